@@ -1,0 +1,40 @@
+# provcat: every target sets up .venv itself, so a fresh clone needs only Python >= 3.11.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: all generate check test lint typecheck pytest clean
+
+all: generate
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "provcat needs Python >= 3.11; set PYTHON=python3.11 (or newer)")'
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $(STAMP)
+
+## generate: validate the whole catalog and regenerate generated/ (snapshot package + docs)
+generate: $(STAMP)
+	@$(PY) -m generator build
+
+## check: fail when the catalog is invalid or generated/ does not match it
+check: $(STAMP)
+	@$(PY) -m generator check
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src generator tests
+	$(VENV)/bin/ruff format --check src generator tests
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --strict src generator
+
+pytest: $(STAMP)
+	$(VENV)/bin/pytest
+
+## test: lint, types, the staleness check and the whole test suite
+test: lint typecheck check pytest
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist

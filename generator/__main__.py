@@ -1,0 +1,5 @@
+"""`python -m generator build|check`."""
+
+from generator.cli import main
+
+main()

@@ -1,0 +1,137 @@
+"""`python -m generator build|check`: exit 0 clean, 1 diagnostics or stale output, 2 usage error."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from generator.diagnostics import render
+from generator.emit import changed_files, counts, diff, write_tree
+from generator.pipeline import Result, run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_catalog = click.option(
+    "--catalog",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=ROOT / "catalog",
+    show_default="catalog/",
+    help="The catalog folder (holding providers/).",
+)
+_out = click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=ROOT / "generated",
+    show_default="generated/",
+    help="Where the snapshot package and docs are written.",
+)
+_format = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+    help="How diagnostics are printed.",
+)
+_import_path = click.option(
+    "--import-path",
+    "import_paths",
+    multiple=True,
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="A folder to import provider modules from, before the installed ones (repeatable).",
+)
+
+
+def _summary(result: Result, seconds: float) -> str:
+    assert result.snapshot is not None
+    c = counts(result.snapshot)
+    return (
+        f"{c['providers']} providers, {c['endpoints']} endpoints, {c['aliases']} aliases, "
+        f"{c['model_aliases']} model aliases, {c['models']} models, 0 schema targets "
+        f"in {seconds:.2f}s"
+    )
+
+
+def _report(result: Result, fmt: str, extra: dict[str, Any]) -> None:
+    if fmt == "json":
+        payload = {
+            "ok": result.ok and not extra.get("stale"),
+            "diagnostics": [d.as_json() for d in result.diagnostics],
+            **extra,
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    if result.diagnostics:
+        click.echo(render(result.diagnostics, fmt), err=fmt == "text")
+    if fmt == "text" and not result.ok:
+        n = sum(1 for d in result.diagnostics if d.severity == "error")
+        click.echo(
+            f"provcat: {n} error{'s' if n != 1 else ''} in the catalog; nothing was written.",
+            err=True,
+        )
+
+
+def _check_catalog(catalog: Path) -> None:
+    if not (catalog / "providers").is_dir():
+        raise click.UsageError(f"no catalog at {catalog}: expected a providers/ folder in it")
+
+
+@click.group()
+def main() -> None:
+    """provcat's catalog compiler: validate catalog/ and generate the snapshot and docs."""
+
+
+@main.command()
+@_catalog
+@_out
+@_format
+@_import_path
+def build(catalog: Path, out: Path, fmt: str, import_paths: tuple[Path, ...]) -> None:
+    """Validate the whole catalog; when it is valid, regenerate the snapshot and docs."""
+    _check_catalog(catalog)
+    started = time.perf_counter()
+    result = run(catalog, import_paths)
+    if not result.ok or result.files is None:
+        _report(result, fmt, {})
+        sys.exit(1)
+    changed = write_tree(out, result.files)
+    summary = _summary(result, time.perf_counter() - started)
+    state = f"{len(changed)} files updated" if changed else "unchanged"
+    _report(result, fmt, {"summary": summary, "changed": changed})
+    if fmt != "json":
+        click.echo(f"provcat: {summary}; {out.name}/ {state}.")
+
+
+@main.command()
+@_catalog
+@_out
+@_format
+@_import_path
+def check(catalog: Path, out: Path, fmt: str, import_paths: tuple[Path, ...]) -> None:
+    """Validate the catalog and fail when the generated files do not match it."""
+    _check_catalog(catalog)
+    result = run(catalog, import_paths)
+    if not result.ok or result.files is None:
+        _report(result, fmt, {})
+        sys.exit(1)
+    stale = changed_files(out, result.files)
+    _report(result, fmt, {"stale": stale})
+    if not stale:
+        if fmt != "json":
+            click.echo(f"provcat: {out.name}/ is up to date with the catalog.")
+        return
+    if fmt != "json":
+        click.echo(diff(out, result.files), err=True)
+        names = ", ".join(f"{out.name}/{name}" for name in stale[:8])
+        more = f" and {len(stale) - 8} more" if len(stale) > 8 else ""
+        click.echo(
+            f"provcat: {out.name}/ is stale ({names}{more}); run `make generate` and commit "
+            "the result.",
+            err=True,
+        )
+    sys.exit(1)

@@ -1,0 +1,291 @@
+"""Every diagnostic code the generator can report, with its severity and default hint.
+
+Codes are stable: a code is never renamed or reused for another meaning. New checks get new
+codes. The generated ``docs/diagnostics.md`` lists this table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    name: str
+    severity: Severity
+    stage: str
+    summary: str
+    hint: str
+
+
+_CODES = (
+    # loader: the file itself and its YAML
+    Code("file_unreadable", "error", "loader", "the file cannot be read", "check permissions"),
+    Code(
+        "symlink_not_allowed",
+        "error",
+        "loader",
+        "catalog files may not be symbolic links",
+        "replace the link with the file itself",
+    ),
+    Code(
+        "file_too_large",
+        "error",
+        "loader",
+        "the file is larger than the size cap",
+        "split the provider or remove generated bulk from the file",
+    ),
+    Code(
+        "invalid_utf8",
+        "error",
+        "loader",
+        "the file is not valid UTF-8",
+        "re-save the file as UTF-8",
+    ),
+    Code(
+        "empty_file",
+        "error",
+        "loader",
+        "the file holds no YAML document",
+        "add the provider's fields or delete the file",
+    ),
+    Code(
+        "tab_character",
+        "error",
+        "loader",
+        "a tab character in the file",
+        "YAML is indented with spaces; replace the tab",
+    ),
+    Code(
+        "yaml_syntax",
+        "error",
+        "loader",
+        "the YAML cannot be parsed",
+        "fix the syntax at the position",
+    ),
+    Code(
+        "multiple_documents",
+        "error",
+        "loader",
+        "more than one YAML document in one file",
+        "keep one document per file; remove the extra '---'",
+    ),
+    Code(
+        "nesting_too_deep",
+        "error",
+        "loader",
+        "the YAML nests deeper than the loader allows",
+        "flatten the structure",
+    ),
+    Code(
+        "anchor_not_allowed",
+        "error",
+        "loader",
+        "YAML anchors and aliases are not allowed",
+        "write the value out in full; every value must be reviewable where it is used",
+    ),
+    Code(
+        "yaml_tag_not_allowed",
+        "error",
+        "loader",
+        "explicit YAML tags are not allowed",
+        "remove the tag; quote the value if it must be a string",
+    ),
+    Code(
+        "duplicate_yaml_key",
+        "error",
+        "loader",
+        "a mapping repeats a key",
+        "remove or rename one of the two entries",
+    ),
+    Code(
+        "non_string_key",
+        "error",
+        "loader",
+        "a mapping key is not a string",
+        "quote the key (YAML reads yes/no/on/off/null and numbers as non-strings)",
+    ),
+    Code(
+        "unexpected_file",
+        "error",
+        "loader",
+        "a file in the catalog that is not a '.yaml' file",
+        "rename it to <name>.yaml or move it out of the catalog folder",
+    ),
+    # JSON Schema
+    Code(
+        "missing_schema_reference",
+        "error",
+        "schema",
+        "the file does not name its JSON Schema for editors",
+        "add '# yaml-language-server: $schema=../../schemas/provider.schema.json' as the first line",
+    ),
+    Code(
+        "unknown_field",
+        "error",
+        "schema",
+        "a field the schema does not define",
+        "check the spelling against the schema",
+    ),
+    Code("missing_field", "error", "schema", "a required field is missing", "add the field"),
+    Code(
+        "schema_violation",
+        "error",
+        "schema",
+        "a value does not match the schema",
+        "see the field's description in schemas/",
+    ),
+    # whole-set validation: ADR-0028 codes
+    Code(
+        "empty_key",
+        "error",
+        "catalog",
+        "a provider, endpoint or alias key is empty after strip()",
+        "give the key a name or remove it",
+    ),
+    Code(
+        "self_alias",
+        "error",
+        "catalog",
+        "an alias canonicalizes to its own canonical key",
+        "remove the alias: case and surrounding whitespace already match",
+    ),
+    Code(
+        "duplicate_provider_key",
+        "error",
+        "catalog",
+        "a provider key or alias is claimed twice in the global provider key space",
+        "each provider spelling may name exactly one provider; remove or rename one",
+    ),
+    Code(
+        "duplicate_endpoint_key",
+        "error",
+        "catalog",
+        "an endpoint key or alias is claimed twice within one provider",
+        "each endpoint spelling may name exactly one endpoint of the provider",
+    ),
+    Code(
+        "inconsistent_provider_aliases",
+        "error",
+        "catalog",
+        "declarations of one provider disagree on its alias set",
+        "declare the provider's aliases once",
+    ),
+    Code(
+        "invalid_endpoint_class",
+        "error",
+        "catalog",
+        "the endpoint class is missing or not an Endpoint subclass",
+        "name a class of the provider's module that subclasses provcat.endpoint.Endpoint",
+    ),
+    Code(
+        "invalid_request_options",
+        "error",
+        "catalog",
+        "the request model is missing, not a pydantic model, or its factory failed",
+        "name a pydantic BaseModel subclass (or a factory returning one)",
+    ),
+    Code(
+        "invalid_request_default",
+        "error",
+        "catalog",
+        "a request default is not a field of the request model or has an invalid value",
+        "use a field the request model declares, with a valid value",
+    ),
+    Code(
+        "import_error",
+        "error",
+        "catalog",
+        "the provider's module failed to import",
+        "fix the module so that it imports",
+    ),
+    # whole-set validation: the generator's own
+    Code(
+        "file_name_mismatch",
+        "error",
+        "catalog",
+        "the provider key differs from the file's stem",
+        "rename the file to <provider>.yaml or change the key",
+    ),
+    Code(
+        "case_variant_collision",
+        "error",
+        "catalog",
+        "two spellings differ only in case or surrounding whitespace and so name one key",
+        "keep one spelling: keys are compared after strip().casefold()",
+    ),
+    Code(
+        "duplicate_endpoint_class",
+        "error",
+        "catalog",
+        "one class serves two endpoints",
+        "give each endpoint its own subclass so its class-bound metadata is unambiguous",
+    ),
+    Code(
+        "endpoint_type_mismatch",
+        "error",
+        "catalog",
+        "an api endpoint names an AgenticEndpoint subclass, or an agentic endpoint does not",
+        "make the type and the class agree",
+    ),
+    Code(
+        "missing_base_url",
+        "error",
+        "catalog",
+        "an api endpoint has no base_url",
+        "set base_url on the endpoint or in the provider's defaults",
+    ),
+    Code(
+        "invalid_effort_policy",
+        "error",
+        "catalog",
+        "the effort policy breaks ADR-0028 D5",
+        "kwarg mode needs `kwarg` and levels; model_name mode needs levels and no `kwarg`; "
+        "none mode takes neither",
+    ),
+    Code(
+        "invalid_policy_kwarg",
+        "error",
+        "catalog",
+        "a policy kwarg is not a field of any request model of the provider",
+        "use a field that the provider's request models declare, with a valid value",
+    ),
+    Code(
+        "duplicate_model_alias",
+        "error",
+        "catalog",
+        "a model alias is declared twice across the catalog",
+        "each bare model alias may expand to one model",
+    ),
+    Code(
+        "foreign_model_alias",
+        "error",
+        "catalog",
+        "a model alias targets, or is spelled as, another provider",
+        "a provider's policy may only name its own models",
+    ),
+    Code(
+        "unknown_alias_target",
+        "error",
+        "catalog",
+        "a model alias points to a model the provider's inventory does not list",
+        "add the model to `models:` or fix the alias target",
+    ),
+    Code(
+        "duplicate_model_key",
+        "error",
+        "catalog",
+        "a model id or model alias is declared twice within one provider",
+        "remove or rename one",
+    ),
+)
+
+CODES: dict[str, Code] = {code.name: code for code in _CODES}
+
+
+def all_codes() -> tuple[Code, ...]:
+    """Every code, in declaration order (loader, schema, catalog)."""
+    return _CODES

@@ -1,0 +1,220 @@
+"""Typed, positioned records of a schema-valid provider file.
+
+The records keep every value as written plus where it was written, so the whole-set validator can
+point at the exact node. Effective endpoint settings (provider defaults merged in, type defaults
+filled) are computed here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generator.diagnostics import Loc
+from generator.loader import Document
+
+# Settings an endpoint inherits from its provider's `defaults` when it does not set them.
+INHERITED = (
+    "base_url",
+    "auth_type",
+    "api_key_env",
+    "content_type",
+    "timeout",
+    "default_headers",
+    "requires_tokens",
+    "idempotent_retries",
+    "serialize_by_alias",
+    "allow_local_network",
+)
+
+# Values an endpoint gets when neither it nor its provider's defaults set them (lionagi's
+# EndpointMeta.create_config defaults, by endpoint type).
+TYPE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "api": {
+        "base_url": None,
+        "auth_type": "bearer",
+        "api_key_env": None,
+        "content_type": "application/json",
+        "timeout": 600,
+        "default_headers": {},
+        "requires_tokens": False,
+        "idempotent_retries": False,
+        "serialize_by_alias": False,
+        "allow_local_network": False,
+    },
+    "agentic": {
+        "base_url": None,
+        "auth_type": "none",
+        "api_key_env": None,
+        "content_type": "application/json",
+        "timeout": 3600,
+        "default_headers": {},
+        "requires_tokens": False,
+        "idempotent_retries": False,
+        "serialize_by_alias": False,
+        "allow_local_network": False,
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A declared key or alias, as written, with its position."""
+
+    value: str
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class Valued:
+    """A declared value with its position."""
+
+    value: Any
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointDecl:
+    key: Key
+    aliases: tuple[Key, ...]
+    type: Valued
+    class_ref: Valued
+    request_options: Valued
+    request_defaults: dict[str, Valued]
+    settings: dict[str, Any]  # effective: endpoint, then provider defaults, then type defaults
+    base_url_loc: Loc
+    method: str
+    path: str
+    description: str | None
+    docs_url: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyDecl:
+    model_aliases: tuple[tuple[Key, Valued], ...]
+    effort_mode: Valued | None
+    effort_kwarg: Valued | None
+    effort_levels: tuple[Key, ...]
+    effort_loc: Loc
+    yolo_kwargs: dict[str, Valued]
+    bypass_kwargs: dict[str, Valued]
+    fast_kwargs: dict[str, Valued]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelDecl:
+    key: Key
+    aliases: tuple[Key, ...]
+    facts: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderDecl:
+    file: str
+    stem: str
+    key: Key
+    display_name: str
+    description: str | None
+    docs_url: str | None
+    aliases: tuple[Key, ...]
+    module: Valued
+    endpoints: tuple[EndpointDecl, ...]
+    policy: PolicyDecl | None
+    models: tuple[ModelDecl, ...]
+
+
+def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:
+    return tuple(Key(v, doc.loc((*path, i))) for i, v in enumerate(values))
+
+
+def _kwargs(doc: Document, path: tuple[str, ...], data: dict[str, Any]) -> dict[str, Valued]:
+    return {k: Valued(v, doc.loc((*path, k), key=True)) for k, v in data.items()}
+
+
+def build(doc: Document, stem: str) -> ProviderDecl:
+    """Turn a schema-valid document into records. Call only after the schema check passed."""
+    data: dict[str, Any] = doc.data
+    defaults: dict[str, Any] = data.get("defaults", {})
+    endpoints = []
+    for name, raw in data["endpoints"].items():
+        path = ("endpoints", name)
+        kind = raw["type"]
+        settings = {
+            field: raw.get(field, defaults.get(field, TYPE_DEFAULTS[kind][field]))
+            for field in INHERITED
+        }
+        if "base_url" in raw:
+            base_url_loc = doc.loc((*path, "base_url"))
+        elif "base_url" in defaults:
+            base_url_loc = doc.loc(("defaults", "base_url"))
+        else:
+            base_url_loc = doc.loc(path, key=True)
+        endpoints.append(
+            EndpointDecl(
+                key=Key(name, doc.loc(path, key=True)),
+                aliases=_keys(doc, (*path, "aliases"), raw.get("aliases", [])),
+                type=Valued(kind, doc.loc((*path, "type"))),
+                class_ref=Valued(raw["class"], doc.loc((*path, "class"))),
+                request_options=Valued(
+                    raw.get("request_options"), doc.loc((*path, "request_options"))
+                ),
+                request_defaults=_kwargs(
+                    doc, (*path, "request_defaults"), raw.get("request_defaults", {})
+                ),
+                settings=settings,
+                base_url_loc=base_url_loc,
+                method=raw.get("method", "POST"),
+                path=raw.get("path", name),
+                description=raw.get("description"),
+                docs_url=raw.get("docs_url"),
+            )
+        )
+    policy = None
+    if "policy" in data:
+        raw_policy: dict[str, Any] = data["policy"]
+        effort: dict[str, Any] = raw_policy.get("effort", {})
+        policy = PolicyDecl(
+            model_aliases=tuple(
+                (
+                    Key(alias, doc.loc(("policy", "model_aliases", alias), key=True)),
+                    Valued(target, doc.loc(("policy", "model_aliases", alias))),
+                )
+                for alias, target in raw_policy.get("model_aliases", {}).items()
+            ),
+            effort_mode=(
+                Valued(effort["mode"], doc.loc(("policy", "effort", "mode"))) if effort else None
+            ),
+            effort_kwarg=(
+                Valued(effort["kwarg"], doc.loc(("policy", "effort", "kwarg")))
+                if "kwarg" in effort
+                else None
+            ),
+            effort_levels=_keys(doc, ("policy", "effort", "levels"), effort.get("levels", [])),
+            effort_loc=doc.loc(("policy", "effort"), key=True),
+            yolo_kwargs=_kwargs(doc, ("policy", "yolo_kwargs"), raw_policy.get("yolo_kwargs", {})),
+            bypass_kwargs=_kwargs(
+                doc, ("policy", "bypass_kwargs"), raw_policy.get("bypass_kwargs", {})
+            ),
+            fast_kwargs=_kwargs(doc, ("policy", "fast_kwargs"), raw_policy.get("fast_kwargs", {})),
+        )
+    models = tuple(
+        ModelDecl(
+            key=Key(model_id, doc.loc(("models", model_id), key=True)),
+            aliases=_keys(doc, ("models", model_id, "aliases"), facts.get("aliases", [])),
+            facts={k: v for k, v in facts.items() if k != "aliases"},
+        )
+        for model_id, facts in data.get("models", {}).items()
+    )
+    return ProviderDecl(
+        file=doc.file,
+        stem=stem,
+        key=Key(data["provider"], doc.loc(("provider",))),
+        display_name=data["display_name"],
+        description=data.get("description"),
+        docs_url=data.get("docs_url"),
+        aliases=_keys(doc, ("aliases",), data.get("aliases", [])),
+        module=Valued(data["module"], doc.loc(("module",))),
+        endpoints=tuple(endpoints),
+        policy=policy,
+        models=models,
+    )

@@ -1,0 +1,90 @@
+"""One run of the compiler: discover, load, schema-check, build, validate, snapshot, render."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.diagnostics import Diagnostic, diag, errors, ordered
+from generator.emit import render
+from generator.introspect import Importer
+from generator.loader import load_file
+from generator.model import ProviderDecl, build
+from generator.schema_check import check, check_schema_reference
+from generator.snapshot import build as build_snapshot
+from generator.validate import validate
+
+PROVIDER_SCHEMA = "provider.schema.json"
+IGNORED_NAMES = {".gitkeep", "README.md"}
+
+
+@dataclass
+class Result:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    snapshot: dict[str, Any] | None = None
+    files: dict[str, str] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not errors(self.diagnostics)
+
+
+def display_path(path: Path, base: Path) -> str:
+    """How diagnostics name a file: relative to the catalog's parent folder, with '/'."""
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return os.path.relpath(path, base).replace(os.sep, "/")
+
+
+def provider_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnostic]]:
+    folder = catalog / "providers"
+    found: list[Path] = []
+    problems: list[Diagnostic] = []
+    if not folder.is_dir():
+        return found, problems
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if path.name in IGNORED_NAMES:
+            continue
+        if path.suffix == ".yaml" and (path.is_file() or path.is_symlink()):
+            found.append(path)
+        else:
+            problems.append(
+                diag(
+                    "unexpected_file",
+                    (display_path(path, base), 1, 1),
+                    f"'{path.name}' is not a provider file",
+                )
+            )
+    return found, problems
+
+
+def run(catalog: Path, import_paths: tuple[Path, ...] = ()) -> Result:
+    """Compile ``catalog``; the result holds every diagnostic and, when valid, the files."""
+    catalog = catalog.resolve()
+    base = catalog.parent
+    for extra in reversed(import_paths):
+        if str(extra.resolve()) not in sys.path:
+            sys.path.insert(0, str(extra.resolve()))
+    files, problems = provider_files(catalog, base)
+    decls: list[ProviderDecl] = []
+    for path in files:
+        shown = display_path(path, base)
+        doc, found = load_file(path, shown)
+        problems.extend(found)
+        if doc is None:
+            continue
+        found = check_schema_reference(doc, PROVIDER_SCHEMA) + check(doc, PROVIDER_SCHEMA)
+        problems.extend(found)
+        if not errors(found):
+            decls.append(build(doc, path.stem))
+    problems.extend(validate(decls, Importer()))
+    result = Result(ordered(problems))
+    if result.ok:
+        result.snapshot = build_snapshot(decls)
+        source = display_path(catalog, base) + "/"
+        result.files = render(result.snapshot, source)
+    return result

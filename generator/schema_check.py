@@ -1,0 +1,162 @@
+"""Check a loaded document against its JSON Schema and report each violation at its node."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from generator.diagnostics import Diagnostic, diag
+from generator.loader import Document, NodePath
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+@cache
+def validator(schema_name: str) -> Draft202012Validator:
+    schema = json.loads((SCHEMA_DIR / schema_name).read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def check_schema_reference(doc: Document, schema_name: str) -> list[Diagnostic]:
+    """Every file names its schema on a `yaml-language-server` line, for editor support."""
+    for line in doc.text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#") and "yaml-language-server:" in stripped:
+            target = stripped.split("$schema=", 1)[-1].strip()
+            if target.endswith(schema_name):
+                return []
+    return [
+        diag(
+            "missing_schema_reference",
+            (doc.file, 1, 1),
+            f"the file does not name its schema ({schema_name})",
+            f"add '# yaml-language-server: $schema=../../schemas/{schema_name}' as the first line",
+        )
+    ]
+
+
+def check(doc: Document, schema_name: str) -> list[Diagnostic]:
+    """All schema violations of ``doc``, each at the position of the offending node."""
+    found: list[Diagnostic] = []
+    for error in validator(schema_name).iter_errors(doc.data):
+        found.extend(_explain(doc, error))
+    return found
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _where(path: NodePath) -> str:
+    return "/".join(str(p) for p in path) or "the top level"
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
+    path: NodePath = tuple(error.absolute_path)
+    schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(schema.get("properties", {}))
+        out = []
+        for name in sorted(set(error.instance) - allowed):
+            guess = _suggest(name, allowed)
+            hint = (
+                f"did you mean '{guess}'?"
+                if guess
+                else "allowed fields: " + ", ".join(sorted(allowed))
+            )
+            out.append(
+                diag(
+                    "unknown_field",
+                    doc.loc((*path, name), key=True),
+                    f"unknown field '{name}' in {_where(path)}",
+                    hint,
+                )
+            )
+        return out
+    if error.validator == "required" and isinstance(error.instance, dict):
+        required: list[str] = list(error.validator_value)  # type: ignore[arg-type]
+        missing = [r for r in required if r not in error.instance]
+        return [
+            diag(
+                "missing_field",
+                doc.loc(path),
+                f"missing required field '{name}' in {_where(path)}",
+                _describe(schema.get("properties", {}).get(name), f"add '{name}'"),
+            )
+            for name in missing
+        ]
+    return [
+        diag(
+            "schema_violation",
+            doc.loc(path),
+            f"{_where(path)}: {_message(error)}",
+            _hint(error, schema),
+        )
+    ]
+
+
+def _describe(subschema: Any, fallback: str) -> str:
+    if isinstance(subschema, dict) and isinstance(subschema.get("description"), str):
+        return str(subschema["description"])
+    return fallback
+
+
+_JSON_TYPES = {
+    dict: "a mapping",
+    list: "a list",
+    str: "a string",
+    bool: "a boolean",
+    int: "an integer",
+    float: "a number",
+    type(None): "null",
+}
+
+
+def _message(error: ValidationError) -> str:
+    value = error.instance
+    kind = _JSON_TYPES.get(type(value), type(value).__name__)
+    match error.validator:
+        case "type":
+            wanted = error.validator_value
+            wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
+            return f"expected {wanted}, got {kind} {_short(value)}"
+        case "enum":
+            options = ", ".join(_short(v) for v in _values(error))
+            return f"{_short(value)} is not one of {options}"
+        case "pattern":
+            return f"{_short(value)} does not have the expected form"
+        case "anyOf" | "oneOf":
+            return f"{_short(value)} does not match any allowed form"
+        case "minLength" | "minItems" | "minProperties":
+            return f"{_short(value)} is too short or empty"
+        case _:
+            return error.message if len(error.message) <= 160 else error.message[:157] + "..."
+
+
+def _values(error: ValidationError) -> list[Any]:
+    value = error.validator_value
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _hint(error: ValidationError, schema: dict[str, Any]) -> str:
+    if error.validator == "enum" and isinstance(error.instance, str):
+        guess = _suggest(error.instance, [str(v) for v in _values(error)])
+        if guess:
+            return f"did you mean '{guess}'?"
+    if error.validator == "pattern":
+        return _describe(schema, f"expected a value matching {error.validator_value}")
+    return _describe(schema, "see the field's description in the schema")

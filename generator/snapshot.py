@@ -1,0 +1,135 @@
+"""The snapshot: the validated catalog as plain, sorted, literal data, and its fingerprint.
+
+Everything the runtime needs is resolved here, once: canonical keys, provider defaults merged into
+each endpoint, fully qualified class and request-model references, and the lookup indexes.
+Sorting is by code point everywhere so the same catalog always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from generator.model import EndpointDecl, ProviderDecl
+from provcat.keys import canonical_key
+
+FORMAT_VERSION = 1
+
+
+def _ref(ref: str | None, module: str) -> str | None:
+    if ref is None:
+        return None
+    return ref if ":" in ref else f"{module}:{ref}"
+
+
+def _endpoint(ep: EndpointDecl, module: str) -> dict[str, Any]:
+    settings = dict(ep.settings)
+    return {
+        "endpoint": ep.key.value,
+        "key": canonical_key(ep.key.value),
+        "aliases": tuple(sorted(a.value for a in ep.aliases)),
+        "type": ep.type.value,
+        "class": _ref(ep.class_ref.value, module),
+        "request_options": _ref(ep.request_options.value, module),
+        "request_defaults": {k: v.value for k, v in sorted(ep.request_defaults.items())},
+        "method": ep.method,
+        "path": ep.path,
+        "base_url": settings["base_url"],
+        "auth_type": settings["auth_type"],
+        "api_key_env": settings["api_key_env"],
+        "content_type": settings["content_type"],
+        "timeout": settings["timeout"],
+        "default_headers": dict(sorted(settings["default_headers"].items())),
+        "requires_tokens": settings["requires_tokens"],
+        "idempotent_retries": settings["idempotent_retries"],
+        "serialize_by_alias": settings["serialize_by_alias"],
+        "allow_local_network": settings["allow_local_network"],
+        "description": ep.description,
+        "docs_url": ep.docs_url,
+    }
+
+
+def _policy(p: ProviderDecl) -> dict[str, Any] | None:
+    if p.policy is None:
+        return None
+    policy = p.policy
+    return {
+        "model_aliases": {
+            alias.value: target.value
+            for alias, target in sorted(policy.model_aliases, key=lambda kv: kv[0].value)
+        },
+        "effort_mode": policy.effort_mode.value if policy.effort_mode else None,
+        "effort_kwarg": policy.effort_kwarg.value if policy.effort_kwarg else None,
+        "effort_levels": tuple(level.value for level in policy.effort_levels),
+        "yolo_kwargs": {k: v.value for k, v in sorted(policy.yolo_kwargs.items())},
+        "bypass_kwargs": {k: v.value for k, v in sorted(policy.bypass_kwargs.items())},
+        "fast_kwargs": {k: v.value for k, v in sorted(policy.fast_kwargs.items())},
+    }
+
+
+def build(providers: list[ProviderDecl]) -> dict[str, Any]:
+    """The whole snapshot as one plain-data mapping (input: a valid catalog)."""
+    rows = []
+    provider_index: dict[str, str] = {}
+    model_alias_index: dict[str, str] = {}
+    for p in sorted(providers, key=lambda d: canonical_key(d.key.value)):
+        key = canonical_key(p.key.value)
+        endpoints = sorted(
+            (_endpoint(ep, p.module.value) for ep in p.endpoints), key=lambda e: e["key"]
+        )
+        endpoint_index = {}
+        for ep in p.endpoints:
+            for spelling in (ep.key, *ep.aliases):
+                endpoint_index[canonical_key(spelling.value)] = canonical_key(ep.key.value)
+        provider_index[key] = key
+        for alias in p.aliases:
+            provider_index[canonical_key(alias.value)] = key
+        policy = _policy(p)
+        if p.policy is not None:
+            for alias, target in p.policy.model_aliases:
+                model_alias_index[canonical_key(alias.value)] = target.value
+        rows.append(
+            {
+                "provider": key,
+                "declared": p.key.value,
+                "display_name": p.display_name,
+                "description": p.description,
+                "docs_url": p.docs_url,
+                "aliases": tuple(sorted(a.value for a in p.aliases)),
+                "module": p.module.value,
+                "source": p.file,
+                "endpoints": tuple(endpoints),
+                "endpoint_index": dict(sorted(endpoint_index.items())),
+                "policy": policy,
+                "models": tuple(
+                    {
+                        "model": m.key.value,
+                        "aliases": tuple(sorted(a.value for a in m.aliases)),
+                        **dict(sorted(m.facts.items())),
+                    }
+                    for m in sorted(p.models, key=lambda m: m.key.value)
+                ),
+            }
+        )
+    return {
+        "providers": tuple(rows),
+        "provider_index": dict(sorted(provider_index.items())),
+        "model_alias_index": dict(sorted(model_alias_index.items())),
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def fingerprint(snapshot: dict[str, Any]) -> str:
+    """sha256 of the snapshot's canonical JSON: changes exactly when the catalog's content does."""
+    text = json.dumps(
+        _jsonable(snapshot), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()

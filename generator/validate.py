@@ -1,0 +1,474 @@
+"""Whole-set validation: every key space, class, request model and policy, all problems at once.
+
+Nothing here stops at the first problem. Each check reports at the node that introduced the
+problem and names the earlier declaration it conflicts with. Declarations are visited in file and
+position order, so which side is "first" never depends on the file system.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import AliasChoices, BaseModel, ValidationError
+
+from generator.diagnostics import Diagnostic, Loc, diag
+from generator.introspect import Importer, Resolved, request_model
+from generator.model import EndpointDecl, Key, ProviderDecl, Valued
+from provcat.endpoint import AgenticEndpoint, Endpoint
+from provcat.keys import canonical_key
+
+
+def _at(loc: Loc) -> str:
+    return f"{loc[0]}:{loc[1]}:{loc[2]}"
+
+
+@dataclass
+class _Space:
+    """One key space: canonical spelling -> (declared key, owner description)."""
+
+    duplicate_code: str
+    claims: dict[str, tuple[Key, str]] = field(default_factory=dict)
+
+    def claim(self, key: Key, owner: str, what: str) -> Diagnostic | None:
+        canon = canonical_key(key.value)
+        if canon not in self.claims:
+            self.claims[canon] = (key, owner)
+            return None
+        first, first_owner = self.claims[canon]
+        if first.value == key.value:
+            return diag(
+                self.duplicate_code,
+                key.loc,
+                f"{what} '{key.value}' is already {first_owner} ({_at(first.loc)})",
+            )
+        return diag(
+            "case_variant_collision",
+            key.loc,
+            f"{what} '{key.value}' is a case or whitespace variant of '{first.value}', "
+            f"already {first_owner} ({_at(first.loc)})",
+        )
+
+
+@dataclass
+class _Context:
+    importer: Importer
+    out: list[Diagnostic] = field(default_factory=list)
+    # canonical provider spelling -> canonical provider key, for every valid claim
+    provider_owner: dict[str, str] = field(default_factory=dict)
+    # provider canonical key -> request models of its endpoints (those that resolved)
+    request_models: dict[str, list[type[BaseModel]]] = field(default_factory=dict)
+    _factory_results: dict[int, Resolved] = field(default_factory=dict)
+
+    def report(self, found: Diagnostic | None) -> None:
+        if found is not None:
+            self.out.append(found)
+
+
+def validate(providers: Iterable[ProviderDecl], importer: Importer) -> list[Diagnostic]:
+    """Every whole-set problem of ``providers`` (which passed their schema check)."""
+    ctx = _Context(importer)
+    ordered = sorted(providers, key=lambda p: (p.file, p.key.loc))
+    _provider_keys(ordered, ctx)
+    classes: dict[int, tuple[str, Loc]] = {}
+    for provider in ordered:
+        _endpoint_keys(provider, ctx)
+        _endpoints(provider, ctx, classes)
+        _models(provider, ctx)
+    _policies(ordered, ctx)
+    return ctx.out
+
+
+def _provider_keys(providers: list[ProviderDecl], ctx: _Context) -> None:
+    space = _Space("duplicate_provider_key")
+    for p in providers:
+        if p.key.value != p.stem:
+            ctx.report(
+                diag(
+                    "file_name_mismatch",
+                    p.key.loc,
+                    f"provider key '{p.key.value}' is declared in {p.stem}.yaml",
+                    f"rename the file to {p.key.value.strip()}.yaml or set provider: {p.stem}",
+                )
+            )
+        own = canonical_key(p.key.value)
+        if not own:
+            ctx.report(diag("empty_key", p.key.loc, "the provider key is empty"))
+            continue
+        found = space.claim(p.key, f"provider '{p.key.value}'", "provider key")
+        ctx.report(found)
+        if found is None:
+            ctx.provider_owner[own] = own
+        for alias in p.aliases:
+            canon = canonical_key(alias.value)
+            if not canon:
+                ctx.report(
+                    diag("empty_key", alias.loc, f"an alias of provider '{p.key.value}' is empty")
+                )
+            elif canon == own:
+                ctx.report(
+                    diag(
+                        "self_alias",
+                        alias.loc,
+                        f"alias '{alias.value}' of provider '{p.key.value}' is its own key",
+                    )
+                )
+            else:
+                found = space.claim(
+                    alias, f"an alias of provider '{p.key.value}'", "provider alias"
+                )
+                ctx.report(found)
+                if found is None:
+                    ctx.provider_owner[canon] = own
+
+
+def _endpoint_keys(p: ProviderDecl, ctx: _Context) -> None:
+    space = _Space("duplicate_endpoint_key")
+    name = p.key.value
+    for ep in p.endpoints:
+        own = canonical_key(ep.key.value)
+        if not own:
+            ctx.report(diag("empty_key", ep.key.loc, f"an endpoint key of {name} is empty"))
+            continue
+        ctx.report(space.claim(ep.key, f"endpoint {name}/{ep.key.value}", "endpoint key"))
+        for alias in ep.aliases:
+            canon = canonical_key(alias.value)
+            if not canon:
+                ctx.report(
+                    diag("empty_key", alias.loc, f"an alias of {name}/{ep.key.value} is empty")
+                )
+            elif canon == own:
+                ctx.report(
+                    diag(
+                        "self_alias",
+                        alias.loc,
+                        f"alias '{alias.value}' of {name}/{ep.key.value} is its own key",
+                    )
+                )
+            else:
+                ctx.report(
+                    space.claim(
+                        alias,
+                        f"an alias of {name}/{ep.key.value}",
+                        f"endpoint alias of {name}/{ep.key.value}",
+                    )
+                )
+
+
+def _endpoints(p: ProviderDecl, ctx: _Context, classes: dict[int, tuple[str, Loc]]) -> None:
+    module = ctx.importer.module(p.module.value)
+    if isinstance(module, str):
+        ctx.report(
+            diag(
+                "import_error",
+                p.module.loc,
+                f"provider '{p.key.value}': module '{p.module.value}' failed to import: {module}",
+            )
+        )
+        return
+    models = ctx.request_models.setdefault(canonical_key(p.key.value), [])
+    for ep in p.endpoints:
+        where = f"{p.key.value}/{ep.key.value}"
+        if ep.type.value == "api" and not ep.settings["base_url"]:
+            ctx.report(
+                diag("missing_base_url", ep.key.loc, f"api endpoint {where} has no base_url")
+            )
+        _endpoint_class(p, ep, where, ctx, classes)
+        model = _request_options(p, ep, where, ctx)
+        if model is not None:
+            models.append(model)
+            for key, valued in ep.request_defaults.items():
+                ctx.report(_field_value(model, key, valued, "invalid_request_default", where))
+
+
+def _endpoint_class(
+    p: ProviderDecl,
+    ep: EndpointDecl,
+    where: str,
+    ctx: _Context,
+    classes: dict[int, tuple[str, Loc]],
+) -> None:
+    ref = ep.class_ref
+    found = ctx.importer.resolve(ref.value, p.module.value)
+    if found.error is not None:
+        ctx.report(diag("invalid_endpoint_class", ref.loc, f"{where}: {found.error}"))
+        return
+    cls = found.value
+    if not (isinstance(cls, type) and issubclass(cls, Endpoint)):
+        ctx.report(
+            diag(
+                "invalid_endpoint_class",
+                ref.loc,
+                f"{where}: '{ref.value}' is not a subclass of provcat.endpoint.Endpoint",
+            )
+        )
+        return
+    agentic = issubclass(cls, AgenticEndpoint)
+    if agentic != (ep.type.value == "agentic"):
+        kind = "an AgenticEndpoint" if agentic else "not an AgenticEndpoint"
+        ctx.report(
+            diag(
+                "endpoint_type_mismatch",
+                ref.loc,
+                f"{where} has type '{ep.type.value}' but class '{cls.__name__}' is {kind}",
+            )
+        )
+    if id(cls) in classes:
+        other, other_loc = classes[id(cls)]
+        ctx.report(
+            diag(
+                "duplicate_endpoint_class",
+                ref.loc,
+                f"class '{cls.__name__}' of {where} already serves {other} ({_at(other_loc)})",
+            )
+        )
+    else:
+        classes[id(cls)] = (where, ref.loc)
+
+
+def _request_options(
+    p: ProviderDecl, ep: EndpointDecl, where: str, ctx: _Context
+) -> type[BaseModel] | None:
+    ref = ep.request_options
+    if ref.value is None:
+        return None
+    found = ctx.importer.resolve(ref.value, p.module.value)
+    if found.error is None:
+        key = id(found.value)
+        if key not in ctx._factory_results:  # a factory is called exactly once per run
+            ctx._factory_results[key] = request_model(found.value)
+        found = ctx._factory_results[key]
+    if found.error is not None:
+        ctx.report(diag("invalid_request_options", ref.loc, f"{where}: {found.error}"))
+        return None
+    model: type[BaseModel] = found.value
+    return model
+
+
+def _field_names(model: type[BaseModel]) -> dict[str, str]:
+    """Every accepted spelling (name and alias) -> field name."""
+    names: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        names[name] = name
+        spellings: list[Any] = [info.alias, info.validation_alias]
+        if isinstance(info.validation_alias, AliasChoices):
+            spellings.extend(info.validation_alias.choices)
+        for spelling in spellings:
+            if isinstance(spelling, str):
+                names[spelling] = name
+    return names
+
+
+def _check_value(model: type[BaseModel], field_name: str, value: Any) -> str | None:
+    try:  # the model's own validator, so constraints and field validators apply
+        model.__pydantic_validator__.validate_assignment(model.model_construct(), field_name, value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        return str(first["msg"])
+    return None
+
+
+def _field_value(
+    model: type[BaseModel], key: str, valued: Valued, code: str, where: str
+) -> Diagnostic | None:
+    names = _field_names(model)
+    if key not in names:
+        close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else None
+        return diag(
+            code,
+            valued.loc,
+            f"{where}: '{key}' is not a field of request model {model.__name__}",
+            hint,
+        )
+    problem = _check_value(model, names[key], valued.value)
+    if problem is not None:
+        return diag(
+            code,
+            valued.loc,
+            f"{where}: {key}={valued.value!r} is rejected by {model.__name__}: {problem}",
+        )
+    return None
+
+
+def _policy_kwarg(
+    p: ProviderDecl, key: str, valued: Valued, what: str, ctx: _Context
+) -> Diagnostic | None:
+    """A policy kwarg must be accepted by one of the provider's request models."""
+    models = ctx.request_models.get(canonical_key(p.key.value))
+    if not models:  # the provider failed to import or has no request model: nothing to check
+        return None
+    for model in models:
+        if key in _field_names(model) and _field_value(model, key, valued, "x", "") is None:
+            return None
+    names = sorted({n for m in models for n in _field_names(m)})
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+    accepted = any(key in _field_names(m) for m in models)
+    detail = "has a value none of them accepts" if accepted else "is not a field of any of them"
+    return diag(
+        "invalid_policy_kwarg",
+        valued.loc,
+        f"{p.key.value} policy {what} '{key}' {detail} "
+        f"({', '.join(sorted({m.__name__ for m in models}))})",
+        f"did you mean '{close[0]}'?" if close and not accepted else None,
+    )
+
+
+def _policies(providers: list[ProviderDecl], ctx: _Context) -> None:
+    aliases = _Space("duplicate_model_alias")
+    for p in providers:
+        if p.policy is None:
+            continue
+        policy = p.policy
+        own = canonical_key(p.key.value)
+        model_ids = {canonical_key(k.value) for m in p.models for k in (m.key, *m.aliases)}
+        for alias, target in policy.model_aliases:
+            canon = canonical_key(alias.value)
+            if not canon:
+                ctx.report(diag("empty_key", alias.loc, f"a model alias of {p.key.value} is empty"))
+                continue
+            owner = ctx.provider_owner.get(canon)
+            if owner is not None and owner != own:
+                ctx.report(
+                    diag(
+                        "foreign_model_alias",
+                        alias.loc,
+                        f"model alias '{alias.value}' of {p.key.value} is a key of provider "
+                        f"'{owner}'",
+                    )
+                )
+            found = aliases.claim(alias, f"a model alias of {p.key.value}", "model alias")
+            if found is not None and found.code == "case_variant_collision":
+                found = diag("duplicate_model_alias", found.loc, found.message)
+            ctx.report(found)
+            prov, _, model = str(target.value).partition("/")
+            target_owner = ctx.provider_owner.get(canonical_key(prov))
+            if target_owner != own:
+                ctx.report(
+                    diag(
+                        "foreign_model_alias",
+                        target.loc,
+                        f"model alias '{alias.value}' of {p.key.value} targets '{target.value}', "
+                        f"which is not a model of {p.key.value}",
+                    )
+                )
+            elif p.models and canonical_key(model) not in model_ids:
+                ctx.report(
+                    diag(
+                        "unknown_alias_target",
+                        target.loc,
+                        f"model alias '{alias.value}' targets '{model}', which {p.key.value}'s "
+                        "models do not list",
+                    )
+                )
+        _effort(p, ctx)
+        for what, table in (
+            ("yolo kwarg", policy.yolo_kwargs),
+            ("bypass kwarg", policy.bypass_kwargs),
+            ("fast kwarg", policy.fast_kwargs),
+        ):
+            for key, valued in table.items():
+                ctx.report(_policy_kwarg(p, key, valued, what, ctx))
+
+
+def _effort(p: ProviderDecl, ctx: _Context) -> None:
+    policy = p.policy
+    if policy is None or policy.effort_mode is None:
+        return
+    mode = policy.effort_mode.value
+    name = p.key.value
+    if mode == "kwarg" and policy.effort_kwarg is None:
+        ctx.report(
+            diag(
+                "invalid_effort_policy",
+                policy.effort_mode.loc,
+                f"{name}: effort mode 'kwarg' needs `kwarg`",
+            )
+        )
+    if mode in ("none", "model_name") and policy.effort_kwarg is not None:
+        ctx.report(
+            diag(
+                "invalid_effort_policy",
+                policy.effort_kwarg.loc,
+                f"{name}: effort mode '{mode}' forbids `kwarg`",
+            )
+        )
+    if mode == "none" and policy.effort_levels:
+        ctx.report(
+            diag(
+                "invalid_effort_policy",
+                policy.effort_levels[0].loc,
+                f"{name}: effort mode 'none' takes no levels",
+            )
+        )
+    if mode in ("kwarg", "model_name") and not policy.effort_levels:
+        ctx.report(
+            diag(
+                "invalid_effort_policy",
+                policy.effort_mode.loc,
+                f"{name}: effort mode '{mode}' needs `levels`",
+            )
+        )
+    seen: dict[str, Key] = {}
+    for level in policy.effort_levels:
+        canon = canonical_key(level.value)
+        if not canon or canon != level.value:
+            ctx.report(
+                diag(
+                    "invalid_effort_policy",
+                    level.loc,
+                    f"{name}: effort level {level.value!r} must be lowercase without spaces",
+                )
+            )
+        elif canon in seen:
+            ctx.report(
+                diag(
+                    "invalid_effort_policy",
+                    level.loc,
+                    f"{name}: effort level '{level.value}' is listed twice "
+                    f"({_at(seen[canon].loc)})",
+                )
+            )
+        else:
+            seen[canon] = level
+    if mode == "kwarg" and policy.effort_kwarg is not None:
+        _effort_kwarg(p, policy.effort_kwarg, policy.effort_levels, ctx)
+
+
+def _effort_kwarg(p: ProviderDecl, kwarg: Valued, levels: tuple[Key, ...], ctx: _Context) -> None:
+    """The effort kwarg is a request field of the provider, and it accepts every level."""
+    models = ctx.request_models.get(canonical_key(p.key.value))
+    if not models:
+        return
+    name = str(kwarg.value)
+    if not any(name in _field_names(m) for m in models):
+        names = sorted({n for m in models for n in _field_names(m)})
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        ctx.report(
+            diag(
+                "invalid_policy_kwarg",
+                kwarg.loc,
+                f"{p.key.value} effort kwarg '{name}' is not a field of any of its request models",
+                f"did you mean '{close[0]}'?" if close else None,
+            )
+        )
+        return
+    for level in levels:
+        ctx.report(_policy_kwarg(p, name, Valued(level.value, level.loc), "effort level", ctx))
+
+
+def _models(p: ProviderDecl, ctx: _Context) -> None:
+    space = _Space("duplicate_model_key")
+    for m in p.models:
+        for key in (m.key, *m.aliases):
+            if not canonical_key(key.value):
+                ctx.report(
+                    diag("empty_key", key.loc, f"a model id or alias of {p.key.value} is empty")
+                )
+                continue
+            found = space.claim(key, f"model '{m.key.value}' of {p.key.value}", "model id or alias")
+            if found is not None and found.code == "case_variant_collision":
+                found = diag("duplicate_model_key", found.loc, found.message)
+            ctx.report(found)

@@ -1,0 +1,26 @@
+"""The one key function used by the generator, lookup, inspection and model-spec parsing.
+
+Only surrounding whitespace and case are canonicalized (ADR-0028 D2): punctuation variants such as
+``claude-code`` and ``claude_code`` are the same provider only when both are declared.
+"""
+
+from __future__ import annotations
+
+__all__ = ["canonical_endpoint_key", "canonical_key", "canonical_provider_key"]
+
+
+def canonical_key(value: str) -> str:
+    """Fold a catalog key for comparison: ``value.strip().casefold()``."""
+    if not isinstance(value, str):
+        raise TypeError(f"a catalog key must be a str, not {type(value).__name__}")
+    return value.strip().casefold()
+
+
+def canonical_provider_key(value: str) -> str:
+    """Canonical form of a provider key or provider alias."""
+    return canonical_key(value)
+
+
+def canonical_endpoint_key(value: str) -> str:
+    """Canonical form of an endpoint key or endpoint alias."""
+    return canonical_key(value)

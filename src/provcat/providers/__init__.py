@@ -1,0 +1,1 @@
+"""Vendor packages: endpoint classes and request models the catalog YAML names."""

@@ -1,0 +1,159 @@
+"""Request model and endpoint class for the Claude Code CLI in print mode (``claude -p``).
+
+``ClaudeCodeRequest`` holds the options a caller sets for one non-interactive run: the prompt,
+the working directory, and the documented command-line flags that shape that run (model and
+effort, permissions and tools, system prompt, session handling, output format, MCP servers and
+settings). Flags that only make sense in an interactive terminal (``--ide``, ``--chrome``,
+``--teleport``, ``--remote``, ``--worktree``, ``--tmux``, ``--from-pr``, ...) or that print
+something and exit (``--help``, ``--version``) are not request options and are left out; so are
+hidden flags (``--max-thinking-tokens``, ``--thinking``, ``--task-budget``).
+
+Source: https://code.claude.com/docs/en/cli-reference
+Source: https://docs.anthropic.com/en/docs/claude-code/cli-reference
+Source: https://github.com/anthropics/claude-agent-sdk-python/blob/main/src/claude_agent_sdk/_internal/transport/subprocess_cli.py
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field
+
+from provcat.endpoint import AgenticEndpoint
+from provcat.request import RequestModel
+
+__all__ = ["ClaudeCodeCLIEndpoint", "ClaudeCodeRequest"]
+
+
+class ClaudeCodeRequest(RequestModel):
+    """Options of one ``claude -p`` run."""
+
+    prompt: str = Field(description="The task or question passed to claude -p.")
+    cwd: str | None = Field(
+        None,
+        validation_alias=AliasChoices("cwd", "repo"),
+        description="Working directory (repository checkout) the CLI runs in; 'repo' also accepted.",
+    )
+    model: str | None = Field(
+        None, description="Model alias (sonnet, opus, haiku) or full model id for the session."
+    )
+    fallback_model: str | None = Field(
+        None, description="Model(s) to fall back to when the primary one is overloaded."
+    )
+    effort: Literal["low", "medium", "high", "xhigh", "max"] | None = Field(
+        None, description="Reasoning effort level; available levels depend on the model."
+    )
+    permission_mode: (
+        Literal["default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"] | None
+    ) = Field(None, description="Permission mode the session starts in.")
+    dangerously_skip_permissions: bool | None = Field(
+        None,
+        description="Bypass every permission check; same as permission_mode bypassPermissions.",
+    )
+    allowed_tools: list[str] | None = Field(
+        None,
+        description="Permission rules for tools that run without asking, e.g. 'Bash(git log *)'.",
+    )
+    disallowed_tools: list[str] | None = Field(
+        None, description="Tools removed from the model's context and never allowed."
+    )
+    tools: list[str] | None = Field(
+        None,
+        description="Restrict the built-in tool set: an empty list disables all, ['default'] keeps all.",
+    )
+    system_prompt: str | None = Field(
+        None, description="Text that replaces the whole default system prompt."
+    )
+    system_prompt_file: str | None = Field(
+        None, description="File whose contents replace the default system prompt."
+    )
+    append_system_prompt: str | None = Field(
+        None, description="Text appended to the end of the default system prompt."
+    )
+    append_system_prompt_file: str | None = Field(
+        None, description="File whose contents are appended to the default system prompt."
+    )
+    max_turns: int | None = Field(
+        None, ge=1, description="Stop after this many agentic turns (print mode only)."
+    )
+    max_budget_usd: float | None = Field(
+        None, gt=0, description="Stop once API spending reaches this many US dollars."
+    )
+    add_dirs: list[str] | None = Field(
+        None, description="Extra directories the agent may read and edit besides cwd."
+    )
+    continue_: bool | None = Field(
+        None, alias="continue", description="Continue the most recent conversation in cwd."
+    )
+    resume: str | None = Field(None, description="Session id or name to resume.")
+    session_id: str | None = Field(
+        None, description="Use this UUID as the session id instead of a generated one."
+    )
+    fork_session: bool | None = Field(
+        None, description="When resuming or continuing, write to a new session id."
+    )
+    name: str | None = Field(None, description="Display name given to the session.")
+    no_session_persistence: bool | None = Field(
+        None, description="Do not save the session to disk, so it cannot be resumed."
+    )
+    output_format: Literal["text", "json", "stream-json"] | None = Field(
+        None,
+        description="Format of the printed result: plain text, one JSON object, or JSON lines.",
+    )
+    input_format: Literal["text", "stream-json"] | None = Field(
+        None, description="Format of the input read from stdin."
+    )
+    json_schema: dict[str, Any] | None = Field(
+        None, description="JSON Schema the final structured output must validate against."
+    )
+    include_partial_messages: bool | None = Field(
+        None, description="Emit partial streaming events (needs output_format stream-json)."
+    )
+    include_hook_events: bool | None = Field(
+        None, description="Emit hook lifecycle events (needs output_format stream-json)."
+    )
+    verbose: bool | None = Field(None, description="Print full turn-by-turn output.")
+    debug: bool | str | None = Field(
+        None, description="Enable debug logging; a string selects categories such as 'api,hooks'."
+    )
+    mcp_config: list[str] | None = Field(
+        None, description="MCP server configurations to load, as JSON file paths or JSON strings."
+    )
+    strict_mcp_config: bool | None = Field(
+        None, description="Use only the servers from mcp_config and ignore other MCP settings."
+    )
+    permission_prompt_tool: str | None = Field(
+        None, description="MCP tool that answers permission prompts in non-interactive mode."
+    )
+    settings: str | None = Field(
+        None, description="Extra settings, as a settings JSON file path or a JSON string."
+    )
+    setting_sources: list[Literal["user", "project", "local"]] | None = Field(
+        None, description="Which settings sources to load."
+    )
+    agent: str | None = Field(
+        None, description="Agent (subagent definition) that runs the session."
+    )
+    agents: dict[str, Any] | None = Field(
+        None, description="Custom subagents defined inline, keyed by name."
+    )
+    betas: list[str] | None = Field(
+        None, description="Beta headers added to API requests (API-key users only)."
+    )
+    plugin_dirs: list[str] | None = Field(
+        None, description="Directories to load plugins from for this session."
+    )
+    bare: bool | None = Field(
+        None,
+        description="Minimal mode: skip hooks, plugins, auto-memory and CLAUDE.md discovery.",
+    )
+    disable_slash_commands: bool | None = Field(
+        None, description="Disable all skills and slash commands for this session."
+    )
+
+
+class ClaudeCodeCLIEndpoint(AgenticEndpoint):
+    """Claude Code CLI in print mode: runs ``claude -p <prompt>`` in the request's working
+    directory with the flags that a :class:`ClaudeCodeRequest` selects, and reads the result
+    from standard output (text, one JSON object, or stream-json lines).
+    """

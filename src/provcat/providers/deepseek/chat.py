@@ -1,0 +1,129 @@
+"""DeepSeek chat completions: the request model and the endpoint class.
+
+``DeepSeekChatRequest`` is the JSON body of ``POST https://api.deepseek.com/chat/completions``
+(DeepSeek V4: ``deepseek-v4-flash`` and ``deepseek-v4-pro``, plus the legacy ``deepseek-chat``
+and ``deepseek-reasoner`` aliases). Beyond the OpenAI-style fields it carries DeepSeek's
+``thinking`` switch and ``reasoning_effort``. The small nested objects (thinking switch, response
+format, stream options) are request models of their own; messages, tools and an object-form
+``tool_choice`` stay plain JSON objects.
+
+``frequency_penalty`` and ``presence_penalty`` are kept: the API still accepts them, although
+thinking mode ignores them (as it ignores ``temperature`` and ``top_p``).
+
+Source: https://api-docs.deepseek.com/api/create-chat-completion
+Source: https://api-docs.deepseek.com/guides/thinking_mode
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from provcat.endpoint import Endpoint
+from provcat.request import RequestModel
+
+__all__ = [
+    "DeepSeekChatEndpoint",
+    "DeepSeekChatRequest",
+    "DeepSeekResponseFormat",
+    "DeepSeekStreamOptions",
+    "DeepSeekThinking",
+]
+
+
+class DeepSeekThinking(RequestModel):
+    """Switch between thinking (chain-of-thought) and non-thinking mode."""
+
+    type: Literal["enabled", "disabled"] = Field(
+        description="'enabled' turns thinking mode on, 'disabled' turns it off."
+    )
+
+
+class DeepSeekResponseFormat(RequestModel):
+    """Output format of the completion."""
+
+    type: Literal["text", "json_object"] = Field(
+        description="'json_object' enables JSON Output mode; 'text' is the default."
+    )
+
+
+class DeepSeekStreamOptions(RequestModel):
+    """Options that apply only when streaming."""
+
+    include_usage: bool | None = Field(
+        None, description="Send a final chunk with token usage before [DONE]."
+    )
+
+
+class DeepSeekChatRequest(RequestModel):
+    """Body of ``POST https://api.deepseek.com/chat/completions``."""
+
+    messages: list[dict[str, Any]] = Field(
+        min_length=1, description="Conversation so far as role/content message objects."
+    )
+    model: str = Field(
+        description=(
+            "Model ID: deepseek-v4-flash or deepseek-v4-pro (legacy aliases "
+            "deepseek-chat and deepseek-reasoner until their retirement)."
+        )
+    )
+    thinking: DeepSeekThinking | None = Field(
+        None, description="Turn thinking mode on or off; it is on by default."
+    )
+    reasoning_effort: (
+        Literal["minimal", "low", "medium", "high", "xhigh", "max", "ultra"] | None
+    ) = Field(
+        None,
+        description=(
+            "Thinking effort; the API runs 'high' or 'max' and maps the other values "
+            "onto those two."
+        ),
+    )
+    frequency_penalty: float | None = Field(
+        None, ge=-2, le=2, description="Penalty proportional to how often a token appeared."
+    )
+    presence_penalty: float | None = Field(
+        None, ge=-2, le=2, description="Penalty on tokens that already appeared at all."
+    )
+    max_tokens: int | None = Field(
+        None, ge=1, description="Upper bound on generated tokens, reasoning included."
+    )
+    response_format: DeepSeekResponseFormat | None = Field(
+        None, description="Plain text or JSON Output mode."
+    )
+    stop: str | Annotated[list[str], Field(max_length=16)] | None = Field(
+        None, description="Up to 16 sequences that end generation."
+    )
+    stream: bool | None = Field(None, description="Stream the answer as server-sent events.")
+    stream_options: DeepSeekStreamOptions | None = Field(
+        None, description="Streaming options; only valid when stream is true."
+    )
+    temperature: float | None = Field(
+        None, ge=0, le=2, description="Sampling randomness; higher is more varied."
+    )
+    top_p: float | None = Field(None, ge=0, le=1, description="Nucleus sampling threshold.")
+    tools: list[dict[str, Any]] | None = Field(
+        None, max_length=128, description="Function tools the model may call (at most 128)."
+    )
+    tool_choice: Literal["none", "auto", "required"] | dict[str, Any] | None = Field(
+        None, description="Whether and which tool the model must call."
+    )
+    logprobs: bool | None = Field(
+        None, description="Return log probabilities of the output tokens."
+    )
+    top_logprobs: int | None = Field(
+        None,
+        ge=0,
+        le=20,
+        description="Most likely alternatives returned per token; needs logprobs.",
+    )
+
+
+class DeepSeekChatEndpoint(Endpoint):
+    """DeepSeek chat completions endpoint.
+
+    Reaches ``POST https://api.deepseek.com/chat/completions`` with a
+    :class:`DeepSeekChatRequest` body and returns an OpenAI-style chat completion, with the
+    chain of thought in ``reasoning_content`` when thinking mode is on.
+    """

@@ -1,0 +1,129 @@
+"""Exa web search: the request model and the endpoint class.
+
+:class:`ExaSearchRequest` lists the JSON body of ``POST https://api.exa.ai/search``: the query
+and search type (including the deep variants with ``additionalQueries``, ``systemPrompt`` and
+``outputSchema``), result count, domain, date, text and category filters, the user's country,
+moderation, streaming, and the nested ``contents`` options (see
+:class:`~provcat.providers.exa.contents.ExaContentsOptions`). Wire names are camelCase;
+attributes are snake_case with aliases, so serialize with ``by_alias=True``.
+
+Source: https://exa.ai/docs/reference/search
+Source: https://github.com/exa-labs/openapi-spec/blob/master/exa-openapi-spec.yaml
+Source: https://github.com/exa-labs/exa-py/blob/master/exa_py/api.py
+Source: https://github.com/exa-labs/exa-js/blob/master/src/index.ts
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from provcat.endpoint import Endpoint
+from provcat.providers.exa.contents import ExaContentsOptions
+from provcat.request import RequestModel
+
+__all__ = ["ExaCategory", "ExaSearchEndpoint", "ExaSearchRequest"]
+
+ExaCategory = Literal[
+    "company",
+    "research paper",
+    "publication",
+    "news",
+    "pdf",
+    "github",
+    "tweet",
+    "personal site",
+    "financial report",
+    "people",
+]
+
+_Domains = Annotated[list[str], Field(max_length=1200)]
+_OnePhrase = Annotated[list[str], Field(max_length=1)]
+
+
+class ExaSearchRequest(RequestModel):
+    """Body of Exa ``POST /search``."""
+
+    query: str = Field(min_length=1, description="The search query.")
+    type: (
+        Literal["auto", "neural", "fast", "instant", "deep-lite", "deep", "deep-reasoning"] | None
+    ) = Field(None, description="Search method (default auto); the deep-* types synthesize output.")
+    category: ExaCategory | None = Field(
+        None,
+        description="Data category to focus on; company and people accept only some filters.",
+    )
+    user_location: str | None = Field(
+        None, alias="userLocation", description="Two-letter ISO country code of the user, e.g. US."
+    )
+    num_results: int | None = Field(
+        None, ge=1, le=100, alias="numResults", description="Number of results (default 10)."
+    )
+    include_domains: _Domains | None = Field(
+        None, alias="includeDomains", description="Only return results from these domains."
+    )
+    exclude_domains: _Domains | None = Field(
+        None, alias="excludeDomains", description="Never return results from these domains."
+    )
+    start_crawl_date: str | None = Field(
+        None,
+        alias="startCrawlDate",
+        description="Deprecated: only links Exa discovered after this ISO 8601 date.",
+    )
+    end_crawl_date: str | None = Field(
+        None,
+        alias="endCrawlDate",
+        description="Deprecated: only links Exa discovered before this ISO 8601 date.",
+    )
+    start_published_date: str | None = Field(
+        None,
+        alias="startPublishedDate",
+        description="Only links published after this ISO 8601 date.",
+    )
+    end_published_date: str | None = Field(
+        None,
+        alias="endPublishedDate",
+        description="Only links published before this ISO 8601 date.",
+    )
+    include_text: _OnePhrase | None = Field(
+        None,
+        alias="includeText",
+        description="Phrase (one, up to 5 words) that result text must contain.",
+    )
+    exclude_text: _OnePhrase | None = Field(
+        None,
+        alias="excludeText",
+        description="Phrase (one, up to 5 words) that result text must not contain.",
+    )
+    moderation: bool | None = Field(
+        None, description="Filter unsafe content out of the results (default false)."
+    )
+    contents: ExaContentsOptions | bool | None = Field(
+        None, description="What page contents to return with each result."
+    )
+    additional_queries: Annotated[list[str], Field(max_length=5)] | None = Field(
+        None,
+        alias="additionalQueries",
+        description="Up to five alternative phrasings used by the deep search types.",
+    )
+    system_prompt: str | None = Field(
+        None,
+        alias="systemPrompt",
+        description="Instructions for search planning and the synthesized output.",
+    )
+    output_schema: dict[str, Any] | None = Field(
+        None,
+        alias="outputSchema",
+        description="Schema of the synthesized output: {'type': 'text'} or an object schema.",
+    )
+    stream: bool | None = Field(
+        None, description="Stream the response as OpenAI-style chat completion chunks (SSE)."
+    )
+
+
+class ExaSearchEndpoint(Endpoint):
+    """Exa web search.
+
+    Reaches ``POST https://api.exa.ai/search`` with an :class:`ExaSearchRequest` body
+    serialized by alias and an ``x-api-key`` header.
+    """

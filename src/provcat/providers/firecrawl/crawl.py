@@ -1,0 +1,135 @@
+"""Firecrawl v1 crawl: the request model, its webhook object, and the endpoint class.
+
+:class:`FirecrawlCrawlRequest` lists the JSON body of ``POST https://api.firecrawl.dev/v1/crawl``,
+which starts an asynchronous crawl: the start URL, path filters, depth and page limits, link
+policies (``crawlEntireDomain`` and its deprecated alias ``allowBackwardLinks``,
+``allowExternalLinks``, ``allowSubdomains``), sitemap and query-string handling, pacing
+(``delay``, ``maxConcurrency``), the ``webhook`` to notify and the per-page ``scrapeOptions``.
+Wire names are camelCase; attributes are snake_case with aliases, so serialize with
+``by_alias=True``.
+
+Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/v1-openapi.json
+Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/src/controllers/v1/types.ts
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from provcat.endpoint import Endpoint
+from provcat.providers.firecrawl.scrape import FirecrawlScrapeOptions
+from provcat.request import RequestModel
+
+__all__ = ["FirecrawlCrawlEndpoint", "FirecrawlCrawlRequest", "FirecrawlWebhook"]
+
+
+class FirecrawlWebhook(RequestModel):
+    """Where and how Firecrawl reports crawl progress."""
+
+    url: str = Field(description="URL that receives the webhook calls.")
+    headers: dict[str, str] | None = Field(None, description="Headers sent with each webhook call.")
+    metadata: dict[str, str] | None = Field(
+        None, description="Custom metadata included in every webhook payload."
+    )
+    events: list[Literal["completed", "failed", "page", "started"]] | None = Field(
+        None, description="Events to send (default all four)."
+    )
+
+
+class FirecrawlCrawlRequest(RequestModel):
+    """Body of Firecrawl ``POST /v1/crawl``."""
+
+    url: str = Field(description="Base URL to start crawling from.")
+    include_paths: list[str] | None = Field(
+        None,
+        alias="includePaths",
+        description="Pathname regexes; only matching URLs are crawled.",
+    )
+    exclude_paths: list[str] | None = Field(
+        None,
+        alias="excludePaths",
+        description="Pathname regexes; matching URLs are skipped.",
+    )
+    max_depth: int | None = Field(
+        None,
+        ge=0,
+        alias="maxDepth",
+        description="Deepest path depth (slashes) below the base URL to crawl (default 10).",
+    )
+    max_discovery_depth: int | None = Field(
+        None,
+        ge=0,
+        alias="maxDiscoveryDepth",
+        description="Deepest link-discovery step to follow; the start URL and sitemap pages are 0.",
+    )
+    limit: int | None = Field(
+        None, ge=1, description="Maximum number of pages to crawl (default 10000)."
+    )
+    crawl_entire_domain: bool | None = Field(
+        None,
+        alias="crawlEntireDomain",
+        description="Follow links to sibling and parent paths, not only children (default false).",
+    )
+    allow_backward_links: bool | None = Field(
+        None,
+        alias="allowBackwardLinks",
+        description="Deprecated name of crawlEntireDomain.",
+    )
+    allow_external_links: bool | None = Field(
+        None,
+        alias="allowExternalLinks",
+        description="Follow links to other websites (default false).",
+    )
+    allow_subdomains: bool | None = Field(
+        None,
+        alias="allowSubdomains",
+        description="Follow links to subdomains of the base domain (default false).",
+    )
+    ignore_sitemap: bool | None = Field(
+        None, alias="ignoreSitemap", description="Do not read the site's sitemap (default false)."
+    )
+    ignore_query_parameters: bool | None = Field(
+        None,
+        alias="ignoreQueryParameters",
+        description="Treat URLs differing only in query string as one page (default false).",
+    )
+    deduplicate_similar_urls: bool | None = Field(
+        None,
+        alias="deduplicateSimilarURLs",
+        description="Treat near-identical URLs (www, trailing slash, ...) as one page (default true).",
+    )
+    regex_on_full_url: bool | None = Field(
+        None,
+        alias="regexOnFullURL",
+        description="Match includePaths/excludePaths against the full URL, not only the path.",
+    )
+    delay: float | None = Field(
+        None, gt=0, description="Seconds to wait between scrapes, to respect rate limits."
+    )
+    max_concurrency: int | None = Field(
+        None,
+        ge=1,
+        alias="maxConcurrency",
+        description="Most pages scraped at once for this crawl.",
+    )
+    webhook: str | FirecrawlWebhook | None = Field(
+        None, description="Webhook URL, or webhook settings, for crawl progress events."
+    )
+    scrape_options: FirecrawlScrapeOptions | None = Field(
+        None, alias="scrapeOptions", description="Scrape options applied to every crawled page."
+    )
+    zero_data_retention: bool | None = Field(
+        None,
+        alias="zeroDataRetention",
+        description="Keep no data of this crawl (must be enabled for the team).",
+    )
+
+
+class FirecrawlCrawlEndpoint(Endpoint):
+    """Firecrawl v1 asynchronous site crawl.
+
+    Reaches ``POST https://api.firecrawl.dev/v1/crawl`` with a :class:`FirecrawlCrawlRequest`
+    body serialized by alias and a ``Bearer`` API key; the reply carries the crawl job id.
+    """

@@ -1,0 +1,146 @@
+"""OpenAI image generation and image editing: request models and endpoint classes.
+
+``ImageGenerationRequest`` is the JSON body of ``POST /v1/images/generations``;
+``ImageEditRequest`` is the multipart form of ``POST /v1/images/edits``. Both cover the DALL-E
+models and the GPT image models; several fields only apply to one family, as each description
+says.
+
+Source: https://platform.openai.com/docs/api-reference/images/create
+Source: https://platform.openai.com/docs/api-reference/images/createEdit
+Source: https://github.com/openai/openai-python/blob/main/src/openai/types/image_generate_params.py
+Source: https://github.com/openai/openai-python/blob/main/src/openai/types/image_edit_params.py
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from provcat.endpoint import Endpoint
+from provcat.request import RequestModel
+
+__all__ = [
+    "ImageEditRequest",
+    "ImageGenerationRequest",
+    "OpenAIImageEditEndpoint",
+    "OpenAIImageGenerationEndpoint",
+]
+
+_SIZE_PATTERN = r"^(auto|[0-9]+x[0-9]+)$"
+
+
+class ImageGenerationRequest(RequestModel):
+    """Body of ``POST /v1/images/generations``."""
+
+    prompt: str = Field(
+        max_length=32000,
+        description="Description of the image; up to 32000 chars (GPT image), 4000 (dall-e-3), "
+        "1000 (dall-e-2).",
+    )
+    background: Literal["transparent", "opaque", "auto"] | None = Field(
+        None, description="Background transparency (GPT image models); transparent needs png/webp."
+    )
+    model: str | None = Field(
+        None, description="dall-e-2, dall-e-3 or a GPT image model such as gpt-image-1."
+    )
+    moderation: Literal["low", "auto"] | None = Field(
+        None, description="Content moderation strictness for GPT image models (default auto)."
+    )
+    n: int | None = Field(
+        None, ge=1, le=10, description="Number of images, 1 to 10 (dall-e-3 allows only 1)."
+    )
+    output_compression: int | None = Field(
+        None, ge=0, le=100, description="Compression percent for webp/jpeg (GPT image models)."
+    )
+    output_format: Literal["png", "jpeg", "webp"] | None = Field(
+        None, description="File format of the images (GPT image models)."
+    )
+    partial_images: int | None = Field(
+        None, ge=0, le=3, description="Number of partial images sent while streaming, 0 to 3."
+    )
+    quality: Literal["standard", "hd", "low", "medium", "high", "auto"] | None = Field(
+        None, description="Image quality; the allowed values depend on the model."
+    )
+    response_format: Literal["url", "b64_json"] | None = Field(
+        None, description="Return URLs or base64 data (DALL-E models only)."
+    )
+    size: str | None = Field(
+        None,
+        pattern=_SIZE_PATTERN,
+        description="auto or WIDTHxHEIGHT, e.g. 1024x1024; allowed sizes depend on the model.",
+    )
+    stream: bool | None = Field(
+        None, description="Whether to stream the generation (GPT image models)."
+    )
+    style: Literal["vivid", "natural"] | None = Field(
+        None, description="Hyper-real (vivid) or natural look; dall-e-3 only."
+    )
+    user: str | None = Field(
+        None, description="End-user ID that helps OpenAI monitor and detect abuse."
+    )
+
+
+class ImageEditRequest(RequestModel):
+    """Multipart form of ``POST /v1/images/edits``."""
+
+    image: bytes | str | Annotated[list[bytes | str], Field(min_length=1, max_length=16)] = Field(
+        description="Image(s) to edit, each as file content or a path: up to 16 png/webp/jpg "
+        "for GPT image models, one square png for dall-e-2."
+    )
+    prompt: str = Field(
+        max_length=32000,
+        description="Description of the wanted result; up to 32000 chars (1000 for dall-e-2).",
+    )
+    background: Literal["transparent", "opaque", "auto"] | None = Field(
+        None, description="Background transparency (GPT image models); transparent needs png/webp."
+    )
+    input_fidelity: Literal["high", "low"] | None = Field(
+        None, description="How closely to keep the input's style and faces (default low)."
+    )
+    mask: bytes | str | None = Field(
+        None,
+        description="PNG whose transparent areas mark where to edit, as file content or a path.",
+    )
+    model: str | None = Field(
+        None, description="dall-e-2 or a GPT image model such as gpt-image-1."
+    )
+    n: int | None = Field(None, ge=1, le=10, description="Number of images, 1 to 10.")
+    output_compression: int | None = Field(
+        None, ge=0, le=100, description="Compression percent for webp/jpeg (GPT image models)."
+    )
+    output_format: Literal["png", "jpeg", "webp"] | None = Field(
+        None, description="File format of the images (GPT image models; default png)."
+    )
+    partial_images: int | None = Field(
+        None, ge=0, le=3, description="Number of partial images sent while streaming, 0 to 3."
+    )
+    quality: Literal["standard", "low", "medium", "high", "auto"] | None = Field(
+        None, description="Image quality for GPT image models (default auto)."
+    )
+    response_format: Literal["url", "b64_json"] | None = Field(
+        None, description="Return URLs or base64 data (dall-e-2 only)."
+    )
+    size: str | None = Field(
+        None,
+        pattern=_SIZE_PATTERN,
+        description="auto or WIDTHxHEIGHT, e.g. 1024x1536; allowed sizes depend on the model.",
+    )
+    stream: bool | None = Field(None, description="Whether to stream the edit.")
+    user: str | None = Field(
+        None, description="End-user ID that helps OpenAI monitor and detect abuse."
+    )
+
+
+class OpenAIImageGenerationEndpoint(Endpoint):
+    """OpenAI image generation: ``POST https://api.openai.com/v1/images/generations`` with an
+    :class:`ImageGenerationRequest` JSON body; answers with the generated images, or with
+    server-sent events when ``stream`` is true.
+    """
+
+
+class OpenAIImageEditEndpoint(Endpoint):
+    """OpenAI image editing: ``POST https://api.openai.com/v1/images/edits`` with an
+    :class:`ImageEditRequest` as multipart form data; answers with the edited images, or with
+    server-sent events when ``stream`` is true.
+    """

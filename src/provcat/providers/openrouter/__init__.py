@@ -1,0 +1,5 @@
+"""OpenRouter: the chat completions endpoint."""
+
+from provcat.providers.openrouter.chat import OpenRouterChatEndpoint
+
+__all__ = ["OpenRouterChatEndpoint"]

@@ -1,0 +1,102 @@
+"""Tavily web search: the request model and the endpoint class.
+
+:class:`TavilySearchRequest` lists the JSON body of ``POST https://api.tavily.com/search``:
+the query, depth and topic, result and chunk counts, date filters (``time_range``,
+``start_date``/``end_date`` and the older news-only ``days``), what to include in the answer
+(LLM answer, raw content, images and their descriptions, favicons, credit usage), domain and
+country filters, ``auto_parameters`` and ``exact_match``.
+
+Source: https://docs.tavily.com/documentation/api-reference/endpoint/search
+Source: https://tavily.com/.well-known/openapi.json
+Source: https://github.com/tavily-ai/tavily-python/blob/master/tavily/tavily.py
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from provcat.endpoint import Endpoint
+from provcat.request import RequestModel
+
+__all__ = ["TavilySearchEndpoint", "TavilySearchRequest"]
+
+
+class TavilySearchRequest(RequestModel):
+    """Body of Tavily ``POST /search``."""
+
+    query: str = Field(description="Search query; Tavily advises keeping it under 400 characters.")
+    search_depth: Literal["advanced", "basic", "fast", "ultra-fast"] | None = Field(
+        None,
+        description="Latency/relevance trade-off; advanced and fast return chunks (default basic).",
+    )
+    chunks_per_source: int | None = Field(
+        None,
+        ge=1,
+        le=3,
+        description="Most relevant chunks (up to 500 chars each) per source, for advanced/fast depth.",
+    )
+    max_results: int | None = Field(
+        None, ge=0, le=20, description="Maximum number of search results (default 5)."
+    )
+    topic: Literal["general", "news", "finance"] | None = Field(
+        None, description="Search category (default general)."
+    )
+    time_range: Literal["day", "week", "month", "year", "d", "w", "m", "y"] | None = Field(
+        None, description="Only results published or updated within this period before today."
+    )
+    start_date: str | None = Field(
+        None, description="Only results published or updated on or after this date (YYYY-MM-DD)."
+    )
+    end_date: str | None = Field(
+        None, description="Only results published or updated on or before this date (YYYY-MM-DD)."
+    )
+    days: int | None = Field(
+        None,
+        gt=0,
+        description="Older news-topic filter: days back from today to include; time_range supersedes it.",
+    )
+    include_answer: bool | Literal["basic", "advanced"] | None = Field(
+        None,
+        description="Add an LLM answer: true or 'basic' for a quick one, 'advanced' for a detailed one.",
+    )
+    include_raw_content: bool | Literal["markdown", "text"] | None = Field(
+        None,
+        description="Add each result's cleaned page content: true or 'markdown', or 'text'.",
+    )
+    include_images: bool | None = Field(
+        None, description="Also run an image search and return its results."
+    )
+    include_image_descriptions: bool | None = Field(
+        None, description="With include_images, add a text description of each image."
+    )
+    include_favicon: bool | None = Field(None, description="Add each result's favicon URL.")
+    include_domains: Annotated[list[str], Field(max_length=300)] | None = Field(
+        None, description="Only return results from these domains (up to 300, wildcards allowed)."
+    )
+    exclude_domains: Annotated[list[str], Field(max_length=150)] | None = Field(
+        None, description="Never return results from these domains (up to 150)."
+    )
+    country: str | None = Field(
+        None,
+        description="Boost results from this country, given by its lower-case English name; general topic only.",
+    )
+    auto_parameters: bool | None = Field(
+        None,
+        description="Let Tavily choose search settings from the query; explicit values still win.",
+    )
+    include_usage: bool | None = Field(
+        None, description="Add the credits this request used to the response."
+    )
+    exact_match: bool | None = Field(
+        None, description="Only return results containing the quoted phrases of the query verbatim."
+    )
+
+
+class TavilySearchEndpoint(Endpoint):
+    """Tavily web search.
+
+    Reaches ``POST https://api.tavily.com/search`` with a :class:`TavilySearchRequest` body and
+    a ``Bearer`` API key.
+    """

@@ -1,0 +1,1 @@
+"""Provider modules for the test catalogs (never part of the bundled catalog)."""

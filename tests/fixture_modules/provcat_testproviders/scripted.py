@@ -1,0 +1,7 @@
+"""The test-only 'scripted' provider lionagi keeps in its production registry; here it is a fixture."""
+
+from provcat.endpoint import AgenticEndpoint
+
+
+class ScriptedEndpoint(AgenticEndpoint):
+    pass

@@ -1,0 +1,140 @@
+"""Every loader rejection: its code, its position, and that generated/ stays untouched."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from generator import loader
+from tests.conftest import SCHEMA_LINE, Workspace
+
+GOOD = "provider: gamma\ndisplay_name: Gamma\nmodule: provcat_testproviders.beta\n"
+
+
+def test_yaml_syntax_error_is_reported_at_its_position(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", GOOD + "endpoints: [1, 2\n")
+    workspace.fails(("yaml_syntax", "gamma.yaml", 6, 1))
+
+
+def test_duplicate_mapping_key(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", GOOD + "display_name: Again\n")
+    run = workspace.fails(("duplicate_yaml_key", "gamma.yaml", 5, 1))
+    assert "line 3, column 1" in run.json["diagnostics"][0]["message"]
+
+
+def test_duplicate_endpoint_key_inside_one_mapping_is_a_duplicate_yaml_key(
+    workspace: Workspace,
+) -> None:
+    workspace.edit("beta.yaml", "  cli:\n", "  chat:\n")
+    workspace.fails(("duplicate_yaml_key", "beta.yaml", 12, 3))
+
+
+@pytest.mark.parametrize(
+    ("key", "kind"),
+    [("1", "an integer"), ("yes", "a boolean"), ("null", "null"), ("1.5", "a number")],
+)
+def test_non_string_keys(workspace: Workspace, key: str, kind: str) -> None:
+    workspace.write("gamma.yaml", GOOD + f"{key}: x\n")
+    run = workspace.fails(("non_string_key", "gamma.yaml", 5, 1))
+    assert kind in run.json["diagnostics"][0]["message"]
+
+
+def test_collection_key_and_merge_key(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", GOOD + "? [a]\n: x\nextra:\n  <<: {a: 1}\n")
+    workspace.fails(("non_string_key", "gamma.yaml", 5, 3), ("non_string_key", "gamma.yaml", 8, 3))
+
+
+def test_anchors_and_aliases(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", GOOD + "aliases: &names [g]\ndescription: *names\n")
+    workspace.fails(
+        ("anchor_not_allowed", "gamma.yaml", 5, 10), ("anchor_not_allowed", "gamma.yaml", 6, 14)
+    )
+
+
+def test_explicit_tags(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", GOOD + "description: !!str 12\ndocs_url: !custom x\n")
+    workspace.fails(
+        ("yaml_tag_not_allowed", "gamma.yaml", 5, 14),
+        ("yaml_tag_not_allowed", "gamma.yaml", 6, 11),
+    )
+
+
+def test_tabs_are_reported_per_line(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", GOOD + "endpoints:\n\tchat: {}\naliases: [a,\tb]\n")
+    workspace.fails(("tab_character", "gamma.yaml", 6, 1), ("tab_character", "gamma.yaml", 7, 13))
+
+
+def test_invalid_utf8(workspace: Workspace) -> None:
+    path = workspace.file("gamma.yaml")
+    path.write_bytes(SCHEMA_LINE.encode() + GOOD.encode() + b"description: caf\xe9\n")
+    workspace.fails(("invalid_utf8", "gamma.yaml", 5, 17))
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n", "---\n"])
+def test_empty_files(workspace: Workspace, text: str) -> None:
+    workspace.file("gamma.yaml").write_text(text, encoding="utf-8")
+    workspace.fails(("empty_file", "gamma.yaml", 1, 1))
+
+
+def test_symlink(workspace: Workspace) -> None:
+    os.symlink(workspace.file("beta.yaml"), workspace.file("gamma.yaml"))
+    workspace.fails(("symlink_not_allowed", "gamma.yaml", 1, 1))
+
+
+def test_file_over_the_size_cap(workspace: Workspace) -> None:
+    padding = "# " + "x" * 98 + "\n"
+    body = GOOD + padding * (loader.MAX_BYTES // len(padding) + 1)
+    workspace.write("gamma.yaml", body)
+    run = workspace.fails(("file_too_large", "gamma.yaml", 1, 1))
+    assert str(loader.MAX_BYTES) in run.json["diagnostics"][0]["message"]
+
+
+def test_multiple_documents(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", GOOD + "---\nprovider: delta\n")
+    workspace.fails(("multiple_documents", "gamma.yaml", 5, 1))
+
+
+@pytest.mark.parametrize("depth", [loader.MAX_DEPTH + 1, 500, 5000])
+def test_deep_nesting_is_refused_before_it_can_overflow(workspace: Workspace, depth: int) -> None:
+    workspace.write("gamma.yaml", GOOD + "description: " + "[" * depth + "]" * depth + "\n")
+    run = workspace.fails(
+        *[("nesting_too_deep", "gamma.yaml", 5, d["column"]) for d in _diags(workspace)]
+    )
+    assert len(run.json["diagnostics"]) == 1
+    assert str(loader.MAX_DEPTH) in run.json["diagnostics"][0]["message"]
+
+
+def _diags(workspace: Workspace) -> list[dict[str, object]]:
+    run = workspace.run()
+    return [d for d in run.json["diagnostics"] if d["code"] == "nesting_too_deep"]
+
+
+@pytest.mark.parametrize("name", ["gamma.yml", "notes.txt", "gamma.YAML"])
+def test_unexpected_files(workspace: Workspace, name: str) -> None:
+    (workspace.providers / name).write_text(GOOD, encoding="utf-8")
+    workspace.fails(("unexpected_file", name, 1, 1))
+
+
+def test_dates_stay_strings() -> None:
+    doc, problems = _load("when: 2026-01-02\n")
+    assert problems == []
+    assert doc is not None and doc.data == {"when": "2026-01-02"}
+
+
+def test_positions_of_keys_and_values() -> None:
+    doc, _ = _load("a:\n  b: [x, {c: 1}]\n")
+    assert doc is not None
+    assert doc.positions[("a", "b", 1, "c")] == (2, 14)
+    assert doc.key_positions[("a", "b")] == (2, 3)
+
+
+def _load(text: str) -> tuple[loader.Document | None, list[object]]:
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "x.yaml"
+        path.write_text(text, encoding="utf-8")
+        doc, problems = loader.load_file(path, "x.yaml")
+        return doc, list(problems)
