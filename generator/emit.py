@@ -146,12 +146,13 @@ def changed_files(root: Path, files: dict[str, str]) -> list[str]:
     return [n for n in names if current.get(n) != files.get(n)]
 
 
-def diff(root: Path, files: dict[str, str], limit: int = 40) -> str:
-    """A short unified diff of the stale files (``limit`` lines at most)."""
+def diff(root: Path, files: dict[str, str], per_file: int = 12) -> str:
+    """A short unified diff of the stale files: the snapshot data first, ``per_file`` lines each."""
     current = read_tree(root)
+    names = sorted(changed_files(root, files), key=lambda n: (not n.endswith("data.py"), n))
     lines: list[str] = []
-    for name in changed_files(root, files):
-        lines.extend(
+    for name in names:
+        chunk = list(
             difflib.unified_diff(
                 current.get(name, "").splitlines(),
                 files.get(name, "").splitlines(),
@@ -161,8 +162,9 @@ def diff(root: Path, files: dict[str, str], limit: int = 40) -> str:
                 lineterm="",
             )
         )
-    if len(lines) > limit:
-        lines = [*lines[:limit], f"... ({len(lines) - limit} more diff lines)"]
+        if len(chunk) > per_file:
+            chunk = [*chunk[:per_file], f"... ({len(chunk) - per_file} more diff lines)"]
+        lines.extend(chunk)
     return "\n".join(lines)
 
 

@@ -178,9 +178,10 @@ def _endpoints(p: ProviderDecl, ctx: _Context, classes: dict[int, tuple[str, Loc
         _endpoint_class(p, ep, where, ctx, classes)
         model = _request_options(p, ep, where, ctx)
         if model is not None:
-            models.append(model)
+            if model not in models:
+                models.append(model)
             for key, valued in ep.request_defaults.items():
-                ctx.report(_field_value(model, key, valued, "invalid_request_default", where))
+                ctx.report(_field_value(model, key, valued, where))
 
 
 def _endpoint_class(
@@ -270,49 +271,54 @@ def _check_value(model: type[BaseModel], field_name: str, value: Any) -> str | N
     return None
 
 
-def _field_value(
-    model: type[BaseModel], key: str, valued: Valued, code: str, where: str
-) -> Diagnostic | None:
+def _suggest(key: str, names: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def _field_problem(model: type[BaseModel], key: str, value: Any) -> str | None:
+    """Why ``model`` refuses ``key=value``, or None when it accepts it."""
     names = _field_names(model)
     if key not in names:
-        close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'?" if close else None
-        return diag(
-            code,
-            valued.loc,
-            f"{where}: '{key}' is not a field of request model {model.__name__}",
-            hint,
-        )
-    problem = _check_value(model, names[key], valued.value)
+        return f"'{key}' is not a field of request model {model.__name__}"
+    problem = _check_value(model, names[key], value)
     if problem is not None:
-        return diag(
-            code,
-            valued.loc,
-            f"{where}: {key}={valued.value!r} is rejected by {model.__name__}: {problem}",
-        )
+        return f"{key}={value!r} is rejected by {model.__name__}: {problem}"
     return None
+
+
+def _field_value(model: type[BaseModel], key: str, valued: Valued, where: str) -> Diagnostic | None:
+    problem = _field_problem(model, key, valued.value)
+    if problem is None:
+        return None
+    return diag(
+        "invalid_request_default",
+        valued.loc,
+        f"{where}: {problem}",
+        _suggest(key, _field_names(model)) if key not in _field_names(model) else None,
+    )
 
 
 def _policy_kwarg(
     p: ProviderDecl, key: str, valued: Valued, what: str, ctx: _Context
 ) -> Diagnostic | None:
-    """A policy kwarg must be accepted by one of the provider's request models."""
+    """A policy kwarg must be accepted, name and value, by one of the provider's request models."""
     models = ctx.request_models.get(canonical_key(p.key.value))
     if not models:  # the provider failed to import or has no request model: nothing to check
         return None
-    for model in models:
-        if key in _field_names(model) and _field_value(model, key, valued, "x", "") is None:
-            return None
-    names = sorted({n for m in models for n in _field_names(m)})
-    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
-    accepted = any(key in _field_names(m) for m in models)
-    detail = "has a value none of them accepts" if accepted else "is not a field of any of them"
+    problems = [_field_problem(model, key, valued.value) for model in models]
+    if any(problem is None for problem in problems):
+        return None
+    known = any(key in _field_names(m) for m in models)
+    if known:
+        detail = "; ".join(p for p in problems if p and "is not a field" not in p)
+    else:
+        detail = f"'{key}' is not a field of " + ", ".join(sorted(m.__name__ for m in models))
     return diag(
         "invalid_policy_kwarg",
         valued.loc,
-        f"{p.key.value} policy {what} '{key}' {detail} "
-        f"({', '.join(sorted({m.__name__ for m in models}))})",
-        f"did you mean '{close[0]}'?" if close and not accepted else None,
+        f"{p.key.value} policy {what}: {detail}",
+        None if known else _suggest(key, {n for m in models for n in _field_names(m)}),
     )
 
 
@@ -434,7 +440,7 @@ def _effort(p: ProviderDecl, ctx: _Context) -> None:
         else:
             seen[canon] = level
     if mode == "kwarg" and policy.effort_kwarg is not None:
-        _effort_kwarg(p, policy.effort_kwarg, policy.effort_levels, ctx)
+        _effort_kwarg(p, policy.effort_kwarg, tuple(seen.values()), ctx)
 
 
 def _effort_kwarg(p: ProviderDecl, kwarg: Valued, levels: tuple[Key, ...], ctx: _Context) -> None:

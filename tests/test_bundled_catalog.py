@@ -1,0 +1,350 @@
+"""The bundled catalog describes lionagi 0.36.0's 18 production providers and 37 endpoints
+(../shared/spec/lionagi-inventory.md §2, §3, §3.1, §5), with the ADR's deliberate changes."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import provcat_catalog
+import pytest
+from pydantic import BaseModel
+
+from provcat.endpoint import AgenticEndpoint, Endpoint
+
+PROVIDER_ALIASES = {
+    "openai": (),
+    "codex": ("openai-codex",),
+    "anthropic": (),
+    "claude_code": ("claude", "claude-code"),
+    "ollama": (),
+    "lattice": (),
+    "tavily": (),
+    "exa": (),
+    "firecrawl": (),
+    "perplexity": (),
+    "nvidia_nim": ("nim", "nvidia"),
+    "deepseek": (),
+    "gemini": ("gemini-api",),
+    "gemini_code": ("gemini-cli", "gemini-code", "gemini_cli"),
+    "groq": (),
+    "pi": ("pi-code", "pi_code"),
+    "openrouter": ("open-router",),
+    "ag2": ("autogen",),
+}
+
+# (provider, endpoint) -> (aliases, type, base_url, auth_type, api_key_env); inventory §3, with
+# the two self-aliases dropped (openrouter chat/completions, ollama generate).
+ENDPOINTS: dict[tuple[str, str], tuple[tuple[str, ...], str, str | None, str, str | None]] = {
+    ("openai", "chat/completions"): (
+        ("chat",),
+        "api",
+        "https://api.openai.com/v1",
+        "bearer",
+        "OPENAI_API_KEY",
+    ),
+    ("codex", "query_cli"): (("cli", "code"), "agentic", None, "none", None),
+    ("openai", "audio/speech"): (
+        ("tts",),
+        "api",
+        "https://api.openai.com/v1",
+        "bearer",
+        "OPENAI_API_KEY",
+    ),
+    ("openai", "audio/transcriptions"): (
+        ("stt", "whisper"),
+        "api",
+        "https://api.openai.com/v1",
+        "bearer",
+        "OPENAI_API_KEY",
+    ),
+    ("openai", "batches"): (
+        ("batch",),
+        "api",
+        "https://api.openai.com/v1",
+        "bearer",
+        "OPENAI_API_KEY",
+    ),
+    ("openai", "images/generations"): (
+        ("dalle", "image"),
+        "api",
+        "https://api.openai.com/v1",
+        "bearer",
+        "OPENAI_API_KEY",
+    ),
+    ("openai", "images/edits"): (
+        ("image_edit",),
+        "api",
+        "https://api.openai.com/v1",
+        "bearer",
+        "OPENAI_API_KEY",
+    ),
+    ("openai", "embeddings"): (
+        ("embed",),
+        "api",
+        "https://api.openai.com/v1",
+        "bearer",
+        "OPENAI_API_KEY",
+    ),
+    ("openai", "responses"): (
+        ("response",),
+        "api",
+        "https://api.openai.com/v1",
+        "bearer",
+        "OPENAI_API_KEY",
+    ),
+    ("anthropic", "messages"): (
+        ("chat",),
+        "api",
+        "https://api.anthropic.com/v1",
+        "x-api-key",
+        "ANTHROPIC_API_KEY",
+    ),
+    ("claude_code", "query_cli"): (("cli", "code"), "agentic", None, "none", None),
+    ("ollama", "chat/completions"): (("chat",), "api", "http://localhost:11434/v1", "none", None),
+    ("ollama", "embeddings"): (("embed",), "api", "http://localhost:11434/api", "none", None),
+    ("ollama", "generate"): (("completion",), "api", "http://localhost:11434/api", "none", None),
+    ("lattice", "chat/completions"): (("chat",), "api", "http://127.0.0.1:8080/v1", "none", None),
+    ("lattice", "embeddings"): (("embed",), "api", "http://127.0.0.1:8080/v1", "none", None),
+    ("tavily", "search"): ((), "api", "https://api.tavily.com", "bearer", "TAVILY_API_KEY"),
+    ("tavily", "extract"): ((), "api", "https://api.tavily.com", "bearer", "TAVILY_API_KEY"),
+    ("exa", "search"): ((), "api", "https://api.exa.ai", "x-api-key", "EXA_API_KEY"),
+    ("exa", "contents"): (
+        ("get_contents",),
+        "api",
+        "https://api.exa.ai",
+        "x-api-key",
+        "EXA_API_KEY",
+    ),
+    ("exa", "findSimilar"): (
+        ("find_similar", "similar"),
+        "api",
+        "https://api.exa.ai",
+        "x-api-key",
+        "EXA_API_KEY",
+    ),
+    ("firecrawl", "v1/scrape"): (
+        ("scrape",),
+        "api",
+        "https://api.firecrawl.dev",
+        "bearer",
+        "FIRECRAWL_API_KEY",
+    ),
+    ("firecrawl", "v1/map"): (
+        ("map",),
+        "api",
+        "https://api.firecrawl.dev",
+        "bearer",
+        "FIRECRAWL_API_KEY",
+    ),
+    ("firecrawl", "v1/crawl"): (
+        ("crawl",),
+        "api",
+        "https://api.firecrawl.dev",
+        "bearer",
+        "FIRECRAWL_API_KEY",
+    ),
+    ("perplexity", "chat/completions"): (
+        ("chat",),
+        "api",
+        "https://api.perplexity.ai",
+        "bearer",
+        "PERPLEXITY_API_KEY",
+    ),
+    ("nvidia_nim", "chat/completions"): (
+        ("chat",),
+        "api",
+        "https://integrate.api.nvidia.com/v1",
+        "bearer",
+        "NVIDIA_NIM_API_KEY",
+    ),
+    ("nvidia_nim", "embeddings"): (
+        ("embed",),
+        "api",
+        "https://integrate.api.nvidia.com/v1",
+        "bearer",
+        "NVIDIA_NIM_API_KEY",
+    ),
+    ("deepseek", "chat/completions"): (
+        ("chat",),
+        "api",
+        "https://api.deepseek.com/v1",
+        "bearer",
+        "DEEPSEEK_API_KEY",
+    ),
+    ("gemini", "chat/completions"): (
+        ("chat",),
+        "api",
+        "https://generativelanguage.googleapis.com/v1beta/openai",
+        "bearer",
+        "GEMINI_API_KEY",
+    ),
+    ("gemini_code", "query_cli"): (("cli",), "agentic", None, "none", None),
+    ("groq", "chat/completions"): (
+        ("chat",),
+        "api",
+        "https://api.groq.com/openai/v1",
+        "bearer",
+        "GROQ_API_KEY",
+    ),
+    ("groq", "audio/transcriptions"): (
+        ("stt", "whisper"),
+        "api",
+        "https://api.groq.com/openai/v1",
+        "bearer",
+        "GROQ_API_KEY",
+    ),
+    ("pi", "query_cli"): (("cli", "code"), "agentic", None, "none", None),
+    ("openrouter", "chat/completions"): (
+        ("chat",),
+        "api",
+        "https://openrouter.ai/api/v1",
+        "bearer",
+        "OPENROUTER_API_KEY",
+    ),
+    ("ag2", "group_chat"): (("chat", "groupchat"), "agentic", None, "none", None),
+    ("ag2", "agent"): (("ask", "beta"), "agentic", None, "none", None),
+    ("ag2", "nlip"): (("nlip_remote", "remote"), "agentic", None, "none", None),
+}
+
+# §3.1: defaults the classes applied, now explicit catalog data
+REQUEST_DEFAULTS = {
+    ("openai", "chat/completions"): {"model": "gpt-4.1-mini"},
+    ("openai", "embeddings"): {"model": "text-embedding-3-small"},
+    ("perplexity", "chat/completions"): {"model": "sonar"},
+    ("nvidia_nim", "chat/completions"): {"model": "meta/llama3-8b-instruct"},
+    ("nvidia_nim", "embeddings"): {"model": "nvidia/nv-embed-v1"},
+    ("deepseek", "chat/completions"): {"model": "deepseek-chat"},
+    ("gemini", "chat/completions"): {"model": "gemini-2.5-flash"},
+    ("groq", "chat/completions"): {"model": "llama-3.3-70b-versatile"},
+    ("openrouter", "chat/completions"): {"model": "google/gemini-2.5-flash"},
+}
+TIMEOUT_120 = {
+    ("openai", "audio/speech"),
+    ("openai", "audio/transcriptions"),
+    ("openai", "images/generations"),
+    ("openai", "images/edits"),
+    ("tavily", "search"),
+    ("tavily", "extract"),
+    ("exa", "search"),
+    ("exa", "contents"),
+    ("exa", "findSimilar"),
+    ("firecrawl", "v1/scrape"),
+    ("firecrawl", "v1/map"),
+    ("firecrawl", "v1/crawl"),
+    ("groq", "audio/transcriptions"),
+}
+REQUIRES_TOKENS = {
+    ("openai", "chat/completions"),
+    ("openai", "embeddings"),
+    ("openai", "responses"),
+    ("perplexity", "chat/completions"),
+    ("nvidia_nim", "chat/completions"),
+    ("deepseek", "chat/completions"),
+    ("gemini", "chat/completions"),
+    ("groq", "chat/completions"),
+    ("openrouter", "chat/completions"),
+}
+IDEMPOTENT = {("openai", "batches"), ("openai", "images/generations"), ("openai", "images/edits")}
+BY_ALIAS = {k for k in ENDPOINTS if k[0] in ("exa", "firecrawl", "lattice")}
+
+
+def _endpoints() -> dict[tuple[str, str], Any]:
+    return {
+        (p["provider"], e["endpoint"]): e for p in provcat_catalog.PROVIDERS for e in p["endpoints"]
+    }
+
+
+def test_providers_and_their_aliases() -> None:
+    found = {p["provider"]: p["aliases"] for p in provcat_catalog.PROVIDERS}
+    assert found == {k: tuple(sorted(v)) for k, v in PROVIDER_ALIASES.items()}
+    assert "scripted" not in found, "scripted is test-only"
+
+
+def test_the_global_provider_key_space_is_lionagis_minus_scripted() -> None:
+    keys = "openai, codex, openai-codex, anthropic, claude_code, claude-code, claude, ollama, lattice, tavily, exa, firecrawl, perplexity, nvidia_nim, nvidia, nim, deepseek, gemini, gemini-api, gemini_code, gemini-code, gemini_cli, gemini-cli, groq, pi, pi-code, pi_code, openrouter, open-router, ag2, autogen"
+    assert sorted(provcat_catalog.PROVIDER_INDEX) == sorted(keys.split(", "))
+
+
+def test_endpoints_aliases_types_urls_and_auth() -> None:
+    found = {
+        key: (e["aliases"], e["type"], e["base_url"], e["auth_type"], e["api_key_env"])
+        for key, e in _endpoints().items()
+    }
+    assert found == {k: (tuple(sorted(v[0])), *v[1:]) for k, v in ENDPOINTS.items()}
+    assert len(found) == 37
+
+
+def test_config_facts_of_section_3_1() -> None:
+    for key, e in _endpoints().items():
+        agentic = e["type"] == "agentic"
+        assert e["request_defaults"] == REQUEST_DEFAULTS.get(key, {}), key
+        assert e["timeout"] == (3600 if agentic else 120 if key in TIMEOUT_120 else 600), key
+        assert e["requires_tokens"] == (key in REQUIRES_TOKENS), key
+        assert e["idempotent_retries"] == (key in IDEMPOTENT), key
+        assert e["serialize_by_alias"] == (key in BY_ALIAS), key
+        assert e["method"] == "POST"
+    assert _endpoints()[("anthropic", "messages")]["default_headers"] == {
+        "anthropic-version": "2023-06-01"
+    }
+
+
+def test_self_aliases_are_dropped_and_the_yaml_says_so() -> None:
+    from tests.conftest import ROOT
+
+    for provider, endpoint in (("openrouter", "chat/completions"), ("ollama", "generate")):
+        assert endpoint not in _endpoints()[(provider, endpoint)]["aliases"]
+        text = (ROOT / "catalog" / "providers" / f"{provider}.yaml").read_text(encoding="utf-8")
+        assert f"Dropped the self-alias '{endpoint}'" in text
+
+
+@pytest.mark.parametrize("key", sorted(ENDPOINTS))
+def test_each_class_and_request_model_is_real(key: tuple[str, str]) -> None:
+    e = _endpoints()[key]
+    module, _, name = e["class"].partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    assert issubclass(cls, Endpoint)
+    assert issubclass(cls, AgenticEndpoint) == (e["type"] == "agentic")
+    module, _, name = e["request_options"].partition(":")
+    model = getattr(importlib.import_module(module), name)
+    assert issubclass(model, BaseModel)
+    assert model.model_config.get("extra") == "forbid"
+    doc = importlib.import_module(module).__doc__ or ""
+    assert "Source: http" in doc, f"{module} names no source URL"
+
+
+def test_every_class_serves_exactly_one_endpoint() -> None:
+    classes = [e["class"] for e in _endpoints().values()]
+    assert len(classes) == len(set(classes))
+
+
+def test_model_policies_of_section_5() -> None:
+    policies = {p["provider"]: p["policy"] for p in provcat_catalog.PROVIDERS if p["policy"]}
+    assert provcat_catalog.MODEL_ALIAS_INDEX == {
+        "claude": "claude_code/sonnet",
+        "claude-code": "claude_code/sonnet",
+        "claude_code": "claude_code/sonnet",
+        "codex": "codex/gpt-5.3-codex-spark",
+        "gemini-code": "gemini_code/gemini-4-argon",
+        "gemini_code": "gemini_code/gemini-4-argon",
+        "gemini-cli": "gemini_code/gemini-4-argon",
+        "gemini_cli": "gemini_code/gemini-4-argon",
+        "pi": "pi/gemini-2.5-flash",
+        "pi-code": "pi/gemini-2.5-flash",
+        "pi_code": "pi/gemini-2.5-flash",
+    }
+    assert policies["claude_code"]["effort_kwarg"] == "effort"
+    assert policies["codex"]["effort_kwarg"] == "reasoning_effort"
+    assert policies["pi"]["effort_kwarg"] == "thinking"
+    assert policies["gemini_code"]["effort_mode"] == "model_name"
+    assert policies["gemini"]["effort_mode"] == "none"
+    assert policies["claude_code"]["yolo_kwargs"] == {"permission_mode": "bypassPermissions"}
+    assert policies["codex"]["yolo_kwargs"] == {"full_auto": True, "skip_git_repo_check": True}
+    assert policies["codex"]["bypass_kwargs"] == {
+        "bypass_approvals": True,
+        "skip_git_repo_check": True,
+    }
+    assert policies["codex"]["fast_kwargs"] == {"fast_mode": True}
+    assert policies["gemini_code"]["bypass_kwargs"] == {"yolo": True}
+    assert policies["pi"]["yolo_kwargs"] == {"no_tools": False}
+    assert [p for p, v in policies.items() if v["fast_kwargs"]] == ["codex"]

@@ -1,0 +1,75 @@
+"""The generator's command line: formats, summary and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import FIXTURE_MODULES, ROOT, Workspace
+
+
+def test_summary_line(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    run = workspace.run(fmt="text")
+    assert run.exit_code == 0
+    line = run.stdout.strip().splitlines()[-1]
+    assert line.startswith(
+        "provcat: 3 providers, 6 endpoints, 10 aliases, 1 model aliases, 2 models"
+    )
+    assert line.endswith("generated/ 4 files updated.")
+
+
+def test_text_diagnostics_with_hint_and_count(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "temperature: 0.5", "temprature: 0.5")
+    workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, chat]")
+    run = workspace.run(fmt="text")
+    assert run.exit_code == 1
+    lines = run.stderr.splitlines()
+    assert lines[0].startswith("catalog/providers/alpha.yaml:15:40: error[invalid_request_default]")
+    assert lines[1] == "    hint: did you mean 'temperature'?"
+    assert lines[2].startswith("catalog/providers/beta.yaml:13:21: error[duplicate_endpoint_key]")
+    assert lines[-1] == "provcat: 2 errors in the catalog; nothing was written."
+
+
+def test_github_annotations(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, chat]")
+    run = workspace.run(fmt="github")
+    assert run.exit_code == 1
+    assert run.stdout.startswith(
+        "::error file=catalog/providers/beta.yaml,line=13,col=21,title=duplicate_endpoint_key::"
+    )
+
+
+def test_json_success_payload(workspace: Workspace) -> None:
+    payload = workspace.run().json
+    assert payload["ok"] is True and payload["diagnostics"] == [] and payload["changed"] == []
+    assert payload["summary"].startswith("3 providers")
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert _cli("build", "--format", "yaml").returncode == 2
+    assert _cli("frobnicate").returncode == 2
+    missing = _cli("build", "--catalog", str(tmp_path / "nope"), "--out", str(tmp_path / "o"))
+    assert missing.returncode == 2
+    assert "expected a providers/ folder" in missing.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_module_entry_point_end_to_end(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, chat]")
+    common = ["--catalog", str(workspace.catalog), "--out", str(workspace.out)]
+    result = _cli("check", *common, "--import-path", str(FIXTURE_MODULES), "--format", "json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["diagnostics"][0]["code"] == "duplicate_endpoint_key"

@@ -1,0 +1,122 @@
+"""Schema violations are reported at the offending node, with a "did you mean" where it helps."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+
+from tests.conftest import ROOT, Workspace
+
+
+def test_every_schema_is_a_valid_strict_draft_2020_12_schema() -> None:
+    for path in sorted((ROOT / "schemas").glob("*.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        Draft202012Validator.check_schema(schema)
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        _strict_and_described(schema, path.name)
+
+
+def _strict_and_described(node: object, where: str) -> None:
+    if isinstance(node, dict):
+        if node.get("type") == "object" and "properties" in node:
+            assert node.get("additionalProperties") is False, f"{where} is not closed"
+            for name, sub in node["properties"].items():
+                described = "description" in sub or "$ref" in sub
+                assert described, f"{where}/{name} has no description"
+        for key, value in node.items():
+            _strict_and_described(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _strict_and_described(value, f"{where}/{i}")
+
+
+def test_every_bundled_yaml_names_its_schema() -> None:
+    for path in sorted((ROOT / "catalog" / "providers").glob("*.yaml")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first == "# yaml-language-server: $schema=../../schemas/provider.schema.json", path
+
+
+def test_missing_schema_reference(workspace: Workspace) -> None:
+    text = workspace.file("beta.yaml").read_text(encoding="utf-8").split("\n", 1)[1]
+    workspace.file("beta.yaml").write_text(text, encoding="utf-8")
+    workspace.fails(("missing_schema_reference", "beta.yaml", 1, 1))
+
+
+def test_misspelled_top_level_field_suggests_the_right_one(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "display_name:", "display_nmae:")
+    run = workspace.fails(
+        ("unknown_field", "beta.yaml", 3, 1), ("missing_field", "beta.yaml", 2, 1)
+    )
+    by_code = {d["code"]: d for d in run.json["diagnostics"]}
+    assert by_code["unknown_field"]["hint"] == "did you mean 'display_name'?"
+    assert "'display_name'" in by_code["missing_field"]["message"]
+
+
+def test_misspelled_endpoint_field_is_reported_at_the_key(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "    auth_type: none", "    auth_tpye: none")
+    run = workspace.fails(("unknown_field", "beta.yaml", 11, 5))
+    assert run.json["diagnostics"][0]["hint"] == "did you mean 'auth_type'?"
+    assert "endpoints/chat" in run.json["diagnostics"][0]["message"]
+
+
+def test_unknown_field_without_a_close_match_lists_the_allowed_ones(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "display_name: Beta\n", "display_name: Beta\nzzz: 1\n")
+    run = workspace.fails(("unknown_field", "beta.yaml", 4, 1))
+    assert run.json["diagnostics"][0]["hint"].startswith("allowed fields: aliases, ")
+
+
+def test_bad_enum_value_suggests_the_closest_option(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "    type: api", "    type: api_")
+    run = workspace.fails(("schema_violation", "beta.yaml", 8, 11))
+    assert run.json["diagnostics"][0]["hint"] == "did you mean 'api'?"
+
+
+def test_wrong_type(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: beta-ai")
+    run = workspace.fails(("schema_violation", "beta.yaml", 4, 10))
+    assert "expected array, got a string" in run.json["diagnostics"][0]["message"]
+
+
+def test_pattern_violation_names_the_field_description(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "api_key_env: ALPHA_API_KEY", "api_key_env: alpha-key")
+    run = workspace.fails(("schema_violation", "alpha.yaml", 8, 16))
+    assert "environment variable" in run.json["diagnostics"][0]["hint"]
+
+
+def test_request_options_must_be_a_reference_or_null(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "request_options: AgentRequest", "request_options: 12")
+    run = workspace.fails(("schema_violation", "alpha.yaml", 25, 22))
+    assert "does not match any allowed form" in run.json["diagnostics"][0]["message"]
+
+
+def test_missing_required_fields_are_all_reported(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", "provider: gamma\n")
+    run = workspace.fails(
+        ("missing_field", "gamma.yaml", 2, 1),
+        ("missing_field", "gamma.yaml", 2, 1),
+        ("missing_field", "gamma.yaml", 2, 1),
+    )
+    messages = " ".join(d["message"] for d in run.json["diagnostics"])
+    for name in ("display_name", "module", "endpoints"):
+        assert f"'{name}'" in messages
+
+
+def test_root_must_be_a_mapping(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", "- a\n- b\n")
+    workspace.fails(("schema_violation", "gamma.yaml", 2, 1))
+
+
+def test_a_file_with_schema_errors_does_not_hide_other_files_problems(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "display_name:", "display_nmae:")
+    workspace.edit("alpha.yaml", "aliases: [alpha-ai, al]", "aliases: [alpha-ai, al, alpha]")
+    codes = sorted(workspace.run().codes)
+    assert codes == ["missing_field", "self_alias", "unknown_field"]
+
+
+def test_schema_file_is_where_editors_find_it() -> None:
+    line = "# yaml-language-server: $schema=../../schemas/provider.schema.json"
+    target = (ROOT / "catalog" / "providers" / line.split("$schema=")[1]).resolve()
+    assert target == (ROOT / "schemas" / "provider.schema.json").resolve()
+    assert Path(target).is_file()

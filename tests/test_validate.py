@@ -1,0 +1,337 @@
+"""Whole-set validation: every ADR-0028 code and every generator code, at its node.
+
+Each test breaks a valid test catalog in one place and proves the code, the position and that
+generated/ stayed byte-for-byte the same (Workspace.fails).
+"""
+
+from __future__ import annotations
+
+from tests.conftest import ROOT, Workspace
+
+# --- ADR-0028 codes -------------------------------------------------------------------------
+
+
+def test_empty_provider_alias(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "aliases: [alpha-ai, al]", 'aliases: [alpha-ai, "  "]')
+    workspace.fails(("empty_key", "alpha.yaml", 4, 21))
+
+
+def test_empty_provider_key(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "provider: beta", 'provider: " "')
+    workspace.fails(("empty_key", "beta.yaml", 2, 11), ("file_name_mismatch", "beta.yaml", 2, 11))
+
+
+def test_empty_endpoint_key_and_alias(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "  chat:\n", '  "":\n')
+    workspace.edit("beta.yaml", "aliases: [code]", 'aliases: [code, ""]')
+    workspace.fails(("empty_key", "beta.yaml", 7, 3), ("empty_key", "beta.yaml", 13, 21))
+
+
+def test_self_alias_of_a_provider_is_caught_through_case_and_whitespace(
+    workspace: Workspace,
+) -> None:
+    workspace.edit("alpha.yaml", "aliases: [alpha-ai, al]", 'aliases: [alpha-ai, al, " Alpha "]')
+    run = workspace.fails(("self_alias", "alpha.yaml", 4, 25))
+    assert "' Alpha '" in run.json["diagnostics"][0]["message"]
+
+
+def test_self_alias_of_an_endpoint(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "aliases: [chat]", "aliases: [chat, Chat/Completions]")
+    workspace.fails(("self_alias", "alpha.yaml", 11, 21))
+
+
+def test_duplicate_provider_key_across_files(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, al]")
+    run = workspace.fails(("duplicate_provider_key", "beta.yaml", 4, 20))
+    message = run.json["diagnostics"][0]["message"]
+    assert "an alias of provider 'alpha'" in message
+    assert "alpha.yaml:4:21" in message
+
+
+def test_provider_alias_equal_to_another_providers_key(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, scripted]")
+    workspace.fails(("duplicate_provider_key", "scripted.yaml", 3, 11))
+
+
+def test_duplicate_alias_within_one_provider(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "aliases: [alpha-ai, al]", "aliases: [alpha-ai, al, al]")
+    workspace.fails(("duplicate_provider_key", "alpha.yaml", 4, 25))
+
+
+def test_duplicate_endpoint_key_within_a_provider(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, chat]")
+    run = workspace.fails(("duplicate_endpoint_key", "beta.yaml", 13, 21))
+    assert "beta/chat" in run.json["diagnostics"][0]["message"]
+
+
+def test_same_endpoint_spelling_in_two_providers_is_allowed(workspace: Workspace) -> None:
+    # scripted already uses chat, query_cli and cli, which alpha and beta use too (D2 scope)
+    assert workspace.run().exit_code == 0
+
+
+def test_invalid_endpoint_class_missing(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "class: AlphaChatEndpoint", "class: AlphaChatEndpiont")
+    run = workspace.fails(("invalid_endpoint_class", "alpha.yaml", 13, 12))
+    assert "has no attribute 'AlphaChatEndpiont'" in run.json["diagnostics"][0]["message"]
+
+
+def test_invalid_endpoint_class_not_an_endpoint(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "class: AlphaChatEndpoint", "class: NotAnEndpoint")
+    workspace.fails(("invalid_endpoint_class", "alpha.yaml", 13, 12))
+
+
+def test_invalid_endpoint_class_in_a_module_that_does_not_exist(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "class: AlphaChatEndpoint", "class: no_such.module:Endpoint")
+    run = workspace.fails(("invalid_endpoint_class", "alpha.yaml", 13, 12))
+    assert "ModuleNotFoundError" in run.json["diagnostics"][0]["message"]
+
+
+def test_invalid_request_options(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "request_options: ChatRequest", "request_options: NotAModel")
+    workspace.edit(
+        "alpha.yaml", "request_options: AgentRequest", "request_options: failing_factory"
+    )
+    workspace.edit(
+        "alpha.yaml", "request_options: chat_request_factory", "request_options: wrong_factory"
+    )
+    run = workspace.fails(
+        ("invalid_request_options", "alpha.yaml", 14, 22),
+        ("invalid_request_options", "alpha.yaml", 20, 22),
+        ("invalid_request_options", "alpha.yaml", 25, 22),
+    )
+    messages = [d["message"] for d in run.json["diagnostics"]]
+    assert "not a pydantic BaseModel" in messages[0]
+    assert "returned int" in messages[1]
+    assert "the factory raised RuntimeError" in messages[2]
+
+
+def test_request_options_factory_is_called_once_per_build(workspace: Workspace) -> None:
+    from provcat_testproviders import alpha
+
+    before = alpha.FACTORY_CALLS
+    workspace.edit(
+        "beta.yaml",
+        "    class: BetaCliEndpoint",
+        "    class: BetaCliEndpoint\n    request_options: provcat_testproviders.alpha:chat_request_factory",
+    )
+    assert workspace.run().exit_code == 0
+    assert before + 1 == alpha.FACTORY_CALLS
+
+
+def test_invalid_request_default_unknown_field_suggests_a_fix(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "temperature: 0.5", "temprature: 0.5")
+    run = workspace.fails(("invalid_request_default", "alpha.yaml", 15, 40))
+    assert run.json["diagnostics"][0]["hint"] == "did you mean 'temperature'?"
+
+
+def test_invalid_request_default_value(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "temperature: 0.5", "temperature: 5")
+    run = workspace.fails(("invalid_request_default", "alpha.yaml", 15, 40))
+    assert "less than or equal to 2" in run.json["diagnostics"][0]["message"]
+
+
+def test_request_default_by_field_alias_is_accepted(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "temperature: 0.5", "topP: 0.9")
+    assert workspace.run().exit_code == 0
+
+
+def test_import_error_is_sanitized_and_names_the_module(workspace: Workspace) -> None:
+    workspace.edit(
+        "beta.yaml", "module: provcat_testproviders.beta", "module: provcat_testproviders.broken"
+    )
+    run = workspace.fails(("import_error", "beta.yaml", 5, 9))
+    message = run.json["diagnostics"][0]["message"]
+    assert "provcat_testproviders.broken" in message and "RuntimeError" in message
+    assert "sk-testsecret" not in run.stdout
+
+
+def test_inconsistent_provider_aliases_is_documented_as_impossible_in_yaml() -> None:
+    docs = (ROOT / "generated" / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    section = docs.split("## ADR-0028 codes the YAML shape makes impossible", 1)[1]
+    assert "`inconsistent_provider_aliases`" in section
+
+
+# --- the generator's own codes ----------------------------------------------------------------
+
+
+def test_file_name_mismatch(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "provider: beta", "provider: Beta")
+    run = workspace.fails(("file_name_mismatch", "beta.yaml", 2, 11))
+    assert "rename the file to Beta.yaml" in run.json["diagnostics"][0]["hint"]
+
+
+def test_case_variant_collision_between_providers(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, AL]")
+    run = workspace.fails(("case_variant_collision", "beta.yaml", 4, 20))
+    assert "'AL' is a case or whitespace variant of 'al'" in run.json["diagnostics"][0]["message"]
+
+
+def test_case_variant_collision_between_endpoints(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, ' CHAT']")
+    workspace.fails(("case_variant_collision", "beta.yaml", 13, 21))
+
+
+def test_duplicate_endpoint_class(workspace: Workspace) -> None:
+    workspace.edit(
+        "beta.yaml",
+        "class: BetaChatEndpoint",
+        "class: provcat_testproviders.alpha:AlphaChatEndpoint",
+    )
+    run = workspace.fails(("duplicate_endpoint_class", "beta.yaml", 9, 12))
+    assert "already serves alpha/chat/completions" in run.json["diagnostics"][0]["message"]
+
+
+def test_endpoint_type_mismatch_both_ways(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "    type: api", "    type: agentic")
+    workspace.edit(
+        "beta.yaml",
+        "    type: agentic\n    class: BetaCliEndpoint",
+        "    type: api\n    class: BetaCliEndpoint",
+    )
+    workspace.fails(
+        ("endpoint_type_mismatch", "beta.yaml", 9, 12),
+        ("endpoint_type_mismatch", "beta.yaml", 15, 12),
+        ("missing_base_url", "beta.yaml", 12, 3),
+    )
+
+
+def test_missing_base_url(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "    base_url: http://127.0.0.1:9/beta\n", "")
+    workspace.fails(("missing_base_url", "beta.yaml", 7, 3))
+
+
+def test_effort_kwarg_mode_needs_a_kwarg(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "    kwarg: effort\n", "")
+    workspace.fails(("invalid_effort_policy", "alpha.yaml", 30, 11))
+
+
+def test_effort_model_name_mode_forbids_a_kwarg(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "mode: kwarg", "mode: model_name")
+    workspace.fails(("invalid_effort_policy", "alpha.yaml", 31, 12))
+
+
+def test_effort_none_mode_takes_no_levels_or_kwarg(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "mode: kwarg", "mode: none")
+    workspace.fails(
+        ("invalid_effort_policy", "alpha.yaml", 31, 12),
+        ("invalid_effort_policy", "alpha.yaml", 32, 14),
+    )
+
+
+def test_effort_levels_needed_unique_and_lowercase(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "levels: [low, medium, high]", "levels: [low, High, low]")
+    run = workspace.fails(
+        ("invalid_effort_policy", "alpha.yaml", 32, 19),
+        ("invalid_effort_policy", "alpha.yaml", 32, 25),
+    )
+    assert "listed twice" in run.json["diagnostics"][1]["message"]
+
+
+def test_effort_kwarg_mode_without_levels(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "    levels: [low, medium, high]\n", "")
+    workspace.fails(("invalid_effort_policy", "alpha.yaml", 30, 11))
+
+
+def test_effort_kwarg_and_levels_must_fit_the_request_model(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "kwarg: effort", "kwarg: efort")
+    run = workspace.fails(("invalid_policy_kwarg", "alpha.yaml", 31, 12))
+    assert run.json["diagnostics"][0]["hint"] == "did you mean 'effort'?"
+
+
+def test_effort_level_the_vendor_cannot_take(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml", "levels: [low, medium, high]", "levels: [low, medium, high, ultra]"
+    )
+    workspace.fails(("invalid_policy_kwarg", "alpha.yaml", 32, 33))
+
+
+def test_policy_kwargs_are_request_fields_with_valid_values(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml",
+        "  yolo_kwargs: {yolo: true}",
+        "  yolo_kwargs: {yollo: true}\n  bypass_kwargs: {yolo: maybe}\n  fast_kwargs: {model: 12}",
+    )
+    run = workspace.fails(
+        ("invalid_policy_kwarg", "alpha.yaml", 33, 17),
+        ("invalid_policy_kwarg", "alpha.yaml", 34, 19),
+        ("invalid_policy_kwarg", "alpha.yaml", 35, 17),
+    )
+    assert run.json["diagnostics"][0]["hint"] == "did you mean 'yolo'?"
+
+
+def test_duplicate_model_alias_across_providers(workspace: Workspace) -> None:
+    workspace.edit(
+        "beta.yaml",
+        "module: provcat_testproviders.beta\n",
+        "module: provcat_testproviders.beta\npolicy:\n  model_aliases:\n    ALPHA-default: beta/b1\n",
+    )
+    run = workspace.fails(("duplicate_model_alias", "beta.yaml", 8, 5))
+    assert "alpha.yaml:28:5" in run.json["diagnostics"][0]["message"]
+
+
+def test_foreign_model_alias_target_and_spelling(workspace: Workspace) -> None:
+    workspace.edit(
+        "beta.yaml",
+        "module: provcat_testproviders.beta\n",
+        "module: provcat_testproviders.beta\npolicy:\n  model_aliases:\n"
+        "    b-default: alpha/alpha-1\n    al: beta/b1\n    beta-ai: beta-ai/b1\n",
+    )
+    workspace.fails(
+        ("foreign_model_alias", "beta.yaml", 8, 16),
+        ("foreign_model_alias", "beta.yaml", 9, 5),
+    )
+
+
+def test_unknown_alias_target(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "alpha-default: alpha/alpha-1", "alpha-default: alpha/alpha-3")
+    workspace.fails(("unknown_alias_target", "alpha.yaml", 28, 20))
+
+
+def test_alias_target_by_model_alias_and_by_provider_alias(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "alpha-default: alpha/alpha-1", "alpha-default: AL/alpha-one")
+    assert workspace.run().exit_code == 0
+
+
+def test_duplicate_model_key(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml", "{context_window: 4096}", "{aliases: [Alpha-1], context_window: 4096}"
+    )
+    workspace.fails(("duplicate_model_key", "alpha.yaml", 36, 33))
+
+
+# --- all at once ----------------------------------------------------------------------------
+
+
+def test_ten_independent_faults_are_all_reported_in_one_run(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "aliases: [alpha-ai, al]", "aliases: [alpha-ai, al, ALPHA]")  # 1
+    workspace.edit("alpha.yaml", "class: AlphaEmbedEndpoint", "class: AlphaEmbedEndpoit")  # 2
+    workspace.edit("alpha.yaml", "temperature: 0.5", "temprature: 0.5")  # 3
+    workspace.edit("alpha.yaml", "kwarg: effort", "kwarg: efort")  # 4
+    workspace.edit("alpha.yaml", "alpha/alpha-1", "alpha/alpha-9")  # 5
+    workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, al]")  # 6
+    workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, chat]")  # 7
+    workspace.edit("beta.yaml", "    base_url: http://127.0.0.1:9/beta\n", "")  # 8
+    workspace.edit(
+        "scripted.yaml", "display_name: Scripted", "display_name: Scripted\ndisplay_nam: x"
+    )  # 9
+    workspace.write(
+        "gamma.yaml", "provider: gamma\ndisplay_name: G\nmodule: x\nendpoints: [1\n"
+    )  # 10
+    run = workspace.run()
+    assert run.exit_code == 1
+    assert sorted(run.codes) == sorted(
+        [
+            "self_alias",
+            "invalid_endpoint_class",
+            "invalid_request_default",
+            "invalid_policy_kwarg",
+            "unknown_alias_target",
+            "duplicate_provider_key",
+            "duplicate_endpoint_key",
+            "missing_base_url",
+            "unknown_field",
+            "yaml_syntax",
+        ]
+    )
+    keys = [(d["file"], d["line"], d["column"], d["code"]) for d in run.json["diagnostics"]]
+    assert keys == sorted(keys), "diagnostics are sorted by file, line, column, code"
