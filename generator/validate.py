@@ -33,21 +33,23 @@ class _Space:
     claims: dict[str, tuple[Key, str]] = field(default_factory=dict)
 
     def claim(self, key: Key, owner: str, what: str) -> Diagnostic | None:
+        """Claim ``key`` for ``owner``; ``what`` names it, with ``{key}`` where the key goes."""
         canon = canonical_key(key.value)
         if canon not in self.claims:
             self.claims[canon] = (key, owner)
             return None
         first, first_owner = self.claims[canon]
+        named = what.replace("{key}", f"'{key.value}'")
         if first.value == key.value:
             return diag(
                 self.duplicate_code,
                 key.loc,
-                f"{what} '{key.value}' is already {first_owner} ({_at(first.loc)})",
+                f"{named} is already {first_owner} ({_at(first.loc)})",
             )
         return diag(
             "case_variant_collision",
             key.loc,
-            f"{what} '{key.value}' is a case or whitespace variant of '{first.value}', "
+            f"{named} is a case or whitespace variant of '{first.value}', "
             f"already {first_owner} ({_at(first.loc)})",
         )
 
@@ -97,7 +99,7 @@ def _provider_keys(providers: list[ProviderDecl], ctx: _Context) -> None:
         if not own:
             ctx.report(diag("empty_key", p.key.loc, "the provider key is empty"))
             continue
-        found = space.claim(p.key, f"provider '{p.key.value}'", "provider key")
+        found = space.claim(p.key, f"provider '{p.key.value}'", "provider key {key}")
         ctx.report(found)
         if found is None:
             ctx.provider_owner[own] = own
@@ -117,7 +119,9 @@ def _provider_keys(providers: list[ProviderDecl], ctx: _Context) -> None:
                 )
             else:
                 found = space.claim(
-                    alias, f"an alias of provider '{p.key.value}'", "provider alias"
+                    alias,
+                    f"an alias of provider '{p.key.value}'",
+                    f"alias {{key}} of provider '{p.key.value}'",
                 )
                 ctx.report(found)
                 if found is None:
@@ -132,7 +136,7 @@ def _endpoint_keys(p: ProviderDecl, ctx: _Context) -> None:
         if not own:
             ctx.report(diag("empty_key", ep.key.loc, f"an endpoint key of {name} is empty"))
             continue
-        ctx.report(space.claim(ep.key, f"endpoint {name}/{ep.key.value}", "endpoint key"))
+        ctx.report(space.claim(ep.key, f"endpoint {name}/{ep.key.value}", "endpoint key {key}"))
         for alias in ep.aliases:
             canon = canonical_key(alias.value)
             if not canon:
@@ -152,7 +156,7 @@ def _endpoint_keys(p: ProviderDecl, ctx: _Context) -> None:
                     space.claim(
                         alias,
                         f"an alias of {name}/{ep.key.value}",
-                        f"endpoint alias of {name}/{ep.key.value}",
+                        f"alias {{key}} of {name}/{ep.key.value}",
                     )
                 )
 
@@ -345,7 +349,9 @@ def _policies(providers: list[ProviderDecl], ctx: _Context) -> None:
                         f"'{owner}'",
                     )
                 )
-            found = aliases.claim(alias, f"a model alias of {p.key.value}", "model alias")
+            found = aliases.claim(
+                alias, f"a model alias of {p.key.value}", f"model alias {{key}} of {p.key.value}"
+            )
             if found is not None and found.code == "case_variant_collision":
                 found = diag("duplicate_model_alias", found.loc, found.message)
             ctx.report(found)
@@ -474,7 +480,9 @@ def _models(p: ProviderDecl, ctx: _Context) -> None:
                     diag("empty_key", key.loc, f"a model id or alias of {p.key.value} is empty")
                 )
                 continue
-            found = space.claim(key, f"model '{m.key.value}' of {p.key.value}", "model id or alias")
+            found = space.claim(
+                key, f"model '{m.key.value}' of {p.key.value}", "model id or alias {key}"
+            )
             if found is not None and found.code == "case_variant_collision":
                 found = diag("duplicate_model_key", found.loc, found.message)
             ctx.report(found)

@@ -163,7 +163,10 @@ def test_file_name_mismatch(workspace: Workspace) -> None:
 def test_case_variant_collision_between_providers(workspace: Workspace) -> None:
     workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, AL]")
     run = workspace.fails(("case_variant_collision", "beta.yaml", 4, 20))
-    assert "'AL' is a case or whitespace variant of 'al'" in run.json["diagnostics"][0]["message"]
+    assert (
+        "alias 'AL' of provider 'beta' is a case or whitespace variant of 'al'"
+        in run.json["diagnostics"][0]["message"]
+    )
 
 
 def test_case_variant_collision_between_endpoints(workspace: Workspace) -> None:
