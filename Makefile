@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all generate check test lint typecheck pytest clean
+.PHONY: all generate check test lint typecheck pytest bench clean
 
 all: generate
 
@@ -24,8 +24,8 @@ check: $(STAMP)
 	@$(PY) -m generator check
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src generator tests
-	$(VENV)/bin/ruff format --check src generator tests
+	$(VENV)/bin/ruff check src generator tests benchmarks
+	$(VENV)/bin/ruff format --check src generator tests benchmarks
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src generator
@@ -35,6 +35,15 @@ pytest: $(STAMP)
 
 ## test: lint, types, the staleness check and the whole test suite
 test: lint typecheck check pytest
+
+BENCH_STAMP := $(VENV)/.installed-bench
+$(BENCH_STAMP): $(STAMP)
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
+	@touch $(BENCH_STAMP)
+
+## bench: every benchmark, each against a baseline measured in the same run (BENCH=name to pick)
+bench: $(BENCH_STAMP)
+	@$(PY) -m benchmarks $(BENCH)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist
