@@ -7,18 +7,17 @@ position order, so which side is "first" never depends on the file system.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-from pydantic import AliasChoices, BaseModel, ValidationError
+from pydantic import BaseModel
 
 from generator.diagnostics import Diagnostic, Loc, diag
 from generator.introspect import Importer, Resolved, request_model
 from generator.model import EndpointDecl, Key, ProviderDecl, Valued
 from provcat.endpoint import AgenticEndpoint, Endpoint
 from provcat.keys import canonical_key
+from provcat.request import field_names, field_problem, suggest
 
 
 def _at(loc: Loc) -> str:
@@ -252,54 +251,15 @@ def _request_options(
     return model
 
 
-def _field_names(model: type[BaseModel]) -> dict[str, str]:
-    """Every accepted spelling (name and alias) -> field name."""
-    names: dict[str, str] = {}
-    for name, info in model.model_fields.items():
-        names[name] = name
-        spellings: list[Any] = [info.alias, info.validation_alias]
-        if isinstance(info.validation_alias, AliasChoices):
-            spellings.extend(info.validation_alias.choices)
-        for spelling in spellings:
-            if isinstance(spelling, str):
-                names[spelling] = name
-    return names
-
-
-def _check_value(model: type[BaseModel], field_name: str, value: Any) -> str | None:
-    try:  # the model's own validator, so constraints and field validators apply
-        model.__pydantic_validator__.validate_assignment(model.model_construct(), field_name, value)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        return str(first["msg"])
-    return None
-
-
-def _suggest(key: str, names: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
-
-
-def _field_problem(model: type[BaseModel], key: str, value: Any) -> str | None:
-    """Why ``model`` refuses ``key=value``, or None when it accepts it."""
-    names = _field_names(model)
-    if key not in names:
-        return f"'{key}' is not a field of request model {model.__name__}"
-    problem = _check_value(model, names[key], value)
-    if problem is not None:
-        return f"{key}={value!r} is rejected by {model.__name__}: {problem}"
-    return None
-
-
 def _field_value(model: type[BaseModel], key: str, valued: Valued, where: str) -> Diagnostic | None:
-    problem = _field_problem(model, key, valued.value)
+    problem = field_problem(model, key, valued.value)
     if problem is None:
         return None
     return diag(
         "invalid_request_default",
         valued.loc,
         f"{where}: {problem}",
-        _suggest(key, _field_names(model)) if key not in _field_names(model) else None,
+        suggest(key, field_names(model)) if key not in field_names(model) else None,
     )
 
 
@@ -310,10 +270,10 @@ def _policy_kwarg(
     models = ctx.request_models.get(canonical_key(p.key.value))
     if not models:  # the provider failed to import or has no request model: nothing to check
         return None
-    problems = [_field_problem(model, key, valued.value) for model in models]
+    problems = [field_problem(model, key, valued.value) for model in models]
     if any(problem is None for problem in problems):
         return None
-    known = any(key in _field_names(m) for m in models)
+    known = any(key in field_names(m) for m in models)
     if known:
         detail = "; ".join(p for p in problems if p and "is not a field" not in p)
     else:
@@ -322,7 +282,7 @@ def _policy_kwarg(
         "invalid_policy_kwarg",
         valued.loc,
         f"{p.key.value} policy {what}: {detail}",
-        None if known else _suggest(key, {n for m in models for n in _field_names(m)}),
+        None if known else suggest(key, {n for m in models for n in field_names(m)}),
     )
 
 
@@ -455,15 +415,13 @@ def _effort_kwarg(p: ProviderDecl, kwarg: Valued, levels: tuple[Key, ...], ctx: 
     if not models:
         return
     name = str(kwarg.value)
-    if not any(name in _field_names(m) for m in models):
-        names = sorted({n for m in models for n in _field_names(m)})
-        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    if not any(name in field_names(m) for m in models):
         ctx.report(
             diag(
                 "invalid_policy_kwarg",
                 kwarg.loc,
                 f"{p.key.value} effort kwarg '{name}' is not a field of any of its request models",
-                f"did you mean '{close[0]}'?" if close else None,
+                suggest(name, {n for m in models for n in field_names(m)}),
             )
         )
         return

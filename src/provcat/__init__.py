@@ -5,3 +5,26 @@ that reads it. Importing ``provcat`` is cheap: nothing is imported from the snap
 """
 
 __version__ = "0.1.0"
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from provcat.match import match_endpoint
+    from provcat.registry import EndpointRegistry
+
+__all__ = ["EndpointRegistry", "match_endpoint"]
+
+_LAZY = {
+    "match_endpoint": "provcat.match",
+    "EndpointRegistry": "provcat.registry",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'provcat' has no attribute {name!r}")

@@ -1,16 +1,34 @@
-"""Endpoint base classes that every catalog endpoint class derives from.
+"""Endpoint base classes that every catalog endpoint class derives from, and their behaviour.
 
 The catalog names one concrete class per endpoint. The generator checks that an ``api``
 endpoint names an :class:`Endpoint` subclass that is not an :class:`AgenticEndpoint`, and that an
 ``agentic`` endpoint names an :class:`AgenticEndpoint` subclass.
+
+An :class:`Endpoint` builds a URL, headers and a payload and sends them with httpx. The API key
+is read from the environment when a request is made, never stored in the catalog or printed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import copy
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-__all__ = ["AgenticEndpoint", "Endpoint", "EndpointType"]
+from pydantic import BaseModel, ValidationError
+
+from provcat.errors import EndpointConfigurationError
+
+if TYPE_CHECKING:
+    import httpx
+
+    from provcat.config import EndpointConfig
+
+__all__ = ["AgentResult", "AgenticEndpoint", "Endpoint", "EndpointMeta", "EndpointType"]
 
 
 class EndpointType(StrEnum):
@@ -20,21 +38,279 @@ class EndpointType(StrEnum):
     AGENTIC = "agentic"
 
 
-class Endpoint:
-    """An endpoint reached over HTTP.
+@dataclass(frozen=True, slots=True)
+class EndpointMeta:
+    """The class-bound projection of one endpoint's validated snapshot record.
 
-    ``_ENDPOINT_META`` is the class-bound projection of the endpoint's catalog record; the runtime
-    sets it from the validated snapshot, never the class itself.
+    Set on each endpoint class when a snapshot is published; derived from the snapshot, never the
+    source of truth.
     """
 
+    provider: str
+    endpoint: str
+    endpoint_type: EndpointType
+    aliases: tuple[str, ...]
+    provider_aliases: tuple[str, ...]
+    request_options: type[BaseModel] | None
+    config: Mapping[str, Any]
+    request_defaults: Mapping[str, Any] = field(default_factory=dict)
+
+    def create_config(self, **overrides: Any) -> EndpointConfig:
+        """A fresh EndpointConfig from the record, with ``overrides`` (declared fields only)."""
+        from provcat.config import EndpointConfig
+
+        unknown = sorted(set(overrides) - EndpointConfig.field_names())
+        if unknown:
+            raise EndpointConfigurationError(
+                unknown[0], f"'{unknown[0]}' is not an EndpointConfig field"
+            )
+        return EndpointConfig(**{**self.config, **overrides})
+
+
+class Endpoint:
+    """An endpoint reached over HTTP."""
+
     endpoint_type: ClassVar[EndpointType] = EndpointType.API
-    _ENDPOINT_META: ClassVar[Any] = None
+    _ENDPOINT_META: ClassVar[EndpointMeta | None] = None
+
+    def __init__(
+        self,
+        config: EndpointConfig | None = None,
+        *,
+        request_defaults: Mapping[str, Any] | None = None,
+    ) -> None:
+        meta = type(self)._ENDPOINT_META
+        if config is None:
+            if meta is None:
+                raise EndpointConfigurationError(
+                    "config",
+                    f"{type(self).__name__} is not bound to a catalog entry: "
+                    "resolve it with match_endpoint()",
+                )
+            config = meta.create_config()
+            if request_defaults is None:
+                request_defaults = meta.request_defaults
+        self.config = config
+        # every instance owns a fresh, deep copy: no caller or catalog mapping is shared
+        self.request_defaults: dict[str, Any] = copy.deepcopy(dict(request_defaults or {}))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.config.provider}/{self.config.endpoint}>"
+
+    @property
+    def request_model(self) -> type[BaseModel] | None:
+        return self.config.request_options
+
+    @property
+    def url(self) -> str:
+        return self.config.url()
+
+    def _api_key(self) -> str | None:
+        if self.config.api_key is not None:
+            return self.config.api_key.get_secret_value()
+        if self.config.api_key_env:
+            return os.environ.get(self.config.api_key_env) or None
+        return None
+
+    def headers(self) -> dict[str, str]:
+        """Content type, the endpoint's default headers and the credential, read now."""
+        headers = {"Content-Type": self.config.content_type, **self.config.default_headers}
+        if self.config.content_type.startswith("multipart/"):
+            del headers["Content-Type"]  # httpx sets it with the boundary
+        if self.config.auth_type == "none":
+            return headers
+        key = self._api_key()
+        if key is None:
+            where = self.config.api_key_env or "api_key"
+            raise EndpointConfigurationError(
+                "api_key",
+                f"{self.config.provider}/{self.config.endpoint} needs an API key: "
+                f"set {where}" + ("" if self.config.api_key_env else " in the configuration"),
+            )
+        if self.config.auth_type == "bearer":
+            headers["Authorization"] = f"Bearer {key}"
+        else:
+            headers["x-api-key"] = key
+        return headers
+
+    def payload(
+        self, request: Mapping[str, Any] | BaseModel | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Request defaults, then ``request``, then ``kwargs``, validated by the request model."""
+        if isinstance(request, BaseModel):
+            request = request.model_dump(exclude_unset=True, by_alias=True)
+        data = {**self.request_defaults, **(request or {}), **kwargs}
+        model = self.request_model
+        if model is None:
+            try:
+                json.dumps(data)
+            except (TypeError, ValueError) as exc:
+                raise EndpointConfigurationError(
+                    "request", f"the request is not JSON-serializable: {exc}"
+                ) from None
+            return data
+        try:
+            validated = model.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "request"
+            raise EndpointConfigurationError(
+                where,
+                f"{self.config.provider}/{self.config.endpoint}: '{where}' {first['msg'].lower()}"
+                f" ({exc.error_count()} problem(s) in the request)",
+            ) from None
+        return validated.model_dump(
+            mode="json" if not _has_bytes(validated) else "python",
+            exclude_none=True,
+            by_alias=self.config.serialize_by_alias,
+        )
+
+    def create_payload(
+        self, request: Mapping[str, Any] | BaseModel | None = None, **kwargs: Any
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """The payload and the headers a call would send."""
+        return self.payload(request, **kwargs), self.headers()
+
+    async def call(
+        self,
+        request: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        client: httpx.AsyncClient | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Send the request and return the decoded JSON response (or text)."""
+        import httpx
+
+        payload, headers = self.create_payload(request, **kwargs)
+        send: dict[str, Any] = {"headers": headers}
+        if self.config.content_type.startswith("multipart/"):
+            files = {k: v for k, v in payload.items() if isinstance(v, bytes)}
+            data = {k: _form_value(v) for k, v in payload.items() if not isinstance(v, bytes)}
+            send.update(files=files, data=data)
+        elif self.config.method == "GET":
+            send["params"] = payload
+        else:
+            send["json"] = payload
+        owned = client is None
+        http = client or httpx.AsyncClient(timeout=self.config.timeout, follow_redirects=False)
+        try:
+            response = await http.request(self.config.method, self.url, **send)
+        finally:
+            if owned:
+                await http.aclose()
+        response.raise_for_status()
+        if response.headers.get("content-type", "").startswith("application/json"):
+            return response.json()
+        return response.text
+
+
+def _has_bytes(model: BaseModel) -> bool:
+    return any(isinstance(v, bytes) for v in model.__dict__.values())
+
+
+def _form_value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentResult:
+    """What an agentic run produced."""
+
+    argv: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
 
 
 class AgenticEndpoint(Endpoint):
-    """An endpoint that runs an agent: a command-line tool or an in-process framework."""
+    """An endpoint that runs an agent: a command-line tool or an in-process framework.
+
+    A CLI endpoint sets ``executable`` and implements :meth:`build_command`; :meth:`call` runs the
+    command without a shell and returns an :class:`AgentResult`.
+    """
 
     endpoint_type: ClassVar[EndpointType] = EndpointType.AGENTIC
     is_cli: ClassVar[bool] = True
+    executable: ClassVar[str] = ""
     DEFAULT_CONCURRENCY_LIMIT: ClassVar[int] = 3
     DEFAULT_QUEUE_CAPACITY: ClassVar[int] = 10
+
+    def headers(self) -> dict[str, str]:
+        return {}
+
+    def build_command(self, request: Any) -> list[str]:
+        """The argv for one run of ``request`` (a validated request model)."""
+        raise NotImplementedError(f"{type(self).__name__} does not run a command")
+
+    def working_directory(self, request: Any) -> str | None:
+        return getattr(request, "cwd", None)
+
+    def command_input(self, request: Any) -> bytes | None:
+        """Bytes written to the command's standard input (default: none)."""
+        return None
+
+    def command(
+        self, request: Mapping[str, Any] | BaseModel | None = None, **kwargs: Any
+    ) -> list[str]:
+        """The argv a call would run, built from the validated request."""
+        model = self.request_model
+        data = self.payload(request, **kwargs)
+        validated = model.model_validate(data) if model is not None else data
+        return self.build_command(validated)
+
+    async def call(
+        self,
+        request: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        client: Any = None,
+        env: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ) -> AgentResult:
+        model = self.request_model
+        data = self.payload(request, **kwargs)
+        validated = model.model_validate(data) if model is not None else data
+        argv = self.build_command(validated)
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=self.working_directory(validated),
+            env=dict(env) if env is not None else None,
+        )
+        try:
+            out, err = await asyncio.wait_for(
+                process.communicate(self.command_input(validated)), timeout=self.config.timeout
+            )
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+            raise
+        return AgentResult(
+            tuple(argv),
+            process.returncode or 0,
+            out.decode(errors="replace"),
+            err.decode(errors="replace"),
+        )
+
+
+def flag_args(flags: Sequence[tuple[str, Any]]) -> list[str]:
+    """argv fragments from (flag, value) pairs: True -> flag, a list -> repeated, None/False -> nothing."""
+    argv: list[str] = []
+    for flag, value in flags:
+        if value is None or value is False:
+            continue
+        if value is True:
+            argv.append(flag)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                argv.extend((flag, str(item)))
+        elif isinstance(value, dict):
+            argv.extend((flag, json.dumps(value, sort_keys=True)))
+        else:
+            argv.extend((flag, str(value)))
+    return argv

@@ -1,18 +1,54 @@
-"""The base every request model derives from.
+"""The base every request model derives from, and the one check of a single request field.
 
 A request model lists a vendor API's documented top-level request fields. It forbids unknown
-fields, so a misspelled request default is rejected when the catalog is generated instead of
-travelling to the vendor as request data.
+fields, so a misspelled request default is rejected when the catalog is generated, or when a
+caller configures an endpoint, instead of travelling to the vendor as request data.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+import difflib
+from collections.abc import Iterable
+from typing import Any
 
-__all__ = ["RequestModel"]
+from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError
+
+__all__ = ["RequestModel", "field_names", "field_problem", "suggest"]
 
 
 class RequestModel(BaseModel):
     """Strict pydantic model of one endpoint's request body or command options."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+def field_names(model: type[BaseModel]) -> dict[str, str]:
+    """Every accepted spelling of a field (its name and aliases) -> the field's name."""
+    names: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        names[name] = name
+        spellings: list[Any] = [info.alias, info.validation_alias]
+        if isinstance(info.validation_alias, AliasChoices):
+            spellings.extend(info.validation_alias.choices)
+        for spelling in spellings:
+            if isinstance(spelling, str):
+                names[spelling] = name
+    return names
+
+
+def field_problem(model: type[BaseModel], key: str, value: Any) -> str | None:
+    """Why ``model`` refuses ``key=value`` as one of its fields, or None when it accepts it."""
+    names = field_names(model)
+    if key not in names:
+        return f"'{key}' is not a field of request model {model.__name__}"
+    try:  # the model's own validator, so constraints and field validators apply
+        model.__pydantic_validator__.validate_assignment(model.model_construct(), names[key], value)
+    except ValidationError as exc:
+        return f"{key}={value!r} is rejected by {model.__name__}: {exc.errors()[0]['msg']}"
+    return None
+
+
+def suggest(key: str, names: Iterable[str]) -> str | None:
+    """A "did you mean" hint for a misspelled name, or None."""
+    close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None

@@ -1,0 +1,82 @@
+"""CatalogSnapshot: the one immutable, validated view that lookup, inspection and model-spec
+parsing all read (ADR-0028 D2, D5). Built once, published in a single assignment, never mutated."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from provcat.catalog.specs import (
+    ProviderDiagnostic,
+    ProviderEndpointSpec,
+    ProviderModelPolicy,
+    ProviderModuleSpec,
+)
+from provcat.endpoint import EndpointMeta
+
+__all__ = ["CatalogSnapshot", "EndpointEntry", "ProviderEntry"]
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointEntry:
+    """One resolvable endpoint: its spec, resolved request model and class-bound metadata."""
+
+    key: str
+    spec: ProviderEndpointSpec
+    request_model: type[BaseModel] | None
+    meta: EndpointMeta
+
+    def config_fields(self) -> Mapping[str, Any]:
+        return self.meta.config
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderEntry:
+    """One available provider."""
+
+    provider: str
+    display_name: str
+    aliases: tuple[str, ...]
+    module: str
+    endpoints: Mapping[str, EndpointEntry]  # canonical endpoint key -> entry, sorted
+    endpoint_index: Mapping[str, str]  # canonical spelling -> canonical endpoint key
+    policy: ProviderModelPolicy | None
+
+    def available_endpoints(self) -> tuple[str, ...]:
+        """Canonical endpoint keys, sorted (what EndpointNotFound lists)."""
+        return tuple(self.endpoints)
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogSnapshot:
+    """Every provider the catalog knows: available ones with their endpoints, unavailable ones
+    with their import diagnostic. Lookups are plain reads of these mappings."""
+
+    providers: Mapping[str, ProviderEntry]
+    unavailable: Mapping[str, ProviderDiagnostic]
+    unavailable_aliases: Mapping[str, tuple[str, ...]]
+    provider_index: Mapping[str, str]  # every canonical spelling, unavailable ones included
+    modules: tuple[ProviderModuleSpec, ...]
+    model_aliases: Mapping[str, str]  # canonical bare alias -> "provider/model"
+    fingerprint: str
+
+    def canonical_provider(self, name: str) -> str | None:
+        """The canonical provider key ``name`` spells, or None."""
+        return self.provider_index.get(name.strip().casefold())
+
+    def policy(self, provider: str) -> ProviderModelPolicy | None:
+        entry = self.providers.get(provider)
+        return entry.policy if entry is not None else None
+
+    @property
+    def diagnostics(self) -> tuple[ProviderDiagnostic, ...]:
+        return tuple(sorted(self.unavailable.values(), key=ProviderDiagnostic.sort_key))
+
+    def bind(self) -> None:
+        """Attach each endpoint class's ``_ENDPOINT_META`` projection from this snapshot."""
+        for entry in self.providers.values():
+            for endpoint in entry.endpoints.values():
+                endpoint.spec.endpoint_class._ENDPOINT_META = endpoint.meta
