@@ -9,14 +9,16 @@ __version__ = "0.1.0"
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from provcat.imodel import iModel
     from provcat.match import match_endpoint
     from provcat.registry import EndpointRegistry
 
-__all__ = ["EndpointRegistry", "match_endpoint"]
+__all__ = ["EndpointRegistry", "iModel", "match_endpoint"]
 
 _LAZY = {
     "match_endpoint": "provcat.match",
     "EndpointRegistry": "provcat.registry",
+    "iModel": "provcat.imodel",
 }
 
 

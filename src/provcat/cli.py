@@ -40,3 +40,103 @@ class _LazyGroup(click.Group):
 @click.version_option(package_name="provcat")
 def main() -> None:
     """provcat: the validated catalog of LLM provider adapters."""
+
+
+_FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="A table for people, JSON for machines.",
+)
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
+    ]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines.extend(
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )
+    return "\n".join(lines)
+
+
+@main.command()
+@_FORMAT
+def providers(fmt: str) -> None:
+    """Every provider in the catalog: availability, aliases and endpoints."""
+    import json
+
+    from provcat.errors import CatalogValidationError
+    from provcat.registry import EndpointRegistry
+
+    try:
+        items = EndpointRegistry.list_providers()
+    except CatalogValidationError as exc:
+        raise click.ClickException(str(exc)) from None
+    if fmt == "json":
+        click.echo(json.dumps(items, indent=2, sort_keys=True))
+        return
+    rows = [
+        [
+            item["provider"],
+            item["availability"],
+            ", ".join(item["aliases"]) or "-",
+            ", ".join(e["endpoint"] for e in item["endpoints"]) or "-",
+        ]
+        for item in items
+    ]
+    click.echo(_table(["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"], rows))
+    for item in items:
+        for diagnostic in item["diagnostics"]:
+            click.echo(
+                f"{item['provider']}: {diagnostic['code']}: {diagnostic['message']}", err=True
+            )
+
+
+@main.command()
+@click.argument("provider")
+@click.argument("endpoint", default="")
+@click.option("--openai-compatible", is_flag=True, help="Allow a compatible endpoint on a miss.")
+@click.option(
+    "--base-url", default=None, help="Override (or, with --openai-compatible, set) the base URL."
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def resolve(
+    provider: str, endpoint: str, openai_compatible: bool, base_url: str | None, fmt: str
+) -> None:
+    """Resolve PROVIDER [ENDPOINT] as match_endpoint would, and show the endpoint's configuration."""
+    import json
+
+    from provcat.errors import ProviderCatalogError
+    from provcat.match import match_endpoint
+
+    overrides: dict[str, Any] = {"base_url": base_url} if base_url else {}
+    try:
+        ep = match_endpoint(provider, endpoint, openai_compatible=openai_compatible, **overrides)
+    except ProviderCatalogError as exc:
+        if fmt == "json":
+            click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
+            raise SystemExit(1) from None
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+    model = ep.request_model
+    config = ep.config.summary()
+    info: dict[str, Any] = {
+        "class": f"{type(ep).__module__}:{type(ep).__qualname__}",
+        "config": config,
+        "request_model": f"{model.__module__}:{model.__qualname__}" if model else None,
+        "request_defaults": ep.request_defaults,
+    }
+    if fmt == "json":
+        click.echo(json.dumps(info, indent=2, sort_keys=True))
+        return
+    click.echo(f"{config['provider']}/{config['endpoint']} -> {info['class']}")
+    for key in sorted(config):
+        click.echo(f"  {key}: {json.dumps(config[key])}")
+    click.echo(f"  request_model: {info['request_model'] or '-'}")
+    click.echo(f"  request_defaults: {json.dumps(ep.request_defaults, sort_keys=True)}")

@@ -1,0 +1,97 @@
+"""The bundled catalog resolves every (provider, endpoint, alias) spelling of lionagi 0.36.0's
+inventory (§2, §3), with ADR-0028's deliberate changes (§9 item 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from provcat import EndpointRegistry, match_endpoint
+from provcat.errors import EndpointNotFound
+from tests.test_bundled_catalog import ENDPOINTS, PROVIDER_ALIASES
+
+CASES = [
+    (spelling, endpoint_spelling, provider, endpoint)
+    for (provider, endpoint), (aliases, *_rest) in sorted(ENDPOINTS.items())
+    for spelling in (provider, *PROVIDER_ALIASES[provider])
+    for endpoint_spelling in (endpoint, *aliases)
+]
+
+
+def test_the_bundled_snapshot_is_whole() -> None:
+    EndpointRegistry._reset()
+    rows = EndpointRegistry.list_providers()
+    assert len(rows) == 18
+    assert all(r["availability"] == "available" for r in rows), [r["diagnostics"] for r in rows]
+    assert sum(len(r["endpoints"]) for r in rows) == 37
+
+
+@pytest.mark.parametrize(("spelling", "endpoint_spelling", "provider", "endpoint"), CASES)
+def test_every_inventory_spelling_resolves(
+    spelling: str, endpoint_spelling: str, provider: str, endpoint: str
+) -> None:
+    ep = match_endpoint(spelling, endpoint_spelling)
+    assert (ep.config.provider, ep.config.endpoint) == (provider, endpoint)
+    assert ep.config.name == f"{provider}_{endpoint}"
+    assert ep.config.openai_compatible is False
+
+
+@pytest.mark.parametrize(
+    ("provider", "endpoint", "expected"),
+    [
+        ("OpenAI", "Chat", "chat/completions"),  # 0.36: silent generic endpoint
+        ("openai", " chat/completions", "chat/completions"),
+        ("exa", "findsimilar", "findSimilar"),
+        ("EXA", "FINDSIMILAR", "findSimilar"),
+        (" Claude ", "CLI", "query_cli"),  # 0.36: " claude" is ProviderNotFoundError
+    ],
+)
+def test_adr_widening_case_and_whitespace(provider: str, endpoint: str, expected: str) -> None:
+    assert match_endpoint(provider, endpoint).config.endpoint == expected
+
+
+@pytest.mark.parametrize(
+    ("provider", "endpoint"),
+    [
+        ("openai", ""),  # 0.36: the first registered entry
+        ("anthropic", "embeddings"),  # 0.36: the sole endpoint, whatever the string
+        ("deepseek", "images/generations"),
+        ("openai", "chta"),  # 0.36: a silent generic endpoint
+        ("nvidia-nim", "chat"),  # only declared punctuation variants exist
+        ("open_router", "chat"),
+        ("claudecode", "cli"),
+        ("scripted", "chat"),  # test-only, not bundled
+    ],
+)
+def test_adr_fail_closed_changes(provider: str, endpoint: str) -> None:
+    with pytest.raises(EndpointNotFound):
+        match_endpoint(provider, endpoint)
+
+
+def test_single_endpoint_providers_resolve_an_empty_endpoint() -> None:
+    for provider in (
+        "anthropic",
+        "claude_code",
+        "codex",
+        "perplexity",
+        "deepseek",
+        "gemini",
+        "gemini_code",
+        "pi",
+        "openrouter",
+    ):
+        assert match_endpoint(provider, "").config.provider == provider
+
+
+def test_section_3_1_config_defaults() -> None:
+    chat = match_endpoint("openai", "chat")
+    assert chat.request_defaults == {"model": "gpt-4.1-mini"}
+    assert (chat.config.timeout, chat.config.requires_tokens) == (600, True)
+    assert match_endpoint("openai", "tts").config.timeout == 120
+    assert match_endpoint("openai", "batch").config.idempotent_retries is True
+    assert match_endpoint("exa", "search").config.serialize_by_alias is True
+    messages = match_endpoint("anthropic", "chat")
+    assert messages.config.default_headers == {"anthropic-version": "2023-06-01"}
+    assert messages.config.auth_type == "x-api-key"
+    cli = match_endpoint("codex", "cli")
+    assert (cli.config.timeout, cli.config.base_url, cli.config.auth_type) == (3600, None, "none")
+    assert match_endpoint("ollama", "embed").url == "http://localhost:11434/api/embed"

@@ -1,0 +1,63 @@
+"""D4 "Migration": iModel classifies legacy kwargs; one switch turns the warnings into errors."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from provcat import iModel
+from provcat.compat import set_strict
+from provcat.errors import EndpointConfigurationError
+
+
+@pytest.fixture(autouse=True)
+def _not_strict() -> None:
+    set_strict(False)
+    yield
+    set_strict(None)
+
+
+def test_kwargs_are_classified_into_config_and_request_defaults() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = iModel(provider="OpenAI", model="gpt-4o", temperature=0.2, timeout=30)
+    assert m.provider == "openai", "the canonical key, not the raw spelling"
+    assert m.endpoint.config.timeout == 30
+    assert m.request_defaults == {"model": "gpt-4o", "temperature": 0.2}
+
+
+def test_model_with_provider_prefix_and_default_endpoint() -> None:
+    assert (
+        iModel(model="groq/llama-3.3-70b-versatile").endpoint.config.endpoint == "chat/completions"
+    )
+    assert iModel(provider="claude").endpoint.config.endpoint == "query_cli"
+
+
+def test_unclassified_kwarg_warns_and_never_reaches_the_payload() -> None:
+    with pytest.warns(DeprecationWarning, match="max_tokenz"):
+        m = iModel(provider="anthropic", model="claude-x", max_tokenz=10)
+    assert "max_tokenz" not in m.request_defaults
+
+
+def test_strict_switch_turns_the_warning_into_an_error() -> None:
+    set_strict(True)
+    with pytest.raises(EndpointConfigurationError) as caught:
+        iModel(provider="codex", reasoning_efort="high")
+    assert caught.value.field == "reasoning_efort"
+
+
+def test_api_key_is_config_and_stays_secret() -> None:
+    m = iModel(
+        provider="acme",
+        openai_compatible=True,
+        base_url="http://127.0.0.1:9",
+        api_key="sk-hidden000000000",
+    )
+    assert "sk-hidden000000000" not in repr(m) + repr(m.endpoint.config)
+    assert m.endpoint.headers()["Authorization"].endswith("sk-hidden000000000")
+
+
+def test_provider_is_required() -> None:
+    with pytest.raises(EndpointConfigurationError):
+        iModel(model="no-provider")

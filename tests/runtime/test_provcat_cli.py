@@ -1,0 +1,61 @@
+"""`provcat providers` and `provcat resolve` render the same rows and results as the Python API."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from provcat.cli import main
+from provcat.registry import EndpointRegistry
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_providers_table_lists_all_18() -> None:
+    EndpointRegistry._reset()
+    code, out, _ = _run("providers")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"]
+    assert len(lines) == 2 + 18
+    assert lines[2].startswith("ag2") and "autogen" in lines[2]
+
+
+def test_providers_json_is_list_providers() -> None:
+    code, out, _ = _run("providers", "--format", "json")
+    assert code == 0
+    assert json.loads(out) == json.loads(json.dumps(EndpointRegistry.list_providers()))
+
+
+def test_resolve_text_and_json() -> None:
+    code, out, _ = _run("resolve", " Claude ", "CLI")
+    assert code == 0 and out.startswith("claude_code/query_cli -> ")
+    code, out, _ = _run("resolve", "openai", "chat", "--format", "json")
+    data = json.loads(out)
+    assert data["config"]["name"] == "openai_chat/completions"
+    assert data["request_defaults"] == {"model": "gpt-4.1-mini"}
+    assert "api_key" not in data["config"]
+
+
+def test_resolve_errors_exit_1_with_the_typed_error() -> None:
+    code, _, err = _run("resolve", "openai", "chta")
+    assert code == 1 and "EndpointNotFound: openai has no endpoint 'chta'" in err
+    code, out, _ = _run("resolve", "nope", "--format", "json")
+    assert code == 1 and json.loads(out)["error"] == "EndpointNotFound"
+
+
+def test_resolve_compatible_needs_the_flag() -> None:
+    code, out, _ = _run(
+        "resolve",
+        "acme",
+        "--openai-compatible",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--format",
+        "json",
+    )
+    assert code == 0 and json.loads(out)["config"]["openai_compatible"] is True

@@ -1,0 +1,589 @@
+"""ADR-0028 semantics over a test catalog: each test names the D1-D5 bullet it proves."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import FrozenInstanceError
+from typing import Any
+
+import pytest
+
+from provcat import match_endpoint
+from provcat.catalog import (
+    ProviderEndpointSpec,
+    canonical_endpoint_key,
+    canonical_provider_key,
+)
+from provcat.catalog.validate import validate_specs
+from provcat.compat import CompatibleEndpoint, set_strict
+from provcat.endpoint import AgenticEndpoint, Endpoint, EndpointType
+from provcat.errors import (
+    CatalogValidationError,
+    EndpointConfigurationError,
+    EndpointNotFound,
+    ProviderUnavailable,
+)
+from provcat.registry import CatalogSource, EndpointRegistry
+from tests.runtime.conftest import Records, record
+
+Use = Callable[[Records], CatalogSource]
+
+
+# --- D1 -------------------------------------------------------------------------------------
+
+
+def test_d1_named_fields_spec_is_immutable(base: Records) -> None:
+    entry = EndpointRegistry.snapshot().providers["alpha"].endpoints["chat/completions"]
+    spec = entry.spec
+    assert spec.provider == "alpha" and spec.endpoint == "chat/completions"
+    assert spec.endpoint_type is EndpointType.API
+    with pytest.raises(FrozenInstanceError):
+        spec.provider = "beta"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        spec.request_defaults["model"] = "x"  # type: ignore[index]
+
+
+def test_d1_deferred_request_model_factory_called_exactly_once_per_build(base: Records) -> None:
+    from provcat_testproviders import alpha
+
+    before = alpha.FACTORY_CALLS
+    EndpointRegistry.snapshot()
+    match_endpoint("alpha", "embed")
+    match_endpoint("alpha", "embeddings")
+    assert before + 1 == alpha.FACTORY_CALLS
+    EndpointRegistry.refresh()
+    assert before + 2 == alpha.FACTORY_CALLS
+
+
+def test_d1_factory_failure_prevents_publication(use_catalog: Use) -> None:
+    records = base_records_with(lambda r: _set_options(r, "alpha", "embeddings", "failing_factory"))
+    use_catalog(records)
+    with pytest.raises(CatalogValidationError) as caught:
+        EndpointRegistry.snapshot()
+    codes = {d.code for d in caught.value.diagnostics}
+    assert codes == {"invalid_request_options"}
+    assert "factory raised RuntimeError" in str(caught.value)
+    assert EndpointRegistry._snapshot is None, "no resolvable catalog after a failed first build"
+
+
+def test_d1_endpoint_class_must_subclass_endpoint_and_agree_with_type() -> None:
+    class Api(Endpoint):
+        pass
+
+    class Agent(AgenticEndpoint):
+        pass
+
+    def spec(cls: type, kind: EndpointType, name: str) -> ProviderEndpointSpec:
+        return ProviderEndpointSpec("p", name, kind, cls)
+
+    found = validate_specs(
+        [
+            spec(Agent, EndpointType.API, "a"),
+            spec(Api, EndpointType.AGENTIC, "b"),
+            spec(dict, EndpointType.API, "c"),
+        ]
+    )
+    assert [d.code for d in found] == ["invalid_endpoint_class"] * 3
+
+
+def test_d1_defaults_are_copied_and_each_instance_gets_a_fresh_dict(base: Records) -> None:
+    mine = {"temperature": 0.3}
+    first = match_endpoint("alpha", "chat", request_defaults=mine)
+    mine["temperature"] = 1.9
+    assert first.request_defaults == {"model": "alpha-1", "temperature": 0.3}
+    second = match_endpoint("alpha", "chat")
+    first.request_defaults["model"] = "changed"
+    assert second.request_defaults == {"model": "alpha-1", "temperature": 0.5}
+    assert match_endpoint("alpha", "chat").request_defaults["model"] == "alpha-1"
+
+
+def test_d1_config_typo_raises_before_construction(
+    base: Records, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from provcat_testproviders.alpha import AlphaChatEndpoint
+
+    built: list[object] = []
+    monkeypatch.setattr(AlphaChatEndpoint, "__init__", lambda self, *a, **k: built.append(a))
+    with pytest.raises(EndpointConfigurationError) as caught:
+        match_endpoint("alpha", "chat", timeot=5)
+    assert caught.value.field == "timeot"
+    assert "did you mean 'timeout'" in str(caught.value)
+    assert built == []
+
+
+def test_d1_config_value_error_names_the_field_without_the_value(base: Records) -> None:
+    with pytest.raises(EndpointConfigurationError) as caught:
+        match_endpoint("alpha", "chat", timeout=-1)
+    assert caught.value.field == "timeout"
+
+
+def test_d1_request_typo_raises_and_never_reaches_a_payload(base: Records) -> None:
+    with pytest.raises(EndpointConfigurationError) as caught:
+        match_endpoint("alpha", "chat", request_defaults={"temprature": 0.2})
+    assert caught.value.field == "temprature"
+    assert "did you mean 'temperature'" in str(caught.value)
+    ep = match_endpoint("alpha", "chat")
+    with pytest.raises(EndpointConfigurationError):
+        ep.payload({"temprature": 0.2})
+
+
+def test_d1_request_default_value_is_checked(base: Records) -> None:
+    with pytest.raises(EndpointConfigurationError) as caught:
+        match_endpoint("alpha", "chat", request_defaults={"temperature": 9})
+    assert caught.value.field == "temperature"
+
+
+def test_d1_endpoint_meta_is_derived_from_the_snapshot(base: Records) -> None:
+    from provcat_testproviders.alpha import AlphaChatEndpoint
+
+    snapshot = EndpointRegistry.snapshot()
+    meta = AlphaChatEndpoint._ENDPOINT_META
+    assert meta is snapshot.providers["alpha"].endpoints["chat/completions"].meta
+    assert meta is not None and meta.aliases == ("chat",)
+    built = AlphaChatEndpoint()  # lionagi's cls(None) construction still works
+    assert built.config.name == "alpha_chat/completions"
+
+
+# --- D2 -------------------------------------------------------------------------------------
+
+
+def test_d2_one_key_function_strip_and_casefold_only() -> None:
+    assert canonical_provider_key("  Claude-Code\n") == "claude-code"
+    assert canonical_endpoint_key("FindSimilar") == "findsimilar"
+    assert canonical_provider_key("Straße") == "strasse"
+    assert canonical_provider_key("claude_code") != canonical_provider_key("claude-code")
+    with pytest.raises(TypeError):
+        canonical_provider_key(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "spelling", ["alpha", "ALPHA", " Alpha ", "\talpha\n", "alpha-ai", "AL", " al "]
+)
+def test_d2_case_and_whitespace_variants_resolve(base: Records, spelling: str) -> None:
+    assert match_endpoint(spelling, " CHAT ").config.provider == "alpha"
+
+
+@pytest.mark.parametrize(
+    "spelling", ["alpha_ai", "alphaai", "alpha ai", "\uff41\uff4c\uff50\uff48\uff41"]
+)
+def test_d2_punctuation_and_width_variants_do_not_resolve(base: Records, spelling: str) -> None:
+    with pytest.raises(EndpointNotFound):
+        match_endpoint(spelling, "chat")
+
+
+def test_d2_empty_and_self_alias_are_invalid() -> None:
+    class A(Endpoint):
+        pass
+
+    class B(Endpoint):
+        pass
+
+    found = validate_specs(
+        [
+            ProviderEndpointSpec("p", "x", EndpointType.API, A, provider_aliases=("", " P ")),
+            ProviderEndpointSpec("p", " ", EndpointType.API, B, provider_aliases=("", " P ")),
+        ]
+    )
+    assert sorted(d.code for d in found) == ["empty_key", "empty_key", "self_alias"]
+
+
+def test_d2_provider_scope_is_global_and_endpoint_scope_per_provider() -> None:
+    classes = [type(f"E{i}", (Endpoint,), {}) for i in range(4)]
+    found = validate_specs(
+        [
+            ProviderEndpointSpec(
+                "p", "chat", EndpointType.API, classes[0], provider_aliases=("x",)
+            ),
+            ProviderEndpointSpec(
+                "q", "chat", EndpointType.API, classes[1], provider_aliases=("X",)
+            ),
+            ProviderEndpointSpec(
+                "q",
+                "other",
+                EndpointType.API,
+                classes[2],
+                endpoint_aliases=("CHAT",),
+                provider_aliases=("X",),
+            ),
+        ]
+    )
+    assert sorted(d.code for d in found) == ["duplicate_endpoint_key", "duplicate_provider_key"]
+
+
+def test_d2_repeated_declarations_must_agree_on_aliases() -> None:
+    a, b = type("A", (Endpoint,), {}), type("B", (Endpoint,), {})
+    found = validate_specs(
+        [
+            ProviderEndpointSpec("p", "one", EndpointType.API, a, provider_aliases=("x",)),
+            ProviderEndpointSpec("p", "two", EndpointType.API, b, provider_aliases=("y",)),
+        ]
+    )
+    assert [d.code for d in found] == ["inconsistent_provider_aliases"]
+
+
+def test_d2_duplicate_class_is_invalid() -> None:
+    a = type("A", (Endpoint,), {})
+    found = validate_specs(
+        [
+            ProviderEndpointSpec("p", "one", EndpointType.API, a),
+            ProviderEndpointSpec("q", "two", EndpointType.API, a),
+        ]
+    )
+    assert [d.code for d in found] == ["invalid_endpoint_class"]
+    assert "already serves p/one" in found[0].message
+
+
+def test_d2_validation_reports_everything_at_once(use_catalog: Use) -> None:
+    records = base_records_with(
+        lambda r: record(r, "beta").update(aliases=("beta-ai", "al")),
+        lambda r: _set_options(r, "alpha", "embeddings", "wrong_factory"),
+        lambda r: record(r, "alpha")["endpoints"][0]["request_defaults"].update(temprature=1),
+    )
+    use_catalog(records)
+    with pytest.raises(CatalogValidationError) as caught:
+        EndpointRegistry.snapshot()
+    assert sorted(d.code for d in caught.value.diagnostics) == [
+        "duplicate_provider_key",
+        "invalid_request_default",
+        "invalid_request_options",
+    ]
+
+
+def test_d2_atomic_publication_refresh_with_a_collision_keeps_the_prior_snapshot(
+    base: Records,
+) -> None:
+    prior = EndpointRegistry.snapshot()
+    bad = base_records_with(lambda r: record(r, "beta").update(aliases=("alpha-ai",)))
+    with pytest.raises(CatalogValidationError):
+        EndpointRegistry.refresh(CatalogSource(lambda: bad))
+    assert EndpointRegistry.snapshot() is prior
+    assert match_endpoint("alpha-ai", "chat").config.provider == "alpha"
+
+
+def test_d2_no_first_match_lookup_does_not_depend_on_record_order(use_catalog: Use) -> None:
+    records = base_records_with()
+    use_catalog(records)
+    forward = {k: v for k, v in EndpointRegistry.snapshot().provider_index.items()}
+    use_catalog(list(reversed(base_records_with())))
+    assert dict(EndpointRegistry.snapshot().provider_index) == forward
+
+
+# --- D3 -------------------------------------------------------------------------------------
+
+
+def test_d3_failed_import_is_an_import_error_and_other_providers_work(use_catalog: Use) -> None:
+    records = base_records_with(
+        lambda r: record(r, "beta").update(module="provcat_testproviders.broken")
+    )
+    use_catalog(records)
+    snapshot = EndpointRegistry.snapshot()
+    diagnostic = snapshot.unavailable["beta"]
+    assert diagnostic.code == "import_error" and diagnostic.cause_type == "RuntimeError"
+    assert diagnostic.module == "provcat_testproviders.broken"
+    assert "sk-testsecret" not in diagnostic.message and "<redacted>" in diagnostic.message
+    assert match_endpoint("alpha", "chat").config.provider == "alpha"
+    for spelling in ("beta", "BETA-AI"):
+        with pytest.raises(ProviderUnavailable) as caught:
+            match_endpoint(spelling, "chat")
+        assert caught.value.provider == "beta"
+        assert "sk-testsecret" not in str(caught.value)
+
+
+def test_d3_failed_provider_is_not_masked_by_openai_compatible(use_catalog: Use) -> None:
+    use_catalog(
+        base_records_with(lambda r: record(r, "beta").update(module="provcat_testproviders.broken"))
+    )
+    with pytest.raises(ProviderUnavailable):
+        match_endpoint("beta", "chat", openai_compatible=True, base_url="http://127.0.0.1:9")
+
+
+def test_d3_control_signals_from_an_import_propagate(use_catalog: Use) -> None:
+    use_catalog(
+        base_records_with(
+            lambda r: record(r, "beta").update(module="provcat_testproviders.interrupting")
+        )
+    )
+    with pytest.raises(KeyboardInterrupt):
+        EndpointRegistry.snapshot()
+    assert EndpointRegistry._snapshot is None
+
+
+def test_d3_failed_provider_is_not_reimported_per_lookup_but_on_refresh(use_catalog: Use) -> None:
+    import sys
+
+    use_catalog(
+        base_records_with(lambda r: record(r, "beta").update(module="provcat_testproviders.broken"))
+    )
+    calls: list[str] = []
+    real_import = __import__("importlib").import_module
+
+    def counting(name: str, package: str | None = None) -> Any:
+        calls.append(name)
+        return real_import(name, package)
+
+    from provcat.catalog import build
+
+    original = build.build_snapshot.__kwdefaults__["importer"]
+    build.build_snapshot.__kwdefaults__["importer"] = counting
+    try:
+        EndpointRegistry.snapshot()
+        for _ in range(5):
+            with pytest.raises(ProviderUnavailable):
+                match_endpoint("beta", "chat")
+        assert calls.count("provcat_testproviders.broken") == 1
+        EndpointRegistry.refresh()
+        assert calls.count("provcat_testproviders.broken") == 2
+    finally:
+        build.build_snapshot.__kwdefaults__["importer"] = original
+    assert "provcat_testproviders.broken" not in sys.modules
+
+
+def test_d3_validation_failure_among_imported_specs_is_not_partial(use_catalog: Use) -> None:
+    use_catalog(base_records_with(lambda r: record(r, "beta").update(aliases=("al",))))
+    with pytest.raises(CatalogValidationError):
+        EndpointRegistry.snapshot()
+    with pytest.raises(CatalogValidationError):
+        match_endpoint("alpha", "chat")  # nothing resolves, not even the valid provider
+
+
+def test_d3_unknown_provider_is_endpoint_not_found(base: Records) -> None:
+    with pytest.raises(EndpointNotFound) as caught:
+        match_endpoint("gamma", "chat")
+    assert caught.value.provider == "gamma"
+    assert "known providers: alpha, beta, scripted" in str(caught.value)
+
+
+# --- D4 -------------------------------------------------------------------------------------
+
+
+def test_d4_known_match_wins_over_the_flag(base: Records) -> None:
+    ep = match_endpoint("alpha", "chat", openai_compatible=True, base_url="http://127.0.0.1:9")
+    assert type(ep).__name__ == "AlphaChatEndpoint"
+    assert ep.config.openai_compatible is False
+    assert ep.config.base_url == "http://127.0.0.1:9"  # an override, not a replacement
+
+
+def test_d4_empty_endpoint_only_for_single_endpoint_providers(base: Records) -> None:
+    assert match_endpoint("scripted", "").config.endpoint == "chat/completions"
+    assert match_endpoint("scripted", "   ").config.endpoint == "chat/completions"
+    with pytest.raises(EndpointNotFound) as caught:
+        match_endpoint("alpha", "")
+    assert caught.value.available == ("chat/completions", "embeddings", "query_cli")
+
+
+def test_d4_known_provider_unknown_endpoint_raises_even_with_one_endpoint(base: Records) -> None:
+    with pytest.raises(EndpointNotFound) as caught:
+        match_endpoint("alpha", "chta")
+    assert (caught.value.provider, caught.value.endpoint) == ("alpha", "chta")
+    assert caught.value.available == ("chat/completions", "embeddings", "query_cli")
+    assert "alpha has no endpoint 'chta'; available: chat/completions" in str(caught.value)
+    with pytest.raises(EndpointNotFound):
+        match_endpoint("scripted", "anything")
+
+
+def test_d4_known_provider_miss_with_flag_is_a_marked_compatible_endpoint(base: Records) -> None:
+    ep = match_endpoint(
+        "alpha", "v2/chat", openai_compatible=True, base_url="http://127.0.0.1:9/v1"
+    )
+    assert isinstance(ep, CompatibleEndpoint)
+    assert ep.config.openai_compatible is True and ep.config.provider == "alpha"
+    assert ep.url == "http://127.0.0.1:9/v1/v2/chat"
+
+
+def test_d4_unknown_provider_with_flag_is_the_adr_config(base: Records) -> None:
+    ep = match_endpoint(
+        " Acme ",
+        "",
+        openai_compatible=True,
+        base_url="http://127.0.0.1:9/v1",
+        request_defaults={"model": "m", "temperature": 0.2},
+    )
+    c = ep.config
+    assert (c.name, c.provider, c.endpoint, c.method, c.auth_type) == (
+        "openai_compatible_chat",
+        "acme",
+        "chat/completions",
+        "POST",
+        "bearer",
+    )
+    assert c.content_type == "application/json" and c.requires_tokens and c.openai_compatible
+    assert c.request_options is not None and c.request_options.__name__ == "ChatCompletionsRequest"
+    assert ep.request_defaults == {"model": "m", "temperature": 0.2}
+
+
+def test_d4_compatible_needs_a_base_url(base: Records) -> None:
+    for url in (None, "", "   "):
+        kwargs = {} if url is None else {"base_url": url}
+        with pytest.raises(EndpointConfigurationError) as caught:
+            match_endpoint("acme", "", openai_compatible=True, **kwargs)
+        assert caught.value.field == "base_url"
+
+
+def test_d4_compatible_request_defaults_follow_its_model_or_none(base: Records) -> None:
+    with pytest.raises(EndpointConfigurationError):
+        match_endpoint(
+            "acme",
+            "",
+            openai_compatible=True,
+            base_url="http://127.0.0.1:9",
+            request_defaults={"temprature": 1},
+        )
+    schemaless = match_endpoint(
+        "acme",
+        "",
+        openai_compatible=True,
+        base_url="http://127.0.0.1:9",
+        request_options=None,
+        request_defaults={"anything": [1, {"x": None}]},
+    )
+    assert schemaless.request_model is None
+    assert schemaless.payload({"more": True}) == {"anything": [1, {"x": None}], "more": True}
+
+
+def test_d4_compatible_api_key_is_the_credential_and_never_printed(base: Records) -> None:
+    ep = match_endpoint(
+        "acme",
+        "",
+        openai_compatible=True,
+        base_url="http://127.0.0.1:9",
+        api_key="sk-secretvalue12345",
+    )
+    assert ep.headers()["Authorization"] == "Bearer sk-secretvalue12345"
+    assert "sk-secretvalue12345" not in repr(ep.config) + str(ep.config.summary()) + repr(ep)
+
+
+def test_d4_implicit_fallback_by_base_url_warns_then_raises_when_strict(base: Records) -> None:
+    with pytest.warns(DeprecationWarning, match="openai_compatible=True"):
+        ep = match_endpoint("acme", "", base_url="http://127.0.0.1:9")
+    assert ep.config.openai_compatible is True
+    set_strict(True)
+    try:
+        with pytest.raises(EndpointNotFound, match="implicit fallback by base_url is disabled"):
+            match_endpoint("acme", "", base_url="http://127.0.0.1:9")
+    finally:
+        set_strict(None)
+
+
+def test_d4_strict_switch_follows_the_environment(
+    base: Records, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PROVCAT_STRICT", "1")
+    with pytest.raises(EndpointNotFound):
+        match_endpoint("acme", "", base_url="http://127.0.0.1:9")
+    monkeypatch.setenv("PROVCAT_STRICT", "0")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        match_endpoint("acme", "", base_url="http://127.0.0.1:9")
+
+
+def test_d4_not_found_carries_no_secret_or_request_default(base: Records) -> None:
+    with pytest.raises(EndpointNotFound) as caught:
+        match_endpoint(
+            "alpha",
+            "nope",
+            api_key="sk-secretvalue12345",
+            request_defaults={"model": "private-model"},
+        )
+    assert "sk-secretvalue12345" not in str(caught.value) and "private-model" not in str(
+        caught.value
+    )
+
+
+@pytest.mark.parametrize(
+    ("provider", "endpoint", "kwargs", "error"),
+    [
+        (None, "chat", {}, TypeError),
+        (1, "chat", {}, TypeError),
+        (b"alpha", "chat", {}, TypeError),
+        ("alpha", None, {}, TypeError),
+        ("alpha", ["chat"], {}, TypeError),
+        ("alpha", "chat", {"request_defaults": [("model", "x")]}, TypeError),
+        ("", "chat", {}, EndpointConfigurationError),
+        (
+            "   ",
+            "chat",
+            {"openai_compatible": True, "base_url": "http://127.0.0.1:9"},
+            EndpointConfigurationError,
+        ),
+    ],
+)
+def test_d4_bad_argument_types(
+    base: Records, provider: Any, endpoint: Any, kwargs: dict[str, Any], error: type
+) -> None:
+    with pytest.raises(error):
+        match_endpoint(provider, endpoint, **kwargs)
+
+
+def test_d4_registered_endpoint_refuses_a_request_options_override(base: Records) -> None:
+    with pytest.raises(EndpointConfigurationError) as caught:
+        match_endpoint("alpha", "chat", request_options=None)
+    assert caught.value.field == "request_options"
+
+
+# --- D5 -------------------------------------------------------------------------------------
+
+
+def test_d5_inspection_rows_sorted_typed_and_free_of_secrets(use_catalog: Use) -> None:
+    use_catalog(
+        base_records_with(lambda r: record(r, "beta").update(module="provcat_testproviders.broken"))
+    )
+    rows = EndpointRegistry.list_providers()
+    assert [r["provider"] for r in rows] == ["alpha", "beta", "scripted"]
+    alpha, beta, scripted = rows
+    assert alpha["availability"] == "available" and alpha["diagnostics"] == []
+    assert [e["endpoint"] for e in alpha["endpoints"]] == [
+        "chat/completions",
+        "embeddings",
+        "query_cli",
+    ]
+    assert alpha["endpoints"][0] == {
+        "endpoint": "chat/completions",
+        "aliases": ["chat"],
+        "endpoint_type": "api",
+        "endpoint_class": "provcat_testproviders.alpha:AlphaChatEndpoint",
+        "request_options": "provcat_testproviders.alpha:ChatRequest",
+        "base_url": "http://127.0.0.1:9/v1",
+    }
+    assert beta["availability"] == "unavailable" and beta["endpoints"] == []
+    assert beta["aliases"] == ["beta-ai"]
+    assert [d["code"] for d in beta["diagnostics"]] == ["import_error"]
+    assert scripted["endpoints"][0]["aliases"] == ["chat", "cli", "query_cli"]
+    text = repr(rows)
+    assert "alpha-1" not in text, "request defaults are not inspection data"
+    assert "sk-testsecret" not in text
+
+
+def test_d5_valid_provider_has_no_historical_diagnostics(use_catalog: Use) -> None:
+    use_catalog(
+        base_records_with(lambda r: record(r, "beta").update(module="provcat_testproviders.broken"))
+    )
+    assert EndpointRegistry.list_providers()[1]["diagnostics"]
+    fixed = base_records_with()
+    EndpointRegistry.refresh(CatalogSource(lambda: fixed))
+    assert all(r["diagnostics"] == [] for r in EndpointRegistry.list_providers())
+
+
+def test_d5_policy_shares_the_snapshot(base: Records) -> None:
+    policy = EndpointRegistry.snapshot().policy("alpha")
+    assert policy is not None and policy.effort_mode == "kwarg" and policy.effort_kwarg == "effort"
+    assert dict(policy.model_aliases) == {"alpha-default": "alpha/alpha-1"}
+    assert policy.provider_aliases == ("al", "alpha-ai")
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def base_records_with(*changes: Callable[[Records], Any]) -> Records:
+    from tests.runtime.conftest import base_records
+
+    records = base_records()
+    for change in changes:
+        change(records)
+    return records
+
+
+def _set_options(records: Records, provider: str, endpoint: str, ref: str) -> None:
+    for ep in record(records, provider)["endpoints"]:
+        if ep["endpoint"] == endpoint:
+            ep["request_options"] = f"provcat_testproviders.alpha:{ref}"
