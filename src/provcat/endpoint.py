@@ -10,7 +10,6 @@ is read from the environment when a request is made, never stored in the catalog
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 import os
@@ -92,7 +91,9 @@ class Endpoint:
                 request_defaults = meta.request_defaults
         self.config = config
         # every instance owns a fresh, deep copy: no caller or catalog mapping is shared
-        self.request_defaults: dict[str, Any] = copy.deepcopy(dict(request_defaults or {}))
+        self.request_defaults: dict[str, Any] = (
+            {k: _fresh(v) for k, v in request_defaults.items()} if request_defaults else {}
+        )
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.config.provider}/{self.config.endpoint}>"
@@ -204,6 +205,17 @@ class Endpoint:
         return response.text
 
 
+def _fresh(value: Any) -> Any:
+    """A deep copy of JSON-like data (fast for the flat values request defaults hold)."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, Mapping):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_fresh(v) for v in value]
+    return copy.deepcopy(value)
+
+
 def _has_bytes(model: BaseModel) -> bool:
     return any(isinstance(v, bytes) for v in model.__dict__.values())
 
@@ -270,6 +282,8 @@ class AgenticEndpoint(Endpoint):
         env: Mapping[str, str] | None = None,
         **kwargs: Any,
     ) -> AgentResult:
+        import asyncio
+
         model = self.request_model
         data = self.payload(request, **kwargs)
         validated = model.model_validate(data) if model is not None else data

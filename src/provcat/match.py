@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from provcat.catalog.snapshot import EndpointEntry
 from provcat.compat import CompatibleEndpoint, compatible_request_model, is_strict
 from provcat.config import EndpointConfig
 from provcat.endpoint import Endpoint
@@ -21,7 +22,7 @@ from provcat.keys import canonical_endpoint_key, canonical_provider_key
 from provcat.registry import EndpointRegistry
 from provcat.request import field_names, field_problem, suggest
 
-__all__ = ["match_endpoint"]
+__all__ = ["match_endpoint", "resolve"]
 
 _FIXED = frozenset({"provider", "endpoint", "name", "openai_compatible"})
 
@@ -99,30 +100,28 @@ def _compatible(
     return CompatibleEndpoint(_config(fields), request_defaults=defaults)
 
 
-def match_endpoint(
-    provider: str,
-    endpoint: str = "",
-    *,
-    openai_compatible: bool = False,
-    request_defaults: Mapping[str, Any] | None = None,
-    **config_overrides: Any,
-) -> Endpoint:
-    """Resolve ``provider``/``endpoint`` to a fresh endpoint instance.
+def resolve(provider: str, endpoint: str = "") -> EndpointEntry:
+    """The registered endpoint ``provider``/``endpoint`` names, without building an instance.
 
-    Keys are compared after ``strip().casefold()`` only. A registered match always wins; a miss
-    raises :class:`EndpointNotFound` unless ``openai_compatible=True`` authorizes a compatible
-    endpoint (which needs a ``base_url``). A provider whose module failed to import raises
-    :class:`ProviderUnavailable`, with or without the flag.
+    Raises exactly what :func:`match_endpoint` raises for a registered lookup.
     """
+    try:  # the fast path: a spelling this snapshot already resolved
+        return EndpointRegistry._snapshot.memo[provider, endpoint]  # type: ignore[union-attr]
+    except (AttributeError, KeyError, TypeError):  # no snapshot yet, a new spelling, unhashable
+        pass
     if not isinstance(provider, str):
         raise TypeError(f"provider must be a str, not {type(provider).__name__}")
     if not isinstance(endpoint, str):
         raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
-    if request_defaults is not None and not isinstance(request_defaults, Mapping):
-        raise TypeError(
-            f"request_defaults must be a mapping, not {type(request_defaults).__name__}"
-        )
-    _check_overrides(config_overrides)
+    found = _resolve(provider, endpoint, False, {})
+    assert not isinstance(found, tuple)
+    return found
+
+
+def _resolve(
+    provider: str, endpoint: str, openai_compatible: bool, overrides: Mapping[str, Any]
+) -> EndpointEntry | tuple[str]:
+    """The D4 state machine: a registered entry, or (canonical provider,) for a compatible one."""
     snapshot = EndpointRegistry.snapshot()
     pkey = canonical_provider_key(provider)
     ekey = canonical_endpoint_key(endpoint)
@@ -133,8 +132,8 @@ def match_endpoint(
         if not pkey:
             raise EndpointConfigurationError("provider", "the provider key is empty")
         if openai_compatible:
-            return _compatible(pkey, endpoint, request_defaults, config_overrides)
-        if config_overrides.get("base_url"):
+            return (pkey,)
+        if overrides.get("base_url"):
             if is_strict():
                 raise EndpointNotFound(
                     pkey,
@@ -148,9 +147,9 @@ def match_endpoint(
                 "because base_url was given; pass openai_compatible=True (with base_url) to keep "
                 "this, as implicit fallback will raise EndpointNotFound",
                 DeprecationWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
-            return _compatible(pkey, endpoint, request_defaults, config_overrides)
+            return (pkey,)
         known = ", ".join(sorted(set(snapshot.provider_index.values())))
         raise EndpointNotFound(
             pkey, ekey, (), reason=f"unknown provider '{pkey}' (known providers: {known})"
@@ -169,9 +168,49 @@ def match_endpoint(
         target_key = entry.endpoint_index.get(ekey)
         if target_key is None:
             if openai_compatible:
-                return _compatible(owner, endpoint, request_defaults, config_overrides)
+                return (owner,)
             raise EndpointNotFound(owner, ekey, entry.available_endpoints())
         target = entry.endpoints[target_key]
+    snapshot.remember(provider, endpoint, target)
+    return target
+
+
+def match_endpoint(
+    provider: str,
+    endpoint: str = "",
+    *,
+    openai_compatible: bool = False,
+    request_defaults: Mapping[str, Any] | None = None,
+    **config_overrides: Any,
+) -> Endpoint:
+    """Resolve ``provider``/``endpoint`` to a fresh endpoint instance.
+
+    Keys are compared after ``strip().casefold()`` only. A registered match always wins; a miss
+    raises :class:`EndpointNotFound` unless ``openai_compatible=True`` authorizes a compatible
+    endpoint (which needs a ``base_url``). A provider whose module failed to import raises
+    :class:`ProviderUnavailable`, with or without the flag.
+    """
+    if request_defaults is None and not config_overrides:
+        try:  # the fast path; a registered match wins whatever openai_compatible says
+            hit = EndpointRegistry._snapshot.memo[provider, endpoint]  # type: ignore[union-attr]
+        except (AttributeError, KeyError, TypeError):
+            pass
+        else:
+            return hit.spec.endpoint_class(hit.config, request_defaults=hit.spec.request_defaults)
+    if not isinstance(provider, str):
+        raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+    if not isinstance(endpoint, str):
+        raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
+    if request_defaults is not None and not isinstance(request_defaults, Mapping):
+        raise TypeError(
+            f"request_defaults must be a mapping, not {type(request_defaults).__name__}"
+        )
+    _check_overrides(config_overrides)
+    found = _resolve(provider, endpoint, openai_compatible, config_overrides)
+    if isinstance(found, tuple):
+        return _compatible(found[0], endpoint, request_defaults, config_overrides)
+    target = found
+    owner = target.meta.provider
     where = f"{owner}/{target.spec.endpoint}"
     defaults = {**target.spec.request_defaults}
     if request_defaults:
@@ -180,5 +219,7 @@ def match_endpoint(
         raise EndpointConfigurationError(
             "request_options", f"{where} has its request model from the catalog"
         )
-    config = _config({**target.meta.config, **config_overrides})
+    config = (
+        _config({**target.meta.config, **config_overrides}) if config_overrides else target.config
+    )
     return target.spec.endpoint_class(config, request_defaults=defaults)

@@ -19,7 +19,9 @@ __all__ = ["RequestModel", "field_names", "field_problem", "suggest"]
 class RequestModel(BaseModel):
     """Strict pydantic model of one endpoint's request body or command options."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # defer_build: the validation schema is built on first use, so importing the catalog's ~40
+    # request models stays cheap for a process that uses one or two of them.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 def field_names(model: type[BaseModel]) -> dict[str, str]:

@@ -25,6 +25,7 @@ from provcat.catalog.specs import (
     ProviderModuleSpec,
 )
 from provcat.catalog.validate import validate_specs
+from provcat.config import EndpointConfig
 from provcat.endpoint import EndpointMeta, EndpointType
 from provcat.errors import CatalogValidationError
 from provcat.keys import canonical_key
@@ -303,7 +304,7 @@ def _index(
                 config=_config(spec, model),
                 request_defaults=spec.request_defaults,
             )
-            entries[ekey] = EndpointEntry(ekey, spec, model, meta)
+            entries[ekey] = EndpointEntry(ekey, spec, model, meta, EndpointConfig(**meta.config))
             for spelling in (spec.endpoint, *spec.endpoint_aliases):
                 endpoint_index[canonical_key(spelling)] = ekey
         providers[key] = ProviderEntry(

@@ -4,8 +4,8 @@ parsing all read (ADR-0028 D2, D5). Built once, published in a single assignment
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -16,6 +16,9 @@ from provcat.catalog.specs import (
     ProviderModuleSpec,
 )
 from provcat.endpoint import EndpointMeta
+
+if TYPE_CHECKING:
+    from provcat.config import EndpointConfig
 
 __all__ = ["CatalogSnapshot", "EndpointEntry", "ProviderEntry"]
 
@@ -28,6 +31,7 @@ class EndpointEntry:
     spec: ProviderEndpointSpec
     request_model: type[BaseModel] | None
     meta: EndpointMeta
+    config: EndpointConfig  # validated once; frozen, shared by instances built without overrides
 
     def config_fields(self) -> Mapping[str, Any]:
         return self.meta.config
@@ -62,6 +66,15 @@ class CatalogSnapshot:
     modules: tuple[ProviderModuleSpec, ...]
     model_aliases: Mapping[str, str]  # canonical bare alias -> "provider/model"
     fingerprint: str
+    # (provider, endpoint) exactly as a caller spelled them -> the registered entry; filled on
+    # first resolution of a spelling, valid for this snapshot's whole life (it never changes)
+    memo: dict[tuple[str, str], EndpointEntry] = field(default_factory=dict, compare=False)
+
+    MEMO_LIMIT = 4096
+
+    def remember(self, provider: str, endpoint: str, entry: EndpointEntry) -> None:
+        if len(self.memo) < self.MEMO_LIMIT:
+            self.memo[(provider, endpoint)] = entry
 
     def canonical_provider(self, name: str) -> str | None:
         """The canonical provider key ``name`` spells, or None."""

@@ -1,0 +1,119 @@
+"""Endpoint resolution and cold start: provcat against lionagi 0.36.0 in the same run.
+
+Goals (issue 3): resolution at least 10x faster than lionagi's, cold start at most 1/5 of it.
+lionagi has no lookup without construction, so "resolution alone" for lionagi runs its registry
+scan with every entry's class swapped for a no-op; "with construction" compares the public
+``match_endpoint`` of both.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import timeit
+from collections.abc import Callable
+from typing import Any
+
+# spellings both libraries accept (lionagi compares endpoint keys case-sensitively)
+LOOKUPS = [
+    ("openai", "chat"),
+    ("anthropic", "messages"),
+    ("claude", "cli"),
+    ("exa", "findSimilar"),
+    ("nvidia", "embed"),
+    ("ag2", "nlip"),
+]
+
+
+def _per_call(fn: Callable[[], Any], number: int) -> float:
+    """Seconds per call: the best of 9 repeats of ``number`` calls (the least disturbed by the
+    other work on a shared machine, as timeit recommends)."""
+    runs = timeit.repeat(fn, number=number, repeat=9)
+    return min(runs) / number
+
+
+def _cold(code: str) -> float:
+    """Median wall seconds of a fresh interpreter running ``code`` (5 runs)."""
+    times = []
+    for _ in range(5):
+        timer = "import time,sys; t=time.perf_counter(); " + code + "; print(time.perf_counter()-t)"
+        out = subprocess.run(
+            [sys.executable, "-c", timer], capture_output=True, text=True, check=True
+        )
+        times.append(float(out.stdout.strip().splitlines()[-1]))
+    return statistics.median(times)
+
+
+def main() -> None:
+    import warnings
+
+    from provcat import match_endpoint
+    from provcat.match import resolve
+
+    try:
+        from lionagi.service.connections.match_endpoint import match_endpoint as lion_match
+        from lionagi.service.connections.registry import EndpointRegistry as LionRegistry
+    except ImportError:
+        print("lionagi 0.36.0 is not installed: run `make bench` (it installs the bench extra)")
+        return
+    warnings.simplefilter("ignore")
+    LionRegistry._ensure_loaded()
+    originals = [(e, e.cls) for e in LionRegistry._entries]
+
+    def lion_construct() -> None:
+        for provider, endpoint in LOOKUPS:
+            lion_match(provider, endpoint)
+
+    def lion_scan() -> None:
+        for provider, endpoint in LOOKUPS:
+            LionRegistry._match_registered(provider, endpoint, {})
+
+    def ours_resolve() -> None:
+        for provider, endpoint in LOOKUPS:
+            resolve(provider, endpoint)
+
+    def ours_construct() -> None:
+        for provider, endpoint in LOOKUPS:
+            match_endpoint(provider, endpoint)
+
+    def empty_loop() -> None:
+        for _provider, _endpoint in LOOKUPS:
+            pass
+
+    n = len(LOOKUPS)
+    loop = _per_call(empty_loop, 20000)  # the harness's own loop, taken out of every figure
+    ours_r = (_per_call(ours_resolve, 2000) - loop) / n
+    ours_c = (_per_call(ours_construct, 300) - loop) / n
+    lion_c = (_per_call(lion_construct, 100) - loop) / n
+    for entry, _ in originals:
+        entry.cls = lambda *a, **k: None
+    try:
+        lion_r = (_per_call(lion_scan, 500) - loop) / n
+    finally:
+        for entry, cls in originals:
+            entry.cls = cls
+
+    ours_cold = _cold("import provcat; provcat.match_endpoint('openai', 'chat')")
+    lion_cold = _cold(
+        "import warnings; warnings.simplefilter('ignore'); "
+        "from lionagi.service.connections.match_endpoint import match_endpoint; "
+        "match_endpoint('openai', 'chat')"
+    )
+    rows = [
+        ("resolution alone", ours_r, lion_r, 10.0),
+        ("resolution + construction", ours_c, lion_c, 10.0),
+    ]
+    print(f"{'measure':28} {'provcat':>12} {'lionagi':>12} {'speed-up':>9}  goal")
+    for name, ours, lion, goal in rows:
+        ratio = lion / ours
+        status = "met" if ratio >= goal else "NOT met"
+        print(
+            f"{name:28} {ours * 1e6:10.2f}us {lion * 1e6:10.2f}us {ratio:8.1f}x  >= {goal:.0f}x {status}"
+        )
+    share = ours_cold / lion_cold
+    status = "met" if share <= 0.2 else "NOT met"
+    print(
+        f"{'cold start (fresh process)':28} {ours_cold * 1e3:10.1f}ms {lion_cold * 1e3:10.1f}ms "
+        f"{share:8.2f}x  <= 0.20x {status}"
+    )
