@@ -1,77 +1,103 @@
 """A single AG2 agent run in-process: the request model and the endpoint class.
 
-``AG2AgentRequest`` describes one conversation with a single AG2 (formerly AutoGen)
-``ConversableAgent``: the agent's construction options (``name``, ``system_message``,
-``description``, ``human_input_mode``, ``max_consecutive_auto_reply``, ``llm_config``,
-``context_variables``) and the per-chat options of ``initiate_chat`` / ``run`` (``message``,
-``max_turns``, ``clear_history``, ``silent``, ``summary_method``, ``summary_args``). Field
-names follow AG2's own parameter names. This module never imports AG2.
+``AG2AgentRequest`` describes one turn with an AG2 1.2 ``ag2.Agent``: the agent's construction
+options (``name``, ``prompt``, ``config``, ``variables``) and the turn ``Agent.ask`` runs
+(``message``, plus earlier ``history`` replayed into the agent's stream). Field names follow
+AG2's own parameter names. AG2 1.2 has no ``ConversableAgent``, ``llm_config``,
+``human_input_mode`` or ``max_turns``: one ``ask`` runs the model and its tool calls until the
+model answers. Tools are Python callables and cannot travel in a request.
 
-Source: https://github.com/ag2ai/ag2/blob/main/autogen/agentchat/conversable_agent.py
+Source: https://pypi.org/project/ag2/1.2.1/ (module ag2.agent: Agent, Agent.ask)
+Source: https://docs.ag2.ai/latest/
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from provcat.endpoint import AgenticEndpoint
+from provcat.providers.ag2._runtime import (
+    AG2Message,
+    AG2ModelConfig,
+    AG2Result,
+    history_events,
+    model_config,
+    transcript,
+    validated,
+    within,
+)
 from provcat.request import RequestModel
 
 __all__ = ["AG2AgentEndpoint", "AG2AgentRequest"]
 
 
 class AG2AgentRequest(RequestModel):
-    """Options of one AG2 single-agent run."""
+    """Options of one AG2 single-agent turn."""
 
-    message: str | dict[str, Any] | None = Field(
-        None, description="Message that opens the chat, as text or a message object."
+    message: str = Field(min_length=1, description="The user message Agent.ask sends.")
+    history: list[AG2Message] | None = Field(
+        None, description="Earlier turns, oldest first, replayed into the agent's history."
     )
-    messages: list[dict[str, Any]] | None = Field(
-        None, description="Earlier messages to carry into the chat, oldest first."
+    name: str | None = Field(
+        None, min_length=1, description="Agent name, Agent's first argument (default 'assistant')."
     )
-    name: str | None = Field(None, description="Agent name.")
-    system_message: str | None = Field(None, description="System prompt of the agent.")
-    description: str | None = Field(
-        None, description="Short description of the agent shown to other agents."
+    prompt: str | list[str] | None = Field(
+        None, description="System prompt of the agent, or several prompt parts in order."
     )
-    human_input_mode: Literal["ALWAYS", "NEVER", "TERMINATE"] | None = Field(
-        None, description="When the agent asks a human for input."
+    config: AG2ModelConfig | None = Field(
+        None,
+        description="The LLM the agent uses (Agent's config); required unless a test "
+        "or caller passes a ModelConfig as call(client=...).",
     )
-    max_consecutive_auto_reply: int | None = Field(
-        None, ge=0, description="Cap on automatic replies in a row."
-    )
-    max_turns: int | None = Field(
-        None, ge=1, description="Maximum conversation turns before the chat stops."
-    )
-    clear_history: bool | None = Field(
-        None, description="Start from an empty history instead of the agent's earlier chat."
-    )
-    silent: bool | None = Field(None, description="Suppress printing of messages.")
-    summary_method: Literal["last_msg", "reflection_with_llm"] | None = Field(
-        None, description="How the chat result summary is produced."
-    )
-    summary_args: dict[str, Any] | None = Field(
-        None, description="Arguments for the summary method, e.g. summary_prompt."
-    )
-    context_variables: dict[str, Any] | None = Field(
+    variables: dict[str, Any] | None = Field(
         None, description="Context variables available to the agent and its tools."
-    )
-    tools: list[str] | None = Field(
-        None, description="Names of registered tools the agent may call."
-    )
-    llm_config: dict[str, Any] | None = Field(
-        None, description="LLM configuration of the agent (model, api_type, temperature, ...)."
     )
 
 
 class AG2AgentEndpoint(AgenticEndpoint):
     """AG2 single-agent endpoint, run in-process.
 
-    Builds the ``ConversableAgent`` described by an :class:`AG2AgentRequest` and runs one chat
-    with it through AG2's ``a_run`` / ``a_initiate_chat``; no subprocess or HTTP call is made.
+    Builds the ``ag2.Agent`` described by an :class:`AG2AgentRequest` and runs one turn with
+    ``Agent.ask``; no subprocess is started. ``call(client=...)`` accepts an AG2 ``ModelConfig``
+    (for example ``ag2.testing.TestConfig``) that replaces the request's ``config``.
     """
 
+    is_cli: ClassVar[bool] = False
     DEFAULT_CONCURRENCY_LIMIT: ClassVar[int] = 1
     DEFAULT_QUEUE_CAPACITY: ClassVar[int] = 3
+
+    async def call(
+        self,
+        request: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        client: Any = None,
+        env: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ) -> AG2Result:
+        r = validated(self, AG2AgentRequest, request, kwargs, env)
+        from ag2 import Agent
+        from ag2.stream import MemoryStream
+
+        name = r.name or "assistant"
+        agent: Agent[str] = Agent(
+            name,
+            prompt=r.prompt or (),
+            config=model_config(r.config, client, name),
+            variables=dict(r.variables) if r.variables else None,
+        )
+        stream = MemoryStream()
+        if r.history:
+            await stream.history.replace(history_events(r.history))
+        reply = await within(self.config.timeout, agent.ask(r.message, stream=stream))
+        text = reply.body or ""
+        return AG2Result(
+            (),
+            0,
+            text,
+            "",
+            messages=transcript(r.history, ("user", r.message), (name, text)),
+            variables=dict(reply.context.variables),
+        )

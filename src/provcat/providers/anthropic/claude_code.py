@@ -15,11 +15,12 @@ Source: https://github.com/anthropics/claude-agent-sdk-python/blob/main/src/clau
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+from typing import Any, ClassVar, Literal
 
 from pydantic import AliasChoices, Field
 
-from provcat.endpoint import AgenticEndpoint
+from provcat.endpoint import AgenticEndpoint, flag_args
 from provcat.request import RequestModel
 
 __all__ = ["ClaudeCodeCLIEndpoint", "ClaudeCodeRequest"]
@@ -157,3 +158,91 @@ class ClaudeCodeCLIEndpoint(AgenticEndpoint):
     directory with the flags that a :class:`ClaudeCodeRequest` selects, and reads the result
     from standard output (text, one JSON object, or stream-json lines).
     """
+
+    executable: ClassVar[str] = "claude"
+
+    def build_command(self, request: ClaudeCodeRequest) -> list[str]:
+        """``claude -p [flags] -- <prompt>``; ``cwd`` is the working directory, not a flag.
+
+        Lists the CLI takes as one comma-separated value (``--allowedTools``, ``--tools``,
+        ``--betas``, ``--setting-sources``) are joined the way the Agent SDK joins them; flags
+        with an optional value (``--resume``, ``--session-id``, ``--debug``) use the
+        ``--flag=value`` form so a dash-leading value is never read as another flag; ``--``
+        ends the options so a variadic flag cannot swallow the prompt.
+        """
+        r = request
+        argv = [self.executable, "-p"]
+        argv += flag_args(
+            [
+                ("--output-format", r.output_format),
+                ("--input-format", r.input_format),
+                ("--model", r.model),
+                ("--fallback-model", r.fallback_model),
+                ("--effort", r.effort),
+                ("--permission-mode", r.permission_mode),
+                ("--dangerously-skip-permissions", r.dangerously_skip_permissions),
+                ("--system-prompt", r.system_prompt),
+                ("--system-prompt-file", r.system_prompt_file),
+                ("--append-system-prompt", r.append_system_prompt),
+                ("--append-system-prompt-file", r.append_system_prompt_file),
+            ]
+        )
+        if r.tools is not None:
+            argv += ["--tools", ",".join(r.tools)]  # "" disables every built-in tool
+        argv += flag_args(
+            [
+                ("--allowedTools", _joined(r.allowed_tools)),
+                ("--disallowedTools", _joined(r.disallowed_tools)),
+                ("--max-turns", r.max_turns),
+                ("--max-budget-usd", r.max_budget_usd),
+                ("--add-dir", r.add_dirs),
+                ("--continue", r.continue_),
+            ]
+        )
+        if r.resume is not None:
+            argv.append(f"--resume={r.resume}")
+        if r.session_id is not None:
+            argv.append(f"--session-id={r.session_id}")
+        argv += flag_args(
+            [
+                ("--fork-session", r.fork_session),
+                ("--name", r.name),
+                ("--no-session-persistence", r.no_session_persistence),
+                ("--include-partial-messages", r.include_partial_messages),
+                ("--include-hook-events", r.include_hook_events),
+                ("--verbose", r.verbose),
+            ]
+        )
+        if r.json_schema is not None:
+            argv += ["--json-schema", json.dumps(r.json_schema, separators=(",", ":"))]
+        if r.debug is True:
+            argv.append("--debug")
+        elif isinstance(r.debug, str):
+            argv.append(f"--debug={r.debug}")
+        argv += flag_args(
+            [
+                ("--mcp-config", r.mcp_config),
+                ("--strict-mcp-config", r.strict_mcp_config),
+                ("--permission-prompt-tool", r.permission_prompt_tool),
+                ("--settings", r.settings),
+            ]
+        )
+        if r.setting_sources is not None:
+            argv.append(f"--setting-sources={','.join(r.setting_sources)}")
+        argv += flag_args([("--agent", r.agent)])
+        if r.agents is not None:
+            argv += ["--agents", json.dumps(r.agents, separators=(",", ":"))]
+        argv += flag_args(
+            [
+                ("--betas", _joined(r.betas)),
+                ("--plugin-dir", r.plugin_dirs),
+                ("--bare", r.bare),
+                ("--disable-slash-commands", r.disable_slash_commands),
+            ]
+        )
+        argv += ["--", r.prompt]
+        return argv
+
+
+def _joined(values: list[str] | None) -> str | None:
+    return ",".join(values) if values else None

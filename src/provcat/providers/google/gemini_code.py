@@ -16,9 +16,9 @@ Source: https://github.com/google-gemini/gemini-cli/blob/main/packages/cli/src/c
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal, Self
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, model_validator
 
 from provcat.endpoint import AgenticEndpoint
 from provcat.request import RequestModel
@@ -90,9 +90,59 @@ class GeminiCodeRequest(RequestModel):
     )
     debug: bool | None = Field(None, description="Run in debug mode with verbose logging.")
 
+    @model_validator(mode="after")
+    def _flags_the_cli_rejects(self) -> Self:
+        """The CLI refuses --yolo together with --approval-mode; fail before anything runs."""
+        if self.yolo and self.approval_mode is not None:
+            raise ValueError("yolo conflicts with approval_mode; use approval_mode='yolo'")
+        return self
+
 
 class GeminiCLIEndpoint(AgenticEndpoint):
     """Gemini CLI in headless mode: runs ``gemini -p <prompt>`` in the request's working
     directory with the flags that a :class:`GeminiCodeRequest` selects, and reads the answer
     from standard output (text, a JSON object, or stream-json events).
     """
+
+    executable: ClassVar[str] = "gemini"
+
+    def build_command(self, request: GeminiCodeRequest) -> list[str]:
+        """``gemini [flags] --prompt=<prompt>``; ``cwd`` is the working directory (no flag).
+
+        Every value is passed as ``--flag=value`` so yargs binds it to its flag even when it
+        starts with a dash; array options are repeated once per item (the CLI also splits a
+        value on commas).
+        """
+        r = request
+        argv = [self.executable]
+        for flag, value in (
+            ("--model", r.model),
+            ("--approval-mode", r.approval_mode),
+            ("--yolo", r.yolo),
+            ("--sandbox", r.sandbox),
+            ("--skip-trust", r.skip_trust),
+            ("--policy", r.policy),
+            ("--admin-policy", r.admin_policy),
+            ("--allowed-tools", r.allowed_tools),
+            ("--allowed-mcp-server-names", r.allowed_mcp_server_names),
+            ("--extensions", r.extensions),
+            ("--include-directories", r.include_directories),
+            ("--resume", r.resume),
+            ("--session-id", r.session_id),
+            ("--session-file", r.session_file),
+            ("--worktree", r.worktree),
+            ("--output-format", r.output_format),
+            ("--raw-output", r.raw_output),
+            ("--accept-raw-output-risk", r.accept_raw_output_risk),
+            ("--debug", r.debug),
+        ):
+            if value is None or value is False:
+                continue
+            if value is True:
+                argv.append(flag)
+            elif isinstance(value, list):
+                argv += [f"{flag}={item}" for item in value]
+            else:
+                argv.append(f"{flag}={value}")
+        argv.append(f"--prompt={r.prompt}")
+        return argv

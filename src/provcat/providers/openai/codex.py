@@ -15,11 +15,15 @@ Source: https://github.com/openai/codex/blob/main/codex-rs/exec/src/cli.rs
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import hashlib
+import json
+import os
+import tempfile
+from typing import Any, ClassVar, Literal, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from provcat.endpoint import AgenticEndpoint
+from provcat.endpoint import AgenticEndpoint, flag_args
 from provcat.request import RequestModel
 
 __all__ = ["CodexCLIEndpoint", "CodexRequest"]
@@ -58,7 +62,8 @@ class CodexRequest(RequestModel):
     )
     full_auto: bool | None = Field(
         None,
-        description="Deprecated --full-auto compatibility flag; same as sandbox workspace-write.",
+        description="Deprecated --full-auto: sent as its documented replacement "
+        "--sandbox workspace-write (an explicit sandbox wins).",
     )
     bypass_approvals: bool | None = Field(
         None,
@@ -126,9 +131,116 @@ class CodexRequest(RequestModel):
         None, description="Consider sessions from any directory when resuming (--all)."
     )
 
+    @model_validator(mode="after")
+    def _flags_the_cli_rejects(self) -> Self:
+        """Combinations clap refuses (conflicts_with / requires) fail before anything runs."""
+        if self.local_provider is not None and not self.oss:
+            raise ValueError("local_provider needs oss=True (--local-provider requires --oss)")
+        if self.bypass_approvals and (self.sandbox is not None or self.full_auto):
+            raise ValueError("bypass_approvals conflicts with sandbox and full_auto")
+        if self.resume_last and self.resume_session_id is not None:
+            raise ValueError("give resume_session_id or resume_last, not both")
+        if self.resume_all and not (self.resume_last or self.resume_session_id is not None):
+            raise ValueError("resume_all only applies when resuming a session")
+        return self
+
 
 class CodexCLIEndpoint(AgenticEndpoint):
     """OpenAI Codex CLI, driven through the command ``codex exec [OPTIONS] PROMPT`` (or
     ``codex exec resume`` to continue a session) with options from a :class:`CodexRequest`;
     the run's result is the agent's final message, or its JSONL event stream with ``--json``.
     """
+
+    executable: ClassVar[str] = "codex"
+
+    def working_directory(self, request: Any) -> str | None:
+        return None  # codex has a flag for it: -C/--cd
+
+    def build_command(self, request: CodexRequest) -> list[str]:
+        """``codex [root flags] exec [exec flags] [resume ...] -- PROMPT``.
+
+        ``-c``, ``--enable``, ``--disable`` and ``--strict-config`` are root options of
+        ``codex`` and go before ``exec``. ``--`` ends the options so the greedy ``--image``
+        list cannot swallow the prompt and a dash-leading prompt stays a prompt.
+        """
+        r = request
+        argv = [self.executable]
+        argv += flag_args([("--strict-config", r.strict_config)])
+        for key, value in _overrides(r):
+            argv += ["-c", f"{key}={_toml(value)}"]
+        argv += flag_args([("--enable", r.enable_features), ("--disable", r.disable_features)])
+        argv.append("exec")
+        sandbox = r.sandbox or ("workspace-write" if r.full_auto else None)
+        argv += flag_args(
+            [
+                ("--model", r.model),
+                ("--image", r.images),
+                ("--oss", r.oss),
+                ("--local-provider", r.local_provider),
+                ("--profile", r.profile),
+                ("--cd", r.cwd),
+                ("--add-dir", r.add_dirs),
+                ("--sandbox", sandbox),
+                ("--dangerously-bypass-approvals-and-sandbox", r.bypass_approvals),
+                ("--dangerously-bypass-hook-trust", r.bypass_hook_trust),
+                ("--skip-git-repo-check", r.skip_git_repo_check),
+                ("--ephemeral", r.ephemeral),
+                ("--ignore-user-config", r.ignore_user_config),
+                ("--ignore-rules", r.ignore_rules),
+                ("--output-schema", _schema_file(r.output_schema)),
+                ("--json", r.json_events),
+                ("--output-last-message", r.output_last_message),
+                ("--color", r.color),
+            ]
+        )
+        positionals = [r.prompt]
+        if r.resume_last or r.resume_session_id is not None:
+            argv.append("resume")
+            argv += flag_args([("--last", r.resume_last), ("--all", r.resume_all)])
+            if r.resume_session_id is not None:
+                positionals.insert(0, r.resume_session_id)
+        return [*argv, "--", *positionals]
+
+
+def _overrides(r: CodexRequest) -> list[tuple[str, Any]]:
+    """The fields without an ``exec`` flag, as documented config keys, then the caller's own."""
+    pairs: list[tuple[str, Any]] = []
+    if r.approval_policy is not None:
+        pairs.append(("approval_policy", r.approval_policy))
+    if r.reasoning_effort is not None:
+        pairs.append(("model_reasoning_effort", r.reasoning_effort))
+    if r.fast_mode:
+        pairs.append(("service_tier", "fast"))
+    pairs.extend(sorted((r.config_overrides or {}).items()))
+    return pairs
+
+
+def _toml(value: Any) -> str:
+    """A TOML literal for ``-c key=value`` (codex parses the value as TOML)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string is a valid TOML basic string
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"cannot express a {type(value).__name__} as a codex -c value")
+
+
+def _schema_file(schema: str | dict[str, Any] | None) -> str | None:
+    """A path for ``--output-schema``: a given path as-is, a schema object written to a
+    content-addressed file in the temporary directory (same schema, same path)."""
+    if schema is None or isinstance(schema, str):
+        return schema
+    text = json.dumps(schema, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    path = os.path.join(tempfile.gettempdir(), f"provcat-codex-schema-{digest}.json")
+    if not os.path.exists(path):
+        fd, scratch = tempfile.mkstemp(dir=tempfile.gettempdir(), suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(scratch, path)
+    return path

@@ -14,11 +14,12 @@ Source: https://www.npmjs.com/package/@mariozechner/pi-coding-agent
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import AliasChoices, Field
 
-from provcat.endpoint import AgenticEndpoint
+from provcat.endpoint import AgenticEndpoint, flag_args
+from provcat.errors import EndpointConfigurationError
 from provcat.request import RequestModel
 
 __all__ = ["PiCLIEndpoint", "PiRequest"]
@@ -97,3 +98,50 @@ class PiCLIEndpoint(AgenticEndpoint):
     directory with the flags that a :class:`PiRequest` selects, and reads the final answer (or
     JSON event lines with ``--mode json``) from standard output.
     """
+
+    executable: ClassVar[str] = "pi"
+
+    def build_command(self, request: PiRequest) -> list[str]:
+        """``pi -p [flags] [@file ...] <prompt>``; ``cwd`` is the working directory (no flag).
+
+        pi's parser has no ``--``: an argument starting with ``-`` is an option and one
+        starting with ``@`` a file, so such a prompt cannot be passed and is refused here.
+        """
+        r = request
+        if r.prompt.startswith(("-", "@")):
+            raise EndpointConfigurationError(
+                "prompt",
+                "pi reads an argument starting with '-' as an option and with '@' as a file; "
+                "start the prompt with another character",
+            )
+        argv = [self.executable, "-p"]
+        argv += flag_args(
+            [
+                ("--provider", r.provider),
+                ("--model", r.model),
+                ("--thinking", r.thinking),
+                ("--mode", r.mode),
+                ("--tools", ",".join(r.tools) if r.tools else None),
+                ("--no-tools", r.no_tools),
+                ("--no-builtin-tools", r.no_builtin_tools),
+                ("--system-prompt", r.system_prompt),
+                ("--append-system-prompt", r.append_system_prompt),
+                ("--continue", r.continue_),
+                ("--session", r.session),
+                ("--fork", r.fork),
+                ("--session-dir", r.session_dir),
+                ("--no-session", r.no_session),
+                ("--extension", r.extensions),
+                ("--no-extensions", r.no_extensions),
+                ("--skill", r.skills),
+                ("--no-skills", r.no_skills),
+                ("--prompt-template", r.prompt_templates),
+                ("--no-prompt-templates", r.no_prompt_templates),
+                ("--no-context-files", r.no_context_files),
+                ("--offline", r.offline),
+                ("--verbose", r.verbose),
+            ]
+        )
+        argv += [f"@{path}" for path in r.files or ()]
+        argv.append(r.prompt)
+        return argv

@@ -1,0 +1,174 @@
+"""What the three AG2 endpoints share: the model-config and history request objects, the result
+type, and the bridge from those request objects to AG2 1.2 (the ``ag2`` package).
+
+Nothing here imports ``ag2`` at module import time; the functions that need it import it when an
+endpoint is called. Credentials never travel in a request: AG2's model configs read their API
+keys from the environment (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ...), so a request that
+names a credential option is refused.
+
+Source: https://pypi.org/project/ag2/1.2.1/ (modules ag2.config, ag2.agent, ag2.events)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from pydantic import BaseModel, Field, field_validator
+
+from provcat.endpoint import AgentResult, Endpoint
+from provcat.errors import EndpointConfigurationError
+from provcat.request import RequestModel
+
+if TYPE_CHECKING:
+    from ag2.config import ModelConfig
+    from ag2.events import BaseEvent
+
+__all__ = ["AG2Message", "AG2ModelConfig", "AG2Result"]
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+ModelProviderName = Literal[
+    "openai",
+    "openai_responses",
+    "anthropic",
+    "gemini",
+    "vertexai",
+    "bedrock",
+    "mistral",
+    "ollama",
+    "dashscope",
+    "xai",
+    "zai",
+    "typesafe",
+]
+
+# provider -> the ag2.config class that builds its client (each needs that vendor's ag2 extra)
+_CONFIG_CLASSES: dict[str, str] = {
+    "openai": "OpenAIConfig",
+    "openai_responses": "OpenAIResponsesConfig",
+    "anthropic": "AnthropicConfig",
+    "gemini": "GeminiConfig",
+    "vertexai": "VertexAIConfig",
+    "bedrock": "BedrockConfig",
+    "mistral": "MistralConfig",
+    "ollama": "OllamaConfig",
+    "dashscope": "DashScopeConfig",
+    "xai": "XAIConfig",
+    "zai": "ZAIConfig",
+    "typesafe": "TypeSafeConfig",
+}
+
+_CREDENTIAL_WORDS = ("key", "token", "secret", "password", "credential")
+
+
+class AG2ModelConfig(RequestModel):
+    """The LLM an AG2 agent talks to: one of ``ag2.config``'s ``*Config`` classes."""
+
+    provider: ModelProviderName = Field(
+        description="Which ag2.config class builds the client, e.g. openai -> OpenAIConfig, "
+        "anthropic -> AnthropicConfig (each needs that vendor's ag2 extra installed)."
+    )
+    model: str = Field(min_length=1, description="Model name passed as the config's model.")
+    options: dict[str, Any] | None = Field(
+        None,
+        description="Other keyword arguments of that config class (temperature, base_url, "
+        "max_tokens, ...). Credentials are refused: AG2 reads API keys from the environment.",
+    )
+
+    @field_validator("options")
+    @classmethod
+    def _no_credentials(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        for name in value or {}:
+            if name == "model":
+                raise ValueError("give the model in 'model', not in options")
+            if any(word in name.casefold() for word in _CREDENTIAL_WORDS):
+                raise ValueError(
+                    f"'{name}' looks like a credential; AG2 reads API keys from the environment"
+                )
+        return value
+
+
+class AG2Message(RequestModel):
+    """One earlier turn of a conversation, replayed into the agent's history."""
+
+    role: Literal["user", "assistant"] = Field(
+        description="'user' for a turn sent to the model, 'assistant' for the model's reply."
+    )
+    content: str = Field(description="The turn's text.")
+
+
+@dataclass(frozen=True, slots=True)
+class AG2Result(AgentResult):
+    """An in-process AG2 run: ``stdout`` is the final reply, ``argv`` is empty.
+
+    ``messages`` is the transcript (``{"name": ..., "content": ...}``), ``variables`` the context
+    variables after the run and ``close_reason`` why a group chat ended.
+    """
+
+    messages: tuple[Mapping[str, str], ...] = ()
+    variables: Mapping[str, Any] = field(default_factory=dict)
+    close_reason: str | None = None
+
+
+def validated(
+    endpoint: Endpoint,
+    model: type[M],
+    request: Mapping[str, Any] | BaseModel | None,
+    kwargs: Mapping[str, Any],
+    env: Mapping[str, str] | None,
+) -> M:
+    """The request defaults, ``request`` and ``kwargs`` validated by ``model`` (typos raise
+    :class:`EndpointConfigurationError` before anything runs)."""
+    if env is not None:
+        raise EndpointConfigurationError(
+            "env", "AG2 runs in this process: set its environment with os.environ instead"
+        )
+    return model.model_validate(endpoint.payload(request, **kwargs))
+
+
+def model_config(spec: AG2ModelConfig | None, override: Any, agent: str) -> ModelConfig:
+    """The AG2 ``ModelConfig`` for ``agent``: ``override`` (a ModelConfig, or a mapping of
+    agent name to one) wins over ``spec``; one of them is required."""
+    if isinstance(override, Mapping):
+        override = override.get(agent)
+    if override is not None:
+        return override  # type: ignore[no-any-return]
+    if spec is None:
+        raise EndpointConfigurationError(
+            "config", f"agent '{agent}' has no model config: set 'config' in the request"
+        )
+    import ag2.config
+
+    factory = getattr(ag2.config, _CONFIG_CLASSES[spec.provider])
+    made: ModelConfig = factory(model=spec.model, **(spec.options or {}))
+    return made
+
+
+def history_events(history: Sequence[AG2Message] | None) -> list[BaseEvent]:
+    """AG2 history events for earlier turns: a ModelRequest per user turn, a ModelResponse per
+    assistant turn."""
+    from ag2.events import ModelMessage, ModelRequest, ModelResponse, TextInput
+
+    events: list[BaseEvent] = []
+    for turn in history or ():
+        if turn.role == "user":
+            events.append(ModelRequest([TextInput(turn.content)]))
+        else:
+            events.append(ModelResponse(ModelMessage(turn.content)))
+    return events
+
+
+def transcript(
+    history: Sequence[AG2Message] | None, *turns: tuple[str, str]
+) -> tuple[dict[str, str], ...]:
+    earlier = tuple({"name": t.role, "content": t.content} for t in history or ())
+    return earlier + tuple({"name": name, "content": text} for name, text in turns)
+
+
+async def within(timeout: float, work: Awaitable[T]) -> T:
+    """``work``, cancelled with :class:`TimeoutError` after the endpoint's timeout."""
+    return await asyncio.wait_for(work, timeout=timeout)
