@@ -295,13 +295,14 @@ class AgenticEndpoint(Endpoint):
             stderr=asyncio.subprocess.PIPE,
             cwd=self.working_directory(validated),
             env=dict(env) if env is not None else None,
+            start_new_session=True,  # its own process group: a timeout ends the CLI's children too
         )
         try:
             out, err = await asyncio.wait_for(
                 process.communicate(self.command_input(validated)), timeout=self.config.timeout
             )
-        except TimeoutError:
-            process.kill()
+        except (TimeoutError, asyncio.CancelledError):
+            _kill_group(process.pid)
             await process.wait()
             raise
         return AgentResult(
@@ -310,6 +311,15 @@ class AgenticEndpoint(Endpoint):
             out.decode(errors="replace"),
             err.decode(errors="replace"),
         )
+
+
+def _kill_group(pid: int) -> None:
+    import signal
+
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def flag_args(flags: Sequence[tuple[str, Any]]) -> list[str]:

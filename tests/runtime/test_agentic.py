@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -421,6 +422,14 @@ STAND_IN = textwrap.dedent(
     marker = os.environ.get("STANDIN_MARKER")
     if marker:
         open(marker, "w").write(str(os.getpid()))
+    child_marker = os.environ.get("STANDIN_CHILD")
+    if child_marker:  # a grandchild, as a CLI's node or MCP helpers would be
+        import subprocess
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(60)"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        open(child_marker, "w").write(str(child.pid))
     sys.stderr.write("stand-in stderr\\n")
     print(json.dumps({{
         "argv": sys.argv,
@@ -492,6 +501,35 @@ def test_call_timeout_kills_the_process(stand_ins: Path, tmp_path: Path) -> None
     pid = int(marker.read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # killed and reaped
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return not any(
+                line.split()[1:2] == ["Z"] for line in status if line.startswith("State:")
+            )
+    except FileNotFoundError:
+        return False
+
+
+def test_call_timeout_kills_the_whole_process_group(stand_ins: Path, tmp_path: Path) -> None:
+    marker, child_marker = tmp_path / "pid", tmp_path / "child"
+    endpoint = _endpoint("pi", timeout=1.0)
+    env = {
+        **os.environ,
+        "STANDIN_SLEEP": "30",
+        "STANDIN_MARKER": str(marker),
+        "STANDIN_CHILD": str(child_marker),
+    }
+    with pytest.raises(TimeoutError):
+        _run(endpoint, {"prompt": "slow", "cwd": str(stand_ins)}, env=env)
+    grandchild = int(child_marker.read_text())
+    for _ in range(50):
+        if not _alive(grandchild):
+            break
+        time.sleep(0.05)
+    assert not _alive(grandchild), "the CLI's own children end with it"
 
 
 def test_credentials_reach_the_child_only_through_its_environment(
