@@ -10,6 +10,7 @@ is read from the environment when a request is made, never stored in the catalog
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -316,10 +317,8 @@ class AgenticEndpoint(Endpoint):
 def _kill_group(pid: int) -> None:
     import signal
 
-    try:
+    with contextlib.suppress(ProcessLookupError):  # already gone
         os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def flag_args(flags: Sequence[tuple[str, Any]]) -> list[str]:
