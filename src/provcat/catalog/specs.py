@@ -93,6 +93,9 @@ class ProviderModelPolicy:
     yolo_kwargs: Mapping[str, Any] = field(default_factory=dict)
     bypass_kwargs: Mapping[str, Any] = field(default_factory=dict)
     fast_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    # provcat additions: the model-name prefix rule, and how effort maps to vendor values
+    model_prefix: str | None = None
+    model_prefix_for: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("model_aliases", "yolo_kwargs", "bypass_kwargs", "fast_kwargs"):
