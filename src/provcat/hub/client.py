@@ -1,0 +1,354 @@
+"""``RegistryClient``: search, resolve, pull, push and delete against any protocol v1 hub,
+including a static mirror made by ``provcat hub export-static``.
+
+Pull follows protocol §6 with the frozen decisions: stream to a temp file beside the local store,
+hash while writing, check against the manifest's ``checksum_sha256`` and the ``Digest`` /
+``Repr-Digest`` headers, then move into place in one rename; nothing is left behind on failure.
+The token is sent only to the hub's own origin and never appears in messages or reprs.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from provcat.hub.errors import (
+    ChecksumMismatchError,
+    RegistryUnavailableError,
+    ValidationError,
+    error_class,
+)
+from provcat.hub.localstore import PAYLOAD_FILE, LocalStore, sha256_file
+from provcat.hub.manifest import AdapterManifest, SearchResult
+from provcat.hub.progress import progress
+from provcat.hub.ref import HubRef
+from provcat.hub.searching import DEFAULT_LIMIT, rank
+
+__all__ = ["RegistryClient"]
+
+CHUNK = 1 << 20
+_SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
+_REDIRECTS = {301, 302, 303, 307, 308}
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return (url.scheme, url.host, url.port)
+
+
+class RegistryClient:
+    """A client of one hub (or static mirror) at ``base_url``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        store: LocalStore | Path | str | None = None,
+        timeout: float = 60.0,
+        transport: httpx.BaseTransport | None = None,
+        progress: bool | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        parsed = httpx.URL(self.base_url)
+        if parsed.scheme not in ("http", "https") or not parsed.host:
+            raise ValidationError("the hub URL must be http(s)://host[:port][/prefix]")
+        self._origin = _origin(parsed)
+        self._token = token
+        self.store = store if isinstance(store, LocalStore) else LocalStore(store)
+        self._progress = progress
+        self._http = httpx.Client(
+            transport=transport,
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
+            follow_redirects=False,
+        )
+
+    def __repr__(self) -> str:
+        token = "<set>" if self._token else "None"
+        return f"RegistryClient({self.base_url!r}, token={token}, store={self.store!r})"
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> RegistryClient:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # -- the protocol --------------------------------------------------------------------------
+    def health(self) -> dict[str, Any]:
+        data: dict[str, Any] = self._json("GET", "/v1/health")
+        return data
+
+    def search(
+        self,
+        query: str | None = None,
+        *,
+        tag: str | Sequence[str] | None = None,
+        limit: int = DEFAULT_LIMIT,
+    ) -> list[SearchResult]:
+        """Latest version of each matching adapter, by relevance then namespace and name."""
+        tags = [tag] if isinstance(tag, str) else list(tag or [])
+        params: list[tuple[str, str | int]] = [("limit", limit)]
+        if query:
+            params.append(("q", query))
+        params.extend(("tag", t) for t in tags)
+        data = self._json("GET", "/v1/search", params=params)
+        rows = data.get("results") if isinstance(data, dict) else None
+        if not isinstance(rows, list):
+            raise RegistryUnavailableError("the hub's search answer has no 'results' list")
+        # a static mirror serves its whole index whatever the query: filtering again is a no-op
+        # for a live hub and makes a mirror answer like one
+        return [SearchResult.model_validate(r) for r in rank(rows, query, tags, limit)]
+
+    def resolve(self, ref: HubRef | str, *, base_model: str | None = None) -> AdapterManifest:
+        """The manifest of a version (``latest`` resolved by the hub)."""
+        ref = _ref(ref)
+        params = [("base_model", base_model)] if base_model else None
+        data = self._json("GET", ref.path(), params=params)
+        try:
+            manifest = AdapterManifest.model_validate(data)
+        except Exception as exc:
+            raise ValidationError(f"the hub returned an invalid manifest for {ref}") from exc
+        if (manifest.namespace, manifest.name) != (ref.namespace, ref.name) or (
+            not ref.is_latest and manifest.version != ref.version
+        ):
+            raise ValidationError(f"the hub answered {manifest.ref} for {ref}")
+        return manifest
+
+    def pull(self, ref: HubRef | str) -> AdapterManifest:
+        """Download, verify and store a version; return its manifest (concrete version).
+
+        A version already in the local store is re-verified and served from there; a local copy
+        that fails verification is removed and downloaded again.
+        """
+        ref = _ref(ref)
+        if not ref.is_latest and (hit := self._local_hit(ref.adapter_id)) is not None:
+            return hit
+        manifest = self.resolve(ref)
+        if manifest.checksum_sha256 is None:
+            raise ValidationError(f"{manifest.ref} has no checksum_sha256: it cannot be pulled")
+        if ref.is_latest and (hit := self._local_hit(manifest.canonical_id)) is not None:
+            return hit
+        with self.store.staging() as staging:
+            target = staging / PAYLOAD_FILE
+            actual, header_digests = self._download(manifest.ref.path() + "/payload", target)
+            expected = manifest.checksum_sha256
+            for where, value in [("manifest", expected), *header_digests]:
+                if value != actual:
+                    raise ChecksumMismatchError(
+                        f"{manifest.ref}: the downloaded payload's SHA-256 disagrees with the "
+                        f"{where}; nothing was stored",
+                        {"expected": value, "actual": actual, "source": where},
+                    )
+            self.store.install(staging, manifest)
+        return manifest
+
+    def local_path(self, manifest: AdapterManifest) -> Path:
+        """Where :meth:`pull` stored this version's payload."""
+        return self.store.payload_path(manifest.canonical_id)
+
+    def push(
+        self, payload: Path | str, manifest: AdapterManifest | Mapping[str, Any]
+    ) -> AdapterManifest:
+        """Publish ``payload`` with ``manifest`` (v2); ``checksum_sha256`` is computed if absent."""
+        path = Path(payload)
+        if not path.is_file():
+            raise ValidationError(f"no payload file at {path}")
+        size = path.stat().st_size
+        if isinstance(manifest, AdapterManifest):
+            document = manifest.model_dump(mode="json", exclude_unset=True)
+        else:
+            document = dict(manifest)
+        for field in _SERVER_FIELDS:
+            document.pop(field, None)
+        document.setdefault("manifest_version", 2)
+        if not document.get("checksum_sha256"):
+            with progress("hashing", size, self._progress) as advance:
+                document["checksum_sha256"] = sha256_file(path, advance)
+        boundary = secrets.token_hex(16)
+        head, tail = _multipart_frame(boundary, document)
+        length = len(head) + size + len(tail)
+
+        def body() -> Iterator[bytes]:
+            yield head
+            with progress("pushing", size, self._progress) as advance, path.open("rb") as f:
+                while chunk := f.read(CHUNK):
+                    advance(len(chunk))
+                    yield chunk
+            yield tail
+
+        headers = {
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Content-Length": str(length),
+        }
+        data = self._json("POST", "/v1/adapters", content=body(), headers=headers)
+        return AdapterManifest.model_validate(data)
+
+    def delete(self, ref: HubRef | str) -> bool:
+        """Delete a version: True if deleted now, False if it was already gone (404)."""
+        ref = _ref(ref)
+        if ref.is_latest:
+            raise ValidationError("delete needs a concrete version, not latest")
+        response = self._send("DELETE", ref.path())
+        if response.status_code == 404:
+            body = _body(response)
+            if not isinstance(body, dict) or body.get("error") == "AdapterNotFoundError":
+                return False
+        self._raise(response)
+        return True
+
+    # -- transport -----------------------------------------------------------------------------
+    def _local_hit(self, adapter_id: str) -> AdapterManifest | None:
+        manifest = self.store.manifest(adapter_id)
+        if manifest is None:
+            return None
+        payload = self.store.payload_path(adapter_id)
+        if payload.is_file() and manifest.checksum_sha256 == sha256_file(payload):
+            return manifest
+        # tampered or damaged: never serve it; download a verified copy instead
+        self.store.remove(adapter_id)
+        return None
+
+    def _download(self, path: str, target: Path) -> tuple[str, list[tuple[str, str]]]:
+        response = self._send("GET", path, stream=True)
+        try:
+            self._raise(response)
+            digests = _header_digests(response.headers)
+            total = int(response.headers.get("content-length") or 0) or None
+            digest = hashlib.sha256()
+            with (
+                progress("pulling", total, self._progress) as advance,
+                target.open("wb") as out,
+            ):
+                try:
+                    for chunk in response.iter_bytes(CHUNK):
+                        digest.update(chunk)
+                        out.write(chunk)
+                        advance(len(chunk))
+                except httpx.TransportError as exc:
+                    raise RegistryUnavailableError(
+                        f"the download from {self.base_url} broke off ({type(exc).__name__})"
+                    ) from None
+        finally:
+            response.close()
+        return digest.hexdigest(), digests
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Any = None,
+        content: Any = None,
+        headers: dict[str, str] | None = None,
+        stream: bool = False,
+    ) -> httpx.Response:
+        url = httpx.URL(self.base_url + path)
+        for _ in range(6):
+            request = self._http.build_request(
+                method, url, params=params, content=content, headers=self._headers(url, headers)
+            )
+            try:
+                response = self._http.send(request, stream=stream)
+            except httpx.TransportError as exc:
+                raise RegistryUnavailableError(
+                    f"cannot reach the hub at {self.base_url} ({type(exc).__name__}); is it "
+                    "running, and is the URL right?"
+                ) from None
+            location = response.headers.get("location")
+            if response.status_code not in _REDIRECTS or method not in ("GET", "HEAD"):
+                return response
+            response.close()
+            if not location:
+                break
+            url = response.url.join(location)
+            params = None  # the Location carries its own query
+        raise RegistryUnavailableError(f"too many or broken redirects from {self.base_url}")
+
+    def _headers(self, url: httpx.URL, extra: dict[str, str] | None) -> dict[str, str]:
+        headers = {"Accept": "application/json", **(extra or {})}
+        # the token goes to the hub's own origin only: never to a redirect target elsewhere
+        if self._token and _origin(url) == self._origin:
+            headers["Authorization"] = f"Bearer {self._token}"
+        return headers
+
+    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+        response = self._send(method, path, **kwargs)
+        self._raise(response)
+        try:
+            return json.loads(response.content)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise RegistryUnavailableError(
+                f"the hub at {self.base_url} did not answer JSON for {path}"
+            ) from None
+
+    def _raise(self, response: httpx.Response) -> None:
+        if response.status_code < 400:
+            return
+        if not response.is_stream_consumed:
+            response.read()
+        body = _body(response)
+        name = body.get("error") if isinstance(body, dict) else None
+        message = body.get("message") if isinstance(body, dict) else None
+        details = body.get("details") if isinstance(body, dict) else None
+        if not isinstance(message, str):
+            message = f"HTTP {response.status_code} from {self.base_url}{response.url.path}"
+        if self._token:
+            message = message.replace(self._token, "<redacted>")
+        cls = error_class(response.status_code, name)
+        raise cls(message[:500], details if isinstance(details, dict) else None)
+
+
+def _ref(ref: HubRef | str) -> HubRef:
+    return ref if isinstance(ref, HubRef) else HubRef.parse(ref)
+
+
+def _body(response: httpx.Response) -> Any:
+    try:
+        return json.loads(response.content)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+
+
+def _multipart_frame(boundary: str, document: dict[str, Any]) -> tuple[bytes, bytes]:
+    manifest = json.dumps(document, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    head = (
+        f"--{boundary}\r\n"
+        'Content-Disposition: form-data; name="manifest"\r\n'
+        "Content-Type: application/json\r\n\r\n"
+    ).encode("ascii")
+    head += manifest
+    head += (
+        f"\r\n--{boundary}\r\n"
+        'Content-Disposition: form-data; name="payload"; filename="adapter.safetensors"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode("ascii")
+    return head, f"\r\n--{boundary}--\r\n".encode("ascii")
+
+
+def _header_digests(headers: httpx.Headers) -> list[tuple[str, str]]:
+    """SHA-256 values announced by ``Digest`` (hex or base64) and ``Repr-Digest`` (RFC 9530)."""
+    found: list[tuple[str, str]] = []
+    for header in ("digest", "repr-digest"):
+        for item in headers.get(header, "").split(","):
+            algo, _, value = item.strip().partition("=")
+            if algo.strip().lower() != "sha-256" or not value:
+                continue
+            value = value.strip().strip(":")
+            if len(value) == 64 and all(c in "0123456789abcdefABCDEF" for c in value):
+                found.append((f"{header} header", value.lower()))
+                continue
+            try:
+                found.append((f"{header} header", base64.b64decode(value, validate=True).hex()))
+            except (binascii.Error, ValueError):
+                found.append((f"{header} header", "unparseable"))
+    return found

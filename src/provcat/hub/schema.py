@@ -1,0 +1,69 @@
+"""The manifest v2 JSON Schema: where it lives and how a push is checked against it.
+
+The schema ships inside the wheel as ``provcat/hub/manifest.schema.json``; in an editable checkout
+it is read from ``schemas/hub-manifest.schema.json``. ``jsonschema`` is imported only when a
+manifest is validated, so importing provcat never pulls it in.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from provcat.hub.errors import ValidationError
+
+__all__ = ["manifest_schema", "validate_manifest"]
+
+_REPO_SCHEMA = Path(__file__).resolve().parents[3] / "schemas" / "hub-manifest.schema.json"
+MAX_ERRORS = 20
+
+
+@functools.cache
+def _schema_text() -> str:
+    packaged = resources.files("provcat.hub").joinpath("manifest.schema.json")
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return _REPO_SCHEMA.read_text(encoding="utf-8")
+
+
+def manifest_schema() -> dict[str, Any]:
+    """A fresh copy of the manifest v2 JSON Schema."""
+    schema: dict[str, Any] = json.loads(_schema_text())
+    return schema
+
+
+@functools.cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator  # lazily: the runtime never imports it eagerly
+
+    return Draft202012Validator(manifest_schema())
+
+
+def validate_manifest(document: object) -> None:
+    """Raise ValidationError listing every schema violation (sorted by JSON path)."""
+    errors = sorted(
+        _validator().iter_errors(document),
+        key=lambda e: (list(map(str, e.absolute_path)), e.message),
+    )
+    if not errors:
+        return
+    problems = [
+        {"path": "/" + "/".join(str(p) for p in e.absolute_path), "message": _short(e)}
+        for e in errors[:MAX_ERRORS]
+    ]
+    first = problems[0]
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    raise ValidationError(
+        f"the manifest does not match the manifest v2 schema: {first['path']}: "
+        f"{first['message']}{more}",
+        {"problems": problems},
+    )
+
+
+def _short(error: Any) -> str:
+    # jsonschema echoes the offending value; keep messages short and value-free where long
+    message = str(error.message)
+    return message if len(message) <= 200 else message[:197] + "..."

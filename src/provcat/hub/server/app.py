@@ -1,0 +1,305 @@
+"""The FastAPI app factory: every ``/v1`` endpoint of the registry protocol.
+
+Failures always answer with ``{error, message, details}``: protocol errors, framework validation
+(400, never 422), unknown routes (404) and methods (405 with ``Allow``), storage outages (503).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+import provcat
+from provcat.hub.errors import (
+    AdapterNotFoundError,
+    HubError,
+    IncompatibleBaseModelError,
+    MethodNotAllowedError,
+    NotFoundError,
+    ValidationError,
+    error_class,
+)
+from provcat.hub.ref import LATEST, HubRef
+from provcat.hub.safetensors import check_safetensors
+from provcat.hub.schema import manifest_schema
+from provcat.hub.searching import rank
+from provcat.hub.server.auth import authenticate, authorize, optional_token
+from provcat.hub.server.middleware import CatchAll, PathGuard
+from provcat.hub.server.openapi import SLUG_PATTERN, VERSION_OR_LATEST, build_openapi, responses
+from provcat.hub.server.payload import digest_headers, parse_range
+from provcat.hub.server.push import check_checksum, parse_manifest, record_for
+from provcat.hub.server.responses import SortedJSON, error_response
+from provcat.hub.server.upload import receive_upload
+from provcat.hub.settings import HubSettings
+from provcat.hub.storage import Storage, StoredAdapter, open_storage
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("provcat.hub")
+
+Namespace = Annotated[
+    str, PathParam(pattern=SLUG_PATTERN, max_length=64, description="Lower-kebab namespace.")
+]
+Name = Annotated[
+    str, PathParam(pattern=SLUG_PATTERN, max_length=64, description="Lower-kebab name.")
+]
+VersionParam = Annotated[
+    str,
+    PathParam(
+        pattern=VERSION_OR_LATEST, max_length=64, description="SemVer (or v-prefixed) or latest."
+    ),
+]
+
+
+def create_app(settings: HubSettings | None = None, *, storage: Storage | None = None) -> FastAPI:
+    """A hub app over ``storage`` (default: opened, migrated and cleaned from ``settings``)."""
+    settings = settings or HubSettings()
+    store = storage or open_storage(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(
+        title="provcat adapter hub",
+        version=provcat.__version__,
+        description="Registry protocol v1: search, resolve, pull and push LoRA adapters.",
+        lifespan=lifespan,
+        redoc_url=None,
+    )
+    app.state.storage = store
+    app.state.settings = settings
+    _install_error_handlers(app)
+    app.add_middleware(CatchAll)
+    app.add_middleware(PathGuard)
+
+    def payload_url(request: Request, row: StoredAdapter) -> str:
+        base = settings.public_url or str(request.base_url)
+        return f"{base.rstrip('/')}/v1/adapters/{row.namespace}/{row.name}/{row.version}/payload"
+
+    def manifest_of(request: Request, row: StoredAdapter) -> dict[str, Any]:
+        return {**row.manifest, "storage_uri": payload_url(request, row)}
+
+    def read_scope(request: Request, namespace: str | None) -> tuple[str, ...] | None:
+        token = optional_token(request, store, settings.private_reads)
+        if token is None:
+            return None
+        if namespace is not None:
+            authorize(token, namespace)
+        return None if token.admin else token.namespaces
+
+    def found(ref: HubRef) -> StoredAdapter:
+        row = store.resolve(ref.namespace, ref.name, ref.version)
+        if row is None:
+            raise AdapterNotFoundError(
+                f"no adapter {ref}",
+                {"namespace": ref.namespace, "name": ref.name, "version": ref.version},
+            )
+        return row
+
+    @app.get("/v1/health", responses=responses("health"), summary="Liveness probe")
+    def health() -> Response:
+        return SortedJSON({"status": "ok", "version": provcat.__version__})
+
+    @app.get(
+        "/v1/manifest.schema.json",
+        responses=responses("schema"),
+        summary="The manifest v2 JSON Schema that validates pushes",
+    )
+    def schema() -> Response:
+        return SortedJSON(manifest_schema())
+
+    @app.get("/v1/search", responses=responses("search"), summary="Search adapters")
+    def search(
+        request: Request,
+        q: Annotated[str | None, Query(max_length=200, description="Text to find.")] = None,
+        tag: Annotated[list[str] | None, Query(description="Exact tag (repeatable).")] = None,
+        limit: Annotated[int, Query(ge=1, le=100, description="At most this many rows.")] = 10,
+    ) -> Response:
+        for single in ("q", "limit"):
+            if len(request.query_params.getlist(single)) > 1:
+                raise ValidationError(f"query parameter '{single}' given more than once")
+        tags = tag or []
+        if any(not t or len(t) > 100 for t in tags):
+            raise ValidationError("tag must be 1 to 100 characters")
+        scope = read_scope(request, None)
+        rows = [r.search_row() for r in store.latest_rows()]
+        if scope is not None:
+            rows = [r for r in rows if r["namespace"] in scope]
+        return SortedJSON({"results": rank(rows, q, tags, limit)})
+
+    @app.get(
+        "/v1/adapters/{namespace}/{name}/{version}",
+        responses=responses("resolve"),
+        summary="Resolve a version (or latest) to its manifest",
+    )
+    def resolve(
+        request: Request,
+        namespace: Namespace,
+        name: Name,
+        version: VersionParam,
+        base_model: Annotated[
+            str | None, Query(max_length=200, description="Refuse unless compatible.")
+        ] = None,
+    ) -> Response:
+        ref = HubRef.of(namespace, name, version)
+        read_scope(request, ref.namespace)
+        row = found(ref)
+        compatible = row.manifest.get("base_model_compatibility") or []
+        if base_model is not None and compatible and base_model not in compatible:
+            raise IncompatibleBaseModelError(
+                f"{ref.namespace}/{ref.name}:{row.version} does not support base model "
+                f"'{base_model}'",
+                {"base_model": base_model, "base_model_compatibility": sorted(compatible)},
+            )
+        return SortedJSON(manifest_of(request, row))
+
+    def payload(request: Request, namespace: str, name: str, version: str) -> Response:
+        ref = HubRef.of(namespace, name, version)
+        read_scope(request, ref.namespace)
+        row = found(ref)
+        span = parse_range(request.headers.get("range"), row.size_bytes)
+        start, end = span or (0, row.size_bytes)
+        headers = digest_headers(row.checksum_sha256)
+        headers["Content-Length"] = str(end - start)
+        status = 200
+        if span is not None:
+            status = 206
+            headers["Content-Range"] = f"bytes {start}-{end - 1}/{row.size_bytes}"
+        reader = store.open_payload(row, start, end)
+        if reader is None:  # deleted between the lookup and the open
+            raise AdapterNotFoundError(f"no adapter {ref}")
+        if request.method == "HEAD":
+            reader.close()
+            return Response(status_code=status, headers=headers)
+        return StreamingResponse(reader.chunks(), status_code=status, headers=headers)
+
+    payload_path = "/v1/adapters/{namespace}/{name}/{version}/payload"
+
+    @app.get(
+        payload_path,
+        responses=responses("payload"),
+        response_class=Response,
+        summary="Download the safetensors payload (Range supported)",
+    )
+    def get_payload(
+        request: Request, namespace: Namespace, name: Name, version: VersionParam
+    ) -> Response:
+        return payload(request, namespace, name, version)
+
+    @app.head(
+        payload_path,
+        responses=responses("payload"),
+        response_class=Response,
+        summary="The payload's headers (size, digests) without its bytes",
+    )
+    def head_payload(
+        request: Request, namespace: Namespace, name: Name, version: VersionParam
+    ) -> Response:
+        return payload(request, namespace, name, version)
+
+    @app.post(
+        "/v1/adapters",
+        status_code=201,
+        responses=responses("push"),
+        summary="Publish a version (multipart: manifest + payload)",
+    )
+    async def push(request: Request) -> Response:
+        token = await run_in_threadpool(authenticate, request, store)
+        holder: dict[str, dict[str, Any]] = {}
+
+        async def on_manifest(raw: bytes) -> None:
+            manifest = parse_manifest(raw)
+            authorize(token, manifest["namespace"])
+            # refuse a taken version before reading its payload (the constraint still decides races)
+            await run_in_threadpool(
+                store.precheck,
+                manifest["namespace"],
+                manifest["name"],
+                manifest["version"],
+                manifest["checksum_sha256"],
+            )
+            holder["manifest"] = manifest
+
+        upload = await receive_upload(
+            request, store.tmp_dir, settings.max_upload_bytes, on_manifest
+        )
+        try:
+            manifest = holder["manifest"]
+            check_checksum(manifest, upload.sha256)
+            await run_in_threadpool(check_safetensors, upload.path)
+            record = record_for(manifest, upload.size)
+            stored, created = await run_in_threadpool(store.publish, record, upload.path)
+        finally:
+            upload.discard()
+        return SortedJSON(manifest_of(request, stored), status_code=201 if created else 200)
+
+    @app.delete(
+        "/v1/adapters/{namespace}/{name}/{version}",
+        status_code=204,
+        responses=responses("delete"),
+        response_class=Response,
+        summary="Delete a version (it stays a tombstone: never reusable)",
+    )
+    def delete(
+        request: Request, namespace: Namespace, name: Name, version: VersionParam
+    ) -> Response:
+        if version == LATEST:
+            raise ValidationError("DELETE needs a concrete version, not 'latest'")
+        ref = HubRef.of(namespace, name, version)
+        authorize(authenticate(request, store), ref.namespace)
+        if not store.delete(ref.namespace, ref.name, ref.version):
+            raise AdapterNotFoundError(f"no adapter {ref} (unknown or already deleted)")
+        return Response(status_code=204)
+
+    app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    async def hub_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HubError)
+        return error_response(exc)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        error: HubError
+        if exc.status_code == 404:
+            error = NotFoundError(f"no route {request.url.path}; see /openapi.json")
+        elif exc.status_code == 405:
+            error = MethodNotAllowedError(f"{request.method} is not allowed here")
+            error.headers["Allow"] = (exc.headers or {}).get("Allow", "")
+        else:
+            error = error_class(exc.status_code)(str(exc.detail))
+        return error_response(error)
+
+    async def validation_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        problems = sorted(
+            {
+                "/".join(str(p) for p in e.get("loc", ())): str(e.get("msg", ""))
+                for e in exc.errors()
+            }.items()
+        )
+        where, what = problems[0] if problems else ("request", "invalid")
+        return error_response(
+            ValidationError(
+                f"invalid {where}: {what}",
+                {"problems": [{"path": p, "message": m} for p, m in problems]},
+            )
+        )
+
+    app.add_exception_handler(HubError, hub_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, validation_error)

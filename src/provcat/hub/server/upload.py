@@ -1,0 +1,204 @@
+"""Streaming multipart upload: the payload goes to a temp file while it is hashed and counted.
+
+Memory stays flat whatever the size: the manifest part is capped at 1 MiB and the payload part is
+written chunk by chunk. The size cap is enforced from ``Content-Length`` before reading and again
+while streaming (chunked bodies). On any failure the temp file is removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from python_multipart.exceptions import MultipartParseError
+from python_multipart.multipart import MultipartParser, parse_options_header
+from starlette.requests import Request
+
+from provcat.hub.errors import PayloadTooLargeError, ValidationError
+
+__all__ = ["MANIFEST_MAX_BYTES", "Upload", "receive_upload"]
+
+MANIFEST_MAX_BYTES = 1 << 20
+HEADERS_MAX_BYTES = 16 << 10
+PARTS = ("manifest", "payload")
+
+
+@dataclass
+class Upload:
+    """A received upload: the manifest part's bytes and the payload in a temp file."""
+
+    manifest: bytes
+    path: Path
+    sha256: str
+    size: int
+
+    def discard(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+@dataclass
+class _State:
+    tmp_dir: Path
+    seen: set[str] = field(default_factory=set)
+    current: str | None = None
+    header_field: bytearray = field(default_factory=bytearray)
+    header_value: bytearray = field(default_factory=bytearray)
+    headers: dict[str, bytes] = field(default_factory=dict)
+    header_bytes: int = 0
+    manifest: bytearray = field(default_factory=bytearray)
+    file: IO[bytes] | None = None
+    path: Path | None = None
+    hasher: Any = field(default_factory=hashlib.sha256)
+    size: int = 0
+    ended: bool = False
+    manifest_done: bool = False
+
+    # -- python-multipart callbacks ------------------------------------------------------------
+    def on_part_begin(self) -> None:
+        self.headers = {}
+        self.header_bytes = 0
+        self.current = None
+
+    def on_header_field(self, data: bytes, start: int, end: int) -> None:
+        self._count_header(end - start)
+        self.header_field += data[start:end]
+
+    def on_header_value(self, data: bytes, start: int, end: int) -> None:
+        self._count_header(end - start)
+        self.header_value += data[start:end]
+
+    def on_header_end(self) -> None:
+        self.headers[bytes(self.header_field).decode("latin-1").lower()] = bytes(self.header_value)
+        self.header_field.clear()
+        self.header_value.clear()
+
+    def on_headers_finished(self) -> None:
+        disposition, params = parse_options_header(self.headers.get("content-disposition", b""))
+        name = params.get(b"name", b"").decode("latin-1")
+        if disposition != b"form-data" or name not in PARTS:
+            raise ValidationError(
+                "each multipart part must be form-data named 'manifest' or 'payload'",
+                {"part": name[:40]},
+            )
+        if name in self.seen:
+            raise ValidationError(f"duplicate multipart part '{name}'", {"part": name})
+        self.seen.add(name)
+        self.current = name
+        if name == "payload":
+            fd, path = tempfile.mkstemp(dir=self.tmp_dir, prefix="upload-", suffix=".part")
+            self.path = Path(path)
+            self.file = os.fdopen(fd, "wb", buffering=1 << 20)
+
+    def on_part_data(self, data: bytes, start: int, end: int) -> None:
+        chunk = memoryview(data)[start:end]
+        if self.current == "manifest":
+            if len(self.manifest) + len(chunk) > MANIFEST_MAX_BYTES:
+                raise ValidationError("the manifest part is larger than 1 MiB")
+            self.manifest += chunk
+        elif self.file is not None:
+            self.hasher.update(chunk)
+            self.file.write(chunk)
+            self.size += len(chunk)
+
+    def on_part_end(self) -> None:
+        if self.current == "manifest":
+            self.manifest_done = True
+        elif self.current == "payload" and self.file is not None:
+            self.file.flush()
+            self.file.close()
+        self.current = None
+
+    def on_end(self) -> None:
+        self.ended = True
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _count_header(self, n: int) -> None:
+        self.header_bytes += n
+        if self.header_bytes > HEADERS_MAX_BYTES:
+            raise ValidationError("multipart part headers are too large")
+
+    def callbacks(self) -> dict[str, Any]:
+        return {
+            name: getattr(self, name)
+            for name in (
+                "on_part_begin",
+                "on_header_field",
+                "on_header_value",
+                "on_header_end",
+                "on_headers_finished",
+                "on_part_data",
+                "on_part_end",
+                "on_end",
+            )
+        }
+
+    def discard(self) -> None:
+        if self.file is not None and not self.file.closed:
+            self.file.close()
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+
+def _too_large(limit: int) -> PayloadTooLargeError:
+    return PayloadTooLargeError(
+        f"the upload is larger than this hub's limit of {limit} bytes", {"limit": limit}
+    )
+
+
+async def receive_upload(
+    request: Request,
+    tmp_dir: Path,
+    max_bytes: int,
+    on_manifest: Callable[[bytes], Awaitable[None]],
+) -> Upload:
+    """Parse a ``multipart/form-data`` push; ``on_manifest`` runs as soon as that part ends,
+    so a bad manifest or a forbidden namespace is refused before the payload is read."""
+    ctype, params = parse_options_header(request.headers.get("content-type", ""))
+    boundary = params.get(b"boundary")
+    if ctype != b"multipart/form-data" or not boundary:
+        raise ValidationError(
+            "a push is multipart/form-data with parts 'manifest' (JSON) and 'payload' (bytes)"
+        )
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.isascii() or not length.isdigit():
+            raise ValidationError("invalid Content-Length")
+        if int(length) > max_bytes:
+            raise _too_large(max_bytes)
+    state = _State(tmp_dir)
+    checked = False
+    parser = MultipartParser(boundary, state.callbacks())  # type: ignore[arg-type]
+    received = 0
+    try:
+        async for chunk in request.stream():
+            received += len(chunk)
+            if received > max_bytes:
+                raise _too_large(max_bytes)
+            if chunk:
+                parser.write(chunk)
+            if state.manifest_done and not checked:
+                checked = True
+                await on_manifest(bytes(state.manifest))
+        parser.finalize()
+        if state.manifest_done and not checked:
+            await on_manifest(bytes(state.manifest))
+        if not state.ended:
+            raise ValidationError("truncated multipart body: the closing boundary is missing")
+        missing = [p for p in PARTS if p not in state.seen]
+        if missing:
+            raise ValidationError(
+                f"missing multipart part(s): {', '.join(missing)}", {"missing": missing}
+            )
+    except MultipartParseError:
+        state.discard()
+        raise ValidationError("malformed multipart body") from None
+    except BaseException:
+        state.discard()
+        raise
+    assert state.path is not None
+    return Upload(bytes(state.manifest), state.path, state.hasher.hexdigest(), state.size)

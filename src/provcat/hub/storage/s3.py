@@ -1,0 +1,128 @@
+"""Blobs in any S3-compatible object store (boto3), so several stateless servers share them.
+
+The endpoint and credentials come from boto3's usual configuration (``AWS_ENDPOINT_URL``,
+``AWS_ACCESS_KEY_ID``, ...). Uploads use bounded multipart transfers (memory stays flat).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from provcat.hub.storage.blobs import CHUNK, blob_key
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+__all__ = ["S3BlobStore"]
+
+_MIB = 1 << 20
+
+
+@dataclass
+class _S3Reader:
+    body: Any
+    size: int
+
+    def chunks(self) -> Iterator[bytes]:
+        try:
+            yield from self.body.iter_chunks(CHUNK)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self.body.close()
+
+
+class S3BlobStore:
+    """Blobs as objects ``<prefix>/blobs/sha256/ab/<hex>`` in ``bucket``."""
+
+    def __init__(self, bucket: str, prefix: str = "", client: S3Client | None = None) -> None:
+        import boto3
+        from botocore.config import Config
+
+        self.bucket = bucket
+        self.prefix = prefix.strip("/")
+        self.client: S3Client = client or boto3.client(
+            "s3", config=Config(retries={"max_attempts": 3, "mode": "standard"})
+        )
+
+    def key(self, sha256: str) -> str:
+        key = blob_key(sha256)
+        return f"{self.prefix}/{key}" if self.prefix else key
+
+    def _missing(self, exc: Exception) -> bool:
+        from botocore.exceptions import ClientError
+
+        if not isinstance(exc, ClientError):
+            return False
+        code = str(exc.response.get("Error", {}).get("Code", ""))
+        return code in {"404", "NoSuchKey", "NotFound"}
+
+    def size(self, sha256: str) -> int | None:
+        try:
+            head = self.client.head_object(Bucket=self.bucket, Key=self.key(sha256))
+        except Exception as exc:
+            if self._missing(exc):
+                return None
+            raise
+        return int(head["ContentLength"])
+
+    def exists(self, sha256: str) -> bool:
+        return self.size(sha256) is not None
+
+    def put(self, sha256: str, source: Path) -> None:
+        from boto3.s3.transfer import TransferConfig
+
+        if self.exists(sha256):
+            return
+        config = TransferConfig(
+            multipart_threshold=16 * _MIB, multipart_chunksize=8 * _MIB, max_concurrency=4
+        )
+        # a multipart upload becomes visible only when complete: no reader sees a partial blob
+        self.client.upload_file(str(source), self.bucket, self.key(sha256), Config=config)
+
+    def open(self, sha256: str, start: int = 0, end: int | None = None) -> _S3Reader | None:
+        total = self.size(sha256)
+        if total is None:
+            return None
+        stop = total if end is None else min(end, total)
+        if stop <= start:
+            return _S3Reader(_Empty(), 0)
+        try:
+            got = self.client.get_object(
+                Bucket=self.bucket, Key=self.key(sha256), Range=f"bytes={start}-{stop - 1}"
+            )
+        except Exception as exc:
+            if self._missing(exc):
+                return None
+            raise
+        return _S3Reader(got["Body"], stop - start)
+
+    def delete(self, sha256: str) -> None:
+        self.client.delete_object(Bucket=self.bucket, Key=self.key(sha256))
+
+    def old_digests(self, older_than: float) -> list[str]:
+        now = time.time()
+        out = []
+        prefix = f"{self.prefix}/blobs/sha256/" if self.prefix else "blobs/sha256/"
+        paginator = self.client.get_paginator("list_objects_v2")
+        for page in paginator.paginate(Bucket=self.bucket, Prefix=prefix):
+            for item in page.get("Contents", []):
+                if now - item["LastModified"].timestamp() >= older_than:
+                    out.append(item["Key"].rsplit("/", 1)[-1])
+        return sorted(out)
+
+    def describe(self) -> str:
+        return f"s3://{self.bucket}/{self.prefix}".rstrip("/")
+
+
+class _Empty:
+    def iter_chunks(self, size: int) -> Iterator[bytes]:
+        return iter(())
+
+    def close(self) -> None:
+        return None

@@ -1,0 +1,234 @@
+"""``Storage``: the operations the server, the CLI and the static export need, in one place.
+
+Publish is atomic: the upload was streamed to a temp file (hashed and counted); the blob is
+published (fsync + link, or a completed multipart put), then the row is inserted. A crash at any
+point leaves no visible version; stray temp files are removed at start and unreferenced blobs
+older than a grace period are swept.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import shutil
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import ParamSpec, TypeVar
+
+from provcat.hub.errors import AdapterExistsError, HubError, RegistryUnavailableError
+from provcat.hub.ref import LATEST, resolve_latest
+from provcat.hub.settings import HubSettings
+from provcat.hub.storage.blobs import BlobReader, BlobStore, FileBlobStore
+from provcat.hub.storage.records import StoredAdapter, now_rfc3339
+from provcat.hub.storage.sql import SqlMetadata, same_or_conflict
+from provcat.hub.tokens import ADMIN, NewToken, TokenRecord, new_token
+
+__all__ = ["Storage", "open_storage"]
+
+log = logging.getLogger("provcat.hub")
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _unavailable_errors() -> tuple[type[BaseException], ...]:
+    from botocore.exceptions import BotoCoreError, ClientError
+    from sqlalchemy.exc import InterfaceError, OperationalError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    return (OperationalError, InterfaceError, PoolTimeout, BotoCoreError, ClientError, OSError)
+
+
+def guarded(fn: Callable[P, T]) -> Callable[P, T]:
+    """Turn storage connectivity failures into RegistryUnavailableError (no SQL, URL or path)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except HubError:
+            raise
+        except _unavailable_errors() as exc:
+            log.warning("storage failure in %s: %s", fn.__name__, type(exc).__name__)
+            raise RegistryUnavailableError(
+                "the hub's storage is unavailable; try again later"
+            ) from exc
+
+    return wrapper
+
+
+class Storage:
+    """Metadata + blobs + the local temp dir uploads stream into."""
+
+    def __init__(self, metadata: SqlMetadata, blobs: BlobStore, tmp_dir: Path) -> None:
+        self.metadata = metadata
+        self.blobs = blobs
+        self.tmp_dir = tmp_dir
+        tmp_dir.mkdir(parents=True, exist_ok=True)
+
+    def __repr__(self) -> str:
+        return f"Storage(blobs={self.blobs.describe()!r})"
+
+    def close(self) -> None:
+        self.metadata.close()
+
+    # -- start-up ------------------------------------------------------------------------------
+    @guarded
+    def prepare(self, orphan_grace_seconds: float) -> None:
+        """Migrate the schema, remove stray temp files, sweep old unreferenced blobs."""
+        self.metadata.migrate()
+        self.clean_temp()
+        self.sweep(orphan_grace_seconds)
+
+    def clean_temp(self) -> int:
+        removed = 0
+        for path in sorted(self.tmp_dir.iterdir()):
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+            removed += 1
+        if removed:
+            log.info("removed %d stray temp file(s)", removed)
+        return removed
+
+    @guarded
+    def sweep(self, older_than: float) -> int:
+        """Remove blobs no live version references, once older than ``older_than`` seconds."""
+        referenced = self.metadata.live_checksums()
+        removed = 0
+        for digest in self.blobs.old_digests(older_than):
+            if digest not in referenced and self.metadata.release_blob(
+                digest, functools.partial(self.blobs.delete, digest)
+            ):
+                removed += 1
+        if removed:
+            log.info("swept %d unreferenced blob(s)", removed)
+        return removed
+
+    # -- reads ---------------------------------------------------------------------------------
+    @guarded
+    def ping(self) -> None:
+        self.metadata.ping()
+
+    @guarded
+    def resolve(self, namespace: str, name: str, version: str) -> StoredAdapter | None:
+        """A live version (``latest``: the highest by SemVer precedence), else None."""
+        if version == LATEST:
+            rows = self.metadata.live_versions(namespace, name)
+            best = resolve_latest([r.semver for r in rows])
+            return next((r for r in rows if r.semver == best), None)
+        row = self.metadata.get(namespace, name, version)
+        return row if row is not None and row.deleted_at is None else None
+
+    @guarded
+    def latest_rows(self) -> list[StoredAdapter]:
+        """One row per (namespace, name): its latest live version; sorted."""
+        groups: dict[tuple[str, str], list[StoredAdapter]] = {}
+        for row in self.metadata.live():
+            groups.setdefault((row.namespace, row.name), []).append(row)
+        out: list[StoredAdapter] = []
+        for key in sorted(groups):
+            rows = groups[key]
+            best = resolve_latest([r.semver for r in rows])
+            out.extend(r for r in rows if r.semver == best)
+        return out
+
+    @guarded
+    def live(self) -> list[StoredAdapter]:
+        return self.metadata.live()
+
+    @guarded
+    def open_payload(
+        self, adapter: StoredAdapter, start: int = 0, end: int | None = None
+    ) -> BlobReader | None:
+        return self.blobs.open(adapter.checksum_sha256, start, end)
+
+    # -- writes --------------------------------------------------------------------------------
+    @guarded
+    def precheck(self, namespace: str, name: str, version: str, checksum: str) -> None:
+        """AdapterExistsError now if this version is a tombstone or holds other bytes."""
+        row = self.metadata.get(namespace, name, version)
+        if row is not None and (row.deleted_at is not None or row.checksum_sha256 != checksum):
+            same_or_conflict(row, replace(row, checksum_sha256=checksum))
+
+    @guarded
+    def publish(self, record: StoredAdapter, source: Path) -> tuple[StoredAdapter, bool]:
+        """Publish a verified upload at ``source``: ``(stored, created)``."""
+        digest = record.checksum_sha256
+        self.blobs.put(digest, source)
+
+        def ensure_blob() -> None:
+            # a delete may have removed an identical blob between put and the locked insert
+            if not self.blobs.exists(digest):
+                self.blobs.put(digest, source)
+
+        try:
+            return self.metadata.publish(record, ensure_blob)
+        except AdapterExistsError:
+            # the loser of a race: drop its blob unless something live uses it (under the lock)
+            self.metadata.release_blob(digest, functools.partial(self.blobs.delete, digest))
+            raise
+
+    @guarded
+    def delete(self, namespace: str, name: str, version: str) -> bool:
+        """Tombstone a live version and drop its blob if nothing else uses it."""
+        gone = self.metadata.tombstone(namespace, name, version)
+        if gone is None:
+            return False
+        digest = gone.checksum_sha256
+        self.metadata.release_blob(digest, functools.partial(self.blobs.delete, digest))
+        return True
+
+    # -- tokens --------------------------------------------------------------------------------
+    @guarded
+    def create_token(self, namespaces: list[str], description: str = "") -> NewToken:
+        token = new_token()
+        scope = (ADMIN,) if ADMIN in namespaces else tuple(sorted(set(namespaces)))
+        self.metadata.add_token(
+            TokenRecord(token.token_id, token.secret_hash, scope, description, now_rfc3339())
+        )
+        return token
+
+    @guarded
+    def find_token(self, token_id: str) -> TokenRecord | None:
+        return self.metadata.get_token(token_id)
+
+    @guarded
+    def list_tokens(self) -> list[TokenRecord]:
+        return self.metadata.list_tokens()
+
+    @guarded
+    def revoke_token(self, token_id: str) -> bool:
+        return self.metadata.revoke_token(token_id)
+
+
+def _blob_store(settings: HubSettings) -> BlobStore:
+    url = settings.blobs_url
+    if url is None or url.startswith("file://") or "://" not in url:
+        root = Path(url.removeprefix("file://")) if url else settings.data_dir
+        return FileBlobStore(root)
+    if url.startswith("s3://"):
+        from provcat.hub.storage.s3 import S3BlobStore
+
+        bucket, _, prefix = url.removeprefix("s3://").partition("/")
+        if not bucket:
+            raise RegistryUnavailableError("--blobs s3:// needs a bucket: s3://bucket/prefix")
+        return S3BlobStore(bucket, prefix)
+    raise RegistryUnavailableError("--blobs must be a directory, file://DIR or s3://bucket/prefix")
+
+
+def open_storage(settings: HubSettings, *, prepare: bool = True) -> Storage:
+    """Open (and by default migrate and clean) the storage the settings describe."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        metadata = SqlMetadata(settings.resolved_database_url, settings.busy_timeout_ms)
+    except Exception as exc:  # a malformed URL or a missing driver; never echo the URL
+        raise RegistryUnavailableError(
+            f"cannot use the database URL ({type(exc).__name__}); expected sqlite:///PATH or "
+            "postgresql+psycopg://USER:PASSWORD@HOST:PORT/DB"
+        ) from None
+    storage = Storage(metadata, _blob_store(settings), settings.data_dir / "tmp")
+    if prepare:
+        storage.prepare(settings.orphan_grace_seconds)
+    return storage

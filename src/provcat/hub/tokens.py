@@ -1,0 +1,63 @@
+"""Bearer tokens: ``pch_<id>_<secret>``. Only SHA-256 of the secret is stored; checks run in
+constant time; a token's text never appears in a repr, message or log."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass, field
+
+__all__ = ["ADMIN", "NewToken", "TokenRecord", "hash_secret", "new_token", "split_token"]
+
+ADMIN = "*"
+_SHAPE = re.compile(r"pch_([0-9a-f]{12})_([A-Za-z0-9_-]{20,100})")
+
+
+@dataclass(frozen=True)
+class NewToken:
+    """A token just created: ``text`` is shown once and never stored."""
+
+    token_id: str
+    text: str = field(repr=False)
+    secret_hash: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class TokenRecord:
+    """A stored token: its public id, the hash of its secret and its namespaces (``*``: all)."""
+
+    token_id: str
+    secret_hash: str = field(repr=False)
+    namespaces: tuple[str, ...]
+    description: str = ""
+    created_at: str = ""
+    revoked_at: str | None = None
+
+    @property
+    def admin(self) -> bool:
+        return ADMIN in self.namespaces
+
+    def allows(self, namespace: str) -> bool:
+        return self.admin or namespace in self.namespaces
+
+    def matches(self, secret: str) -> bool:
+        """Constant-time comparison of the presented secret with the stored hash."""
+        return hmac.compare_digest(hash_secret(secret), self.secret_hash)
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def new_token() -> NewToken:
+    token_id = secrets.token_hex(6)
+    secret = secrets.token_urlsafe(32)
+    return NewToken(token_id, f"pch_{token_id}_{secret}", hash_secret(secret))
+
+
+def split_token(text: str) -> tuple[str, str] | None:
+    """``(token_id, secret)`` of a well-formed token, else None."""
+    match = _SHAPE.fullmatch(text)
+    return (match.group(1), match.group(2)) if match else None

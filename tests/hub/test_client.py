@@ -1,0 +1,266 @@
+"""RegistryClient: the pull flow of protocol §6 with the frozen decisions, push, delete, error
+mapping, connection failures, and the token kept out of messages and off other hosts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from provcat.hub import AdapterManifest, HubRef, RegistryClient
+from provcat.hub.errors import (
+    AdapterExistsError,
+    AdapterNotFoundError,
+    AuthenticationError,
+    AuthorizationError,
+    ChecksumMismatchError,
+    IncompatibleBaseModelError,
+    PayloadTooLargeError,
+    RegistryUnavailableError,
+    ValidationError,
+)
+from tests.hub.conftest import Live
+from tests.hub.helpers import safetensors, sha256
+from tests.hub.services import free_port
+
+
+def _payload(tmp_path: Path, data: bytes = b"\x11" * 256, name: str = "p.safetensors") -> Path:
+    path = tmp_path / name
+    path.write_bytes(safetensors(data))
+    return path
+
+
+def _store_entries(store: Path) -> list[str]:
+    return sorted(p.name for p in store.iterdir()) if store.exists() else []
+
+
+def test_push_pull_latest_stores_concrete_version(live: Live, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    with RegistryClient(live.url, live.hub.token, store=store) as client:
+        m1 = client.push(
+            _payload(tmp_path, b"1" * 64, "a"),
+            {"namespace": "acme", "name": "r", "version": "1.9.0"},
+        )
+        m2 = client.push(
+            _payload(tmp_path, b"2" * 64, "b"),
+            AdapterManifest(namespace="acme", name="r", version="v1.10.0", tags=["x"]),
+        )
+        assert m1.checksum_sha256 == sha256(safetensors(b"1" * 64))  # computed by the client
+        assert m2.version == "1.10.0" and m2.manifest_version == 2
+        pulled = client.pull("hub://acme/r")
+        assert pulled.version == "1.10.0"
+        assert _store_entries(store) == ["acme__r__v1.10.0"]  # never __latest, no staging left
+        assert client.local_path(pulled).read_bytes() == safetensors(b"2" * 64)
+        saved = json.loads((store / "acme__r__v1.10.0" / "manifest.json").read_text())
+        assert saved["version"] == "1.10.0" and saved["checksum_sha256"] == m2.checksum_sha256
+        assert (
+            client.resolve(HubRef.parse("hub://acme/r:1.9.0")).checksum_sha256 == m1.checksum_sha256
+        )
+        assert [r.version for r in client.search("r")] == ["1.10.0"]
+        assert client.delete("hub://acme/r:1.9.0") is True
+        assert client.delete("hub://acme/r:1.9.0") is False
+        with pytest.raises(AdapterNotFoundError):
+            client.resolve("hub://acme/r:1.9.0")
+
+
+def test_local_hit_is_reverified_and_served_offline(live: Live, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    with RegistryClient(live.url, live.hub.token, store=store) as client:
+        client.push(_payload(tmp_path), {"namespace": "acme", "name": "off", "version": "1.0.0"})
+        client.pull("hub://acme/off:1.0.0")
+    dead = f"http://127.0.0.1:{free_port()}"
+    with RegistryClient(dead, store=store) as offline:
+        assert offline.pull("hub://acme/off:1.0.0").version == "1.0.0"  # no network needed
+        with pytest.raises(RegistryUnavailableError):
+            offline.pull("hub://acme/off")  # latest always asks the hub
+
+
+def test_tampered_local_file_is_caught_on_next_pull(live: Live, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    good = safetensors(b"\x42" * 128)
+    with RegistryClient(live.url, live.hub.token, store=store) as client:
+        client.push(
+            _payload(tmp_path, b"\x42" * 128),
+            {"namespace": "acme", "name": "t", "version": "1.0.0"},
+        )
+        manifest = client.pull("hub://acme/t:1.0.0")
+        path = client.local_path(manifest)
+        path.write_bytes(good[:-1] + b"\x00")  # tamper
+        client.pull("hub://acme/t:1.0.0")  # detected: removed and downloaded again, verified
+        assert path.read_bytes() == good
+        path.write_bytes(b"evil")
+    offline = RegistryClient(f"http://127.0.0.1:{free_port()}", store=store)
+    with offline, pytest.raises(RegistryUnavailableError):
+        offline.pull("hub://acme/t:1.0.0")
+    assert _store_entries(store) == []  # the tampered copy is never left to be used
+
+
+def _mock(handler: object, tmp_path: Path, token: str | None = None) -> RegistryClient:
+    return RegistryClient(
+        "http://hub.example",
+        token,
+        store=tmp_path / "store",
+        transport=httpx.MockTransport(handler),  # type: ignore[arg-type]
+    )
+
+
+def _manifest(payload: bytes, **extra: object) -> dict[str, object]:
+    return {
+        "manifest_version": 2,
+        "namespace": "acme",
+        "name": "m",
+        "version": "1.0.0",
+        "checksum_sha256": sha256(payload),
+        **extra,
+    }
+
+
+@pytest.mark.parametrize("digest_header", [None, "manifest", "digest", "repr-digest"])
+def test_checksum_mismatch_leaves_nothing(tmp_path: Path, digest_header: str | None) -> None:
+    real = safetensors(b"real")
+    served = safetensors(b"evil") if digest_header in (None, "manifest") else real
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/payload"):
+            headers = {}
+            if digest_header == "digest":
+                headers["Digest"] = f"sha-256={sha256(b'other')}"
+            if digest_header == "repr-digest":
+                headers["Repr-Digest"] = "sha-256=:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=:"
+            return httpx.Response(200, content=served, headers=headers)
+        return httpx.Response(200, json=_manifest(real))
+
+    with _mock(handler, tmp_path) as client, pytest.raises(ChecksumMismatchError) as err:
+        client.pull("hub://acme/m:1.0.0")
+    assert err.value.details["actual"] != err.value.details["expected"]
+    assert _store_entries(tmp_path / "store") == []  # no temp file, no partial adapter
+
+
+def test_manifest_without_checksum_cannot_be_pulled(tmp_path: Path) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = {"namespace": "acme", "name": "m", "version": "1.0.0"}  # a v1 manifest
+        return httpx.Response(200, json=body)
+
+    with _mock(handler, tmp_path) as client:
+        resolved = client.resolve("hub://acme/m:1.0.0")
+        assert resolved.manifest_version == 1 and resolved.tags == []
+        with pytest.raises(ValidationError, match="cannot be pulled"):
+            client.pull("hub://acme/m:1.0.0")
+
+
+def test_v1_manifest_with_packed_namespace_is_read() -> None:
+    m = AdapterManifest.model_validate(
+        {"namespace": "acme/react", "version": "v1.0.0", "tags": None}
+    )
+    assert (m.namespace, m.name, m.version, m.tags) == ("acme", "react", "1.0.0", [])
+
+
+@pytest.mark.parametrize(
+    ("status", "name", "cls"),
+    [
+        (400, "ValidationError", ValidationError),
+        (401, "AuthenticationError", AuthenticationError),
+        (403, "AuthorizationError", AuthorizationError),
+        (404, "AdapterNotFoundError", AdapterNotFoundError),
+        (409, "AdapterExistsError", AdapterExistsError),
+        (409, "IncompatibleBaseModelError", IncompatibleBaseModelError),
+        (413, "PayloadTooLargeError", PayloadTooLargeError),
+        (502, "ChecksumMismatchError", ChecksumMismatchError),
+        (503, "RegistryUnavailableError", RegistryUnavailableError),
+        (500, None, RegistryUnavailableError),
+        (404, None, AdapterNotFoundError),
+    ],
+)
+def test_status_maps_to_exception(tmp_path: Path, status: int, name: str | None, cls: type) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        if name is None:
+            return httpx.Response(status, text="<html>oops</html>")
+        return httpx.Response(status, json={"error": name, "message": "m", "details": {"k": 1}})
+
+    with _mock(handler, tmp_path) as client, pytest.raises(cls) as err:
+        client.resolve("hub://acme/m:1.0.0")
+    if name:
+        assert err.value.details == {"k": 1}
+
+
+def test_connection_failure_is_registry_unavailable(tmp_path: Path) -> None:
+    with (
+        RegistryClient(
+            f"http://127.0.0.1:{free_port()}",
+            "pch_000000000000_secretsecretsecretsecret",
+            store=tmp_path,
+        ) as c,
+        pytest.raises(RegistryUnavailableError) as err,
+    ):
+        c.search("x")
+    assert "secret" not in str(err.value)
+
+
+def test_token_stays_out_of_reprs_and_messages(tmp_path: Path) -> None:
+    token = "pch_0123456789ab_" + "S" * 43
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        echoed = request.headers.get("authorization", "")
+        return httpx.Response(
+            401, json={"error": "AuthenticationError", "message": f"bad {echoed}", "details": {}}
+        )
+
+    with _mock(handler, tmp_path, token) as client:
+        assert token not in repr(client)
+        with pytest.raises(AuthenticationError) as err:
+            client.delete("hub://acme/m:1.0.0")
+    assert token not in str(err.value) and token not in repr(err.value)
+
+
+def test_token_is_never_sent_to_another_host(tmp_path: Path) -> None:
+    seen: list[tuple[str, str | None]] = []
+    payload = safetensors(b"cdn")
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append((request.url.host, request.headers.get("authorization")))
+        if request.url.host == "hub.example" and request.url.path.endswith("/payload"):
+            return httpx.Response(302, headers={"Location": "https://cdn.example/blob"})
+        if request.url.host == "cdn.example":
+            return httpx.Response(200, content=payload)
+        if request.url.path.endswith("/1.0.0"):
+            return httpx.Response(301, headers={"Location": "/v1/adapters/acme/m/1.0.0/"})
+        return httpx.Response(200, json=_manifest(payload))
+
+    with _mock(handler, tmp_path, "pch_0123456789ab_" + "T" * 43) as client:
+        client.pull("hub://acme/m:1.0.0")
+    assert ("cdn.example", None) in seen
+    assert all(auth is None for host, auth in seen if host != "hub.example")
+    assert all(auth is not None for host, auth in seen if host == "hub.example")
+
+
+def test_push_errors_come_back_typed(live: Live, tmp_path: Path) -> None:
+    other = RegistryClient(live.url, live.hub.other_token, store=tmp_path / "s")
+    with other, pytest.raises(AuthorizationError):
+        other.push(_payload(tmp_path), {"namespace": "acme", "name": "x", "version": "1.0.0"})
+    with RegistryClient(live.url, live.hub.token, store=tmp_path / "s") as client:
+        with pytest.raises(ValidationError, match="checksum"):
+            client.push(
+                _payload(tmp_path),
+                {"namespace": "acme", "name": "x", "version": "1.0.0", "checksum_sha256": "0" * 64},
+            )
+        big = tmp_path / "big"
+        big.write_bytes(safetensors(b"\x00" * (live.hub.settings.max_upload_bytes + 1)))
+        with pytest.raises((PayloadTooLargeError, RegistryUnavailableError)):
+            client.push(big, {"namespace": "acme", "name": "x", "version": "1.0.0"})
+        with pytest.raises(AdapterNotFoundError):
+            client.resolve("hub://acme/x:1.0.0")
+
+
+def test_progress_bar_draws_when_asked(
+    live: Live, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with RegistryClient(live.url, live.hub.token, store=tmp_path / "s", progress=True) as client:
+        client.push(
+            _payload(tmp_path, b"\x01" * 4096),
+            {"namespace": "acme", "name": "pb", "version": "1.0.0"},
+        )
+        client.pull("hub://acme/pb:1.0.0")
+    err = capsys.readouterr().err
+    assert "pushing" in err and "pulling" in err

@@ -1,0 +1,83 @@
+"""Static export: the read-only subset as plain files, served by a plain static server, pulled
+by the same RegistryClient."""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pytest
+
+from provcat.hub import RegistryClient
+from provcat.hub.errors import AdapterNotFoundError, ValidationError
+from provcat.hub.static_export import export_static
+from tests.hub.conftest import Hub, Live
+from tests.hub.helpers import safetensors
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        return None
+
+
+@pytest.fixture
+def site_server(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    site = tmp_path / "site"
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield site, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_export_and_pull_from_a_static_mirror(
+    live: Live, tmp_path: Path, site_server: tuple[Path, str]
+) -> None:
+    site, url = site_server
+    files = tmp_path / "files"
+    files.mkdir()
+    with RegistryClient(live.url, live.hub.token, store=tmp_path / "unused") as client:
+        for version, data in (("1.9.0", b"old"), ("1.10.0", b"new")):
+            path = files / version
+            path.write_bytes(safetensors(data))
+            client.push(
+                path,
+                {"namespace": "acme", "name": "react-19", "version": version, "tags": ["frontend"]},
+            )
+        client.push(files / "1.9.0", {"namespace": "acme", "name": "gone", "version": "1.0.0"})
+        client.delete("hub://acme/gone:1.0.0")
+        client.push(files / "1.9.0", {"namespace": "acme", "name": "vue", "version": "0.1.0"})
+    summary = export_static(live.hub.storage, site)
+    assert (summary.adapters, summary.versions) == (2, 3)
+    assert json.loads((site / "v1" / "health").read_text())["status"] == "ok"
+    with RegistryClient(url, store=tmp_path / "store") as mirror:
+        assert mirror.health()["static"] is True
+        pulled = mirror.pull("hub://acme/react-19")
+        assert pulled.version == "1.10.0"
+        assert mirror.local_path(pulled).read_bytes() == safetensors(b"new")
+        assert mirror.resolve("hub://acme/react-19:v1.9.0").version == "1.9.0"
+        assert [r.name for r in mirror.search("react", tag="frontend")] == ["react-19"]
+        assert [r.name for r in mirror.search(limit=1)] == ["react-19"]
+        with pytest.raises(AdapterNotFoundError):
+            mirror.resolve("hub://acme/gone:1.0.0")
+    assert httpx.get(f"{url}/v1/adapters/acme/react-19/latest/payload").content == safetensors(
+        b"new"
+    )
+
+
+def test_export_refuses_a_non_empty_target(hub: Hub, tmp_path: Path) -> None:
+    target = tmp_path / "busy"
+    target.mkdir()
+    (target / "keep").write_text("x")
+    with pytest.raises(ValidationError, match="not empty"):
+        export_static(hub.storage, target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["busy", "hub-data"]
