@@ -52,7 +52,8 @@ def _summary(result: Result, seconds: float) -> str:
     c = counts(result.snapshot)
     return (
         f"{c['providers']} providers, {c['endpoints']} endpoints, {c['aliases']} aliases, "
-        f"{c['model_aliases']} model aliases, {c['models']} models, 0 schema targets "
+        f"{c['model_aliases']} model aliases, {c['models']} models, "
+        f"{c['schema_targets']} schema targets "
         f"in {seconds:.2f}s"
     )
 

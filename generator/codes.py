@@ -289,3 +289,131 @@ CODES: dict[str, Code] = {code.name: code for code in _CODES}
 def all_codes() -> tuple[Code, ...]:
     """Every code, in declaration order (loader, schema, catalog)."""
     return _CODES
+
+
+# schema targets (catalog/schema-targets/*.yaml) and the providers' tool_schema_target; appended
+# after the codes above, which keep their meaning.
+_TARGET_CODES = (
+    Code(
+        "target_file_name_mismatch",
+        "error",
+        "targets",
+        "the target id differs from the file's stem",
+        "rename the file to <id>.yaml or change the id",
+    ),
+    Code(
+        "duplicate_rule_code",
+        "error",
+        "targets",
+        "two rules of one target have the same code",
+        "give each rule its own code; codes are stable and never reused",
+    ),
+    Code(
+        "rule_code_prefix",
+        "error",
+        "targets",
+        "a rule code does not start with '<target id>/'",
+        "prefix the code with the target's id",
+    ),
+    Code(
+        "unknown_rule_trigger",
+        "error",
+        "targets",
+        "a rule names a trigger kind the shared vocabulary does not have",
+        "use a trigger of src/provcat/toolschema/vocabulary.py (see docs/schema-targets.md)",
+    ),
+    Code(
+        "invalid_rule_trigger",
+        "error",
+        "targets",
+        "a trigger has an unknown or missing parameter, or a value it does not take",
+        "see the trigger's parameters in docs/schema-targets.md",
+    ),
+    Code(
+        "unknown_rule_action",
+        "error",
+        "targets",
+        "a rule names an unknown compile action, or one its trigger or the target's style cannot take",
+        "use an action the trigger lists (see docs/schema-targets.md)",
+    ),
+    Code(
+        "lossy_action_marked_safe",
+        "error",
+        "targets",
+        "the action lets more values through but the rule says `lossy: false`",
+        "set `lossy: true`: lossy compiles are refused unless the caller allows them",
+    ),
+    Code(
+        "safe_action_marked_lossy",
+        "error",
+        "targets",
+        "the action never lets more values through but the rule says `lossy: true`",
+        "set `lossy: false`",
+    ),
+    Code(
+        "missing_docs_url",
+        "error",
+        "targets",
+        "a rule has no docs_url",
+        "add the official page a reader should open",
+    ),
+    Code(
+        "invalid_rule_regex",
+        "error",
+        "targets",
+        "a trigger's regular expression does not compile",
+        "fix the expression",
+    ),
+    Code(
+        "invalid_message_template",
+        "error",
+        "targets",
+        "a message, compile or record template is malformed or uses a placeholder the trigger does not fill",
+        "use only the trigger's placeholders; write literal braces as {{ and }}",
+    ),
+    Code(
+        "invalid_rule_record",
+        "error",
+        "targets",
+        "a rule's transformation or extra records do not fit its action",
+        "actions that change the output need a transformation; keep and unsupported take none",
+    ),
+    Code(
+        "unknown_target_step",
+        "error",
+        "targets",
+        "`steps` names a structural step the shared vocabulary does not have",
+        "use a step of src/provcat/toolschema/vocabulary.py",
+    ),
+    Code(
+        "unknown_target_extends",
+        "error",
+        "targets",
+        "`extends` names a target that does not exist or extends another one",
+        "extend a target that has its own rules",
+    ),
+    Code(
+        "keyword_dropped_silently",
+        "error",
+        "targets",
+        "a rewrite target would drop a keyword (or a non-schema value) without a rule saying so",
+        "add the keyword to output.key_order or to a rule that drops or rewrites it",
+    ),
+    Code(
+        "invalid_target_envelope",
+        "error",
+        "targets",
+        "the output envelope does not hold $name and $schema exactly once",
+        "place $name and $schema once each in output.envelope",
+    ),
+    Code(
+        "unknown_schema_target",
+        "error",
+        "catalog",
+        "a provider's tool_schema_target names no file in catalog/schema-targets/",
+        "use the id of a schema target",
+    ),
+)
+
+_CODES: tuple[Code, ...] = (*_CODES, *_TARGET_CODES)  # type: ignore[no-redef]
+CODES = {code.name: code for code in _CODES}

@@ -21,6 +21,7 @@ from generator import GENERATOR_VERSION
 from generator.codes import all_codes
 from generator.pyliteral import literal
 from generator.snapshot import FORMAT_VERSION, fingerprint
+from provcat.toolschema.vocabulary import ACTIONS, STEPS, TRIGGERS
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 IGNORED = {"__pycache__"}
@@ -48,6 +49,44 @@ def _mdcell(value: str) -> str:
     return value.replace("|", "\\|")
 
 
+def _envelope_keys(value: dict[str, Any]) -> str:
+    def keys(v: Any) -> str:
+        if isinstance(v, dict):
+            return (
+                "{"
+                + ", ".join(
+                    f"{k}{': ' + keys(x) if isinstance(x, dict) else ''}" for k, x in v.items()
+                )
+                + "}"
+            )
+        return ""
+
+    return "`" + keys(value) + "`"
+
+
+def _triggers(value: Any) -> str:
+    parts = []
+    for trig in value:
+        params = {k: v for k, v in trig.items() if k != "kind"}
+        text = f"`{trig['kind']}`"
+        if params:
+            text += " " + json.dumps(_plain(params), ensure_ascii=False)
+        parts.append(_mdcell(text))
+    return "<br>".join(parts)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _prettyjson(value: Any) -> str:
+    return json.dumps(_plain(value), indent=2, ensure_ascii=False)
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -64,6 +103,9 @@ def _environment() -> jinja2.Environment:
         aliasmap=_aliasmap,
         yesno=lambda value: "yes" if value else "no",
         mdcell=_mdcell,
+        envelope_keys=_envelope_keys,
+        triggers=_triggers,
+        prettyjson=_prettyjson,
     )
     return env
 
@@ -78,6 +120,7 @@ def counts(snapshot: dict[str, Any]) -> dict[str, int]:
         + sum(len(e["aliases"]) for e in endpoints),
         "model_aliases": len(snapshot["model_alias_index"]),
         "models": sum(len(p["models"]) for p in providers),
+        "schema_targets": len(snapshot.get("targets", ())),
     }
 
 
@@ -107,8 +150,16 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
         {e["endpoint"] for p in providers for e in p["endpoints"]}
         | {a for p in providers for e in p["endpoints"] for a in e["aliases"]}
     )
+    targets = snapshot.get("targets", ())
+    context["targets"] = targets
+    context["matrix"] = matrix(targets)
+    context["vocabulary"] = {
+        "triggers": sorted(TRIGGERS.items()),
+        "actions": sorted(ACTIONS.items()),
+        "steps": sorted(STEPS.items()),
+    }
     files = {}
-    for name in ("__init__.py", "data.py", "names.py", "records.py"):
+    for name in ("__init__.py", "data.py", "names.py", "records.py", "targets.py"):
         files[f"provcat_catalog/{name}"] = env.get_template(f"package/{name}.j2").render(context)
     files["provcat_catalog/py.typed"] = ""
     for name in (
@@ -120,7 +171,90 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
         "diagnostics.md",
     ):
         files[f"docs/{name}"] = env.get_template(f"docs/{name}.j2").render(context)
+    files["docs/schema-targets.md"] = env.get_template("docs/schema-targets.md.j2").render(context)
+    page = env.get_template("docs/target.md.j2")
+    for target in targets:
+        limits = [
+            (r["code"], t) for r in target["rules"] for t in r["triggers"] if t["kind"] == "limit"
+        ]
+        files[f"docs/targets/{target['id']}.md"] = page.render(
+            {**context, "t": target, "limits": limits}
+        )
     return files
+
+
+# trigger kind -> the keyword it concerns (keyword-list triggers are read from `keywords`)
+_KIND_KEYWORD = {
+    "format": "format",
+    "const": "const",
+    "one-of": "oneOf",
+    "definitions": "definitions",
+    "nullable": "nullable",
+    "additional-properties": "additionalProperties",
+    "min-items-not-in": "minItems",
+    "enum-values": "enum",
+    "ref": "$ref",
+    "type": "type",
+}
+_RANK = "RLWTDP"
+
+
+def _outcome(rule: dict[str, Any]) -> str:
+    if rule["action"] == "unsupported":
+        return "R" if rule["severity"] == "error" else "W"
+    if rule["lossy"]:
+        return "L"
+    if rule["action"] == "keep":
+        return "W"
+    if rule["action"] == "drop-annotation":
+        return "D"
+    return "T"
+
+
+def matrix(targets: Any) -> list[dict[str, Any]]:
+    """One row per keyword any target names, one cell per target: the outcomes of its rules."""
+    words: set[str] = set()
+    for t in targets:
+        for values in t["keywords"].values():
+            words.update(values)
+        words.update(t["output"]["key_order"])
+        for r in t["rules"]:
+            for trig in r["triggers"]:
+                if trig["kind"] in ("keyword", "constraints-present"):
+                    words.update(trig["keywords"])
+                elif trig["kind"] in _KIND_KEYWORD:
+                    words.add(_KIND_KEYWORD[trig["kind"]])
+    rows = []
+    for word in sorted(words):
+        cells = []
+        for t in targets:
+            found: set[str] = set()
+            known = {k for values in t["keywords"].values() for k in values}
+            for r in t["rules"]:
+                for trig in r["triggers"]:
+                    kind = trig["kind"]
+                    hit = (
+                        (kind in ("keyword", "constraints-present") and word in trig["keywords"])
+                        or _KIND_KEYWORD.get(kind) == word
+                        or (kind == "unknown-keyword" and word not in known)
+                    )
+                    if hit:
+                        found.add(_outcome(r))
+                        if {"unconvertible", "conflict"} & set(r["extra"]):
+                            found.add("L")
+            rewrite = t["output"]["schema_style"] == "rewrite"
+            if not found:
+                if not rewrite or word in t["output"]["key_order"]:
+                    found.add("P")
+                elif t["output"]["refs"] == "inline" and word in ("$ref", "$defs", "definitions"):
+                    found.add("T")
+                else:
+                    found.add("D")
+            elif not rewrite or word in t["output"]["key_order"]:
+                found.add("P")
+            cells.append(", ".join(sorted(found, key=_RANK.index)))
+        rows.append({"keyword": word, "cells": cells})
+    return rows
 
 
 def read_tree(root: Path) -> dict[str, str]:

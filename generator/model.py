@@ -121,6 +121,7 @@ class ProviderDecl:
     endpoints: tuple[EndpointDecl, ...]
     policy: PolicyDecl | None
     models: tuple[ModelDecl, ...]
+    tool_schema_target: Valued | None = None
 
 
 def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:
@@ -217,4 +218,9 @@ def build(doc: Document, stem: str) -> ProviderDecl:
         endpoints=tuple(endpoints),
         policy=policy,
         models=models,
+        tool_schema_target=(
+            Valued(data["tool_schema_target"], doc.loc(("tool_schema_target",)))
+            if "tool_schema_target" in data
+            else None
+        ),
     )

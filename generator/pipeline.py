@@ -15,7 +15,11 @@ from generator.loader import load_file
 from generator.model import ProviderDecl, build
 from generator.schema_check import check, check_schema_reference
 from generator.snapshot import build as build_snapshot
+from generator.targets import load as load_targets
+from generator.targets import provider_targets, records
+from generator.targets import validate as validate_targets
 from generator.validate import validate
+from provcat.keys import canonical_key
 
 PROVIDER_SCHEMA = "provider.schema.json"
 IGNORED_NAMES = {".gitkeep", "README.md"}
@@ -82,9 +86,26 @@ def run(catalog: Path, import_paths: tuple[Path, ...] = ()) -> Result:
         if not errors(found):
             decls.append(build(doc, path.stem))
     problems.extend(validate(decls, Importer()))
+    targets, found = load_targets(catalog, base)
+    problems.extend(found)
+    target_problems = validate_targets(targets)
+    problems.extend(target_problems)
+    target_ids = {t.id for t in targets}
+    mapping, found = provider_targets(
+        [
+            (
+                canonical_key(p.key.value),
+                p.tool_schema_target.value if p.tool_schema_target else None,
+                p.tool_schema_target.loc if p.tool_schema_target else p.key.loc,
+            )
+            for p in decls
+        ],
+        target_ids,
+    )
+    problems.extend(found)
     result = Result(ordered(problems))
     if result.ok:
-        result.snapshot = build_snapshot(decls)
+        result.snapshot = build_snapshot(decls, records(targets), mapping)
         source = display_path(catalog, base) + "/"
         result.files = render(result.snapshot, source)
     return result

@@ -14,7 +14,7 @@ from typing import Any
 from generator.model import EndpointDecl, ProviderDecl
 from provcat.keys import canonical_key
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def _ref(ref: str | None, module: str) -> str | None:
@@ -68,7 +68,11 @@ def _policy(p: ProviderDecl) -> dict[str, Any] | None:
     }
 
 
-def build(providers: list[ProviderDecl]) -> dict[str, Any]:
+def build(
+    providers: list[ProviderDecl],
+    targets: tuple[dict[str, Any], ...] = (),
+    provider_targets: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """The whole snapshot as one plain-data mapping (input: a valid catalog)."""
     rows = []
     provider_index: dict[str, str] = {}
@@ -102,6 +106,9 @@ def build(providers: list[ProviderDecl]) -> dict[str, Any]:
                 "endpoints": tuple(endpoints),
                 "endpoint_index": dict(sorted(endpoint_index.items())),
                 "policy": policy,
+                "tool_schema_target": (
+                    p.tool_schema_target.value if p.tool_schema_target is not None else None
+                ),
                 "models": tuple(
                     {
                         "model": m.key.value,
@@ -116,6 +123,8 @@ def build(providers: list[ProviderDecl]) -> dict[str, Any]:
         "providers": tuple(rows),
         "provider_index": dict(sorted(provider_index.items())),
         "model_alias_index": dict(sorted(model_alias_index.items())),
+        "targets": targets,
+        "provider_targets": dict(sorted((provider_targets or {}).items())),
     }
 
 

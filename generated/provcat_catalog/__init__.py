@@ -3,7 +3,8 @@
 
 """The frozen provcat catalog snapshot: validated provider data the runtime imports.
 
-Generated from catalog/ (18 providers, 37 endpoints).
+Generated from catalog/ (18 providers, 37 endpoints,
+5 schema targets).
 Importing it checks that the installed provcat runtime reads this snapshot format.
 """
 
@@ -11,9 +12,9 @@ from typing import Final
 
 from provcat.snapshot_format import check_format
 
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:c17709dafd43437ac751efcc16379a2e94f10230ca36e0b73f5896410ba44ef9'
+FINGERPRINT: Final = 'sha256:37266ffd579a81bc98e500b0bd21363071d4244b7e429503d8efc17de45988ae'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -150,6 +150,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'remote': 'nlip',
         },
         'policy': None,
+        'tool_schema_target': 'openai-chat',
         'models': (),
     },
     {
@@ -188,6 +189,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         ),
         'endpoint_index': {'chat': 'messages', 'messages': 'messages'},
         'policy': None,
+        'tool_schema_target': 'anthropic',
         'models': (),
     },
     {
@@ -238,6 +240,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'bypass_kwargs': {'permission_mode': 'bypassPermissions'},
             'fast_kwargs': {},
         },
+        'tool_schema_target': 'mcp',
         'models': (),
     },
     {
@@ -284,6 +287,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'bypass_kwargs': {'bypass_approvals': True, 'skip_git_repo_check': True},
             'fast_kwargs': {'fast_mode': True},
         },
+        'tool_schema_target': 'mcp',
         'models': (),
     },
     {
@@ -322,6 +326,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         ),
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
+        'tool_schema_target': 'openai-chat',
         'models': (),
     },
     {
@@ -413,6 +418,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'similar': 'findsimilar',
         },
         'policy': None,
+        'tool_schema_target': 'mcp',
         'models': (),
     },
     {
@@ -504,6 +510,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'v1/scrape': 'v1/scrape',
         },
         'policy': None,
+        'tool_schema_target': 'mcp',
         'models': (),
     },
     {
@@ -550,6 +557,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'bypass_kwargs': {},
             'fast_kwargs': {},
         },
+        'tool_schema_target': 'gemini',
         'models': (),
     },
     {
@@ -601,6 +609,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'bypass_kwargs': {'yolo': True},
             'fast_kwargs': {},
         },
+        'tool_schema_target': 'mcp',
         'models': (),
     },
     {
@@ -668,6 +677,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'whisper': 'audio/transcriptions',
         },
         'policy': None,
+        'tool_schema_target': 'openai-chat',
         'models': (),
     },
     {
@@ -734,6 +744,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'embeddings': 'embeddings',
         },
         'policy': None,
+        'tool_schema_target': 'openai-chat',
         'models': (),
     },
     {
@@ -800,6 +811,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'embeddings': 'embeddings',
         },
         'policy': None,
+        'tool_schema_target': 'openai-chat',
         'models': (),
     },
     {
@@ -891,6 +903,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'generate': 'generate',
         },
         'policy': None,
+        'tool_schema_target': 'openai-chat',
         'models': (),
     },
     {
@@ -1109,6 +1122,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'whisper': 'audio/transcriptions',
         },
         'policy': None,
+        'tool_schema_target': 'openai',
         'models': (),
     },
     {
@@ -1147,6 +1161,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         ),
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
+        'tool_schema_target': 'openai-chat',
         'models': (),
     },
     {
@@ -1185,6 +1200,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         ),
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
+        'tool_schema_target': 'openai-chat',
         'models': (),
     },
     {
@@ -1235,6 +1251,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'bypass_kwargs': {'no_tools': False},
             'fast_kwargs': {},
         },
+        'tool_schema_target': 'mcp',
         'models': (),
     },
     {
@@ -1296,6 +1313,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         ),
         'endpoint_index': {'extract': 'extract', 'search': 'search'},
         'policy': None,
+        'tool_schema_target': 'mcp',
         'models': (),
     },
 )

@@ -1,0 +1,663 @@
+"""Schema targets: load catalog/schema-targets/*.yaml, check them, validate every rule against
+the shared vocabulary, and freeze them into snapshot records.
+
+The rule files are data for one engine (``provcat.toolschema``); this module makes sure the
+engine can run them: every trigger, action and step exists, each parameter is one the trigger
+takes, each regular expression compiles, each template uses only the placeholders its trigger
+fills, and each rule's ``lossy`` flag agrees with what its action does.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Loc, diag, errors
+from generator.loader import Document, load_file
+from generator.schema_check import check, check_schema_reference
+from provcat.toolschema.vocabulary import (
+    ACTIONS,
+    ANNOTATION_KEYWORDS,
+    COMMON_PLACEHOLDERS,
+    STEPS,
+    TRIGGERS,
+    action_lossy,
+)
+
+TARGET_SCHEMA = "schema-target.schema.json"
+FOLDER = "schema-targets"
+IGNORED_NAMES = {".gitkeep", "README.md"}
+
+# trigger kind -> parameter -> allowed values (only where the set is closed)
+_CASES: dict[str, dict[str, tuple[Any, ...]]] = {
+    "root-type": {
+        "case": (
+            "not-exactly-object",
+            "present-not-object",
+            "missing",
+            "object-list",
+            "object-union",
+            "excludes-object",
+        )
+    },
+    "limit": {
+        "measure": (
+            "property-count",
+            "depth",
+            "enum-value-count",
+            "large-enum-chars",
+            "string-chars",
+        )
+    },
+    "definitions": {"case": ("conflicting", "legacy")},
+    "nullable": {"value": ("true", "other", "any")},
+    "additional-properties": {"values": ("missing", "true", "false", "schema")},
+    "boolean-subschema": {"value": (True, False)},
+    "enum-values": {"case": ("non-primitive", "non-string")},
+    "ref": {"case": ("external", "unresolvable", "recursive", "resolvable")},
+    "type": {"case": ("unknown", "with-any-of", "multi")},
+}
+# node triggers a verbatim target may use (it only reports; nothing is rebuilt)
+_VERBATIM_NODE = {
+    "keyword",
+    "constraints-present",
+    "format",
+    "enum-values",
+    "ref",
+    "min-items-not-in",
+    "additional-properties",
+    "nullable",
+}
+# keywords whose dropping or rewriting a trigger of this kind handles
+_HANDLES = {
+    "const": "const",
+    "one-of": "oneOf",
+    "definitions": "definitions",
+    "nullable": "nullable",
+    "additional-properties": "additionalProperties",
+}
+_STRUCTURAL = {"$defs", "$ref", "definitions", "additionalProperties"}
+
+
+@dataclass(frozen=True, slots=True)
+class TargetDecl:
+    """A schema-valid target file."""
+
+    doc: Document
+    stem: str
+
+    @property
+    def data(self) -> dict[str, Any]:
+        value: dict[str, Any] = self.doc.data
+        return value
+
+    @property
+    def id(self) -> str:
+        return str(self.data["id"])
+
+
+def target_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnostic]]:
+    from generator.pipeline import display_path
+
+    folder = catalog / FOLDER
+    found: list[Path] = []
+    problems: list[Diagnostic] = []
+    if not folder.is_dir():
+        return found, problems
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if path.name in IGNORED_NAMES:
+            continue
+        if path.suffix == ".yaml" and (path.is_file() or path.is_symlink()):
+            found.append(path)
+        else:
+            problems.append(
+                diag(
+                    "unexpected_file",
+                    (display_path(path, base), 1, 1),
+                    f"'{path.name}' is not a schema-target file",
+                )
+            )
+    return found, problems
+
+
+def load(catalog: Path, base: Path) -> tuple[list[TargetDecl], list[Diagnostic]]:
+    """Load and schema-check every target file."""
+    from generator.pipeline import display_path
+
+    files, problems = target_files(catalog, base)
+    decls: list[TargetDecl] = []
+    for path in files:
+        doc, found = load_file(path, display_path(path, base))
+        problems.extend(found)
+        if doc is None:
+            continue
+        found = check_schema_reference(doc, TARGET_SCHEMA) + check(doc, TARGET_SCHEMA)
+        problems.extend(found)
+        if not errors(found):
+            decls.append(TargetDecl(doc, path.stem))
+    return decls, problems
+
+
+def _fields(template: str) -> list[str] | None:
+    try:
+        return [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
+    except ValueError:
+        return None
+
+
+def _triggers(rule: dict[str, Any]) -> list[dict[str, Any]]:
+    trig = rule["trigger"]
+    return list(trig) if isinstance(trig, list) else [trig]
+
+
+def _template_problems(
+    decl: TargetDecl, path: tuple[str | int, ...], template: str, allowed: set[str]
+) -> list[Diagnostic]:
+    names = _fields(template)
+    loc = decl.doc.loc(path)
+    if names is None:
+        return [diag("invalid_message_template", loc, f"{_where(path)}: unbalanced braces")]
+    bad = sorted({n for n in names if n not in allowed})
+    if bad:
+        return [
+            diag(
+                "invalid_message_template",
+                loc,
+                f"{_where(path)}: placeholder(s) {', '.join('{' + b + '}' for b in bad)} "
+                f"are not filled here; available: {', '.join(sorted(allowed)) or 'none'}",
+            )
+        ]
+    return []
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    return "/".join(str(p) for p in path)
+
+
+def _check_trigger(
+    decl: TargetDecl, at: tuple[str | int, ...], trig: dict[str, Any], codes: set[str]
+) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    kind = trig["kind"]
+    spec = TRIGGERS.get(kind)
+    loc = decl.doc.loc((*at, "kind"))
+    if spec is None:
+        out.append(
+            diag(
+                "unknown_rule_trigger",
+                loc,
+                f"unknown trigger kind '{kind}'; known: {', '.join(sorted(TRIGGERS))}",
+            )
+        )
+        return out
+    for param in sorted(set(trig) - spec.params):
+        out.append(
+            diag(
+                "invalid_rule_trigger",
+                decl.doc.loc((*at, param), key=True),
+                f"trigger '{kind}' takes no parameter '{param}'; it takes "
+                f"{', '.join(sorted(spec.params - {'kind'})) or 'none'}",
+            )
+        )
+    for param in sorted(spec.required - set(trig)):
+        out.append(
+            diag("invalid_rule_trigger", decl.doc.loc(at), f"trigger '{kind}' needs '{param}'")
+        )
+    for param, allowed in _CASES.get(kind, {}).items():
+        if param not in trig:
+            continue
+        values = trig[param] if isinstance(trig[param], list) else [trig[param]]
+        for value in values:
+            if value not in allowed:
+                out.append(
+                    diag(
+                        "invalid_rule_trigger",
+                        decl.doc.loc((*at, param)),
+                        f"trigger '{kind}': {param} {value!r} is not one of "
+                        f"{', '.join(repr(a) for a in allowed)}",
+                    )
+                )
+    for param in ("pattern", "token_pattern"):
+        if isinstance(trig.get(param), str):
+            try:
+                re.compile(trig[param])
+            except re.error as exc:
+                out.append(
+                    diag(
+                        "invalid_rule_regex",
+                        decl.doc.loc((*at, param)),
+                        f"{param} {trig[param]!r} does not compile: {exc}",
+                    )
+                )
+    for code in trig.get("skip_if") or ():
+        if code not in codes:
+            out.append(
+                diag(
+                    "invalid_rule_trigger",
+                    decl.doc.loc((*at, "skip_if")),
+                    f"skip_if names '{code}', which is not a rule of this target",
+                )
+            )
+    return out
+
+
+def _check_rule(
+    decl: TargetDecl, index: int, rule: dict[str, Any], codes: set[str], style: str
+) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    at: tuple[str | int, ...] = ("rules", index)
+    tid = decl.id
+    code = rule["code"]
+    if not code.startswith(f"{tid}/"):
+        out.append(
+            diag(
+                "rule_code_prefix",
+                decl.doc.loc((*at, "code")),
+                f"rule code '{code}' does not start with '{tid}/'",
+                f"rename it to '{tid}/{code.split('/', 1)[-1]}'",
+            )
+        )
+    if not rule.get("docs_url"):
+        out.append(diag("missing_docs_url", decl.doc.loc(at), f"rule '{code}' has no docs_url"))
+    triggers = _triggers(rule)
+    trigger_paths: list[tuple[str | int, ...]] = (
+        [(*at, "trigger", i) for i in range(len(triggers))]
+        if isinstance(rule["trigger"], list)
+        else [(*at, "trigger")]
+    )
+    placeholders = set(COMMON_PLACEHOLDERS)
+    known = True
+    for trig, tpath in zip(triggers, trigger_paths, strict=True):
+        found = _check_trigger(decl, tpath, trig, codes)
+        out.extend(found)
+        spec = TRIGGERS.get(trig["kind"])
+        if spec is None:
+            known = False
+            continue
+        placeholders |= set(spec.placeholders)
+        if spec.scope == "node":
+            placeholders.add("keyword")
+    action = rule["action"]
+    action_loc = decl.doc.loc((*at, "action"))
+    if action not in ACTIONS:
+        out.append(
+            diag(
+                "unknown_rule_action",
+                action_loc,
+                f"unknown action '{action}'; known: {', '.join(sorted(ACTIONS))}",
+            )
+        )
+        return out
+    if not known:
+        return out
+    for trig in triggers:
+        spec = TRIGGERS[trig["kind"]]
+        if action not in spec.actions:
+            out.append(
+                diag(
+                    "unknown_rule_action",
+                    action_loc,
+                    f"trigger '{trig['kind']}' cannot take action '{action}'; it takes "
+                    f"{', '.join(sorted(spec.actions))}",
+                )
+            )
+        elif (
+            style == "verbatim"
+            and spec.scope == "node"
+            and (trig["kind"] not in _VERBATIM_NODE or action not in ("keep", "unsupported"))
+        ):
+            out.append(
+                diag(
+                    "unknown_rule_action",
+                    action_loc,
+                    f"a verbatim target sends subschemas as written; '{trig['kind']}' with "
+                    f"'{action}' needs schema_style: rewrite",
+                )
+            )
+        if action == "drop-annotation" and trig["kind"] == "keyword":
+            bad = sorted(set(trig.get("keywords") or ()) - ANNOTATION_KEYWORDS)
+            if bad:
+                out.append(
+                    diag(
+                        "lossy_action_marked_safe",
+                        action_loc,
+                        f"drop-annotation drops {', '.join(bad)}, which constrain values; "
+                        "use drop-keyword with lossy: true",
+                    )
+                )
+        nature = action_lossy(action, trig)
+        if nature is True and rule["lossy"] is False:
+            out.append(
+                diag(
+                    "lossy_action_marked_safe",
+                    decl.doc.loc((*at, "lossy")),
+                    f"'{action}' under trigger '{trig['kind']}' lets more values through; "
+                    "the rule must say lossy: true",
+                )
+            )
+        elif nature is False and rule["lossy"] is True:
+            out.append(
+                diag(
+                    "safe_action_marked_lossy",
+                    decl.doc.loc((*at, "lossy")),
+                    f"'{action}' under trigger '{trig['kind']}' never lets more values through; "
+                    "the rule must say lossy: false",
+                )
+            )
+        elif nature is None:
+            out.append(
+                diag(
+                    "invalid_rule_trigger",
+                    decl.doc.loc((*at, "lossy")),
+                    f"'{action}' is lossy for some of the trigger's values and safe for others; "
+                    "split the rule",
+                )
+            )
+    transforms = ACTIONS[action].transforms
+    has_record = "transformation" in rule
+    if transforms and not has_record:
+        out.append(
+            diag(
+                "invalid_rule_record",
+                decl.doc.loc(at),
+                f"action '{action}' changes the output; rule '{code}' needs a transformation",
+            )
+        )
+    if not transforms and (has_record or rule.get("extra")):
+        out.append(
+            diag(
+                "invalid_rule_record",
+                decl.doc.loc((*at, "transformation" if has_record else "extra")),
+                f"action '{action}' changes nothing; rule '{code}' may not record a transformation",
+            )
+        )
+    extra = rule.get("extra") or {}
+    wanted: set[str] = set()
+    if action == "rename-definitions":
+        wanted = {"reference"}
+    elif action == "const-to-enum":
+        wanted = {"conflict"}
+        if any(t.get("convertible", "any") != "any" for t in triggers):
+            wanted.add("unconvertible")
+    for name in sorted(wanted - set(extra)):
+        out.append(
+            diag(
+                "invalid_rule_record",
+                decl.doc.loc(at),
+                f"action '{action}' needs an extra record '{name}'",
+            )
+        )
+    for name in sorted(set(extra) - wanted):
+        out.append(
+            diag(
+                "invalid_rule_record",
+                decl.doc.loc((*at, "extra", name), key=True),
+                f"action '{action}' makes no '{name}' record",
+            )
+        )
+    templates: list[tuple[tuple[str | int, ...], str]] = [
+        ((*at, "message"), rule["message"]),
+        ((*at, "compile"), rule["compile"]),
+    ]
+    if has_record:
+        templates.append(((*at, "transformation", "detail"), rule["transformation"]["detail"]))
+    for name, record in extra.items():
+        templates.append(((*at, "extra", name, "detail"), record["detail"]))
+    for path, template in templates:
+        out.extend(_template_problems(decl, path, template, placeholders))
+    return out
+
+
+def _envelope_counts(value: Any, counts: dict[str, int]) -> None:
+    if isinstance(value, dict):
+        for v in value.values():
+            _envelope_counts(v, counts)
+    elif isinstance(value, str) and value in counts:
+        counts[value] += 1
+
+
+def _coverage(
+    decl: TargetDecl, data: dict[str, Any], rules: list[dict[str, Any]]
+) -> list[Diagnostic]:
+    """A rewrite target must say what happens to every keyword it does not emit."""
+    output = data["output"]
+    out: list[Diagnostic] = []
+    kinds = {t["kind"]: (r, t) for r in rules for t in _triggers(r)}
+    order = set(output.get("key_order") or ())
+    handled: set[str] = set()
+    for rule in rules:
+        for trig in _triggers(rule):
+            if trig["kind"] == "keyword" and rule["action"] in ("drop-keyword", "drop-annotation"):
+                handled |= set(trig["keywords"])
+            elif trig["kind"] in _HANDLES:
+                handled.add(_HANDLES[trig["kind"]])
+    classes = data.get("keywords") or {}
+    known = {k for values in classes.values() for k in values}
+    inline = output.get("refs") == "inline"
+    for keyword in sorted(known - order - handled):
+        if keyword in _STRUCTURAL and (inline or keyword in order):
+            continue
+        if keyword in ("$defs", "$ref") and not inline:
+            continue
+        out.append(
+            diag(
+                "keyword_dropped_silently",
+                decl.doc.loc(("keywords",), key=True),
+                f"{decl.id}: keyword '{keyword}' is neither in output.key_order nor dropped or "
+                "rewritten by a rule",
+            )
+        )
+    for kind, what in (
+        ("unknown-keyword", "an unknown keyword"),
+        ("non-schema-subschema", "a non-schema subschema"),
+    ):
+        if kind not in kinds:
+            out.append(
+                diag(
+                    "keyword_dropped_silently",
+                    decl.doc.loc(("rules",), key=True),
+                    f"{decl.id}: nothing says what happens to {what}; add a '{kind}' rule",
+                )
+            )
+    return out
+
+
+def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
+    """Every problem of the target files, all at once."""
+    out: list[Diagnostic] = []
+    by_id = {d.id: d for d in decls}
+    for decl in sorted(decls, key=lambda d: d.doc.file):
+        data = decl.data
+        if decl.id != decl.stem:
+            out.append(
+                diag(
+                    "target_file_name_mismatch",
+                    decl.doc.loc(("id",)),
+                    f"target id '{decl.id}' is declared in {decl.stem}.yaml",
+                    f"rename the file to {decl.id}.yaml or set id: {decl.stem}",
+                )
+            )
+        base_rules: list[dict[str, Any]] = []
+        if "extends" in data:
+            parent = by_id.get(data["extends"])
+            if parent is None or "extends" in parent.data or parent.id == decl.id:
+                out.append(
+                    diag(
+                        "unknown_target_extends",
+                        decl.doc.loc(("extends",)),
+                        f"'{data['extends']}' is not a target with its own rules",
+                    )
+                )
+            else:
+                base_rules = [
+                    _reprefixed(r, parent.id, decl.id) for r in parent.data.get("rules") or []
+                ]
+        rules = data.get("rules") or []
+        codes: dict[str, int] = {}
+        all_codes = {r["code"] for r in rules} | {r["code"] for r in base_rules}
+        style = data["output"]["schema_style"]
+        for i, rule in enumerate(rules):
+            if rule["code"] in codes or any(r["code"] == rule["code"] for r in base_rules):
+                first = codes.get(rule["code"])
+                where = f"rules/{first}" if first is not None else f"extends {data.get('extends')}"
+                out.append(
+                    diag(
+                        "duplicate_rule_code",
+                        decl.doc.loc(("rules", i, "code")),
+                        f"rule code '{rule['code']}' is already used ({where})",
+                    )
+                )
+            codes.setdefault(rule["code"], i)
+            out.extend(_check_rule(decl, i, rule, all_codes, style))
+        for name in data.get("steps") or {}:
+            if name not in STEPS:
+                out.append(
+                    diag(
+                        "unknown_target_step",
+                        decl.doc.loc(("steps", name), key=True),
+                        f"unknown step '{name}'; known: {', '.join(sorted(STEPS))}",
+                    )
+                )
+            else:
+                allowed = set(COMMON_PLACEHOLDERS) | set(STEPS[name].placeholders)
+                out.extend(
+                    _template_problems(
+                        decl, ("steps", name, "detail"), data["steps"][name]["detail"], allowed
+                    )
+                )
+        counts = {"$name": 0, "$schema": 0}
+        _envelope_counts(data["output"]["envelope"], counts)
+        for key, n in counts.items():
+            if n != 1:
+                out.append(
+                    diag(
+                        "invalid_target_envelope",
+                        decl.doc.loc(("output", "envelope")),
+                        f"the envelope holds {key} {n} times",
+                    )
+                )
+        if style == "rewrite" and not errors(out):
+            merged = dict(data)
+            if "keywords" not in data and base_rules:
+                merged["keywords"] = by_id[data["extends"]].data.get("keywords") or {}
+            out.extend(_coverage(decl, merged, [*base_rules, *rules]))
+    return out
+
+
+def _reprefixed(rule: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    copy = dict(rule)
+    copy["code"] = (
+        new + rule["code"][len(old) :] if rule["code"].startswith(old + "/") else rule["code"]
+    )
+    trig = rule["trigger"]
+    triggers = trig if isinstance(trig, list) else [trig]
+    fixed = []
+    for t in triggers:
+        t2 = dict(t)
+        if "skip_if" in t2:
+            t2["skip_if"] = [
+                new + c[len(old) :] if c.startswith(old + "/") else c for c in t2["skip_if"]
+            ]
+        fixed.append(t2)
+    copy["trigger"] = fixed if isinstance(trig, list) else fixed[0]
+    return copy
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _tuples(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def records(decls: list[TargetDecl]) -> tuple[dict[str, Any], ...]:
+    """The snapshot records of valid targets, sorted by id, with `extends` resolved."""
+    by_id = {d.id: d for d in decls}
+    out = []
+    for decl in sorted(decls, key=lambda d: d.id):
+        data = decl.data
+        parent = by_id[data["extends"]].data if "extends" in data else None
+        rules = (
+            [*(_reprefixed(r, parent["id"], decl.id) for r in parent.get("rules") or [])]
+            if parent
+            else []
+        )
+        rules += list(data.get("rules") or [])
+        keywords = data.get("keywords")
+        if keywords is None:
+            keywords = (parent or {}).get("keywords") or {}
+        output = data["output"]
+        out.append(
+            {
+                "id": decl.id,
+                "display_name": data["display_name"],
+                "description": data.get("description"),
+                "rules_reviewed_at": data["rules_reviewed_at"],
+                "api_key_env": data.get("api_key_env"),
+                "extends": data.get("extends"),
+                "source": decl.doc.file,
+                "docs": tuple({"title": d["title"], "url": d["url"]} for d in data["docs"]),
+                "probe": _tuples(data["probe"]) if "probe" in data else None,
+                "output": {
+                    "envelope": _tuples(output["envelope"]),
+                    "description": output["description"],
+                    "schema_style": output["schema_style"],
+                    "refs": output.get("refs", "keep"),
+                    "nullable_style": output.get("nullable_style", "type-union"),
+                    "type_case": output.get("type_case", "lower"),
+                    "int64_keywords": tuple(output.get("int64_keywords") or ()),
+                    "key_order": tuple(output.get("key_order") or ()),
+                },
+                "keywords": {k: tuple(v) for k, v in keywords.items()},
+                "steps": {
+                    k: {"code": v["code"], "detail": v["detail"]}
+                    for k, v in (data.get("steps") or {}).items()
+                },
+                "rules": tuple(
+                    {
+                        "code": r["code"],
+                        "severity": r["severity"],
+                        "triggers": tuple(_tuples(t) for t in _triggers(r)),
+                        "action": r["action"],
+                        "lossy": r["lossy"],
+                        "message": r["message"],
+                        "compile": r["compile"],
+                        "transformation": dict(r["transformation"])
+                        if "transformation" in r
+                        else None,
+                        "extra": {k: dict(v) for k, v in (r.get("extra") or {}).items()},
+                        "docs_url": r["docs_url"],
+                        "source": r["source"],
+                    }
+                    for r in rules
+                ),
+            }
+        )
+    return tuple(out)
+
+
+def provider_targets(
+    providers: list[tuple[str, str | None, Loc]], target_ids: set[str]
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """provider key -> target id, and a diagnostic for each name that is not a target."""
+    mapping: dict[str, str] = {}
+    problems: list[Diagnostic] = []
+    for key, target, loc in providers:
+        if target is None:
+            continue
+        if target not in target_ids:
+            known = ", ".join(sorted(target_ids)) or "none"
+            problems.append(
+                diag(
+                    "unknown_schema_target",
+                    loc,
+                    f"tool_schema_target '{target}' is not a schema target (known: {known})",
+                )
+            )
+        else:
+            mapping[key] = target
+    return dict(sorted(mapping.items())), problems

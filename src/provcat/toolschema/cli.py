@@ -1,0 +1,434 @@
+"""`provcat tool check|compile|matrix|diff|probe`.
+
+Exit status: 0 fine; 1 findings (check at or above --fail-on, a refused compile, a breaking diff,
+a rejected probe); 2 usage or input error (nothing is processed or written); 3 a probe could not
+give a verdict because of the environment (credentials, network, model, rate limit).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from provcat import __version__
+from provcat.toolschema.api import compile_tool
+from provcat.toolschema.core import sort_diagnostics, stable_stringify
+from provcat.toolschema.engine import run
+from provcat.toolschema.loading import LoadedTool, load_tools
+from provcat.toolschema.probe import probe as run_probe
+from provcat.toolschema.targets import (
+    Target,
+    UnknownTargetError,
+    get_target,
+    list_targets,
+    target_for_provider,
+)
+from provcat.toolschema.types import CompileResult, Diagnostic
+
+__all__ = ["tool"]
+
+_SYMBOL = {"clean": "✓", "warning": "!", "error": "✗", "info": "i"}
+
+
+def _fail(command: str, fmt: str, errors: list[tuple[str, str]]) -> NoReturn:
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "command": command,
+                    "version": __version__,
+                    "errors": [{"sourcePath": s, "message": m} for s, m in errors],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+    else:
+        for source, message in errors:
+            click.echo(f"{source}: {message}" if source else message, err=True)
+        click.echo(f"provcat tool {command}: input error; nothing was processed.", err=True)
+    sys.exit(2)
+
+
+def _targets(
+    command: str, fmt: str, spec: str | None, provider: str | None, hosted: bool = False
+) -> list[Target]:
+    if spec and provider:
+        _fail(command, fmt, [("", "use --targets or --provider, not both")])
+    try:
+        if provider:
+            return [target_for_provider(provider)]
+        if not spec or spec.strip() == "all":
+            found = list_targets()
+            return [t for t in found if t.probe is not None] if hosted else found
+        ids = [s.strip() for s in spec.split(",") if s.strip()]
+        return [get_target(i) for i in sorted(set(ids))]
+    except UnknownTargetError as exc:
+        _fail(command, fmt, [("", str(exc))])
+
+
+def _load(command: str, fmt: str, paths: Sequence[Path]) -> list[LoadedTool]:
+    tools, errors = load_tools(list(paths))
+    if errors:
+        _fail(command, fmt, [(e.source_path, e.message) for e in errors])
+    return tools
+
+
+def _diag_json(d: Diagnostic) -> dict[str, Any]:
+    data: dict[str, Any] = d.model_dump(mode="json", by_alias=True)
+    return data
+
+
+def _counts(diags: Sequence[Diagnostic]) -> dict[str, int]:
+    return {s: sum(1 for d in diags if d.severity == s) for s in ("error", "warning", "info")}
+
+
+_paths = click.argument(
+    "paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=False)
+)
+_targets_opt = click.option(
+    "--targets", "targets", default=None, help="Comma-separated target ids, or `all` (default)."
+)
+_provider_opt = click.option(
+    "--provider", default=None, help="Compile for the target the catalog maps this provider to."
+)
+_format_opt = click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+
+
+@click.group()
+def tool() -> None:
+    """Check and compile tool schemas for each provider's target."""
+
+
+@tool.command()
+@_paths
+@_targets_opt
+@_provider_opt
+@_format_opt
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "never"]),
+    default="error",
+    show_default=True,
+    help="The lowest severity that makes the exit status 1 (info never does).",
+)
+def check(
+    paths: tuple[Path, ...], targets: str | None, provider: str | None, fmt: str, fail_on: str
+) -> None:
+    """Report what each target has against each tool."""
+    chosen = _targets("check", fmt, targets, provider)
+    tools = _load("check", fmt, paths)
+    rows: list[dict[str, Any]] = []
+    all_diags: list[Diagnostic] = []
+    for loaded in tools:
+        per: dict[str, Any] = {}
+        for target in chosen:
+            diags = sort_diagnostics(run(loaded.tool, target).diagnostics)
+            all_diags.extend(diags)
+            per[target.id] = {
+                "diagnostics": [_diag_json(d) for d in diags],
+                "summary": _counts(diags),
+            }
+        rows.append({"name": loaded.tool.name, "source": loaded.source, "targets": per})
+    counts = _counts(all_diags)
+    failing = {"error": ("error",), "warning": ("error", "warning"), "never": ()}[fail_on]
+    failed = any(counts[s] for s in failing)
+    if fmt == "json":
+        payload = {
+            "command": "check",
+            "version": __version__,
+            "summary": {
+                "tools": len(tools),
+                "errors": counts["error"],
+                "warnings": counts["warning"],
+                "infos": counts["info"],
+            },
+            "tools": rows,
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        for row in rows:
+            for tid, found in row["targets"].items():
+                for d in found["diagnostics"]:
+                    click.echo(
+                        f"{row['source']}: {row['name']} [{tid}] {d['severity']} {d['code']} "
+                        f"{d['path']}: {d['message']}"
+                    )
+        click.echo(
+            f"{len(tools)} tools, {len(chosen)} targets: {counts['error']} errors, "
+            f"{counts['warning']} warnings, {counts['info']} infos."
+        )
+    sys.exit(1 if failed else 0)
+
+
+def _file_name(name: str) -> str:
+    return name.replace("_", "-") + ".json"
+
+
+def _write_atomic(out: Path, files: dict[str, str]) -> None:
+    for rel, text in sorted(files.items()):
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+
+
+@tool.command(name="compile")
+@_paths
+@click.option(
+    "--out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Output folder."
+)
+@_targets_opt
+@_provider_opt
+@_format_opt
+@click.option("--allow-lossy", is_flag=True, help="Accept outputs that weaken the schema.")
+def compile_command(
+    paths: tuple[Path, ...],
+    out: Path,
+    targets: str | None,
+    provider: str | None,
+    fmt: str,
+    allow_lossy: bool,
+) -> None:
+    """Write `<out>/<target>/<tool-name>.json` for each tool and target, plus manifest.json."""
+    chosen = _targets("compile", fmt, targets, provider)
+    tools = _load("compile", fmt, paths)
+    files: dict[str, str] = {}
+    manifest_tools = []
+    refused: list[tuple[str, str, CompileResult]] = []
+    for loaded in tools:
+        per: dict[str, Any] = {}
+        for target in chosen:
+            result = compile_tool(loaded.tool, target, allow_lossy=allow_lossy)
+            if not result.ok or result.output is None:
+                refused.append((loaded.tool.name, target.id, result))
+                continue
+            files[f"{target.id}/{_file_name(loaded.tool.name)}"] = stable_stringify(result.output)
+            per[target.id] = {
+                "output": result.output,
+                "transformations": [
+                    t.model_dump(mode="json", by_alias=True) for t in result.transformations
+                ],
+                "warnings": [
+                    {"code": d.code, "path": d.path, "message": d.message}
+                    for d in result.diagnostics
+                    if d.severity != "error"
+                ],
+            }
+        if per:
+            manifest_tools.append(
+                {"name": loaded.tool.name, "source": loaded.source, "targets": per}
+            )
+    manifest = {
+        "version": __version__,
+        "targets": [t.id for t in chosen],
+        "tools": manifest_tools,
+    }
+    files["manifest.json"] = stable_stringify(manifest)
+    _write_atomic(out, files)
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "command": "compile",
+                    "version": __version__,
+                    "written": sorted(files),
+                    "refused": [
+                        {
+                            "name": name,
+                            "target": tid,
+                            "diagnostics": [
+                                _diag_json(d) for d in r.diagnostics if d.severity == "error"
+                            ],
+                        }
+                        for name, tid, r in refused
+                    ],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+    else:
+        for name, tid, result in refused:
+            for d in result.diagnostics:
+                if d.severity == "error":
+                    click.echo(f"{name} [{tid}] refused: {d.code} {d.path}: {d.message}", err=True)
+        written = len(files) - 1
+        click.echo(
+            f"wrote {written} tool files and manifest.json to {out}; {len(refused)} refused."
+        )
+    sys.exit(1 if refused else 0)
+
+
+def _worst(diags: Sequence[Diagnostic]) -> str:
+    severities = {d.severity for d in diags}
+    for s in ("error", "warning", "info"):
+        if s in severities:
+            return s
+    return "clean"
+
+
+@tool.command()
+@_paths
+@_targets_opt
+@_format_opt
+def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
+    """One row per tool, one column per target: the worst finding (✓ ! ✗ i)."""
+    chosen = _targets("matrix", fmt, targets, None)
+    tools = _load("matrix", fmt, paths)
+    cells = {
+        (t.tool.name, target.id): _worst(run(t.tool, target).diagnostics)
+        for t in tools
+        for target in chosen
+    }
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "command": "matrix",
+                    "version": __version__,
+                    "targets": [t.id for t in chosen],
+                    "tools": [
+                        {
+                            "name": t.tool.name,
+                            "targets": {tg.id: cells[(t.tool.name, tg.id)] for tg in chosen},
+                        }
+                        for t in tools
+                    ],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        return
+    width = max([len("tool"), *(len(t.tool.name) for t in tools)])
+    click.echo("tool".ljust(width) + "  " + "  ".join(t.id for t in chosen))
+    for t in tools:
+        row = "  ".join(_SYMBOL[cells[(t.tool.name, tg.id)]].center(len(tg.id)) for tg in chosen)
+        click.echo(t.tool.name.ljust(width) + "  " + row)
+    clean = " · ".join(
+        f"{tg.display_name} {sum(1 for t in tools if cells[(t.tool.name, tg.id)] in ('clean', 'info'))}/{len(tools)}"
+        for tg in chosen
+    )
+    click.echo(f"Clean: {clean}")
+
+
+@tool.command()
+@click.argument("old", type=click.Path(path_type=Path))
+@click.argument("new", type=click.Path(path_type=Path))
+@_targets_opt
+@_format_opt
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking", "any", "never"]),
+    default="breaking",
+    show_default=True,
+)
+def diff(old: Path, new: Path, targets: str | None, fmt: str, fail_on: str) -> None:
+    """Compare two versions of a tool set: removed tools and compile verdicts per target."""
+    chosen = _targets("diff", fmt, targets, None)
+    before = {t.tool.name: t for t in _load("diff", fmt, [old])}
+    after = {t.tool.name: t for t in _load("diff", fmt, [new])}
+    changes: list[dict[str, Any]] = []
+    for name in sorted(set(before) | set(after)):
+        if name not in after:
+            changes.append({"tool": name, "kind": "removed", "breaking": True})
+            continue
+        if name not in before:
+            changes.append({"tool": name, "kind": "added", "breaking": False})
+            continue
+        if before[name].tool != after[name].tool:
+            changes.append({"tool": name, "kind": "schema-changed", "breaking": False})
+        for target in chosen:
+            a = compile_tool(before[name].tool, target)
+            b = compile_tool(after[name].tool, target)
+            if a.ok and not b.ok:
+                changes.append(
+                    {"tool": name, "target": target.id, "kind": "regressed", "breaking": True}
+                )
+            elif b.ok and not a.ok:
+                changes.append(
+                    {"tool": name, "target": target.id, "kind": "fixed", "breaking": False}
+                )
+            elif sorted({d.code for d in a.diagnostics}) != sorted({d.code for d in b.diagnostics}):
+                changes.append(
+                    {
+                        "tool": name,
+                        "target": target.id,
+                        "kind": "findings-changed",
+                        "breaking": False,
+                    }
+                )
+    failed = (fail_on == "any" and bool(changes)) or (
+        fail_on == "breaking" and any(c["breaking"] for c in changes)
+    )
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {"command": "diff", "version": __version__, "changes": changes},
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+    else:
+        for c in changes:
+            where = f" [{c['target']}]" if "target" in c else ""
+            flag = " (breaking)" if c["breaking"] else ""
+            click.echo(f"{c['tool']}{where}: {c['kind']}{flag}")
+        click.echo(f"{len(changes)} changes, {sum(c['breaking'] for c in changes)} breaking.")
+    sys.exit(1 if failed else 0)
+
+
+@tool.command(name="probe")
+@_paths
+@_targets_opt
+@_format_opt
+@click.option("--model", default=None, help="The model to probe (default: the target's).")
+@click.option("--allow-lossy", is_flag=True, help="Probe a lossy compile too.")
+def probe_command(
+    paths: tuple[Path, ...], targets: str | None, fmt: str, model: str | None, allow_lossy: bool
+) -> None:
+    """Send each compiled tool to the hosted APIs once (needs their SDKs and API keys)."""
+    chosen = _targets("probe", fmt, targets, None, hosted=True)
+    tools = _load("probe", fmt, paths)
+    results = [
+        run_probe(t.tool, target, model=model, allow_lossy=allow_lossy)
+        for t in tools
+        for target in chosen
+    ]
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "command": "probe",
+                    "version": __version__,
+                    "results": [r.model_dump(mode="json", by_alias=True) for r in results],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+    else:
+        for r in results:
+            extra = f" ({r.error_kind})" if r.error_kind else ""
+            click.echo(f"{r.tool_name} [{r.provider_id}] {r.status}{extra}")
+            for note in r.notes:
+                click.echo(f"    {note}")
+    verdicts = {r.status for r in results}
+    kinds = {r.error_kind for r in results}
+    if "rejected" in verdicts or "compile-refused" in kinds:
+        sys.exit(1)
+    if "error" in verdicts:
+        sys.exit(3)
+    sys.exit(0)

@@ -1,0 +1,1036 @@
+"""The one implementation of every trigger, action and step a target's YAML may name.
+
+``run(tool, target)`` walks the canonical tool once and produces the diagnostics, the compiled
+output and the transformation records together, so ``check`` and ``compile`` can never disagree.
+Every vendor fact (which keyword, which limit, which wording) comes from the target record.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from provcat.toolschema.core import (
+    LIST_SLOTS,
+    MAP_SLOTS,
+    MAX_NESTING,
+    SINGLE_SLOTS,
+    join_path,
+    json_nesting,
+    not_compilable,
+    schema_types,
+    walk_schema,
+)
+from provcat.toolschema.refs import resolve_ref
+from provcat.toolschema.targets import Rule, Target
+from provcat.toolschema.types import (
+    CanonicalTool,
+    CompileAbility,
+    Diagnostic,
+    Transformation,
+    fast_build,
+)
+
+__all__ = ["NESTING_CODE", "Outcome", "run"]
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+NESTING_CODE = "core/schema-nesting-too-deep"
+_INLINE_BUDGET = 10_000
+_INLINE_CHAIN = 32
+_OBJECT_HINTS = ("properties", "required", "additionalProperties")
+_SPECIAL = frozenset(
+    {
+        "properties",
+        "$defs",
+        "definitions",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "prefixItems",
+        "items",
+        "not",
+        "additionalProperties",
+        "type",
+        "const",
+        "enum",
+        "format",
+        "nullable",
+        "$ref",
+        "required",
+    }
+)
+
+
+class _Values(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _fmt(template: str, values: Mapping[str, Any]) -> str:
+    return template.format_map(_Values(values))
+
+
+def _js(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return f"`{text}`"
+
+
+def _code(value: Any) -> str:
+    return f"`{value}`" if isinstance(value, str) else _js(value)
+
+
+def _clone(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clone(v) for v in value]
+    return value
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+@dataclass
+class Outcome:
+    """What one run found: diagnostics (unsorted), transformations in order, the output."""
+
+    diagnostics: list[Diagnostic]
+    transformations: list[Transformation]
+    output: dict[str, Any] | None
+
+
+@dataclass
+class _Run:
+    target: Target
+    tool: CanonicalTool
+    root: dict[str, Any]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    pre: list[Transformation] = field(default_factory=list)
+    dfs: list[Transformation] = field(default_factory=list)
+    post: list[Transformation] = field(default_factory=list)
+    fired: set[str] = field(default_factory=set)
+    type_names: int = 0
+    int64_values: int = 0
+    int64_seen: set[str] = field(default_factory=set)
+    renamed_definitions: bool = False
+    unresolved: bool = False
+    inline_budget: int = _INLINE_BUDGET
+    keyword_rules: dict[str, list[tuple[Rule, Mapping[str, Any]]]] = field(default_factory=dict)
+
+    # ---- recording
+    def fire(self, rule: Rule, path: str, **values: Any) -> None:
+        context = {"tool": self.tool.name, "target": self.target.id, "path": path, **values}
+        ability = fast_build(
+            CompileAbility,
+            supported=rule.action != "unsupported",
+            lossy=rule.lossy,
+            detail=_fmt(rule.compile, context),
+        )
+        self.diagnostics.append(
+            fast_build(
+                Diagnostic,
+                provider_id=self.target.id,
+                tool_name=self.tool.name,
+                severity=rule.severity,
+                code=rule.code,
+                message=_fmt(rule.message, context),
+                path=path,
+                compile=ability,
+                docs_url=rule.docs_url,
+            )
+        )
+        self.fired.add(rule.code)
+
+    def record(
+        self,
+        rule: Rule,
+        path: str,
+        into: list[Transformation] | None = None,
+        which: str = "transformation",
+        **values: Any,
+    ) -> None:
+        if which == "transformation":
+            spec = rule.transformation
+            lossy = rule.lossy
+        else:
+            spec = rule.extra.get(which)
+            lossy = which != "reference"
+        if spec is None:
+            return
+        context = {"tool": self.tool.name, "target": self.target.id, "path": path, **values}
+        (self.dfs if into is None else into).append(
+            fast_build(
+                Transformation,
+                code=spec["code"],
+                path=path,
+                detail=_fmt(spec["detail"], context),
+                lossy=lossy,
+            )
+        )
+
+    def step(self, name: str, path: str, into: list[Transformation], **values: Any) -> bool:
+        spec = self.target.steps.get(name)
+        if spec is None:
+            return False
+        context = {"tool": self.tool.name, "target": self.target.id, "path": path, **values}
+        into.append(
+            fast_build(
+                Transformation,
+                code=spec["code"],
+                path=path,
+                detail=_fmt(spec["detail"], context),
+                lossy=False,
+            )
+        )
+        return True
+
+    # ---- the tool as a whole
+    def tool_rules(self) -> None:
+        name = self.tool.name
+        for rule, trig in self.target.fires("tool-name"):
+            if any(code in self.fired for code in trig.get("skip_if") or ()):
+                continue
+            pattern = trig.get("pattern")
+            bad = bool(pattern) and not re.search(str(pattern), name)
+            lo, hi = trig.get("min_length"), trig.get("max_length")
+            bad = bad or (lo is not None and len(name) < lo) or (hi is not None and len(name) > hi)
+            if bad:
+                self.fire(
+                    rule,
+                    "name",
+                    name=name,
+                    length=len(name),
+                    pattern=pattern,
+                    min_length=lo,
+                    max_length=hi,
+                )
+        desc = self.tool.description
+        for rule, trig in self.target.fires("missing-description"):
+            blank = (
+                desc is None or desc == "" or (bool(trig.get("blank_counts")) and not desc.strip())
+            )
+            if blank:
+                self.fire(rule, "description", name=name)
+        root = self.root
+        raw = root.get("type")
+        types = schema_types(root)
+        for rule, trig in self.target.fires("root-type"):
+            case = trig["case"]
+            hit = {
+                "not-exactly-object": types != ["object"],
+                "present-not-object": bool(types) and types != ["object"],
+                "missing": "type" not in root,
+                "object-list": isinstance(raw, list) and raw == ["object"],
+                "object-union": isinstance(raw, list) and "object" in raw and len(set(raw)) > 1,
+                "excludes-object": "type" in root and "object" not in types,
+            }.get(case, False)
+            if hit:
+                self.fire(
+                    rule, "inputSchema.type", type=_js(raw) if "type" in root else "`undefined`"
+                )
+        for rule, trig in self.target.fires("root-keyword"):
+            if trig["keyword"] in root:
+                self.fire(rule, join_path("inputSchema", trig["keyword"]), keyword=trig["keyword"])
+        for rule, _ in self.target.fires("root-constrained"):
+            props, req = root.get("properties"), root.get("required")
+            if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
+                self.fire(rule, "inputSchema")
+        self.limits()
+        for rule, trig in self.target.fires("dialect"):
+            if "$schema" in root and root["$schema"] not in trig["allowed"]:
+                self.fire(rule, "inputSchema.$schema", dialect=_code(root["$schema"]))
+        props = root.get("properties")
+        if isinstance(props, dict):
+            for rule, trig in self.target.fires("top-level-property-name"):
+                for prop in props:
+                    pattern, hi = trig.get("pattern"), trig.get("max_length")
+                    if (pattern and not re.search(str(pattern), prop)) or (
+                        hi is not None and len(prop) > hi
+                    ):
+                        self.fire(rule, join_path("inputSchema", "properties", prop), property=prop)
+        self.header_rules()
+
+    def limits(self) -> None:
+        pairs = self.target.fires("limit")
+        if not pairs:
+            return
+        nodes = list(walk_schema(self.root))
+        measures: dict[str, int] = {}
+
+        def measure(kind: str) -> int:
+            if kind not in measures:
+                if kind == "property-count":
+                    total = sum(
+                        len(n.schema["properties"])
+                        for n in nodes
+                        if isinstance(n.schema.get("properties"), dict)
+                    )
+                elif kind == "depth":
+                    total = max((n.depth for n in nodes), default=0)
+                elif kind == "enum-value-count":
+                    total = sum(
+                        len(n.schema["enum"])
+                        for n in nodes
+                        if isinstance(n.schema.get("enum"), list)
+                    )
+                else:  # string-chars
+                    total = 0
+                    for n in nodes:
+                        s = n.schema
+                        for slot in MAP_SLOTS:
+                            if isinstance(s.get(slot), dict):
+                                total += sum(len(k) for k in s[slot])
+                        if isinstance(s.get("enum"), list):
+                            total += sum(len(v) for v in s["enum"] if isinstance(v, str))
+                        if isinstance(s.get("const"), str):
+                            total += len(s["const"])
+                measures[kind] = total
+            return measures[kind]
+
+        for rule, trig in pairs:
+            kind, most = trig["measure"], trig["max"]
+            if kind == "large-enum-chars":
+                threshold = trig.get("threshold", 0)
+                for n in nodes:
+                    values = n.schema.get("enum")
+                    if isinstance(values, list) and len(values) > threshold:
+                        chars = sum(len(v) for v in values if isinstance(v, str))
+                        if chars > most:
+                            self.fire(
+                                rule,
+                                join_path(n.path, "enum"),
+                                count=chars,
+                                max=most,
+                                threshold=threshold,
+                            )
+                continue
+            count = measure(kind)
+            if count > most:
+                self.fire(
+                    rule, "inputSchema", count=count, max=most, threshold=trig.get("threshold")
+                )
+
+    def header_rules(self) -> None:
+        pairs = self.target.fires("header-keyword")
+        if not pairs:
+            return
+        for rule, trig in pairs:
+            keyword, check = trig["keyword"], trig["check"]
+            seen: set[str] = set()
+            for node in walk_schema(self.root):
+                s = node.schema
+                if keyword not in s:
+                    continue
+                value = s[keyword]
+                path = join_path(node.path, keyword)
+                if check == "token":
+                    pattern = str(trig.get("token_pattern") or ".+")
+                    if not isinstance(value, str) or not re.search(pattern, value):
+                        self.fire(rule, path, keyword=keyword, value=_js(value))
+                elif check == "duplicate":
+                    if isinstance(value, str):
+                        folded = value.casefold()
+                        if folded in seen:
+                            self.fire(rule, path, keyword=keyword, value=_js(value))
+                        seen.add(folded)
+                else:
+                    types = schema_types(s)
+                    if len(types) != 1 or types[0] not in (trig.get("types") or ()):
+                        shown = _js(s["type"]) if "type" in s else "`undefined`"
+                        self.fire(rule, path, keyword=keyword, value=_js(value), type=shown)
+
+    # ---- subschemas, reported as written (verbatim targets; warnings of rewrite targets too)
+    def report_node(self, s: dict[str, Any], path: str) -> None:
+        for key in s:
+            for rule, _ in self.keyword_rules.get(key, ()):
+                if rule.action == "keep" or rule.action == "unsupported":
+                    self.fire(rule, join_path(path, key), keyword=key)
+        for rule, trig in self.target.fires("constraints-present"):
+            present = [k for k in trig["keywords"] if k in s]
+            if present:
+                self.fire(rule, path, keywords=", ".join(f"`{k}`" for k in present))
+        if isinstance(s.get("format"), str):
+            for rule, trig in self.target.fires("format"):
+                if rule.action == "keep" and s["format"] not in (trig.get("allowed") or ()):
+                    self.fire(rule, join_path(path, "format"), format=s["format"], keyword="format")
+        for rule, trig in self.target.fires("min-items-not-in"):
+            if "minItems" in s and s["minItems"] not in trig["values"]:
+                self.fire(
+                    rule, join_path(path, "minItems"), value=_js(s["minItems"]), keyword="minItems"
+                )
+
+    def verbatim_node(self, s: dict[str, Any], path: str) -> None:
+        self.report_node(s, path)
+        if isinstance(s.get("enum"), list):
+            self.enum_rules(s["enum"], path, drop_allowed=False)
+        if "$ref" in s:
+            status, _ = resolve_ref(self.root, s["$ref"])
+            case = {"external": "external", "ok": None}.get(status, "unresolvable")
+            if case:
+                for rule, trig in self.target.fires("ref"):
+                    if trig["case"] == case:
+                        self.fire(rule, join_path(path, "$ref"), ref=_code(s["$ref"]))
+        state = self.ap_state(s)
+        if state is not None:
+            for rule, trig in self.target.fires("additional-properties"):
+                if state in trig["values"] and rule.action == "keep":
+                    self.fire(
+                        rule,
+                        join_path(path, "additionalProperties"),
+                        value=state,
+                        keyword="additionalProperties",
+                    )
+        if "nullable" in s:
+            self.nullable_rules(s, path, None)
+
+    def ap_state(self, s: dict[str, Any]) -> str | None:
+        if "additionalProperties" in s:
+            ad = s["additionalProperties"]
+            if ad is True:
+                return "true"
+            if ad is False:
+                return "false"
+            return "schema"
+        if "object" in schema_types(s) or any(k in s for k in _OBJECT_HINTS):
+            return "missing"
+        return None
+
+    def enum_rules(self, values: list[Any], path: str, *, drop_allowed: bool) -> bool:
+        """Fire enum-values rules; True when one of them drops the enum."""
+        dropped = False
+        for rule, trig in self.target.fires("enum-values"):
+            case = trig["case"]
+            if case == "non-primitive":
+                hit = any(isinstance(v, (dict, list)) for v in values)
+            else:
+                hit = any(not isinstance(v, str) for v in values)
+            if hit:
+                self.fire(rule, join_path(path, "enum"), keyword="enum")
+                if drop_allowed and rule.action == "drop-keyword":
+                    self.record(rule, join_path(path, "enum"), keyword="enum")
+                    dropped = True
+        return dropped
+
+    def nullable_rules(self, s: dict[str, Any], path: str, out: dict[str, Any] | None) -> bool:
+        """Fire nullable rules; True when the keyword is consumed (converted or dropped)."""
+        value = s["nullable"]
+        consumed = False
+        for rule, trig in self.target.fires("nullable"):
+            want = str(trig.get("value", "any"))
+            hit = (
+                want == "any"
+                or (want == "true" and value is True)
+                or (want == "other" and value is not True)
+            )
+            if not hit:
+                continue
+            where = join_path(path, "nullable")
+            self.fire(rule, where, keyword="nullable")
+            if out is None:
+                continue
+            if rule.action == "nullable-to-type-union":
+                consumed = True
+                self.record(rule, where, keyword="nullable")
+                current = out.get("type")
+                if isinstance(current, str) and current != "null":
+                    out["type"] = [current, "null"]
+                elif isinstance(current, list) and "null" not in current:
+                    out["type"] = [*current, "null"]
+                if isinstance(out.get("enum"), list) and None not in out["enum"]:
+                    out["enum"] = [*out["enum"], None]
+            elif rule.action == "drop-annotation":
+                consumed = True
+                self.record(rule, where, keyword="nullable")
+        return consumed
+
+    # ---- references, inlined (targets with refs: inline)
+    def inline(self, s: Any, path: str, chain: tuple[str, ...]) -> Any:
+        if isinstance(s, dict):
+            if "$ref" in s:
+                ref = s["$ref"]
+                status, found = resolve_ref(self.root, ref)
+                case: str | None = None
+                if status == "external":
+                    case = "external"
+                elif status != "ok":
+                    case = "unresolvable"
+                elif ref in chain:
+                    case = "recursive"
+                elif len(chain) >= _INLINE_CHAIN or self.inline_budget <= 0:
+                    case = "unresolvable"
+                where = join_path(path, "$ref")
+                if case is not None:
+                    self.unresolved = True
+                    for rule, trig in self.target.fires("ref"):
+                        if trig["case"] == case:
+                            self.fire(rule, where, ref=_code(ref))
+                    return s
+                self.inline_budget -= 1
+                for rule, trig in self.target.fires("ref"):
+                    if trig["case"] == "resolvable":
+                        self.fire(rule, where, ref=_code(ref))
+                        if rule.action == "inline-ref":
+                            self.record(rule, path, into=self.pre, ref=_code(ref))
+                siblings = {k: v for k, v in s.items() if k != "$ref"}
+                if isinstance(found, dict):
+                    merged: Any = {**found, **siblings}
+                elif found is True:
+                    merged = siblings if siblings else True
+                else:
+                    merged = False
+                return self.inline(merged, path, (*chain, str(ref)))
+            out: dict[str, Any] = {}
+            for key, value in s.items():
+                if key in ("$defs", "definitions"):
+                    self.drops.append(join_path(path, key))
+                    continue
+                if key in MAP_SLOTS and isinstance(value, dict):
+                    out[key] = {
+                        k: self.inline(v, join_path(path, key, k), chain) for k, v in value.items()
+                    }
+                elif key in LIST_SLOTS and isinstance(value, list):
+                    out[key] = [
+                        self.inline(v, join_path(path, key, i), chain) for i, v in enumerate(value)
+                    ]
+                elif key in SINGLE_SLOTS and isinstance(value, dict):
+                    out[key] = self.inline(value, join_path(path, key), chain)
+                else:
+                    out[key] = value
+            return out
+        return s
+
+    drops: list[str] = field(default_factory=list)
+
+    # ---- subschemas, rebuilt (targets with schema_style: rewrite)
+    def node(self, s: Any, path: str) -> Any:
+        if s is True or s is False:
+            for rule, trig in self.target.fires("boolean-subschema"):
+                if trig["value"] is s:
+                    self.fire(rule, path, value=_js(s))
+                    if rule.action == "replace-with-empty":
+                        self.record(rule, path, value=_js(s))
+                        return {}
+                    return s
+            if s is True and self.step("true-subschema-to-empty", path, self.dfs):
+                return {}
+            return s
+        if not isinstance(s, dict):
+            for rule, _ in self.target.fires("non-schema-subschema"):
+                self.fire(rule, path, value=_js(s))
+                self.record(rule, path, value=_js(s))
+                return {}
+            return s
+        s = self.collapse_nullable(s, path)
+        self.report_node(s, path)
+        out: dict[str, Any] = {}
+        const_enum: list[Any] | None = None
+        one_of: list[Any] | None = None
+        nullable_from_type = False
+        nullable_key = False
+        for key, value in s.items():
+            where = join_path(path, key)
+            dropped = False
+            for rule, _ in self.keyword_rules.get(key, ()):
+                if rule.action in ("drop-keyword", "drop-annotation"):
+                    self.fire(rule, where, keyword=key)
+                    self.record(rule, where, keyword=key)
+                    dropped = True
+            if dropped:
+                continue
+            if key not in _SPECIAL:
+                if key not in self.target.known_keywords and key not in self.keyword_rules:
+                    unknown = self.target.fires("unknown-keyword")
+                    for rule, _ in unknown:
+                        self.fire(rule, where, keyword=key)
+                        if rule.action == "drop-keyword":
+                            self.record(rule, where, keyword=key)
+                            dropped = True
+                    if dropped:
+                        continue
+                out[key] = _clone(value)
+                continue
+            if key == "properties":
+                out[key] = (
+                    {k: self.node(v, join_path(where, k)) for k, v in value.items()}
+                    if isinstance(value, dict)
+                    else _clone(value)
+                )
+            elif key in ("$defs", "definitions"):
+                children = (
+                    {k: self.node(v, join_path(where, k)) for k, v in value.items()}
+                    if isinstance(value, dict)
+                    else _clone(value)
+                )
+                if key == "definitions":
+                    case = "conflicting" if "$defs" in s else "legacy"
+                    target_key = "definitions"
+                    for rule, trig in self.target.fires("definitions"):
+                        if trig["case"] != case:
+                            continue
+                        self.fire(rule, where, keyword=key)
+                        if rule.action == "drop-keyword":
+                            self.record(rule, where, keyword=key)
+                            target_key = ""
+                        elif rule.action == "rename-definitions":
+                            self.record(rule, where, keyword=key)
+                            target_key = "$defs"
+                            if path == "inputSchema":
+                                self.renamed_definitions = True
+                                self.rename_rule = rule
+                    if target_key:
+                        out[target_key] = children
+                else:
+                    out[key] = children
+            elif key in ("anyOf", "allOf", "prefixItems"):
+                out[key] = (
+                    [self.node(v, join_path(where, i)) for i, v in enumerate(value)]
+                    if isinstance(value, list)
+                    else _clone(value)
+                )
+            elif key == "oneOf":
+                branches = (
+                    [self.node(v, join_path(where, i)) for i, v in enumerate(value)]
+                    if isinstance(value, list)
+                    else _clone(value)
+                )
+                converted = False
+                for rule, _ in self.target.fires("one-of"):
+                    self.fire(rule, where, keyword=key)
+                    if rule.action == "one-of-to-any-of":
+                        self.record(rule, where, keyword=key)
+                        converted = True
+                if converted:
+                    one_of = branches
+                else:
+                    out[key] = branches
+            elif key in ("items", "not"):
+                out[key] = self.node(value, where)
+            elif key == "additionalProperties":
+                if isinstance(value, dict) and not self.replaces_map():
+                    out[key] = self.node(value, where)
+                else:
+                    out[key] = _clone(value)
+            elif key == "type":
+                kept = self.type_rules(s, value, where, out)
+                if kept is not None:
+                    names, nullable_from_type = kept
+                    if len(names) == 1:
+                        out["type"] = names[0]
+                    elif names:
+                        out["type"] = names
+            elif key == "const":
+                const_enum = self.const_rules(s, value, where, out)
+            elif key == "enum":
+                if isinstance(value, list) and self.enum_rules(value, path, drop_allowed=True):
+                    continue
+                out[key] = _clone(value)
+            elif key == "format":
+                if isinstance(value, str) and self.format_drop(value, where):
+                    continue
+                out[key] = value
+            elif key == "nullable":
+                nullable_key = True
+            elif key == "$ref":
+                out[key] = value
+            elif key == "required":
+                out[key] = _clone(value)
+        if one_of is not None:
+            if "anyOf" in out:
+                pass  # `anyOf` beside `oneOf`: the oneOf constraint is dropped (recorded as lossy)
+            else:
+                out["anyOf"] = one_of
+        if const_enum is not None:
+            out["enum"] = const_enum
+        if nullable_key and not self.nullable_rules(s, path, out):
+            out["nullable"] = s["nullable"]
+        if nullable_from_type:
+            out["nullable"] = True
+        self.close_object(s, path, out)
+        self.finish_node(out, path)
+        order = self.target.output.get("key_order") or ()
+        return {k: out[k] for k in order if k in out}
+
+    def replaces_map(self) -> bool:
+        """Whether a rule replaces or drops a schema-valued ``additionalProperties``."""
+        return any(
+            "schema" in trig["values"] and rule.action in ("close-object", "drop-keyword")
+            for rule, trig in self.target.fires("additional-properties")
+        )
+
+    def collapse_nullable(self, s: dict[str, Any], path: str) -> dict[str, Any]:
+        branches = s.get("anyOf")
+        if "collapse-nullable-any-of" not in self.target.steps or not isinstance(branches, list):
+            return s
+        if len(branches) != 2:
+            return s
+        nulls = [b for b in branches if b == {"type": "null"}]
+        others = [b for b in branches if b != {"type": "null"}]
+        if len(nulls) != 1 or len(others) != 1 or not isinstance(others[0], dict):
+            return s
+        if "$ref" in others[0]:
+            return s
+        merged = {k: v for k, v in s.items() if k != "anyOf"}
+        for k, v in others[0].items():
+            merged.setdefault(k, v)
+        merged["nullable"] = True
+        self.step("collapse-nullable-any-of", path, self.dfs)
+        return merged
+
+    def type_rules(
+        self, s: dict[str, Any], value: Any, where: str, out: dict[str, Any]
+    ) -> tuple[list[str], bool] | None:
+        names = (
+            [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+        )
+        if not names:
+            return None
+        for rule, trig in self.target.fires("type"):
+            if trig["case"] != "unknown":
+                continue
+            allowed = trig.get("allowed") or ()
+            for name in list(names):
+                if name not in allowed:
+                    self.fire(rule, where, type=_js(name), keyword="type")
+                    if rule.action == "drop-type":
+                        self.record(rule, where, type=_js(name))
+                        names.remove(name)
+        nullable = False
+        keyword_style = self.target.output.get("nullable_style") == "keyword"
+        if keyword_style and "null" in names and len(names) > 1:
+            names = [n for n in names if n != "null"]
+            nullable = True
+            self.step("null-type-to-nullable", where, self.dfs)
+        non_null = [n for n in names if n != "null"]
+        if len(non_null) > 1:
+            for rule, trig in self.target.fires("type"):
+                if trig["case"] != "multi":
+                    continue
+                self.fire(rule, where, type=_js(names), keyword="type")
+                if rule.action == "type-array-to-any-of" and "anyOf" not in s and "oneOf" not in s:
+                    self.record(rule, where, type=_js(names))
+                    out["anyOf"] = [{"type": self.type_name(n)} for n in names]
+                    return [], nullable
+        if len(non_null) == 1 and (
+            "oneOf" in s or (isinstance(s.get("anyOf"), list) and "anyOf" in s)
+        ):
+            for rule, trig in self.target.fires("type"):
+                if trig["case"] != "with-any-of":
+                    continue
+                self.fire(rule, where, type=_js(value), keyword="type")
+                if rule.action == "drop-type":
+                    self.record(rule, where, type=_js(value))
+                    return [], nullable
+        return [self.type_name(n) for n in names], nullable
+
+    def type_name(self, name: str) -> str:
+        if self.target.output.get("type_case") == "upper":
+            self.type_names += 1
+            return name.upper()
+        return name
+
+    def const_rules(
+        self, s: dict[str, Any], value: Any, where: str, out: dict[str, Any]
+    ) -> list[Any] | None:
+        result: list[Any] | None = None
+        for rule, trig in self.target.fires("const"):
+            shown = _js(value)
+            self.fire(rule, where, value=shown, keyword="const")
+            if rule.action != "const-to-enum":
+                out["const"] = _clone(value)
+                continue
+            convertible = trig.get("convertible", "any") == "any" or isinstance(value, str)
+            if not convertible:
+                self.record(rule, where, which="unconvertible", value=shown)
+                continue
+            enum = s.get("enum")
+            if isinstance(enum, list) and not any(_equal(value, e) for e in enum):
+                self.record(rule, where, which="conflict", value=shown)
+            else:
+                self.record(rule, where, value=shown)
+            result = [_clone(value)]
+        if not self.target.fires("const"):
+            out["const"] = _clone(value)
+        return result
+
+    def format_drop(self, value: str, where: str) -> bool:
+        dropped = False
+        for rule, trig in self.target.fires("format"):
+            if rule.action != "drop-keyword":
+                continue
+            allowed = trig.get("allowed")
+            if allowed is not None and value in allowed:
+                continue
+            self.fire(rule, where, format=value, keyword="format")
+            self.record(rule, where, format=value)
+            dropped = True
+        return dropped
+
+    def close_object(self, s: dict[str, Any], path: str, out: dict[str, Any]) -> None:
+        state = self.ap_state(s)
+        if state is None:
+            return
+        where = join_path(path, "additionalProperties")
+        matched = False
+        for rule, trig in self.target.fires("additional-properties"):
+            if state not in trig["values"]:
+                continue
+            if rule.action == "keep":
+                self.fire(rule, where, value=state, keyword="additionalProperties")
+                continue
+            matched = True
+            self.fire(rule, where, value=state, keyword="additionalProperties")
+            self.record(rule, where, value=state)
+            if rule.action == "close-object":
+                out["additionalProperties"] = False
+            elif rule.action == "drop-keyword":
+                out.pop("additionalProperties", None)
+        if (
+            state == "true"
+            and not matched
+            and self.step("drop-open-additional-properties", where, self.dfs)
+        ):
+            out.pop("additionalProperties", None)
+        closing = [
+            (rule, trig)
+            for rule, trig in self.target.fires("optional-property")
+            if rule.action == "required-nullable"
+        ]
+        if not closing:
+            return
+        canonical = _as_dict(s.get("properties"))
+        required = _as_list(s.get("required"))
+        props: dict[str, Any] = out.get("properties") or {}
+        for name in canonical:
+            if name in required:
+                continue
+            where = join_path(path, "properties", name)
+            for rule, _ in self.target.fires("optional-property"):
+                self.fire(rule, where, property=name)
+                if rule.action == "required-nullable":
+                    self.record(rule, where, property=name)
+            props[name] = self.with_null(props.get(name, {}))
+        out["properties"] = props
+        out["required"] = list(canonical)
+
+    def with_null(self, schema: Any) -> Any:
+        if not isinstance(schema, dict):
+            return schema
+        out = dict(schema)
+        t = out.get("type")
+        if isinstance(t, str):
+            if t != "null":
+                out["type"] = [t, "null"]
+        elif isinstance(t, list):
+            if "null" not in t:
+                out["type"] = [*t, "null"]
+        elif isinstance(out.get("anyOf"), list):
+            if not any(isinstance(b, dict) and b.get("type") == "null" for b in out["anyOf"]):
+                out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+            return out
+        elif "$ref" in out:
+            branch = {k: v for k, v in out.items() if k != "description"}
+            wrapped: dict[str, Any] = {}
+            if "description" in out:
+                wrapped["description"] = out["description"]
+            wrapped["anyOf"] = [branch, {"type": "null"}]
+            order = self.target.output.get("key_order") or ()
+            return {k: wrapped[k] for k in order if k in wrapped}
+        else:
+            return out
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+        order = self.target.output.get("key_order") or ()
+        return {k: out[k] for k in order if k in out}
+
+    def finish_node(self, out: dict[str, Any], path: str) -> None:
+        values = out.get("enum")
+        if (
+            isinstance(values, list)
+            and values
+            and all(isinstance(v, str) for v in values)
+            and "format" not in out
+            and self.step("add-enum-format", join_path(path, "format"), self.dfs)
+        ):
+            out["format"] = "enum"
+        for key in self.target.output.get("int64_keywords") or ():
+            v = out.get(key)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                out[key] = str(int(v)) if float(v).is_integer() else str(v)
+                self.int64_values += 1
+                self.int64_seen.add(key)
+
+    def rewrite_refs(self, schema: Any) -> None:
+        rule = getattr(self, "rename_rule", None)
+        if not self.renamed_definitions or rule is None:
+            return
+        for node in walk_schema(schema, "inputSchema"):
+            ref = node.schema.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/definitions/"):
+                node.schema["$ref"] = "#/$defs/" + ref[len("#/definitions/") :]
+                self.record(
+                    rule,
+                    join_path(node.path, "$ref"),
+                    into=self.post,
+                    which="reference",
+                    ref=_code(ref),
+                )
+
+    # ---- the whole run
+    def root_type_actions(
+        self, schema: dict[str, Any], into: list[Transformation]
+    ) -> dict[str, Any]:
+        for rule, _trig in self.target.fires("root-type"):
+            if rule.code not in self.fired:
+                continue
+            where = "inputSchema.type"
+            shown = _js(self.root.get("type")) if "type" in self.root else "`undefined`"
+            if rule.action == "add-type-object":
+                schema = {"type": "object", **{k: v for k, v in schema.items() if k != "type"}}
+                self.record(rule, where, into=into, type=shown)
+            elif rule.action in ("normalize-type-object", "narrow-type-object"):
+                schema = {k: ("object" if k == "type" else v) for k, v in schema.items()}
+                self.record(rule, where, into=into, type=shown)
+        return schema
+
+    def empty_schema(self, resolved: dict[str, Any]) -> bool:
+        if not self.target.fires("empty-schema"):
+            return False
+        props, req = resolved.get("properties"), resolved.get("required")
+        allowed = {"type", "title", "description", "properties", "required", "propertyOrdering"}
+        if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
+            return False
+        if not set(resolved) <= allowed:
+            return False
+        for rule, _ in self.target.fires("empty-schema"):
+            self.fire(rule, "inputSchema")
+        return True
+
+    def envelope(
+        self, template: Mapping[str, Any], schema: Any, omit_schema: bool
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        desc = self.tool.description
+        mode = self.target.output.get("description")
+        show = desc is not None and (mode == "when-defined" or bool(desc))
+        for key, value in template.items():
+            if value == "$name":
+                out[key] = self.tool.name
+            elif value == "$description":
+                if show:
+                    out[key] = desc
+            elif value == "$schema":
+                if not omit_schema:
+                    out[key] = schema
+            elif isinstance(value, Mapping):
+                out[key] = self.envelope(value, schema, omit_schema)
+            else:
+                out[key] = _clone(value)
+        return out
+
+    def execute(self) -> Outcome:
+        nesting = json_nesting(self.root)
+        if nesting > MAX_NESTING:
+            self.diagnostics.append(
+                Diagnostic(
+                    provider_id=self.target.id,
+                    tool_name=self.tool.name,
+                    severity="error",
+                    code=NESTING_CODE,
+                    message=f"The input schema nests more than {MAX_NESTING} levels deep; "
+                    "no target accepts it and provcat does not walk it.",
+                    path="inputSchema",
+                    compile=not_compilable("Refused: flatten the schema."),
+                    docs_url=None,
+                )
+            )
+            return Outcome(self.diagnostics, [], None)
+        for rule, trig in self.target.fires("keyword"):
+            for kw in trig["keywords"]:
+                self.keyword_rules.setdefault(kw, []).append((rule, trig))
+        self.tool_rules()
+        output = self.target.output
+        steps: list[Transformation] = []
+        if not self.target.rewrites:
+            for node in walk_schema(self.root):
+                self.verbatim_node(node.schema, node.path)
+            self.step("rename-input-schema", "inputSchema", steps)
+            self.step("enable-strict", "inputSchema", steps)
+            verbatim = self.root_type_actions(_clone(self.root), steps)
+            return Outcome(
+                self.diagnostics,
+                steps,
+                self.envelope(output["envelope"], verbatim, False),
+            )
+        resolved: Any = self.root
+        if output.get("refs") == "inline":
+            resolved = self.inline(self.root, "inputSchema", ())
+            for where in self.drops:
+                self.step(
+                    "drop-inlined-definitions", where, self.pre, keyword=where.rsplit(".", 1)[-1]
+                )
+            if json_nesting(resolved) > MAX_NESTING:
+                self.diagnostics.append(
+                    Diagnostic(
+                        provider_id=self.target.id,
+                        tool_name=self.tool.name,
+                        severity="error",
+                        code=NESTING_CODE,
+                        message=f"With its references inlined the input schema nests more than "
+                        f"{MAX_NESTING} levels deep.",
+                        path="inputSchema",
+                        compile=not_compilable("Refused: flatten the schema."),
+                    )
+                )
+                return Outcome(self.diagnostics, self.pre, None)
+        omit = isinstance(resolved, dict) and self.empty_schema(resolved)
+        schema: Any = None
+        if not omit:
+            schema = self.node(resolved, "inputSchema")
+            if isinstance(schema, dict):
+                self.rewrite_refs(schema)
+        if omit:
+            for rule, _ in self.target.fires("empty-schema"):
+                self.record(rule, "inputSchema", into=steps)
+        else:
+            self.step("rename-input-schema", "inputSchema", steps)
+        self.step("enable-strict", "inputSchema", steps)
+        if isinstance(schema, dict):
+            schema = self.root_type_actions(schema, steps)
+        tail: list[Transformation] = []
+        if self.type_names:
+            self.step("uppercase-types", "inputSchema", tail, count=self.type_names)
+        if self.int64_values:
+            keywords = ", ".join(
+                f"`{k}`" for k in output.get("int64_keywords") or () if k in self.int64_seen
+            )
+            self.step(
+                "int64-as-string", "inputSchema", tail, count=self.int64_values, keywords=keywords
+            )
+        if output.get("refs") == "inline":
+            ordered = [*self.pre, *self.dfs, *steps, *self.post, *tail]
+        else:
+            ordered = [*steps, *self.pre, *self.dfs, *self.post, *tail]
+        return Outcome(self.diagnostics, ordered, self.envelope(output["envelope"], schema, omit))
+
+    rename_rule: Rule | None = None
+
+
+def run(tool: CanonicalTool, target: Target) -> Outcome:
+    """Check and compile ``tool`` for ``target`` in one walk."""
+    return _Run(target, tool, tool.input_schema).execute()

@@ -1,0 +1,100 @@
+"""Reading canonical tools from files and folders for the command line.
+
+A ``.json`` file holds one tool, an array of tools, or ``{"tools": [...]}``; a folder is searched
+recursively (skipping dot-entries, ``node_modules``, ``dist`` and ``coverage``). Any unreadable or
+invalid file, any invalid tool and any tool name used twice is an input error: nothing is
+processed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from provcat.toolschema.types import CanonicalTool
+from provcat.toolschema.validate import validate_canonical_tool
+
+__all__ = ["LoadError", "LoadedTool", "load_tools"]
+
+_SKIP = {"node_modules", "dist", "coverage"}
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedTool:
+    tool: CanonicalTool
+    source: str  # cwd-relative, forward slashes
+
+
+@dataclass(frozen=True, slots=True)
+class LoadError:
+    source_path: str
+    message: str
+
+
+def _shown(path: Path) -> str:
+    try:
+        return Path(os.path.relpath(path)).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _files(paths: list[Path], errors: list[LoadError]) -> list[Path]:
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP)
+                for name in sorted(names):
+                    if name.endswith(".json") and not name.startswith("."):
+                        found.append(Path(root) / name)
+        elif path.is_file():
+            found.append(path)
+        else:
+            errors.append(LoadError(_shown(path), "no such file or directory"))
+    return found
+
+
+def load_tools(paths: list[Path]) -> tuple[list[LoadedTool], list[LoadError]]:
+    """Every tool under ``paths``, sorted by name, or the errors that stop processing."""
+    errors: list[LoadError] = []
+    tools: list[LoadedTool] = []
+    seen: dict[str, str] = {}
+    for path in _files(paths, errors):
+        shown = _shown(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            errors.append(LoadError(shown, f"cannot read the file: {exc}"))
+            continue
+        try:
+            data: Any = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            errors.append(LoadError(shown, f"not valid JSON: {exc}"))
+            continue
+        if isinstance(data, dict) and isinstance(data.get("tools"), list):
+            items = data["tools"]
+        elif isinstance(data, list):
+            items = data
+        else:
+            items = [data]
+        for index, item in enumerate(items):
+            where = f"{shown}" if len(items) == 1 else f"{shown}[{index}]"
+            issues = validate_canonical_tool(item)
+            if issues:
+                for issue in issues:
+                    at = f" at {issue.path}" if issue.path else ""
+                    errors.append(LoadError(where, f"{issue.message}{at}"))
+                continue
+            name = item["name"]
+            if name in seen:
+                errors.append(
+                    LoadError(where, f"tool name {name!r} is already used in {seen[name]}")
+                )
+                continue
+            seen[name] = where
+            tools.append(LoadedTool(CanonicalTool.model_validate(item), shown))
+    tools.sort(key=lambda t: t.tool.name)
+    return tools, errors

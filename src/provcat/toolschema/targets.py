@@ -1,0 +1,171 @@
+"""Targets as the generated snapshot holds them (``provcat_catalog.targets``), never the YAML."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from provcat.keys import canonical_key
+from provcat.toolschema.types import DocReference
+
+__all__ = [
+    "Rule",
+    "Target",
+    "UnknownTargetError",
+    "get_target",
+    "list_targets",
+    "target_for_provider",
+    "target_ids",
+]
+
+
+class UnknownTargetError(KeyError):
+    """No target (or provider) of that name is in the snapshot."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown target"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule of a target, as frozen from its YAML."""
+
+    code: str
+    severity: str
+    triggers: tuple[Mapping[str, Any], ...]
+    action: str
+    lossy: bool
+    message: str
+    compile: str
+    transformation: Mapping[str, str] | None
+    extra: Mapping[str, Mapping[str, str]]
+    docs_url: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One compile target: identity, output shape, keyword classes, steps and rules."""
+
+    id: str
+    display_name: str
+    description: str | None
+    rules_reviewed_at: str
+    api_key_env: str | None
+    docs: tuple[DocReference, ...]
+    probe: Mapping[str, Any] | None
+    output: Mapping[str, Any]
+    keywords: Mapping[str, tuple[str, ...]]
+    steps: Mapping[str, Mapping[str, str]]
+    rules: tuple[Rule, ...]
+    source: str
+    known_keywords: frozenset[str] = field(default=frozenset())
+    by_kind: Mapping[str, tuple[tuple[Rule, Mapping[str, Any]], ...]] = field(default_factory=dict)
+
+    @property
+    def rewrites(self) -> bool:
+        return bool(self.output.get("schema_style") == "rewrite")
+
+    def fires(self, kind: str) -> tuple[tuple[Rule, Mapping[str, Any]], ...]:
+        """The (rule, trigger) pairs of one trigger kind, in YAML order."""
+        return self.by_kind.get(kind, ())
+
+    def rule(self, code: str) -> Rule:
+        for r in self.rules:
+            if r.code == code:
+                return r
+        raise KeyError(code)
+
+
+def _target(record: Mapping[str, Any]) -> Target:
+    rules = tuple(
+        Rule(
+            code=r["code"],
+            severity=r["severity"],
+            triggers=tuple(r["triggers"]),
+            action=r["action"],
+            lossy=r["lossy"],
+            message=r["message"],
+            compile=r["compile"],
+            transformation=r.get("transformation"),
+            extra=r.get("extra") or {},
+            docs_url=r["docs_url"],
+            source=r["source"],
+        )
+        for r in record["rules"]
+    )
+    by_kind: dict[str, list[tuple[Rule, Mapping[str, Any]]]] = {}
+    for rule in rules:
+        for trigger in rule.triggers:
+            by_kind.setdefault(trigger["kind"], []).append((rule, trigger))
+    keywords = {k: tuple(v) for k, v in record["keywords"].items()}
+    return Target(
+        id=record["id"],
+        display_name=record["display_name"],
+        description=record.get("description"),
+        rules_reviewed_at=record["rules_reviewed_at"],
+        api_key_env=record.get("api_key_env"),
+        docs=tuple(DocReference(title=d["title"], url=d["url"]) for d in record["docs"]),
+        probe=record.get("probe"),
+        output=record["output"],
+        keywords=keywords,
+        steps=record["steps"],
+        rules=rules,
+        source=record["source"],
+        known_keywords=frozenset(k for values in keywords.values() for k in values),
+        by_kind={k: tuple(v) for k, v in by_kind.items()},
+    )
+
+
+@cache
+def _registry() -> dict[str, Target]:
+    from provcat_catalog.targets import TARGETS
+
+    return {record["id"]: _target(record) for record in TARGETS}
+
+
+@cache
+def _provider_targets() -> dict[str, str]:
+    from provcat_catalog.targets import PROVIDER_TARGETS
+
+    return dict(PROVIDER_TARGETS)
+
+
+def target_ids() -> list[str]:
+    """Every target id, sorted by code point."""
+    return sorted(_registry())
+
+
+def list_targets() -> list[Target]:
+    """Every target, sorted by id."""
+    registry = _registry()
+    return [registry[k] for k in sorted(registry)]
+
+
+def get_target(target: str | Target) -> Target:
+    """The target with id ``target`` (a :class:`Target` is returned as is)."""
+    if isinstance(target, Target):
+        return target
+    registry = _registry()
+    if target not in registry:
+        raise UnknownTargetError(
+            f"unknown tool-schema target {target!r}; known: {', '.join(sorted(registry))}"
+        )
+    return registry[target]
+
+
+def target_for_provider(provider: str) -> Target:
+    """The target the catalog maps ``provider`` (any declared spelling) to."""
+    from provcat_catalog import PROVIDER_INDEX
+
+    key = PROVIDER_INDEX.get(canonical_key(provider))
+    mapping = _provider_targets()
+    if key is None or key not in mapping:
+        raise UnknownTargetError(
+            f"provider {provider!r} has no tool_schema_target in the catalog"
+            if key is not None
+            else f"unknown provider {provider!r}"
+        )
+    return get_target(mapping[key])

@@ -1,0 +1,385 @@
+"""The shared vocabulary of the tool-schema compiler: what a target's YAML may name.
+
+A target (``catalog/schema-targets/<id>.yaml``) is data: each rule names a *trigger* (when the rule
+fires) and an *action* (what compiling does about it); the structural *steps* a target enables are
+named here too. This module says which triggers, actions and steps exist, which parameters and
+message placeholders each trigger has, and how lossy each action is by nature. The generator checks
+every target file against it (an unknown action, a lossy action marked safe, a placeholder the
+trigger does not provide, ...); the engine implements each name exactly once.
+
+Nothing here names a vendor: vendor facts live in the YAML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+__all__ = [
+    "ACTIONS",
+    "ANNOTATION_KEYWORDS",
+    "COMMON_PLACEHOLDERS",
+    "STEPS",
+    "TRIGGERS",
+    "ActionSpec",
+    "Lossiness",
+    "StepSpec",
+    "TriggerSpec",
+    "action_lossy",
+]
+
+Lossiness = Literal["never", "always", "depends"]
+
+# JSON Schema 2020-12 annotation keywords (meta-data, content and core identifiers): dropping
+# one never lets more argument values through.
+ANNOTATION_KEYWORDS: Final = frozenset(
+    {
+        "title",
+        "description",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "examples",
+        "example",
+        "$comment",
+        "$schema",
+        "$id",
+        "$anchor",
+    }
+)
+
+# Placeholders every message template may use.
+COMMON_PLACEHOLDERS: Final = frozenset({"tool", "target", "path"})
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerSpec:
+    """One trigger kind: where it fires, its parameters and the placeholders it fills in."""
+
+    scope: Literal["tool", "node"]
+    summary: str
+    params: frozenset[str]
+    required: frozenset[str]
+    placeholders: frozenset[str]
+    actions: frozenset[str]
+
+
+def _t(
+    scope: Literal["tool", "node"],
+    summary: str,
+    *,
+    params: tuple[str, ...] = (),
+    required: tuple[str, ...] = (),
+    placeholders: tuple[str, ...] = (),
+    actions: tuple[str, ...] = ("keep",),
+) -> TriggerSpec:
+    return TriggerSpec(
+        scope,
+        summary,
+        frozenset(("kind", *params, *required)),
+        frozenset(required),
+        frozenset(placeholders),
+        frozenset(actions),
+    )
+
+
+TRIGGERS: Final[dict[str, TriggerSpec]] = {
+    # ---- the tool as a whole
+    "tool-name": _t(
+        "tool",
+        "the tool name does not match `pattern`, or its length is outside `min_length`..`max_length`",
+        params=("pattern", "min_length", "max_length", "skip_if"),
+        placeholders=("name", "length", "pattern", "min_length", "max_length"),
+        actions=("unsupported", "keep"),
+    ),
+    "missing-description": _t(
+        "tool",
+        "the tool has no description (or, with `blank_counts`, only whitespace)",
+        params=("blank_counts",),
+        placeholders=("name",),
+    ),
+    "root-type": _t(
+        "tool",
+        "the root schema's `type` is in the state named by `case`",
+        required=("case",),
+        placeholders=("type",),
+        actions=(
+            "unsupported",
+            "keep",
+            "add-type-object",
+            "normalize-type-object",
+            "narrow-type-object",
+        ),
+    ),
+    "root-keyword": _t(
+        "tool",
+        "the root schema has `keyword`",
+        required=("keyword",),
+        placeholders=("keyword",),
+        actions=("unsupported",),
+    ),
+    "root-constrained": _t(
+        "tool", "the root schema declares at least one property or required name"
+    ),
+    "limit": _t(
+        "tool",
+        "a size `measure` of the whole schema exceeds `max`",
+        required=("measure", "max"),
+        params=("threshold",),
+        placeholders=("count", "max", "threshold"),
+        actions=("unsupported",),
+    ),
+    "empty-schema": _t(
+        "tool",
+        "the root schema takes no arguments and says nothing else the target needs",
+        actions=("omit-schema",),
+    ),
+    "dialect": _t(
+        "tool",
+        "the root `$schema` is present and not one of `allowed`",
+        required=("allowed",),
+        placeholders=("dialect",),
+        actions=("unsupported", "keep"),
+    ),
+    "top-level-property-name": _t(
+        "tool",
+        "a root property name does not match `pattern` or is longer than `max_length`",
+        params=("pattern", "max_length"),
+        placeholders=("property",),
+    ),
+    "header-keyword": _t(
+        "tool",
+        "the `keyword` annotation on a property breaks the `check`: token, duplicate or type",
+        required=("keyword", "check"),
+        params=("token_pattern", "types"),
+        placeholders=("keyword", "value", "type"),
+        actions=("unsupported",),
+    ),
+    # ---- every subschema the target walks
+    "keyword": _t(
+        "node",
+        "a subschema has one of `keywords` (one diagnostic per keyword)",
+        required=("keywords",),
+        placeholders=("keyword",),
+        actions=("keep", "drop-keyword", "drop-annotation"),
+    ),
+    "unknown-keyword": _t(
+        "node",
+        "a subschema has a keyword outside every keyword class of the target",
+        placeholders=("keyword",),
+        actions=("keep", "drop-keyword"),
+    ),
+    "constraints-present": _t(
+        "node",
+        "a subschema has any of `keywords` (one diagnostic per subschema, listing them)",
+        required=("keywords",),
+        placeholders=("keywords",),
+    ),
+    "const": _t(
+        "node",
+        "a subschema has `const`; `convertible` says which values become a one-value enum",
+        params=("convertible",),
+        placeholders=("value",),
+        actions=("const-to-enum", "keep"),
+    ),
+    "one-of": _t(
+        "node",
+        "a subschema has `oneOf`",
+        actions=("one-of-to-any-of", "keep"),
+    ),
+    "definitions": _t(
+        "node",
+        "`definitions` beside `$defs` (`case: conflicting`) or alone (`case: legacy`)",
+        required=("case",),
+        placeholders=("ref",),
+        actions=("drop-keyword", "rename-definitions", "keep"),
+    ),
+    "nullable": _t(
+        "node",
+        "a subschema has the OpenAPI `nullable` keyword, with `value` true, other or any",
+        params=("value",),
+        actions=("nullable-to-type-union", "drop-annotation", "keep", "unsupported"),
+    ),
+    "format": _t(
+        "node",
+        "a subschema has a `format` (outside `allowed`, when given)",
+        params=("allowed",),
+        placeholders=("format",),
+        actions=("drop-keyword", "keep"),
+    ),
+    "additional-properties": _t(
+        "node",
+        "an object's `additionalProperties` is in one of the states `values`: missing, true, false, schema",
+        required=("values",),
+        placeholders=("value",),
+        actions=("close-object", "drop-keyword", "keep"),
+    ),
+    "optional-property": _t(
+        "node",
+        "a property is not listed in `required`",
+        placeholders=("property",),
+        actions=("required-nullable", "keep"),
+    ),
+    "boolean-subschema": _t(
+        "node",
+        "a schema slot holds the boolean `value`",
+        required=("value",),
+        placeholders=("value",),
+        actions=("replace-with-empty", "keep"),
+    ),
+    "non-schema-subschema": _t(
+        "node",
+        "a schema slot holds something that is neither an object nor a boolean",
+        placeholders=("value",),
+        actions=("replace-with-empty",),
+    ),
+    "min-items-not-in": _t(
+        "node",
+        "`minItems` is present and not one of `values`",
+        required=("values",),
+        placeholders=("value",),
+    ),
+    "enum-values": _t(
+        "node",
+        "an `enum` holds a value of the kind `case` names: non-primitive or non-string",
+        required=("case",),
+        actions=("keep", "drop-keyword"),
+    ),
+    "ref": _t(
+        "node",
+        "a `$ref` in the state `case` names: external, unresolvable, recursive or resolvable",
+        required=("case",),
+        placeholders=("ref",),
+        actions=("keep", "unsupported", "inline-ref"),
+    ),
+    "type": _t(
+        "node",
+        "`type` in the state `case` names: unknown (outside `allowed`), with-any-of or multi",
+        required=("case",),
+        params=("allowed",),
+        placeholders=("type",),
+        actions=("drop-type", "type-array-to-any-of", "keep"),
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One compile action: how lossy it is by nature and what it does."""
+
+    lossy: Lossiness
+    summary: str
+    transforms: bool  # whether it changes the output (and so needs a transformation record)
+
+
+ACTIONS: Final[dict[str, ActionSpec]] = {
+    "keep": ActionSpec("never", "emitted unchanged", False),
+    "unsupported": ActionSpec(
+        "never", "cannot be compiled: an error refuses, a warning or info is only reported", False
+    ),
+    "drop-keyword": ActionSpec("always", "the keyword is removed", True),
+    "drop-annotation": ActionSpec("never", "an annotation keyword is removed", True),
+    "close-object": ActionSpec(
+        "depends",
+        "`additionalProperties: false` replaces what was there (lossy when that was a schema)",
+        True,
+    ),
+    "required-nullable": ActionSpec(
+        "never", "the property becomes required and also accepts null (null means omitted)", True
+    ),
+    "const-to-enum": ActionSpec(
+        "depends",
+        "`const: c` becomes `enum: [c]`; a value the target cannot convert is dropped (lossy)",
+        True,
+    ),
+    "one-of-to-any-of": ActionSpec("always", "`oneOf` is emitted as `anyOf`", True),
+    "rename-definitions": ActionSpec(
+        "never", "`definitions` becomes `$defs` and `#/definitions/` references follow", True
+    ),
+    "nullable-to-type-union": ActionSpec("never", '`nullable: true` adds "null" to `type`', True),
+    "replace-with-empty": ActionSpec(
+        "depends", "the subschema becomes `{}` (lossy unless it was `true`)", True
+    ),
+    "inline-ref": ActionSpec("never", "the reference is replaced by what it points at", True),
+    "drop-type": ActionSpec("always", "the offending `type` (or type name) is removed", True),
+    "type-array-to-any-of": ActionSpec(
+        "never", "a list of types becomes `anyOf` branches of one type each", True
+    ),
+    "add-type-object": ActionSpec("never", '`type: "object"` is added as the first key', True),
+    "normalize-type-object": ActionSpec("never", '`type: ["object"]` becomes `"object"`', True),
+    "narrow-type-object": ActionSpec(
+        "never", 'a type list holding "object" becomes `"object"` (narrowing)', True
+    ),
+    "omit-schema": ActionSpec("never", "the schema field is left out of the output", True),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StepSpec:
+    """A structural transformation a target enables; always safe."""
+
+    summary: str
+    placeholders: frozenset[str]
+
+
+STEPS: Final[dict[str, StepSpec]] = {
+    "rename-input-schema": StepSpec(
+        "the canonical `inputSchema` is emitted under the target's field name", frozenset()
+    ),
+    "enable-strict": StepSpec("the output switches on the target's strict mode", frozenset()),
+    "uppercase-types": StepSpec(
+        "type names are emitted in upper case (one record for the tool)", frozenset({"count"})
+    ),
+    "int64-as-string": StepSpec(
+        "the `int64_keywords` are emitted as decimal strings (one record for the tool)",
+        frozenset({"count", "keywords"}),
+    ),
+    "collapse-nullable-any-of": StepSpec(
+        '`anyOf: [X, {"type": "null"}]` becomes X with `nullable: true`', frozenset()
+    ),
+    "null-type-to-nullable": StepSpec(
+        '"null" in a type list becomes `nullable: true`', frozenset()
+    ),
+    "add-enum-format": StepSpec(
+        'a string enum without a format gets `format: "enum"`', frozenset()
+    ),
+    "true-subschema-to-empty": StepSpec("a `true` subschema becomes `{}`", frozenset()),
+    "drop-open-additional-properties": StepSpec(
+        "`additionalProperties: true` (the default) is left out", frozenset()
+    ),
+    "drop-inlined-definitions": StepSpec(
+        "`$defs`/`definitions` are removed once every reference is inlined",
+        frozenset({"keyword"}),
+    ),
+}
+
+
+def action_lossy(action: str, trigger: dict[str, object]) -> bool | None:
+    """Whether ``action`` under ``trigger`` is lossy by nature (None: it depends on the value).
+
+    ``close-object`` is lossy exactly when it replaces a schema; ``replace-with-empty`` when it
+    replaces anything but ``true``; ``const-to-enum`` is safe (an unconvertible value goes through
+    the rule's ``unconvertible`` record, which is lossy).
+    """
+    spec = ACTIONS[action]
+    if spec.lossy == "always":
+        return True
+    if spec.lossy == "never":
+        return False
+    kind = trigger.get("kind")
+    if action == "close-object":
+        values = trigger.get("values")
+        states = set(values) if isinstance(values, list) else set()
+        if states <= {"missing", "true"}:
+            return False
+        if states <= {"schema", "false"}:
+            return True
+        return None
+    if action == "replace-with-empty":
+        if kind == "boolean-subschema":
+            return trigger.get("value") is not True
+        return True
+    if action == "const-to-enum":
+        return False
+    return None

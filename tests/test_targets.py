@@ -1,0 +1,223 @@
+"""The generator's checks of schema-target files: every bad rule gets its own stable code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, Workspace, tree_bytes
+
+TARGET_LINE = "# yaml-language-server: $schema=../../schemas/schema-target.schema.json\n"
+MINIMAL = """id: demo
+display_name: Demo
+rules_reviewed_at: "2026-08-20"
+docs:
+  - {title: Demo docs, url: "https://example.com/docs"}
+output:
+  envelope: {name: $name, description: $description, schema: $schema}
+  description: when-defined
+  schema_style: verbatim
+rules:
+  - code: demo/tool-name
+    severity: warning
+    trigger: {kind: tool-name, pattern: "^[a-z_]+$"}
+    action: keep
+    lossy: false
+    message: "Tool `{name}` should be lower case."
+    compile: Emitted unchanged.
+    docs_url: https://example.com/docs
+    source: https://example.com/docs
+"""
+REWRITE = """id: strictish
+display_name: Strictish
+rules_reviewed_at: "2026-08-20"
+docs:
+  - {title: Docs, url: "https://example.com/docs"}
+output:
+  envelope: {name: $name, parameters: $schema}
+  description: when-non-empty
+  schema_style: rewrite
+  key_order: [type, properties, required, items]
+keywords:
+  supported: [type, properties, required, items]
+  dropped: [minLength]
+rules:
+  - code: strictish/min-length
+    severity: error
+    trigger: {kind: keyword, keywords: [minLength]}
+    action: drop-keyword
+    lossy: true
+    message: "`{keyword}` is not supported."
+    compile: Drops it.
+    transformation: {code: dropped-min-length, detail: "Dropped `{keyword}`."}
+    docs_url: https://example.com/docs
+    source: https://example.com/docs
+  - code: strictish/unknown
+    severity: error
+    trigger: {kind: unknown-keyword}
+    action: drop-keyword
+    lossy: true
+    message: "`{keyword}` is unknown."
+    compile: Drops it.
+    transformation: {code: dropped-unknown, detail: "Dropped `{keyword}`."}
+    docs_url: https://example.com/docs
+    source: https://example.com/docs
+  - code: strictish/non-schema
+    severity: error
+    trigger: {kind: non-schema-subschema}
+    action: replace-with-empty
+    lossy: true
+    message: "{value} is not a schema."
+    compile: Emits an empty schema.
+    transformation: {code: widened, detail: "Replaced {value}."}
+    docs_url: https://example.com/docs
+    source: https://example.com/docs
+"""
+
+
+def _targets(ws: Workspace) -> Path:
+    folder = ws.catalog / "schema-targets"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def _write(ws: Workspace, name: str, text: str, *, header: bool = True) -> Path:
+    path = _targets(ws) / name
+    path.write_text((TARGET_LINE if header else "") + text, encoding="utf-8")
+    return path
+
+
+def _codes(ws: Workspace) -> list[str]:
+    before = tree_bytes(ws.out)
+    run = ws.run()
+    assert run.exit_code == 1, run.stdout
+    assert tree_bytes(ws.out) == before, "a failed run changed generated/"
+    return run.codes
+
+
+def test_valid_targets_are_frozen_and_documented(workspace: Workspace) -> None:
+    _write(workspace, "demo.yaml", MINIMAL)
+    _write(workspace, "strictish.yaml", REWRITE)
+    workspace.edit(
+        "alpha.yaml",
+        "module: provcat_testproviders.alpha",
+        "module: provcat_testproviders.alpha\ntool_schema_target: demo",
+    )
+    run = workspace.run(fmt="text")
+    assert run.exit_code == 0, run.stderr
+    assert "2 schema targets" in run.stdout
+    text = (workspace.out / "provcat_catalog" / "targets.py").read_text(encoding="utf-8")
+    assert "'demo/tool-name'" in text and "PROVIDER_TARGETS" in text and "'alpha': 'demo'" in text
+    page = (workspace.out / "docs" / "targets" / "demo.md").read_text(encoding="utf-8")
+    assert "`demo/tool-name`" in page and "https://example.com/docs" in page
+    matrix = (workspace.out / "docs" / "schema-targets.md").read_text(encoding="utf-8")
+    assert "| `minLength` |" in matrix
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code"),
+    [
+        ("action: keep", "action: frobnicate", "unknown_rule_action"),
+        ("action: keep", "action: drop-keyword", "unknown_rule_action"),
+        ("kind: tool-name", "kind: tool-title", "unknown_rule_trigger"),
+        ('pattern: "^[a-z_]+$"', 'pattern: "^[a-z_+$"', "invalid_rule_regex"),
+        ('pattern: "^[a-z_]+$"', 'pattern: "^[a-z_]+$", case: missing', "invalid_rule_trigger"),
+        ("    docs_url: https://example.com/docs\n", "", "missing_docs_url"),
+        ("{name}` should", "{nmae}` should", "invalid_message_template"),
+        ("{name}` should", "{name` should", "invalid_message_template"),
+        ("code: demo/tool-name", "code: other/tool-name", "rule_code_prefix"),
+        ("lossy: false", "lossy: true", "safe_action_marked_lossy"),
+        ("schema: $schema}", "schema: $name}", "invalid_target_envelope"),
+        ("id: demo", "id: demo2", "target_file_name_mismatch"),
+        (
+            "rules:",
+            "steps:\n  warp-drive: {code: warped, detail: Warped.}\nrules:",
+            "unknown_target_step",
+        ),
+        ("rules:", "extends: nowhere\nrules:", "unknown_target_extends"),
+        (
+            "    source: https://example.com/docs\n",
+            "    source: https://example.com/docs\n    transformation: {code: x, detail: y}\n",
+            "invalid_rule_record",
+        ),
+    ],
+)
+def test_each_bad_rule_has_its_code(workspace: Workspace, old: str, new: str, code: str) -> None:
+    assert old in MINIMAL
+    _write(workspace, "demo.yaml", MINIMAL.replace(old, new, 1))
+    assert code in _codes(workspace)
+
+
+def test_duplicate_rule_code(workspace: Workspace) -> None:
+    rule = MINIMAL[MINIMAL.index("  - code:") :]
+    _write(workspace, "demo.yaml", MINIMAL + rule)
+    assert "duplicate_rule_code" in _codes(workspace)
+
+
+def test_lossy_action_marked_safe(workspace: Workspace) -> None:
+    _write(workspace, "strictish.yaml", REWRITE.replace("lossy: true", "lossy: false", 1))
+    assert "lossy_action_marked_safe" in _codes(workspace)
+    _write(
+        workspace,
+        "strictish.yaml",
+        REWRITE.replace(
+            "action: drop-keyword\n    lossy: true", "action: drop-annotation\n    lossy: false", 1
+        ),
+    )
+    assert "lossy_action_marked_safe" in _codes(workspace)
+
+
+def test_a_rewrite_target_may_not_drop_keywords_silently(workspace: Workspace) -> None:
+    _write(
+        workspace,
+        "strictish.yaml",
+        REWRITE.replace("  dropped: [minLength]", "  dropped: [minLength, maxLength]"),
+    )
+    assert "keyword_dropped_silently" in _codes(workspace)
+    start = REWRITE.index("  - code: strictish/unknown")
+    end = REWRITE.index("  - code: strictish/non-schema")
+    _write(workspace, "strictish.yaml", REWRITE[:start] + REWRITE[end:])
+    assert "keyword_dropped_silently" in _codes(workspace)
+
+
+def test_schema_violations_and_the_schema_line(workspace: Workspace) -> None:
+    _write(workspace, "demo.yaml", MINIMAL.replace("severity: warning", "severity: fatal"))
+    assert "schema_violation" in _codes(workspace)
+    _write(workspace, "demo.yaml", MINIMAL, header=False)
+    assert "missing_schema_reference" in _codes(workspace)
+    (_targets(workspace) / "demo.yaml").unlink()
+    (_targets(workspace) / "notes.txt").write_text("x", encoding="utf-8")
+    assert "unexpected_file" in _codes(workspace)
+
+
+def test_unknown_provider_target(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml",
+        "module: provcat_testproviders.alpha",
+        "module: provcat_testproviders.alpha\ntool_schema_target: nowhere",
+    )
+    assert _codes(workspace) == ["unknown_schema_target"]
+
+
+def test_extends_takes_the_rules_with_this_targets_prefix(workspace: Workspace) -> None:
+    _write(workspace, "demo.yaml", MINIMAL)
+    child = MINIMAL.split("rules:")[0].replace("id: demo", "id: demo-child") + "extends: demo\n"
+    _write(workspace, "demo-child.yaml", child)
+    run = workspace.run()
+    assert run.exit_code == 0, run.stdout
+    text = (workspace.out / "provcat_catalog" / "targets.py").read_text(encoding="utf-8")
+    assert "'demo-child/tool-name'" in text
+
+
+def test_bundled_targets_cover_every_provider() -> None:
+    import provcat_catalog
+    import provcat_catalog.targets
+
+    assert sorted(provcat_catalog.targets.PROVIDER_TARGETS) == sorted(
+        p["provider"] for p in provcat_catalog.PROVIDERS
+    )
+    ids = {t["id"] for t in provcat_catalog.targets.TARGETS}
+    assert ids == {"anthropic", "gemini", "mcp", "openai", "openai-chat"}
+    for path in sorted((ROOT / "catalog" / "schema-targets").glob("*.yaml")):
+        assert path.read_text(encoding="utf-8").startswith(TARGET_LINE), path

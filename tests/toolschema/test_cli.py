@@ -1,0 +1,186 @@
+"""`provcat tool check|compile|matrix|diff|probe`: inputs, outputs and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from provcat.cli import main
+from tests.conftest import tree_bytes
+from tests.toolschema.conftest import FIXTURES
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["tool", *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _write(folder: Path, name: str, value: Any) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(json.dumps(value), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def tools(tmp_path: Path) -> Path:
+    folder = tmp_path / "tools"
+    _write(folder, "refund.json", FIXTURES["refund_order"])
+    _write(folder / "nested", "many.json", {"tools": [FIXTURES["ping"], FIXTURES["set_limit"]]})
+    _write(folder, "list.json", [FIXTURES["tag_resource"]])
+    _write(folder / ".hidden", "skip.json", {"not": "a tool"})
+    _write(folder / "node_modules", "skip.json", {"not": "a tool"})
+    return folder
+
+
+def test_check_json_and_fail_on(tools: Path) -> None:
+    code, out, _ = _run("check", str(tools), "--targets", "mcp", "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert [t["name"] for t in payload["tools"]] == [
+        "ping",
+        "refund_order",
+        "set_limit",
+        "tag_resource",
+    ]
+    assert payload["summary"]["tools"] == 4
+    code, _, _ = _run("check", str(tools), "--targets", "anthropic")
+    assert code == 0  # warnings and infos only
+    code, _, _ = _run("check", str(tools), "--targets", "anthropic", "--fail-on", "warning")
+    assert code == 1
+    code, _, _ = _run("check", str(tools), "--targets", "openai")
+    assert code == 1
+    code, _, _ = _run("check", str(tools), "--targets", "openai", "--fail-on", "never")
+    assert code == 0
+
+
+def test_check_all_and_unknown_targets(tools: Path) -> None:
+    code, out, _ = _run("check", str(tools), "--targets", "all", "--format", "json")
+    assert code == 1
+    assert sorted(json.loads(out)["tools"][0]["targets"]) == [
+        "anthropic",
+        "gemini",
+        "mcp",
+        "openai",
+        "openai-chat",
+    ]
+    code, _, err = _run("check", str(tools), "--targets", "nope")
+    assert code == 2 and "unknown tool-schema target" in err
+
+
+def test_compile_writes_files_and_manifest(tools: Path, tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    code, _, _ = _run("compile", str(tools), "--out", str(out), "--targets", "openai,gemini")
+    assert code == 1  # tag_resource is refused for both
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.json")) == [
+        "gemini/ping.json",
+        "gemini/refund-order.json",
+        "gemini/set-limit.json",
+        "manifest.json",
+        "openai/ping.json",
+        "openai/refund-order.json",
+        "openai/set-limit.json",
+    ]
+    text = (out / "openai" / "refund-order.json").read_text(encoding="utf-8")
+    assert text.endswith("}\n") and text.startswith('{\n  "type": "function"')
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["targets"] == ["gemini", "openai"]
+    refund = next(t for t in manifest["tools"] if t["name"] == "refund_order")
+    assert refund["source"].endswith("tools/refund.json")
+    assert (
+        refund["targets"]["openai"]["warnings"][0]["code"] == "openai/nullable-instead-of-omitted"
+    )
+    assert "tag_resource" not in {t["name"] for t in manifest["tools"]}
+    first = tree_bytes(out)
+    code, _, _ = _run(
+        "compile", str(tools), "--out", str(out), "--targets", "openai,gemini", "--allow-lossy"
+    )
+    assert code == 0
+    assert (out / "openai" / "tag-resource.json").is_file()
+    assert tree_bytes(out)["openai/refund-order.json"] == first["openai/refund-order.json"]
+
+
+def test_compile_by_provider(tools: Path, tmp_path: Path) -> None:
+    out = tmp_path / "groq"
+    code, _, _ = _run("compile", str(tools), "--provider", "groq", "--out", str(out))
+    assert code == 1
+    body = json.loads((out / "openai-chat" / "refund-order.json").read_text(encoding="utf-8"))
+    assert body["type"] == "function" and body["function"]["name"] == "refund_order"
+    code, _, err = _run("compile", str(tools), "--provider", "nope", "--out", str(out))
+    assert code == 2 and "unknown provider" in err
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"{not json", b"\xff\xfe\x00", b'{"name": "x"}', b'{"name": "a b", "inputSchema": {}}'],
+)
+def test_bad_files_exit_2_and_write_nothing(tools: Path, tmp_path: Path, content: bytes) -> None:
+    (tools / "bad.json").write_bytes(content)
+    out = tmp_path / "never"
+    code, _, err = _run("compile", str(tools), "--out", str(out))
+    assert code == 2 and "bad.json" in err
+    assert not out.exists()
+
+
+def test_duplicate_names_across_files_exit_2(tools: Path, tmp_path: Path) -> None:
+    _write(tools / "again", "refund.json", FIXTURES["refund_order"])
+    out = tmp_path / "never"
+    code, _, err = _run("compile", str(tools), "--out", str(out), "--format", "text")
+    assert code == 2 and "already used" in err
+    assert not out.exists()
+    code, out_text, _ = _run("check", str(tools), "--format", "json")
+    assert code == 2 and json.loads(out_text)["errors"][0]["message"].startswith("tool name")
+
+
+def test_missing_path_and_unreadable_file(tmp_path: Path) -> None:
+    code, _, err = _run("check", str(tmp_path / "nope.json"))
+    assert code == 2 and "no such file" in err
+    folder = tmp_path / "t"
+    _write(folder, "a.json", FIXTURES["ping"])
+    (folder / "broken.json").symlink_to(tmp_path / "missing-target.json")
+    code, _, err = _run("check", str(folder))
+    assert code == 2 and "broken.json" in err and "cannot read" in err
+
+
+def test_matrix(tools: Path) -> None:
+    code, out, _ = _run("matrix", str(tools), "--targets", "mcp,openai")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["tool", "mcp", "openai"]
+    assert lines[-1] == "Clean: MCP 4/4 · OpenAI 0/4"
+    code, out, _ = _run("matrix", str(tools), "--format", "json", "--targets", "mcp")
+    assert json.loads(out)["tools"][0] == {"name": "ping", "targets": {"mcp": "clean"}}
+
+
+def test_diff(tmp_path: Path) -> None:
+    old = _write(tmp_path / "old", "a.json", [FIXTURES["refund_order"], FIXTURES["ping"]])
+    changed = json.loads(json.dumps(FIXTURES["refund_order"]))
+    changed["inputSchema"]["properties"]["orderId"]["minLength"] = 1
+    new = _write(tmp_path / "new", "a.json", [changed])
+    code, out, _ = _run("diff", str(old), str(new), "--targets", "openai", "--format", "json")
+    assert code == 1
+    kinds = {(c["tool"], c["kind"]) for c in json.loads(out)["changes"]}
+    assert ("ping", "removed") in kinds and ("refund_order", "regressed") in kinds
+    code, _, _ = _run("diff", str(old), str(old), "--targets", "openai")
+    assert code == 0
+    code, _, _ = _run("diff", str(old), str(new), "--fail-on", "never")
+    assert code == 0
+
+
+def test_probe_exit_codes(tools: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    one = tools / "refund.json"
+    code, out, _ = _run("probe", str(one), "--format", "json")
+    assert code == 3  # missing credentials: the environment, not the schema
+    results = json.loads(out)["results"]
+    assert {r["providerId"] for r in results} == {"anthropic", "gemini", "openai", "openai-chat"}
+    assert {r["errorKind"] for r in results} == {"missing-credentials"}
+    code, _, _ = _run("probe", str(one), "--targets", "mcp")
+    assert code == 0
+    code, _, _ = _run("probe", str(tools / "list.json"), "--targets", "openai")
+    assert code == 1  # compile refused

@@ -1,0 +1,164 @@
+"""probe() through its client seam only: no test touches the network."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from provcat.toolschema import classify_provider_error, probe
+from tests.toolschema.conftest import FIXTURES
+
+
+class APIError(Exception):
+    def __init__(self, message: str, status: int | None = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status_code = status
+        self.code = code
+
+
+class Recorder:
+    """An SDK-shaped client for every protocol; returns ``response`` or raises ``error``."""
+
+    def __init__(self, response: Any = None, error: BaseException | None = None) -> None:
+        self.calls: list[dict[str, Any]] = []
+        self.response, self.error = response, error
+        self.responses = SimpleNamespace(create=self._create)
+        self.messages = SimpleNamespace(create=self._create)
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self._create))
+        self.models = SimpleNamespace(generate_content=self._create)
+
+    def _create(self, **kwargs: Any) -> Any:
+        self.calls.append(kwargs)
+        if self.error is not None:
+            raise self.error
+        return self.response
+
+
+def responses_call(args: dict[str, Any]) -> Any:
+    return {
+        "output": [{"type": "function_call", "name": "refund_order", "arguments": json.dumps(args)}]
+    }
+
+
+def test_accepted_with_valid_arguments_null_meaning_omitted() -> None:
+    client = Recorder(responses_call({"orderId": "o-1", "amount": None}))
+    result = probe(FIXTURES["refund_order"], "openai", client=client)
+    assert result.status == "accepted" and result.schema_accepted and result.tool_call_returned
+    assert result.arguments_valid is True and result.model == "gpt-5.6-luna"
+    (call,) = client.calls
+    assert call["tools"][0]["strict"] is True
+    assert call["tool_choice"] == {"type": "function", "name": "refund_order"}
+    assert call["max_output_tokens"] == 1024
+
+
+def test_accepted_but_wrong_shape_is_checked_against_the_canonical_schema() -> None:
+    client = Recorder(responses_call({"orderId": "o-1", "amount": -5}))
+    result = probe(FIXTURES["refund_order"], "openai", client=client)
+    assert result.status == "accepted" and result.arguments_valid is False
+    assert result.argument_errors and "minimum" in result.argument_errors[0]
+    data = result.model_dump(mode="json", by_alias=True)
+    assert data["argumentsReceived"] == {"orderId": "o-1", "amount": -5}
+
+
+def test_rejected_is_the_only_schema_verdict() -> None:
+    client = Recorder(error=APIError("Invalid schema for function 'refund_order'", 400))
+    result = probe(FIXTURES["refund_order"], "openai", client=client)
+    assert result.status == "rejected" and result.provider_error is not None
+    assert result.provider_error.status == 400 and result.error_kind is None
+
+
+@pytest.mark.parametrize(
+    ("error", "kind"),
+    [
+        (APIError("Rate limit reached", 429), "rate-limit"),
+        (APIError("Incorrect API key provided", 401), "authentication"),
+        (APIError("The model `gpt-x` does not exist", 404), "model-not-found"),
+        (
+            APIError("The model gpt-x does not exist or you do not have access", 400),
+            "model-not-found",
+        ),
+        (APIError("upstream failure", 503), "network"),
+        (APIError("getaddrinfo failed", code="ENOTFOUND"), "network"),
+        (ConnectionError("connection reset"), "network"),
+        (APIError("something odd"), "unknown"),
+    ],
+)
+def test_environment_failures_are_never_rejections(error: BaseException, kind: str) -> None:
+    result = probe(FIXTURES["refund_order"], "openai", client=Recorder(error=error))
+    assert result.status == "error" and result.error_kind == kind
+    assert not result.schema_accepted
+
+
+def test_classify_reads_dicts_too() -> None:
+    kind, error = classify_provider_error({"error": {"code": 422, "message": "bad tool schema"}})
+    assert kind == "rejected" and error.status == 422
+
+
+def test_missing_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    result = probe(FIXTURES["refund_order"], "gemini")
+    assert result.status == "error" and result.error_kind == "missing-credentials"
+
+
+def test_secrets_are_redacted_from_provider_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-abcdefghijklmnop")
+    error = APIError("bad key sk-test-abcdefghijklmnop", 401)
+    result = probe(FIXTURES["refund_order"], "openai", client=Recorder(error=error))
+    assert result.provider_error is not None
+    assert "abcdefghijklmnop" not in result.provider_error.message
+
+
+def test_compile_refused_is_never_sent() -> None:
+    client = Recorder(responses_call({}))
+    result = probe(FIXTURES["tag_resource"], "openai", client=client)
+    assert result.status == "error" and result.error_kind == "compile-refused"
+    assert client.calls == []
+
+
+def test_mcp_is_skipped() -> None:
+    assert probe(FIXTURES["refund_order"], "mcp").status == "skipped"
+
+
+def test_anthropic_and_gemini_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    block = {"type": "tool_use", "name": "refund_order", "input": {"orderId": "o"}}
+    anthropic = Recorder({"content": [block], "stop_reason": "tool_use"})
+    result = probe(FIXTURES["refund_order"], "anthropic", client=anthropic)
+    assert result.status == "accepted" and result.arguments_valid is True
+    assert anthropic.calls[0]["tool_choice"] == {"type": "tool", "name": "refund_order"}
+    stopped = probe(
+        FIXTURES["refund_order"],
+        "anthropic",
+        client=Recorder({"content": [], "stop_reason": "max_tokens"}),
+    )
+    assert stopped.status == "accepted" and not stopped.tool_call_returned and stopped.notes
+    part = {"function_call": {"name": "refund_order", "args": {"orderId": "o", "amount": 3}}}
+    gemini = Recorder({"candidates": [{"content": {"parts": [part]}}]})
+    monkeypatch.setenv("PROVCAT_GEMINI_PROBE_MODEL", "gemini-next")
+    result = probe(FIXTURES["refund_order"], "gemini", client=gemini)
+    assert result.status == "accepted" and result.arguments_valid is True
+    assert result.model == "gemini-next"
+    chat = Recorder(
+        {
+            "choices": [
+                {
+                    "message": {
+                        "tool_calls": [
+                            {
+                                "function": {
+                                    "name": "refund_order",
+                                    "arguments": '{"orderId": "o", "amount": null}',
+                                }
+                            }
+                        ]
+                    }
+                }
+            ]
+        }
+    )
+    result = probe(FIXTURES["refund_order"], "openai-chat", client=chat, model="gpt-x")
+    assert result.arguments_valid is True and result.model == "gpt-x"

@@ -1,0 +1,211 @@
+"""One case per rule of every target, asserting its code; and a check that no rule is untested."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import provcat_catalog.targets
+import pytest
+
+from provcat.toolschema import check, compile_tool
+from tests.toolschema.conftest import obj, tool
+
+S = {"type": "string"}
+
+
+def _deep(levels: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(levels - 1):
+        node = obj(x=node)
+    return node
+
+
+OPENAI: dict[str, dict[str, Any]] = {
+    "tool-name-invalid-characters": tool(obj(), name="bad.name"),
+    "tool-name-too-long": tool(obj(), name="a" * 65),
+    "missing-tool-description": tool(obj(), description=None),
+    "root-schema-not-object": tool({"type": "string"}),
+    "root-schema-anyof": tool({"type": "object", "anyOf": [obj(a=S), obj(b=S)]}),
+    "root-schema-oneof": tool({"type": "object", "oneOf": [obj(a=S), obj(b=S)]}),
+    "too-many-properties": tool(obj(**{f"p{i}": S for i in range(5001)})),
+    "schema-too-deep": tool(_deep(11)),
+    "too-many-enum-values": tool(obj(e={"type": "string", "enum": [str(i) for i in range(1001)]})),
+    "large-enum-too-long": tool(
+        obj(e={"type": "string", "enum": [f"{i:03d}" + "x" * 60 for i in range(251)]})
+    ),
+    "schema-too-large": tool(obj(**{"a" * 60001: S, "b" * 60001: S})),
+    "boolean-subschema": tool(obj(x=False)),
+    "true-subschema": tool(obj(x=True)),
+    "non-schema-subschema": tool(obj(x="string")),
+    "strict-optional-property": tool({"type": "object", "properties": {"a": S}}),
+    "nullable-instead-of-omitted": tool({"type": "object", "properties": {"a": S}}),
+    "object-missing-additional-properties": tool({"type": "object"}),
+    "additional-properties-true": tool({**obj(a=S), "additionalProperties": True}),
+    "extra-properties-no-longer-accepted": tool({**obj(a=S), "additionalProperties": True}),
+    "additional-properties-schema": tool(obj(m={"type": "object", "additionalProperties": S})),
+    "unsupported-keyword": tool(obj(a={"allOf": [S]})),
+    "undocumented-constraint-keyword": tool(obj(a={"type": "string", "minLength": 1})),
+    "unknown-keyword": tool(obj(a={"type": "string", "x-foo": 1})),
+    "unsupported-string-format": tool(obj(a={"type": "string", "format": "uri"})),
+    "one-of-converted-to-any-of": tool(obj(a={"oneOf": [S, {"type": "integer"}]})),
+    "conflicting-definitions-keywords": tool(
+        {**obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": S}, "definitions": {"B": S}}
+    ),
+    "legacy-definitions-keyword": tool(
+        {**obj(a={"$ref": "#/definitions/A"}), "definitions": {"A": S}}
+    ),
+    "const-converted-to-enum": tool(obj(a={"type": "string", "const": "x"})),
+    "nullable-keyword-converted": tool(obj(a={"type": "string", "nullable": True})),
+    "annotation-keyword-dropped": tool(obj(a={"type": "string", "title": "A"})),
+    "default-keyword-dropped": tool(obj(a={"type": "string", "default": "x"})),
+}
+ANTHROPIC: dict[str, dict[str, Any]] = {
+    "invalid-tool-name": tool(obj(), name="bad.name"),
+    "input-schema-not-object": tool({"type": "string"}),
+    "missing-input-schema-type": tool({"properties": {}}),
+    "schema-not-enforced": tool(obj(a=S)),
+    "constraint-not-enforced": tool(obj(a={"type": "number", "minimum": 1})),
+    "keyword-not-documented": tool(obj(a={"type": "string", "pattern": "^a"})),
+    "undocumented-string-format": tool(obj(a={"type": "string", "format": "color"})),
+    "enum-non-primitive-value": tool(obj(a={"enum": [{"x": 1}]})),
+    "external-ref": tool(obj(a={"$ref": "https://example.com/a.json"})),
+    "missing-tool-description": tool(obj(), description=" "),
+}
+GEMINI: dict[str, dict[str, Any]] = {
+    "invalid-function-name": tool(obj(), name="bad name"),
+    "function-name-leading-character": tool(obj(), name="9lives"),
+    "missing-function-description": tool(obj(a=S), description=None),
+    "parameter-name-charset": tool(obj(**{"x-trace": S})),
+    "unresolvable-schema-reference": tool(obj(a={"$ref": "https://example.com/a.json"})),
+    "unsupported-schema-reference": tool({**obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": S}}),
+    "boolean-subschema": tool(obj(a=False)),
+    "non-schema-subschema": tool(obj(a="string")),
+    "unsupported-additional-properties": tool({**obj(a=S), "additionalProperties": False}),
+    "unsupported-one-of": tool(obj(a={"oneOf": [S, {"type": "integer"}]})),
+    "unsupported-all-of": tool(obj(a={"allOf": [S]})),
+    "unsupported-not": tool(obj(a={"not": S})),
+    "unsupported-multiple-of": tool(obj(a={"type": "integer", "multipleOf": 2})),
+    "unsupported-exclusive-minimum": tool(obj(a={"type": "number", "exclusiveMinimum": 0})),
+    "unsupported-exclusive-maximum": tool(obj(a={"type": "number", "exclusiveMaximum": 9})),
+    "unsupported-unique-items": tool(obj(a={"type": "array", "items": S, "uniqueItems": True})),
+    "unsupported-prefix-items": tool(obj(a={"type": "array", "prefixItems": [S]})),
+    "unsupported-const": tool(obj(a={"type": "string", "const": "x"})),
+    "non-string-enum-values": tool(obj(a={"type": "integer", "enum": [1, 2]})),
+    "unsupported-type": tool(obj(a={"type": "date"})),
+    "type-with-any-of": tool(
+        obj(a={"type": "string", "anyOf": [{"minLength": 1}, {"maxLength": 3}]})
+    ),
+    "multi-type-union": tool(obj(a={"type": ["string", "integer"]})),
+    "unsupported-keyword": tool(obj(a={"type": "string", "x-foo": 1})),
+    "dropped-annotation-keyword": tool(obj(a={"type": "string", "examples": ["x"]})),
+    "constraint-not-enforced": tool(obj(a={"type": "number", "minimum": 1})),
+    "format-not-enforced": tool(obj(a={"type": "string", "format": "date"})),
+    "default-not-enforced": tool(obj(a={"type": "string", "default": "x"})),
+    "empty-parameters-omitted": tool({"type": "object", "properties": {}}),
+}
+HEADER = "x-mcp-header"
+MCP: dict[str, dict[str, Any]] = {
+    "tool-name-length": tool(obj(), name="a" * 129),
+    "tool-name-characters": tool(obj(), name="bad:name"),
+    "input-schema-missing-type": tool({"properties": {}}),
+    "input-schema-type-not-literal-object": tool({"type": ["object"]}),
+    "input-schema-type-union": tool({"type": ["object", "null"]}),
+    "input-schema-not-object": tool({"type": "string"}),
+    "unresolvable-ref": tool(obj(a={"$ref": "#/$defs/Nope"})),
+    "external-ref": tool(obj(a={"$ref": "https://example.com/a.json"})),
+    "non-default-schema-dialect": tool(
+        {**obj(), "$schema": "http://json-schema.org/draft-07/schema#"}
+    ),
+    "x-mcp-header-invalid": tool(obj(a={"type": "string", HEADER: "bad header"})),
+    "x-mcp-header-duplicate": tool(
+        obj(a={"type": "string", HEADER: "X-Id"}, b={"type": "string", HEADER: "x-id"})
+    ),
+    "x-mcp-header-unsupported-type": tool(obj(a={"type": "object", HEADER: "X-Id"})),
+    "nullable-keyword-ignored": tool(obj(a={"type": "string", "nullable": True})),
+}
+CASES: dict[str, dict[str, dict[str, Any]]] = {
+    "openai": OPENAI,
+    "openai-chat": OPENAI,
+    "anthropic": ANTHROPIC,
+    "gemini": GEMINI,
+    "mcp": MCP,
+}
+PARAMS = [(t, name) for t, table in CASES.items() for name in table]
+
+
+@pytest.mark.parametrize(("target", "rule"), PARAMS, ids=[f"{t}/{n}" for t, n in PARAMS])
+def test_rule_fires_with_its_code(target: str, rule: str) -> None:
+    code = f"{target}/{rule}"
+    found = check(CASES[target][rule], target)
+    assert code in {d.code for d in found}, [d.code for d in found]
+    diag = next(d for d in found if d.code == code)
+    assert diag.docs_url and diag.docs_url.startswith("https://")
+    assert diag.message and re.search(r"\{[a-z_]+\}", diag.message) is None
+
+
+def test_every_rule_of_every_target_has_a_case() -> None:
+    codes = {r["code"] for t in provcat_catalog.targets.TARGETS for r in t["rules"]}
+    tested = {f"{t}/{name}" for t, name in PARAMS}
+    assert codes == tested
+
+
+def test_severity_wording_and_docs_come_from_the_snapshot() -> None:
+    record = next(t for t in provcat_catalog.targets.TARGETS if t["id"] == "openai")
+    rule = next(r for r in record["rules"] if r["code"] == "openai/unsupported-keyword")
+    (diag,) = [d for d in check(OPENAI["unsupported-keyword"], "openai") if d.code == rule["code"]]
+    assert diag.severity == rule["severity"]
+    assert diag.docs_url == rule["docs_url"]
+    assert diag.message == rule["message"].replace("{keyword}", "allOf")
+
+
+@pytest.mark.parametrize("target", ["openai", "gemini"])
+def test_limit_rules_at_the_limit_are_silent(target: str) -> None:
+    at_limit = [
+        tool(obj(**{f"p{i}": S for i in range(5000)})),
+        tool(_deep(10)),
+        tool(obj(e={"type": "string", "enum": [str(i) for i in range(1000)]})),
+        tool(obj(e={"type": "string", "enum": [f"{i:03d}" + "x" * 57 for i in range(250)]})),
+    ]
+    limit_codes = {
+        "openai/too-many-properties",
+        "openai/schema-too-deep",
+        "openai/too-many-enum-values",
+        "openai/large-enum-too-long",
+        "openai/schema-too-large",
+    }
+    for case in at_limit:
+        assert not limit_codes & {d.code for d in check(case, "openai")}
+
+
+def test_large_enum_and_total_chars_exactly_at_the_limit() -> None:
+    # 250 values is not "more than 250": silent however long
+    long_values = [f"{i:03d}" + "x" * 100 for i in range(250)]
+    assert "openai/large-enum-too-long" not in {
+        d.code for d in check(tool(obj(e={"enum": long_values})), "openai")
+    }
+    exact = tool(obj(**{"a" * 60000: S, "b" * 60000: S}))
+    assert "openai/schema-too-large" not in {d.code for d in check(exact, "openai")}
+    past = tool(obj(**{"a" * 60000: S, "b" * 60001: S}))
+    assert "openai/schema-too-large" in {d.code for d in check(past, "openai")}
+
+
+def test_name_lengths_at_and_past_each_limit() -> None:
+    def codes(name: str, target: str) -> set[str]:
+        return {d.code for d in check(tool(obj(), name=name), target)}
+
+    assert "openai/tool-name-too-long" not in codes("a" * 64, "openai")
+    assert "openai/tool-name-too-long" in codes("a" * 65, "openai")
+    assert "anthropic/invalid-tool-name" not in codes("a" * 64, "anthropic")
+    assert "anthropic/invalid-tool-name" in codes("a" * 65, "anthropic")
+    assert "gemini/invalid-function-name" not in codes("a" * 128, "gemini")
+    assert "gemini/invalid-function-name" in codes("a" * 129, "gemini")
+    assert "mcp/tool-name-length" not in codes("a" * 128, "mcp")
+    assert "mcp/tool-name-length" in codes("a" * 129, "mcp")
+    assert "mcp/tool-name-length" in codes("", "mcp")
+
+
+def test_refused_errors_cannot_be_allowed_away() -> None:
+    result = compile_tool(OPENAI["root-schema-not-object"], "openai", allow_lossy=True)
+    assert not result.ok and result.output is None
+    assert "openai/root-schema-not-object" in {d.code for d in result.diagnostics}
