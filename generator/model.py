@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.diagnostics import Loc
-from generator.loader import Document
+from generator.loader import Document, NodePath
 
 # Settings an endpoint inherits from its provider's `defaults` when it does not set them.
 INHERITED = (
@@ -96,6 +96,10 @@ class PolicyDecl:
     effort_kwarg: Valued | None
     effort_levels: tuple[Key, ...]
     effort_loc: Loc
+    effort_translate: dict[str, Valued]
+    effort_model_rules: tuple[tuple[tuple[Key, ...], dict[str, Valued]], ...]
+    effort_name_format: Valued | None
+    model_prefix: Valued | None  # {"prefix": ..., "for": [...]}
     yolo_kwargs: dict[str, Valued]
     bypass_kwargs: dict[str, Valued]
     fast_kwargs: dict[str, Valued]
@@ -128,7 +132,7 @@ def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tupl
     return tuple(Key(v, doc.loc((*path, i))) for i, v in enumerate(values))
 
 
-def _kwargs(doc: Document, path: tuple[str, ...], data: dict[str, Any]) -> dict[str, Valued]:
+def _kwargs(doc: Document, path: NodePath, data: dict[str, Any]) -> dict[str, Valued]:
     return {k: Valued(v, doc.loc((*path, k), key=True)) for k, v in data.items()}
 
 
@@ -192,6 +196,30 @@ def build(doc: Document, stem: str) -> ProviderDecl:
             ),
             effort_levels=_keys(doc, ("policy", "effort", "levels"), effort.get("levels", [])),
             effort_loc=doc.loc(("policy", "effort"), key=True),
+            effort_translate=_kwargs(
+                doc, ("policy", "effort", "translate"), effort.get("translate", {})
+            ),
+            effort_model_rules=tuple(
+                (
+                    _keys(doc, ("policy", "effort", "model_rules", i, "models"), rule["models"]),
+                    _kwargs(
+                        doc, ("policy", "effort", "model_rules", i, "translate"), rule["translate"]
+                    ),
+                )
+                for i, rule in enumerate(effort.get("model_rules", []))
+            ),
+            effort_name_format=(
+                Valued(
+                    effort["model_name_format"], doc.loc(("policy", "effort", "model_name_format"))
+                )
+                if "model_name_format" in effort
+                else None
+            ),
+            model_prefix=(
+                Valued(raw_policy["model_prefix"], doc.loc(("policy", "model_prefix")))
+                if "model_prefix" in raw_policy
+                else None
+            ),
             yolo_kwargs=_kwargs(doc, ("policy", "yolo_kwargs"), raw_policy.get("yolo_kwargs", {})),
             bypass_kwargs=_kwargs(
                 doc, ("policy", "bypass_kwargs"), raw_policy.get("bypass_kwargs", {})

@@ -14,7 +14,7 @@ from typing import Any
 from generator.model import EndpointDecl, ProviderDecl
 from provcat.keys import canonical_key
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 
 def _ref(ref: str | None, module: str) -> str | None:
@@ -65,6 +65,19 @@ def _policy(p: ProviderDecl) -> dict[str, Any] | None:
         "yolo_kwargs": {k: v.value for k, v in sorted(policy.yolo_kwargs.items())},
         "bypass_kwargs": {k: v.value for k, v in sorted(policy.bypass_kwargs.items())},
         "fast_kwargs": {k: v.value for k, v in sorted(policy.fast_kwargs.items())},
+        "model_prefix": policy.model_prefix.value["prefix"] if policy.model_prefix else None,
+        "model_prefix_for": tuple(policy.model_prefix.value["for"]) if policy.model_prefix else (),
+        "effort_translate": {k: v.value for k, v in sorted(policy.effort_translate.items())},
+        "effort_model_rules": tuple(
+            {
+                "models": tuple(m.value for m in models),
+                "translate": {k: v.value for k, v in sorted(table.items())},
+            }
+            for models, table in policy.effort_model_rules
+        ),
+        "effort_name_format": policy.effort_name_format.value
+        if policy.effort_name_format
+        else None,
     }
 
 

@@ -17,6 +17,7 @@ from generator.introspect import Importer, Resolved, request_model
 from generator.model import EndpointDecl, Key, ProviderDecl, Valued
 from provcat.endpoint import AgenticEndpoint, Endpoint
 from provcat.keys import canonical_key
+from provcat.modelspec import EFFORT_LEVELS
 from provcat.request import field_names, field_problem, suggest
 
 
@@ -407,6 +408,106 @@ def _effort(p: ProviderDecl, ctx: _Context) -> None:
             seen[canon] = level
     if mode == "kwarg" and policy.effort_kwarg is not None:
         _effort_kwarg(p, policy.effort_kwarg, tuple(seen.values()), ctx)
+    _effort_tables(p, mode, {canonical_key(level.value) for level in policy.effort_levels}, ctx)
+
+
+def _effort_tables(p: ProviderDecl, mode: str, levels: set[str], ctx: _Context) -> None:
+    """translate covers every generic level; model rules and defaults stay inside the levels."""
+    policy = p.policy
+    assert policy is not None
+    name = p.key.value
+    if mode == "none":
+        entries = [*policy.effort_translate.values()]
+        entries += [v for _, t in policy.effort_model_rules for v in t.values()]
+        if entries:
+            ctx.report(
+                diag(
+                    "invalid_effort_policy",
+                    entries[0].loc,
+                    f"{name}: effort mode 'none' takes no translate or model_rules",
+                )
+            )
+    elif not levels:
+        pass  # "needs levels" is already reported; the tables cannot be checked without them
+    else:
+        for key, valued in policy.effort_translate.items():
+            if key not in EFFORT_LEVELS:
+                ctx.report(
+                    diag(
+                        "invalid_effort_policy",
+                        valued.loc,
+                        f"{name}: '{key}' is not a generic effort level "
+                        f"({', '.join(EFFORT_LEVELS)})",
+                        suggest(key, EFFORT_LEVELS),
+                    )
+                )
+            elif valued.value not in levels:
+                ctx.report(
+                    diag(
+                        "invalid_effort_policy",
+                        valued.loc,
+                        f"{name}: effort '{key}' translates to '{valued.value}', which is not "
+                        "one of its levels",
+                        suggest(str(valued.value), levels),
+                    )
+                )
+        if levels:
+            missing = [
+                g for g in EFFORT_LEVELS if g not in policy.effort_translate and g not in levels
+            ]
+            if missing:
+                ctx.report(
+                    diag(
+                        "invalid_effort_policy",
+                        policy.effort_loc,
+                        f"{name}: generic effort level(s) {', '.join(missing)} have no vendor "
+                        "value; the vendor would receive a value it cannot take",
+                        f"add them to effort.translate, e.g. '{missing[0]}: <one of its levels>'",
+                    )
+                )
+        for _models, table in policy.effort_model_rules:
+            for key, valued in table.items():
+                for level in (key, valued.value):
+                    if level not in levels:
+                        ctx.report(
+                            diag(
+                                "invalid_effort_policy",
+                                valued.loc,
+                                f"{name}: model rule maps '{key}' -> '{valued.value}', but "
+                                f"'{level}' is not one of its levels",
+                            )
+                        )
+        for model in p.models:
+            default = model.facts.get("default_effort")
+            if default is not None and default not in levels:
+                ctx.report(
+                    diag(
+                        "invalid_effort_policy",
+                        model.key.loc,
+                        f"{name}: model '{model.key.value}' default_effort '{default}' is not one "
+                        "of its levels",
+                    )
+                )
+    fmt = policy.effort_name_format
+    if mode == "model_name":
+        text = str(fmt.value) if fmt is not None else ""
+        if "{model}" not in text or ("{level}" not in text and "{Level}" not in text):
+            ctx.report(
+                diag(
+                    "invalid_effort_policy",
+                    fmt.loc if fmt is not None else policy.effort_loc,
+                    f"{name}: effort mode 'model_name' needs model_name_format with {{model}} "
+                    "and {Level} or {level}",
+                )
+            )
+    elif fmt is not None:
+        ctx.report(
+            diag(
+                "invalid_effort_policy",
+                fmt.loc,
+                f"{name}: model_name_format belongs to effort mode 'model_name' only",
+            )
+        )
 
 
 def _effort_kwarg(p: ProviderDecl, kwarg: Valued, levels: tuple[Key, ...], ctx: _Context) -> None:

@@ -210,7 +210,10 @@ def test_effort_kwarg_mode_needs_a_kwarg(workspace: Workspace) -> None:
 
 def test_effort_model_name_mode_forbids_a_kwarg(workspace: Workspace) -> None:
     workspace.edit("alpha.yaml", "mode: kwarg", "mode: model_name")
-    workspace.fails(("invalid_effort_policy", "alpha.yaml", 31, 12))
+    workspace.fails(
+        ("invalid_effort_policy", "alpha.yaml", 31, 12),
+        ("invalid_effort_policy", "alpha.yaml", 29, 3),  # and it has no model_name_format
+    )
 
 
 def test_effort_none_mode_takes_no_levels_or_kwarg(workspace: Workspace) -> None:
@@ -218,21 +221,54 @@ def test_effort_none_mode_takes_no_levels_or_kwarg(workspace: Workspace) -> None
     workspace.fails(
         ("invalid_effort_policy", "alpha.yaml", 31, 12),
         ("invalid_effort_policy", "alpha.yaml", 32, 14),
+        ("invalid_effort_policy", "alpha.yaml", 33, 17),
     )
 
 
 def test_effort_levels_needed_unique_and_lowercase(workspace: Workspace) -> None:
     workspace.edit("alpha.yaml", "levels: [low, medium, high]", "levels: [low, High, low]")
     run = workspace.fails(
+        ("invalid_effort_policy", "alpha.yaml", 29, 3),  # and medium now has no vendor value
         ("invalid_effort_policy", "alpha.yaml", 32, 19),
         ("invalid_effort_policy", "alpha.yaml", 32, 25),
     )
-    assert "listed twice" in run.json["diagnostics"][1]["message"]
+    assert "listed twice" in run.json["diagnostics"][2]["message"]
 
 
 def test_effort_kwarg_mode_without_levels(workspace: Workspace) -> None:
     workspace.edit("alpha.yaml", "    levels: [low, medium, high]\n", "")
     workspace.fails(("invalid_effort_policy", "alpha.yaml", 30, 11))
+
+
+def test_every_generic_effort_needs_a_vendor_value(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "ultra: high}", "}")
+    run = workspace.fails(("invalid_effort_policy", "alpha.yaml", 29, 3))
+    assert "ultra have no vendor value" in run.json["diagnostics"][0]["message"]
+
+
+def test_effort_translate_keys_and_values(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "ultra: high}", "ultra: highest, ultar: low}")
+    run = workspace.fails(
+        ("invalid_effort_policy", "alpha.yaml", 33, 66),
+        ("invalid_effort_policy", "alpha.yaml", 33, 82),
+    )
+    assert run.json["diagnostics"][1]["hint"] == "did you mean 'ultra'?"
+
+
+def test_effort_model_rules_stay_inside_the_levels(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml",
+        "ultra: high}\n",
+        "ultra: high}\n    model_rules:\n      - models: [alpha-1]\n        translate: {high: extreme}\n",
+    )
+    workspace.fails(("invalid_effort_policy", "alpha.yaml", 36, 21))
+
+
+def test_model_name_format_only_in_model_name_mode(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml", "ultra: high}\n", "ultra: high}\n    model_name_format: '{model}'\n"
+    )
+    workspace.fails(("invalid_effort_policy", "alpha.yaml", 34, 24))
 
 
 def test_effort_kwarg_and_levels_must_fit_the_request_model(workspace: Workspace) -> None:
@@ -255,9 +291,9 @@ def test_policy_kwargs_are_request_fields_with_valid_values(workspace: Workspace
         "  yolo_kwargs: {yollo: true}\n  bypass_kwargs: {yolo: maybe}\n  fast_kwargs: {model: 12}",
     )
     run = workspace.fails(
-        ("invalid_policy_kwarg", "alpha.yaml", 33, 17),
-        ("invalid_policy_kwarg", "alpha.yaml", 34, 19),
-        ("invalid_policy_kwarg", "alpha.yaml", 35, 17),
+        ("invalid_policy_kwarg", "alpha.yaml", 34, 17),
+        ("invalid_policy_kwarg", "alpha.yaml", 35, 19),
+        ("invalid_policy_kwarg", "alpha.yaml", 36, 17),
     )
     assert run.json["diagnostics"][0]["hint"] == "did you mean 'yolo'?"
 
@@ -299,7 +335,7 @@ def test_duplicate_model_key(workspace: Workspace) -> None:
     workspace.edit(
         "alpha.yaml", "{context_window: 4096}", "{aliases: [Alpha-1], context_window: 4096}"
     )
-    workspace.fails(("duplicate_model_key", "alpha.yaml", 36, 33))
+    workspace.fails(("duplicate_model_key", "alpha.yaml", 37, 33))
 
 
 # --- all at once ----------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from typing import Final
 
 from provcat.snapshot_format import check_format
 
-FORMAT_VERSION: Final = 2
+FORMAT_VERSION: Final = 3
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:37266ffd579a81bc98e500b0bd21363071d4244b7e429503d8efc17de45988ae'
+FINGERPRINT: Final = 'sha256:6951175d37d96c14f2406f31b640d1f199337df020c4b3c4d16a54b430a85a09'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -26,7 +26,16 @@ __all__ = ["EFFORT_LEVELS", "ModelSpec", "parse_model_spec", "split_effort_suffi
 
 # The generic effort vocabulary a spec may carry, ascending. Each provider's policy translates
 # it into the vendor's own vocabulary (provcat.models.model_kwargs).
-EFFORT_LEVELS: tuple[str, ...] = ("none", "minimal", "low", "medium", "high", "xhigh", "max", "ultra")
+EFFORT_LEVELS: tuple[str, ...] = (
+    "none",
+    "minimal",
+    "low",
+    "medium",
+    "high",
+    "xhigh",
+    "max",
+    "ultra",
+)
 _LEVELS = frozenset(EFFORT_LEVELS)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["SUPPORTED_FORMAT", "SnapshotFormatError", "check_format"]
 
-SUPPORTED_FORMAT = 2
+SUPPORTED_FORMAT = 3
 
 
 class SnapshotFormatError(ImportError):

@@ -76,6 +76,27 @@ def _policy(record: Record) -> ProviderModelPolicy | None:
         yolo_kwargs=raw["yolo_kwargs"],
         bypass_kwargs=raw["bypass_kwargs"],
         fast_kwargs=raw["fast_kwargs"],
+        model_prefix=raw["model_prefix"],
+        model_prefix_for=tuple(raw["model_prefix_for"]),
+        effort_translate=raw["effort_translate"],
+        effort_model_rules=tuple(
+            (
+                frozenset(canonical_key(m) for m in rule["models"]),
+                MappingProxyType(rule["translate"]),
+            )
+            for rule in raw["effort_model_rules"]
+        ),
+        effort_name_format=raw["effort_name_format"],
+        model_index={
+            canonical_key(spelling): m["model"]
+            for m in record.get("models", ())
+            for spelling in (m["model"], *m["aliases"])
+        },
+        model_default_effort={
+            m["model"]: m["default_effort"]
+            for m in record.get("models", ())
+            if m.get("default_effort")
+        },
     )
 
 

@@ -96,9 +96,24 @@ class ProviderModelPolicy:
     # provcat additions: the model-name prefix rule, and how effort maps to vendor values
     model_prefix: str | None = None
     model_prefix_for: tuple[str, ...] = ()
+    effort_translate: Mapping[str, str] = field(default_factory=dict)
+    # ((canonical model names, or "*"), vendor level -> vendor level), first match wins
+    effort_model_rules: tuple[tuple[frozenset[str], Mapping[str, str]], ...] = ()
+    effort_name_format: str | None = None
+    # the provider's model inventory: canonical id or alias -> model id, and default efforts
+    model_index: Mapping[str, str] = field(default_factory=dict)
+    model_default_effort: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name in ("model_aliases", "yolo_kwargs", "bypass_kwargs", "fast_kwargs"):
+        for name in (
+            "model_aliases",
+            "yolo_kwargs",
+            "bypass_kwargs",
+            "fast_kwargs",
+            "effort_translate",
+            "model_index",
+            "model_default_effort",
+        ):
             object.__setattr__(self, name, frozen_mapping(getattr(self, name)))
 
 

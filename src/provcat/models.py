@@ -1,0 +1,99 @@
+"""model_kwargs: the one place a model spec's policy tables are applied (ADR-0028 D5).
+
+lionagi applied its tables in three places that disagreed (the CLI builder, iModel and the agent
+factory). Here one function turns a spec into the keyword arguments a caller passes: the canonical
+provider, the model, the effort translated into the vendor's own vocabulary (or folded into the
+model name), and the yolo / bypass / fast kwargs. Every table comes from the snapshot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provcat.catalog.specs import ProviderModelPolicy
+from provcat.keys import canonical_key
+from provcat.modelspec import EFFORT_LEVELS, ModelSpec, parse_model_spec
+from provcat.registry import EndpointRegistry
+
+__all__ = ["model_kwargs", "translate_effort"]
+
+
+def translate_effort(policy: ProviderModelPolicy, effort: str, model: str) -> str:
+    """The vendor value for generic ``effort`` on ``model``: translate, then the model's clamp."""
+    level = policy.effort_translate.get(effort, effort)
+    name = canonical_key(model)
+    for models, table in policy.effort_model_rules:
+        if name in models or "*" in models:
+            return table.get(level, level)
+    return level
+
+
+def _fold(policy: ProviderModelPolicy, model: str, effort: str | None) -> str:
+    """model_name mode: the model's display name with the effort tier folded in."""
+    model_id = policy.model_index.get(canonical_key(model))
+    if model_id is None or model_id not in policy.model_default_effort:
+        return model_id or model  # unknown names pass through; fixed names take no tier
+    level = (
+        translate_effort(policy, effort, model_id)
+        if effort
+        else policy.model_default_effort[model_id]
+    )
+    assert policy.effort_name_format is not None
+    return policy.effort_name_format.format(model=model_id, level=level, Level=level.capitalize())
+
+
+def model_kwargs(
+    spec: str | ModelSpec,
+    *,
+    yolo: bool = False,
+    bypass: bool = False,
+    fast: bool = False,
+    effort: str | None = None,
+) -> dict[str, Any]:
+    """The kwargs for ``spec``: ``provider``, ``model``, the effort as the vendor takes it, and
+    the yolo / bypass (bypass beats yolo) / fast kwargs the provider declares.
+
+    ``effort`` overrides the spec's own suffix. A provider with no policy gets no effort kwarg,
+    as before; fast mode where the provider declares none is an error.
+    """
+    parsed = spec if isinstance(spec, ModelSpec) else parse_model_spec(spec)
+    if effort is not None:
+        if not isinstance(effort, str):
+            raise TypeError(f"effort must be a str, not {type(effort).__name__}")
+        folded = effort.strip().lower() if effort.isascii() else effort
+        if folded not in EFFORT_LEVELS:
+            raise ValueError(f"effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}")
+        effort = folded
+    else:
+        effort = parsed.effort
+    provider_raw, slash, model = parsed.model.partition("/")
+    if not slash:
+        raise ValueError(
+            f"'{parsed.model}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
+        )
+    snapshot = EndpointRegistry.snapshot()
+    provider = snapshot.provider_index.get(canonical_key(provider_raw))
+    if provider is None:
+        raise ValueError(f"unknown provider '{provider_raw}' in model spec '{parsed}'")
+    policy = snapshot.policy(provider)
+    kwargs: dict[str, Any] = {"provider": provider, "model": model}
+    if policy is None:
+        if fast:
+            raise ValueError(f"{provider} has no fast mode")
+        return kwargs
+    if policy.effort_mode == "none" and effort is not None:
+        raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
+    if policy.effort_mode == "kwarg" and effort is not None:
+        assert policy.effort_kwarg is not None
+        kwargs[policy.effort_kwarg] = translate_effort(policy, effort, model)
+    elif policy.effort_mode == "model_name":
+        kwargs["model"] = _fold(policy, model, effort)
+    if bypass:
+        kwargs.update(policy.bypass_kwargs)
+    elif yolo:
+        kwargs.update(policy.yolo_kwargs)
+    if fast:
+        if not policy.fast_kwargs:
+            raise ValueError(f"{provider} has no fast mode")
+        kwargs.update(policy.fast_kwargs)
+    return kwargs

@@ -1,0 +1,107 @@
+"""parse_model_spec: lionagi 0.36.0's grammar from the snapshot, with its defects fixed."""
+
+from __future__ import annotations
+
+import pytest
+
+from provcat.modelspec import ModelSpec, parse_model_spec, split_effort_suffix
+
+
+@pytest.mark.parametrize(
+    ("spec", "model", "effort"),
+    [
+        ("claude", "claude_code/sonnet", None),
+        ("pi_code", "pi/gemini-2.5-flash", None),
+        ("codex/gpt-5.4-XHigh", "codex/gpt-5.4", "xhigh"),
+        ("codex/gpt-5.4-high-low", "codex/gpt-5.4-high", "low"),
+        ("claude/opus-4-7-high-max", "claude/claude-opus-4-7-high", "max"),
+        ("CLAUDE_CODE/opus-4-7-HIGH", "CLAUDE_CODE/claude-opus-4-7", "high"),
+        ("Claude/opus-4-7", "Claude/claude-opus-4-7", None),
+        ("claude/Opus-4-7", "claude/Opus-4-7", None),
+        ("claude/opus", "claude/opus", None),
+        ("anthropic/opus-4-7", "anthropic/opus-4-7", None),
+        ("opus-4-7", "opus-4-7", None),
+        ("gpt-5.4-mini", "gpt-5.4-mini", None),
+        ("gpt-5-minimal", "gpt-5", "minimal"),
+        ("o4-mini-high", "o4-mini", "high"),
+        ("openrouter/qwen/qwen3-max", "openrouter/qwen/qwen3-max", None),
+        ("qwen/qwen3-max", "qwen/qwen3", "max"),
+        ("/model-high", "/model", "high"),
+        ("a//b", "a//b", None),
+        ("codex/gpt-5.4-high/extra", "codex/gpt-5.4-high/extra", None),
+        ("gemini-high", "gemini", "high"),
+        ("gemini/openai/gpt-oss-high", "gemini/openai/gpt-oss-high", None),
+        ("foo/bar-high", "foo/bar", "high"),
+        ("claude-high", "claude", "high"),
+        ("openai-codex", "openai-codex", None),
+    ],
+)
+def test_lionagi_grammar(spec: str, model: str, effort: str | None) -> None:
+    assert parse_model_spec(spec) == ModelSpec(model, effort)
+
+
+@pytest.mark.parametrize("spec", ["high", "-high", "codex/-high", "x_high", "x.high", "x-high "])
+def test_no_split(spec: str) -> None:
+    assert parse_model_spec(spec).effort is None
+
+
+@pytest.mark.parametrize("spec", ["Claude", " claude", "CLAUDE\t", "claude\n", "Pi-Code"])
+def test_aliases_in_every_case_and_whitespace_variant(spec: str) -> None:
+    assert parse_model_spec(spec).effort is None
+    assert parse_model_spec(spec).model in ("claude_code/sonnet", "pi/gemini-2.5-flash")
+
+
+@pytest.mark.parametrize(
+    "spec", ["gemini/gemini-2.5-flash-high", "GEMINI/x-low", "Gemini-API/x-max", " gemini/x-high"]
+)
+def test_effort_on_a_none_provider_is_refused_with_the_raw_spelling(spec: str) -> None:
+    raw = spec.split("/")[0]
+    with pytest.raises(ValueError, match=f"Provider '{raw}' does not support effort levels"):
+        parse_model_spec(spec)
+
+
+# --- lionagi defects, fixed -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec", ["codex/gpt-5.4-h\u0131gh", "codex/gpt-5.4-H\u0130GH", "x-\u212aigh"]
+)
+def test_unicode_case_folding_never_makes_an_effort(spec: str) -> None:
+    assert parse_model_spec(spec) == ModelSpec(spec, None)
+
+
+def test_a_trailing_newline_is_not_swallowed() -> None:
+    assert parse_model_spec("codex/gpt-5.4-high\n") == ModelSpec("codex/gpt-5.4-high\n", None)
+
+
+@pytest.mark.parametrize("spec", [None, 123, b"claude", ["claude"]])
+def test_non_strings_are_a_clear_type_error(spec: object) -> None:
+    with pytest.raises(TypeError, match="a model spec must be a str"):
+        parse_model_spec(spec)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spec", ["", " ", "\n\t"])
+def test_empty_specs_are_refused(spec: str) -> None:
+    with pytest.raises(ValueError, match="empty"):
+        parse_model_spec(spec)
+
+
+@pytest.mark.parametrize("spec", ["/", "//", "a/"])
+def test_degenerate_slashes_pass_through(spec: str) -> None:
+    assert parse_model_spec(spec) == ModelSpec(spec, None)
+
+
+@pytest.mark.parametrize("hyphen", ["\u2010", "\uff0d", "\u2212"])
+def test_unicode_hyphens_do_not_split(hyphen: str) -> None:
+    assert parse_model_spec(f"codex/gpt-5.4{hyphen}high").effort is None
+
+
+def test_100kb_spec_is_linear() -> None:
+    long = "codex/" + "a-" * 50_000 + "b"
+    assert parse_model_spec(long).effort is None
+    assert split_effort_suffix("a-" * 50_000 + "high") == ("a-" * 49_999 + "a", "high")
+
+
+def test_str_round_trip() -> None:
+    assert str(parse_model_spec("codex/gpt-5.4-XHigh")) == "codex/gpt-5.4-xhigh"
+    assert str(parse_model_spec("claude")) == "claude_code/sonnet"
