@@ -21,6 +21,7 @@ from generator import GENERATOR_VERSION
 from generator.codes import all_codes
 from generator.pyliteral import literal
 from generator.snapshot import FORMAT_VERSION, fingerprint
+from provcat.modelspec import EFFORT_LEVELS
 from provcat.toolschema.vocabulary import ACTIONS, STEPS, TRIGGERS
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -145,6 +146,7 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
             p["provider"]: {e["key"]: e["endpoint"] for e in p["endpoints"]} for p in providers
         },
         "no_policy": [p["provider"] for p in providers if p["policy"] is None],
+        "effort_levels": EFFORT_LEVELS,
     }
     context["endpoint_names_all"] = sorted(
         {e["endpoint"] for p in providers for e in p["endpoints"]}

@@ -11,14 +11,26 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from provcat.imodel import iModel
     from provcat.match import match_endpoint
+    from provcat.models import model_kwargs
+    from provcat.modelspec import ModelSpec, parse_model_spec
     from provcat.registry import EndpointRegistry
 
-__all__ = ["EndpointRegistry", "iModel", "match_endpoint"]
+__all__ = [
+    "EndpointRegistry",
+    "ModelSpec",
+    "iModel",
+    "match_endpoint",
+    "model_kwargs",
+    "parse_model_spec",
+]
 
 _LAZY = {
     "match_endpoint": "provcat.match",
     "EndpointRegistry": "provcat.registry",
     "iModel": "provcat.imodel",
+    "parse_model_spec": "provcat.modelspec",
+    "ModelSpec": "provcat.modelspec",
+    "model_kwargs": "provcat.models",
 }
 
 

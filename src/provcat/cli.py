@@ -140,3 +140,39 @@ def resolve(
         click.echo(f"  {key}: {json.dumps(config[key])}")
     click.echo(f"  request_model: {info['request_model'] or '-'}")
     click.echo(f"  request_defaults: {json.dumps(ep.request_defaults, sort_keys=True)}")
+
+
+@main.command()
+@click.argument("spec")
+@click.option("--yolo", is_flag=True, help="Apply the provider's yolo kwargs.")
+@click.option("--bypass", is_flag=True, help="Apply the provider's bypass kwargs (beats --yolo).")
+@click.option("--fast", is_flag=True, help="Apply the provider's fast-mode kwargs.")
+@click.option("--effort", default=None, help="Override the spec's effort level.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, fmt: str) -> None:
+    """Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller passes."""
+    import json
+
+    from provcat.errors import ProviderCatalogError
+    from provcat.models import model_kwargs
+    from provcat.modelspec import parse_model_spec
+
+    try:
+        parsed = parse_model_spec(spec)
+        kwargs = model_kwargs(parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
+    except (ValueError, ProviderCatalogError) as exc:
+        if fmt == "json":
+            click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
+            raise SystemExit(1) from None
+        raise click.ClickException(str(exc)) from None
+    if fmt == "json":
+        result = {"spec": {"model": parsed.model, "effort": parsed.effort}, "kwargs": kwargs}
+        click.echo(json.dumps(result, indent=2, sort_keys=True))
+        return
+    click.echo(f"model:  {parsed.model}")
+    click.echo(f"effort: {parsed.effort or '-'}")
+    click.echo("kwargs:")
+    for key in sorted(kwargs):
+        click.echo(f"  {key}: {json.dumps(kwargs[key])}")

@@ -56,6 +56,21 @@ def model_kwargs(
     ``effort`` overrides the spec's own suffix. A provider with no policy gets no effort kwarg,
     as before; fast mode where the provider declares none is an error.
     """
+    snapshot = EndpointRegistry.snapshot()
+    key = (spec, yolo, bypass, fast, effort)
+    try:  # a pure function of its arguments and the snapshot
+        return dict(snapshot.applied_specs[key])
+    except (KeyError, TypeError):
+        pass
+    result = _apply(spec, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
+    if len(snapshot.applied_specs) < snapshot.MEMO_LIMIT:
+        snapshot.applied_specs[key] = dict(result)
+    return result
+
+
+def _apply(
+    spec: str | ModelSpec, *, yolo: bool, bypass: bool, fast: bool, effort: str | None
+) -> dict[str, Any]:
     parsed = spec if isinstance(spec, ModelSpec) else parse_model_spec(spec)
     if effort is not None:
         if not isinstance(effort, str):

@@ -16,8 +16,9 @@ The grammar is lionagi 0.36.0's, with its defects fixed (see generated/docs/poli
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
+from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderModelPolicy
 from provcat.keys import canonical_key
 from provcat.registry import EndpointRegistry
@@ -39,9 +40,11 @@ EFFORT_LEVELS: tuple[str, ...] = (
 _LEVELS = frozenset(EFFORT_LEVELS)
 
 
-@dataclass(frozen=True, slots=True)
-class ModelSpec:
-    """A parsed model spec: the model string (``provider/model`` or bare) and its effort."""
+class ModelSpec(NamedTuple):
+    """A parsed model spec: the model string (``provider/model`` or bare) and its effort.
+
+    Immutable; ``model, effort = spec`` unpacks it.
+    """
 
     model: str
     effort: str | None = None
@@ -61,8 +64,7 @@ def split_effort_suffix(model: str) -> tuple[str, str] | None:
     return (name, effort) if effort in _LEVELS else None
 
 
-def _policy(provider_raw: str) -> ProviderModelPolicy | None:
-    snapshot = EndpointRegistry.snapshot()
+def _policy(snapshot: CatalogSnapshot, provider_raw: str) -> ProviderModelPolicy | None:
     owner = snapshot.provider_index.get(canonical_key(provider_raw))
     return snapshot.policy(owner) if owner is not None else None
 
@@ -76,34 +78,40 @@ def _with_prefix(model: str, policy: ProviderModelPolicy | None) -> str:
     return model
 
 
-def _normalized(provider_raw: str | None, model: str) -> str:
-    if provider_raw is None:
-        return model
-    return f"{provider_raw}/{_with_prefix(model, _policy(provider_raw))}"
-
-
 def parse_model_spec(spec: str) -> ModelSpec:
     """Parse ``spec`` into the model string and its effort (see the module docstring)."""
+    snapshot = EndpointRegistry.snapshot()
+    try:  # a pure function of (spec, snapshot): a spelling seen before is a dict read
+        known: ModelSpec = snapshot.parsed_specs[spec]
+        return known
+    except (KeyError, TypeError):
+        pass
+    result = _parse(snapshot, spec)
+    if len(snapshot.parsed_specs) < snapshot.MEMO_LIMIT:
+        snapshot.parsed_specs[spec] = result
+    return result
+
+
+def _parse(snapshot: CatalogSnapshot, spec: str) -> ModelSpec:
     if not isinstance(spec, str):
         raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
     if not spec.strip():
         raise ValueError("the model spec is empty")
-    snapshot = EndpointRegistry.snapshot()
     target = snapshot.model_aliases.get(canonical_key(spec))
     if target is not None:
         return ModelSpec(target, None)
     provider_raw, slash, model_part = spec.partition("/")
-    has_provider = bool(slash)
-    split = split_effort_suffix(model_part if has_provider else spec)
+    if not slash:
+        split = split_effort_suffix(spec)
+        return ModelSpec(spec) if split is None else ModelSpec(split[0], split[1])
+    policy = _policy(snapshot, provider_raw)
+    split = split_effort_suffix(model_part)
     if split is None:
-        return ModelSpec(_normalized(provider_raw, model_part) if has_provider else spec)
+        return ModelSpec(f"{provider_raw}/{_with_prefix(model_part, policy)}")
     name, effort = split
-    if has_provider:
-        policy = _policy(provider_raw)
-        if policy is not None and policy.effort_mode == "none":
-            raise ValueError(
-                f"Provider '{provider_raw}' does not support effort levels. "
-                f"Remove '-{effort}' from '{spec}'."
-            )
-        return ModelSpec(_normalized(provider_raw, name), effort)
-    return ModelSpec(name, effort)
+    if policy is not None and policy.effort_mode == "none":
+        raise ValueError(
+            f"Provider '{provider_raw}' does not support effort levels. "
+            f"Remove '-{effort}' from '{spec}'."
+        )
+    return ModelSpec(f"{provider_raw}/{_with_prefix(name, policy)}", effort)

@@ -69,6 +69,10 @@ class CatalogSnapshot:
     # (provider, endpoint) exactly as a caller spelled them -> the registered entry; filled on
     # first resolution of a spelling, valid for this snapshot's whole life (it never changes)
     memo: dict[tuple[str, str], EndpointEntry] = field(default_factory=dict, compare=False)
+    # model spec -> its parse, and model_kwargs arguments -> its result (pure functions of the
+    # snapshot); filled on first use, bounded like memo
+    parsed_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
+    applied_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
 
     MEMO_LIMIT = 4096
 

@@ -1,0 +1,102 @@
+"""model_kwargs: the one application path for yolo, bypass, fast and effort."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from provcat import model_kwargs, parse_model_spec
+from provcat.cli import main
+
+
+def test_bypass_beats_yolo_and_fast_adds_on_top() -> None:
+    assert model_kwargs("codex/gpt-5.4-max", bypass=True, yolo=True, fast=True) == {
+        "provider": "codex",
+        "model": "gpt-5.4",
+        "reasoning_effort": "xhigh",
+        "bypass_approvals": True,
+        "skip_git_repo_check": True,
+        "fast_mode": True,
+    }
+    assert model_kwargs("openai-codex/gpt-5.4", yolo=True) == {
+        "provider": "codex",
+        "model": "gpt-5.4",
+        "full_auto": True,
+        "skip_git_repo_check": True,
+    }
+
+
+def test_fast_only_where_declared() -> None:
+    with pytest.raises(ValueError, match="claude_code has no fast mode"):
+        model_kwargs("claude/opus-4-7", fast=True)
+    with pytest.raises(ValueError, match="openai has no fast mode"):
+        model_kwargs("openai/gpt-4o", fast=True)
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ("pi/gemini-2.5-flash-ultra", "xhigh"),  # pi must not receive ultra
+        ("pi/gemini-2.5-flash-none", "off"),
+        ("pi/gemini-2.5-flash-max", "xhigh"),
+        ("pi/gemini-2.5-flash-low", "low"),
+    ],
+)
+def test_pi_vocabulary(spec: str, expected: str) -> None:
+    assert model_kwargs(spec)["thinking"] == expected
+
+
+@pytest.mark.parametrize(
+    ("spec", "model"),
+    [
+        ("gemini_code", "Gemini 4 Argon (High)"),
+        ("gemini-cli/flash", "Gemini 3.8 Flash (Medium)"),
+        ("gemini_code/flash-max", "Gemini 3.8 Flash (High)"),
+        ("gemini_code/Gemini 3.1 Pro-medium", "Gemini 3.1 Pro (High)"),
+        ("gemini_code/pro-low", "Gemini 3.1 Pro (Low)"),
+        ("gemini_code/gemini-2.5-flash-minimal", "Gemini 3.5 Flash (Low)"),
+        ("gemini_code/opus-high", "Claude Opus 4.6 (Thinking)"),
+        ("gemini_code/something-new", "something-new"),
+    ],
+)
+def test_gemini_cli_folds_the_tier_into_the_model_name(spec: str, model: str) -> None:
+    assert model_kwargs(spec) == {"provider": "gemini_code", "model": model}
+
+
+def test_effort_override_and_its_validation() -> None:
+    assert model_kwargs("claude/opus-4-7", effort="XHigh")["effort"] == "xhigh"
+    assert model_kwargs("claude/haiku-4-5", effort="xhigh")["effort"] == "high"
+    with pytest.raises(ValueError, match="is not one of"):
+        model_kwargs("claude/opus-4-7", effort="h\u0131gh")
+    with pytest.raises(ValueError, match="does not support effort"):
+        model_kwargs("gemini/gemini-2.5-flash", effort="high")
+
+
+def test_providers_without_a_policy_behave_as_before() -> None:
+    assert model_kwargs("openai/gpt-4o-high") == {"provider": "openai", "model": "gpt-4o"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"), [("gpt-4o", "names no provider"), ("acme/x", "unknown provider")]
+)
+def test_specs_without_a_known_provider(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        model_kwargs(spec)
+
+
+def test_a_parsed_spec_is_accepted() -> None:
+    assert model_kwargs(parse_model_spec("claude"))["model"] == "sonnet"
+
+
+def test_cli_text_and_json() -> None:
+    result = CliRunner().invoke(main, ["model", "codex/gpt-5.4-max", "--bypass", "--fast"])
+    assert result.exit_code == 0 and 'reasoning_effort: "xhigh"' in result.stdout
+    result = CliRunner().invoke(main, ["model", "claude", "--format", "json"])
+    assert json.loads(result.stdout) == {
+        "spec": {"model": "claude_code/sonnet", "effort": None},
+        "kwargs": {"provider": "claude_code", "model": "sonnet"},
+    }
+    result = CliRunner().invoke(main, ["model", "gemini/x-high"])
+    assert result.exit_code == 1 and "does not support effort levels" in result.stderr
