@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import Diagnostic, diag, errors, ordered
+from generator.diagnostics import Diagnostic, errors, ordered
 from generator.emit import render
+from generator.files import display_path, yaml_files
 from generator.introspect import Importer
 from generator.loader import load_file
 from generator.model import ProviderDecl, build
@@ -22,7 +22,6 @@ from generator.validate import validate
 from provcat.keys import canonical_key
 
 PROVIDER_SCHEMA = "provider.schema.json"
-IGNORED_NAMES = {".gitkeep", "README.md"}
 
 
 @dataclass
@@ -36,34 +35,8 @@ class Result:
         return not errors(self.diagnostics)
 
 
-def display_path(path: Path, base: Path) -> str:
-    """How diagnostics name a file: relative to the catalog's parent folder, with '/'."""
-    try:
-        return path.relative_to(base).as_posix()
-    except ValueError:
-        return os.path.relpath(path, base).replace(os.sep, "/")
-
-
 def provider_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnostic]]:
-    folder = catalog / "providers"
-    found: list[Path] = []
-    problems: list[Diagnostic] = []
-    if not folder.is_dir():
-        return found, problems
-    for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        if path.name in IGNORED_NAMES:
-            continue
-        if path.suffix == ".yaml" and (path.is_file() or path.is_symlink()):
-            found.append(path)
-        else:
-            problems.append(
-                diag(
-                    "unexpected_file",
-                    (display_path(path, base), 1, 1),
-                    f"'{path.name}' is not a provider file",
-                )
-            )
-    return found, problems
+    return yaml_files(catalog / "providers", base, "provider")
 
 
 def run(catalog: Path, import_paths: tuple[Path, ...] = ()) -> Result:

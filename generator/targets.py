@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Loc, diag, errors
+from generator.files import display_path, yaml_files
 from generator.loader import Document, load_file
 from generator.schema_check import check, check_schema_reference
 from provcat.toolschema.vocabulary import (
@@ -29,7 +30,6 @@ from provcat.toolschema.vocabulary import (
 
 TARGET_SCHEMA = "schema-target.schema.json"
 FOLDER = "schema-targets"
-IGNORED_NAMES = {".gitkeep", "README.md"}
 
 # trigger kind -> parameter -> allowed values (only where the set is closed)
 _CASES: dict[str, dict[str, tuple[Any, ...]]] = {
@@ -100,33 +100,11 @@ class TargetDecl:
 
 
 def target_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnostic]]:
-    from generator.pipeline import display_path
-
-    folder = catalog / FOLDER
-    found: list[Path] = []
-    problems: list[Diagnostic] = []
-    if not folder.is_dir():
-        return found, problems
-    for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        if path.name in IGNORED_NAMES:
-            continue
-        if path.suffix == ".yaml" and (path.is_file() or path.is_symlink()):
-            found.append(path)
-        else:
-            problems.append(
-                diag(
-                    "unexpected_file",
-                    (display_path(path, base), 1, 1),
-                    f"'{path.name}' is not a schema-target file",
-                )
-            )
-    return found, problems
+    return yaml_files(catalog / FOLDER, base, "schema-target")
 
 
 def load(catalog: Path, base: Path) -> tuple[list[TargetDecl], list[Diagnostic]]:
     """Load and schema-check every target file."""
-    from generator.pipeline import display_path
-
     files, problems = target_files(catalog, base)
     decls: list[TargetDecl] = []
     for path in files:
