@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from provcat.toolschema.core import finalize_compile, sort_diagnostics
+from provcat.toolschema.core import DiagnosticRecord, finalize_records, materialize_diagnostics
 from provcat.toolschema.engine import run
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic
@@ -22,7 +22,11 @@ def as_tool(tool: CanonicalTool | Mapping[str, Any]) -> CanonicalTool:
 
 def check(tool: CanonicalTool | Mapping[str, Any], target: str | Target) -> list[Diagnostic]:
     """Every problem ``target`` has with ``tool``, sorted by severity, path and code."""
-    return sort_diagnostics(run(as_tool(tool), get_target(target)).diagnostics)
+    canonical = as_tool(tool)
+    resolved = get_target(target)
+    return materialize_diagnostics(
+        run(canonical, resolved).diagnostics, resolved.id, canonical.name
+    )
 
 
 def compile_tool(
@@ -39,11 +43,15 @@ def compile_tool(
     canonical = as_tool(tool)
     resolved = get_target(target)
     outcome = run(canonical, resolved)
-    return finalize_compile(
+    return finalize_records(
         provider_id=resolved.id,
-        tool=canonical,
+        tool_name=canonical.name,
         output=outcome.output,
         transformations=outcome.transformations,
-        diagnostics=sort_diagnostics(outcome.diagnostics),
+        diagnostics=sorted(outcome.diagnostics, key=_record_key),
         allow_lossy=allow_lossy,
     )
+
+
+def _record_key(r: DiagnosticRecord) -> tuple[int, str, str]:
+    return (r[0], r[1], r[2])

@@ -19,7 +19,11 @@ import click
 
 from provcat import __version__
 from provcat.toolschema.api import compile_tool
-from provcat.toolschema.core import sort_diagnostics, stable_stringify
+from provcat.toolschema.core import (
+    DiagnosticRecord,
+    materialize_diagnostics,
+    stable_stringify,
+)
 from provcat.toolschema.engine import run
 from provcat.toolschema.loading import LoadedTool, load_tools
 from provcat.toolschema.probe import probe as run_probe
@@ -132,7 +136,9 @@ def check(
     for loaded in tools:
         per: dict[str, Any] = {}
         for target in chosen:
-            diags = sort_diagnostics(run(loaded.tool, target).diagnostics)
+            diags = materialize_diagnostics(
+                run(loaded.tool, target).diagnostics, target.id, loaded.tool.name
+            )
             all_diags.extend(diags)
             per[target.id] = {
                 "diagnostics": [_diag_json(d) for d in diags],
@@ -271,10 +277,10 @@ def compile_command(
     sys.exit(1 if refused else 0)
 
 
-def _worst(diags: Sequence[Diagnostic]) -> str:
-    severities = {d.severity for d in diags}
-    for s in ("error", "warning", "info"):
-        if s in severities:
+def _worst(diags: Sequence[DiagnosticRecord]) -> str:
+    ranks = {d[0] for d in diags}
+    for rank, s in enumerate(("error", "warning", "info")):
+        if rank in ranks:
             return s
     return "clean"
 

@@ -18,6 +18,7 @@ from provcat.toolschema.types import (
     CompileResult,
     Diagnostic,
     Transformation,
+    build_from,
 )
 
 __all__ = [
@@ -25,16 +26,25 @@ __all__ = [
     "MAP_SLOTS",
     "MAX_NESTING",
     "SINGLE_SLOTS",
+    "DiagnosticRecord",
     "SchemaNode",
+    "TransformationRecord",
     "collect_schemas",
     "compilable",
     "compilable_lossy",
+    "diagnostic_record",
     "finalize_compile",
+    "finalize_records",
+    "format_template",
     "is_type",
     "join_path",
     "json_nesting",
+    "materialize_diagnostics",
     "not_compilable",
+    "path_segment",
+    "schema_nodes",
     "schema_types",
+    "schemas_with_depth",
     "sort_diagnostics",
     "stable_stringify",
     "walk_schema",
@@ -52,6 +62,40 @@ _IDENT = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 LOSSY_REFUSED = "core/lossy-transformation-refused"
 
+# A transformation as the engine records it: ``(code, path, lossy, payload)``, the payload either
+# the built :class:`Transformation` or ``(detail template, placeholder values)``.
+TransformationRecord = tuple[str, str, bool, Any]
+# A diagnostic as the engine records it: ``(severity rank, path, code, compile.supported,
+# payload)``, the payload either the built :class:`Diagnostic` or ``(rule, placeholder values)``
+# where the rule carries ``severity``, ``code``, ``message``, ``compile``, ``lossy``, ``action``
+# and ``docs_url``. Records sort like diagnostics (severity, path, code) and decide the compile
+# policy without their wording, which is formatted only when the diagnostic is built.
+DiagnosticRecord = tuple[int, str, str, bool, Any]
+
+
+class _Values(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def format_template(template: str, values: Mapping[str, Any]) -> str:
+    """``template`` with ``{name}`` placeholders filled from ``values`` (unknown ones kept)."""
+    return template.format_map(_Values(values))
+
+
+_SEGMENTS: dict[str, str] = {}
+_SEGMENT_CACHE_MAX = 65_536
+
+
+def path_segment(seg: str) -> str:
+    """What :func:`join_path` appends for one string segment (memoized)."""
+    out = _SEGMENTS.get(seg)
+    if out is None:
+        out = "." + seg if _IDENT.match(seg) else "[" + json.dumps(seg, ensure_ascii=False) + "]"
+        if len(_SEGMENTS) < _SEGMENT_CACHE_MAX:
+            _SEGMENTS[seg] = out
+    return out
+
 
 def join_path(base: str, *segments: str | int) -> str:
     """Extend ``base``: ints as ``[n]``, identifiers as ``.seg``, anything else as ``["seg"]``."""
@@ -59,10 +103,8 @@ def join_path(base: str, *segments: str | int) -> str:
     for seg in segments:
         if isinstance(seg, int):
             out += f"[{seg}]"
-        elif _IDENT.match(seg):
-            out += f".{seg}"
         else:
-            out += "[" + json.dumps(seg, ensure_ascii=False) + "]"
+            out += path_segment(seg)
     return out
 
 
@@ -82,32 +124,78 @@ def walk_schema(root: Any, base: str = "inputSchema") -> Iterator[SchemaNode]:
     order), ``prefixItems``, ``anyOf``, ``oneOf``, ``allOf``, then ``items``, ``not`` and a schema
     ``additionalProperties``. Non-object values are skipped.
     """
-    stack: list[SchemaNode] = [SchemaNode(root, base, 1)]
+    for schema, path, depth in schema_nodes(root, base):
+        yield SchemaNode(schema, path, depth)
+
+
+_MAP_PREFIX = tuple((slot, path_segment(slot)) for slot in MAP_SLOTS)
+_LIST_PREFIX = tuple((slot, path_segment(slot)) for slot in LIST_SLOTS)
+_SINGLE_PREFIX = tuple((slot, path_segment(slot)) for slot in SINGLE_SLOTS)
+
+
+def schema_nodes(root: Any, base: str = "inputSchema") -> list[tuple[dict[str, Any], str, int]]:
+    """``(schema, path, depth)`` of every object subschema, in :func:`walk_schema` order."""
+    out: list[tuple[dict[str, Any], str, int]] = []
+    if not isinstance(root, dict):
+        return out
+    stack: list[tuple[dict[str, Any], str, int]] = [(root, base, 1)]
+    pop, add, segment = stack.pop, out.append, path_segment
     while stack:
-        node = stack.pop()
-        if not isinstance(node.schema, dict):
-            continue
-        yield node
-        children: list[SchemaNode] = []
-        for slot in MAP_SLOTS:
-            entries = node.schema.get(slot)
+        node = pop()
+        add(node)
+        schema, path, depth = node
+        depth += 1
+        children: list[tuple[dict[str, Any], str, int]] = []
+        for slot, prefix in _MAP_PREFIX:
+            entries = schema.get(slot)
             if isinstance(entries, dict):
                 for key, child in entries.items():
-                    children.append(
-                        SchemaNode(child, join_path(node.path, slot, key), node.depth + 1)
-                    )
-        for slot in LIST_SLOTS:
-            entries = node.schema.get(slot)
+                    if isinstance(child, dict):
+                        children.append((child, path + prefix + segment(key), depth))
+        for slot, prefix in _LIST_PREFIX:
+            entries = schema.get(slot)
             if isinstance(entries, list):
                 for i, child in enumerate(entries):
-                    children.append(
-                        SchemaNode(child, join_path(node.path, slot, i), node.depth + 1)
-                    )
-        for slot in SINGLE_SLOTS:
-            child = node.schema.get(slot)
+                    if isinstance(child, dict):
+                        children.append((child, f"{path}{prefix}[{i}]", depth))
+        for slot, prefix in _SINGLE_PREFIX:
+            child = schema.get(slot)
             if isinstance(child, dict):
-                children.append(SchemaNode(child, join_path(node.path, slot), node.depth + 1))
-        stack.extend(reversed(children))
+                children.append((child, path + prefix, depth))
+        if children:
+            children.reverse()
+            stack.extend(children)
+    return out
+
+
+def schemas_with_depth(root: Any) -> list[tuple[dict[str, Any], int]]:
+    """``(schema, depth)`` of every object subschema in :func:`walk_schema` order, without paths."""
+    out: list[tuple[dict[str, Any], int]] = []
+    stack: list[tuple[Any, int]] = [(root, 1)]
+    pop, push, add = stack.pop, stack.append, out.append
+    while stack:
+        schema, depth = pop()
+        if not isinstance(schema, dict):
+            continue
+        add((schema, depth))
+        children: list[Any] = []
+        for slot in MAP_SLOTS:
+            entries = schema.get(slot)
+            if isinstance(entries, dict):
+                children.extend(entries.values())
+        for slot in LIST_SLOTS:
+            entries = schema.get(slot)
+            if isinstance(entries, list):
+                children.extend(entries)
+        for slot in SINGLE_SLOTS:
+            child = schema.get(slot)
+            if isinstance(child, dict):
+                children.append(child)
+        depth += 1
+        for child in reversed(children):
+            if isinstance(child, dict):
+                push((child, depth))
+    return out
 
 
 def collect_schemas(root: Any, base: str = "inputSchema") -> list[tuple[dict[str, Any], str]]:
@@ -134,20 +222,21 @@ def is_type(schema: Any, name: str) -> bool:
 
 def json_nesting(value: Any, limit: int = MAX_NESTING) -> int:
     """How deeply objects and arrays nest in ``value`` (stops counting past ``limit``)."""
+    if not isinstance(value, (dict, list)):
+        return 0
     deepest = 0
     stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
     while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Iterable[Any] = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, depth)
-        if depth > limit:
-            return depth
-        stack.extend((child, depth + 1) for child in children)
+        item, depth = pop()
+        if depth > deepest:
+            deepest = depth
+            if depth > limit:
+                return depth
+        depth += 1
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, (dict, list)):
+                push((child, depth))
     return deepest
 
 
@@ -177,6 +266,151 @@ def stable_stringify(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
+def _record_key(r: DiagnosticRecord) -> tuple[int, str, str]:
+    return (r[0], r[1], r[2])
+
+
+def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
+    """The record of an already built diagnostic."""
+    return (_SEVERITY_RANK[d.severity], d.path, d.code, d.compile.supported, d)
+
+
+def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
+    payload = r[4]
+    if isinstance(payload, Diagnostic):
+        return payload
+    rule, values = payload
+    path = r[1]
+    context = {"tool": tool_name, "target": provider_id, "path": path, **values}
+    ability = build_from(
+        CompileAbility,
+        {
+            "supported": r[3],
+            "lossy": rule.lossy,
+            "detail": format_template(rule.compile, context),
+        },
+    )
+    return build_from(
+        Diagnostic,
+        {
+            "provider_id": provider_id,
+            "tool_name": tool_name,
+            "severity": rule.severity,
+            "code": rule.code,
+            "message": format_template(rule.message, context),
+            "path": path,
+            "compile": ability,
+            "docs_url": rule.docs_url,
+        },
+    )
+
+
+def _build_transformation(
+    r: TransformationRecord, provider_id: str, tool_name: str
+) -> Transformation:
+    payload = r[3]
+    if isinstance(payload, Transformation):
+        return payload
+    template, values = payload
+    context = {"tool": tool_name, "target": provider_id, "path": r[1], **values}
+    return build_from(
+        Transformation,
+        {
+            "code": r[0],
+            "path": r[1],
+            "detail": format_template(template, context),
+            "lossy": r[2],
+        },
+    )
+
+
+def materialize_diagnostics(
+    records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
+) -> list[Diagnostic]:
+    """The diagnostics of ``records``, sorted by severity, path and code."""
+    return [_build_diagnostic(r, provider_id, tool_name) for r in sorted(records, key=_record_key)]
+
+
+def _unique(
+    records: Sequence[TransformationRecord], provider_id: str, tool_name: str
+) -> list[TransformationRecord]:
+    """``records`` without repeats of the same code, path, detail and lossiness (first kept)."""
+    cheap = {(r[0], r[1], r[2]) for r in records}
+    if len(cheap) == len(records) and not any(" " in r[0] or " " in r[1] for r in records):
+        # The text keys below differ whenever (code, path, lossy) do and neither holds a space.
+        return list(records)
+    seen: set[str] = set()
+    kept: list[TransformationRecord] = []
+    for r in records:
+        detail = _build_transformation(r, provider_id, tool_name).detail
+        key = f"{r[0]} {r[1]} {detail} {r[2]}"
+        if key not in seen:
+            seen.add(key)
+            kept.append(r)
+    return kept
+
+
+def finalize_records(
+    *,
+    provider_id: str,
+    tool_name: str,
+    output: Mapping[str, Any] | None,
+    transformations: Sequence[TransformationRecord],
+    diagnostics: Sequence[DiagnosticRecord],
+    allow_lossy: bool = False,
+) -> CompileResult:
+    """The one compile policy (SchemaPort ``finalizeCompile``), over records.
+
+    Refuses when an error diagnostic cannot be compiled (``compile.supported`` false), then when a
+    transformation is lossy and ``allow_lossy`` is off. Errors that compiling resolved are dropped
+    (their transformation records stand for them); warnings and infos always survive. Diagnostics
+    are taken in the order given; the result builds its records on first access.
+    """
+    kept_transformations = _unique(transformations, provider_id, tool_name)
+    unresolved = False
+    kept: list[DiagnosticRecord] = []
+    for d in diagnostics:
+        if d[0] == 0:
+            if d[3]:
+                continue
+            unresolved = True
+        kept.append(d)
+    ok = not unresolved
+    if ok:
+        lossy = [t for t in kept_transformations if t[2]]
+        if lossy and not allow_lossy:
+            ok = False
+            weakened = ", ".join(f"{t[0]} at {t[1]}" for t in lossy)
+            refusal = Diagnostic(
+                provider_id=provider_id,
+                tool_name=tool_name,
+                severity="error",
+                code=LOSSY_REFUSED,
+                message=f"Compiling for {provider_id} would weaken this schema: {weakened}. "
+                "Re-run with --allow-lossy to accept the weaker output.",
+                path="inputSchema",
+                compile=not_compilable(
+                    "Refused: the output would drop or weaken a canonical constraint."
+                ),
+                docs_url=None,
+            )
+            kept.append((0, "inputSchema", LOSSY_REFUSED, False, refusal))
+
+    def records() -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
+        return (
+            tuple(_build_transformation(t, provider_id, tool_name) for t in kept_transformations),
+            tuple(_build_diagnostic(d, provider_id, tool_name) for d in kept),
+        )
+
+    return CompileResult.deferred(
+        provider_id=provider_id,
+        tool_name=tool_name,
+        ok=ok,
+        output=(dict(output) if output is not None else {}) if ok else None,
+        records=records,
+    )
+
+
 def finalize_compile(
     *,
     provider_id: str,
@@ -192,45 +426,11 @@ def finalize_compile(
     transformation is lossy and ``allow_lossy`` is off. Errors that compiling resolved are dropped
     (their transformation records stand for them); warnings and infos always survive.
     """
-    seen: set[str] = set()
-    kept_transformations: list[Transformation] = []
-    for t in transformations:
-        key = f"{t.code} {t.path} {t.detail} {t.lossy}"
-        if key not in seen:
-            seen.add(key)
-            kept_transformations.append(t)
-    unresolved = [d for d in diagnostics if d.severity == "error" and not d.compile.supported]
-    kept = [d for d in diagnostics if d.severity != "error" or not d.compile.supported]
-    base: dict[str, Any] = {"provider_id": provider_id, "tool_name": tool.name}
-    if unresolved:
-        return CompileResult(
-            **base, ok=False, transformations=tuple(kept_transformations), diagnostics=tuple(kept)
-        )
-    lossy = [t for t in kept_transformations if t.lossy]
-    if lossy and not allow_lossy:
-        weakened = ", ".join(f"{t.code} at {t.path}" for t in lossy)
-        kept.append(
-            Diagnostic(
-                provider_id=provider_id,
-                tool_name=tool.name,
-                severity="error",
-                code=LOSSY_REFUSED,
-                message=f"Compiling for {provider_id} would weaken this schema: {weakened}. "
-                "Re-run with --allow-lossy to accept the weaker output.",
-                path="inputSchema",
-                compile=not_compilable(
-                    "Refused: the output would drop or weaken a canonical constraint."
-                ),
-                docs_url=None,
-            )
-        )
-        return CompileResult(
-            **base, ok=False, transformations=tuple(kept_transformations), diagnostics=tuple(kept)
-        )
-    return CompileResult(
-        **base,
-        ok=True,
-        output=dict(output) if output is not None else {},
-        transformations=tuple(kept_transformations),
-        diagnostics=tuple(kept),
+    return finalize_records(
+        provider_id=provider_id,
+        tool_name=tool.name,
+        output=output,
+        transformations=[(t.code, t.path, t.lossy, t) for t in transformations],
+        diagnostics=[diagnostic_record(d) for d in diagnostics],
+        allow_lossy=allow_lossy,
     )

@@ -18,21 +18,21 @@ from provcat.toolschema.core import (
     MAP_SLOTS,
     MAX_NESTING,
     SINGLE_SLOTS,
+    DiagnosticRecord,
+    TransformationRecord,
+    diagnostic_record,
+    format_template,
     join_path,
     json_nesting,
     not_compilable,
+    schema_nodes,
     schema_types,
+    schemas_with_depth,
     walk_schema,
 )
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.targets import Rule, Target
-from provcat.toolschema.types import (
-    CanonicalTool,
-    CompileAbility,
-    Diagnostic,
-    Transformation,
-    fast_build,
-)
+from provcat.toolschema.types import CanonicalTool, Diagnostic
 
 __all__ = ["NESTING_CODE", "Outcome", "run"]
 
@@ -72,13 +72,8 @@ _SPECIAL = frozenset(
 )
 
 
-class _Values(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-def _fmt(template: str, values: Mapping[str, Any]) -> str:
-    return template.format_map(_Values(values))
+_fmt = format_template
+_RANK = {"error": 0, "warning": 1, "info": 2}
 
 
 def _js(value: Any) -> str:
@@ -108,10 +103,12 @@ def _equal(a: Any, b: Any) -> bool:
 
 @dataclass
 class Outcome:
-    """What one run found: diagnostics (unsorted), transformations in order, the output."""
+    """What one run found: diagnostic records (unsorted), transformation records in order, the
+    output. ``core.materialize_diagnostics`` and ``core.finalize_records`` turn them into the
+    contract's types."""
 
-    diagnostics: list[Diagnostic]
-    transformations: list[Transformation]
+    diagnostics: list[DiagnosticRecord]
+    transformations: list[TransformationRecord]
     output: dict[str, Any] | None
 
 
@@ -120,10 +117,10 @@ class _Run:
     target: Target
     tool: CanonicalTool
     root: dict[str, Any]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    pre: list[Transformation] = field(default_factory=list)
-    dfs: list[Transformation] = field(default_factory=list)
-    post: list[Transformation] = field(default_factory=list)
+    diagnostics: list[DiagnosticRecord] = field(default_factory=list)
+    pre: list[TransformationRecord] = field(default_factory=list)
+    dfs: list[TransformationRecord] = field(default_factory=list)
+    post: list[TransformationRecord] = field(default_factory=list)
     fired: set[str] = field(default_factory=set)
     type_names: int = 0
     int64_values: int = 0
@@ -131,29 +128,14 @@ class _Run:
     renamed_definitions: bool = False
     unresolved: bool = False
     inline_budget: int = _INLINE_BUDGET
+    lean: list[tuple[dict[str, Any], int]] | None = None
+    pathed: list[tuple[dict[str, Any], str, int]] | None = None
     keyword_rules: dict[str, list[tuple[Rule, Mapping[str, Any]]]] = field(default_factory=dict)
 
     # ---- recording
     def fire(self, rule: Rule, path: str, **values: Any) -> None:
-        context = {"tool": self.tool.name, "target": self.target.id, "path": path, **values}
-        ability = fast_build(
-            CompileAbility,
-            supported=rule.action != "unsupported",
-            lossy=rule.lossy,
-            detail=_fmt(rule.compile, context),
-        )
         self.diagnostics.append(
-            fast_build(
-                Diagnostic,
-                provider_id=self.target.id,
-                tool_name=self.tool.name,
-                severity=rule.severity,
-                code=rule.code,
-                message=_fmt(rule.message, context),
-                path=path,
-                compile=ability,
-                docs_url=rule.docs_url,
-            )
+            (_RANK[rule.severity], path, rule.code, rule.action != "unsupported", (rule, values))
         )
         self.fired.add(rule.code)
 
@@ -161,7 +143,7 @@ class _Run:
         self,
         rule: Rule,
         path: str,
-        into: list[Transformation] | None = None,
+        into: list[TransformationRecord] | None = None,
         which: str = "transformation",
         **values: Any,
     ) -> None:
@@ -173,31 +155,15 @@ class _Run:
             lossy = which != "reference"
         if spec is None:
             return
-        context = {"tool": self.tool.name, "target": self.target.id, "path": path, **values}
         (self.dfs if into is None else into).append(
-            fast_build(
-                Transformation,
-                code=spec["code"],
-                path=path,
-                detail=_fmt(spec["detail"], context),
-                lossy=lossy,
-            )
+            (spec["code"], path, lossy, (spec["detail"], values))
         )
 
-    def step(self, name: str, path: str, into: list[Transformation], **values: Any) -> bool:
+    def step(self, name: str, path: str, into: list[TransformationRecord], **values: Any) -> bool:
         spec = self.target.steps.get(name)
         if spec is None:
             return False
-        context = {"tool": self.tool.name, "target": self.target.id, "path": path, **values}
-        into.append(
-            fast_build(
-                Transformation,
-                code=spec["code"],
-                path=path,
-                detail=_fmt(spec["detail"], context),
-                lossy=False,
-            )
-        )
+        into.append((spec["code"], path, False, (spec["detail"], values)))
         return True
 
     # ---- the tool as a whole
@@ -266,48 +232,69 @@ class _Run:
                         self.fire(rule, join_path("inputSchema", "properties", prop), property=prop)
         self.header_rules()
 
+    def lean_nodes(self) -> list[tuple[dict[str, Any], int]]:
+        """The canonical root's subschemas with their depths (computed once per run)."""
+        if self.lean is None:
+            if self.pathed is not None:
+                self.lean = [(s, d) for s, _, d in self.pathed]
+            else:
+                self.lean = schemas_with_depth(self.root)
+        return self.lean
+
+    def pathed_nodes(self) -> list[tuple[dict[str, Any], str, int]]:
+        """The canonical root's subschemas with paths and depths (computed once per run)."""
+        if self.pathed is None:
+            self.pathed = schema_nodes(self.root)
+        return self.pathed
+
     def limits(self) -> None:
         pairs = self.target.fires("limit")
         if not pairs:
             return
-        nodes = list(walk_schema(self.root))
+        nodes = self.lean_nodes()
         measures: dict[str, int] = {}
 
         def measure(kind: str) -> int:
-            if kind not in measures:
-                if kind == "property-count":
-                    total = sum(
-                        len(n.schema["properties"])
-                        for n in nodes
-                        if isinstance(n.schema.get("properties"), dict)
-                    )
-                elif kind == "depth":
-                    total = max((n.depth for n in nodes), default=0)
-                elif kind == "enum-value-count":
-                    total = sum(
-                        len(n.schema["enum"])
-                        for n in nodes
-                        if isinstance(n.schema.get("enum"), list)
-                    )
-                else:  # string-chars
-                    total = 0
-                    for n in nodes:
-                        s = n.schema
-                        for slot in MAP_SLOTS:
-                            if isinstance(s.get(slot), dict):
-                                total += sum(len(k) for k in s[slot])
-                        if isinstance(s.get("enum"), list):
-                            total += sum(len(v) for v in s["enum"] if isinstance(v, str))
-                        if isinstance(s.get("const"), str):
-                            total += len(s["const"])
-                measures[kind] = total
-            return measures[kind]
+            if not measures:
+                properties = values = chars = deepest = 0
+                for s, depth in nodes:
+                    if depth > deepest:
+                        deepest = depth
+                    for slot in MAP_SLOTS:
+                        entries = s.get(slot)
+                        if isinstance(entries, dict):
+                            for k in entries:
+                                chars += len(k)
+                            if slot == "properties":
+                                properties += len(entries)
+                    enum = s.get("enum")
+                    if isinstance(enum, list):
+                        values += len(enum)
+                        for v in enum:
+                            if isinstance(v, str):
+                                chars += len(v)
+                    const = s.get("const")
+                    if isinstance(const, str):
+                        chars += len(const)
+                measures.update(
+                    {
+                        "property-count": properties,
+                        "depth": deepest,
+                        "enum-value-count": values,
+                        "string-chars": chars,
+                    }
+                )
+            return measures[kind if kind in measures else "string-chars"]
 
         for rule, trig in pairs:
             kind, most = trig["measure"], trig["max"]
             if kind == "large-enum-chars":
                 threshold = trig.get("threshold", 0)
-                for n in nodes:
+                if not any(
+                    isinstance(s.get("enum"), list) and len(s["enum"]) > threshold for s, _ in nodes
+                ):
+                    continue
+                for n in walk_schema(self.root):
                     values = n.schema.get("enum")
                     if isinstance(values, list) and len(values) > threshold:
                         chars = sum(len(v) for v in values if isinstance(v, str))
@@ -330,15 +317,19 @@ class _Run:
         pairs = self.target.fires("header-keyword")
         if not pairs:
             return
+        keywords = {trig["keyword"] for _, trig in pairs}
+        walked = self.pathed_nodes() if not self.target.rewrites else self.lean_nodes()
+        if not any(k in node[0] for node in walked for k in keywords):
+            return
+        nodes = self.pathed_nodes()
         for rule, trig in pairs:
             keyword, check = trig["keyword"], trig["check"]
             seen: set[str] = set()
-            for node in walk_schema(self.root):
-                s = node.schema
+            for s, node_path, _ in nodes:
                 if keyword not in s:
                     continue
                 value = s[keyword]
-                path = join_path(node.path, keyword)
+                path = join_path(node_path, keyword)
                 if check == "token":
                     pattern = str(trig.get("token_pattern") or ".+")
                     if not isinstance(value, str) or not re.search(pattern, value):
@@ -893,7 +884,7 @@ class _Run:
 
     # ---- the whole run
     def root_type_actions(
-        self, schema: dict[str, Any], into: list[Transformation]
+        self, schema: dict[str, Any], into: list[TransformationRecord]
     ) -> dict[str, Any]:
         for rule, _trig in self.target.fires("root-type"):
             if rule.code not in self.fired:
@@ -947,16 +938,18 @@ class _Run:
         nesting = json_nesting(self.root)
         if nesting > MAX_NESTING:
             self.diagnostics.append(
-                Diagnostic(
-                    provider_id=self.target.id,
-                    tool_name=self.tool.name,
-                    severity="error",
-                    code=NESTING_CODE,
-                    message=f"The input schema nests more than {MAX_NESTING} levels deep; "
-                    "no target accepts it and provcat does not walk it.",
-                    path="inputSchema",
-                    compile=not_compilable("Refused: flatten the schema."),
-                    docs_url=None,
+                diagnostic_record(
+                    Diagnostic(
+                        provider_id=self.target.id,
+                        tool_name=self.tool.name,
+                        severity="error",
+                        code=NESTING_CODE,
+                        message=f"The input schema nests more than {MAX_NESTING} levels deep; "
+                        "no target accepts it and provcat does not walk it.",
+                        path="inputSchema",
+                        compile=not_compilable("Refused: flatten the schema."),
+                        docs_url=None,
+                    )
                 )
             )
             return Outcome(self.diagnostics, [], None)
@@ -965,10 +958,10 @@ class _Run:
                 self.keyword_rules.setdefault(kw, []).append((rule, trig))
         self.tool_rules()
         output = self.target.output
-        steps: list[Transformation] = []
+        steps: list[TransformationRecord] = []
         if not self.target.rewrites:
-            for node in walk_schema(self.root):
-                self.verbatim_node(node.schema, node.path)
+            for s, path, _ in self.pathed_nodes():
+                self.verbatim_node(s, path)
             self.step("rename-input-schema", "inputSchema", steps)
             self.step("enable-strict", "inputSchema", steps)
             verbatim = self.root_type_actions(_clone(self.root), steps)
@@ -986,15 +979,17 @@ class _Run:
                 )
             if json_nesting(resolved) > MAX_NESTING:
                 self.diagnostics.append(
-                    Diagnostic(
-                        provider_id=self.target.id,
-                        tool_name=self.tool.name,
-                        severity="error",
-                        code=NESTING_CODE,
-                        message=f"With its references inlined the input schema nests more than "
-                        f"{MAX_NESTING} levels deep.",
-                        path="inputSchema",
-                        compile=not_compilable("Refused: flatten the schema."),
+                    diagnostic_record(
+                        Diagnostic(
+                            provider_id=self.target.id,
+                            tool_name=self.tool.name,
+                            severity="error",
+                            code=NESTING_CODE,
+                            message="With its references inlined the input schema nests more "
+                            f"than {MAX_NESTING} levels deep.",
+                            path="inputSchema",
+                            compile=not_compilable("Refused: flatten the schema."),
+                        )
                     )
                 )
                 return Outcome(self.diagnostics, self.pre, None)
@@ -1012,7 +1007,7 @@ class _Run:
         self.step("enable-strict", "inputSchema", steps)
         if isinstance(schema, dict):
             schema = self.root_type_actions(schema, steps)
-        tail: list[Transformation] = []
+        tail: list[TransformationRecord] = []
         if self.type_names:
             self.step("uppercase-types", "inputSchema", tail, count=self.type_names)
         if self.int64_values:

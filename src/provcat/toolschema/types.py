@@ -8,6 +8,7 @@ left out here too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
@@ -42,17 +43,30 @@ ProbeErrorKind = Literal[
 ]
 
 
+_new = object.__new__
+_setattr = object.__setattr__
+# The instance-``__dict__`` descriptor every pydantic model uses (``BaseModel.__slots__``).
+_REAL_DICT: Any = BaseModel.__dict__["__dict__"]
+# The key under which a lazily built :class:`CompileResult` keeps the thunk for its records.
+_PENDING = "\x00pending"
+
+
 def fast_build(cls: type[_T], **values: Any) -> _T:
     """An instance of a contract model from values already known to be valid (no validation).
 
     The engine builds thousands of records per schema; this skips pydantic's validation, which
     ``model_construct`` would also skip, at a fraction of its cost. Every field must be given.
     """
-    obj = cls.__new__(cls)
-    object.__setattr__(obj, "__dict__", values)
-    object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-    object.__setattr__(obj, "__pydantic_extra__", None)
-    object.__setattr__(obj, "__pydantic_private__", None)
+    return build_from(cls, values)
+
+
+def build_from(cls: type[_T], values: dict[str, Any]) -> _T:
+    """:func:`fast_build` with the values as a dict (which becomes the instance's ``__dict__``)."""
+    obj = _new(cls)
+    _setattr(obj, "__dict__", values)
+    _setattr(obj, "__pydantic_fields_set__", set(values))
+    _setattr(obj, "__pydantic_extra__", None)
+    _setattr(obj, "__pydantic_private__", None)
     return obj
 
 
@@ -132,8 +146,29 @@ class Transformation(_Shape):
     lossy: bool = Field(description="Whether it lets more argument values through.")
 
 
+def _result_dict(self: CompileResult) -> dict[str, Any]:
+    data: dict[str, Any] = _REAL_DICT.__get__(self)
+    pending = data.pop(_PENDING, None)
+    if pending is not None:
+        transformations, diagnostics = pending()
+        ordered: dict[str, Any] = {
+            k: data[k] for k in ("provider_id", "tool_name", "ok", "output") if k in data
+        }
+        ordered["transformations"] = transformations
+        ordered["diagnostics"] = diagnostics
+        data.clear()
+        data.update(ordered)
+    return data
+
+
 class CompileResult(_Shape):
-    """A compile verdict: the output when ``ok``, every change and the surviving diagnostics."""
+    """A compile verdict: the output when ``ok``, every change and the surviving diagnostics.
+
+    ``compile_tool`` decides every record (which rule fired where, severity, lossiness) before it
+    returns, but builds the :class:`Transformation` and :class:`Diagnostic` objects and formats
+    their wording on first access (attribute, dump, comparison, copy or pickle all see the same
+    values): most callers only look at ``ok`` and ``output``.
+    """
 
     _omit_none = frozenset({"output"})
     provider_id: str = Field(
@@ -148,6 +183,44 @@ class CompileResult(_Shape):
     output: dict[str, Any] | None = Field(default=None, description="The provider-native tool.")
     transformations: tuple[Transformation, ...] = Field(description="Every change, in order.")
     diagnostics: tuple[Diagnostic, ...] = Field(description="What survived compilation.")
+
+    # Every explicit ``__dict__`` read (pydantic's serializer, ``==``, ``repr``, ``model_copy``,
+    # pickling, ``vars``) materializes pending records first; plain attribute reads of the eager
+    # fields go straight to the instance dict.
+    __dict__ = property(_result_dict, _REAL_DICT.__set__)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("transformations", "diagnostics"):
+            return self.__dict__[name]
+        return super().__getattr__(name)  # type: ignore[misc]
+
+    @classmethod
+    def deferred(
+        cls,
+        *,
+        provider_id: str,
+        tool_name: str,
+        ok: bool,
+        output: dict[str, Any] | None,
+        records: Callable[[], tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]],
+    ) -> CompileResult:
+        """A result whose transformations and diagnostics ``records()`` builds on first access."""
+        values: dict[str, Any] = {
+            "provider_id": provider_id,
+            "tool_name": tool_name,
+            "ok": ok,
+            "output": output if ok else None,
+            _PENDING: records,
+        }
+        obj = _new(cls)
+        _REAL_DICT.__set__(obj, values)
+        fields = {"provider_id", "tool_name", "ok", "transformations", "diagnostics"}
+        if ok:
+            fields.add("output")
+        _setattr(obj, "__pydantic_fields_set__", fields)
+        _setattr(obj, "__pydantic_extra__", None)
+        _setattr(obj, "__pydantic_private__", None)
+        return obj
 
     @property
     def lossy(self) -> bool:
