@@ -11,7 +11,6 @@ Source: https://pypi.org/project/ag2/1.2.1/ (modules ag2.config, ag2.agent, ag2.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -171,4 +170,6 @@ def transcript(
 
 async def within(timeout: float, work: Awaitable[T]) -> T:
     """``work``, cancelled with :class:`TimeoutError` after the endpoint's timeout."""
+    import asyncio  # only when an agent runs: importing it costs a cold start ~30 ms
+
     return await asyncio.wait_for(work, timeout=timeout)
