@@ -35,6 +35,7 @@ from provcat.hub.schema import manifest_schema
 from provcat.hub.searching import rank
 from provcat.hub.server.auth import authenticate, authorize, optional_token
 from provcat.hub.server.middleware import CatchAll, PathGuard
+from provcat.hub.server.offload import BoundedReads
 from provcat.hub.server.openapi import SLUG_PATTERN, VERSION_OR_LATEST, build_openapi, responses
 from provcat.hub.server.payload import digest_headers, parse_range
 from provcat.hub.server.push import check_checksum, parse_manifest, record_for
@@ -42,6 +43,7 @@ from provcat.hub.server.responses import SortedJSON, error_response
 from provcat.hub.server.upload import receive_upload
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import Storage, StoredAdapter, open_storage
+from provcat.hub.storage.sql import READ_CONCURRENCY
 
 __all__ = ["create_app"]
 
@@ -80,6 +82,8 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     )
     app.state.storage = store
     app.state.settings = settings
+    # metadata reads: off the event loop, as many at once as the reader pool has connections
+    reads = BoundedReads(READ_CONCURRENCY)
     _install_error_handlers(app)
     app.add_middleware(CatchAll)
     app.add_middleware(PathGuard)
@@ -91,16 +95,18 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     def manifest_of(request: Request, row: StoredAdapter) -> dict[str, Any]:
         return {**row.manifest, "storage_uri": payload_url(request, row)}
 
-    def read_scope(request: Request, namespace: str | None) -> tuple[str, ...] | None:
-        token = optional_token(request, store, settings.private_reads)
+    async def read_scope(request: Request, namespace: str | None) -> tuple[str, ...] | None:
+        if not settings.private_reads:
+            return None
+        token = await reads(optional_token, request, store, True)
         if token is None:
             return None
         if namespace is not None:
             authorize(token, namespace)
         return None if token.admin else token.namespaces
 
-    def found(ref: HubRef) -> StoredAdapter:
-        row = store.resolve(ref.namespace, ref.name, ref.version)
+    async def found(ref: HubRef) -> StoredAdapter:
+        row = await reads(store.resolve, ref.namespace, ref.name, ref.version)
         if row is None:
             raise AdapterNotFoundError(
                 f"no adapter {ref}",
@@ -109,7 +115,7 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         return row
 
     @app.get("/v1/health", responses=responses("health"), summary="Liveness probe")
-    def health() -> Response:
+    async def health() -> Response:
         return SortedJSON({"status": "ok", "version": provcat.__version__})
 
     @app.get(
@@ -117,11 +123,11 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         responses=responses("schema"),
         summary="The manifest v2 JSON Schema that validates pushes",
     )
-    def schema() -> Response:
+    async def schema() -> Response:
         return SortedJSON(manifest_schema())
 
     @app.get("/v1/search", responses=responses("search"), summary="Search adapters")
-    def search(
+    async def search(
         request: Request,
         q: Annotated[str | None, Query(max_length=200, description="Text to find.")] = None,
         tag: Annotated[list[str] | None, Query(description="Exact tag (repeatable).")] = None,
@@ -133,18 +139,22 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         tags = tag or []
         if any(not t or len(t) > 100 for t in tags):
             raise ValidationError("tag must be 1 to 100 characters")
-        scope = read_scope(request, None)
-        rows = [r.search_row() for r in store.latest_rows()]
-        if scope is not None:
-            rows = [r for r in rows if r["namespace"] in scope]
-        return SortedJSON({"results": rank(rows, q, tags, limit)})
+        scope = await read_scope(request, None)
+
+        def matching() -> list[dict[str, Any]]:
+            rows = [r.search_row() for r in store.latest_rows()]
+            if scope is not None:
+                rows = [r for r in rows if r["namespace"] in scope]
+            return rank(rows, q, tags, limit)
+
+        return SortedJSON({"results": await reads(matching)})
 
     @app.get(
         "/v1/adapters/{namespace}/{name}/{version}",
         responses=responses("resolve"),
         summary="Resolve a version (or latest) to its manifest",
     )
-    def resolve(
+    async def resolve(
         request: Request,
         namespace: Namespace,
         name: Name,
@@ -154,8 +164,8 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         ] = None,
     ) -> Response:
         ref = HubRef.of(namespace, name, version)
-        read_scope(request, ref.namespace)
-        row = found(ref)
+        await read_scope(request, ref.namespace)
+        row = await found(ref)
         compatible = row.manifest.get("base_model_compatibility") or []
         if base_model is not None and compatible and base_model not in compatible:
             raise IncompatibleBaseModelError(
@@ -165,10 +175,10 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             )
         return SortedJSON(manifest_of(request, row))
 
-    def payload(request: Request, namespace: str, name: str, version: str) -> Response:
+    async def payload(request: Request, namespace: str, name: str, version: str) -> Response:
         ref = HubRef.of(namespace, name, version)
-        read_scope(request, ref.namespace)
-        row = found(ref)
+        await read_scope(request, ref.namespace)
+        row = await found(ref)
         span = parse_range(request.headers.get("range"), row.size_bytes)
         start, end = span or (0, row.size_bytes)
         headers = digest_headers(row.checksum_sha256)
@@ -177,7 +187,8 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         if span is not None:
             status = 206
             headers["Content-Range"] = f"bytes {start}-{end - 1}/{row.size_bytes}"
-        reader = store.open_payload(row, start, end)
+        # blob I/O (a file open, or S3 requests): the general thread pool, not a metadata slot
+        reader = await run_in_threadpool(store.open_payload, row, start, end)
         if reader is None:  # deleted between the lookup and the open
             raise AdapterNotFoundError(f"no adapter {ref}")
         if request.method == "HEAD":
@@ -193,10 +204,10 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         response_class=Response,
         summary="Download the safetensors payload (Range supported)",
     )
-    def get_payload(
+    async def get_payload(
         request: Request, namespace: Namespace, name: Name, version: VersionParam
     ) -> Response:
-        return payload(request, namespace, name, version)
+        return await payload(request, namespace, name, version)
 
     @app.head(
         payload_path,
@@ -204,10 +215,10 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         response_class=Response,
         summary="The payload's headers (size, digests) without its bytes",
     )
-    def head_payload(
+    async def head_payload(
         request: Request, namespace: Namespace, name: Name, version: VersionParam
     ) -> Response:
-        return payload(request, namespace, name, version)
+        return await payload(request, namespace, name, version)
 
     @app.post(
         "/v1/adapters",
@@ -216,14 +227,14 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         summary="Publish a version (multipart: manifest + payload)",
     )
     async def push(request: Request) -> Response:
-        token = await run_in_threadpool(authenticate, request, store)
+        token = await reads(authenticate, request, store)
         holder: dict[str, dict[str, Any]] = {}
 
         async def on_manifest(raw: bytes) -> None:
             manifest = parse_manifest(raw)
             authorize(token, manifest["namespace"])
             # refuse a taken version before reading its payload (the constraint still decides races)
-            await run_in_threadpool(
+            await reads(
                 store.precheck,
                 manifest["namespace"],
                 manifest["name"],

@@ -51,6 +51,9 @@ class BlobStore(Protocol):
     def old_digests(self, older_than: float) -> list[str]:
         """Digests of the blobs older than ``older_than`` seconds, sorted."""
 
+    def abort_stale_uploads(self, older_than: float) -> int:
+        """Drop unfinished uploads (a crash mid-``put``) begun over ``older_than`` seconds ago."""
+
     def describe(self) -> str:
         """Where the blobs are, for messages (no credentials)."""
 
@@ -140,6 +143,11 @@ class FileBlobStore:
             except FileNotFoundError:
                 continue
         return out
+
+    def abort_stale_uploads(self, older_than: float) -> int:
+        # a put is a link from a complete temp file: an unfinished one is a temp file, and the
+        # temp dir belongs to this process alone, so it is emptied at start whatever its age
+        return 0
 
     def describe(self) -> str:
         return str(self.root / "blobs")

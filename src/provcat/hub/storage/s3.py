@@ -105,16 +105,50 @@ class S3BlobStore:
     def delete(self, sha256: str) -> None:
         self.client.delete_object(Bucket=self.bucket, Key=self.key(sha256))
 
+    def _blobs_prefix(self) -> str:
+        return f"{self.prefix}/blobs/sha256/" if self.prefix else "blobs/sha256/"
+
     def old_digests(self, older_than: float) -> list[str]:
         now = time.time()
         out = []
-        prefix = f"{self.prefix}/blobs/sha256/" if self.prefix else "blobs/sha256/"
         paginator = self.client.get_paginator("list_objects_v2")
-        for page in paginator.paginate(Bucket=self.bucket, Prefix=prefix):
+        for page in paginator.paginate(Bucket=self.bucket, Prefix=self._blobs_prefix()):
             for item in page.get("Contents", []):
                 if now - item["LastModified"].timestamp() >= older_than:
                     out.append(item["Key"].rsplit("/", 1)[-1])
         return sorted(out)
+
+    def abort_stale_uploads(self, older_than: float) -> int:
+        """Abort the multipart uploads of blobs begun over ``older_than`` seconds ago.
+
+        A server killed mid-``put`` leaves its multipart upload open: invisible, but its parts
+        are stored (and billed) until aborted. Only this store's blob keys are touched, and only
+        old uploads: another server sharing the bucket may be uploading right now.
+        """
+        now = time.time()
+        aborted = 0
+        paginator = self.client.get_paginator("list_multipart_uploads")
+        for page in paginator.paginate(Bucket=self.bucket, Prefix=self._blobs_prefix()):
+            for upload in page.get("Uploads", []):
+                if now - upload["Initiated"].timestamp() < older_than:
+                    continue
+                try:
+                    self.client.abort_multipart_upload(
+                        Bucket=self.bucket, Key=upload["Key"], UploadId=upload["UploadId"]
+                    )
+                except Exception as exc:
+                    if self._no_upload(exc):  # completed or aborted meanwhile
+                        continue
+                    raise
+                aborted += 1
+        return aborted
+
+    def _no_upload(self, exc: Exception) -> bool:
+        from botocore.exceptions import ClientError
+
+        if not isinstance(exc, ClientError):
+            return False
+        return str(exc.response.get("Error", {}).get("Code", "")) in {"NoSuchUpload", "404"}
 
     def describe(self) -> str:
         return f"s3://{self.bucket}/{self.prefix}".rstrip("/")

@@ -75,10 +75,21 @@ class Storage:
     # -- start-up ------------------------------------------------------------------------------
     @guarded
     def prepare(self, orphan_grace_seconds: float) -> None:
-        """Migrate the schema, remove stray temp files, sweep old unreferenced blobs."""
+        """Migrate the schema, remove stray temp files, abort unfinished blob uploads and sweep
+        unreferenced blobs (those two only once older than the grace period: another server
+        sharing the blob store may be publishing them right now)."""
         self.metadata.migrate()
         self.clean_temp()
+        self.abort_stale_uploads(orphan_grace_seconds)
         self.sweep(orphan_grace_seconds)
+
+    @guarded
+    def abort_stale_uploads(self, older_than: float) -> int:
+        """Abort blob uploads a crash left unfinished (S3 multipart uploads), once old enough."""
+        aborted = self.blobs.abort_stale_uploads(older_than)
+        if aborted:
+            log.info("aborted %d unfinished blob upload(s)", aborted)
+        return aborted
 
     def clean_temp(self) -> int:
         removed = 0
@@ -115,9 +126,7 @@ class Storage:
     def resolve(self, namespace: str, name: str, version: str) -> StoredAdapter | None:
         """A live version (``latest``: the highest by SemVer precedence), else None."""
         if version == LATEST:
-            rows = self.metadata.live_versions(namespace, name)
-            best = resolve_latest([r.semver for r in rows])
-            return next((r for r in rows if r.semver == best), None)
+            return self.metadata.latest(namespace, name)
         row = self.metadata.get(namespace, name, version)
         return row if row is not None and row.deleted_at is None else None
 

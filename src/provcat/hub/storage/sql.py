@@ -3,17 +3,25 @@
 Writes on SQLite open with ``BEGIN IMMEDIATE`` (one writer at a time, no upgrade deadlocks); on
 PostgreSQL the blob row is locked ``FOR UPDATE``. The unique constraint on (namespace, name,
 version) decides concurrent pushes of one version.
+
+Reads are the hot path (every resolve, payload and token check): their statements are built once
+with bound parameters (so SQLAlchemy's compiled cache is hit without rebuilding the expression),
+SQLite readers run each SELECT in autocommit (one statement is its own consistent snapshot; no
+``BEGIN``/``ROLLBACK`` round trips), and the reader pool holds ``READ_CONCURRENCY`` connections:
+the server bounds its concurrent reads to the same number, so a read never waits for a
+connection and never opens (and closes) an overflow one.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import (
     Connection,
     Engine,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -23,36 +31,45 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Row
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.sql import Executable
 
+from provcat.hub.ref import parse_version, resolve_latest
 from provcat.hub.storage.records import SERVER_FIELDS, StoredAdapter, now_rfc3339
 from provcat.hub.storage.tables import adapters, blobs, tokens
 from provcat.hub.tokens import TokenRecord
 
-__all__ = ["SqlMetadata", "make_engines", "same_or_conflict"]
+__all__ = ["READ_CONCURRENCY", "SqlMetadata", "make_engines", "same_or_conflict"]
+
+# concurrent metadata reads per process: the reader pool's size, and the server's read limiter
+READ_CONCURRENCY = 8
 
 
 def make_engines(url: str, busy_timeout_ms: int) -> tuple[Engine, Engine]:
-    """``(reader, writer)`` engines; the same engine twice except on SQLite."""
+    """``(reader, writer)`` engines over one database."""
     if url.startswith("sqlite"):
-        return _sqlite_engine(url, busy_timeout_ms, "BEGIN"), _sqlite_engine(
-            url, busy_timeout_ms, "BEGIN IMMEDIATE"
+        return _sqlite_engine(url, busy_timeout_ms, writer=False), _sqlite_engine(
+            url, busy_timeout_ms, writer=True
         )
-    engine = create_engine(
+    common: dict[str, Any] = {"pool_timeout": 10, "connect_args": {"connect_timeout": 5}}
+    # reads: autocommit (a SELECT is its own snapshot: no BEGIN/ROLLBACK round trips) and no
+    # pre-ping round trip per checkout; a connection the server dropped is retried once instead
+    reader = create_engine(
         url,
-        pool_pre_ping=True,
-        pool_size=10,
-        max_overflow=30,
-        pool_timeout=10,
-        connect_args={"connect_timeout": 5},
+        isolation_level="AUTOCOMMIT",
+        pool_size=READ_CONCURRENCY,
+        max_overflow=4,
+        **common,
     )
-    return engine, engine
+    # writes: transactions, checked before use (a write is not blindly retried)
+    writer = create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=36, **common)
+    return reader, writer
 
 
-def _sqlite_engine(url: str, busy_timeout_ms: int, begin: str) -> Engine:
+def _sqlite_engine(url: str, busy_timeout_ms: int, *, writer: bool) -> Engine:
     engine = create_engine(
         url,
-        pool_size=20,
+        pool_size=4 if writer else READ_CONCURRENCY,
         max_overflow=40,
         pool_timeout=30,
         connect_args={"timeout": busy_timeout_ms / 1000, "check_same_thread": False},
@@ -60,18 +77,39 @@ def _sqlite_engine(url: str, busy_timeout_ms: int, begin: str) -> Engine:
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself
+        dbapi_connection.isolation_level = None  # autocommit; writers BEGIN IMMEDIATE themselves
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=FULL")
+        if writer:
+            cursor.execute("PRAGMA journal_mode=WAL")  # persistent: set once by the writer
+            cursor.execute("PRAGMA synchronous=FULL")
+        else:
+            cursor.execute("PRAGMA query_only=ON")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def _begin(connection: Connection) -> None:
-        connection.exec_driver_sql(begin)
+    if writer:
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection: Connection) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+# the hot reads, built once (bound parameters keep SQLAlchemy's compiled-statement cache warm)
+_REF = (
+    adapters.c.namespace == bindparam("namespace"),
+    adapters.c.name == bindparam("name"),
+)
+_GET = select(adapters).where(*_REF, adapters.c.version == bindparam("version"))
+_LIVE_VERSIONS = select(adapters).where(*_REF, adapters.c.deleted_at.is_(None))
+_LIVE = (
+    select(adapters)
+    .where(adapters.c.deleted_at.is_(None))
+    .order_by(adapters.c.namespace, adapters.c.name, adapters.c.version)
+)
+_LIVE_CHECKSUMS = select(adapters.c.checksum_sha256).where(adapters.c.deleted_at.is_(None))
+_TOKEN = select(tokens).where(tokens.c.token_id == bindparam("token_id"))
 
 
 def _insert_ignore(conn: Connection, table: Any, values: dict[str, Any]) -> None:
@@ -118,43 +156,53 @@ class SqlMetadata:
             self.writer.dispose()
 
     def ping(self) -> None:
+        self._read(select(1))
+
+    def _read(
+        self, statement: Executable, params: dict[str, Any] | None = None
+    ) -> Sequence[Row[Any]]:
+        """All rows of one read-only statement, retried once on a connection found dead.
+
+        A pooled connection the database dropped (a restart, a failover, an idle timeout) fails
+        on first use; SQLAlchemy then invalidates the whole pool, and a read, being idempotent,
+        is simply run again on a fresh connection. A database that is really down fails again.
+        """
+        try:
+            return self._read_once(statement, params)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            return self._read_once(statement, params)
+
+    def _read_once(
+        self, statement: Executable, params: dict[str, Any] | None
+    ) -> Sequence[Row[Any]]:
         with self.reader.connect() as conn:
-            conn.exec_driver_sql("SELECT 1")
+            return conn.execute(statement, params).all()
 
     # -- adapters ------------------------------------------------------------------------------
     def get(self, namespace: str, name: str, version: str) -> StoredAdapter | None:
         """The row of one version, tombstones included."""
-        query = select(adapters).where(
-            adapters.c.namespace == namespace,
-            adapters.c.name == name,
-            adapters.c.version == version,
-        )
-        with self.reader.connect() as conn:
-            row = conn.execute(query).first()
-        return _stored(row) if row else None
+        rows = self._read(_GET, {"namespace": namespace, "name": name, "version": version})
+        return _stored(rows[0]) if rows else None
 
     def live_versions(self, namespace: str, name: str) -> list[StoredAdapter]:
-        query = select(adapters).where(
-            adapters.c.namespace == namespace,
-            adapters.c.name == name,
-            adapters.c.deleted_at.is_(None),
-        )
-        with self.reader.connect() as conn:
-            return [_stored(r) for r in conn.execute(query)]
+        return [
+            _stored(r) for r in self._read(_LIVE_VERSIONS, {"namespace": namespace, "name": name})
+        ]
+
+    def latest(self, namespace: str, name: str) -> StoredAdapter | None:
+        """The live version of highest SemVer precedence (one SELECT; one manifest decoded)."""
+        rows = self._read(_LIVE_VERSIONS, {"namespace": namespace, "name": name})
+        by_version = {parse_version(r._mapping["version"]): r for r in rows}
+        best = resolve_latest(list(by_version))
+        return None if best is None else _stored(by_version[best])
 
     def live(self) -> list[StoredAdapter]:
-        query = (
-            select(adapters)
-            .where(adapters.c.deleted_at.is_(None))
-            .order_by(adapters.c.namespace, adapters.c.name, adapters.c.version)
-        )
-        with self.reader.connect() as conn:
-            return [_stored(r) for r in conn.execute(query)]
+        return [_stored(r) for r in self._read(_LIVE)]
 
     def live_checksums(self) -> set[str]:
-        query = select(adapters.c.checksum_sha256).where(adapters.c.deleted_at.is_(None))
-        with self.reader.connect() as conn:
-            return {r[0] for r in conn.execute(query)}
+        return {r[0] for r in self._read(_LIVE_CHECKSUMS)}
 
     def publish(
         self, record: StoredAdapter, ensure_blob: Callable[[], None]
@@ -258,14 +306,12 @@ class SqlMetadata:
             )
 
     def get_token(self, token_id: str) -> TokenRecord | None:
-        with self.reader.connect() as conn:
-            row = conn.execute(select(tokens).where(tokens.c.token_id == token_id)).first()
-        return _token(row) if row else None
+        rows = self._read(_TOKEN, {"token_id": token_id})
+        return _token(rows[0]) if rows else None
 
     def list_tokens(self) -> list[TokenRecord]:
-        with self.reader.connect() as conn:
-            rows = conn.execute(select(tokens).order_by(tokens.c.created_at, tokens.c.token_id))
-            return [_token(r) for r in rows]
+        rows = self._read(select(tokens).order_by(tokens.c.created_at, tokens.c.token_id))
+        return [_token(r) for r in rows]
 
     def revoke_token(self, token_id: str) -> bool:
         with self.writer.begin() as conn:
