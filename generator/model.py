@@ -12,20 +12,10 @@ from typing import Any
 
 from generator.diagnostics import Loc
 from generator.loader import Document, NodePath
+from provcat.config import INHERITED_SETTINGS
 
 # Settings an endpoint inherits from its provider's `defaults` when it does not set them.
-INHERITED = (
-    "base_url",
-    "auth_type",
-    "api_key_env",
-    "content_type",
-    "timeout",
-    "default_headers",
-    "requires_tokens",
-    "idempotent_retries",
-    "serialize_by_alias",
-    "allow_local_network",
-)
+INHERITED = INHERITED_SETTINGS
 
 # Values an endpoint gets when neither it nor its provider's defaults set them (lionagi's
 # EndpointMeta.create_config defaults, by endpoint type).

@@ -6,7 +6,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-__all__ = ["AuthType", "EndpointConfig"]
+__all__ = ["INHERITED_SETTINGS", "AuthType", "EndpointConfig"]
+
+# The endpoint settings a provider's catalog `defaults` may set for all its endpoints.
+INHERITED_SETTINGS = (
+    "base_url",
+    "auth_type",
+    "api_key_env",
+    "content_type",
+    "timeout",
+    "default_headers",
+    "requires_tokens",
+    "idempotent_retries",
+    "serialize_by_alias",
+    "allow_local_network",
+)
 
 AuthType = Literal["bearer", "x-api-key", "none"]
 

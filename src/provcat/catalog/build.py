@@ -25,7 +25,7 @@ from provcat.catalog.specs import (
     ProviderModuleSpec,
 )
 from provcat.catalog.validate import validate_specs
-from provcat.config import EndpointConfig
+from provcat.config import INHERITED_SETTINGS, EndpointConfig
 from provcat.endpoint import EndpointMeta, EndpointType
 from provcat.errors import CatalogValidationError
 from provcat.keys import canonical_key
@@ -100,20 +100,7 @@ def _policy(record: Record) -> ProviderModelPolicy | None:
     )
 
 
-_CONFIG_FIELDS = (
-    "base_url",
-    "path",
-    "method",
-    "auth_type",
-    "api_key_env",
-    "content_type",
-    "timeout",
-    "default_headers",
-    "requires_tokens",
-    "idempotent_retries",
-    "serialize_by_alias",
-    "allow_local_network",
-)
+_CONFIG_FIELDS = ("path", "method", *INHERITED_SETTINGS)
 
 
 def _config(spec: ProviderEndpointSpec, model: type[BaseModel] | None) -> Mapping[str, Any]:
