@@ -587,3 +587,22 @@ def _set_options(records: Records, provider: str, endpoint: str, ref: str) -> No
     for ep in record(records, provider)["endpoints"]:
         if ep["endpoint"] == endpoint:
             ep["request_options"] = f"provcat_testproviders.alpha:{ref}"
+
+
+def test_d2_restart_rebuilds_and_persists_nothing(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "from provcat.registry import EndpointRegistry as R\n"
+        "from provcat import match_endpoint\n"
+        "assert R._snapshot is None\n"
+        "match_endpoint('openai', 'chat')\n"
+        "print(R.builds)\n"
+    )
+    for _ in range(2):  # each process validates and builds its own snapshot from the catalog
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+        )
+        assert out.stdout.strip() == "1"
+    assert list(tmp_path.iterdir()) == [], "no catalog state is written anywhere"
