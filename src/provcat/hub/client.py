@@ -15,8 +15,9 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import httpx
 
@@ -219,20 +220,30 @@ class RegistryClient:
         return None
 
     def _download(self, path: str, target: Path) -> tuple[str, list[tuple[str, str]]]:
-        response = self._send("GET", path, stream=True)
+        """Stream ``path`` into ``target``: the SHA-256 of the bytes and the announced digests.
+
+        The calling thread receives; hashing and writing run in a worker thread, one batch behind
+        (at most two batches of about ``CHUNK`` bytes in memory), so the two overlap.
+        """
+        # the bytes as stored: a compressed transfer would hash (and be stored) as the wrong bytes
+        response = self._send("GET", path, stream=True, headers={"Accept-Encoding": "identity"})
         try:
             self._raise(response)
             digests = _header_digests(response.headers)
             total = int(response.headers.get("content-length") or 0) or None
+            encoded = response.headers.get("content-encoding", "identity").lower() != "identity"
+            # raw chunks as received (no re-chunking copies) unless a host encoded them (or a
+            # transport already read the body)
+            raw = not encoded and not response.is_stream_consumed
             digest = hashlib.sha256()
             with (
                 progress("pulling", total, self._progress) as advance,
-                target.open("wb") as out,
+                target.open("wb", buffering=0) as out,
+                _Sink(digest, out) as sink,
             ):
                 try:
-                    for chunk in response.iter_bytes(CHUNK):
-                        digest.update(chunk)
-                        out.write(chunk)
+                    for chunk in response.iter_raw() if raw else response.iter_bytes():
+                        sink.add(chunk)
                         advance(len(chunk))
                 except httpx.TransportError as exc:
                     raise RegistryUnavailableError(
@@ -306,6 +317,55 @@ class RegistryClient:
             message = message.replace(self._token, "<redacted>")
         cls = error_class(response.status_code, name)
         raise cls(message[:500], details if isinstance(details, dict) else None)
+
+
+class _Sink:
+    """Hash and write received chunks in a worker thread, a batch at a time, one batch behind
+    the receiving thread (hashlib and file writes release the GIL). Leaving the ``with`` block
+    normally writes what is left; either way it waits until the worker is done with the file."""
+
+    def __init__(self, digest: Any, out: BinaryIO) -> None:
+        self.digest = digest
+        self.out = out
+        self.batch: list[bytes] = []
+        self.size = 0
+        self.pending: Future[None] | None = None
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="provcat-pull")
+
+    def __enter__(self) -> _Sink:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        try:
+            if kind is None:
+                self.flush()
+                self._wait()
+        finally:
+            self.pool.shutdown(wait=True)
+
+    def add(self, chunk: bytes) -> None:
+        self.batch.append(chunk)
+        self.size += len(chunk)
+        if self.size >= CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        self._wait()
+        if self.batch:
+            self.pending = self.pool.submit(self._consume, self.batch)
+            self.batch, self.size = [], 0
+
+    def _wait(self) -> None:
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            pending.result()
+
+    def _consume(self, batch: list[bytes]) -> None:
+        for chunk in batch:
+            self.digest.update(chunk)
+            view = memoryview(chunk)
+            while view:
+                view = view[self.out.write(view) or 0 :]
 
 
 def _ref(ref: HubRef | str) -> HubRef:

@@ -15,7 +15,7 @@ from typing import Any
 
 from provcat.hub.errors import ValidationError
 
-__all__ = ["manifest_schema", "validate_manifest"]
+__all__ = ["manifest_schema", "validate_manifest", "warm_up"]
 
 _REPO_SCHEMA = Path(__file__).resolve().parents[3] / "schemas" / "hub-manifest.schema.json"
 MAX_ERRORS = 20
@@ -40,6 +40,12 @@ def _validator() -> Any:
     from jsonschema import Draft202012Validator  # lazily: the runtime never imports it eagerly
 
     return Draft202012Validator(manifest_schema())
+
+
+def warm_up() -> None:
+    """Import jsonschema and build the validator now (a server calls this at start), so the
+    first push does not pay for it."""
+    _validator().is_valid({"manifest_version": 2})
 
 
 def validate_manifest(document: object) -> None:

@@ -31,8 +31,7 @@ from provcat.hub.errors import (
 )
 from provcat.hub.ref import LATEST, HubRef
 from provcat.hub.safetensors import check_safetensors
-from provcat.hub.schema import manifest_schema
-from provcat.hub.searching import rank
+from provcat.hub.schema import manifest_schema, warm_up
 from provcat.hub.server.auth import authenticate, authorize, optional_token
 from provcat.hub.server.middleware import CatchAll, PathGuard
 from provcat.hub.server.offload import BoundedReads
@@ -70,6 +69,7 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(warm_up)  # before the first request, not during the first push
         yield
         store.close()
 
@@ -141,13 +141,8 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             raise ValidationError("tag must be 1 to 100 characters")
         scope = await read_scope(request, None)
 
-        def matching() -> list[dict[str, Any]]:
-            rows = [r.search_row() for r in store.latest_rows()]
-            if scope is not None:
-                rows = [r for r in rows if r["namespace"] in scope]
-            return rank(rows, q, tags, limit)
-
-        return SortedJSON({"results": await reads(matching)})
+        rows = await reads(store.search, q, tags, limit, scope)
+        return SortedJSON({"results": [r.search_row() for r in rows]})
 
     @app.get(
         "/v1/adapters/{namespace}/{name}/{version}",

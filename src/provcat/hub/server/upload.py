@@ -1,8 +1,12 @@
 """Streaming multipart upload: the payload goes to a temp file while it is hashed and counted.
 
-Memory stays flat whatever the size: the manifest part is capped at 1 MiB and the payload part is
-written chunk by chunk. The size cap is enforced from ``Content-Length`` before reading and again
-while streaming (chunked bodies). On any failure the temp file is removed.
+The event loop only receives the body and counts it (the size cap is enforced from
+``Content-Length`` before reading and again while streaming, for chunked bodies); the multipart
+parsing, hashing and file writes run in a worker thread, one batch of received chunks at a time,
+while the loop goes on receiving the next batch. The loop waits for the worker once
+``PENDING_MAX_BYTES`` are queued, so memory stays flat whatever the size and a slow disk slows the
+sender down instead of filling memory (and other requests are served meanwhile). The manifest
+part is capped at 1 MiB. On any failure, the worker is waited for and the temp file removed.
 """
 
 from __future__ import annotations
@@ -10,11 +14,14 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+import anyio
+import anyio.abc
+import anyio.to_thread
 from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 from starlette.requests import Request
@@ -25,6 +32,8 @@ __all__ = ["MANIFEST_MAX_BYTES", "Upload", "receive_upload"]
 
 MANIFEST_MAX_BYTES = 1 << 20
 HEADERS_MAX_BYTES = 16 << 10
+# received bytes waiting for the worker thread before the event loop stops reading the body
+PENDING_MAX_BYTES = 8 << 20
 PARTS = ("manifest", "payload")
 
 
@@ -92,7 +101,8 @@ class _State:
         if name == "payload":
             fd, path = tempfile.mkstemp(dir=self.tmp_dir, prefix="upload-", suffix=".part")
             self.path = Path(path)
-            self.file = os.fdopen(fd, "wb", buffering=1 << 20)
+            # unbuffered: received chunks are large, each is written straight from its buffer
+            self.file = os.fdopen(fd, "wb", buffering=0)
 
     def on_part_data(self, data: bytes, start: int, end: int) -> None:
         chunk = memoryview(data)[start:end]
@@ -101,15 +111,14 @@ class _State:
                 raise ValidationError("the manifest part is larger than 1 MiB")
             self.manifest += chunk
         elif self.file is not None:
-            self.hasher.update(chunk)
-            self.file.write(chunk)
+            self.hasher.update(chunk)  # hashlib releases the GIL for large buffers
+            _write_all(self.file, chunk)
             self.size += len(chunk)
 
     def on_part_end(self) -> None:
         if self.current == "manifest":
             self.manifest_done = True
         elif self.current == "payload" and self.file is not None:
-            self.file.flush()
             self.file.close()
         self.current = None
 
@@ -150,6 +159,59 @@ def _too_large(limit: int) -> PayloadTooLargeError:
     )
 
 
+def _write_all(file: IO[bytes], data: memoryview) -> None:
+    while data:
+        written = file.write(data)
+        data = data[written or 0 :]
+
+
+class _Worker:
+    """Feeds batches of received chunks to the parser in a worker thread, one batch at a time."""
+
+    def __init__(self, parser: MultipartParser) -> None:
+        self.parser = parser
+        self.pending: list[bytes] = []
+        self.pending_bytes = 0
+        self.running: anyio.Event | None = None
+        self.error: BaseException | None = None
+
+    def _parse(self, batch: Sequence[bytes]) -> None:
+        for chunk in batch:
+            self.parser.write(chunk)
+
+    async def _run(self, batch: list[bytes], done: anyio.Event) -> None:
+        try:
+            await anyio.to_thread.run_sync(self._parse, batch)
+        except Exception as exc:  # re-raised on the request's task by wait()
+            self.error = exc
+        finally:
+            done.set()
+
+    def start(self, task_group: anyio.abc.TaskGroup) -> None:
+        """Hand the pending chunks to the worker (the previous batch must be finished)."""
+        batch, self.pending, self.pending_bytes = self.pending, [], 0
+        self.running = anyio.Event()
+        task_group.start_soon(self._run, batch, self.running)
+
+    @property
+    def busy(self) -> bool:
+        return self.running is not None and not self.running.is_set()
+
+    async def idle(self) -> None:
+        """Wait for the batch in the worker (shielded: the temp file is its to create and write)."""
+        if self.running is not None:
+            with anyio.CancelScope(shield=True):
+                await self.running.wait()
+            self.running = None
+
+    async def wait(self) -> None:
+        """Wait for the batch in the worker; raise what it raised."""
+        await self.idle()
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+
+
 async def receive_upload(
     request: Request,
     tmp_dir: Path,
@@ -172,21 +234,48 @@ async def receive_upload(
             raise _too_large(max_bytes)
     state = _State(tmp_dir)
     checked = False
-    parser = MultipartParser(boundary, state.callbacks())  # type: ignore[arg-type]
-    received = 0
-    try:
+    worker = _Worker(MultipartParser(boundary, state.callbacks()))  # type: ignore[arg-type]
+
+    async def check_manifest() -> None:
+        nonlocal checked
+        if state.manifest_done and not checked:
+            checked = True
+            await on_manifest(bytes(state.manifest))
+
+    async def pump(task_group: anyio.abc.TaskGroup) -> None:
+        received = 0
         async for chunk in request.stream():
             received += len(chunk)
             if received > max_bytes:
                 raise _too_large(max_bytes)
-            if chunk:
-                parser.write(chunk)
-            if state.manifest_done and not checked:
-                checked = True
-                await on_manifest(bytes(state.manifest))
-        parser.finalize()
-        if state.manifest_done and not checked:
-            await on_manifest(bytes(state.manifest))
+            if not chunk:
+                continue
+            worker.pending.append(chunk)
+            worker.pending_bytes += len(chunk)
+            if worker.busy and worker.pending_bytes < PENDING_MAX_BYTES:
+                continue  # keep receiving while the worker parses, hashes and writes
+            await worker.wait()
+            await check_manifest()
+            worker.start(task_group)
+        await worker.wait()
+        await check_manifest()
+        if worker.pending:
+            worker.start(task_group)
+            await worker.wait()
+
+    try:
+        failure: Exception | None = None
+        async with anyio.create_task_group() as task_group:
+            try:
+                await pump(task_group)
+            except Exception as exc:  # raised below, once no worker runs (never as a group)
+                failure = exc
+            finally:
+                await worker.idle()  # never leave the worker writing a file we are removing
+        if failure is not None:
+            raise failure
+        worker.parser.finalize()
+        await check_manifest()
         if not state.ended:
             raise ValidationError("truncated multipart body: the closing boundary is missing")
         missing = [p for p in PARTS if p not in state.seen]

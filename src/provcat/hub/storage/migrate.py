@@ -15,7 +15,7 @@ from provcat.hub.errors import RegistryUnavailableError
 __all__ = ["HEAD", "upgrade"]
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
-HEAD = "0001"
+HEAD = "0002"
 _LOCK_KEY = 0x70726F76  # "prov"
 
 

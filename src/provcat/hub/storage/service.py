@@ -11,13 +11,14 @@ from __future__ import annotations
 import functools
 import logging
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from provcat.hub.errors import AdapterExistsError, HubError, RegistryUnavailableError
 from provcat.hub.ref import LATEST, resolve_latest
+from provcat.hub.searching import DEFAULT_LIMIT
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage.blobs import BlobReader, BlobStore, FileBlobStore
 from provcat.hub.storage.records import StoredAdapter, now_rfc3339
@@ -142,6 +143,18 @@ class Storage:
             best = resolve_latest([r.semver for r in rows])
             out.extend(r for r in rows if r.semver == best)
         return out
+
+    @guarded
+    def search(
+        self,
+        query: str | None,
+        tags: Sequence[str] = (),
+        limit: int = DEFAULT_LIMIT,
+        namespaces: Sequence[str] | None = None,
+    ) -> list[StoredAdapter]:
+        """The latest live version of each matching adapter, by relevance then namespace and
+        name (the rules of ``searching.rank``), at most ``limit``; ``namespaces`` restricts."""
+        return self.metadata.search(query, tags, limit, namespaces)
 
     @guarded
     def live(self) -> list[StoredAdapter]:

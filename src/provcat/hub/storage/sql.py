@@ -19,15 +19,22 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import (
+    ColumnElement,
     Connection,
     Engine,
+    and_,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
+    exists,
     func,
     insert,
+    literal,
+    or_,
     select,
+    true,
     update,
 )
 from sqlalchemy.engine import Row
@@ -36,7 +43,7 @@ from sqlalchemy.sql import Executable
 
 from provcat.hub.ref import parse_version, resolve_latest
 from provcat.hub.storage.records import SERVER_FIELDS, StoredAdapter, now_rfc3339
-from provcat.hub.storage.tables import adapters, blobs, tokens
+from provcat.hub.storage.tables import adapters, blobs, search, search_tags, tokens
 from provcat.hub.tokens import TokenRecord
 
 __all__ = ["READ_CONCURRENCY", "SqlMetadata", "make_engines", "same_or_conflict"]
@@ -238,6 +245,7 @@ class SqlMetadata:
                         deleted_at=None,
                     )
                 )
+                self._refresh_search(conn, record.namespace, record.name)
             return record, True
         except IntegrityError:
             # another push of this version committed first: the constraint decided
@@ -245,6 +253,113 @@ class SqlMetadata:
             if winner is None:
                 raise
             return same_or_conflict(winner, record), False
+
+    def _refresh_search(self, conn: Connection, namespace: str, name: str) -> None:
+        """Point the search index at the latest live version of (namespace, name), or drop it.
+
+        Runs in the transaction that changed the versions, after locking the index row: on
+        PostgreSQL, concurrent publishes of one adapter are serialised here, so the last one to
+        commit sees every committed version and the index never keeps a stale latest.
+        """
+        key = {"namespace": namespace, "name": name}
+        where = (search.c.namespace == namespace, search.c.name == name)
+        _insert_ignore(conn, search, {**key, "version": "", "description_cf": ""})
+        current = conn.execute(select(search.c.version).where(*where).with_for_update()).scalar()
+        versions = conn.execute(
+            select(adapters.c.version).where(
+                adapters.c.namespace == namespace,
+                adapters.c.name == name,
+                adapters.c.deleted_at.is_(None),
+            )
+        ).scalars()
+        by_semver = {parse_version(v): v for v in versions}
+        best = resolve_latest(list(by_semver))
+        tag_where = (search_tags.c.namespace == namespace, search_tags.c.name == name)
+        if best is None:
+            conn.execute(delete(search_tags).where(*tag_where))
+            conn.execute(delete(search).where(*where))
+            return
+        version = by_semver[best]
+        if version == current:
+            return
+        raw = conn.execute(
+            select(adapters.c.manifest).where(
+                adapters.c.namespace == namespace,
+                adapters.c.name == name,
+                adapters.c.version == version,
+            )
+        ).scalar_one()
+        manifest = json.loads(raw)
+        description_cf = str(manifest.get("description") or "").casefold()
+        conn.execute(
+            update(search).where(*where).values(version=version, description_cf=description_cf)
+        )
+        conn.execute(delete(search_tags).where(*tag_where))
+        tags = list(dict.fromkeys(str(t) for t in manifest.get("tags") or []))
+        if tags:
+            conn.execute(
+                insert(search_tags),
+                [{**key, "tag": t, "tag_cf": t.casefold()} for t in tags],
+            )
+
+    def search(
+        self,
+        query: str | None,
+        tags: Sequence[str],
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+    ) -> list[StoredAdapter]:
+        """The latest version of each matching adapter, best first (see ``searching.rank``):
+        one query over the search index; only the returned rows' manifests are decoded."""
+        needle = (query or "").casefold()
+        s, t = search, search_tags
+        same = and_(t.c.namespace == s.c.namespace, t.c.name == s.c.name)
+        score: ColumnElement[Any]
+        if needle:
+            # LIKE patterns escape % and _ (autoescape): the query is a literal substring; both
+            # sides are casefolded in Python, so the dialect's LIKE case rules never matter
+            score = case(
+                (or_(s.c.name == needle, s.c.namespace + "/" + s.c.name == needle), 6),
+                (s.c.name.startswith(needle, autoescape=True), 5),
+                (s.c.name.contains(needle, autoescape=True), 4),
+                (exists().where(same, t.c.tag_cf == needle), 3),
+                (
+                    or_(
+                        s.c.namespace.contains(needle, autoescape=True),
+                        exists().where(same, t.c.tag_cf.contains(needle, autoescape=True)),
+                    ),
+                    2,
+                ),
+                (s.c.description_cf.contains(needle, autoescape=True), 1),
+                else_=0,
+            )
+        else:
+            score = literal(1)
+        ranked = (
+            select(s.c.namespace, s.c.name, s.c.version, score.label("score"))
+            .where(score > 0 if needle else true())
+            .where(*(exists().where(same, t.c.tag == tag) for tag in dict.fromkeys(tags)))
+        )
+        if namespaces is not None:
+            ranked = ranked.where(s.c.namespace.in_(list(namespaces)))
+        order_ns: ColumnElement[Any] = s.c.namespace
+        order_name: ColumnElement[Any] = s.c.name
+        if self.reader.dialect.name == "postgresql":  # code-point order, as Python sorts
+            order_ns, order_name = order_ns.collate("C"), order_name.collate("C")
+        top = ranked.order_by(score.desc(), order_ns, order_name).limit(limit).subquery()
+        rows = self._read(
+            select(adapters, top.c.score).join(
+                top,
+                and_(
+                    adapters.c.namespace == top.c.namespace,
+                    adapters.c.name == top.c.name,
+                    adapters.c.version == top.c.version,
+                ),
+            )
+        )
+        # at most ``limit`` rows: put them back in the decided order (code points, like Python)
+        ordered = sorted(rows, key=lambda r: (-r.score, r.namespace, r.name))
+        return [_stored(r) for r in ordered]
 
     def _lock_blob(self, conn: Connection, sha256: str, size: int) -> None:
         _insert_ignore(
@@ -274,6 +389,7 @@ class SqlMetadata:
                 )
                 .values(deleted_at=now_rfc3339())
             )
+            self._refresh_search(conn, namespace, name)
         return _stored(row)
 
     def release_blob(self, sha256: str, delete_blob: Callable[[], None]) -> bool:

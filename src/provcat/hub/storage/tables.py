@@ -3,9 +3,19 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Index, MetaData, String, Table, Text, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Index,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
-__all__ = ["adapters", "blobs", "metadata", "tokens"]
+__all__ = ["adapters", "blobs", "metadata", "search", "search_tags", "tokens"]
 
 metadata = MetaData()
 
@@ -42,3 +52,26 @@ tokens = Table(
     Column("created_at", String(32), nullable=False),
     Column("revoked_at", String(32), nullable=True),
 )
+
+# the search index: each (namespace, name) at its latest live version (revision 0002), kept
+# current by publish and delete; ``*_cf`` columns hold casefolded text for case-insensitive LIKE
+search = Table(
+    "hub_search",
+    metadata,
+    Column("namespace", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("version", String(64), nullable=False),
+    Column("description_cf", Text, nullable=False),
+    PrimaryKeyConstraint("namespace", "name", name="pk_hub_search"),
+)
+
+search_tags = Table(
+    "hub_search_tags",
+    metadata,
+    Column("namespace", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("tag", Text, nullable=False),
+    Column("tag_cf", Text, nullable=False),
+    PrimaryKeyConstraint("namespace", "name", "tag", name="pk_hub_search_tags"),
+)
+Index("ix_hub_search_tags_tag", search_tags.c.tag)
