@@ -173,3 +173,28 @@ async def within(timeout: float, work: Awaitable[T]) -> T:
     import asyncio  # only when an agent runs: importing it costs a cold start ~30 ms
 
     return await asyncio.wait_for(work, timeout=timeout)
+
+
+async def ask_once(
+    agent: Any,
+    name: str,
+    message: str,
+    history: Sequence[AG2Message] | None,
+    timeout: float,
+) -> AG2Result:
+    """One ``Agent.ask`` turn on top of ``history``, as an :class:`AG2Result`."""
+    from ag2.stream import MemoryStream
+
+    stream = MemoryStream()
+    if history:
+        await stream.history.replace(history_events(history))
+    reply = await within(timeout, agent.ask(message, stream=stream))
+    text = reply.body or ""
+    return AG2Result(
+        (),
+        0,
+        text,
+        "",
+        messages=transcript(history, ("user", message), (name, text)),
+        variables=dict(reply.context.variables),
+    )

@@ -23,11 +23,9 @@ from provcat.providers.ag2._runtime import (
     AG2Message,
     AG2ModelConfig,
     AG2Result,
-    history_events,
+    ask_once,
     model_config,
-    transcript,
     validated,
-    within,
 )
 from provcat.request import RequestModel
 
@@ -79,7 +77,6 @@ class AG2AgentEndpoint(AgenticEndpoint):
     ) -> AG2Result:
         r = validated(self, AG2AgentRequest, request, kwargs, env)
         from ag2 import Agent
-        from ag2.stream import MemoryStream
 
         name = r.name or "assistant"
         agent: Agent[str] = Agent(
@@ -88,16 +85,4 @@ class AG2AgentEndpoint(AgenticEndpoint):
             config=model_config(r.config, client, name),
             variables=dict(r.variables) if r.variables else None,
         )
-        stream = MemoryStream()
-        if r.history:
-            await stream.history.replace(history_events(r.history))
-        reply = await within(self.config.timeout, agent.ask(r.message, stream=stream))
-        text = reply.body or ""
-        return AG2Result(
-            (),
-            0,
-            text,
-            "",
-            messages=transcript(r.history, ("user", r.message), (name, text)),
-            variables=dict(reply.context.variables),
-        )
+        return await ask_once(agent, name, r.message, r.history, self.config.timeout)

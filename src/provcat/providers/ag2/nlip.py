@@ -22,10 +22,8 @@ from provcat.endpoint import AgenticEndpoint
 from provcat.providers.ag2._runtime import (
     AG2Message,
     AG2Result,
-    history_events,
-    transcript,
+    ask_once,
     validated,
-    within,
 )
 from provcat.request import RequestModel
 
@@ -77,7 +75,6 @@ class AG2NlipEndpoint(AgenticEndpoint):
     ) -> AG2Result:
         r = validated(self, AG2NlipRequest, request, kwargs, env)
         from ag2 import Agent
-        from ag2.stream import MemoryStream
 
         config = client
         if config is None:
@@ -94,16 +91,4 @@ class AG2NlipEndpoint(AgenticEndpoint):
         agent: Agent[str] = Agent(
             name, config=config, variables=dict(r.variables) if r.variables else None
         )
-        stream = MemoryStream()
-        if r.history:
-            await stream.history.replace(history_events(r.history))
-        reply = await within(self.config.timeout, agent.ask(r.message, stream=stream))
-        text = reply.body or ""
-        return AG2Result(
-            (),
-            0,
-            text,
-            "",
-            messages=transcript(r.history, ("user", r.message), (name, text)),
-            variables=dict(reply.context.variables),
-        )
+        return await ask_once(agent, name, r.message, r.history, self.config.timeout)
