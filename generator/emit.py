@@ -148,10 +148,6 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
         "no_policy": [p["provider"] for p in providers if p["policy"] is None],
         "effort_levels": EFFORT_LEVELS,
     }
-    context["endpoint_names_all"] = sorted(
-        {e["endpoint"] for p in providers for e in p["endpoints"]}
-        | {a for p in providers for e in p["endpoints"] for a in e["aliases"]}
-    )
     targets = snapshot.get("targets", ())
     context["targets"] = targets
     context["matrix"] = matrix(targets)

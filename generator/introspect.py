@@ -66,7 +66,3 @@ def request_model(obj: Any) -> Resolved:
             return Resolved(made)
         return Resolved(error=f"the factory returned {type(made).__name__}, not a BaseModel class")
     return Resolved(error=f"a {type(obj).__name__} is neither a BaseModel class nor a factory")
-
-
-def qualified(obj: type) -> str:
-    return f"{obj.__module__}:{obj.__qualname__}"

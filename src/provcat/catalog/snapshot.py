@@ -33,9 +33,6 @@ class EndpointEntry:
     meta: EndpointMeta
     config: EndpointConfig  # validated once; frozen, shared by instances built without overrides
 
-    def config_fields(self) -> Mapping[str, Any]:
-        return self.meta.config
-
 
 @dataclass(frozen=True, slots=True)
 class ProviderEntry:
@@ -87,10 +84,6 @@ class CatalogSnapshot:
     def policy(self, provider: str) -> ProviderModelPolicy | None:
         entry = self.providers.get(provider)
         return entry.policy if entry is not None else None
-
-    @property
-    def diagnostics(self) -> tuple[ProviderDiagnostic, ...]:
-        return tuple(sorted(self.unavailable.values(), key=ProviderDiagnostic.sort_key))
 
     def bind(self) -> None:
         """Attach each endpoint class's ``_ENDPOINT_META`` projection from this snapshot."""
