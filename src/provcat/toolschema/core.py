@@ -25,6 +25,7 @@ __all__ = [
     "LIST_SLOTS",
     "MAP_SLOTS",
     "MAX_NESTING",
+    "PATH_SEGMENTS",
     "SINGLE_SLOTS",
     "DiagnosticRecord",
     "SchemaNode",
@@ -83,17 +84,18 @@ def format_template(template: str, values: Mapping[str, Any]) -> str:
     return template.format_map(_Values(values))
 
 
-_SEGMENTS: dict[str, str] = {}
+# path_segment's memo, read directly by the walk's hot loop (segment -> what join_path appends)
+PATH_SEGMENTS: dict[str, str] = {}
 _SEGMENT_CACHE_MAX = 65_536
 
 
 def path_segment(seg: str) -> str:
     """What :func:`join_path` appends for one string segment (memoized)."""
-    out = _SEGMENTS.get(seg)
+    out = PATH_SEGMENTS.get(seg)
     if out is None:
         out = "." + seg if _IDENT.match(seg) else "[" + json.dumps(seg, ensure_ascii=False) + "]"
-        if len(_SEGMENTS) < _SEGMENT_CACHE_MAX:
-            _SEGMENTS[seg] = out
+        if len(PATH_SEGMENTS) < _SEGMENT_CACHE_MAX:
+            PATH_SEGMENTS[seg] = out
     return out
 
 

@@ -17,6 +17,7 @@ from provcat.toolschema.core import (
     LIST_SLOTS,
     MAP_SLOTS,
     MAX_NESTING,
+    PATH_SEGMENTS,
     SINGLE_SLOTS,
     DiagnosticRecord,
     TransformationRecord,
@@ -76,6 +77,155 @@ _fmt = format_template
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
 
+# Trigger kinds checked once per tool (``_Run.tool_rules``), not per subschema.
+_TOOL_KINDS = frozenset(
+    {
+        "tool-name",
+        "missing-description",
+        "root-type",
+        "root-keyword",
+        "root-constrained",
+        "limit",
+        "dialect",
+        "top-level-property-name",
+        "header-keyword",
+    }
+)
+
+# What one keyword of a subschema is to the rewrite walk (``_Plan.fate``).
+_COPY, _SPECIAL_KEY, _DROP, _UNKNOWN = 0, 1, 2, 3
+_CACHE_MAX = 4096
+_UNSEEN: Any = object()
+
+
+def _segment(key: str) -> str:
+    """What ``join_path`` appends for ``key``, read from its memo when it is there."""
+    return PATH_SEGMENTS.get(key) or join_path("", key)
+
+
+class _Plan:
+    """One target's rules arranged for the walk: worked out once per target, read per node.
+
+    Nothing here decides anything the rules do not: it is the rules grouped by what the walk asks
+    of each subschema, so the per-node work is a few dict and set lookups.
+    """
+
+    def __init__(self, target: Target) -> None:
+        fires = target.fires
+        output = target.output
+        self.target = target
+        self.upper = output.get("type_case") == "upper"
+        self.keyword_style = output.get("nullable_style") == "keyword"
+        self.key_order: tuple[str, ...] = tuple(output.get("key_order") or ())
+        self.int64: tuple[str, ...] = tuple(output.get("int64_keywords") or ())
+        self.collapse = "collapse-nullable-any-of" in target.steps
+        self.enum_format = "add-enum-format" in target.steps
+        self.drop_open = "drop-open-additional-properties" in target.steps
+        keyword_rules: dict[str, list[tuple[Rule, Mapping[str, Any]]]] = {}
+        for rule, trig in fires("keyword"):
+            for kw in trig["keywords"]:
+                keyword_rules.setdefault(kw, []).append((rule, trig))
+        self.keyword_rules = keyword_rules
+        reported = {
+            k: tuple(r for r, _ in pairs if r.action in ("keep", "unsupported"))
+            for k, pairs in keyword_rules.items()
+        }
+        self.reported = {k: v for k, v in reported.items() if v}
+        self.reported_keys = frozenset(self.reported)
+        self.constraints = tuple(
+            (rule, tuple(trig["keywords"]), frozenset(trig["keywords"]))
+            for rule, trig in fires("constraints-present")
+        )
+        self.format_keep = tuple(
+            (rule, tuple(trig.get("allowed") or ()))
+            for rule, trig in fires("format")
+            if rule.action == "keep"
+        )
+        self.format_drop = tuple(
+            (rule, trig.get("allowed"))
+            for rule, trig in fires("format")
+            if rule.action == "drop-keyword"
+        )
+        self.min_items = fires("min-items-not-in")
+        self.unknown = fires("unknown-keyword")
+        self.enum_values = fires("enum-values")
+        plain: frozenset[str] | None = None
+        for _, trig in fires("type"):
+            if trig["case"] == "unknown":
+                allowed = frozenset(trig.get("allowed") or ())
+                plain = allowed if plain is None else plain & allowed
+        # a single type name no "unknown type" rule fires on (None: every name)
+        self.plain_types = plain
+        self.ap_rules = fires("additional-properties")
+        self.optional = fires("optional-property")
+        self.closing = any(rule.action == "required-nullable" for rule, _ in self.optional)
+        self.replaces_map = any(
+            "schema" in trig["values"] and rule.action in ("close-object", "drop-keyword")
+            for rule, trig in self.ap_rules
+        )
+        walk_kinds = {kind for kind in target.by_kind if kind not in _TOOL_KINDS}
+        tool_codes = {r.code for kind in _TOOL_KINDS for r, _ in fires(kind)}
+        walk_codes = {r.code for kind in walk_kinds for r, _ in fires(kind)}
+        # One walk does everything when nothing must be rewritten before the walk (inlined
+        # references, an omitted empty schema, collapsed unions) and no rule is fired both by the
+        # tool-level checks and by the walk (their relative order would then matter).
+        self.single_pass = (
+            target.rewrites
+            and output.get("refs") != "inline"
+            and not fires("empty-schema")
+            and not self.collapse
+            and not fires("header-keyword")
+            and not (tool_codes & walk_codes)
+        )
+        self.fates: dict[str, int] = {}
+        self.drops: dict[str, tuple[Rule, ...]] = {}
+        self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+
+    def fate(self, key: str) -> int:
+        """Whether the walk copies ``key``, handles it specially, drops it, or asks the
+        unknown-keyword rules (the same order of questions as the rules table implies)."""
+        pairs = self.keyword_rules.get(key, ())
+        drops = tuple(r for r, _ in pairs if r.action in ("drop-keyword", "drop-annotation"))
+        if drops:
+            self.drops[key] = drops
+            fate = _DROP
+        elif key in _SPECIAL:
+            fate = _SPECIAL_KEY
+        elif key not in self.target.known_keywords and key not in self.keyword_rules:
+            fate = _UNKNOWN if self.unknown else _COPY
+        else:
+            fate = _COPY
+        if len(self.fates) < _CACHE_MAX:
+            self.fates[key] = fate
+        return fate
+
+    def order(self, out: dict[str, Any]) -> dict[str, Any]:
+        """``out`` with its keys in the target's key order (keys outside that order left out)."""
+        keys = tuple(out)
+        ordered = self.orders.get(keys, _UNSEEN)
+        if ordered is _UNSEEN:
+            ordered = tuple(k for k in self.key_order if k in out)
+            if ordered == keys:
+                ordered = None
+            if len(self.orders) < _CACHE_MAX:
+                self.orders[keys] = ordered
+        if ordered is None:
+            return out
+        return {k: out[k] for k in ordered}
+
+
+_PLANS: dict[int, tuple[Target, _Plan]] = {}
+
+
+def plan_for(target: Target) -> _Plan:
+    """The walk plan of ``target`` (built on first use, kept while the target lives)."""
+    entry = _PLANS.get(id(target))
+    if entry is None or entry[0] is not target:
+        entry = (target, _Plan(target))
+        _PLANS[id(target)] = entry
+    return entry[1]
+
+
 def _js(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     if len(text) > 80:
@@ -87,11 +237,18 @@ def _code(value: Any) -> str:
     return f"`{value}`" if isinstance(value, str) else _js(value)
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def _clone(value: Any) -> Any:
+    """A deep copy of JSON data: dicts and lists (tuples become lists) rebuilt, leaves shared."""
+    cls = value.__class__
+    if cls in _ATOMS:
+        return value
     if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
+        return {k: v if v.__class__ in _ATOMS else _clone(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_clone(v) for v in value]
+        return [v if v.__class__ in _ATOMS else _clone(v) for v in value]
     return value
 
 
@@ -112,6 +269,73 @@ class Outcome:
     output: dict[str, Any] | None
 
 
+class _Tally:
+    """What the limit rules measure over every subschema of the canonical input: properties,
+    depth (the root is 1), enum values, and the characters of property and definition names,
+    string enum values and string consts."""
+
+    __slots__ = ("chars", "depth", "largest_enum", "properties", "values")
+
+    def __init__(self) -> None:
+        self.properties = self.values = self.chars = self.depth = self.largest_enum = 0
+
+    def node(self, s: dict[str, Any], depth: int) -> None:
+        """Count one subschema ``s`` at ``depth`` (its subschemas are counted on their own)."""
+        if depth > self.depth:
+            self.depth = depth
+        for slot in MAP_SLOTS:
+            entries = s.get(slot)
+            if isinstance(entries, dict):
+                self.names(entries, slot)
+        enum = s.get("enum")
+        if isinstance(enum, list):
+            self.enum(enum)
+        const = s.get("const")
+        if isinstance(const, str):
+            self.chars += len(const)
+
+    def names(self, entries: dict[str, Any], slot: str) -> None:
+        for k in entries:
+            self.chars += len(k)
+        if slot == "properties":
+            self.properties += len(entries)
+
+    def enum(self, values: list[Any]) -> None:
+        self.values += len(values)
+        if len(values) > self.largest_enum:
+            self.largest_enum = len(values)
+        for v in values:
+            if isinstance(v, str):
+                self.chars += len(v)
+
+    def key(self, key: str, value: Any, depth: int) -> None:
+        """Count ``key: value`` of a subschema at ``depth`` that the walk does not descend into,
+        with every subschema below it."""
+        children: list[Any] = []
+        if key in MAP_SLOTS:
+            if isinstance(value, dict):
+                self.names(value, key)
+                children = list(value.values())
+        elif key in LIST_SLOTS:
+            if isinstance(value, list):
+                children = value
+        elif key in SINGLE_SLOTS:
+            children = [value]
+        elif key == "enum":
+            if isinstance(value, list):
+                self.enum(value)
+        elif key == "const" and isinstance(value, str):
+            self.chars += len(value)
+        for child in children:
+            if isinstance(child, dict):
+                for s, d in schemas_with_depth(child):
+                    self.node(s, depth + d)
+
+
+class _Bail(Exception):
+    """The single-pass walk met input nested past ``MAX_NESTING``; the full run reports it."""
+
+
 @dataclass
 class _Run:
     target: Target
@@ -130,7 +354,11 @@ class _Run:
     inline_budget: int = _INLINE_BUDGET
     lean: list[tuple[dict[str, Any], int]] | None = None
     pathed: list[tuple[dict[str, Any], str, int]] | None = None
-    keyword_rules: dict[str, list[tuple[Rule, Mapping[str, Any]]]] = field(default_factory=dict)
+    plan: _Plan = field(init=False)
+    tally: _Tally | None = None  # set by the single pass, which measures as it walks
+
+    def __post_init__(self) -> None:
+        self.plan = plan_for(self.target)
 
     # ---- recording
     def fire(self, rule: Rule, path: str, **values: Any) -> None:
@@ -251,48 +479,26 @@ class _Run:
         pairs = self.target.fires("limit")
         if not pairs:
             return
-        nodes = self.lean_nodes()
-        measures: dict[str, int] = {}
+        tally = self.tally
+        if tally is None:
+            tally = _Tally()
+            for s, depth in self.lean_nodes():
+                tally.node(s, depth)
+        measures = {
+            "property-count": tally.properties,
+            "depth": tally.depth,
+            "enum-value-count": tally.values,
+            "string-chars": tally.chars,
+        }
 
         def measure(kind: str) -> int:
-            if not measures:
-                properties = values = chars = deepest = 0
-                for s, depth in nodes:
-                    if depth > deepest:
-                        deepest = depth
-                    for slot in MAP_SLOTS:
-                        entries = s.get(slot)
-                        if isinstance(entries, dict):
-                            for k in entries:
-                                chars += len(k)
-                            if slot == "properties":
-                                properties += len(entries)
-                    enum = s.get("enum")
-                    if isinstance(enum, list):
-                        values += len(enum)
-                        for v in enum:
-                            if isinstance(v, str):
-                                chars += len(v)
-                    const = s.get("const")
-                    if isinstance(const, str):
-                        chars += len(const)
-                measures.update(
-                    {
-                        "property-count": properties,
-                        "depth": deepest,
-                        "enum-value-count": values,
-                        "string-chars": chars,
-                    }
-                )
             return measures[kind if kind in measures else "string-chars"]
 
         for rule, trig in pairs:
             kind, most = trig["measure"], trig["max"]
             if kind == "large-enum-chars":
                 threshold = trig.get("threshold", 0)
-                if not any(
-                    isinstance(s.get("enum"), list) and len(s["enum"]) > threshold for s, _ in nodes
-                ):
+                if tally.largest_enum <= threshold:
                     continue
                 for n in walk_schema(self.root):
                     values = n.schema.get("enum")
@@ -348,23 +554,27 @@ class _Run:
 
     # ---- subschemas, reported as written (verbatim targets; warnings of rewrite targets too)
     def report_node(self, s: dict[str, Any], path: str) -> None:
-        for key in s:
-            for rule, _ in self.keyword_rules.get(key, ()):
-                if rule.action == "keep" or rule.action == "unsupported":
-                    self.fire(rule, join_path(path, key), keyword=key)
-        for rule, trig in self.target.fires("constraints-present"):
-            present = [k for k in trig["keywords"] if k in s]
-            if present:
+        plan = self.plan
+        if not plan.reported_keys.isdisjoint(s):
+            for key in s:
+                rules = plan.reported.get(key)
+                if rules:
+                    where = path + _segment(key)
+                    for rule in rules:
+                        self.fire(rule, where, keyword=key)
+        for rule, keywords, keyword_set in plan.constraints:
+            if not keyword_set.isdisjoint(s):
+                present = [k for k in keywords if k in s]
                 self.fire(rule, path, keywords=", ".join(f"`{k}`" for k in present))
-        if isinstance(s.get("format"), str):
-            for rule, trig in self.target.fires("format"):
-                if rule.action == "keep" and s["format"] not in (trig.get("allowed") or ()):
-                    self.fire(rule, join_path(path, "format"), format=s["format"], keyword="format")
-        for rule, trig in self.target.fires("min-items-not-in"):
+        if plan.format_keep:
+            value = s.get("format")
+            if isinstance(value, str):
+                for rule, allowed in plan.format_keep:
+                    if value not in allowed:
+                        self.fire(rule, path + ".format", format=value, keyword="format")
+        for rule, trig in plan.min_items:
             if "minItems" in s and s["minItems"] not in trig["values"]:
-                self.fire(
-                    rule, join_path(path, "minItems"), value=_js(s["minItems"]), keyword="minItems"
-                )
+                self.fire(rule, path + ".minItems", value=_js(s["minItems"]), keyword="minItems")
 
     def verbatim_node(self, s: dict[str, Any], path: str) -> None:
         self.report_node(s, path)
@@ -405,16 +615,16 @@ class _Run:
     def enum_rules(self, values: list[Any], path: str, *, drop_allowed: bool) -> bool:
         """Fire enum-values rules; True when one of them drops the enum."""
         dropped = False
-        for rule, trig in self.target.fires("enum-values"):
+        for rule, trig in self.plan.enum_values:
             case = trig["case"]
             if case == "non-primitive":
                 hit = any(isinstance(v, (dict, list)) for v in values)
             else:
                 hit = any(not isinstance(v, str) for v in values)
             if hit:
-                self.fire(rule, join_path(path, "enum"), keyword="enum")
+                self.fire(rule, path + ".enum", keyword="enum")
                 if drop_allowed and rule.action == "drop-keyword":
-                    self.record(rule, join_path(path, "enum"), keyword="enum")
+                    self.record(rule, path + ".enum", keyword="enum")
                     dropped = True
         return dropped
 
@@ -509,62 +719,127 @@ class _Run:
     drops: list[str] = field(default_factory=list)
 
     # ---- subschemas, rebuilt (targets with schema_style: rewrite)
-    def node(self, s: Any, path: str) -> Any:
-        if s is True or s is False:
-            for rule, trig in self.target.fires("boolean-subschema"):
-                if trig["value"] is s:
-                    self.fire(rule, path, value=_js(s))
-                    if rule.action == "replace-with-empty":
-                        self.record(rule, path, value=_js(s))
-                        return {}
-                    return s
-            if s is True and self.step("true-subschema-to-empty", path, self.dfs):
-                return {}
-            return s
+    def node(self, s: Any, path: str, depth: int = 1, level: int = 1) -> Any:
+        """The rewritten subschema ``s`` found at ``path``.
+
+        ``depth`` counts subschemas (the root is 1) and ``level`` JSON nesting; the single pass
+        (``tally`` set) measures the limits and the nesting as it goes, bailing out past
+        ``MAX_NESTING``. Values the walk copies or drops without descending are measured whole.
+        """
+        tally = self.tally
         if not isinstance(s, dict):
-            for rule, _ in self.target.fires("non-schema-subschema"):
-                self.fire(rule, path, value=_js(s))
-                self.record(rule, path, value=_js(s))
-                return {}
-            return s
-        s = self.collapse_nullable(s, path)
+            if tally is not None:
+                self.nesting(s, level - 1)
+            return self.non_object(s, path)
+        plan = self.plan
+        if tally is not None:
+            if level > MAX_NESTING:
+                raise _Bail
+            if depth > tally.depth:
+                tally.depth = depth
+        if plan.collapse and "anyOf" in s:
+            s = self.collapse_nullable(s, path)
         self.report_node(s, path)
         out: dict[str, Any] = {}
         const_enum: list[Any] | None = None
         one_of: list[Any] | None = None
         nullable_from_type = False
         nullable_key = False
+        fates = plan.fates
+        node = self.node
         for key, value in s.items():
-            where = join_path(path, key)
-            dropped = False
-            for rule, _ in self.keyword_rules.get(key, ()):
-                if rule.action in ("drop-keyword", "drop-annotation"):
+            fate = fates.get(key)
+            if fate is None:
+                fate = plan.fate(key)
+            if fate == _COPY:
+                if value.__class__ in _ATOMS:
+                    out[key] = value
+                else:
+                    if tally is not None:
+                        self.nesting(value, level)
+                    out[key] = _clone(value)
+                continue
+            if tally is not None:
+                if value.__class__ not in _ATOMS and (
+                    fate != _SPECIAL_KEY or not self.descends(key, value)
+                ):
+                    self.nesting(value, level)
+                if fate == _DROP:
+                    tally.key(key, value, depth)
+            where = path + _segment(key)
+            if fate == _DROP:
+                for rule in plan.drops[key]:
                     self.fire(rule, where, keyword=key)
                     self.record(rule, where, keyword=key)
-                    dropped = True
-            if dropped:
                 continue
-            if key not in _SPECIAL:
-                if key not in self.target.known_keywords and key not in self.keyword_rules:
-                    unknown = self.target.fires("unknown-keyword")
-                    for rule, _ in unknown:
-                        self.fire(rule, where, keyword=key)
-                        if rule.action == "drop-keyword":
-                            self.record(rule, where, keyword=key)
-                            dropped = True
-                    if dropped:
-                        continue
+            if fate == _UNKNOWN:
+                dropped = False
+                for rule, _ in plan.unknown:
+                    self.fire(rule, where, keyword=key)
+                    if rule.action == "drop-keyword":
+                        self.record(rule, where, keyword=key)
+                        dropped = True
+                if not dropped:
+                    out[key] = _clone(value)
+                continue
+            if key == "type":
+                if (
+                    value.__class__ is str
+                    and (plan.plain_types is None or value in plan.plain_types)
+                    and "anyOf" not in s
+                    and "oneOf" not in s
+                ):
+                    if plan.upper:
+                        self.type_names += 1
+                        out["type"] = value.upper()
+                    else:
+                        out["type"] = value
+                    continue
+                kept = self.type_rules(s, value, where, out)
+                if kept is not None:
+                    names, nullable_from_type = kept
+                    if len(names) == 1:
+                        out["type"] = names[0]
+                    elif names:
+                        out["type"] = names
+            elif key == "properties":
+                if isinstance(value, dict):
+                    if tally is not None:
+                        self.nesting(value, level, shallow=True)
+                        tally.names(value, key)
+                    out[key] = {
+                        k: node(v, where + _segment(k), depth + 1, level + 2)
+                        for k, v in value.items()
+                    }
+                else:
+                    out[key] = _clone(value)
+            elif key == "required":
                 out[key] = _clone(value)
-                continue
-            if key == "properties":
-                out[key] = (
-                    {k: self.node(v, join_path(where, k)) for k, v in value.items()}
-                    if isinstance(value, dict)
-                    else _clone(value)
-                )
+            elif key == "items" or key == "not":
+                out[key] = node(value, where, depth + 1, level + 1)
+            elif key == "enum":
+                if tally is not None and isinstance(value, list):
+                    tally.enum(value)
+                if (
+                    isinstance(value, list)
+                    and plan.enum_values
+                    and self.enum_rules(value, path, drop_allowed=True)
+                ):
+                    continue
+                out[key] = _clone(value)
+            elif key == "format":
+                if isinstance(value, str) and plan.format_drop and self.format_drop(value, where):
+                    continue
+                out[key] = value
             elif key in ("$defs", "definitions"):
+                if tally is not None and isinstance(value, dict):
+                    self.nesting(value, level, shallow=True)
+                    tally.names(value, key)
                 children = (
-                    {k: self.node(v, join_path(where, k)) for k, v in value.items()}
+                    {
+                        k: node(v, where + _segment(k), depth + 1, level + 2)
+                        for k, v in value.items()
+                    }
                     if isinstance(value, dict)
                     else _clone(value)
                 )
@@ -589,14 +864,18 @@ class _Run:
                 else:
                     out[key] = children
             elif key in ("anyOf", "allOf", "prefixItems"):
+                if tally is not None and isinstance(value, list):
+                    self.nesting(value, level, shallow=True)
                 out[key] = (
-                    [self.node(v, join_path(where, i)) for i, v in enumerate(value)]
+                    [node(v, f"{where}[{i}]", depth + 1, level + 2) for i, v in enumerate(value)]
                     if isinstance(value, list)
                     else _clone(value)
                 )
             elif key == "oneOf":
+                if tally is not None and isinstance(value, list):
+                    self.nesting(value, level, shallow=True)
                 branches = (
-                    [self.node(v, join_path(where, i)) for i, v in enumerate(value)]
+                    [node(v, f"{where}[{i}]", depth + 1, level + 2) for i, v in enumerate(value)]
                     if isinstance(value, list)
                     else _clone(value)
                 )
@@ -610,37 +889,21 @@ class _Run:
                     one_of = branches
                 else:
                     out[key] = branches
-            elif key in ("items", "not"):
-                out[key] = self.node(value, where)
             elif key == "additionalProperties":
-                if isinstance(value, dict) and not self.replaces_map():
-                    out[key] = self.node(value, where)
+                if isinstance(value, dict) and not plan.replaces_map:
+                    out[key] = node(value, where, depth + 1, level + 1)
                 else:
+                    if tally is not None:
+                        tally.key(key, value, depth)
                     out[key] = _clone(value)
-            elif key == "type":
-                kept = self.type_rules(s, value, where, out)
-                if kept is not None:
-                    names, nullable_from_type = kept
-                    if len(names) == 1:
-                        out["type"] = names[0]
-                    elif names:
-                        out["type"] = names
             elif key == "const":
+                if tally is not None and isinstance(value, str):
+                    tally.chars += len(value)
                 const_enum = self.const_rules(s, value, where, out)
-            elif key == "enum":
-                if isinstance(value, list) and self.enum_rules(value, path, drop_allowed=True):
-                    continue
-                out[key] = _clone(value)
-            elif key == "format":
-                if isinstance(value, str) and self.format_drop(value, where):
-                    continue
-                out[key] = value
             elif key == "nullable":
                 nullable_key = True
             elif key == "$ref":
                 out[key] = value
-            elif key == "required":
-                out[key] = _clone(value)
         if one_of is not None:
             if "anyOf" in out:
                 pass  # `anyOf` beside `oneOf`: the oneOf constraint is dropped (recorded as lossy)
@@ -653,16 +916,52 @@ class _Run:
         if nullable_from_type:
             out["nullable"] = True
         self.close_object(s, path, out)
-        self.finish_node(out, path)
-        order = self.target.output.get("key_order") or ()
-        return {k: out[k] for k in order if k in out}
+        if plan.enum_format or plan.int64:
+            self.finish_node(out, path)
+        return plan.order(out)
 
-    def replaces_map(self) -> bool:
-        """Whether a rule replaces or drops a schema-valued ``additionalProperties``."""
-        return any(
-            "schema" in trig["values"] and rule.action in ("close-object", "drop-keyword")
-            for rule, trig in self.target.fires("additional-properties")
+    def descends(self, key: str, value: Any) -> bool:
+        """Whether the rewrite walk descends into ``value`` of ``key`` entry by entry (and so
+        measures its nesting as it goes)."""
+        if key in ("items", "not"):
+            return True
+        if key in MAP_SLOTS:
+            return isinstance(value, dict)
+        if key in LIST_SLOTS:
+            return isinstance(value, list)
+        return (
+            key == "additionalProperties"
+            and isinstance(value, dict)
+            and not (self.plan.replaces_map)
         )
+
+    def nesting(self, value: Any, level: int, *, shallow: bool = False) -> None:
+        """Bail out of the single pass when ``value``, found at nesting ``level``, reaches past
+        ``MAX_NESTING`` (``shallow``: only its own level, its items are walked one by one)."""
+        if shallow:
+            if level + 1 > MAX_NESTING:
+                raise _Bail
+        elif level + json_nesting(value, MAX_NESTING) > MAX_NESTING:
+            raise _Bail
+
+    def non_object(self, s: Any, path: str) -> Any:
+        """A subschema that is not an object: a boolean schema, or not a schema at all."""
+        if s is True or s is False:
+            for rule, trig in self.target.fires("boolean-subschema"):
+                if trig["value"] is s:
+                    self.fire(rule, path, value=_js(s))
+                    if rule.action == "replace-with-empty":
+                        self.record(rule, path, value=_js(s))
+                        return {}
+                    return s
+            if s is True and self.step("true-subschema-to-empty", path, self.dfs):
+                return {}
+            return s
+        for rule, _ in self.target.fires("non-schema-subschema"):
+            self.fire(rule, path, value=_js(s))
+            self.record(rule, path, value=_js(s))
+            return {}
+        return s
 
     def collapse_nullable(self, s: dict[str, Any], path: str) -> dict[str, Any]:
         branches = s.get("anyOf")
@@ -761,10 +1060,7 @@ class _Run:
 
     def format_drop(self, value: str, where: str) -> bool:
         dropped = False
-        for rule, trig in self.target.fires("format"):
-            if rule.action != "drop-keyword":
-                continue
-            allowed = trig.get("allowed")
+        for rule, allowed in self.plan.format_drop:
             if allowed is not None and value in allowed:
                 continue
             self.fire(rule, where, format=value, keyword="format")
@@ -773,12 +1069,24 @@ class _Run:
         return dropped
 
     def close_object(self, s: dict[str, Any], path: str, out: dict[str, Any]) -> None:
-        state = self.ap_state(s)
-        if state is None:
-            return
-        where = join_path(path, "additionalProperties")
+        if "additionalProperties" in s:
+            ad = s["additionalProperties"]
+            state = "true" if ad is True else "false" if ad is False else "schema"
+        else:
+            t = s.get("type")
+            if (
+                t == "object"
+                or (isinstance(t, list) and "object" in t)
+                or "properties" in s
+                or "required" in s
+            ):
+                state = "missing"
+            else:
+                return
+        plan = self.plan
+        where = path + ".additionalProperties"
         matched = False
-        for rule, trig in self.target.fires("additional-properties"):
+        for rule, trig in plan.ap_rules:
             if state not in trig["values"]:
                 continue
             if rule.action == "keep":
@@ -791,27 +1099,20 @@ class _Run:
                 out["additionalProperties"] = False
             elif rule.action == "drop-keyword":
                 out.pop("additionalProperties", None)
-        if (
-            state == "true"
-            and not matched
-            and self.step("drop-open-additional-properties", where, self.dfs)
-        ):
+        if state == "true" and not matched and plan.drop_open:
+            self.step("drop-open-additional-properties", where, self.dfs)
             out.pop("additionalProperties", None)
-        closing = [
-            (rule, trig)
-            for rule, trig in self.target.fires("optional-property")
-            if rule.action == "required-nullable"
-        ]
-        if not closing:
+        if not plan.closing:
             return
         canonical = _as_dict(s.get("properties"))
         required = _as_list(s.get("required"))
         props: dict[str, Any] = out.get("properties") or {}
+        base = path + ".properties"
         for name in canonical:
             if name in required:
                 continue
-            where = join_path(path, "properties", name)
-            for rule, _ in self.target.fires("optional-property"):
+            where = base + _segment(name)
+            for rule, _ in plan.optional:
                 self.fire(rule, where, property=name)
                 if rule.action == "required-nullable":
                     self.record(rule, where, property=name)
@@ -840,14 +1141,12 @@ class _Run:
             if "description" in out:
                 wrapped["description"] = out["description"]
             wrapped["anyOf"] = [branch, {"type": "null"}]
-            order = self.target.output.get("key_order") or ()
-            return {k: wrapped[k] for k in order if k in wrapped}
+            return self.plan.order(wrapped)
         else:
             return out
         if isinstance(out.get("enum"), list) and None not in out["enum"]:
             out["enum"] = [*out["enum"], None]
-        order = self.target.output.get("key_order") or ()
-        return {k: out[k] for k in order if k in out}
+        return self.plan.order(out)
 
     def finish_node(self, out: dict[str, Any], path: str) -> None:
         values = out.get("enum")
@@ -953,9 +1252,6 @@ class _Run:
                 )
             )
             return Outcome(self.diagnostics, [], None)
-        for rule, trig in self.target.fires("keyword"):
-            for kw in trig["keywords"]:
-                self.keyword_rules.setdefault(kw, []).append((rule, trig))
         self.tool_rules()
         output = self.target.output
         steps: list[TransformationRecord] = []
@@ -1007,25 +1303,57 @@ class _Run:
         self.step("enable-strict", "inputSchema", steps)
         if isinstance(schema, dict):
             schema = self.root_type_actions(schema, steps)
-        tail: list[TransformationRecord] = []
-        if self.type_names:
-            self.step("uppercase-types", "inputSchema", tail, count=self.type_names)
-        if self.int64_values:
-            keywords = ", ".join(
-                f"`{k}`" for k in output.get("int64_keywords") or () if k in self.int64_seen
-            )
-            self.step(
-                "int64-as-string", "inputSchema", tail, count=self.int64_values, keywords=keywords
-            )
+        tail = self.tail()
         if output.get("refs") == "inline":
             ordered = [*self.pre, *self.dfs, *steps, *self.post, *tail]
         else:
             ordered = [*steps, *self.pre, *self.dfs, *self.post, *tail]
         return Outcome(self.diagnostics, ordered, self.envelope(output["envelope"], schema, omit))
 
+    def single_pass(self) -> Outcome:
+        """:meth:`execute` for a rewrite target that keeps references, in one walk: the nesting
+        check and the limit measures ride along with the rewrite instead of walking the input
+        twice more first. Raises ``_Bail`` when the input nests too deep."""
+        self.tally = _Tally()
+        schema = self.node(self.root, "inputSchema")
+        self.tool_rules()
+        if isinstance(schema, dict):
+            self.rewrite_refs(schema)
+        steps: list[TransformationRecord] = []
+        self.step("rename-input-schema", "inputSchema", steps)
+        self.step("enable-strict", "inputSchema", steps)
+        if isinstance(schema, dict):
+            schema = self.root_type_actions(schema, steps)
+        tail = self.tail()
+        ordered = [*steps, *self.pre, *self.dfs, *self.post, *tail]
+        return Outcome(
+            self.diagnostics, ordered, self.envelope(self.target.output["envelope"], schema, False)
+        )
+
+    def tail(self) -> list[TransformationRecord]:
+        """The steps recorded once per run after the walk (type case, int64 strings)."""
+        tail: list[TransformationRecord] = []
+        if self.type_names:
+            self.step("uppercase-types", "inputSchema", tail, count=self.type_names)
+        if self.int64_values:
+            keywords = ", ".join(
+                f"`{k}`"
+                for k in self.target.output.get("int64_keywords") or ()
+                if k in self.int64_seen
+            )
+            self.step(
+                "int64-as-string", "inputSchema", tail, count=self.int64_values, keywords=keywords
+            )
+        return tail
+
     rename_rule: Rule | None = None
 
 
 def run(tool: CanonicalTool, target: Target) -> Outcome:
     """Check and compile ``tool`` for ``target`` in one walk."""
+    if plan_for(target).single_pass:
+        try:
+            return _Run(target, tool, tool.input_schema).single_pass()
+        except _Bail:
+            pass  # nested too deep: the full run reports it
     return _Run(target, tool, tool.input_schema).execute()

@@ -1,0 +1,188 @@
+"""The single pass (targets that rewrite and keep references) must decide exactly what the full
+run decides: same output, records, diagnostics and refusals. It measures the limits and the
+nesting while it rewrites, so every place a value can hide is tried here."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from provcat.toolschema import check, compile_tool
+from provcat.toolschema.api import as_tool
+from provcat.toolschema.core import finalize_records
+from provcat.toolschema.engine import NESTING_CODE, Outcome, _Bail, _Run, plan_for
+from provcat.toolschema.targets import get_target, list_targets
+from tests.toolschema.conftest import FIXTURES, obj, tool
+
+SINGLE = [t.id for t in list_targets() if plan_for(t).single_pass]
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+
+
+def test_the_openai_targets_take_the_single_pass() -> None:
+    assert {"openai", "openai-chat"} <= set(SINGLE)
+    assert "gemini" not in SINGLE  # it inlines references before it walks
+
+
+def _dump(outcome: Outcome, target: str, name: str, allow_lossy: bool) -> Any:
+    result = finalize_records(
+        provider_id=target,
+        tool_name=name,
+        output=outcome.output,
+        transformations=outcome.transformations,
+        diagnostics=sorted(outcome.diagnostics, key=lambda r: (r[0], r[1], r[2])),
+        allow_lossy=allow_lossy,
+    )
+    return result.model_dump(mode="json", by_alias=True)
+
+
+def _both(raw: dict[str, Any], target: str) -> None:
+    canonical = as_tool(raw)
+    resolved = get_target(target)
+    full = _Run(resolved, canonical, canonical.input_schema).execute()
+    try:
+        single = _Run(resolved, canonical, canonical.input_schema).single_pass()
+    except _Bail:  # it hands input nested too deep to the full run, which refuses it
+        assert [r[2] for r in full.diagnostics] == [NESTING_CODE]
+        return
+    for allow_lossy in (False, True):
+        assert _dump(single, target, canonical.name, allow_lossy) == _dump(
+            full, target, canonical.name, allow_lossy
+        ), json.dumps(raw)[:400]
+
+
+def _random_schema(rng: random.Random, depth: int) -> Any:
+    scalars: dict[str, Any] = {
+        "description": "d",
+        "title": "T",
+        "minLength": 1,
+        "maxLength": 9,
+        "format": rng.choice(["date", "uri", "email"]),
+        "minimum": 0,
+        "default": rng.choice([None, 1, {"a": [1]}]),
+        "nullable": rng.choice([True, False]),
+        "const": rng.choice(["c", 1, {"k": 1}]),
+        "enum": rng.choice([["a", "b"], [1, None], [{"x": 1}]]),
+        "x-extra": {"k": [1]},
+        "examples": [[1], {"a": 2}],
+    }
+    r = rng.random()
+    if depth > 3 or r < 0.3:
+        node: dict[str, Any] = {
+            "type": rng.choice(["string", "integer", "array", "object", ["string", "null"]])
+        }
+        for k in rng.sample(sorted(scalars), rng.randint(0, 3)):
+            node[k] = scalars[k]
+        return node
+    if r < 0.6:
+        props = {f"p{i}": _random_schema(rng, depth + 1) for i in range(rng.randint(0, 4))}
+        node = {"type": "object", "properties": props}
+        if rng.random() < 0.7:
+            node["required"] = [k for k in props if rng.random() < 0.5]
+        node["additionalProperties"] = rng.choice([True, False, {"type": "string"}, None])
+        if node["additionalProperties"] is None:
+            del node["additionalProperties"]
+        return node
+    if r < 0.75:
+        key = rng.choice(["anyOf", "oneOf", "allOf", "prefixItems"])
+        return {key: [_random_schema(rng, depth + 1) for _ in range(rng.randint(1, 3))]}
+    if r < 0.85:
+        return {"type": "array", "items": _random_schema(rng, depth + 1), "not": {"enum": ["z"]}}
+    if r < 0.9:
+        return rng.choice([True, False, 3, [1]])
+    return {"$ref": rng.choice(["#/$defs/A", "#/definitions/B", "#/$defs/Missing"])}
+
+
+def _random_tools(count: int) -> list[dict[str, Any]]:
+    rng = random.Random(28)
+    tools = []
+    for i in range(count):
+        root = _random_schema(rng, 0)
+        if not isinstance(root, dict):
+            root = {"type": "object", "properties": {"v": root}}
+        if rng.random() < 0.3:
+            root[rng.choice(["$defs", "definitions"])] = {"A": {"type": "string"}, "B": obj()}
+        tools.append(tool(root, name=rng.choice([f"t{i}", f"bad name {i}", "x" * 70])))
+    return tools
+
+
+@pytest.mark.parametrize("target", SINGLE)
+def test_single_pass_matches_the_full_run_on_fixtures_examples_and_random_tools(
+    target: str,
+) -> None:
+    tools: list[dict[str, Any]] = list(FIXTURES.values())
+    for path in sorted(EXAMPLES.rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        items = data if isinstance(data, list) else data.get("tools", [data])
+        tools += [t for t in items if isinstance(t, dict) and "inputSchema" in t]
+    tools += _random_tools(400)
+    for raw in tools:
+        _both(raw, target)
+
+
+def _deep(levels: int) -> Any:
+    value: Any = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def _chain(key: str, levels: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        node = {key: [node]} if key in ("allOf", "anyOf", "oneOf") else {key: node}
+    return node
+
+
+# Deep input hidden where the single pass does not descend (values it copies or drops whole) and
+# where it does (chains of subschemas through each slot): each must give the one nesting
+# diagnostic the full run gives, never a RecursionError.
+DEEP = {
+    "default value": obj(a={"type": "string", "default": _deep(200)}),
+    "enum value": obj(a={"type": "string", "enum": [_deep(200)]}),
+    "const value": obj(a={"const": _deep(200)}),
+    "unknown keyword": obj(a={"x-deep": _deep(200)}),
+    "annotation": obj(a={"type": "string", "examples": _deep(200)}),
+    "type value": obj(a={"type": _deep(200)}),
+    "dropped allOf": obj(a=_chain("allOf", 100)),
+    "dropped not": obj(a=_chain("not", 200)),
+    "anyOf chain": obj(a=_chain("anyOf", 100)),
+    "items chain": obj(a=_chain("items", 200)),
+    "additionalProperties chain": obj(a=_chain("additionalProperties", 200)),
+    "non-schema subschema": obj(a=_deep(200)),
+    "properties as a list": {"type": "object", "properties": _deep(200)},
+    # root, properties, a, then the list levels: 3 + 125 = MAX_NESTING exactly, then one past it
+    "at exactly the limit": obj(a={"type": "string", "default": _deep(125)}),
+    "one past the limit": obj(a={"type": "string", "default": _deep(126)}),
+}
+
+
+@pytest.mark.parametrize("target", SINGLE)
+@pytest.mark.parametrize("where", sorted(DEEP))
+def test_deep_input_anywhere_gets_the_full_runs_answer(target: str, where: str) -> None:
+    raw = tool(DEEP[where])
+    _both(raw, target)
+    codes = [d.code for d in check(raw, target)]
+    if where == "at exactly the limit":
+        assert "core/schema-nesting-too-deep" not in codes
+        assert compile_tool(raw, target, allow_lossy=True).ok
+    else:
+        assert codes == ["core/schema-nesting-too-deep"]
+
+
+@pytest.mark.parametrize("target", SINGLE)
+def test_limits_count_subschemas_the_single_pass_drops(target: str) -> None:
+    many = {f"p{i}": {"type": "string"} for i in range(5001)}
+    hidden = obj(a={"allOf": [{"type": "object", "properties": many}]})
+    codes = {d.code for d in check(tool(hidden), target)}
+    assert f"{target}/too-many-properties" in codes
+    deep = obj(a=_chain("not", 12))
+    assert f"{target}/schema-too-deep" in {d.code for d in check(tool(deep), target)}
+    values = obj(a={"not": {"enum": [f"v{i}" for i in range(1001)]}})
+    assert f"{target}/too-many-enum-values" in {d.code for d in check(tool(values), target)}
+    _both(tool(hidden), target)
+    _both(tool(deep), target)
+    _both(tool(values), target)
