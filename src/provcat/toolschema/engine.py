@@ -77,6 +77,8 @@ _fmt = format_template
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
 
+_REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
+
 # Trigger kinds checked once per tool (``_Run.tool_rules``), not per subschema.
 _TOOL_KINDS = frozenset(
     {
@@ -118,6 +120,7 @@ class _Plan:
         self.keyword_style = output.get("nullable_style") == "keyword"
         self.key_order: tuple[str, ...] = tuple(output.get("key_order") or ())
         self.int64: tuple[str, ...] = tuple(output.get("int64_keywords") or ())
+        self.int64_set = frozenset(self.int64)
         self.collapse = "collapse-nullable-any-of" in target.steps
         self.enum_format = "add-enum-format" in target.steps
         self.drop_open = "drop-open-additional-properties" in target.steps
@@ -166,16 +169,16 @@ class _Plan:
         walk_kinds = {kind for kind in target.by_kind if kind not in _TOOL_KINDS}
         tool_codes = {r.code for kind in _TOOL_KINDS for r, _ in fires(kind)}
         walk_codes = {r.code for kind in walk_kinds for r, _ in fires(kind)}
-        # One walk does everything when nothing must be rewritten before the walk (inlined
-        # references, an omitted empty schema, collapsed unions) and no rule is fired both by the
-        # tool-level checks and by the walk (their relative order would then matter).
+        # One walk does everything for a rewrite target when no rule is fired both by the
+        # tool-level checks and by the walk (their relative order would then matter) and the
+        # limits count the input as written (a collapsed union would hide a level). A target
+        # that inlines references takes it only for input with nothing to inline.
+        self.inlines = output.get("refs") == "inline"
         self.single_pass = (
             target.rewrites
-            and output.get("refs") != "inline"
-            and not fires("empty-schema")
-            and not self.collapse
             and not fires("header-keyword")
             and not (tool_codes & walk_codes)
+            and not (self.collapse and fires("limit"))
         )
         self.fates: dict[str, int] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
@@ -738,7 +741,10 @@ class _Run:
             if depth > tally.depth:
                 tally.depth = depth
         if plan.collapse and "anyOf" in s:
-            s = self.collapse_nullable(s, path)
+            merged = self.collapse_nullable(s, path)
+            if merged is not s and tally is not None:
+                self.nesting(s["anyOf"], level)
+            s = merged
         self.report_node(s, path)
         out: dict[str, Any] = {}
         const_enum: list[Any] | None = None
@@ -765,7 +771,7 @@ class _Run:
                 ):
                     self.nesting(value, level)
                 if fate == _DROP:
-                    tally.key(key, value, depth)
+                    self.hidden(key, value, depth)
             where = path + _segment(key)
             if fate == _DROP:
                 for rule in plan.drops[key]:
@@ -832,6 +838,8 @@ class _Run:
                     continue
                 out[key] = value
             elif key in ("$defs", "definitions"):
+                if tally is not None and plan.inlines:
+                    raise _Bail  # definitions to drop and references to inline: the full run
                 if tally is not None and isinstance(value, dict):
                     self.nesting(value, level, shallow=True)
                     tally.names(value, key)
@@ -894,7 +902,7 @@ class _Run:
                     out[key] = node(value, where, depth + 1, level + 1)
                 else:
                     if tally is not None:
-                        tally.key(key, value, depth)
+                        self.hidden(key, value, depth)
                     out[key] = _clone(value)
             elif key == "const":
                 if tally is not None and isinstance(value, str):
@@ -903,6 +911,8 @@ class _Run:
             elif key == "nullable":
                 nullable_key = True
             elif key == "$ref":
+                if tally is not None and plan.inlines:
+                    raise _Bail
                 out[key] = value
         if one_of is not None:
             if "anyOf" in out:
@@ -919,6 +929,29 @@ class _Run:
         if plan.enum_format or plan.int64:
             self.finish_node(out, path)
         return plan.order(out)
+
+    def hidden(self, key: str, value: Any, depth: int) -> None:
+        """Account for ``key: value`` of a subschema at ``depth`` that the single pass drops or
+        replaces without walking: measure it, and hand the tool to the full run when a reference
+        or definitions under it would have been inlined first."""
+        assert self.tally is not None
+        self.tally.key(key, value, depth)
+        if not self.plan.inlines:
+            return
+        if key in _REF_KEYS:
+            raise _Bail
+        children: list[Any] = []
+        if key in MAP_SLOTS and isinstance(value, dict):
+            children = list(value.values())
+        elif key in LIST_SLOTS and isinstance(value, list):
+            children = value
+        elif key in SINGLE_SLOTS:
+            children = [value]
+        for child in children:
+            if isinstance(child, dict):
+                for sub, _ in schemas_with_depth(child):
+                    if not _REF_KEYS.isdisjoint(sub):
+                        raise _Bail
 
     def descends(self, key: str, value: Any) -> bool:
         """Whether the rewrite walk descends into ``value`` of ``key`` entry by entry (and so
@@ -1149,7 +1182,8 @@ class _Run:
         return self.plan.order(out)
 
     def finish_node(self, out: dict[str, Any], path: str) -> None:
-        values = out.get("enum")
+        plan = self.plan
+        values = out.get("enum") if plan.enum_format else None
         if (
             isinstance(values, list)
             and values
@@ -1158,7 +1192,9 @@ class _Run:
             and self.step("add-enum-format", join_path(path, "format"), self.dfs)
         ):
             out["format"] = "enum"
-        for key in self.target.output.get("int64_keywords") or ():
+        if plan.int64_set.isdisjoint(out):
+            return
+        for key in plan.int64:
             v = out.get(key)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 out[key] = str(int(v)) if float(v).is_integer() else str(v)
@@ -1311,23 +1347,37 @@ class _Run:
         return Outcome(self.diagnostics, ordered, self.envelope(output["envelope"], schema, omit))
 
     def single_pass(self) -> Outcome:
-        """:meth:`execute` for a rewrite target that keeps references, in one walk: the nesting
-        check and the limit measures ride along with the rewrite instead of walking the input
-        twice more first. Raises ``_Bail`` when the input nests too deep."""
+        """:meth:`execute` for a rewrite target in one walk: the nesting check and the limit
+        measures ride along with the rewrite instead of walking the input twice more first.
+        Raises ``_Bail`` when the input nests too deep or has references or definitions for a
+        target that inlines them (the full run handles both)."""
         self.tally = _Tally()
-        schema = self.node(self.root, "inputSchema")
+        root = self.root
+        omit = self.empty_schema(root)
+        schema: Any = None
+        if omit:
+            self.nesting(root, 0)  # nothing to inline in an empty schema, so root is resolved
+        else:
+            schema = self.node(root, "inputSchema")
         self.tool_rules()
-        if isinstance(schema, dict):
-            self.rewrite_refs(schema)
         steps: list[TransformationRecord] = []
-        self.step("rename-input-schema", "inputSchema", steps)
+        if omit:
+            for rule, _ in self.target.fires("empty-schema"):
+                self.record(rule, "inputSchema", into=steps)
+        else:
+            if isinstance(schema, dict):
+                self.rewrite_refs(schema)
+            self.step("rename-input-schema", "inputSchema", steps)
         self.step("enable-strict", "inputSchema", steps)
         if isinstance(schema, dict):
             schema = self.root_type_actions(schema, steps)
         tail = self.tail()
-        ordered = [*steps, *self.pre, *self.dfs, *self.post, *tail]
+        if self.plan.inlines:  # nothing was inlined, so ``pre`` is empty
+            ordered = [*self.dfs, *steps, *self.post, *tail]
+        else:
+            ordered = [*steps, *self.pre, *self.dfs, *self.post, *tail]
         return Outcome(
-            self.diagnostics, ordered, self.envelope(self.target.output["envelope"], schema, False)
+            self.diagnostics, ordered, self.envelope(self.target.output["envelope"], schema, omit)
         )
 
     def tail(self) -> list[TransformationRecord]:
