@@ -78,6 +78,7 @@ _RANK = {"error": 0, "warning": 1, "info": 2}
 
 
 _REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
+_SLOTS = frozenset(MAP_SLOTS + LIST_SLOTS + SINGLE_SLOTS)
 
 # Trigger kinds checked once per tool (``_Run.tool_rules``), not per subschema.
 _TOOL_KINDS = frozenset(
@@ -174,11 +175,9 @@ class _Plan:
         # limits count the input as written (a collapsed union would hide a level). A target
         # that inlines references takes it only for input with nothing to inline.
         self.inlines = output.get("refs") == "inline"
-        self.single_pass = (
-            target.rewrites
-            and not fires("header-keyword")
-            and not (tool_codes & walk_codes)
-            and not (self.collapse and fires("limit"))
+        self.single_pass = not (tool_codes & walk_codes) and (
+            not target.rewrites
+            or (not fires("header-keyword") and not (self.collapse and fires("limit")))
         )
         self.fates: dict[str, int] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
@@ -526,9 +525,9 @@ class _Run:
         pairs = self.target.fires("header-keyword")
         if not pairs:
             return
-        keywords = {trig["keyword"] for _, trig in pairs}
+        keywords = frozenset(trig["keyword"] for _, trig in pairs)
         walked = self.pathed_nodes() if not self.target.rewrites else self.lean_nodes()
-        if not any(k in node[0] for node in walked for k in keywords):
+        if all(keywords.isdisjoint(node[0]) for node in walked):
             return
         nodes = self.pathed_nodes()
         for rule, trig in pairs:
@@ -581,7 +580,8 @@ class _Run:
 
     def verbatim_node(self, s: dict[str, Any], path: str) -> None:
         self.report_node(s, path)
-        if isinstance(s.get("enum"), list):
+        plan = self.plan
+        if plan.enum_values and isinstance(s.get("enum"), list):
             self.enum_rules(s["enum"], path, drop_allowed=False)
         if "$ref" in s:
             status, _ = resolve_ref(self.root, s["$ref"])
@@ -590,9 +590,9 @@ class _Run:
                 for rule, trig in self.target.fires("ref"):
                     if trig["case"] == case:
                         self.fire(rule, join_path(path, "$ref"), ref=_code(s["$ref"]))
-        state = self.ap_state(s)
+        state = self.ap_state(s) if plan.ap_rules else None
         if state is not None:
-            for rule, trig in self.target.fires("additional-properties"):
+            for rule, trig in plan.ap_rules:
                 if state in trig["values"] and rule.action == "keep":
                     self.fire(
                         rule,
@@ -1380,6 +1380,77 @@ class _Run:
             self.diagnostics, ordered, self.envelope(self.target.output["envelope"], schema, omit)
         )
 
+    def verbatim_pass(self) -> Outcome:
+        """:meth:`execute` for a target that sends the schema as written, in one walk: the copy,
+        the per-subschema reports, the nesting check and the subschema list the tool-level
+        rules read all come from it. Raises ``_Bail`` when the input nests too deep."""
+        self.pathed = []
+        copy = self.verbatim_walk(self.root, "inputSchema", 1, 1)
+        self.tool_rules()
+        steps: list[TransformationRecord] = []
+        self.step("rename-input-schema", "inputSchema", steps)
+        self.step("enable-strict", "inputSchema", steps)
+        schema = self.root_type_actions(copy, steps)
+        return Outcome(
+            self.diagnostics, steps, self.envelope(self.target.output["envelope"], schema, False)
+        )
+
+    def verbatim_walk(self, s: dict[str, Any], path: str, depth: int, level: int) -> Any:
+        """A deep copy of subschema ``s``; reports it and its subschemas in ``schema_nodes``
+        order (slots in their fixed order, pre-order) and records them in ``pathed``."""
+        if level > MAX_NESTING:
+            raise _Bail
+        assert self.pathed is not None
+        self.pathed.append((s, path, depth))
+        self.verbatim_node(s, path)
+        if _SLOTS.isdisjoint(s):
+            return {k: v if v.__class__ in _ATOMS else self.copied(v, level) for k, v in s.items()}
+        walked: dict[str, Any] = {}
+        for slot in MAP_SLOTS:
+            entries = s.get(slot)
+            if isinstance(entries, dict):
+                if level + 1 > MAX_NESTING:
+                    raise _Bail
+                base = path + _segment(slot)
+                walked[slot] = {
+                    k: self.verbatim_walk(v, base + _segment(k), depth + 1, level + 2)
+                    if isinstance(v, dict)
+                    else self.copied(v, level + 1)
+                    for k, v in entries.items()
+                }
+        for slot in LIST_SLOTS:
+            entries = s.get(slot)
+            if isinstance(entries, list):
+                if level + 1 > MAX_NESTING:
+                    raise _Bail
+                base = path + _segment(slot)
+                walked[slot] = [
+                    self.verbatim_walk(v, f"{base}[{i}]", depth + 1, level + 2)
+                    if isinstance(v, dict)
+                    else self.copied(v, level + 1)
+                    for i, v in enumerate(entries)
+                ]
+        for slot in SINGLE_SLOTS:
+            child = s.get(slot)
+            if isinstance(child, dict):
+                walked[slot] = self.verbatim_walk(
+                    child, path + _segment(slot), depth + 1, level + 1
+                )
+        out: dict[str, Any] = {}
+        for key, value in s.items():
+            if key in walked:
+                out[key] = walked[key]
+            else:
+                out[key] = self.copied(value, level)
+        return out
+
+    def copied(self, value: Any, level: int) -> Any:
+        """A deep copy of ``value``, held at nesting ``level`` (bails out past the limit)."""
+        if value.__class__ in _ATOMS:
+            return value
+        self.nesting(value, level)
+        return _clone(value)
+
     def tail(self) -> list[TransformationRecord]:
         """The steps recorded once per run after the walk (type case, int64 strings)."""
         tail: list[TransformationRecord] = []
@@ -1402,8 +1473,9 @@ class _Run:
 def run(tool: CanonicalTool, target: Target) -> Outcome:
     """Check and compile ``tool`` for ``target`` in one walk."""
     if plan_for(target).single_pass:
+        attempt = _Run(target, tool, tool.input_schema)
         try:
-            return _Run(target, tool, tool.input_schema).single_pass()
+            return attempt.single_pass() if target.rewrites else attempt.verbatim_pass()
         except _Bail:
             pass  # nested too deep: the full run reports it
     return _Run(target, tool, tool.input_schema).execute()
