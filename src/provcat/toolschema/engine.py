@@ -101,6 +101,28 @@ _CACHE_MAX = 4096
 _UNSEEN: Any = object()
 
 
+def _root_type_hit(case: str, root: dict[str, Any], raw: Any, types: list[str]) -> bool:
+    """Whether the root's ``type`` is a ``root-type`` trigger's case."""
+    if case == "not-exactly-object":
+        return types != ["object"]
+    if case == "present-not-object":
+        return bool(types) and types != ["object"]
+    if case == "missing":
+        return "type" not in root
+    if case == "object-list":
+        return isinstance(raw, list) and raw == ["object"]
+    if case == "object-union":
+        return isinstance(raw, list) and "object" in raw and len(set(raw)) > 1
+    if case == "excludes-object":
+        return "type" in root and "object" not in types
+    return False
+
+
+def _regex(pattern: Any) -> re.Pattern[str] | None:
+    """A trigger's ``pattern`` compiled (None when the trigger has none)."""
+    return re.compile(str(pattern)) if pattern else None
+
+
 def _segment(key: str) -> str:
     """What ``join_path`` appends for ``key``, read from its memo when it is there."""
     return PATH_SEGMENTS.get(key) or join_path("", key)
@@ -161,6 +183,11 @@ class _Plan:
         # a single type name no "unknown type" rule fires on (None: every name)
         self.plain_types = plain
         self.ap_rules = fires("additional-properties")
+        self.ap_by_state = {
+            state: tuple(rule for rule, trig in self.ap_rules if state in trig["values"])
+            for state in ("true", "false", "schema", "missing")
+        }
+        self.empty_rules = fires("empty-schema")
         self.optional = fires("optional-property")
         self.closing = any(rule.action == "required-nullable" for rule, _ in self.optional)
         self.replaces_map = any(
@@ -179,6 +206,35 @@ class _Plan:
             not target.rewrites
             or (not fires("header-keyword") and not (self.collapse and fires("limit")))
         )
+        self.name_rules = tuple(
+            (
+                rule,
+                trig.get("pattern"),
+                _regex(trig.get("pattern")),
+                trig.get("min_length"),
+                trig.get("max_length"),
+                frozenset(trig.get("skip_if") or ()),
+            )
+            for rule, trig in fires("tool-name")
+        )
+        self.description_rules = tuple(
+            (rule, bool(trig.get("blank_counts"))) for rule, trig in fires("missing-description")
+        )
+        self.root_type_rules = tuple((rule, str(trig["case"])) for rule, trig in fires("root-type"))
+        self.root_keyword_rules = tuple(
+            (rule, trig["keyword"], join_path("inputSchema", trig["keyword"]))
+            for rule, trig in fires("root-keyword")
+        )
+        self.root_constrained_rules = tuple(rule for rule, _ in fires("root-constrained"))
+        self.limit_rules = fires("limit")
+        self.dialect_rules = tuple(
+            (rule, tuple(trig["allowed"])) for rule, trig in fires("dialect")
+        )
+        self.property_name_rules = tuple(
+            (rule, _regex(trig.get("pattern")), trig.get("max_length"))
+            for rule, trig in fires("top-level-property-name")
+        )
+        self.header_rules = fires("header-keyword")
         self.fates: dict[str, int] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
@@ -242,6 +298,11 @@ def _code(value: Any) -> str:
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
+class _Bail(Exception):
+    """The single pass met what only the full run handles: input nested past ``MAX_NESTING``,
+    or references to inline first."""
+
+
 def _clone(value: Any) -> Any:
     """A deep copy of JSON data: dicts and lists (tuples become lists) rebuilt, leaves shared."""
     cls = value.__class__
@@ -251,6 +312,19 @@ def _clone(value: Any) -> Any:
         return {k: v if v.__class__ in _ATOMS else _clone(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [v if v.__class__ in _ATOMS else _clone(v) for v in value]
+    return value
+
+
+def _clone_within(value: Any, room: int) -> Any:
+    """:func:`_clone` of a container that may nest ``room`` levels at most (itself included);
+    raises ``_Bail`` when it nests deeper."""
+    if room < 1:
+        raise _Bail
+    room -= 1
+    if isinstance(value, dict):
+        return {k: v if v.__class__ in _ATOMS else _clone_within(v, room) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [v if v.__class__ in _ATOMS else _clone_within(v, room) for v in value]
     return value
 
 
@@ -334,10 +408,6 @@ class _Tally:
                     self.node(s, depth + d)
 
 
-class _Bail(Exception):
-    """The single-pass walk met input nested past ``MAX_NESTING``; the full run reports it."""
-
-
 @dataclass
 class _Run:
     target: Target
@@ -398,15 +468,16 @@ class _Run:
 
     # ---- the tool as a whole
     def tool_rules(self) -> None:
+        plan = self.plan
         name = self.tool.name
-        for rule, trig in self.target.fires("tool-name"):
-            if any(code in self.fired for code in trig.get("skip_if") or ()):
+        for rule, pattern, regex, lo, hi, skip_if in plan.name_rules:
+            if skip_if and not self.fired.isdisjoint(skip_if):
                 continue
-            pattern = trig.get("pattern")
-            bad = bool(pattern) and not re.search(str(pattern), name)
-            lo, hi = trig.get("min_length"), trig.get("max_length")
-            bad = bad or (lo is not None and len(name) < lo) or (hi is not None and len(name) > hi)
-            if bad:
+            if (
+                (regex is not None and regex.search(name) is None)
+                or (lo is not None and len(name) < lo)
+                or (hi is not None and len(name) > hi)
+            ):
                 self.fire(
                     rule,
                     "name",
@@ -417,50 +488,41 @@ class _Run:
                     max_length=hi,
                 )
         desc = self.tool.description
-        for rule, trig in self.target.fires("missing-description"):
-            blank = (
-                desc is None or desc == "" or (bool(trig.get("blank_counts")) and not desc.strip())
-            )
-            if blank:
+        for rule, blank_counts in plan.description_rules:
+            if desc is None or desc == "" or (blank_counts and not desc.strip()):
                 self.fire(rule, "description", name=name)
         root = self.root
-        raw = root.get("type")
-        types = schema_types(root)
-        for rule, trig in self.target.fires("root-type"):
-            case = trig["case"]
-            hit = {
-                "not-exactly-object": types != ["object"],
-                "present-not-object": bool(types) and types != ["object"],
-                "missing": "type" not in root,
-                "object-list": isinstance(raw, list) and raw == ["object"],
-                "object-union": isinstance(raw, list) and "object" in raw and len(set(raw)) > 1,
-                "excludes-object": "type" in root and "object" not in types,
-            }.get(case, False)
-            if hit:
-                self.fire(
-                    rule, "inputSchema.type", type=_js(raw) if "type" in root else "`undefined`"
-                )
-        for rule, trig in self.target.fires("root-keyword"):
-            if trig["keyword"] in root:
-                self.fire(rule, join_path("inputSchema", trig["keyword"]), keyword=trig["keyword"])
-        for rule, _ in self.target.fires("root-constrained"):
+        if plan.root_type_rules:
+            raw = root.get("type")
+            types = schema_types(root)
+            for rule, case in plan.root_type_rules:
+                if _root_type_hit(case, root, raw, types):
+                    shown = _js(raw) if "type" in root else "`undefined`"
+                    self.fire(rule, "inputSchema.type", type=shown)
+        for rule, keyword, where in plan.root_keyword_rules:
+            if keyword in root:
+                self.fire(rule, where, keyword=keyword)
+        if plan.root_constrained_rules:
             props, req = root.get("properties"), root.get("required")
             if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
-                self.fire(rule, "inputSchema")
-        self.limits()
-        for rule, trig in self.target.fires("dialect"):
-            if "$schema" in root and root["$schema"] not in trig["allowed"]:
-                self.fire(rule, "inputSchema.$schema", dialect=_code(root["$schema"]))
+                for rule in plan.root_constrained_rules:
+                    self.fire(rule, "inputSchema")
+        if plan.limit_rules:
+            self.limits()
+        if "$schema" in root:
+            for rule, allowed in plan.dialect_rules:
+                if root["$schema"] not in allowed:
+                    self.fire(rule, "inputSchema.$schema", dialect=_code(root["$schema"]))
         props = root.get("properties")
         if isinstance(props, dict):
-            for rule, trig in self.target.fires("top-level-property-name"):
+            for rule, regex, hi in plan.property_name_rules:
                 for prop in props:
-                    pattern, hi = trig.get("pattern"), trig.get("max_length")
-                    if (pattern and not re.search(str(pattern), prop)) or (
+                    if (regex is not None and regex.search(prop) is None) or (
                         hi is not None and len(prop) > hi
                     ):
                         self.fire(rule, join_path("inputSchema", "properties", prop), property=prop)
-        self.header_rules()
+        if plan.header_rules:
+            self.header_rules()
 
     def lean_nodes(self) -> list[tuple[dict[str, Any], int]]:
         """The canonical root's subschemas with their depths (computed once per run)."""
@@ -478,7 +540,7 @@ class _Run:
         return self.pathed
 
     def limits(self) -> None:
-        pairs = self.target.fires("limit")
+        pairs = self.plan.limit_rules
         if not pairs:
             return
         tally = self.tally
@@ -486,16 +548,6 @@ class _Run:
             tally = _Tally()
             for s, depth in self.lean_nodes():
                 tally.node(s, depth)
-        measures = {
-            "property-count": tally.properties,
-            "depth": tally.depth,
-            "enum-value-count": tally.values,
-            "string-chars": tally.chars,
-        }
-
-        def measure(kind: str) -> int:
-            return measures[kind if kind in measures else "string-chars"]
-
         for rule, trig in pairs:
             kind, most = trig["measure"], trig["max"]
             if kind == "large-enum-chars":
@@ -515,7 +567,15 @@ class _Run:
                                 threshold=threshold,
                             )
                 continue
-            count = measure(kind)
+            count = (
+                tally.properties
+                if kind == "property-count"
+                else tally.depth
+                if kind == "depth"
+                else tally.values
+                if kind == "enum-value-count"
+                else tally.chars
+            )
             if count > most:
                 self.fire(
                     rule, "inputSchema", count=count, max=most, threshold=trig.get("threshold")
@@ -760,15 +820,18 @@ class _Run:
             if fate == _COPY:
                 if value.__class__ in _ATOMS:
                     out[key] = value
+                elif tally is not None:
+                    out[key] = _clone_within(value, MAX_NESTING - level)
                 else:
-                    if tally is not None:
-                        self.nesting(value, level)
                     out[key] = _clone(value)
                 continue
             if tally is not None:
                 if value.__class__ not in _ATOMS and (
                     fate != _SPECIAL_KEY or not self.descends(key, value)
                 ):
+                    if key == "required" and fate == _SPECIAL_KEY:
+                        out[key] = _clone_within(value, MAX_NESTING - level)
+                        continue
                     self.nesting(value, level)
                 if fate == _DROP:
                     self.hidden(key, value, depth)
@@ -1119,9 +1182,7 @@ class _Run:
         plan = self.plan
         where = path + ".additionalProperties"
         matched = False
-        for rule, trig in plan.ap_rules:
-            if state not in trig["values"]:
-                continue
+        for rule in plan.ap_by_state.get(state, ()):
             if rule.action == "keep":
                 self.fire(rule, where, value=state, keyword="additionalProperties")
                 continue
@@ -1221,7 +1282,7 @@ class _Run:
     def root_type_actions(
         self, schema: dict[str, Any], into: list[TransformationRecord]
     ) -> dict[str, Any]:
-        for rule, _trig in self.target.fires("root-type"):
+        for rule, _case in self.plan.root_type_rules:
             if rule.code not in self.fired:
                 continue
             where = "inputSchema.type"
@@ -1235,7 +1296,7 @@ class _Run:
         return schema
 
     def empty_schema(self, resolved: dict[str, Any]) -> bool:
-        if not self.target.fires("empty-schema"):
+        if not self.plan.empty_rules:
             return False
         props, req = resolved.get("properties"), resolved.get("required")
         allowed = {"type", "title", "description", "properties", "required", "propertyOrdering"}
@@ -1448,8 +1509,7 @@ class _Run:
         """A deep copy of ``value``, held at nesting ``level`` (bails out past the limit)."""
         if value.__class__ in _ATOMS:
             return value
-        self.nesting(value, level)
-        return _clone(value)
+        return _clone_within(value, MAX_NESTING - level)
 
     def tail(self) -> list[TransformationRecord]:
         """The steps recorded once per run after the walk (type case, int64 strings)."""
