@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
@@ -25,10 +26,21 @@ INHERITED_SETTINGS = (
 AuthType = Literal["bearer", "x-api-key", "none"]
 
 
+def _credential_header(headers: Mapping[str, str]) -> str | None:
+    for name in headers:
+        if name.casefold() in ("authorization", "x-api-key"):
+            return f"put credentials in api_key or api_key_env, not header '{name}'"
+    return None
+
+
 class EndpointConfig(BaseModel):
     """How to reach one endpoint. Request payload values live in request defaults, not here."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+    # defer_build: the validator is built on the first validation (a caller's overrides), not at
+    # import; registered endpoints get their configs from trusted catalog data (``_from_catalog``).
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, arbitrary_types_allowed=True, defer_build=True
+    )
 
     name: str = Field(description="Instance name, f'{provider}_{endpoint}' for registered ones.")
     provider: str = Field(description="Canonical provider key.")
@@ -63,10 +75,36 @@ class EndpointConfig(BaseModel):
     @field_validator("default_headers")
     @classmethod
     def _no_credentials_in_headers(cls, value: dict[str, str]) -> dict[str, str]:
-        for name in value:
-            if name.casefold() in ("authorization", "x-api-key"):
-                raise ValueError(f"put credentials in api_key or api_key_env, not header '{name}'")
+        problem = _credential_header(value)
+        if problem is not None:
+            raise ValueError(problem)
         return value
+
+    @classmethod
+    def _from_catalog(cls, values: Mapping[str, Any]) -> EndpointConfig:
+        """The config ``values`` describe, built without running the validator.
+
+        Only for catalog records the generator already checked against the provider JSON Schema
+        (types, literals, ``timeout > 0``): the result equals ``EndpointConfig(**values)``. The
+        two checks the schema does not make, a canonical provider key and no credential header,
+        are made here with the validators' own rules.
+        """
+        fields = dict(values)
+        provider = fields.get("provider")
+        if (
+            not fields.keys() <= cls.model_fields.keys()  # an unknown field: the validator refuses
+            or any(f.is_required() and n not in fields for n, f in cls.model_fields.items())
+            or not isinstance(provider, str)
+            or not provider
+            or provider != provider.strip().casefold()  # not canonical: the validator folds it
+            or _credential_header(fields.get("default_headers") or {}) is not None
+        ):
+            return cls(**fields)  # the validator's own result, or its own error
+        headers = dict(fields.get("default_headers") or {})
+        fields["default_headers"] = headers
+        if fields.get("timeout") is not None:
+            fields["timeout"] = float(fields["timeout"])
+        return cls.model_construct(**fields)
 
     @classmethod
     def field_names(cls) -> frozenset[str]:

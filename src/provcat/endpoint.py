@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -144,6 +143,8 @@ class Endpoint:
         data = {**self.request_defaults, **(request or {}), **kwargs}
         model = self.request_model
         if model is None:
+            import json
+
             try:
                 json.dumps(data)
             except (TypeError, ValueError) as exc:
@@ -222,7 +223,11 @@ def _has_bytes(model: BaseModel) -> bool:
 
 
 def _form_value(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
+    if isinstance(value, str):
+        return value
+    import json
+
+    return json.dumps(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +338,8 @@ def flag_args(flags: Sequence[tuple[str, Any]]) -> list[str]:
             for item in value:
                 argv.extend((flag, str(item)))
         elif isinstance(value, dict):
+            import json
+
             argv.extend((flag, json.dumps(value, sort_keys=True)))
         else:
             argv.extend((flag, str(value)))

@@ -2,27 +2,34 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 
 __all__ = ["sanitize"]
 
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
-_SECRET_SHAPES = (
-    re.compile(r"\b(sk|pk|rk|gsk|xai|pplx|fc|tvly|nvapi)[-_][A-Za-z0-9_-]{8,}"),
-    re.compile(r"(?i)\b(bearer|token|api[-_]?key)\s*[:=]?\s+[A-Za-z0-9._~+/-]{8,}=*"),
-    re.compile(r"(?i)\b(authorization|x-api-key)\s*[:=]\s*\S+"),
-)
 MAX_LENGTH = 300
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
+    """The secret-name and secret-shape patterns, compiled on the first message (not at import:
+    the catalog build imports this module and usually has nothing to sanitize)."""
+    return re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE), (
+        re.compile(r"\b(sk|pk|rk|gsk|xai|pplx|fc|tvly|nvapi)[-_][A-Za-z0-9_-]{8,}"),
+        re.compile(r"(?i)\b(bearer|token|api[-_]?key)\s*[:=]?\s+[A-Za-z0-9._~+/-]{8,}=*"),
+        re.compile(r"(?i)\b(authorization|x-api-key)\s*[:=]\s*\S+"),
+    )
 
 
 def sanitize(message: str, *, limit: int = MAX_LENGTH) -> str:
     """Redact secret-looking values and the values of secret-named environment variables."""
+    secret_name, secret_shapes = _patterns()
     text = message
     for name, value in os.environ.items():
-        if len(value) >= 6 and _SECRET_NAME.search(name) and value in text:
+        if len(value) >= 6 and secret_name.search(name) and value in text:
             text = text.replace(value, f"<{name} redacted>")
-    for shape in _SECRET_SHAPES:
+    for shape in secret_shapes:
         text = shape.sub("<redacted>", text)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."

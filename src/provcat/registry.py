@@ -27,14 +27,20 @@ class CatalogSource:
         *,
         fingerprint: Callable[[], str] = lambda: "",
         model_aliases: Callable[[], Mapping[str, str]] = dict,
+        trusted: bool = False,
     ) -> None:
         self.records = records
         self.fingerprint = fingerprint
         self.model_aliases = model_aliases
+        # records the generator wrote and validated (see provcat.catalog.build)
+        self.trusted = trusted
 
     def build(self) -> CatalogSnapshot:
         return build_snapshot(
-            self.records(), fingerprint=self.fingerprint(), model_aliases=self.model_aliases()
+            self.records(),
+            fingerprint=self.fingerprint(),
+            model_aliases=self.model_aliases(),
+            trusted=self.trusted,
         )
 
 
@@ -54,7 +60,9 @@ def bundled_source() -> CatalogSource:
 
         return provcat_catalog.MODEL_ALIAS_INDEX
 
-    return CatalogSource(records, fingerprint=fingerprint, model_aliases=model_aliases)
+    return CatalogSource(
+        records, fingerprint=fingerprint, model_aliases=model_aliases, trusted=True
+    )
 
 
 class EndpointRegistry:

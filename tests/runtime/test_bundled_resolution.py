@@ -95,3 +95,53 @@ def test_section_3_1_config_defaults() -> None:
     cli = match_endpoint("codex", "cli")
     assert (cli.config.timeout, cli.config.base_url, cli.config.auth_type) == (3600, None, "none")
     assert match_endpoint("ollama", "embed").url == "http://localhost:11434/api/embed"
+
+
+def test_cold_resolution_builds_no_validator_and_evaluates_no_annotation_string() -> None:
+    """The first resolution in a fresh process imports every provider module and builds the
+    snapshot, but builds no pydantic validator (so pydantic's plugin entry points are not
+    scanned), and no request model has string annotations for pydantic to compile and evaluate
+    one by one (request-model modules do not use ``from __future__ import annotations``)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import provcat\n"
+        "from provcat.config import EndpointConfig\n"
+        "from provcat.request import RequestModel\n"
+        "provcat.match_endpoint('openai', 'chat')\n"
+        "def every(cls):\n"
+        "    for sub in cls.__subclasses__():\n"
+        "        yield sub\n"
+        "        yield from every(sub)\n"
+        "models = list(every(RequestModel))\n"
+        "print(len(models))\n"
+        "print([m.__name__ for m in (EndpointConfig, *models) if m.__pydantic_complete__])\n"
+        "print(sorted(f'{m.__module__}.{m.__name__}.{name}' for m in models\n"
+        "             for name, a in vars(m).get('__annotations__', {}).items()\n"
+        "             if isinstance(a, str)))\n"
+        "print('importlib.metadata' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    count, built, strings, scanned = out.stdout.splitlines()
+    assert int(count) >= 100
+    assert built == "[]"
+    assert strings == "[]"
+    assert scanned == "False"
+
+
+def test_bundled_configs_equal_validated_ones() -> None:
+    """The bundled (trusted) snapshot builds its configs without the validator; each one equals
+    the validated config, field by field and type by type."""
+    from provcat.config import EndpointConfig
+
+    EndpointRegistry._reset()
+    for provider in EndpointRegistry.snapshot().providers.values():
+        for entry in provider.endpoints.values():
+            validated = EndpointConfig(**entry.meta.config)
+            assert entry.config == validated
+            assert [(k, type(v)) for k, v in entry.config.__dict__.items()] == [
+                (k, type(v)) for k, v in validated.__dict__.items()
+            ]
+            assert entry.config.model_fields_set == validated.model_fields_set

@@ -8,6 +8,7 @@ from dataclasses import FrozenInstanceError
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from provcat import match_endpoint
 from provcat.catalog import (
@@ -606,3 +607,83 @@ def test_d2_restart_rebuilds_and_persists_nothing(tmp_path: Any) -> None:
         )
         assert out.stdout.strip() == "1"
     assert list(tmp_path.iterdir()) == [], "no catalog state is written anywhere"
+
+
+# --- cold start: trusted (generator-written) records ------------------------------------------
+
+
+def test_trusted_records_still_have_every_request_default_key_checked(use_catalog: Use) -> None:
+    records = base_records_with(
+        lambda r: record(r, "alpha")["endpoints"][0]["request_defaults"].update(temprature=1),
+    )
+    source = CatalogSource(lambda: records, trusted=True)
+    with pytest.raises(CatalogValidationError) as caught:
+        EndpointRegistry.refresh(source)
+    [found] = caught.value.diagnostics
+    assert found.code == "invalid_request_default"
+    assert "'temprature' is not a field of request model ChatRequest" in found.message
+
+
+def test_trusted_records_skip_only_the_value_check_the_generator_made(use_catalog: Use) -> None:
+    # the generator refuses temperature=5 (le=2) when it writes a snapshot; records it did not
+    # write (the default CatalogSource) are checked value by value at build time
+    records = base_records_with(
+        lambda r: record(r, "alpha")["endpoints"][0]["request_defaults"].update(temperature=5),
+    )
+    with pytest.raises(CatalogValidationError) as caught:
+        EndpointRegistry.refresh(CatalogSource(lambda: records))
+    assert [d.code for d in caught.value.diagnostics] == ["invalid_request_default"]
+    trusted = EndpointRegistry.refresh(CatalogSource(lambda: records, trusted=True))
+    chat = trusted.providers["alpha"].endpoints["chat/completions"]
+    assert chat.spec.request_defaults["temperature"] == 5
+    # a caller's request_defaults are always validated
+    with pytest.raises(EndpointConfigurationError):
+        match_endpoint("alpha", "chat", request_defaults={"temperature": 5})
+
+
+def test_trusted_records_build_configs_equal_to_validated_ones(use_catalog: Use) -> None:
+    from provcat.config import EndpointConfig
+
+    EndpointRegistry.refresh(CatalogSource(base_records_with, trusted=True))
+    for provider in EndpointRegistry.snapshot().providers.values():
+        for entry in provider.endpoints.values():
+            validated = EndpointConfig(**entry.meta.config)
+            assert entry.config == validated
+            assert [(k, type(v)) for k, v in entry.config.__dict__.items()] == [
+                (k, type(v)) for k, v in validated.__dict__.items()
+            ]
+            assert entry.config.model_fields_set == validated.model_fields_set
+
+
+def test_trusted_records_keep_the_config_validators(use_catalog: Use) -> None:
+    records = base_records_with(
+        lambda r: record(r, "alpha")["endpoints"][0]["default_headers"].update(
+            Authorization="Bearer x"
+        ),
+    )
+    for trusted in (False, True):
+        with pytest.raises(ValidationError, match="put credentials in api_key or api_key_env"):
+            EndpointRegistry.refresh(CatalogSource(lambda: records, trusted=trusted))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"provider": " Alpha "},  # folded by the validator
+        {"surprise": 1},  # refused by the validator
+        {"default_headers": {"X-Api-Key": "k"}},  # refused by the validator
+    ],
+)
+def test_trusted_config_construction_falls_back_to_the_validator(change: dict[str, Any]) -> None:
+    from provcat.config import EndpointConfig
+
+    values = {"name": "alpha_chat", "provider": "alpha", "endpoint": "chat", **change}
+    try:
+        expected: Any = EndpointConfig(**values)
+    except ValidationError as exc:
+        expected = exc.errors()[0]["type"]
+    try:
+        got: Any = EndpointConfig._from_catalog(values)
+    except ValidationError as exc:
+        got = exc.errors()[0]["type"]
+    assert got == expected

@@ -5,6 +5,14 @@ Every provider module is imported once; an ``Exception`` while importing becomes
 signals propagate. Then every spec is validated as a whole set, each request-options factory is
 called exactly once, and every request default is checked against its model. Any validation error
 raises :class:`CatalogValidationError` and nothing is published.
+
+``trusted=True`` is for records the generator wrote (the bundled ``provcat_catalog``): it already
+checked them against the JSON Schema and checked every request-default value with the request
+model's own validator, and ``generator check`` fails when they are stale. For those records the
+build still imports every module, calls every factory, validates the whole spec set and checks
+every request-default key, but does not run pydantic validators a second time: that would build
+validators (and load pydantic's plugin entry points) that a process resolving an endpoint never
+needs. Caller input (``config_overrides``, ``request_defaults``) is always validated.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ from provcat.endpoint import EndpointMeta, EndpointType
 from provcat.errors import CatalogValidationError
 from provcat.keys import canonical_key
 from provcat.redact import sanitize
-from provcat.request import field_problem
+from provcat.request import field_names, field_problem
 
 __all__ = ["build_snapshot"]
 
@@ -224,6 +232,7 @@ def build_snapshot(
     fingerprint: str = "",
     model_aliases: Mapping[str, str] | None = None,
     importer: Importer = importlib.import_module,
+    trusted: bool = False,
 ) -> CatalogSnapshot:
     """Import, validate and index ``records``; raise CatalogValidationError when invalid."""
     modules = tuple(ProviderModuleSpec(r["provider"], r["module"]) for r in records)
@@ -262,6 +271,8 @@ def build_snapshot(
         models[id(spec)] = result
         if result is not None:
             for key, value in spec.request_defaults.items():
+                if trusted and key in field_names(result):
+                    continue  # the generator checked the value with this model's validator
                 problem = field_problem(result, key, value)
                 if problem is not None:
                     problems.append(
@@ -276,7 +287,15 @@ def build_snapshot(
     if problems:
         raise CatalogValidationError(sorted(set(problems), key=ProviderDiagnostic.sort_key))
     return _index(
-        loaded, specs, models, unavailable, unavailable_aliases, modules, fingerprint, model_aliases
+        loaded,
+        specs,
+        models,
+        unavailable,
+        unavailable_aliases,
+        modules,
+        fingerprint,
+        model_aliases,
+        trusted,
     )
 
 
@@ -289,7 +308,9 @@ def _index(
     modules: tuple[ProviderModuleSpec, ...],
     fingerprint: str,
     model_aliases: Mapping[str, str] | None,
+    trusted: bool,
 ) -> CatalogSnapshot:
+    make_config = EndpointConfig._from_catalog if trusted else lambda v: EndpointConfig(**v)
     by_provider: dict[str, list[ProviderEndpointSpec]] = {}
     for spec in specs:
         by_provider.setdefault(canonical_key(spec.provider), []).append(spec)
@@ -312,7 +333,7 @@ def _index(
                 config=_config(spec, model),
                 request_defaults=spec.request_defaults,
             )
-            entries[ekey] = EndpointEntry(ekey, spec, model, meta, EndpointConfig(**meta.config))
+            entries[ekey] = EndpointEntry(ekey, spec, model, meta, make_config(meta.config))
             for spelling in (spec.endpoint, *spec.endpoint_aliases):
                 endpoint_index[canonical_key(spelling)] = ekey
         providers[key] = ProviderEntry(

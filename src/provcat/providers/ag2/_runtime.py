@@ -9,8 +9,6 @@ names a credential option is refused.
 Source: https://pypi.org/project/ag2/1.2.1/ (modules ag2.config, ag2.agent, ag2.events)
 """
 
-from __future__ import annotations
-
 from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -129,7 +127,7 @@ def validated(
     return model.model_validate(endpoint.payload(request, **kwargs))
 
 
-def model_config(spec: AG2ModelConfig | None, override: Any, agent: str) -> ModelConfig:
+def model_config(spec: AG2ModelConfig | None, override: Any, agent: str) -> "ModelConfig":
     """The AG2 ``ModelConfig`` for ``agent``: ``override`` (a ModelConfig, or a mapping of
     agent name to one) wins over ``spec``; one of them is required."""
     if isinstance(override, Mapping):
@@ -147,7 +145,7 @@ def model_config(spec: AG2ModelConfig | None, override: Any, agent: str) -> Mode
     return made
 
 
-def history_events(history: Sequence[AG2Message] | None) -> list[BaseEvent]:
+def history_events(history: Sequence[AG2Message] | None) -> list["BaseEvent"]:
     """AG2 history events for earlier turns: a ModelRequest per user turn, a ModelResponse per
     assistant turn."""
     from ag2.events import ModelMessage, ModelRequest, ModelResponse, TextInput

@@ -11,8 +11,6 @@ Source: https://pypi.org/project/ag2/1.2.1/ (module ag2.agent: Agent, Agent.ask)
 Source: https://docs.ag2.ai/latest/
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any, ClassVar
 

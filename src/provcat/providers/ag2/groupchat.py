@@ -13,8 +13,6 @@ Source: https://pypi.org/project/ag2/1.2.1/ (modules ag2.network.transitions, ag
 Source: https://github.com/ag2ai/ag2-skills/blob/main/skills/ag2-network-workflow/SKILL.md
 """
 
-from __future__ import annotations
-
 import itertools
 import re
 from collections.abc import Mapping
@@ -251,7 +249,7 @@ def _graph(r: AG2GroupChatRequest, seeder_id: str, ids: Mapping[str, str]) -> An
     )
 
 
-def _handoff_tool(handoff: AG2Handoff) -> FunctionTool:
+def _handoff_tool(handoff: AG2Handoff) -> "FunctionTool":
     """A tool the model calls to hand the next turn to ``handoff.target``."""
     from ag2.network import Handoff
     from ag2.tools import tool

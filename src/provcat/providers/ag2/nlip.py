@@ -11,8 +11,6 @@ are left out because they would carry credentials.
 Source: https://pypi.org/project/ag2/1.2.1/ (modules ag2.extensions.nlip.config, ag2.extensions.nlip.client)
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any, ClassVar
 

@@ -13,9 +13,6 @@ Source: https://docs.anthropic.com/en/docs/claude-code/cli-reference
 Source: https://github.com/anthropics/claude-agent-sdk-python/blob/main/src/claude_agent_sdk/_internal/transport/subprocess_cli.py
 """
 
-from __future__ import annotations
-
-import json
 from typing import Any, ClassVar, Literal
 
 from pydantic import AliasChoices, Field
@@ -170,6 +167,8 @@ class ClaudeCodeCLIEndpoint(AgenticEndpoint):
         ``--flag=value`` form so a dash-leading value is never read as another flag; ``--``
         ends the options so a variadic flag cannot swallow the prompt.
         """
+        import json  # only when a command is built, not at catalog build
+
         r = request
         argv = [self.executable, "-p"]
         argv += flag_args(

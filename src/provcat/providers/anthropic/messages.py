@@ -16,8 +16,6 @@ Source: https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthrop
 Source: https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/types/beta/message_create_params.py
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field

@@ -14,8 +14,6 @@ Source: https://api-docs.deepseek.com/api/create-chat-completion
 Source: https://api-docs.deepseek.com/guides/thinking_mode
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field

@@ -14,8 +14,6 @@ Source: https://github.com/exa-labs/exa-py/blob/master/exa_py/api.py
 Source: https://github.com/exa-labs/exa-js/blob/master/src/index.ts
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
@@ -158,7 +156,7 @@ class ExaContentsRequest(ExaContentsOptions):
     )
 
     @model_validator(mode="after")
-    def _needs_pages(self) -> ExaContentsRequest:
+    def _needs_pages(self) -> "ExaContentsRequest":
         if self.urls is None and self.ids is None:
             raise ValueError("set urls (or the deprecated ids)")
         return self

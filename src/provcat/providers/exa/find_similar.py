@@ -10,8 +10,6 @@ Source: https://github.com/exa-labs/openapi-spec/blob/master/exa-openapi-spec.ya
 Source: https://github.com/exa-labs/exa-py/blob/master/exa_py/api.py
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import Field

@@ -13,8 +13,6 @@ Source: https://github.com/exa-labs/exa-py/blob/master/exa_py/api.py
 Source: https://github.com/exa-labs/exa-js/blob/master/src/index.ts
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field

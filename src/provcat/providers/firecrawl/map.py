@@ -9,8 +9,6 @@ Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/v1-openapi.jso
 Source: https://github.com/firecrawl/firecrawl/blob/main/apps/python-sdk/firecrawl/v1/client.py
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from provcat.endpoint import Endpoint

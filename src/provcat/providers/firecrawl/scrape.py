@@ -16,8 +16,6 @@ Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/v1-openapi.jso
 Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/src/controllers/v1/types.ts
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field

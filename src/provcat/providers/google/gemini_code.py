@@ -14,8 +14,6 @@ Source: https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/headless.
 Source: https://github.com/google-gemini/gemini-cli/blob/main/packages/cli/src/config/config.ts
 """
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal, Self
 
 from pydantic import AliasChoices, Field, model_validator

@@ -17,8 +17,6 @@ Source: https://github.com/ohdearquant/lattice/blob/main/docs/serve-http-api.md
 Source: https://github.com/ohdearquant/lattice/blob/main/crates/inference/src/serve/contract.rs
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field

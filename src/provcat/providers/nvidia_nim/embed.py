@@ -10,8 +10,6 @@ Source: https://docs.nvidia.com/nim/nemo-retriever/text-embedding/latest/referen
 Source: https://docs.nvidia.com/nim/nemo-retriever/text-embedding/2.2.0/reference.html
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

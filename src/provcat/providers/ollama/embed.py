@@ -9,8 +9,6 @@ Source: https://github.com/ollama/ollama/blob/main/docs/openapi.yaml
 Source: https://github.com/ollama/ollama/blob/main/api/types.go
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import Field

@@ -10,8 +10,6 @@ Source: https://github.com/openai/openai-python/blob/main/src/openai/types/audio
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/audio/transcription_create_params.py
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field

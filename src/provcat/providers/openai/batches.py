@@ -7,8 +7,6 @@ Source: https://platform.openai.com/docs/api-reference/batch/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/batch_create_params.py
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -13,8 +13,6 @@ Source: https://platform.openai.com/docs/api-reference/chat/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/chat/completion_create_params.py
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field

@@ -13,12 +13,8 @@ Source: https://developers.openai.com/codex/noninteractive
 Source: https://github.com/openai/codex/blob/main/codex-rs/exec/src/cli.rs
 """
 
-from __future__ import annotations
-
 import hashlib
-import json
 import os
-import tempfile
 from typing import Any, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
@@ -221,6 +217,8 @@ def _toml(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
+    import json  # like tempfile below: only when a run is configured, not at catalog build
+
     if isinstance(value, str):
         return json.dumps(value)  # a JSON string is a valid TOML basic string
     if isinstance(value, (list, tuple)):
@@ -235,6 +233,9 @@ def _schema_file(schema: str | dict[str, Any] | None) -> str | None:
     content-addressed file in the temporary directory (same schema, same path)."""
     if schema is None or isinstance(schema, str):
         return schema
+    import json
+    import tempfile
+
     text = json.dumps(schema, sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = os.path.join(tempfile.gettempdir(), f"provcat-codex-schema-{digest}.json")

@@ -6,8 +6,6 @@ Source: https://platform.openai.com/docs/api-reference/embeddings/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/embedding_create_params.py
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field

@@ -11,8 +11,6 @@ Source: https://github.com/openai/openai-python/blob/main/src/openai/types/image
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/image_edit_params.py
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field

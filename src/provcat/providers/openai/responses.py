@@ -10,8 +10,6 @@ Source: https://platform.openai.com/docs/api-reference/responses/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/responses/response_create_params.py
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field

@@ -18,8 +18,6 @@ Source: https://openrouter.ai/docs/use-cases/reasoning-tokens
 Source: https://github.com/OpenRouterTeam/typescript-sdk/blob/main/src/models/chatrequest.ts
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field

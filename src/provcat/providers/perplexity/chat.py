@@ -15,8 +15,6 @@ Source: https://docs.perplexity.ai/guides/pro-search-stream-mode-guide
 Source: https://github.com/perplexityai/perplexity-py/blob/main/src/perplexity/types/chat/completion_create_params.py
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field

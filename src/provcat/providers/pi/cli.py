@@ -12,8 +12,6 @@ Source: https://github.com/badlogic/pi-mono/blob/main/packages/coding-agent/READ
 Source: https://www.npmjs.com/package/@mariozechner/pi-coding-agent
 """
 
-from __future__ import annotations
-
 from typing import ClassVar, Literal
 
 from pydantic import AliasChoices, Field

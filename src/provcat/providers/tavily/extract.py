@@ -9,8 +9,6 @@ Source: https://tavily.com/.well-known/openapi.json
 Source: https://github.com/tavily-ai/tavily-python/blob/master/tavily/tavily.py
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field
