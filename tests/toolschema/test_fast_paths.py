@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from provcat.toolschema import check, compile_tool
 from provcat.toolschema.api import as_tool
 from provcat.toolschema.core import finalize_records
 from provcat.toolschema.engine import Outcome, _Bail, _Run, plan_for, run
 from provcat.toolschema.targets import get_target, list_targets
+from provcat.toolschema.types import CanonicalTool, plain_tool
 from tests.toolschema.conftest import FIXTURES, obj, tool
 
 SINGLE = [t.id for t in list_targets() if plan_for(t).single_pass]
@@ -220,3 +222,47 @@ def test_a_collapsed_union_counts_the_levels_it_hides() -> None:
     fits = obj(a={"anyOf": [{"type": "string", "default": _deep(123)}, {"type": "null"}]})
     assert compile_tool(tool(fits), "gemini", allow_lossy=True).ok
     assert _both(tool(fits), "gemini")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"name": "t", "inputSchema": {"type": "object"}},
+        {"name": "t", "description": None, "inputSchema": {}},
+        {"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "", "description": "", "inputSchema": {"a": [1, {"b": 2}]}},
+    ],
+)
+def test_a_plain_tool_skips_pydantic_and_equals_its_validation(raw: dict[str, Any]) -> None:
+    fast = plain_tool(raw)
+    assert fast is not None
+    slow = CanonicalTool.model_validate(dict(raw))
+    assert fast == slow
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.model_dump(mode="json", by_alias=True) == slow.model_dump(
+        mode="json", by_alias=True
+    )
+    assert fast.input_schema is not raw["inputSchema"]  # a copy, as pydantic makes
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"name": 5, "inputSchema": {}},
+        {"name": "t", "description": 3, "inputSchema": {}},
+        {"name": "t", "inputSchema": []},
+        {"name": "t", "inputSchema": {1: "x"}},
+        {"name": "t", "inputSchema": {}, "extra": 1},
+        {"name": "t", "input_schema": {}},
+        {"inputSchema": {}},
+    ],
+)
+def test_anything_else_goes_through_pydantic(raw: dict[str, Any]) -> None:
+    assert plain_tool(raw) is None
+    try:
+        expected = CanonicalTool.model_validate(dict(raw))
+    except ValidationError:
+        with pytest.raises(ValidationError):
+            as_tool(raw)
+    else:
+        assert as_tool(raw) == expected

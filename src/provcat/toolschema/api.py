@@ -8,7 +8,7 @@ from typing import Any
 from provcat.toolschema.core import DiagnosticRecord, finalize_records, materialize_diagnostics
 from provcat.toolschema.engine import run
 from provcat.toolschema.targets import Target, get_target
-from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic
+from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic, plain_tool
 
 __all__ = ["as_tool", "check", "compile_tool"]
 
@@ -17,7 +17,7 @@ def as_tool(tool: CanonicalTool | Mapping[str, Any]) -> CanonicalTool:
     """``tool`` as a :class:`CanonicalTool` (a mapping is validated into one)."""
     if isinstance(tool, CanonicalTool):
         return tool
-    return CanonicalTool.model_validate(dict(tool))
+    return plain_tool(tool) or CanonicalTool.model_validate(dict(tool))
 
 
 def check(tool: CanonicalTool | Mapping[str, Any], target: str | Target) -> list[Diagnostic]:

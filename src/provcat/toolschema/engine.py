@@ -78,6 +78,8 @@ _RANK = {"error": 0, "warning": 1, "info": 2}
 
 
 _REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
+# keywords whose value the rewrite walk copies whole (``enum`` may still be dropped after)
+_CLONED_WHOLE = frozenset({"required", "enum"})
 _SLOTS = frozenset(MAP_SLOTS + LIST_SLOTS + SINGLE_SLOTS)
 
 # Trigger kinds checked once per tool (``_Run.tool_rules``), not per subschema.
@@ -121,6 +123,24 @@ def _root_type_hit(case: str, root: dict[str, Any], raw: Any, types: list[str]) 
 def _regex(pattern: Any) -> re.Pattern[str] | None:
     """A trigger's ``pattern`` compiled (None when the trigger has none)."""
     return re.compile(str(pattern)) if pattern else None
+
+
+# An output envelope as the walk fills it: (key, "$name" | "$description" | "$schema" | "nested"
+# | "value", the nested recipe or the literal value).
+_Recipe = tuple[tuple[str, str, Any], ...]
+
+
+def _recipe(template: Mapping[str, Any]) -> _Recipe:
+    """A target's envelope template as a recipe (placeholders recognised once)."""
+    steps: list[tuple[str, str, Any]] = []
+    for key, value in template.items():
+        if isinstance(value, str) and value in ("$name", "$description", "$schema"):
+            steps.append((key, value, None))
+        elif isinstance(value, Mapping):
+            steps.append((key, "nested", _recipe(value)))
+        else:
+            steps.append((key, "value", value))
+    return tuple(steps)
 
 
 def _segment(key: str) -> str:
@@ -173,6 +193,8 @@ class _Plan:
             if rule.action == "drop-keyword"
         )
         self.min_items = fires("min-items-not-in")
+        # whether report_node can fire anything at all for this target
+        self.reports = bool(self.reported or self.constraints or self.format_keep or self.min_items)
         self.unknown = fires("unknown-keyword")
         self.enum_values = fires("enum-values")
         plain: frozenset[str] | None = None
@@ -202,6 +224,8 @@ class _Plan:
         # limits count the input as written (a collapsed union would hide a level). A target
         # that inlines references takes it only for input with nothing to inline.
         self.inlines = output.get("refs") == "inline"
+        self.recipe = _recipe(output["envelope"])
+        self.describe_empty = output.get("description") == "when-defined"
         self.single_pass = not (tool_codes & walk_codes) and (
             not target.rewrites
             or (not fires("header-keyword") and not (self.collapse and fires("limit")))
@@ -805,7 +829,8 @@ class _Run:
             if merged is not s and tally is not None:
                 self.nesting(s["anyOf"], level)
             s = merged
-        self.report_node(s, path)
+        if plan.reports:
+            self.report_node(s, path)
         out: dict[str, Any] = {}
         const_enum: list[Any] | None = None
         one_of: list[Any] | None = None
@@ -829,10 +854,13 @@ class _Run:
                 if value.__class__ not in _ATOMS and (
                     fate != _SPECIAL_KEY or not self.descends(key, value)
                 ):
-                    if key == "required" and fate == _SPECIAL_KEY:
-                        out[key] = _clone_within(value, MAX_NESTING - level)
-                        continue
-                    self.nesting(value, level)
+                    if fate == _SPECIAL_KEY and key in _CLONED_WHOLE:
+                        value = _clone_within(value, MAX_NESTING - level)  # bounded copy
+                        if key == "required":
+                            out[key] = value
+                            continue
+                    else:
+                        self.nesting(value, level)
                 if fate == _DROP:
                     self.hidden(key, value, depth)
             where = path + _segment(key)
@@ -895,7 +923,7 @@ class _Run:
                     and self.enum_rules(value, path, drop_allowed=True)
                 ):
                     continue
-                out[key] = _clone(value)
+                out[key] = value if tally is not None else _clone(value)  # copied above
             elif key == "format":
                 if isinstance(value, str) and plan.format_drop and self.format_drop(value, where):
                     continue
@@ -1308,23 +1336,21 @@ class _Run:
             self.fire(rule, "inputSchema")
         return True
 
-    def envelope(
-        self, template: Mapping[str, Any], schema: Any, omit_schema: bool
-    ) -> dict[str, Any]:
+    def envelope(self, recipe: _Recipe, schema: Any, omit_schema: bool) -> dict[str, Any]:
+        """The target's output envelope with the tool's name, description and schema in it."""
         out: dict[str, Any] = {}
         desc = self.tool.description
-        mode = self.target.output.get("description")
-        show = desc is not None and (mode == "when-defined" or bool(desc))
-        for key, value in template.items():
-            if value == "$name":
+        show = desc is not None and (self.plan.describe_empty or bool(desc))
+        for key, kind, value in recipe:
+            if kind == "$name":
                 out[key] = self.tool.name
-            elif value == "$description":
+            elif kind == "$description":
                 if show:
                     out[key] = desc
-            elif value == "$schema":
+            elif kind == "$schema":
                 if not omit_schema:
                     out[key] = schema
-            elif isinstance(value, Mapping):
+            elif kind == "nested":
                 out[key] = self.envelope(value, schema, omit_schema)
             else:
                 out[key] = _clone(value)
@@ -1361,7 +1387,7 @@ class _Run:
             return Outcome(
                 self.diagnostics,
                 steps,
-                self.envelope(output["envelope"], verbatim, False),
+                self.envelope(self.plan.recipe, verbatim, False),
             )
         resolved: Any = self.root
         if output.get("refs") == "inline":
@@ -1405,7 +1431,7 @@ class _Run:
             ordered = [*self.pre, *self.dfs, *steps, *self.post, *tail]
         else:
             ordered = [*steps, *self.pre, *self.dfs, *self.post, *tail]
-        return Outcome(self.diagnostics, ordered, self.envelope(output["envelope"], schema, omit))
+        return Outcome(self.diagnostics, ordered, self.envelope(self.plan.recipe, schema, omit))
 
     def single_pass(self) -> Outcome:
         """:meth:`execute` for a rewrite target in one walk: the nesting check and the limit
@@ -1437,9 +1463,7 @@ class _Run:
             ordered = [*self.dfs, *steps, *self.post, *tail]
         else:
             ordered = [*steps, *self.pre, *self.dfs, *self.post, *tail]
-        return Outcome(
-            self.diagnostics, ordered, self.envelope(self.target.output["envelope"], schema, omit)
-        )
+        return Outcome(self.diagnostics, ordered, self.envelope(self.plan.recipe, schema, omit))
 
     def verbatim_pass(self) -> Outcome:
         """:meth:`execute` for a target that sends the schema as written, in one walk: the copy,
@@ -1452,9 +1476,7 @@ class _Run:
         self.step("rename-input-schema", "inputSchema", steps)
         self.step("enable-strict", "inputSchema", steps)
         schema = self.root_type_actions(copy, steps)
-        return Outcome(
-            self.diagnostics, steps, self.envelope(self.target.output["envelope"], schema, False)
-        )
+        return Outcome(self.diagnostics, steps, self.envelope(self.plan.recipe, schema, False))
 
     def verbatim_walk(self, s: dict[str, Any], path: str, depth: int, level: int) -> Any:
         """A deep copy of subschema ``s``; reports it and its subschemas in ``schema_nodes``

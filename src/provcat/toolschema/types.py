@@ -104,6 +104,40 @@ class CanonicalTool(_Shape):
     )
 
 
+def plain_tool(value: Any) -> CanonicalTool | None:
+    """``value`` as a :class:`CanonicalTool` without pydantic when it is the plain JSON shape
+    (a dict with a string ``name``, an optional string ``description`` and an object
+    ``inputSchema`` with string keys, nothing else); None when it needs full validation.
+    The result is what ``CanonicalTool.model_validate`` gives for such input."""
+    if value.__class__ is not dict or not _PLAIN_TOOL_KEYS.issuperset(value):
+        return None
+    name = value.get("name")
+    schema = value.get("inputSchema")
+    description = value.get("description")
+    if name.__class__ is not str or schema.__class__ is not dict:
+        return None
+    if description is not None and description.__class__ is not str:
+        return None
+    for key in schema:
+        if key.__class__ is not str:
+            return None
+    obj = _new(CanonicalTool)
+    _setattr(
+        obj,
+        "__dict__",
+        {"name": name, "description": description, "input_schema": dict(schema)},
+    )
+    fields = {"name", "input_schema", "description"} if "description" in value else _NAME_SCHEMA
+    _setattr(obj, "__pydantic_fields_set__", set(fields))
+    _setattr(obj, "__pydantic_extra__", None)
+    _setattr(obj, "__pydantic_private__", None)
+    return obj
+
+
+_PLAIN_TOOL_KEYS = frozenset({"name", "description", "inputSchema"})
+_NAME_SCHEMA = frozenset({"name", "input_schema"})
+
+
 class CompileAbility(_Shape):
     """Whether compiling can resolve a diagnostic, at what cost, and how."""
 
