@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from provcat.toolschema import check, compile_tool
@@ -266,3 +268,66 @@ def test_anything_else_goes_through_pydantic(raw: dict[str, Any]) -> None:
             as_tool(raw)
     else:
         assert as_tool(raw) == expected
+
+
+# Schema-shaped JSON from the whole keyword vocabulary, for the property below.
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 300),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.sampled_from(["", "a", "date", "email", "x-y", "#/$defs/A", "#/definitions/B", "#"]),
+)
+_JSON = st.recursive(
+    _VALUES,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+_KEYWORDS = sorted(
+    {kw for target in list_targets() for values in target.keywords.values() for kw in values}
+    | {"type", "enum", "const", "nullable", "x-mcp-header", "x-other", "if", "contains"}
+)
+_TYPES = st.sampled_from(
+    ["string", "integer", "number", "boolean", "array", "object", "null", "int"]
+)
+
+
+def _schemas() -> st.SearchStrategy[Any]:
+    def node(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        slot_values = {
+            "properties": st.dictionaries(
+                st.sampled_from(["a", "b c", "ok_1"]), children, max_size=3
+            ),
+            "$defs": st.dictionaries(st.sampled_from(["A", "B"]), children, max_size=2),
+            "definitions": st.dictionaries(st.sampled_from(["A", "B"]), children, max_size=2),
+            "anyOf": st.lists(children, max_size=3),
+            "oneOf": st.lists(children, max_size=2),
+            "allOf": st.lists(children, max_size=2),
+            "prefixItems": st.lists(children, max_size=2),
+            "items": children,
+            "not": children,
+            "additionalProperties": children,
+            "type": _TYPES | st.lists(_TYPES, max_size=3),
+            "required": st.lists(st.sampled_from(["a", "b c", "zz"]), max_size=3),
+            "enum": st.lists(_JSON, max_size=3),
+            "$ref": st.sampled_from(["#/$defs/A", "#/definitions/B", "#/$defs/Z", "http://x/y"]),
+        }
+        keyword = st.sampled_from(sorted(set(_KEYWORDS) | set(slot_values)))
+        pair = keyword.flatmap(lambda k: slot_values.get(k, _JSON).map(lambda v: (k, v)))
+        return st.lists(pair, max_size=5).map(dict)
+
+    return st.recursive(st.builds(dict) | st.booleans() | _VALUES, node, max_leaves=12)
+
+
+@settings(
+    max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
+@given(schema=_schemas(), name=st.sampled_from(["t", "bad name", "x" * 70]))
+def test_every_target_gives_the_full_runs_answer_for_any_schema_shaped_input(
+    schema: Any, name: str
+) -> None:
+    root = schema if isinstance(schema, dict) else {"type": "object", "properties": {"v": schema}}
+    for target in SINGLE:
+        _both(tool(root, name=name), target)
