@@ -838,6 +838,7 @@ class _Run:
         nullable_key = False
         fates = plan.fates
         node = self.node
+        segment = PATH_SEGMENTS.get
         for key, value in s.items():
             fate = fates.get(key)
             if fate is None:
@@ -850,6 +851,32 @@ class _Run:
                 else:
                     out[key] = _clone(value)
                 continue
+            if fate == _SPECIAL_KEY:  # the two commonest keywords first, without a path
+                if (
+                    key == "type"
+                    and value.__class__ is str
+                    and (plan.plain_types is None or value in plan.plain_types)
+                    and "anyOf" not in s
+                    and "oneOf" not in s
+                ):
+                    if plan.upper:
+                        self.type_names += 1
+                        out["type"] = value.upper()
+                    else:
+                        out["type"] = value
+                    continue
+                if key == "properties" and value.__class__ is dict:
+                    if tally is not None:
+                        if level + 1 > MAX_NESTING:
+                            raise _Bail
+                        tally.properties += len(value)
+                        tally.chars += sum(map(len, value))
+                    base = path + ".properties"
+                    out[key] = {
+                        k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+                        for k, v in value.items()
+                    }
+                    continue
             if tally is not None:
                 if value.__class__ not in _ATOMS and (
                     fate != _SPECIAL_KEY or not self.descends(key, value)
@@ -863,7 +890,7 @@ class _Run:
                         self.nesting(value, level)
                 if fate == _DROP:
                     self.hidden(key, value, depth)
-            where = path + _segment(key)
+            where = path + (segment(key) or _segment(key))
             if fate == _DROP:
                 for rule in plan.drops[key]:
                     self.fire(rule, where, keyword=key)
@@ -880,18 +907,6 @@ class _Run:
                     out[key] = _clone(value)
                 continue
             if key == "type":
-                if (
-                    value.__class__ is str
-                    and (plan.plain_types is None or value in plan.plain_types)
-                    and "anyOf" not in s
-                    and "oneOf" not in s
-                ):
-                    if plan.upper:
-                        self.type_names += 1
-                        out["type"] = value.upper()
-                    else:
-                        out["type"] = value
-                    continue
                 kept = self.type_rules(s, value, where, out)
                 if kept is not None:
                     names, nullable_from_type = kept
@@ -1016,7 +1031,13 @@ class _Run:
             out["nullable"] = s["nullable"]
         if nullable_from_type:
             out["nullable"] = True
-        self.close_object(s, path, out)
+        if (
+            "properties" in s
+            or "additionalProperties" in s
+            or "required" in s
+            or ("type" in s and (s["type"] == "object" or isinstance(s["type"], list)))
+        ):
+            self.close_object(s, path, out)
         if plan.enum_format or plan.int64:
             self.finish_node(out, path)
         return plan.order(out)
