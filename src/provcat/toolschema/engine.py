@@ -1038,7 +1038,9 @@ class _Run:
             or ("type" in s and (s["type"] == "object" or isinstance(s["type"], list)))
         ):
             self.close_object(s, path, out)
-        if plan.enum_format or plan.int64:
+        if (plan.enum_format and "enum" in out) or (
+            plan.int64 and not plan.int64_set.isdisjoint(out)
+        ):
             self.finish_node(out, path)
         return plan.order(out)
 
