@@ -59,3 +59,18 @@ def base(use_catalog: Callable[[Records], CatalogSource]) -> Records:
 
 def record(records: Records, provider: str) -> dict[str, Any]:
     return next(r for r in records if r["provider"] == provider)
+
+
+def assert_configs_equal_validated(snapshot: Any) -> None:
+    """Every config of ``snapshot`` equals ``EndpointConfig(**meta.config)``: the same values, of
+    the same types, with the same fields set (what the trusted build must give)."""
+    from provcat.config import EndpointConfig
+
+    for provider in snapshot.providers.values():
+        for entry in provider.endpoints.values():
+            validated = EndpointConfig(**entry.meta.config)
+            assert entry.config == validated
+            assert [(k, type(v)) for k, v in entry.config.__dict__.items()] == [
+                (k, type(v)) for k, v in validated.__dict__.items()
+            ]
+            assert entry.config.model_fields_set == validated.model_fields_set

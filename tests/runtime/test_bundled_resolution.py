@@ -7,6 +7,7 @@ import pytest
 
 from provcat import EndpointRegistry, match_endpoint
 from provcat.errors import EndpointNotFound
+from tests.runtime.conftest import assert_configs_equal_validated
 from tests.test_bundled_catalog import ENDPOINTS, PROVIDER_ALIASES
 
 CASES = [
@@ -134,14 +135,5 @@ def test_cold_resolution_builds_no_validator_and_evaluates_no_annotation_string(
 def test_bundled_configs_equal_validated_ones() -> None:
     """The bundled (trusted) snapshot builds its configs without the validator; each one equals
     the validated config, field by field and type by type."""
-    from provcat.config import EndpointConfig
-
     EndpointRegistry._reset()
-    for provider in EndpointRegistry.snapshot().providers.values():
-        for entry in provider.endpoints.values():
-            validated = EndpointConfig(**entry.meta.config)
-            assert entry.config == validated
-            assert [(k, type(v)) for k, v in entry.config.__dict__.items()] == [
-                (k, type(v)) for k, v in validated.__dict__.items()
-            ]
-            assert entry.config.model_fields_set == validated.model_fields_set
+    assert_configs_equal_validated(EndpointRegistry.snapshot())

@@ -26,7 +26,7 @@ from provcat.errors import (
     ProviderUnavailable,
 )
 from provcat.registry import CatalogSource, EndpointRegistry
-from tests.runtime.conftest import Records, record
+from tests.runtime.conftest import Records, assert_configs_equal_validated, record
 
 Use = Callable[[Records], CatalogSource]
 
@@ -642,17 +642,8 @@ def test_trusted_records_skip_only_the_value_check_the_generator_made(use_catalo
 
 
 def test_trusted_records_build_configs_equal_to_validated_ones(use_catalog: Use) -> None:
-    from provcat.config import EndpointConfig
-
     EndpointRegistry.refresh(CatalogSource(base_records_with, trusted=True))
-    for provider in EndpointRegistry.snapshot().providers.values():
-        for entry in provider.endpoints.values():
-            validated = EndpointConfig(**entry.meta.config)
-            assert entry.config == validated
-            assert [(k, type(v)) for k, v in entry.config.__dict__.items()] == [
-                (k, type(v)) for k, v in validated.__dict__.items()
-            ]
-            assert entry.config.model_fields_set == validated.model_fields_set
+    assert_configs_equal_validated(EndpointRegistry.snapshot())
 
 
 def test_trusted_records_keep_the_config_validators(use_catalog: Use) -> None:

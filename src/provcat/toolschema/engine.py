@@ -1515,27 +1515,11 @@ class _Run:
         for slot in MAP_SLOTS:
             entries = s.get(slot)
             if isinstance(entries, dict):
-                if level + 1 > MAX_NESTING:
-                    raise _Bail
-                base = path + _segment(slot)
-                walked[slot] = {
-                    k: self.verbatim_walk(v, base + _segment(k), depth + 1, level + 2)
-                    if isinstance(v, dict)
-                    else self.copied(v, level + 1)
-                    for k, v in entries.items()
-                }
+                walked[slot] = self.verbatim_entries(entries, path + _segment(slot), depth, level)
         for slot in LIST_SLOTS:
             entries = s.get(slot)
             if isinstance(entries, list):
-                if level + 1 > MAX_NESTING:
-                    raise _Bail
-                base = path + _segment(slot)
-                walked[slot] = [
-                    self.verbatim_walk(v, f"{base}[{i}]", depth + 1, level + 2)
-                    if isinstance(v, dict)
-                    else self.copied(v, level + 1)
-                    for i, v in enumerate(entries)
-                ]
+                walked[slot] = self.verbatim_entries(entries, path + _segment(slot), depth, level)
         for slot in SINGLE_SLOTS:
             child = s.get(slot)
             if isinstance(child, dict):
@@ -1549,6 +1533,23 @@ class _Run:
             else:
                 out[key] = self.copied(value, level)
         return out
+
+    def verbatim_entries(
+        self, entries: dict[str, Any] | list[Any], base: str, depth: int, level: int
+    ) -> Any:
+        """The copied entries of a map or list slot of a subschema at ``level``: subschemas
+        walked, anything else copied."""
+        if level + 1 > MAX_NESTING:
+            raise _Bail
+
+        def one(value: Any, where: str) -> Any:
+            if isinstance(value, dict):
+                return self.verbatim_walk(value, where, depth + 1, level + 2)
+            return self.copied(value, level + 1)
+
+        if isinstance(entries, dict):
+            return {k: one(v, base + _segment(k)) for k, v in entries.items()}
+        return [one(v, f"{base}[{i}]") for i, v in enumerate(entries)]
 
     def copied(self, value: Any, level: int) -> Any:
         """A deep copy of ``value``, held at nesting ``level`` (bails out past the limit)."""
