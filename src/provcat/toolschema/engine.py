@@ -212,6 +212,16 @@ class _Plan:
         self.empty_rules = fires("empty-schema")
         self.optional = fires("optional-property")
         self.closing = any(rule.action == "required-nullable" for rule, _ in self.optional)
+        self.optional_records = tuple(
+            (
+                _RANK[rule.severity],
+                rule.code,
+                rule.action != "unsupported",
+                rule,
+                rule.transformation if rule.action == "required-nullable" else None,
+            )
+            for rule, _ in self.optional
+        )
         self.replaces_map = any(
             "schema" in trig["values"] and rule.action in ("close-object", "drop-keyword")
             for rule, trig in self.ap_rules
@@ -1253,14 +1263,18 @@ class _Run:
         required = _as_list(s.get("required"))
         props: dict[str, Any] = out.get("properties") or {}
         base = path + ".properties"
+        diagnostics, dfs, fired = self.diagnostics, self.dfs, self.fired
         for name in canonical:
             if name in required:
                 continue
             where = base + _segment(name)
-            for rule, _ in plan.optional:
-                self.fire(rule, where, property=name)
-                if rule.action == "required-nullable":
-                    self.record(rule, where, property=name)
+            values = {"property": name}  # read-only, shared by this property's records
+            # what fire() and record() append, per optional-property rule, in rule order
+            for rank, code, supported, rule, spec in plan.optional_records:
+                diagnostics.append((rank, where, code, supported, (rule, values)))
+                fired.add(code)
+                if spec is not None:
+                    dfs.append((spec["code"], where, rule.lossy, (spec["detail"], values)))
             props[name] = self.with_null(props.get(name, {}))
         out["properties"] = props
         out["required"] = list(canonical)
