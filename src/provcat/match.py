@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from provcat.catalog.snapshot import EndpointEntry
+from provcat.catalog.snapshot import CatalogSnapshot, EndpointEntry
 from provcat.compat import CompatibleEndpoint, compatible_request_model, is_strict
 from provcat.config import EndpointConfig
 from provcat.endpoint import Endpoint
@@ -25,6 +25,21 @@ from provcat.request import field_names, field_problem, suggest
 __all__ = ["match_endpoint", "resolve"]
 
 _FIXED = frozenset({"provider", "endpoint", "name", "openai_compatible"})
+
+# The published snapshot's memo (provider spelling -> endpoint spelling -> entry), kept here by a
+# registry listener: a repeated lookup is two dict reads. Between a refresh's publication and
+# this update a lookup may still answer from the prior snapshot, as one started a moment earlier
+# would; it never mixes the two.
+_memo: dict[str, dict[str, EndpointEntry]] = {}
+
+
+def _track(snapshot: CatalogSnapshot | None) -> None:
+    global _memo
+    _memo = snapshot.memo if snapshot is not None else {}
+
+
+EndpointRegistry._listeners.append(_track)
+_track(EndpointRegistry._snapshot)
 
 
 def _check_overrides(overrides: Mapping[str, Any]) -> None:
@@ -106,8 +121,8 @@ def resolve(provider: str, endpoint: str = "") -> EndpointEntry:
     Raises exactly what :func:`match_endpoint` raises for a registered lookup.
     """
     try:  # the fast path: a spelling this snapshot already resolved
-        return EndpointRegistry._snapshot.memo[provider, endpoint]  # type: ignore[union-attr]
-    except (AttributeError, KeyError, TypeError):  # no snapshot yet, a new spelling, unhashable
+        return _memo[provider][endpoint]
+    except (KeyError, TypeError):  # no snapshot yet, a new spelling, unhashable
         pass
     if not isinstance(provider, str):
         raise TypeError(f"provider must be a str, not {type(provider).__name__}")
@@ -192,8 +207,8 @@ def match_endpoint(
     """
     if request_defaults is None and not config_overrides:
         try:  # the fast path; a registered match wins whatever openai_compatible says
-            hit = EndpointRegistry._snapshot.memo[provider, endpoint]  # type: ignore[union-attr]
-        except (AttributeError, KeyError, TypeError):
+            hit = _memo[provider][endpoint]
+        except (KeyError, TypeError):
             pass
         else:
             return hit.spec.endpoint_class(hit.config, request_defaults=hit.spec.request_defaults)

@@ -70,6 +70,9 @@ class EndpointRegistry:
 
     _lock: ClassVar[threading.Lock] = threading.Lock()
     _snapshot: ClassVar[CatalogSnapshot | None] = None
+    # told of every publication (and of a reset, with None): the lookup fast path keeps its own
+    # reference to the published snapshot's memo in a module global, the quickest read there is
+    _listeners: ClassVar[list[Callable[[CatalogSnapshot | None], None]]] = []
     _source: ClassVar[CatalogSource | None] = None
     builds: ClassVar[int] = 0  # how many snapshots were built (inspection and tests)
 
@@ -100,6 +103,8 @@ class EndpointRegistry:
         snapshot.bind()
         cls._source = source
         cls._snapshot = snapshot  # the single assignment that publishes
+        for listener in cls._listeners:
+            listener(snapshot)
 
     @classmethod
     def list_providers(cls) -> list[ProviderCatalogItem]:
@@ -119,3 +124,5 @@ class EndpointRegistry:
         with cls._lock:
             cls._snapshot = None
             cls._source = source
+            for listener in cls._listeners:
+                listener(None)

@@ -25,6 +25,7 @@ from provcat.errors import (
     EndpointNotFound,
     ProviderUnavailable,
 )
+from provcat.match import resolve
 from provcat.registry import CatalogSource, EndpointRegistry
 from tests.runtime.conftest import Records, assert_configs_equal_validated, record
 
@@ -260,6 +261,26 @@ def test_d2_atomic_publication_refresh_with_a_collision_keeps_the_prior_snapshot
         EndpointRegistry.refresh(CatalogSource(lambda: bad))
     assert EndpointRegistry.snapshot() is prior
     assert match_endpoint("alpha-ai", "chat").config.provider == "alpha"
+
+
+def test_d2_repeated_lookups_answer_from_the_published_snapshot_after_a_refresh(
+    use_catalog: Use,
+) -> None:
+    use_catalog(base_records_with())
+    first = resolve("alpha", "chat")
+    assert resolve("alpha", "chat") is first  # the memo answers the repeat
+    assert match_endpoint("alpha", "chat").config is first.config
+    EndpointRegistry.refresh(CatalogSource(base_records_with))
+    fresh = EndpointRegistry.snapshot().providers["alpha"].endpoints[first.key]
+    assert fresh is not first
+    assert resolve("alpha", "chat") is fresh  # the new snapshot's entry, never the prior one
+    assert match_endpoint("alpha", "chat").config is fresh.config
+    with pytest.raises(EndpointNotFound):  # a failed lookup is not remembered
+        resolve("alpha", "chta")
+    with pytest.raises(EndpointNotFound):
+        resolve("alpha", "chta")
+    EndpointRegistry._reset(CatalogSource(base_records_with))
+    assert resolve("alpha", "chat") is not fresh  # a reset forgets the memo with the snapshot
 
 
 def test_d2_no_first_match_lookup_does_not_depend_on_record_order(use_catalog: Use) -> None:

@@ -63,19 +63,26 @@ class CatalogSnapshot:
     modules: tuple[ProviderModuleSpec, ...]
     model_aliases: Mapping[str, str]  # canonical bare alias -> "provider/model"
     fingerprint: str
-    # (provider, endpoint) exactly as a caller spelled them -> the registered entry; filled on
-    # first resolution of a spelling, valid for this snapshot's whole life (it never changes)
-    memo: dict[tuple[str, str], EndpointEntry] = field(default_factory=dict, compare=False)
+    # provider -> endpoint, exactly as a caller spelled them -> the registered entry; filled on
+    # first resolution of a spelling, valid for this snapshot's whole life (it never changes).
+    # Nested rather than keyed by pairs: a hit is two dict reads, no tuple to build and hash.
+    memo: dict[str, dict[str, EndpointEntry]] = field(default_factory=dict, compare=False)
     # model spec -> its parse, and model_kwargs arguments -> its result (pure functions of the
     # snapshot); filled on first use, bounded like memo
     parsed_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
     applied_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
 
-    MEMO_LIMIT = 4096
+    MEMO_LIMIT = 4096  # model-spec memos; and provider spellings, each with up to MEMO_SPELLINGS
+    MEMO_SPELLINGS = 256  # endpoint spellings remembered per provider spelling
 
     def remember(self, provider: str, endpoint: str, entry: EndpointEntry) -> None:
-        if len(self.memo) < self.MEMO_LIMIT:
-            self.memo[(provider, endpoint)] = entry
+        spellings = self.memo.get(provider)
+        if spellings is None:
+            if len(self.memo) >= self.MEMO_LIMIT:
+                return
+            spellings = self.memo.setdefault(provider, {})
+        if len(spellings) < self.MEMO_SPELLINGS:
+            spellings[endpoint] = entry
 
     def canonical_provider(self, name: str) -> str | None:
         """The canonical provider key ``name`` spells, or None."""
