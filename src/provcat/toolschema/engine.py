@@ -1158,7 +1158,7 @@ class _Run:
                         self.record(rule, where, type=_js(name))
                         names.remove(name)
         nullable = False
-        keyword_style = self.target.output.get("nullable_style") == "keyword"
+        keyword_style = self.plan.keyword_style
         if keyword_style and "null" in names and len(names) > 1:
             names = [n for n in names if n != "null"]
             nullable = True
