@@ -875,12 +875,10 @@ class _Run:
                     else:
                         out["type"] = value
                     continue
-                if key == "properties" and value.__class__ is dict:
+                if key == "properties" and isinstance(value, dict):
                     if tally is not None:
-                        if level + 1 > MAX_NESTING:
-                            raise _Bail
-                        tally.properties += len(value)
-                        tally.chars += sum(map(len, value))
+                        self.nesting(value, level, shallow=True)
+                        tally.names(value, key)
                     base = path + ".properties"
                     out[key] = {
                         k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
@@ -924,18 +922,7 @@ class _Run:
                         out["type"] = names[0]
                     elif names:
                         out["type"] = names
-            elif key == "properties":
-                if isinstance(value, dict):
-                    if tally is not None:
-                        self.nesting(value, level, shallow=True)
-                        tally.names(value, key)
-                    out[key] = {
-                        k: node(v, where + _segment(k), depth + 1, level + 2)
-                        for k, v in value.items()
-                    }
-                else:
-                    out[key] = _clone(value)
-            elif key == "required":
+            elif key in ("properties", "required"):  # properties that are not a map
                 out[key] = _clone(value)
             elif key == "items" or key == "not":
                 out[key] = node(value, where, depth + 1, level + 1)

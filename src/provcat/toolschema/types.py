@@ -60,11 +60,17 @@ def fast_build(cls: type[_T], **values: Any) -> _T:
     return build_from(cls, values)
 
 
-def build_from(cls: type[_T], values: dict[str, Any]) -> _T:
-    """:func:`fast_build` with the values as a dict (which becomes the instance's ``__dict__``)."""
+def build_from(cls: type[_T], values: dict[str, Any], fields_set: set[str] | None = None) -> _T:
+    """:func:`fast_build` with the values as a dict (which becomes the instance's ``__dict__``);
+    ``fields_set`` names the fields given explicitly (all of ``values`` by default)."""
     obj = _new(cls)
     _setattr(obj, "__dict__", values)
-    _setattr(obj, "__pydantic_fields_set__", set(values))
+    return _finish(obj, set(values) if fields_set is None else fields_set)
+
+
+def _finish(obj: _T, fields_set: set[str]) -> _T:
+    """Set the bookkeeping attributes pydantic keeps beside an instance's field values."""
+    _setattr(obj, "__pydantic_fields_set__", fields_set)
     _setattr(obj, "__pydantic_extra__", None)
     _setattr(obj, "__pydantic_private__", None)
     return obj
@@ -121,17 +127,12 @@ def plain_tool(value: Any) -> CanonicalTool | None:
     for key in schema:
         if key.__class__ is not str:
             return None
-    obj = _new(CanonicalTool)
-    _setattr(
-        obj,
-        "__dict__",
-        {"name": name, "description": description, "input_schema": dict(schema)},
-    )
     fields = {"name", "input_schema", "description"} if "description" in value else _NAME_SCHEMA
-    _setattr(obj, "__pydantic_fields_set__", set(fields))
-    _setattr(obj, "__pydantic_extra__", None)
-    _setattr(obj, "__pydantic_private__", None)
-    return obj
+    return build_from(
+        CanonicalTool,
+        {"name": name, "description": description, "input_schema": dict(schema)},
+        set(fields),
+    )
 
 
 _PLAIN_TOOL_KEYS = frozenset({"name", "description", "inputSchema"})
@@ -251,10 +252,7 @@ class CompileResult(_Shape):
         fields = {"provider_id", "tool_name", "ok", "transformations", "diagnostics"}
         if ok:
             fields.add("output")
-        _setattr(obj, "__pydantic_fields_set__", fields)
-        _setattr(obj, "__pydantic_extra__", None)
-        _setattr(obj, "__pydantic_private__", None)
-        return obj
+        return _finish(obj, fields)
 
     @property
     def lossy(self) -> bool:
