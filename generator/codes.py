@@ -281,19 +281,7 @@ _CODES = (
         "a model id or model alias is declared twice within one provider",
         "remove or rename one",
     ),
-)
-
-CODES: dict[str, Code] = {code.name: code for code in _CODES}
-
-
-def all_codes() -> tuple[Code, ...]:
-    """Every code, in declaration order (loader, schema, catalog)."""
-    return _CODES
-
-
-# schema targets (catalog/schema-targets/*.yaml) and the providers' tool_schema_target; appended
-# after the codes above, which keep their meaning.
-_TARGET_CODES = (
+    # schema targets (catalog/schema-targets/*.yaml) and the providers' tool_schema_target
     Code(
         "target_file_name_mismatch",
         "error",
@@ -413,7 +401,40 @@ _TARGET_CODES = (
         "a provider's tool_schema_target names no file in catalog/schema-targets/",
         "use the id of a schema target",
     ),
+    # endpoint implementations: an endpoint's own class or a runtime protocol (provcat.protocols)
+    Code(
+        "class_and_protocol",
+        "error",
+        "catalog",
+        "an endpoint names both `class` and `protocol`",
+        "keep one: `protocol` for a shape the runtime implements, `class` for your own code",
+    ),
+    Code(
+        "missing_endpoint_implementation",
+        "error",
+        "catalog",
+        "an endpoint names neither `class` nor `protocol`",
+        "add `protocol: openai-chat` (or another protocol), or `class` naming your endpoint class",
+    ),
+    Code(
+        "unknown_protocol",
+        "error",
+        "catalog",
+        "`protocol` names no protocol of provcat.protocols",
+        "use one of the protocols listed in docs/protocols.md",
+    ),
+    Code(
+        "credential_header",
+        "error",
+        "catalog",
+        "default_headers carries a credential (Authorization or x-api-key)",
+        "set auth_type and api_key_env instead; keys never appear in the catalog",
+    ),
 )
 
-_CODES: tuple[Code, ...] = (*_CODES, *_TARGET_CODES)  # type: ignore[no-redef]
-CODES = {code.name: code for code in _CODES}
+CODES: dict[str, Code] = {code.name: code for code in _CODES}
+
+
+def all_codes() -> tuple[Code, ...]:
+    """Every code, in declaration order (loader, schema, catalog, schema targets, later additions)."""
+    return _CODES

@@ -20,8 +20,10 @@ import jinja2
 from generator import GENERATOR_VERSION
 from generator.codes import all_codes
 from generator.pyliteral import literal
-from generator.snapshot import FORMAT_VERSION, fingerprint
-from provcat.modelspec import EFFORT_LEVELS
+from generator.snapshot import fingerprint
+from provcat.effort import EFFORT_LEVELS
+from provcat.protocols import PROTOCOLS
+from provcat.snapshot_format import SUPPORTED_FORMAT as FORMAT_VERSION
 from provcat.toolschema.vocabulary import ACTIONS, STEPS, TRIGGERS
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -147,6 +149,18 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
         },
         "no_policy": [p["provider"] for p in providers if p["policy"] is None],
         "effort_levels": EFFORT_LEVELS,
+        "protocols": [
+            (
+                protocol,
+                [
+                    f"{p['provider']}/{e['endpoint']}"
+                    for p in providers
+                    for e in p["endpoints"]
+                    if e["protocol"] == protocol.name
+                ],
+            )
+            for protocol in PROTOCOLS.values()
+        ],
     }
     targets = snapshot.get("targets", ())
     context["targets"] = targets
@@ -164,6 +178,7 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
         "README.md",
         "providers.md",
         "endpoints.md",
+        "protocols.md",
         "aliases.md",
         "policies.md",
         "diagnostics.md",

@@ -68,11 +68,13 @@ class EndpointDecl:
     key: Key
     aliases: tuple[Key, ...]
     type: Valued
-    class_ref: Valued
-    request_options: Valued
+    class_ref: Valued | None  # its own class, or None
+    protocol: Valued | None  # a runtime protocol, or None (exactly one of the two is valid)
+    request_options: Valued  # as written (None when absent)
     request_defaults: dict[str, Valued]
     settings: dict[str, Any]  # effective: endpoint, then provider defaults, then type defaults
     base_url_loc: Loc
+    header_loc: Loc  # where its effective default_headers were written
     method: str
     path: str
     description: str | None
@@ -111,7 +113,7 @@ class ProviderDecl:
     description: str | None
     docs_url: str | None
     aliases: tuple[Key, ...]
-    module: Valued
+    module: Valued | None  # None: declared in YAML alone
     endpoints: tuple[EndpointDecl, ...]
     policy: PolicyDecl | None
     models: tuple[ModelDecl, ...]
@@ -144,12 +146,25 @@ def build(doc: Document, stem: str) -> ProviderDecl:
             base_url_loc = doc.loc(("defaults", "base_url"))
         else:
             base_url_loc = doc.loc(path, key=True)
+        if "default_headers" in raw:
+            header_loc = doc.loc((*path, "default_headers"), key=True)
+        elif "default_headers" in defaults:
+            header_loc = doc.loc(("defaults", "default_headers"), key=True)
+        else:
+            header_loc = doc.loc(path, key=True)
         endpoints.append(
             EndpointDecl(
                 key=Key(name, doc.loc(path, key=True)),
                 aliases=_keys(doc, (*path, "aliases"), raw.get("aliases", [])),
                 type=Valued(kind, doc.loc((*path, "type"))),
-                class_ref=Valued(raw["class"], doc.loc((*path, "class"))),
+                class_ref=(
+                    Valued(raw["class"], doc.loc((*path, "class"))) if "class" in raw else None
+                ),
+                protocol=(
+                    Valued(raw["protocol"], doc.loc((*path, "protocol")))
+                    if "protocol" in raw
+                    else None
+                ),
                 request_options=Valued(
                     raw.get("request_options"), doc.loc((*path, "request_options"))
                 ),
@@ -158,6 +173,7 @@ def build(doc: Document, stem: str) -> ProviderDecl:
                 ),
                 settings=settings,
                 base_url_loc=base_url_loc,
+                header_loc=header_loc,
                 method=raw.get("method", "POST"),
                 path=raw.get("path", name),
                 description=raw.get("description"),
@@ -232,7 +248,7 @@ def build(doc: Document, stem: str) -> ProviderDecl:
         description=data.get("description"),
         docs_url=data.get("docs_url"),
         aliases=_keys(doc, ("aliases",), data.get("aliases", [])),
-        module=Valued(data["module"], doc.loc(("module",))),
+        module=Valued(data["module"], doc.loc(("module",))) if "module" in data else None,
         endpoints=tuple(endpoints),
         policy=policy,
         models=models,

@@ -12,26 +12,28 @@ import json
 from typing import Any
 
 from generator.model import EndpointDecl, ProviderDecl
+from generator.validate import request_options_ref
+from provcat.catalog.keyspace import EndpointKeys, ProviderKeys, Spelling, indexes
 from provcat.keys import canonical_key
 
-FORMAT_VERSION = 3
 
-
-def _ref(ref: str | None, module: str) -> str | None:
+def _ref(ref: str | None, module: str | None) -> str | None:
     if ref is None:
         return None
     return ref if ":" in ref else f"{module}:{ref}"
 
 
-def _endpoint(ep: EndpointDecl, module: str) -> dict[str, Any]:
+def _endpoint(ep: EndpointDecl, module: str | None) -> dict[str, Any]:
     settings = dict(ep.settings)
     return {
         "endpoint": ep.key.value,
         "key": canonical_key(ep.key.value),
         "aliases": tuple(sorted(a.value for a in ep.aliases)),
         "type": ep.type.value,
-        "class": _ref(ep.class_ref.value, module),
-        "request_options": _ref(ep.request_options.value, module),
+        "class": _ref(ep.class_ref.value, module) if ep.class_ref is not None else None,
+        "protocol": ep.protocol.value if ep.protocol is not None else None,
+        # the protocol's model unless the endpoint names its own: the runtime reads it as is
+        "request_options": _ref(request_options_ref(ep).value, module),
         "request_defaults": {k: v.value for k, v in sorted(ep.request_defaults.items())},
         "method": ep.method,
         "path": ep.path,
@@ -88,20 +90,26 @@ def build(
 ) -> dict[str, Any]:
     """The whole snapshot as one plain-data mapping (input: a valid catalog)."""
     rows = []
-    provider_index: dict[str, str] = {}
     model_alias_index: dict[str, str] = {}
-    for p in sorted(providers, key=lambda d: canonical_key(d.key.value)):
-        key = canonical_key(p.key.value)
-        endpoints = sorted(
-            (_endpoint(ep, p.module.value) for ep in p.endpoints), key=lambda e: e["key"]
+    ordered = sorted(providers, key=lambda d: canonical_key(d.key.value))
+    provider_index, endpoint_indexes = indexes(
+        ProviderKeys(
+            Spelling(p.key.value, None),
+            tuple(Spelling(a.value, None) for a in p.aliases),
+            tuple(
+                EndpointKeys(
+                    Spelling(ep.key.value, None), tuple(Spelling(a.value, None) for a in ep.aliases)
+                )
+                for ep in p.endpoints
+            ),
         )
-        endpoint_index = {}
-        for ep in p.endpoints:
-            for spelling in (ep.key, *ep.aliases):
-                endpoint_index[canonical_key(spelling.value)] = canonical_key(ep.key.value)
-        provider_index[key] = key
-        for alias in p.aliases:
-            provider_index[canonical_key(alias.value)] = key
+        for p in ordered
+    )
+    for p in ordered:
+        key = canonical_key(p.key.value)
+        module = p.module.value if p.module is not None else None
+        endpoints = sorted((_endpoint(ep, module) for ep in p.endpoints), key=lambda e: e["key"])
+        endpoint_index = endpoint_indexes[key]
         policy = _policy(p)
         if p.policy is not None:
             for alias, target in p.policy.model_aliases:
@@ -114,10 +122,10 @@ def build(
                 "description": p.description,
                 "docs_url": p.docs_url,
                 "aliases": tuple(sorted(a.value for a in p.aliases)),
-                "module": p.module.value,
+                "module": module,
                 "source": p.file,
                 "endpoints": tuple(endpoints),
-                "endpoint_index": dict(sorted(endpoint_index.items())),
+                "endpoint_index": endpoint_index,
                 "policy": policy,
                 "tool_schema_target": (
                     p.tool_schema_target.value if p.tool_schema_target is not None else None
@@ -134,7 +142,7 @@ def build(
         )
     return {
         "providers": tuple(rows),
-        "provider_index": dict(sorted(provider_index.items())),
+        "provider_index": provider_index,
         "model_alias_index": dict(sorted(model_alias_index.items())),
         "targets": targets,
         "provider_targets": dict(sorted((provider_targets or {}).items())),

@@ -15,9 +15,20 @@ from pydantic import BaseModel
 from generator.diagnostics import Diagnostic, Loc, diag
 from generator.introspect import Importer, Resolved, request_model
 from generator.model import EndpointDecl, Key, ProviderDecl, Valued
-from provcat.endpoint import AgenticEndpoint, Endpoint
+from provcat.catalog.keyspace import (
+    ClassUse,
+    EndpointKeys,
+    KeyProblem,
+    KeySpace,
+    ProviderKeys,
+    Spelling,
+    check_classes,
+    check_keys,
+)
+from provcat.config import credential_header
+from provcat.effort import EFFORT_LEVELS
 from provcat.keys import canonical_key
-from provcat.modelspec import EFFORT_LEVELS
+from provcat.protocols import PROTOCOLS
 from provcat.request import field_names, field_problem, suggest
 
 
@@ -25,33 +36,26 @@ def _at(loc: Loc) -> str:
     return f"{loc[0]}:{loc[1]}:{loc[2]}"
 
 
-@dataclass
-class _Space:
-    """One key space: canonical spelling -> (declared key, owner description)."""
+def _space(code: str) -> KeySpace[Loc]:
+    return KeySpace(code, "")
 
-    duplicate_code: str
-    claims: dict[str, tuple[Key, str]] = field(default_factory=dict)
 
-    def claim(self, key: Key, owner: str, what: str) -> Diagnostic | None:
-        """Claim ``key`` for ``owner``; ``what`` names it, with ``{key}`` where the key goes."""
-        canon = canonical_key(key.value)
-        if canon not in self.claims:
-            self.claims[canon] = (key, owner)
-            return None
-        first, first_owner = self.claims[canon]
-        named = what.replace("{key}", f"'{key.value}'")
-        if first.value == key.value:
-            return diag(
-                self.duplicate_code,
-                key.loc,
-                f"{named} is already {first_owner} ({_at(first.loc)})",
-            )
-        return diag(
-            "case_variant_collision",
-            key.loc,
-            f"{named} is a case or whitespace variant of '{first.value}', "
-            f"already {first_owner} ({_at(first.loc)})",
-        )
+def _claimed(problem: KeyProblem[Loc] | None) -> Diagnostic | None:
+    """A generator-only space's problem: its own code, case variants included."""
+    if problem is None:
+        return None
+    where = f" ({_at(problem.earlier)})" if problem.earlier is not None else ""
+    return diag(problem.code, problem.at, problem.message + where)
+
+
+def _report(problem: KeyProblem[Loc] | None) -> Diagnostic | None:
+    """A shared validator's problem as a positioned diagnostic, naming the earlier claim."""
+    if problem is None:
+        return None
+    code = "case_variant_collision" if problem.variant else problem.code
+    code = {"not_an_endpoint_class": "invalid_endpoint_class"}.get(code, code)
+    where = f" ({_at(problem.earlier)})" if problem.earlier is not None else ""
+    return diag(code, problem.at, problem.message + where)
 
 
 @dataclass
@@ -74,17 +78,31 @@ def validate(providers: Iterable[ProviderDecl], importer: Importer) -> list[Diag
     ctx = _Context(importer)
     ordered = sorted(providers, key=lambda p: (p.file, p.key.loc))
     _provider_keys(ordered, ctx)
-    classes: dict[int, tuple[str, Loc]] = {}
+    classes: list[ClassUse[Loc]] = []
     for provider in ordered:
-        _endpoint_keys(provider, ctx)
         _endpoints(provider, ctx, classes)
         _models(provider, ctx)
+    for problem in check_classes(classes):
+        ctx.report(_report(problem))
     _policies(ordered, ctx)
     return ctx.out
 
 
+def _keys(p: ProviderDecl) -> ProviderKeys[Loc]:
+    return ProviderKeys(
+        Spelling(p.key.value, p.key.loc),
+        tuple(Spelling(a.value, a.loc) for a in p.aliases),
+        tuple(
+            EndpointKeys(
+                Spelling(ep.key.value, ep.key.loc),
+                tuple(Spelling(a.value, a.loc) for a in ep.aliases),
+            )
+            for ep in p.endpoints
+        ),
+    )
+
+
 def _provider_keys(providers: list[ProviderDecl], ctx: _Context) -> None:
-    space = _Space("duplicate_provider_key")
     for p in providers:
         if p.key.value != p.stem:
             ctx.report(
@@ -95,83 +113,31 @@ def _provider_keys(providers: list[ProviderDecl], ctx: _Context) -> None:
                     f"rename the file to {p.key.value.strip()}.yaml or set provider: {p.stem}",
                 )
             )
+    problems = check_keys([_keys(p) for p in providers])
+    for problem in problems:
+        ctx.report(_report(problem))
+    refused = {problem.at for problem in problems if problem.code != "duplicate_endpoint_key"}
+    for p in providers:
         own = canonical_key(p.key.value)
-        if not own:
-            ctx.report(diag("empty_key", p.key.loc, "the provider key is empty"))
-            continue
-        found = space.claim(p.key, f"provider '{p.key.value}'", "provider key {key}")
-        ctx.report(found)
-        if found is None:
-            ctx.provider_owner[own] = own
-        for alias in p.aliases:
-            canon = canonical_key(alias.value)
-            if not canon:
-                ctx.report(
-                    diag("empty_key", alias.loc, f"an alias of provider '{p.key.value}' is empty")
-                )
-            elif canon == own:
-                ctx.report(
-                    diag(
-                        "self_alias",
-                        alias.loc,
-                        f"alias '{alias.value}' of provider '{p.key.value}' is its own key",
-                    )
-                )
-            else:
-                found = space.claim(
-                    alias,
-                    f"an alias of provider '{p.key.value}'",
-                    f"alias {{key}} of provider '{p.key.value}'",
-                )
-                ctx.report(found)
-                if found is None:
-                    ctx.provider_owner[canon] = own
+        for spelling in (p.key, *p.aliases):
+            canon = canonical_key(spelling.value)
+            if own and canon and spelling.loc not in refused and canon not in ctx.provider_owner:
+                ctx.provider_owner[canon] = own
 
 
-def _endpoint_keys(p: ProviderDecl, ctx: _Context) -> None:
-    space = _Space("duplicate_endpoint_key")
-    name = p.key.value
-    for ep in p.endpoints:
-        own = canonical_key(ep.key.value)
-        if not own:
-            ctx.report(diag("empty_key", ep.key.loc, f"an endpoint key of {name} is empty"))
-            continue
-        ctx.report(space.claim(ep.key, f"endpoint {name}/{ep.key.value}", "endpoint key {key}"))
-        for alias in ep.aliases:
-            canon = canonical_key(alias.value)
-            if not canon:
-                ctx.report(
-                    diag("empty_key", alias.loc, f"an alias of {name}/{ep.key.value} is empty")
+def _endpoints(p: ProviderDecl, ctx: _Context, classes: list[ClassUse[Loc]]) -> None:
+    if p.module is not None:
+        module = ctx.importer.module(p.module.value)
+        if isinstance(module, str):
+            ctx.report(
+                diag(
+                    "import_error",
+                    p.module.loc,
+                    f"provider '{p.key.value}': module '{p.module.value}' failed to import: "
+                    f"{module}",
                 )
-            elif canon == own:
-                ctx.report(
-                    diag(
-                        "self_alias",
-                        alias.loc,
-                        f"alias '{alias.value}' of {name}/{ep.key.value} is its own key",
-                    )
-                )
-            else:
-                ctx.report(
-                    space.claim(
-                        alias,
-                        f"an alias of {name}/{ep.key.value}",
-                        f"alias {{key}} of {name}/{ep.key.value}",
-                    )
-                )
-
-
-def _endpoints(p: ProviderDecl, ctx: _Context, classes: dict[int, tuple[str, Loc]]) -> None:
-    module = ctx.importer.module(p.module.value)
-    if isinstance(module, str):
-        ctx.report(
-            diag(
-                "import_error",
-                p.module.loc,
-                f"provider '{p.key.value}': module '{p.module.value}' failed to import: {module}",
             )
-        )
-        return
+            return
     models = ctx.request_models.setdefault(canonical_key(p.key.value), [])
     for ep in p.endpoints:
         where = f"{p.key.value}/{ep.key.value}"
@@ -179,7 +145,12 @@ def _endpoints(p: ProviderDecl, ctx: _Context, classes: dict[int, tuple[str, Loc
             ctx.report(
                 diag("missing_base_url", ep.key.loc, f"api endpoint {where} has no base_url")
             )
-        _endpoint_class(p, ep, where, ctx, classes)
+        headers = ep.settings["default_headers"]
+        problem = credential_header(headers)
+        if problem is not None:
+            ctx.report(diag("credential_header", ep.header_loc, f"{where}: {problem}"))
+        if not _implementation(p, ep, where, ctx, classes):
+            continue
         model = _request_options(p, ep, where, ctx)
         if model is not None:
             if model not in models:
@@ -188,58 +159,96 @@ def _endpoints(p: ProviderDecl, ctx: _Context, classes: dict[int, tuple[str, Loc
                 ctx.report(_field_value(model, key, valued, where))
 
 
-def _endpoint_class(
+def _resolve(p: ProviderDecl, ref: Valued, where: str, ctx: _Context) -> Resolved:
+    """Resolve a class or request-model reference; a short name needs the provider's module."""
+    if ":" not in ref.value and p.module is None:
+        return Resolved(
+            error=f"'{ref.value}' is a short name, but provider '{p.key.value}' has no module: "
+            "write 'package.module:Name' or set module"
+        )
+    return ctx.importer.resolve(ref.value, p.module.value if p.module else "")
+
+
+def _implementation(
     p: ProviderDecl,
     ep: EndpointDecl,
     where: str,
     ctx: _Context,
-    classes: dict[int, tuple[str, Loc]],
-) -> None:
-    ref = ep.class_ref
-    found = ctx.importer.resolve(ref.value, p.module.value)
+    classes: list[ClassUse[Loc]],
+) -> bool:
+    """Exactly one of class/protocol, and it resolves; False when the endpoint cannot be checked
+    further (its request model is then not known either)."""
+    if ep.class_ref is not None and ep.protocol is not None:
+        ctx.report(
+            diag(
+                "class_and_protocol",
+                ep.protocol.loc,
+                f"{where} names both class '{ep.class_ref.value}' and protocol "
+                f"'{ep.protocol.value}'",
+            )
+        )
+        return False
+    if ep.protocol is not None:
+        name = str(ep.protocol.value)
+        protocol = PROTOCOLS.get(name)
+        if protocol is None:
+            ctx.report(
+                diag(
+                    "unknown_protocol",
+                    ep.protocol.loc,
+                    f"{where}: unknown protocol '{name}' (protocols: {', '.join(PROTOCOLS)})",
+                    suggest(name, PROTOCOLS),
+                )
+            )
+            return False
+        if ep.type.value != "api":
+            ctx.report(
+                diag(
+                    "endpoint_type_mismatch",
+                    ep.protocol.loc,
+                    f"{where} has type '{ep.type.value}' but protocol '{name}' serves api "
+                    "endpoints",
+                )
+            )
+            return False
+        return True
+    if ep.class_ref is None:
+        ctx.report(
+            diag(
+                "missing_endpoint_implementation",
+                ep.key.loc,
+                f"{where} names neither a class nor a protocol",
+            )
+        )
+        return False
+    found = _resolve(p, ep.class_ref, where, ctx)
     if found.error is not None:
-        ctx.report(diag("invalid_endpoint_class", ref.loc, f"{where}: {found.error}"))
-        return
-    cls = found.value
-    if not (isinstance(cls, type) and issubclass(cls, Endpoint)):
-        ctx.report(
-            diag(
-                "invalid_endpoint_class",
-                ref.loc,
-                f"{where}: '{ref.value}' is not a subclass of provcat.endpoint.Endpoint",
-            )
+        ctx.report(diag("invalid_endpoint_class", ep.class_ref.loc, f"{where}: {found.error}"))
+        return False
+    classes.append(
+        ClassUse(
+            found.value, ep.type.value == "agentic", p.key.value, ep.key.value, ep.class_ref.loc
         )
-        return
-    agentic = issubclass(cls, AgenticEndpoint)
-    if agentic != (ep.type.value == "agentic"):
-        kind = "an AgenticEndpoint" if agentic else "not an AgenticEndpoint"
-        ctx.report(
-            diag(
-                "endpoint_type_mismatch",
-                ref.loc,
-                f"{where} has type '{ep.type.value}' but class '{cls.__name__}' is {kind}",
-            )
-        )
-    if id(cls) in classes:
-        other, other_loc = classes[id(cls)]
-        ctx.report(
-            diag(
-                "duplicate_endpoint_class",
-                ref.loc,
-                f"class '{cls.__name__}' of {where} already serves {other} ({_at(other_loc)})",
-            )
-        )
-    else:
-        classes[id(cls)] = (where, ref.loc)
+    )
+    return True
+
+
+def request_options_ref(ep: EndpointDecl) -> Valued:
+    """The endpoint's request model reference: its own, or its protocol's default."""
+    if ep.request_options.value is None and ep.protocol is not None:
+        protocol = PROTOCOLS.get(str(ep.protocol.value))
+        if protocol is not None and protocol.request_options is not None:
+            return Valued(protocol.request_options, ep.protocol.loc)
+    return ep.request_options
 
 
 def _request_options(
     p: ProviderDecl, ep: EndpointDecl, where: str, ctx: _Context
 ) -> type[BaseModel] | None:
-    ref = ep.request_options
+    ref = request_options_ref(ep)
     if ref.value is None:
         return None
-    found = ctx.importer.resolve(ref.value, p.module.value)
+    found = _resolve(p, ref, where, ctx)
     if found.error is None:
         key = id(found.value)
         if key not in ctx._factory_results:  # a factory is called exactly once per run
@@ -288,7 +297,7 @@ def _policy_kwarg(
 
 
 def _policies(providers: list[ProviderDecl], ctx: _Context) -> None:
-    aliases = _Space("duplicate_model_alias")
+    aliases = _space("duplicate_model_alias")
     for p in providers:
         if p.policy is None:
             continue
@@ -310,12 +319,15 @@ def _policies(providers: list[ProviderDecl], ctx: _Context) -> None:
                         f"'{owner}'",
                     )
                 )
-            found = aliases.claim(
-                alias, f"a model alias of {p.key.value}", f"model alias {{key}} of {p.key.value}"
+            ctx.report(
+                _claimed(
+                    aliases.claim(
+                        Spelling(alias.value, alias.loc),
+                        f"a model alias of {p.key.value}",
+                        f"model alias '{alias.value}' of {p.key.value}",
+                    )
+                )
             )
-            if found is not None and found.code == "case_variant_collision":
-                found = diag("duplicate_model_alias", found.loc, found.message)
-            ctx.report(found)
             prov, _, model = str(target.value).partition("/")
             target_owner = ctx.provider_owner.get(canonical_key(prov))
             if target_owner != own:
@@ -531,7 +543,7 @@ def _effort_kwarg(p: ProviderDecl, kwarg: Valued, levels: tuple[Key, ...], ctx: 
 
 
 def _models(p: ProviderDecl, ctx: _Context) -> None:
-    space = _Space("duplicate_model_key")
+    space = _space("duplicate_model_key")
     for m in p.models:
         for key in (m.key, *m.aliases):
             if not canonical_key(key.value):
@@ -539,9 +551,12 @@ def _models(p: ProviderDecl, ctx: _Context) -> None:
                     diag("empty_key", key.loc, f"a model id or alias of {p.key.value} is empty")
                 )
                 continue
-            found = space.claim(
-                key, f"model '{m.key.value}' of {p.key.value}", "model id or alias {key}"
+            ctx.report(
+                _claimed(
+                    space.claim(
+                        Spelling(key.value, key.loc),
+                        f"model '{m.key.value}' of {p.key.value}",
+                        f"model id or alias '{key.value}'",
+                    )
+                )
             )
-            if found is not None and found.code == "case_variant_collision":
-                found = diag("duplicate_model_key", found.loc, found.message)
-            ctx.report(found)

@@ -11,6 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from provcat.endpoint import AgenticEndpoint, Endpoint
+from provcat.protocols import PROTOCOLS
 
 PROVIDER_ALIASES = {
     "openai": (),
@@ -301,10 +302,16 @@ def test_self_aliases_are_dropped_and_the_yaml_says_so() -> None:
 @pytest.mark.parametrize("key", sorted(ENDPOINTS))
 def test_each_class_and_request_model_is_real(key: tuple[str, str]) -> None:
     e = _endpoints()[key]
-    module, _, name = e["class"].partition(":")
-    cls = getattr(importlib.import_module(module), name)
+    assert (e["class"] is None) != (e["protocol"] is None), "exactly one of class and protocol"
+    if e["class"] is not None:
+        module, _, name = e["class"].partition(":")
+        cls = getattr(importlib.import_module(module), name)
+        assert issubclass(cls, AgenticEndpoint) == (e["type"] == "agentic")
+    else:
+        assert e["protocol"] in PROTOCOLS and e["type"] == "api"
+        module, _, name = PROTOCOLS[e["protocol"]].implementation.partition(":")
+        cls = getattr(importlib.import_module(module), name)
     assert issubclass(cls, Endpoint)
-    assert issubclass(cls, AgenticEndpoint) == (e["type"] == "agentic")
     module, _, name = e["request_options"].partition(":")
     model = getattr(importlib.import_module(module), name)
     assert issubclass(model, BaseModel)
@@ -314,8 +321,19 @@ def test_each_class_and_request_model_is_real(key: tuple[str, str]) -> None:
 
 
 def test_every_class_serves_exactly_one_endpoint() -> None:
-    classes = [e["class"] for e in _endpoints().values()]
+    classes = [e["class"] for e in _endpoints().values() if e["class"] is not None]
     assert len(classes) == len(set(classes))
+
+
+def test_no_endpoint_class_is_an_empty_subclass() -> None:
+    """Shapes that endpoints share are protocols; a class of its own must add behaviour."""
+    for e in _endpoints().values():
+        if e["class"] is None:
+            continue
+        module, _, name = e["class"].partition(":")
+        cls = getattr(importlib.import_module(module), name)
+        own = {k for k in vars(cls) if not k.startswith("__") and k != "_ENDPOINT_META"}
+        assert own, f"{e['class']} adds nothing: use a protocol"
 
 
 def test_model_policies_of_section_5() -> None:

@@ -12,9 +12,9 @@ from typing import Final
 
 from provcat.snapshot_format import check_format
 
-FORMAT_VERSION: Final = 3
+FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:6951175d37d96c14f2406f31b640d1f199337df020c4b3c4d16a54b430a85a09'
+FINGERPRINT: Final = 'sha256:c9caca87b80d4d7b56e3572cb1e9af87dbe1960f1bdd0ab1adafd70486e10da9'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from provcat.models import model_kwargs
     from provcat.modelspec import ModelSpec, parse_model_spec
     from provcat.registry import EndpointRegistry
+    from provcat.resolve import resolve
 
 __all__ = [
     "EndpointRegistry",
@@ -22,6 +23,7 @@ __all__ = [
     "match_endpoint",
     "model_kwargs",
     "parse_model_spec",
+    "resolve",
 ]
 
 _LAZY = {
@@ -31,6 +33,7 @@ _LAZY = {
     "parse_model_spec": "provcat.modelspec",
     "ModelSpec": "provcat.modelspec",
     "model_kwargs": "provcat.models",
+    "resolve": "provcat.resolve",
 }
 
 

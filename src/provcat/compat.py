@@ -18,9 +18,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from provcat.endpoint import Endpoint
+from provcat.protocols import COMPATIBLE_PROTOCOL, PROTOCOLS
 
 __all__ = [
-    "COMPATIBLE_REQUEST_MODEL",
     "STRICT_ENV",
     "CompatibleEndpoint",
     "compatible_request_model",
@@ -29,8 +29,6 @@ __all__ = [
 ]
 
 STRICT_ENV = "PROVCAT_STRICT"
-# The request model of the OpenAI-compatible chat protocol that compatible endpoints speak.
-COMPATIBLE_REQUEST_MODEL = "provcat.providers.openai.chat:ChatCompletionsRequest"
 
 _strict: bool | None = None
 _lock = threading.Lock()
@@ -52,7 +50,10 @@ def is_strict() -> bool:
 
 
 def compatible_request_model() -> type[BaseModel]:
-    module_name, _, name = COMPATIBLE_REQUEST_MODEL.partition(":")
+    """The request model of the protocol compatible endpoints speak (provcat.protocols)."""
+    ref = PROTOCOLS[COMPATIBLE_PROTOCOL].request_options
+    assert ref is not None
+    module_name, _, name = ref.partition(":")
     model: Any = getattr(importlib.import_module(module_name), name)
     return model  # type: ignore[no-any-return]
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-__all__ = ["INHERITED_SETTINGS", "AuthType", "EndpointConfig"]
+__all__ = ["INHERITED_SETTINGS", "AuthType", "EndpointConfig", "credential_header"]
 
 # The endpoint settings a provider's catalog `defaults` may set for all its endpoints.
 INHERITED_SETTINGS = (
@@ -26,7 +26,8 @@ INHERITED_SETTINGS = (
 AuthType = Literal["bearer", "x-api-key", "none"]
 
 
-def _credential_header(headers: Mapping[str, str]) -> str | None:
+def credential_header(headers: Mapping[str, str]) -> str | None:
+    """Why ``headers`` may not be default headers (they carry a credential), or None."""
     for name in headers:
         if name.casefold() in ("authorization", "x-api-key"):
             return f"put credentials in api_key or api_key_env, not header '{name}'"
@@ -75,7 +76,7 @@ class EndpointConfig(BaseModel):
     @field_validator("default_headers")
     @classmethod
     def _no_credentials_in_headers(cls, value: dict[str, str]) -> dict[str, str]:
-        problem = _credential_header(value)
+        problem = credential_header(value)
         if problem is not None:
             raise ValueError(problem)
         return value
@@ -97,7 +98,7 @@ class EndpointConfig(BaseModel):
             or not isinstance(provider, str)
             or not provider
             or provider != provider.strip().casefold()  # not canonical: the validator folds it
-            or _credential_header(fields.get("default_headers") or {}) is not None
+            or credential_header(fields.get("default_headers") or {}) is not None
         ):
             return cls(**fields)  # the validator's own result, or its own error
         headers = dict(fields.get("default_headers") or {})

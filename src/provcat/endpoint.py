@@ -14,12 +14,12 @@ import contextlib
 import copy
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
+from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
 from provcat.errors import EndpointConfigurationError
 
 if TYPE_CHECKING:
@@ -27,50 +27,16 @@ if TYPE_CHECKING:
 
     from provcat.config import EndpointConfig
 
-__all__ = ["AgentResult", "AgenticEndpoint", "Endpoint", "EndpointMeta", "EndpointType"]
-
-
-class EndpointType(StrEnum):
-    """How an endpoint reaches its vendor: over HTTP or by driving an agent/CLI."""
-
-    API = "api"
-    AGENTIC = "agentic"
-
-
-@dataclass(frozen=True, slots=True)
-class EndpointMeta:
-    """The class-bound projection of one endpoint's validated snapshot record.
-
-    Set on each endpoint class when a snapshot is published; derived from the snapshot, never the
-    source of truth.
-    """
-
-    provider: str
-    endpoint: str
-    endpoint_type: EndpointType
-    aliases: tuple[str, ...]
-    provider_aliases: tuple[str, ...]
-    request_options: type[BaseModel] | None
-    config: Mapping[str, Any]
-    request_defaults: Mapping[str, Any] = field(default_factory=dict)
-
-    def create_config(self, **overrides: Any) -> EndpointConfig:
-        """A fresh EndpointConfig from the record, with ``overrides`` (declared fields only)."""
-        from provcat.config import EndpointConfig
-
-        unknown = sorted(set(overrides) - EndpointConfig.field_names())
-        if unknown:
-            raise EndpointConfigurationError(
-                unknown[0], f"'{unknown[0]}' is not an EndpointConfig field"
-            )
-        return EndpointConfig(**{**self.config, **overrides})
+__all__ = ["AgentResult", "AgenticEndpoint", "Endpoint", "EndpointType"]
 
 
 class Endpoint:
     """An endpoint reached over HTTP."""
 
     endpoint_type: ClassVar[EndpointType] = EndpointType.API
-    _ENDPOINT_META: ClassVar[EndpointMeta | None] = None
+    # ADR D2's class-bound projection: the record of the endpoint this class serves, set when
+    # the class is loaded from a snapshot (derived from the record, never a source of truth)
+    _ENDPOINT_META: ClassVar[ProviderEndpointSpec | None] = None
 
     def __init__(
         self,
@@ -86,9 +52,13 @@ class Endpoint:
                     f"{type(self).__name__} is not bound to a catalog entry: "
                     "resolve it with match_endpoint()",
                 )
-            config = meta.create_config()
+            from provcat.registry import EndpointRegistry
+
+            snapshot = EndpointRegistry.snapshot()
+            record = snapshot.endpoint(meta.provider, meta.key)
+            config = EndpointRegistry.bind(snapshot, record).config
             if request_defaults is None:
-                request_defaults = meta.request_defaults
+                request_defaults = record.request_defaults
         self.config = config
         # every instance owns a fresh, deep copy: no caller or catalog mapping is shared
         self.request_defaults: dict[str, Any] = (

@@ -14,14 +14,17 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from provcat.compat import is_strict
+from pydantic import BaseModel
+
+from provcat.compat import compatible_request_model, is_strict
 from provcat.config import EndpointConfig
 from provcat.endpoint import Endpoint
 from provcat.errors import EndpointConfigurationError
 from provcat.keys import canonical_provider_key
-from provcat.match import match_endpoint
+from provcat.match import _check_overrides, _compatible, build, target
 from provcat.registry import EndpointRegistry
 from provcat.request import field_names
+from provcat.resolve import Unlisted
 
 __all__ = ["iModel"]
 
@@ -57,11 +60,31 @@ class iModel:
         endpoint = self._default_endpoint(provider) if endpoint is None else endpoint
         config = {k: v for k, v in kwargs.items() if k in _CONFIG_FIELDS}
         rest = {k: v for k, v in kwargs.items() if k not in _CONFIG_FIELDS}
-        probe = match_endpoint(provider, endpoint, openai_compatible=openai_compatible, **config)
-        accepted = field_names(probe.request_model) if probe.request_model is not None else None
-        defaults: dict[str, Any] = dict(request_defaults or {})
         if model is not None:
             rest = {"model": model, **rest}
+        if not isinstance(endpoint, str):
+            raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
+        _check_overrides(config)
+        found = target(provider, endpoint, openai_compatible, config)  # resolved once
+        if isinstance(found, Unlisted):
+            request_model = config.get("request_options", compatible_request_model())
+        else:
+            binding = EndpointRegistry.bind(EndpointRegistry.snapshot(), found)
+            request_model = binding.config.request_options
+        defaults = self._classify(rest, dict(request_defaults or {}), request_model)
+        self.endpoint: Endpoint = (
+            _compatible(str(found), endpoint, defaults, config)
+            if isinstance(found, Unlisted)
+            else build(found, defaults, config)
+        )
+
+    @staticmethod
+    def _classify(
+        rest: Mapping[str, Any], defaults: dict[str, Any], request_model: type[BaseModel] | None
+    ) -> dict[str, Any]:
+        """Legacy keywords that are request fields become request defaults; others are dropped
+        with a warning (raised on, when strict)."""
+        accepted = field_names(request_model) if request_model is not None else None
         for key, value in rest.items():
             if accepted is None or key in accepted:
                 defaults[key] = value
@@ -70,22 +93,16 @@ class iModel:
                 raise EndpointConfigurationError(
                     key,
                     f"'{key}' is neither an endpoint configuration field nor a field of "
-                    f"{probe.request_model.__name__ if probe.request_model else 'the request'}",
+                    f"{request_model.__name__ if request_model else 'the request'}",
                 )
             warnings.warn(
                 f"iModel keyword '{key}' is neither an endpoint configuration field nor a request "
                 "field; it is ignored (it used to become request data). Pass request fields in "
                 "request_defaults; this will raise EndpointConfigurationError.",
                 DeprecationWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
-        self.endpoint: Endpoint = match_endpoint(
-            provider,
-            endpoint,
-            openai_compatible=openai_compatible,
-            request_defaults=defaults,
-            **config,
-        )
+        return defaults
 
     @staticmethod
     def _default_endpoint(provider: str) -> str:

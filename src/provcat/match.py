@@ -1,5 +1,5 @@
 """match_endpoint: registered resolution that fails closed, compatible fallback only on request
-(ADR-0028 D4 state machine)."""
+(ADR-0028 D4), and the one place an endpoint instance is built from its record."""
 
 from __future__ import annotations
 
@@ -9,37 +9,19 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from provcat.catalog.snapshot import CatalogSnapshot, EndpointEntry
+from provcat.catalog.specs import ProviderEndpointSpec
 from provcat.compat import CompatibleEndpoint, compatible_request_model, is_strict
 from provcat.config import EndpointConfig
 from provcat.endpoint import Endpoint
-from provcat.errors import (
-    EndpointConfigurationError,
-    EndpointNotFound,
-    ProviderUnavailable,
-)
+from provcat.errors import EndpointConfigurationError, EndpointNotFound
 from provcat.keys import canonical_endpoint_key, canonical_provider_key
 from provcat.registry import EndpointRegistry
 from provcat.request import field_names, field_problem, suggest
+from provcat.resolve import Unlisted, lookup, resolve
 
-__all__ = ["match_endpoint", "resolve"]
+__all__ = ["build", "match_endpoint", "resolve", "target"]
 
 _FIXED = frozenset({"provider", "endpoint", "name", "openai_compatible"})
-
-# The published snapshot's memo (provider spelling -> endpoint spelling -> entry), kept here by a
-# registry listener: a repeated lookup is two dict reads. Between a refresh's publication and
-# this update a lookup may still answer from the prior snapshot, as one started a moment earlier
-# would; it never mixes the two.
-_memo: dict[str, dict[str, EndpointEntry]] = {}
-
-
-def _track(snapshot: CatalogSnapshot | None) -> None:
-    global _memo
-    _memo = snapshot.memo if snapshot is not None else {}
-
-
-EndpointRegistry._listeners.append(_track)
-_track(EndpointRegistry._snapshot)
 
 
 def _check_overrides(overrides: Mapping[str, Any]) -> None:
@@ -115,79 +97,63 @@ def _compatible(
     return CompatibleEndpoint(_config(fields), request_defaults=defaults)
 
 
-def resolve(provider: str, endpoint: str = "") -> EndpointEntry:
-    """The registered endpoint ``provider``/``endpoint`` names, without building an instance.
-
-    Raises exactly what :func:`match_endpoint` raises for a registered lookup.
-    """
-    try:  # the fast path: a spelling this snapshot already resolved
-        return _memo[provider][endpoint]
-    except (KeyError, TypeError):  # no snapshot yet, a new spelling, unhashable
-        pass
-    if not isinstance(provider, str):
-        raise TypeError(f"provider must be a str, not {type(provider).__name__}")
-    if not isinstance(endpoint, str):
-        raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
-    found = _resolve(provider, endpoint, False, {})
-    assert not isinstance(found, tuple)
+def target(
+    provider: str, endpoint: str, openai_compatible: bool, overrides: Mapping[str, Any]
+) -> ProviderEndpointSpec | Unlisted:
+    """Resolve for construction: a registered record, or an unlisted key the caller may serve
+    with a compatible endpoint (explicitly, or by the deprecated implicit base_url fallback)."""
+    snapshot = EndpointRegistry.snapshot()
+    pkey = canonical_provider_key(provider)
+    implicit = (
+        not openai_compatible
+        and bool(overrides.get("base_url"))
+        and bool(pkey)
+        and pkey not in snapshot.provider_index
+    )
+    found = lookup(snapshot, provider, endpoint, compatible=openai_compatible or implicit)
+    if implicit and isinstance(found, Unlisted):
+        if is_strict():
+            raise EndpointNotFound(
+                pkey,
+                canonical_endpoint_key(endpoint),
+                (),
+                reason=f"unknown provider '{pkey}': implicit fallback by base_url is "
+                "disabled; pass openai_compatible=True for a compatible service",
+            )
+        warnings.warn(
+            f"unknown provider '{pkey}' falls back to an OpenAI-compatible endpoint only "
+            "because base_url was given; pass openai_compatible=True (with base_url) to keep "
+            "this, as implicit fallback will raise EndpointNotFound",
+            DeprecationWarning,
+            stacklevel=3,
+        )
     return found
 
 
-def _resolve(
-    provider: str, endpoint: str, openai_compatible: bool, overrides: Mapping[str, Any]
-) -> EndpointEntry | tuple[str]:
-    """The D4 state machine: a registered entry, or (canonical provider,) for a compatible one."""
-    snapshot = EndpointRegistry.snapshot()
-    pkey = canonical_provider_key(provider)
-    ekey = canonical_endpoint_key(endpoint)
-    owner = snapshot.provider_index.get(pkey)
-    if owner is not None and owner in snapshot.unavailable:
-        raise ProviderUnavailable(owner, snapshot.unavailable[owner])
-    if owner is None:
-        if not pkey:
-            raise EndpointConfigurationError("provider", "the provider key is empty")
-        if openai_compatible:
-            return (pkey,)
-        if overrides.get("base_url"):
-            if is_strict():
-                raise EndpointNotFound(
-                    pkey,
-                    ekey,
-                    (),
-                    reason=f"unknown provider '{pkey}': implicit fallback by base_url is "
-                    "disabled; pass openai_compatible=True for a compatible service",
-                )
-            warnings.warn(
-                f"unknown provider '{pkey}' falls back to an OpenAI-compatible endpoint only "
-                "because base_url was given; pass openai_compatible=True (with base_url) to keep "
-                "this, as implicit fallback will raise EndpointNotFound",
-                DeprecationWarning,
-                stacklevel=3,
-            )
-            return (pkey,)
-        known = ", ".join(sorted(set(snapshot.provider_index.values())))
-        raise EndpointNotFound(
-            pkey, ekey, (), reason=f"unknown provider '{pkey}' (known providers: {known})"
+def build(
+    spec: ProviderEndpointSpec,
+    request_defaults: Mapping[str, Any] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Endpoint:
+    """A fresh instance of the registered endpoint ``spec`` (loading its provider on first use),
+    with the caller's request defaults and configuration overrides checked."""
+    binding = EndpointRegistry.bind(EndpointRegistry.snapshot(), spec)
+    where = f"{spec.provider}/{spec.endpoint}"
+    defaults = {**spec.request_defaults}
+    if request_defaults:
+        defaults.update(_check_defaults(binding.config.request_options, request_defaults, where))
+    if overrides and "request_options" in overrides:
+        raise EndpointConfigurationError(
+            "request_options", f"{where} has its request model from the catalog"
         )
-    entry = snapshot.providers[owner]
-    if not ekey:
-        if len(entry.endpoints) != 1:
-            raise EndpointNotFound(
-                owner,
-                ekey,
-                entry.available_endpoints(),
-                reason=f"{owner} has {len(entry.endpoints)} endpoints: name one",
-            )
-        target = next(iter(entry.endpoints.values()))
-    else:
-        target_key = entry.endpoint_index.get(ekey)
-        if target_key is None:
-            if openai_compatible:
-                return (owner,)
-            raise EndpointNotFound(owner, ekey, entry.available_endpoints())
-        target = entry.endpoints[target_key]
-    snapshot.remember(provider, endpoint, target)
-    return target
+    config = (
+        _config(
+            {**spec.config_values(), "request_options": binding.config.request_options, **overrides}
+        )
+        if overrides
+        else binding.config
+    )
+    return binding.endpoint_class(config, request_defaults=defaults)
 
 
 def match_endpoint(
@@ -202,16 +168,18 @@ def match_endpoint(
 
     Keys are compared after ``strip().casefold()`` only. A registered match always wins; a miss
     raises :class:`EndpointNotFound` unless ``openai_compatible=True`` authorizes a compatible
-    endpoint (which needs a ``base_url``). A provider whose module failed to import raises
+    endpoint (which needs a ``base_url``). A provider whose Python failed to import raises
     :class:`ProviderUnavailable`, with or without the flag.
     """
     if request_defaults is None and not config_overrides:
+        snapshot = EndpointRegistry._snapshot
         try:  # the fast path; a registered match wins whatever openai_compatible says
-            hit = _memo[provider][endpoint]
-        except (KeyError, TypeError):
+            spec = snapshot.memo[provider][endpoint]  # type: ignore[union-attr]
+            bound = snapshot.bindings[spec.provider][spec.key]  # type: ignore[union-attr]
+        except (KeyError, TypeError, AttributeError):
             pass
         else:
-            return hit.spec.endpoint_class(hit.config, request_defaults=hit.spec.request_defaults)
+            return bound.endpoint_class(bound.config, request_defaults=spec.request_defaults)
     if not isinstance(provider, str):
         raise TypeError(f"provider must be a str, not {type(provider).__name__}")
     if not isinstance(endpoint, str):
@@ -221,20 +189,7 @@ def match_endpoint(
             f"request_defaults must be a mapping, not {type(request_defaults).__name__}"
         )
     _check_overrides(config_overrides)
-    found = _resolve(provider, endpoint, openai_compatible, config_overrides)
-    if isinstance(found, tuple):
-        return _compatible(found[0], endpoint, request_defaults, config_overrides)
-    target = found
-    owner = target.meta.provider
-    where = f"{owner}/{target.spec.endpoint}"
-    defaults = {**target.spec.request_defaults}
-    if request_defaults:
-        defaults.update(_check_defaults(target.request_model, request_defaults, where))
-    if "request_options" in config_overrides:
-        raise EndpointConfigurationError(
-            "request_options", f"{where} has its request model from the catalog"
-        )
-    config = (
-        _config({**target.meta.config, **config_overrides}) if config_overrides else target.config
-    )
-    return target.spec.endpoint_class(config, request_defaults=defaults)
+    found = target(provider, endpoint, openai_compatible, config_overrides)
+    if isinstance(found, Unlisted):
+        return _compatible(str(found), endpoint, request_defaults, config_overrides)
+    return build(found, request_defaults, config_overrides)

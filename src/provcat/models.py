@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.catalog.specs import ProviderModelPolicy
+from provcat.effort import EFFORT_LEVELS
 from provcat.keys import canonical_key
-from provcat.modelspec import EFFORT_LEVELS, ModelSpec, parse_model_spec
+from provcat.modelspec import ModelSpec, parse_model_spec
 from provcat.registry import EndpointRegistry
 
 __all__ = ["model_kwargs", "translate_effort"]

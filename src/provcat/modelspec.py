@@ -20,23 +20,12 @@ from typing import NamedTuple
 
 from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderModelPolicy
+from provcat.effort import EFFORT_LEVELS
 from provcat.keys import canonical_key
 from provcat.registry import EndpointRegistry
 
-__all__ = ["EFFORT_LEVELS", "ModelSpec", "parse_model_spec", "split_effort_suffix"]
+__all__ = ["ModelSpec", "parse_model_spec", "split_effort_suffix"]
 
-# The generic effort vocabulary a spec may carry, ascending. Each provider's policy translates
-# it into the vendor's own vocabulary (provcat.models.model_kwargs).
-EFFORT_LEVELS: tuple[str, ...] = (
-    "none",
-    "minimal",
-    "low",
-    "medium",
-    "high",
-    "xhigh",
-    "max",
-    "ultra",
-)
 _LEVELS = frozenset(EFFORT_LEVELS)
 
 

@@ -1,25 +1,36 @@
 """EndpointRegistry: the facade over the one published CatalogSnapshot (ADR-0028 D2, D3, D5).
 
-The first use builds the snapshot under a lock; after that every lookup reads the published
-snapshot without a lock. ``refresh()`` builds a new snapshot and swaps it in with one assignment;
-when the new catalog is invalid the prior snapshot stays and the error is raised.
+The first use publishes the snapshot under a lock; after that lookups read it without a lock.
+``refresh()`` makes a new snapshot and swaps it in with one assignment; when a checked source is
+invalid the prior snapshot stays and the error is raised. A provider's Python is imported the
+first time one of its endpoints is used (:mod:`provcat.catalog.load`), under the same lock.
 """
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from provcat.catalog.build import build_snapshot
-from provcat.catalog.inspect import ProviderCatalogItem, rows
-from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.catalog.load import Importer, load_endpoint
+from provcat.catalog.snapshot import Binding, CatalogSnapshot
+from provcat.catalog.specs import ProviderEndpointSpec
+from provcat.errors import ProviderUnavailable
+
+if TYPE_CHECKING:
+    from provcat.catalog.inspect import ProviderCatalogItem
 
 __all__ = ["CatalogSource", "EndpointRegistry", "bundled_source"]
 
 
 class CatalogSource:
-    """Where snapshot records come from: the generated ``provcat_catalog`` by default."""
+    """Snapshot records from somewhere other than the generated package: checked when built.
+
+    ``records`` returns provider records in the generated snapshot's shape
+    (``provcat_catalog.PROVIDERS``). They go through the same key-space validation the generator
+    runs, every provider is loaded, and every class, request model and request default is checked.
+    """
 
     def __init__(
         self,
@@ -27,58 +38,65 @@ class CatalogSource:
         *,
         fingerprint: Callable[[], str] = lambda: "",
         model_aliases: Callable[[], Mapping[str, str]] = dict,
-        trusted: bool = False,
     ) -> None:
         self.records = records
         self.fingerprint = fingerprint
         self.model_aliases = model_aliases
-        # records the generator wrote and validated (see provcat.catalog.build)
-        self.trusted = trusted
 
-    def build(self) -> CatalogSnapshot:
-        return build_snapshot(
+    def build(self, importer: Importer) -> CatalogSnapshot:
+        from provcat.catalog.publish import checked_snapshot
+
+        return checked_snapshot(
             self.records(),
             fingerprint=self.fingerprint(),
             model_aliases=self.model_aliases(),
-            trusted=self.trusted,
+            importer=importer,
         )
 
 
-def bundled_source() -> CatalogSource:
-    def records() -> Sequence[Mapping[str, Any]]:
+class _BundledSource(CatalogSource):
+    """The generated ``provcat_catalog`` package, published as the generator wrote it."""
+
+    def __init__(self) -> None:
+        super().__init__(self._records)
+
+    @staticmethod
+    def _records() -> Sequence[Mapping[str, Any]]:
         import provcat_catalog
 
         return provcat_catalog.PROVIDERS
 
-    def fingerprint() -> str:
+    def build(self, importer: Importer) -> CatalogSnapshot:
         import provcat_catalog
 
-        return provcat_catalog.FINGERPRINT
+        from provcat.catalog.publish import trusted_snapshot
 
-    def model_aliases() -> Mapping[str, str]:
-        import provcat_catalog
+        return trusted_snapshot(
+            provcat_catalog.PROVIDERS,
+            provcat_catalog.PROVIDER_INDEX,
+            provcat_catalog.MODEL_ALIAS_INDEX,
+            provcat_catalog.FINGERPRINT,
+        )
 
-        return provcat_catalog.MODEL_ALIAS_INDEX
 
-    return CatalogSource(
-        records, fingerprint=fingerprint, model_aliases=model_aliases, trusted=True
-    )
+def bundled_source() -> CatalogSource:
+    """The snapshot bundled with this installation (the default source)."""
+    return _BundledSource()
 
 
 class EndpointRegistry:
     """Class-level registry: one published snapshot per process."""
 
-    _lock: ClassVar[threading.Lock] = threading.Lock()
+    _lock: ClassVar[threading.RLock] = threading.RLock()
     _snapshot: ClassVar[CatalogSnapshot | None] = None
-    # told of every publication (and of a reset, with None): the lookup fast path keeps its own
-    # reference to the published snapshot's memo in a module global, the quickest read there is
-    _listeners: ClassVar[list[Callable[[CatalogSnapshot | None], None]]] = []
     _source: ClassVar[CatalogSource | None] = None
-    builds: ClassVar[int] = 0  # how many snapshots were built (inspection and tests)
+    # how modules are imported (tests count imports through it)
+    importer: ClassVar[Importer] = staticmethod(importlib.import_module)
+    builds: ClassVar[int] = 0  # how many snapshots were published (inspection and tests)
 
     @classmethod
     def snapshot(cls) -> CatalogSnapshot:
-        """The published snapshot; the first call builds it (once, whatever the thread count)."""
+        """The published snapshot; the first call publishes it (once, whatever the thread count)."""
         published = cls._snapshot
         if published is not None:
             return published
@@ -90,7 +108,8 @@ class EndpointRegistry:
 
     @classmethod
     def refresh(cls, source: CatalogSource | None = None) -> CatalogSnapshot:
-        """Rebuild (re-importing failed modules) and swap atomically; on error keep the prior one."""
+        """A new snapshot (failed providers are tried again), swapped in atomically; when the
+        source is invalid the prior snapshot stays and the error is raised."""
         with cls._lock:
             cls._publish(source or cls._source or bundled_source())
             assert cls._snapshot is not None
@@ -98,18 +117,39 @@ class EndpointRegistry:
 
     @classmethod
     def _publish(cls, source: CatalogSource) -> None:
-        snapshot = source.build()  # raises CatalogValidationError before anything changes
+        snapshot = source.build(cls.importer)  # raises CatalogValidationError first
         cls.builds += 1
-        snapshot.bind()
         cls._source = source
         cls._snapshot = snapshot  # the single assignment that publishes
-        for listener in cls._listeners:
-            listener(snapshot)
+
+    @classmethod
+    def bind(cls, snapshot: CatalogSnapshot, spec: ProviderEndpointSpec) -> Binding:
+        """The class and base config of ``spec`` on ``snapshot``, loading it on first use.
+
+        Raises :class:`ProviderUnavailable` when its provider's Python failed to import."""
+        bound = snapshot.bindings.get(spec.provider, {}).get(spec.key)
+        if bound is not None:
+            return bound
+        with cls._lock:
+            result = load_endpoint(snapshot, spec, cls.importer)
+        assert result is not None
+        return result
 
     @classmethod
     def list_providers(cls) -> list[ProviderCatalogItem]:
-        """Sorted inspection rows: availability, endpoints, sanitized diagnostics; no secrets."""
-        return rows(cls.snapshot())
+        """Sorted inspection rows: availability, endpoints, sanitized diagnostics; no secrets.
+
+        Inspection is where availability must be complete: every provider is loaded first."""
+        from provcat.catalog.inspect import rows
+
+        snapshot = cls.snapshot()
+        for entry in snapshot.providers.values():
+            for spec in entry.endpoints.values():
+                try:
+                    cls.bind(snapshot, spec)
+                except ProviderUnavailable:
+                    break
+        return rows(snapshot)
 
     @classmethod
     def canonical_provider(cls, name: str) -> str | None:
@@ -120,9 +160,7 @@ class EndpointRegistry:
 
     @classmethod
     def _reset(cls, source: CatalogSource | None = None) -> None:
-        """Forget the published snapshot (tests): the next use builds from ``source``."""
+        """Forget the published snapshot (tests): the next use publishes from ``source``."""
         with cls._lock:
             cls._snapshot = None
             cls._source = source
-            for listener in cls._listeners:
-                listener(None)

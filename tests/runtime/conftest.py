@@ -62,15 +62,21 @@ def record(records: Records, provider: str) -> dict[str, Any]:
 
 
 def assert_configs_equal_validated(snapshot: Any) -> None:
-    """Every config of ``snapshot`` equals ``EndpointConfig(**meta.config)``: the same values, of
-    the same types, with the same fields set (what the trusted build must give)."""
+    """Every bound config of ``snapshot`` (after inspection loaded them all) equals the validated
+    ``EndpointConfig`` of its record: the same values, of the same types, with the same fields set
+    (what the trusted publication must give)."""
     from provcat.config import EndpointConfig
 
+    EndpointRegistry.list_providers()
+    assert snapshot.bindings, "nothing was loaded"
     for provider in snapshot.providers.values():
-        for entry in provider.endpoints.values():
-            validated = EndpointConfig(**entry.meta.config)
-            assert entry.config == validated
-            assert [(k, type(v)) for k, v in entry.config.__dict__.items()] == [
+        for spec in provider.endpoints.values():
+            config = snapshot.bindings[spec.provider][spec.key].config
+            validated = EndpointConfig(
+                **spec.config_values(), request_options=config.request_options
+            )
+            assert config == validated
+            assert [(k, type(v)) for k, v in config.__dict__.items()] == [
                 (k, type(v)) for k, v in validated.__dict__.items()
             ]
-            assert entry.config.model_fields_set == validated.model_fields_set
+            assert config.model_fields_set == validated.model_fields_set

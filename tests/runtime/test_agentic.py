@@ -842,7 +842,7 @@ def test_ag2_missing_makes_the_provider_unavailable_and_others_resolve() -> None
     assert seen["unavailable"] == ["ag2", "import_error"]
     assert seen["masked"] is False
     assert seen["claude"] == "ClaudeCodeCLIEndpoint"
-    assert seen["openai"] == "OpenAIChatEndpoint"
+    assert seen["openai"] == "OpenaiChatCompletionsEndpoint"  # derived from openai-chat
     assert len(seen["available"]) == 17 and "ag2" not in seen["available"]
 
 

@@ -11,12 +11,15 @@ import pytest
 from pydantic import ValidationError
 
 from provcat import match_endpoint
-from provcat.catalog import (
-    ProviderEndpointSpec,
-    canonical_endpoint_key,
-    canonical_provider_key,
+from provcat.catalog import canonical_endpoint_key, canonical_provider_key
+from provcat.catalog.keyspace import (
+    ClassUse,
+    EndpointKeys,
+    ProviderKeys,
+    Spelling,
+    check_classes,
+    check_keys,
 )
-from provcat.catalog.validate import validate_specs
 from provcat.compat import CompatibleEndpoint, set_strict
 from provcat.endpoint import AgenticEndpoint, Endpoint, EndpointType
 from provcat.errors import (
@@ -27,7 +30,7 @@ from provcat.errors import (
 )
 from provcat.match import resolve
 from provcat.registry import CatalogSource, EndpointRegistry
-from tests.runtime.conftest import Records, assert_configs_equal_validated, record
+from tests.runtime.conftest import Records, record
 
 Use = Callable[[Records], CatalogSource]
 
@@ -36,8 +39,7 @@ Use = Callable[[Records], CatalogSource]
 
 
 def test_d1_named_fields_spec_is_immutable(base: Records) -> None:
-    entry = EndpointRegistry.snapshot().providers["alpha"].endpoints["chat/completions"]
-    spec = entry.spec
+    spec = EndpointRegistry.snapshot().providers["alpha"].endpoints["chat/completions"]
     assert spec.provider == "alpha" and spec.endpoint == "chat/completions"
     assert spec.endpoint_type is EndpointType.API
     with pytest.raises(FrozenInstanceError):
@@ -76,17 +78,18 @@ def test_d1_endpoint_class_must_subclass_endpoint_and_agree_with_type() -> None:
     class Agent(AgenticEndpoint):
         pass
 
-    def spec(cls: type, kind: EndpointType, name: str) -> ProviderEndpointSpec:
-        return ProviderEndpointSpec("p", name, kind, cls)
-
-    found = validate_specs(
+    found = check_classes(
         [
-            spec(Agent, EndpointType.API, "a"),
-            spec(Api, EndpointType.AGENTIC, "b"),
-            spec(dict, EndpointType.API, "c"),
+            ClassUse(Agent, False, "p", "a", None),
+            ClassUse(Api, True, "p", "b", None),
+            ClassUse(dict, False, "p", "c", None),
         ]
     )
-    assert [d.code for d in found] == ["invalid_endpoint_class"] * 3
+    assert [d.code for d in found] == [
+        "endpoint_type_mismatch",
+        "endpoint_type_mismatch",
+        "not_an_endpoint_class",
+    ]
 
 
 def test_d1_defaults_are_copied_and_each_instance_gets_a_fresh_dict(base: Records) -> None:
@@ -141,8 +144,8 @@ def test_d1_endpoint_meta_is_derived_from_the_snapshot(base: Records) -> None:
 
     snapshot = EndpointRegistry.snapshot()
     meta = AlphaChatEndpoint._ENDPOINT_META
-    assert meta is snapshot.providers["alpha"].endpoints["chat/completions"].meta
-    assert meta is not None and meta.aliases == ("chat",)
+    assert meta is snapshot.providers["alpha"].endpoints["chat/completions"]  # the record itself
+    assert meta is not None and meta.endpoint_aliases == ("chat",)
     built = AlphaChatEndpoint()  # lionagi's cls(None) construction still works
     assert built.config.name == "alpha_chat/completions"
 
@@ -174,65 +177,44 @@ def test_d2_punctuation_and_width_variants_do_not_resolve(base: Records, spellin
         match_endpoint(spelling, "chat")
 
 
-def test_d2_empty_and_self_alias_are_invalid() -> None:
-    class A(Endpoint):
-        pass
+def _keys(provider: str, aliases: tuple[str, ...], *endpoints: tuple[str, ...]) -> Any:
+    def spell(value: str) -> Spelling[None]:
+        return Spelling(value, None)
 
-    class B(Endpoint):
-        pass
-
-    found = validate_specs(
-        [
-            ProviderEndpointSpec("p", "x", EndpointType.API, A, provider_aliases=("", " P ")),
-            ProviderEndpointSpec("p", " ", EndpointType.API, B, provider_aliases=("", " P ")),
-        ]
+    return ProviderKeys(
+        spell(provider),
+        tuple(spell(a) for a in aliases),
+        tuple(EndpointKeys(spell(e[0]), tuple(spell(a) for a in e[1:])) for e in endpoints),
     )
+
+
+def test_d2_empty_and_self_alias_are_invalid() -> None:
+    found = check_keys([_keys("p", ("", " P "), ("x",), (" ",))])
     assert sorted(d.code for d in found) == ["empty_key", "empty_key", "self_alias"]
 
 
 def test_d2_provider_scope_is_global_and_endpoint_scope_per_provider() -> None:
-    classes = [type(f"E{i}", (Endpoint,), {}) for i in range(4)]
-    found = validate_specs(
-        [
-            ProviderEndpointSpec(
-                "p", "chat", EndpointType.API, classes[0], provider_aliases=("x",)
-            ),
-            ProviderEndpointSpec(
-                "q", "chat", EndpointType.API, classes[1], provider_aliases=("X",)
-            ),
-            ProviderEndpointSpec(
-                "q",
-                "other",
-                EndpointType.API,
-                classes[2],
-                endpoint_aliases=("CHAT",),
-                provider_aliases=("X",),
-            ),
-        ]
+    found = check_keys(
+        [_keys("p", ("x",), ("chat",)), _keys("q", ("X",), ("chat",), ("other", "CHAT"))]
     )
     assert sorted(d.code for d in found) == ["duplicate_endpoint_key", "duplicate_provider_key"]
+    assert [d.variant for d in found] == [True, True]  # 'X' vs 'x', 'CHAT' vs 'chat'
 
 
-def test_d2_repeated_declarations_must_agree_on_aliases() -> None:
-    a, b = type("A", (Endpoint,), {}), type("B", (Endpoint,), {})
-    found = validate_specs(
-        [
-            ProviderEndpointSpec("p", "one", EndpointType.API, a, provider_aliases=("x",)),
-            ProviderEndpointSpec("p", "two", EndpointType.API, b, provider_aliases=("y",)),
-        ]
-    )
-    assert [d.code for d in found] == ["inconsistent_provider_aliases"]
+def test_d2_a_provider_declared_twice_is_a_duplicate_key(use_catalog: Use) -> None:
+    records = base_records_with(lambda r: r.append({**record(r, "beta"), "provider": "BETA "}))
+    use_catalog(records)
+    with pytest.raises(CatalogValidationError) as caught:
+        EndpointRegistry.snapshot()
+    assert {d.code for d in caught.value.diagnostics} == {"duplicate_provider_key"}
 
 
 def test_d2_duplicate_class_is_invalid() -> None:
     a = type("A", (Endpoint,), {})
-    found = validate_specs(
-        [
-            ProviderEndpointSpec("p", "one", EndpointType.API, a),
-            ProviderEndpointSpec("q", "two", EndpointType.API, a),
-        ]
+    found = check_classes(
+        [ClassUse(a, False, "p", "one", None), ClassUse(a, False, "q", "two", None)]
     )
-    assert [d.code for d in found] == ["invalid_endpoint_class"]
+    assert [d.code for d in found] == ["duplicate_endpoint_class"]
     assert "already serves p/one" in found[0].message
 
 
@@ -269,12 +251,14 @@ def test_d2_repeated_lookups_answer_from_the_published_snapshot_after_a_refresh(
     use_catalog(base_records_with())
     first = resolve("alpha", "chat")
     assert resolve("alpha", "chat") is first  # the memo answers the repeat
-    assert match_endpoint("alpha", "chat").config is first.config
+    bound = EndpointRegistry.snapshot().bindings["alpha"]
+    assert match_endpoint("alpha", "chat").config is bound[first.key].config
     EndpointRegistry.refresh(CatalogSource(base_records_with))
     fresh = EndpointRegistry.snapshot().providers["alpha"].endpoints[first.key]
     assert fresh is not first
     assert resolve("alpha", "chat") is fresh  # the new snapshot's entry, never the prior one
-    assert match_endpoint("alpha", "chat").config is fresh.config
+    bound = EndpointRegistry.snapshot().bindings["alpha"]
+    assert match_endpoint("alpha", "chat").config is bound[fresh.key].config
     with pytest.raises(EndpointNotFound):  # a failed lookup is not remembered
         resolve("alpha", "chta")
     with pytest.raises(EndpointNotFound):
@@ -344,10 +328,8 @@ def test_d3_failed_provider_is_not_reimported_per_lookup_but_on_refresh(use_cata
         calls.append(name)
         return real_import(name, package)
 
-    from provcat.catalog import build
-
-    original = build.build_snapshot.__kwdefaults__["importer"]
-    build.build_snapshot.__kwdefaults__["importer"] = counting
+    original = EndpointRegistry.importer
+    EndpointRegistry.importer = counting
     try:
         EndpointRegistry.snapshot()
         for _ in range(5):
@@ -357,7 +339,7 @@ def test_d3_failed_provider_is_not_reimported_per_lookup_but_on_refresh(use_cata
         EndpointRegistry.refresh()
         assert calls.count("provcat_testproviders.broken") == 2
     finally:
-        build.build_snapshot.__kwdefaults__["importer"] = original
+        EndpointRegistry.importer = original
     assert "provcat_testproviders.broken" not in sys.modules
 
 
@@ -564,6 +546,7 @@ def test_d5_inspection_rows_sorted_typed_and_free_of_secrets(use_catalog: Use) -
         "aliases": ["chat"],
         "endpoint_type": "api",
         "endpoint_class": "provcat_testproviders.alpha:AlphaChatEndpoint",
+        "protocol": None,
         "request_options": "provcat_testproviders.alpha:ChatRequest",
         "base_url": "http://127.0.0.1:9/v1",
     }
@@ -630,52 +613,44 @@ def test_d2_restart_rebuilds_and_persists_nothing(tmp_path: Any) -> None:
     assert list(tmp_path.iterdir()) == [], "no catalog state is written anywhere"
 
 
-# --- cold start: trusted (generator-written) records ------------------------------------------
+# --- a catalog source the generator did not write is checked -----------------------------------
 
 
-def test_trusted_records_still_have_every_request_default_key_checked(use_catalog: Use) -> None:
-    records = base_records_with(
-        lambda r: record(r, "alpha")["endpoints"][0]["request_defaults"].update(temprature=1),
-    )
-    source = CatalogSource(lambda: records, trusted=True)
-    with pytest.raises(CatalogValidationError) as caught:
-        EndpointRegistry.refresh(source)
-    [found] = caught.value.diagnostics
-    assert found.code == "invalid_request_default"
-    assert "'temprature' is not a field of request model ChatRequest" in found.message
-
-
-def test_trusted_records_skip_only_the_value_check_the_generator_made(use_catalog: Use) -> None:
-    # the generator refuses temperature=5 (le=2) when it writes a snapshot; records it did not
-    # write (the default CatalogSource) are checked value by value at build time
+def test_a_custom_source_has_every_request_default_checked(use_catalog: Use) -> None:
     records = base_records_with(
         lambda r: record(r, "alpha")["endpoints"][0]["request_defaults"].update(temperature=5),
     )
     with pytest.raises(CatalogValidationError) as caught:
         EndpointRegistry.refresh(CatalogSource(lambda: records))
-    assert [d.code for d in caught.value.diagnostics] == ["invalid_request_default"]
-    trusted = EndpointRegistry.refresh(CatalogSource(lambda: records, trusted=True))
-    chat = trusted.providers["alpha"].endpoints["chat/completions"]
-    assert chat.spec.request_defaults["temperature"] == 5
+    [found] = caught.value.diagnostics
+    assert found.code == "invalid_request_default" and found.key == "temperature"
     # a caller's request_defaults are always validated
+    use_catalog(base_records_with())
     with pytest.raises(EndpointConfigurationError):
         match_endpoint("alpha", "chat", request_defaults={"temperature": 5})
 
 
-def test_trusted_records_build_configs_equal_to_validated_ones(use_catalog: Use) -> None:
-    EndpointRegistry.refresh(CatalogSource(base_records_with, trusted=True))
-    assert_configs_equal_validated(EndpointRegistry.snapshot())
-
-
-def test_trusted_records_keep_the_config_validators(use_catalog: Use) -> None:
+def test_a_custom_source_has_its_config_validators(use_catalog: Use) -> None:
     records = base_records_with(
         lambda r: record(r, "alpha")["endpoints"][0]["default_headers"].update(
             Authorization="Bearer x"
         ),
     )
-    for trusted in (False, True):
-        with pytest.raises(ValidationError, match="put credentials in api_key or api_key_env"):
-            EndpointRegistry.refresh(CatalogSource(lambda: records, trusted=trusted))
+    with pytest.raises(ValidationError, match="put credentials in api_key or api_key_env"):
+        EndpointRegistry.refresh(CatalogSource(lambda: records))
+
+
+def test_a_custom_source_with_a_key_collision_keeps_the_prior_snapshot(use_catalog: Use) -> None:
+    use_catalog(base_records_with())
+    prior = EndpointRegistry.snapshot()
+    bad = base_records_with(lambda r: record(r, "scripted").update(aliases=("AL",)))
+    with pytest.raises(CatalogValidationError) as caught:
+        EndpointRegistry.refresh(CatalogSource(lambda: bad))
+    [found] = caught.value.diagnostics
+    assert (found.code, found.provider, found.key) == ("duplicate_provider_key", "scripted", "AL")
+    assert "already an alias of provider 'alpha'" in found.message
+    assert EndpointRegistry.snapshot() is prior
+    assert match_endpoint("al", "chat").config.provider == "alpha"
 
 
 @pytest.mark.parametrize(

@@ -1,18 +1,27 @@
-"""The catalog's public records, key functions and snapshot (ADR-0028)."""
+"""The catalog's public records, key functions and snapshot (ADR-0028).
 
-from provcat.catalog.inspect import EndpointCatalogItem, ProviderCatalogItem
-from provcat.catalog.snapshot import CatalogSnapshot
-from provcat.catalog.specs import (
-    ProviderDiagnostic,
-    ProviderEndpointSpec,
-    ProviderModelPolicy,
-    ProviderModuleSpec,
-)
+Names load on first access, so ``from provcat.catalog.specs import ...`` costs only that module.
+"""
+
+from typing import TYPE_CHECKING, Any
+
 from provcat.keys import canonical_endpoint_key, canonical_provider_key
+
+if TYPE_CHECKING:
+    from provcat.catalog.inspect import EndpointCatalogItem, ProviderCatalogItem
+    from provcat.catalog.snapshot import CatalogSnapshot
+    from provcat.catalog.specs import (
+        EndpointType,
+        ProviderDiagnostic,
+        ProviderEndpointSpec,
+        ProviderModelPolicy,
+        ProviderModuleSpec,
+    )
 
 __all__ = [
     "CatalogSnapshot",
     "EndpointCatalogItem",
+    "EndpointType",
     "ProviderCatalogItem",
     "ProviderDiagnostic",
     "ProviderEndpointSpec",
@@ -21,3 +30,24 @@ __all__ = [
     "canonical_endpoint_key",
     "canonical_provider_key",
 ]
+
+_LAZY = {
+    "CatalogSnapshot": "provcat.catalog.snapshot",
+    "EndpointCatalogItem": "provcat.catalog.inspect",
+    "ProviderCatalogItem": "provcat.catalog.inspect",
+    "EndpointType": "provcat.catalog.specs",
+    "ProviderDiagnostic": "provcat.catalog.specs",
+    "ProviderEndpointSpec": "provcat.catalog.specs",
+    "ProviderModelPolicy": "provcat.catalog.specs",
+    "ProviderModuleSpec": "provcat.catalog.specs",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'provcat.catalog' has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """Inspection rows (ADR-0028 D5): a stable, typed projection of the snapshot, free of secrets and
-request defaults, sorted by canonical key."""
+request defaults, sorted by canonical key. Read after every provider was loaded."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ class EndpointCatalogItem(TypedDict):
     aliases: list[str]
     endpoint_type: Literal["api", "agentic"]
     endpoint_class: str
+    protocol: str | None
     request_options: str | None
     base_url: str | None
 
@@ -35,17 +36,36 @@ def rows(snapshot: CatalogSnapshot) -> list[ProviderCatalogItem]:
     """One row per provider, available or not, sorted by canonical key."""
     items: list[ProviderCatalogItem] = []
     for key, entry in snapshot.providers.items():
-        endpoints: list[EndpointCatalogItem] = [
-            {
-                "endpoint": e.spec.endpoint,
-                "aliases": sorted(e.spec.endpoint_aliases),
-                "endpoint_type": "agentic" if e.spec.endpoint_type.value == "agentic" else "api",
-                "endpoint_class": _qualified(e.spec.endpoint_class),
-                "request_options": _qualified(e.request_model) if e.request_model else None,
-                "base_url": e.spec.base_url,
-            }
-            for e in entry.endpoints.values()
-        ]
+        failed = snapshot.unavailable.get(key)
+        if failed is not None:
+            items.append(
+                {
+                    "provider": key,
+                    "aliases": sorted(entry.aliases),
+                    "availability": "unavailable",
+                    "endpoints": [],
+                    "diagnostics": [failed.as_dict()],
+                }
+            )
+            continue
+        bound = snapshot.bindings.get(key, {})
+        endpoints: list[EndpointCatalogItem] = []
+        for spec in entry.endpoints.values():
+            binding = bound.get(spec.key)
+            model = binding.config.request_options if binding is not None else None
+            endpoints.append(
+                {
+                    "endpoint": spec.endpoint,
+                    "aliases": sorted(spec.endpoint_aliases),
+                    "endpoint_type": "agentic" if spec.endpoint_type.value == "agentic" else "api",
+                    "endpoint_class": _qualified(binding.endpoint_class)
+                    if binding is not None
+                    else spec.endpoint_class or f"protocol:{spec.protocol}",
+                    "protocol": spec.protocol,
+                    "request_options": _qualified(model) if model is not None else None,
+                    "base_url": spec.base_url,
+                }
+            )
         items.append(
             {
                 "provider": key,
@@ -55,24 +75,5 @@ def rows(snapshot: CatalogSnapshot) -> list[ProviderCatalogItem]:
                 "diagnostics": [],
             }
         )
-    for key, diagnostic in snapshot.unavailable.items():
-        items.append(
-            {
-                "provider": key,
-                "aliases": sorted(snapshot.unavailable_aliases.get(key, ())),
-                "availability": "unavailable",
-                "endpoints": [],
-                "diagnostics": [diagnostic.as_dict()],
-            }
-        )
     items.sort(key=lambda item: item["provider"])
-    for item in items:
-        item["diagnostics"].sort(
-            key=lambda d: (
-                d["provider"] or "",
-                d["endpoint"] or "",
-                d["code"] or "",
-                d["key"] or "",
-            )
-        )
     return items

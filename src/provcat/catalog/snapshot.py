@@ -1,13 +1,17 @@
-"""CatalogSnapshot: the one immutable, validated view that lookup, inspection and model-spec
-parsing all read (ADR-0028 D2, D5). Built once, published in a single assignment, never mutated."""
+"""CatalogSnapshot: the one immutable view that lookup, inspection and model-spec parsing read
+(ADR-0028 D2, D5), published in a single assignment and never replaced piecemeal.
+
+Its facts (records and indexes) never change. What a process learns while using it lives here
+too, so that lookup state has one home: which providers' Python parts are loaded (their endpoint
+classes and request models, imported on first use under the registry's lock), which failed to
+import (``unavailable``, kept for the snapshot's life), and the memos of resolved spellings.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from provcat.catalog.specs import (
     ProviderDiagnostic,
@@ -15,34 +19,31 @@ from provcat.catalog.specs import (
     ProviderModelPolicy,
     ProviderModuleSpec,
 )
-from provcat.endpoint import EndpointMeta
 
 if TYPE_CHECKING:
     from provcat.config import EndpointConfig
+    from provcat.endpoint import Endpoint
 
-__all__ = ["CatalogSnapshot", "EndpointEntry", "ProviderEntry"]
+__all__ = ["Binding", "CatalogSnapshot", "ProviderEntry"]
 
 
-@dataclass(frozen=True, slots=True)
-class EndpointEntry:
-    """One resolvable endpoint: its spec, resolved request model and class-bound metadata."""
+class Binding(NamedTuple):
+    """What an endpoint record's references resolved to: its class and its base config (which
+    carries the request model). Derived from the record on first use; no facts of its own."""
 
-    key: str
-    spec: ProviderEndpointSpec
-    request_model: type[BaseModel] | None
-    meta: EndpointMeta
-    config: EndpointConfig  # validated once; frozen, shared by instances built without overrides
+    endpoint_class: type[Endpoint]
+    config: EndpointConfig
 
 
 @dataclass(frozen=True, slots=True)
 class ProviderEntry:
-    """One available provider."""
+    """One provider the catalog lists."""
 
     provider: str
     display_name: str
     aliases: tuple[str, ...]
-    module: str
-    endpoints: Mapping[str, EndpointEntry]  # canonical endpoint key -> entry, sorted
+    module: str | None  # None: declared in YAML alone
+    endpoints: Mapping[str, ProviderEndpointSpec]  # canonical endpoint key -> record, sorted
     endpoint_index: Mapping[str, str]  # canonical spelling -> canonical endpoint key
     policy: ProviderModelPolicy | None
 
@@ -53,20 +54,24 @@ class ProviderEntry:
 
 @dataclass(frozen=True, slots=True)
 class CatalogSnapshot:
-    """Every provider the catalog knows: available ones with their endpoints, unavailable ones
-    with their import diagnostic. Lookups are plain reads of these mappings."""
+    """Every provider the catalog knows. Lookups are plain reads of these mappings."""
 
     providers: Mapping[str, ProviderEntry]
-    unavailable: Mapping[str, ProviderDiagnostic]
-    unavailable_aliases: Mapping[str, tuple[str, ...]]
-    provider_index: Mapping[str, str]  # every canonical spelling, unavailable ones included
-    modules: tuple[ProviderModuleSpec, ...]
+    provider_index: Mapping[str, str]  # every canonical provider spelling -> canonical key
     model_aliases: Mapping[str, str]  # canonical bare alias -> "provider/model"
     fingerprint: str
-    # provider -> endpoint, exactly as a caller spelled them -> the registered entry; filled on
-    # first resolution of a spelling, valid for this snapshot's whole life (it never changes).
-    # Nested rather than keyed by pairs: a hit is two dict reads, no tuple to build and hash.
-    memo: dict[str, dict[str, EndpointEntry]] = field(default_factory=dict, compare=False)
+    trusted: bool  # written by the generator: configs are built without re-validation
+    # provider -> its import_error; filled when a provider's Python fails to load, then final
+    unavailable: dict[str, ProviderDiagnostic] = field(default_factory=dict, compare=False)
+    # provider -> canonical endpoint key -> binding; filled on first use of each endpoint
+    bindings: dict[str, dict[str, Binding]] = field(default_factory=dict, compare=False)
+    # providers whose module imported (or that have none)
+    loaded_modules: set[str] = field(default_factory=set, compare=False)
+    # id of a request-options factory -> its result: each factory is called once per snapshot
+    factories: dict[int, Any] = field(default_factory=dict, compare=False)
+    # provider -> endpoint, exactly as a caller spelled them -> the record; filled on first
+    # resolution of a spelling. Nested: a hit is two dict reads, no tuple to build and hash.
+    memo: dict[str, dict[str, ProviderEndpointSpec]] = field(default_factory=dict, compare=False)
     # model spec -> its parse, and model_kwargs arguments -> its result (pure functions of the
     # snapshot); filled on first use, bounded like memo
     parsed_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
@@ -75,14 +80,23 @@ class CatalogSnapshot:
     MEMO_LIMIT = 4096  # model-spec memos; and provider spellings, each with up to MEMO_SPELLINGS
     MEMO_SPELLINGS = 256  # endpoint spellings remembered per provider spelling
 
-    def remember(self, provider: str, endpoint: str, entry: EndpointEntry) -> None:
+    @property
+    def modules(self) -> tuple[ProviderModuleSpec, ...]:
+        """The import unit of every provider, sorted by provider."""
+        return tuple(ProviderModuleSpec(k, p.module) for k, p in self.providers.items())
+
+    @property
+    def unavailable_aliases(self) -> Mapping[str, tuple[str, ...]]:
+        return {k: self.providers[k].aliases for k in self.unavailable}
+
+    def remember(self, provider: str, endpoint: str, spec: ProviderEndpointSpec) -> None:
         spellings = self.memo.get(provider)
         if spellings is None:
             if len(self.memo) >= self.MEMO_LIMIT:
                 return
             spellings = self.memo.setdefault(provider, {})
         if len(spellings) < self.MEMO_SPELLINGS:
-            spellings[endpoint] = entry
+            spellings[endpoint] = spec
 
     def canonical_provider(self, name: str) -> str | None:
         """The canonical provider key ``name`` spells, or None."""
@@ -92,8 +106,6 @@ class CatalogSnapshot:
         entry = self.providers.get(provider)
         return entry.policy if entry is not None else None
 
-    def bind(self) -> None:
-        """Attach each endpoint class's ``_ENDPOINT_META`` projection from this snapshot."""
-        for entry in self.providers.values():
-            for endpoint in entry.endpoints.values():
-                endpoint.spec.endpoint_class._ENDPOINT_META = endpoint.meta
+    def endpoint(self, provider: str, key: str) -> ProviderEndpointSpec:
+        """The record of canonical ``provider``/``key``."""
+        return self.providers[provider].endpoints[key]

@@ -1,19 +1,27 @@
-"""The catalog's records (ADR-0028 D1, D2, D5): named, immutable, validated as a whole set."""
+"""The catalog's records (ADR-0028 D1, D5): named, immutable, read straight from the snapshot.
+
+An endpoint exists at run time as its :class:`ProviderEndpointSpec` (this frozen record) and the
+instances built from it. The record names its Python parts by reference (``"module:Name"``); they
+are imported the first time the endpoint is used. Nothing here imports pydantic.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel
+from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
 
-from provcat.endpoint import Endpoint, EndpointType
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = [
     "CatalogDiagnosticCode",
     "EffortMode",
+    "EndpointType",
     "ProviderDiagnostic",
     "ProviderEndpointSpec",
     "ProviderModelPolicy",
@@ -22,19 +30,15 @@ __all__ = [
     "frozen_mapping",
 ]
 
-RequestOptionsFactory = Callable[[], type[BaseModel]]
+RequestOptionsFactory = Callable[[], "type[BaseModel]"]
 EffortMode = Literal["none", "kwarg", "model_name"]
-CatalogDiagnosticCode = Literal[
-    "empty_key",
-    "self_alias",
-    "duplicate_provider_key",
-    "duplicate_endpoint_key",
-    "inconsistent_provider_aliases",
-    "invalid_endpoint_class",
-    "invalid_request_options",
-    "invalid_request_default",
-    "import_error",
-]
+
+
+class EndpointType(StrEnum):
+    """How an endpoint reaches its vendor: over HTTP or by driving an agent/CLI."""
+
+    API = "api"
+    AGENTIC = "agentic"
 
 
 def frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -44,40 +48,104 @@ def frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class ProviderEndpointSpec:
-    """One endpoint of one provider, every value named (D1) plus provcat's endpoint settings."""
+    """One endpoint of one provider: every value named (D1), provider defaults already merged."""
 
-    provider: str
-    endpoint: str
+    provider: str  # canonical provider key
+    endpoint: str  # the endpoint key as declared
+    key: str  # canonical endpoint key
     endpoint_type: EndpointType
-    endpoint_class: type[Endpoint]
+    endpoint_class: str | None  # "module:Class" of its own class; None for a protocol endpoint
+    protocol: str | None  # the protocol it speaks (provcat.protocols), or None
+    request_options: str | None  # "module:Model" of its request model (or factory), or None
     provider_aliases: tuple[str, ...] = ()
     endpoint_aliases: tuple[str, ...] = ()
-    request_options: type[BaseModel] | RequestOptionsFactory | None = None
-    base_url: str | None = None
-    auth_type: str | None = None
-    content_type: str = "application/json"
-    api_key_env: str | None = None
     request_defaults: Mapping[str, Any] = field(default_factory=dict)
     path: str | None = None
     method: str = "POST"
-    timeout: float | None = None
+    base_url: str | None = None
+    auth_type: str = "bearer"
+    api_key_env: str | None = None
+    content_type: str = "application/json"
+    timeout: float = 600
     default_headers: Mapping[str, str] = field(default_factory=dict)
     requires_tokens: bool = False
     idempotent_retries: bool = False
     serialize_by_alias: bool = False
     allow_local_network: bool = False
+    description: str | None = None
+    docs_url: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "request_defaults", frozen_mapping(self.request_defaults))
         object.__setattr__(self, "default_headers", frozen_mapping(self.default_headers))
 
+    @classmethod
+    def from_record(
+        cls, provider: str, provider_aliases: tuple[str, ...], ep: Mapping[str, Any]
+    ) -> ProviderEndpointSpec:
+        """The record of one endpoint of a snapshot provider record."""
+        return cls(
+            provider=provider,
+            endpoint=ep["endpoint"],
+            key=ep["key"],
+            endpoint_type=EndpointType(ep["type"]),
+            endpoint_class=ep["class"],
+            protocol=ep["protocol"],
+            request_options=ep["request_options"],
+            provider_aliases=provider_aliases,
+            endpoint_aliases=tuple(ep["aliases"]),
+            request_defaults=ep["request_defaults"],
+            path=ep["path"],
+            method=ep["method"],
+            base_url=ep["base_url"],
+            auth_type=ep["auth_type"],
+            api_key_env=ep["api_key_env"],
+            content_type=ep["content_type"],
+            timeout=ep["timeout"],
+            default_headers=ep["default_headers"],
+            requires_tokens=ep["requires_tokens"],
+            idempotent_retries=ep["idempotent_retries"],
+            serialize_by_alias=ep["serialize_by_alias"],
+            allow_local_network=ep["allow_local_network"],
+            description=ep["description"],
+            docs_url=ep["docs_url"],
+        )
+
+    @property
+    def name(self) -> str:
+        """The instance name of endpoints built from this record."""
+        return f"{self.provider}_{self.endpoint}"
+
+    def config_values(self) -> dict[str, Any]:
+        """The EndpointConfig fields this record sets (the request model is added on load)."""
+        return {
+            "name": self.name,
+            "provider": self.provider,
+            "endpoint": self.endpoint,
+            "base_url": self.base_url,
+            "path": self.path,
+            "method": self.method,
+            "auth_type": self.auth_type,
+            "api_key_env": self.api_key_env,
+            "content_type": self.content_type,
+            "timeout": self.timeout,
+            "default_headers": dict(self.default_headers),
+            "requires_tokens": self.requires_tokens,
+            "idempotent_retries": self.idempotent_retries,
+            "serialize_by_alias": self.serialize_by_alias,
+            "allow_local_network": self.allow_local_network,
+            "openai_compatible": False,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class ProviderModuleSpec:
-    """One import unit: the module expected to provide ``provider``'s endpoints (D3)."""
+    """One import unit: the module expected to provide ``provider``'s Python parts (D3).
+
+    ``module`` is None for a provider declared in YAML alone."""
 
     provider: str
-    module: str
+    module: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,30 +183,3 @@ class ProviderModelPolicy:
             "model_default_effort",
         ):
             object.__setattr__(self, name, frozen_mapping(getattr(self, name)))
-
-
-@dataclass(frozen=True, slots=True)
-class ProviderDiagnostic:
-    """One catalog problem, stable code first. Messages are sanitized: no secrets."""
-
-    code: CatalogDiagnosticCode
-    provider: str
-    endpoint: str | None
-    module: str | None
-    key: str | None
-    message: str
-    cause_type: str | None = None
-
-    def sort_key(self) -> tuple[str, str, str, str]:
-        return (self.provider, self.endpoint or "", self.code, self.key or "")
-
-    def as_dict(self) -> dict[str, str | None]:
-        return {
-            "code": self.code,
-            "provider": self.provider,
-            "endpoint": self.endpoint,
-            "module": self.module,
-            "key": self.key,
-            "message": self.message,
-            "cause_type": self.cause_type,
-        }

@@ -1,9 +1,7 @@
-"""Anthropic vendor package: the Messages API endpoint and the Claude Code CLI endpoint.
+"""Anthropic: the Claude Code CLI endpoint class and its request model.
 
-The request models live in :mod:`provcat.providers.anthropic.messages` and
-:mod:`provcat.providers.anthropic.claude_code`.
+The Messages API is the ``anthropic-messages`` protocol (:mod:`provcat.protocols.anthropic_messages`).
+
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
 """
-
-from provcat.providers.anthropic.messages import AnthropicMessagesEndpoint
-
-__all__ = ["AnthropicMessagesEndpoint"]

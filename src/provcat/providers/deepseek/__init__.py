@@ -1,5 +1,5 @@
-"""DeepSeek: the chat completions endpoint."""
+"""DeepSeek: the request model of its OpenAI-compatible chat completions endpoint.
 
-from provcat.providers.deepseek.chat import DeepSeekChatEndpoint
-
-__all__ = ["DeepSeekChatEndpoint"]
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
+"""

@@ -18,11 +18,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
 __all__ = [
-    "DeepSeekChatEndpoint",
     "DeepSeekChatRequest",
     "DeepSeekResponseFormat",
     "DeepSeekStreamOptions",
@@ -116,12 +114,3 @@ class DeepSeekChatRequest(RequestModel):
         le=20,
         description="Most likely alternatives returned per token; needs logprobs.",
     )
-
-
-class DeepSeekChatEndpoint(Endpoint):
-    """DeepSeek chat completions endpoint.
-
-    Reaches ``POST https://api.deepseek.com/chat/completions`` with a
-    :class:`DeepSeekChatRequest` body and returns an OpenAI-style chat completion, with the
-    chain of thought in ``reasoning_content`` when thinking mode is on.
-    """

@@ -1,7 +1,5 @@
-"""Exa, a web search API for LLMs (https://api.exa.ai): search, find-similar and contents."""
+"""Exa, a web search API for LLMs (https://api.exa.ai): request models of search, find-similar and contents.
 
-from provcat.providers.exa.contents import ExaContentsEndpoint
-from provcat.providers.exa.find_similar import ExaFindSimilarEndpoint
-from provcat.providers.exa.search import ExaSearchEndpoint
-
-__all__ = ["ExaContentsEndpoint", "ExaFindSimilarEndpoint", "ExaSearchEndpoint"]
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
+"""

@@ -18,11 +18,9 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
 __all__ = [
-    "ExaContentsEndpoint",
     "ExaContentsOptions",
     "ExaContentsRequest",
     "ExaExtrasOptions",
@@ -160,11 +158,3 @@ class ExaContentsRequest(ExaContentsOptions):
         if self.urls is None and self.ids is None:
             raise ValueError("set urls (or the deprecated ids)")
         return self
-
-
-class ExaContentsEndpoint(Endpoint):
-    """Exa contents retrieval for known URLs.
-
-    Reaches ``POST https://api.exa.ai/contents`` with an :class:`ExaContentsRequest` body
-    serialized by alias and an ``x-api-key`` header.
-    """

@@ -14,12 +14,11 @@ from typing import Annotated
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.providers.exa.contents import ExaContentsOptions
 from provcat.providers.exa.search import ExaCategory
 from provcat.request import RequestModel
 
-__all__ = ["ExaFindSimilarEndpoint", "ExaFindSimilarRequest"]
+__all__ = ["ExaFindSimilarRequest"]
 
 _Domains = Annotated[list[str], Field(max_length=1200)]
 _OnePhrase = Annotated[list[str], Field(max_length=1)]
@@ -80,11 +79,3 @@ class ExaFindSimilarRequest(RequestModel):
     contents: ExaContentsOptions | bool | None = Field(
         None, description="What page contents to return with each result."
     )
-
-
-class ExaFindSimilarEndpoint(Endpoint):
-    """Exa search for pages similar to a given URL.
-
-    Reaches ``POST https://api.exa.ai/findSimilar`` with an :class:`ExaFindSimilarRequest` body
-    serialized by alias and an ``x-api-key`` header.
-    """

@@ -17,11 +17,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.providers.exa.contents import ExaContentsOptions
 from provcat.request import RequestModel
 
-__all__ = ["ExaCategory", "ExaSearchEndpoint", "ExaSearchRequest"]
+__all__ = ["ExaCategory", "ExaSearchRequest"]
 
 ExaCategory = Literal[
     "company",
@@ -117,11 +116,3 @@ class ExaSearchRequest(RequestModel):
     stream: bool | None = Field(
         None, description="Stream the response as OpenAI-style chat completion chunks (SSE)."
     )
-
-
-class ExaSearchEndpoint(Endpoint):
-    """Exa web search.
-
-    Reaches ``POST https://api.exa.ai/search`` with an :class:`ExaSearchRequest` body
-    serialized by alias and an ``x-api-key`` header.
-    """

@@ -1,7 +1,5 @@
-"""Firecrawl API v1 (https://api.firecrawl.dev/v1): scrape a page, map a site, crawl a site."""
+"""Firecrawl API (https://api.firecrawl.dev): request models of scrape, map and crawl.
 
-from provcat.providers.firecrawl.crawl import FirecrawlCrawlEndpoint
-from provcat.providers.firecrawl.map import FirecrawlMapEndpoint
-from provcat.providers.firecrawl.scrape import FirecrawlScrapeEndpoint
-
-__all__ = ["FirecrawlCrawlEndpoint", "FirecrawlMapEndpoint", "FirecrawlScrapeEndpoint"]
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
+"""

@@ -16,11 +16,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.providers.firecrawl.scrape import FirecrawlScrapeOptions
 from provcat.request import RequestModel
 
-__all__ = ["FirecrawlCrawlEndpoint", "FirecrawlCrawlRequest", "FirecrawlWebhook"]
+__all__ = ["FirecrawlCrawlRequest", "FirecrawlWebhook"]
 
 
 class FirecrawlWebhook(RequestModel):
@@ -123,11 +122,3 @@ class FirecrawlCrawlRequest(RequestModel):
         alias="zeroDataRetention",
         description="Keep no data of this crawl (must be enabled for the team).",
     )
-
-
-class FirecrawlCrawlEndpoint(Endpoint):
-    """Firecrawl v1 asynchronous site crawl.
-
-    Reaches ``POST https://api.firecrawl.dev/v1/crawl`` with a :class:`FirecrawlCrawlRequest`
-    body serialized by alias and a ``Bearer`` API key; the reply carries the crawl job id.
-    """

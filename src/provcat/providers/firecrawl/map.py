@@ -11,10 +11,9 @@ Source: https://github.com/firecrawl/firecrawl/blob/main/apps/python-sdk/firecra
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = ["FirecrawlMapEndpoint", "FirecrawlMapRequest"]
+__all__ = ["FirecrawlMapRequest"]
 
 
 class FirecrawlMapRequest(RequestModel):
@@ -40,11 +39,3 @@ class FirecrawlMapRequest(RequestModel):
     use_index: bool | None = Field(
         None, alias="useIndex", description="Use Firecrawl's index of known URLs (default true)."
     )
-
-
-class FirecrawlMapEndpoint(Endpoint):
-    """Firecrawl v1 site map.
-
-    Reaches ``POST https://api.firecrawl.dev/v1/map`` with a :class:`FirecrawlMapRequest` body
-    serialized by alias and a ``Bearer`` API key.
-    """

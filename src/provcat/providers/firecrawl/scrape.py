@@ -20,7 +20,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
 __all__ = [
@@ -29,7 +28,6 @@ __all__ = [
     "FirecrawlJsonOptions",
     "FirecrawlLocation",
     "FirecrawlScrapeAgent",
-    "FirecrawlScrapeEndpoint",
     "FirecrawlScrapeJsonOptions",
     "FirecrawlScrapeOptions",
     "FirecrawlScrapeRequest",
@@ -205,11 +203,3 @@ class FirecrawlScrapeRequest(FirecrawlScrapeOptions):
         alias="zeroDataRetention",
         description="Keep no data of this request (must be enabled for the team).",
     )
-
-
-class FirecrawlScrapeEndpoint(Endpoint):
-    """Firecrawl v1 single-page scrape.
-
-    Reaches ``POST https://api.firecrawl.dev/v1/scrape`` with a :class:`FirecrawlScrapeRequest`
-    body serialized by alias and a ``Bearer`` API key.
-    """

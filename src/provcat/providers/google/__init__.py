@@ -1,8 +1,7 @@
-"""Google vendor package: Gemini's OpenAI-compatible chat endpoint and the Gemini CLI endpoint.
+"""Google: the Gemini CLI endpoint class and its request model.
 
-The Gemini CLI request model lives in :mod:`provcat.providers.google.gemini_code`.
+Gemini's API is reached through its OpenAI-compatible endpoint, the ``openai-chat`` protocol.
+
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
 """
-
-from provcat.providers.google.chat import GeminiChatEndpoint
-
-__all__ = ["GeminiChatEndpoint"]

@@ -1,9 +1,6 @@
-"""Lattice, a local OpenAI-compatible inference server (default http://127.0.0.1:8080/v1).
+"""Lattice, a local OpenAI-compatible inference server (default http://127.0.0.1:8080/v1):
+the request models of its chat completions and embeddings endpoints.
 
-Two endpoints, both keyless: chat completions and embeddings.
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
 """
-
-from provcat.providers.lattice.chat import LatticeChatEndpoint
-from provcat.providers.lattice.embed import LatticeEmbedEndpoint
-
-__all__ = ["LatticeChatEndpoint", "LatticeEmbedEndpoint"]

@@ -21,11 +21,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
 __all__ = [
-    "LatticeChatEndpoint",
     "LatticeChatRequest",
     "LatticeJsonSchemaFormat",
     "LatticeLoraSelection",
@@ -128,11 +126,3 @@ class LatticeChatRequest(RequestModel):
         None,
         description="Resident LoRA adapters to apply, in order; an empty list pins the base model.",
     )
-
-
-class LatticeChatEndpoint(Endpoint):
-    """Chat completions from a local Lattice server.
-
-    Reaches ``POST http://127.0.0.1:8080/v1/chat/completions`` (the ``lattice serve`` default
-    address) with a :class:`LatticeChatRequest` body serialized by alias; no API key is sent.
-    """

@@ -14,10 +14,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = ["LatticeEmbedEndpoint", "LatticeEmbedRequest"]
+__all__ = ["LatticeEmbedRequest"]
 
 
 class LatticeEmbedRequest(RequestModel):
@@ -32,11 +31,3 @@ class LatticeEmbedRequest(RequestModel):
     pooling: Literal["mean_visual", "last_token"] | None = Field(
         None, description="How each item's hidden states are pooled (server default mean_visual)."
     )
-
-
-class LatticeEmbedEndpoint(Endpoint):
-    """Embeddings from a local Lattice server.
-
-    Reaches ``POST http://127.0.0.1:8080/v1/embeddings`` with a :class:`LatticeEmbedRequest`
-    body serialized by alias; no API key is sent.
-    """

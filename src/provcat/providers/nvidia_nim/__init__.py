@@ -1,6 +1,5 @@
-"""NVIDIA NIM: the chat completions and embeddings endpoints."""
+"""NVIDIA NIM: the request model of its embeddings endpoint (chat is the ``openai-chat`` protocol).
 
-from provcat.providers.nvidia_nim.chat import NvidiaNimChatEndpoint
-from provcat.providers.nvidia_nim.embed import NvidiaNimEmbedEndpoint
-
-__all__ = ["NvidiaNimChatEndpoint", "NvidiaNimEmbedEndpoint"]
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
+"""

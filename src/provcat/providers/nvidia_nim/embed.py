@@ -14,14 +14,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = [
-    "EmbeddingModality",
-    "NvidiaNimEmbedEndpoint",
-    "NvidiaNimEmbeddingsRequest",
-]
+__all__ = ["EmbeddingModality", "NvidiaNimEmbeddingsRequest"]
 
 EmbeddingModality = Literal["text", "image", "text_image"]
 """Kinds of content one embedding input may hold."""
@@ -53,11 +48,3 @@ class NvidiaNimEmbeddingsRequest(RequestModel):
         None, description="Content kind of the input, one value or one per input item."
     )
     user: str | None = Field(None, description="Identifier of the end user, for tracking.")
-
-
-class NvidiaNimEmbedEndpoint(Endpoint):
-    """NVIDIA NIM embeddings endpoint.
-
-    Reaches ``POST https://integrate.api.nvidia.com/v1/embeddings`` (or ``/v1/embeddings`` on a
-    self-hosted retrieval NIM) with a :class:`NvidiaNimEmbeddingsRequest` body.
-    """

@@ -1,12 +1,6 @@
-"""Ollama, a local model server on http://localhost:11434.
+"""Ollama, a local model server on http://localhost:11434: request models of its native
+``/api/generate`` and ``/api/embed`` routes (chat is the ``openai-chat`` protocol).
 
-Three endpoints: chat through Ollama's OpenAI-compatible ``/v1/chat/completions`` (request body
-is the OpenAI chat model), and the native ``/api/generate`` and ``/api/embed`` routes with their
-own request models.
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
 """
-
-from provcat.providers.ollama.chat import OllamaChatEndpoint
-from provcat.providers.ollama.embed import OllamaEmbedEndpoint
-from provcat.providers.ollama.generate import OllamaGenerateEndpoint
-
-__all__ = ["OllamaChatEndpoint", "OllamaEmbedEndpoint", "OllamaGenerateEndpoint"]

@@ -13,10 +13,9 @@ from typing import Any
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = ["OllamaEmbedEndpoint", "OllamaEmbedRequest"]
+__all__ = ["OllamaEmbedRequest"]
 
 
 class OllamaEmbedRequest(RequestModel):
@@ -38,11 +37,3 @@ class OllamaEmbedRequest(RequestModel):
     options: dict[str, Any] | None = Field(
         None, description="Runtime model parameters from the Modelfile reference, e.g. num_ctx."
     )
-
-
-class OllamaEmbedEndpoint(Endpoint):
-    """Embeddings from a local Ollama server.
-
-    Reaches ``POST http://localhost:11434/api/embed`` with an :class:`OllamaEmbedRequest` body;
-    no API key is needed.
-    """

@@ -15,10 +15,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = ["OllamaGenerateEndpoint", "OllamaGenerateRequest"]
+__all__ = ["OllamaGenerateRequest"]
 
 
 class OllamaGenerateRequest(RequestModel):
@@ -80,11 +79,3 @@ class OllamaGenerateRequest(RequestModel):
         None,
         description="Shift the context window instead of failing when the context limit is reached.",
     )
-
-
-class OllamaGenerateEndpoint(Endpoint):
-    """Text generation from a local Ollama server.
-
-    Reaches ``POST http://localhost:11434/api/generate`` with an :class:`OllamaGenerateRequest`
-    body; no API key is needed.
-    """

@@ -1,24 +1,8 @@
-"""OpenAI provider package: endpoint classes for the OpenAI HTTP API.
+"""OpenAI: request models of the endpoints no protocol shares (responses, images, batches) and
+the Codex CLI endpoint (:mod:`provcat.providers.openai.codex`).
 
-Re-exports the eight API endpoint classes (chat completions, responses, embeddings, speech,
-transcription, image generation, image editing and batches). Request models and the Codex CLI
-endpoint live in their modules (``provcat.providers.openai.codex`` for Codex).
+Chat completions, embeddings and audio are protocols (:mod:`provcat.protocols`).
+
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
 """
-
-from provcat.providers.openai.audio import OpenAISpeechEndpoint, OpenAITranscriptionEndpoint
-from provcat.providers.openai.batches import OpenAIBatchesEndpoint
-from provcat.providers.openai.chat import OpenAIChatEndpoint
-from provcat.providers.openai.embeddings import OpenAIEmbeddingsEndpoint
-from provcat.providers.openai.images import OpenAIImageEditEndpoint, OpenAIImageGenerationEndpoint
-from provcat.providers.openai.responses import OpenAIResponsesEndpoint
-
-__all__ = [
-    "OpenAIBatchesEndpoint",
-    "OpenAIChatEndpoint",
-    "OpenAIEmbeddingsEndpoint",
-    "OpenAIImageEditEndpoint",
-    "OpenAIImageGenerationEndpoint",
-    "OpenAIResponsesEndpoint",
-    "OpenAISpeechEndpoint",
-    "OpenAITranscriptionEndpoint",
-]

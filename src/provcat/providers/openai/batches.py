@@ -11,11 +11,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
-from provcat.providers.openai.chat import Metadata
+from provcat.protocols.openai_chat import Metadata
 from provcat.request import RequestModel
 
-__all__ = ["BatchOutputExpiry", "BatchRequest", "OpenAIBatchesEndpoint"]
+__all__ = ["BatchOutputExpiry", "BatchRequest"]
 
 
 class BatchOutputExpiry(RequestModel):
@@ -54,10 +53,3 @@ class BatchRequest(RequestModel):
     output_expires_after: BatchOutputExpiry | None = Field(
         None, description="Expiry policy for the output and error files."
     )
-
-
-class OpenAIBatchesEndpoint(Endpoint):
-    """OpenAI Batch API: ``POST https://api.openai.com/v1/batches`` with a :class:`BatchRequest`
-    JSON body; answers with the created batch object, whose results are later read from its
-    output file.
-    """

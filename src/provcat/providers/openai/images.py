@@ -15,15 +15,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = [
-    "ImageEditRequest",
-    "ImageGenerationRequest",
-    "OpenAIImageEditEndpoint",
-    "OpenAIImageGenerationEndpoint",
-]
+__all__ = ["ImageEditRequest", "ImageGenerationRequest"]
 
 _SIZE_PATTERN = r"^(auto|[0-9]+x[0-9]+)$"
 
@@ -128,17 +122,3 @@ class ImageEditRequest(RequestModel):
     user: str | None = Field(
         None, description="End-user ID that helps OpenAI monitor and detect abuse."
     )
-
-
-class OpenAIImageGenerationEndpoint(Endpoint):
-    """OpenAI image generation: ``POST https://api.openai.com/v1/images/generations`` with an
-    :class:`ImageGenerationRequest` JSON body; answers with the generated images, or with
-    server-sent events when ``stream`` is true.
-    """
-
-
-class OpenAIImageEditEndpoint(Endpoint):
-    """OpenAI image editing: ``POST https://api.openai.com/v1/images/edits`` with an
-    :class:`ImageEditRequest` as multipart form data; answers with the edited images, or with
-    server-sent events when ``stream`` is true.
-    """

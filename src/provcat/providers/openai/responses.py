@@ -14,8 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
-from provcat.providers.openai.chat import (
+from provcat.protocols.openai_chat import (
     Metadata,
     ModerationConfig,
     PromptCacheOptions,
@@ -26,7 +25,6 @@ from provcat.request import RequestModel
 __all__ = [
     "ContextManagementEntry",
     "ConversationReference",
-    "OpenAIResponsesEndpoint",
     "PromptTemplateReference",
     "ReasoningConfig",
     "ResponseIncludable",
@@ -211,10 +209,3 @@ class ResponsesRequest(RequestModel):
         None,
         description="Deprecated end-user ID; replaced by safety_identifier and prompt_cache_key.",
     )
-
-
-class OpenAIResponsesEndpoint(Endpoint):
-    """OpenAI Responses API: ``POST https://api.openai.com/v1/responses`` with a
-    :class:`ResponsesRequest` JSON body; answers with a response object, or with server-sent
-    events when ``stream`` is true.
-    """

@@ -1,5 +1,5 @@
-"""OpenRouter: the chat completions endpoint."""
+"""OpenRouter: the request model of its chat completions endpoint.
 
-from provcat.providers.openrouter.chat import OpenRouterChatEndpoint
-
-__all__ = ["OpenRouterChatEndpoint"]
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
+"""

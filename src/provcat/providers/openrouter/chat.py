@@ -22,11 +22,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
 __all__ = [
-    "OpenRouterChatEndpoint",
     "OpenRouterChatRequest",
     "OpenRouterDebugOptions",
     "OpenRouterPrediction",
@@ -220,11 +218,3 @@ class OpenRouterChatRequest(RequestModel):
     debug: OpenRouterDebugOptions | None = Field(
         None, description="Debug options (streaming only)."
     )
-
-
-class OpenRouterChatEndpoint(Endpoint):
-    """OpenRouter chat completions endpoint.
-
-    Reaches ``POST https://openrouter.ai/api/v1/chat/completions`` with an
-    :class:`OpenRouterChatRequest` body; OpenRouter routes it to a provider of the chosen model.
-    """

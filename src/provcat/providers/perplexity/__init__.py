@@ -1,5 +1,5 @@
-"""Perplexity: the Sonar chat completions endpoint."""
+"""Perplexity: the request model of its Sonar chat completions endpoint.
 
-from provcat.providers.perplexity.chat import PerplexityChatEndpoint
-
-__all__ = ["PerplexityChatEndpoint"]
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
+"""

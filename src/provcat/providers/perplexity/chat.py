@@ -19,11 +19,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
 __all__ = [
-    "PerplexityChatEndpoint",
     "PerplexityChatRequest",
     "PerplexityMediaOverrides",
     "PerplexityMediaResponse",
@@ -164,11 +162,3 @@ class PerplexityChatRequest(RequestModel):
     enable_search_classifier: bool | None = Field(
         None, description="Let a classifier decide whether the query needs a web search."
     )
-
-
-class PerplexityChatEndpoint(Endpoint):
-    """Perplexity chat completions endpoint.
-
-    Reaches ``POST https://api.perplexity.ai/chat/completions`` with a
-    :class:`PerplexityChatRequest` body and returns a web-grounded answer with its sources.
-    """

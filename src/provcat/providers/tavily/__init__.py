@@ -1,6 +1,5 @@
-"""Tavily, a web search and extraction API for LLM agents (https://api.tavily.com)."""
+"""Tavily, a web search and extraction API for LLM agents (https://api.tavily.com): request models.
 
-from provcat.providers.tavily.extract import TavilyExtractEndpoint
-from provcat.providers.tavily.search import TavilySearchEndpoint
-
-__all__ = ["TavilyExtractEndpoint", "TavilySearchEndpoint"]
+Nothing is imported here: the catalog names each class and request model by its module, and the
+runtime imports a module only when an endpoint that needs it is first used.
+"""

@@ -13,10 +13,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = ["TavilyExtractEndpoint", "TavilyExtractRequest"]
+__all__ = ["TavilyExtractRequest"]
 
 
 class TavilyExtractRequest(RequestModel):
@@ -52,11 +51,3 @@ class TavilyExtractRequest(RequestModel):
         le=60.0,
         description="Seconds to wait per extraction (default 10 for basic, 30 for advanced).",
     )
-
-
-class TavilyExtractEndpoint(Endpoint):
-    """Tavily content extraction from given URLs.
-
-    Reaches ``POST https://api.tavily.com/extract`` with a :class:`TavilyExtractRequest` body
-    and a ``Bearer`` API key.
-    """

@@ -15,10 +15,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = ["TavilySearchEndpoint", "TavilySearchRequest"]
+__all__ = ["TavilySearchRequest"]
 
 
 class TavilySearchRequest(RequestModel):
@@ -90,11 +89,3 @@ class TavilySearchRequest(RequestModel):
     exact_match: bool | None = Field(
         None, description="Only return results containing the quoted phrases of the query verbatim."
     )
-
-
-class TavilySearchEndpoint(Endpoint):
-    """Tavily web search.
-
-    Reaches ``POST https://api.tavily.com/search`` with a :class:`TavilySearchRequest` body and
-    a ``Bearer`` API key.
-    """

@@ -17,8 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
-from provcat.providers.openai.audio import VoiceReference
+from provcat.protocols.openai_audio import VoiceReference
 from provcat.request import RequestModel
 
 __all__ = [
@@ -32,7 +31,6 @@ __all__ = [
     "ModerationConfig",
     "ModerationPolicy",
     "ModerationPolicyRule",
-    "OpenAIChatEndpoint",
     "PredictionContent",
     "PromptCacheOptions",
     "ReasoningEffort",
@@ -299,10 +297,3 @@ class ChatCompletionsRequest(RequestModel):
     web_search_options: WebSearchOptions | None = Field(
         None, description="Settings for the built-in web search of search models."
     )
-
-
-class OpenAIChatEndpoint(Endpoint):
-    """OpenAI Chat Completions: ``POST https://api.openai.com/v1/chat/completions`` with a
-    :class:`ChatCompletionsRequest` JSON body; answers with a chat completion object, or with
-    server-sent chunks when ``stream`` is true.
-    """

@@ -14,17 +14,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = [
-    "OpenAISpeechEndpoint",
-    "OpenAITranscriptionEndpoint",
-    "ServerVadChunking",
-    "SpeechRequest",
-    "TranscriptionRequest",
-    "VoiceReference",
-]
+__all__ = ["ServerVadChunking", "SpeechRequest", "TranscriptionRequest", "VoiceReference"]
 
 
 class VoiceReference(RequestModel):
@@ -120,17 +112,3 @@ class TranscriptionRequest(RequestModel):
     timestamp_granularities: list[Literal["word", "segment"]] | None = Field(
         None, description="Timestamp detail to include; needs verbose_json."
     )
-
-
-class OpenAISpeechEndpoint(Endpoint):
-    """OpenAI text to speech: ``POST https://api.openai.com/v1/audio/speech`` with a
-    :class:`SpeechRequest` JSON body; answers with the audio file content, or with a stream of
-    audio or server-sent events.
-    """
-
-
-class OpenAITranscriptionEndpoint(Endpoint):
-    """OpenAI speech to text: ``POST https://api.openai.com/v1/audio/transcriptions`` with a
-    :class:`TranscriptionRequest` as multipart form data; answers with the transcript in the
-    requested format, or with server-sent events when ``stream`` is true.
-    """

@@ -20,11 +20,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
 __all__ = [
-    "AnthropicMessagesEndpoint",
     "CacheControlEphemeral",
     "ContainerParams",
     "ContainerSkill",
@@ -352,11 +350,3 @@ class MessagesRequest(RequestModel):
     top_p: float | None = Field(
         None, ge=0.0, le=1.0, description="Nucleus sampling: cumulative probability cut-off."
     )
-
-
-class AnthropicMessagesEndpoint(Endpoint):
-    """Anthropic Messages API: ``POST https://api.anthropic.com/v1/messages`` with a
-    :class:`MessagesRequest` JSON body, the ``x-api-key`` and ``anthropic-version`` headers (and
-    ``anthropic-beta`` for beta fields); it answers with one message, or a server-sent event
-    stream when ``stream`` is true.
-    """

@@ -10,10 +10,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from provcat.endpoint import Endpoint
 from provcat.request import RequestModel
 
-__all__ = ["EmbeddingsRequest", "OpenAIEmbeddingsEndpoint"]
+__all__ = ["EmbeddingsRequest"]
 
 
 class EmbeddingsRequest(RequestModel):
@@ -37,9 +36,3 @@ class EmbeddingsRequest(RequestModel):
     user: str | None = Field(
         None, description="End-user ID that helps OpenAI monitor and detect abuse."
     )
-
-
-class OpenAIEmbeddingsEndpoint(Endpoint):
-    """OpenAI embeddings: ``POST https://api.openai.com/v1/embeddings`` with an
-    :class:`EmbeddingsRequest` JSON body; answers with a list of embedding vectors.
-    """

@@ -1,0 +1,84 @@
+"""Registered resolution (ADR-0028 D4): provider and endpoint spellings to one snapshot record.
+
+Resolution reads the published snapshot and nothing else: it imports no provider and builds no
+instance (and so never loads pydantic). ``match_endpoint`` builds on it.
+"""
+
+from __future__ import annotations
+
+from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.catalog.specs import ProviderEndpointSpec
+from provcat.errors import EndpointConfigurationError, EndpointNotFound, ProviderUnavailable
+from provcat.keys import canonical_endpoint_key, canonical_provider_key
+from provcat.registry import EndpointRegistry
+
+__all__ = ["Unlisted", "lookup", "resolve"]
+
+
+class Unlisted(str):
+    """The canonical key of a provider (or provider and endpoint) the catalog does not list:
+    where ``openai_compatible=True`` may build a compatible endpoint."""
+
+
+def resolve(provider: str, endpoint: str = "") -> ProviderEndpointSpec:
+    """The registered endpoint ``provider``/``endpoint`` names, without importing or building it.
+
+    Raises what :func:`provcat.match_endpoint` raises for a registered lookup.
+    """
+    snapshot = EndpointRegistry._snapshot
+    if snapshot is not None:
+        try:  # the fast path: a spelling this snapshot already resolved
+            spec = snapshot.memo[provider][endpoint]
+        except (KeyError, TypeError):  # a new spelling, or unhashable
+            pass
+        else:
+            failed = snapshot.unavailable.get(spec.provider)
+            if failed is not None:
+                raise ProviderUnavailable(spec.provider, failed)
+            return spec
+    if not isinstance(provider, str):
+        raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+    if not isinstance(endpoint, str):
+        raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
+    found = lookup(EndpointRegistry.snapshot(), provider, endpoint, compatible=False)
+    assert isinstance(found, ProviderEndpointSpec)
+    return found
+
+
+def lookup(
+    snapshot: CatalogSnapshot, provider: str, endpoint: str, *, compatible: bool
+) -> ProviderEndpointSpec | Unlisted:
+    """The D4 state machine: a registered record, or (with ``compatible``) :class:`Unlisted`."""
+    pkey = canonical_provider_key(provider)
+    ekey = canonical_endpoint_key(endpoint)
+    owner = snapshot.provider_index.get(pkey)
+    if owner is not None and owner in snapshot.unavailable:
+        raise ProviderUnavailable(owner, snapshot.unavailable[owner])
+    if owner is None:
+        if not pkey:
+            raise EndpointConfigurationError("provider", "the provider key is empty")
+        if compatible:
+            return Unlisted(pkey)
+        known = ", ".join(sorted(snapshot.providers))
+        raise EndpointNotFound(
+            pkey, ekey, (), reason=f"unknown provider '{pkey}' (known providers: {known})"
+        )
+    entry = snapshot.providers[owner]
+    if not ekey:
+        if len(entry.endpoints) != 1:
+            raise EndpointNotFound(
+                owner,
+                ekey,
+                entry.available_endpoints(),
+                reason=f"{owner} has {len(entry.endpoints)} endpoints: name one",
+            )
+        target = next(iter(entry.endpoints.values()))
+    else:
+        target_key = entry.endpoint_index.get(ekey)
+        if target_key is None:
+            if compatible:
+                return Unlisted(owner)
+            raise EndpointNotFound(owner, ekey, entry.available_endpoints())
+        target = entry.endpoints[target_key]
+    snapshot.remember(provider, endpoint, target)
+    return target
