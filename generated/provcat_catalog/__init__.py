@@ -3,7 +3,7 @@
 
 """The frozen provcat catalog snapshot: validated provider data the runtime imports.
 
-Generated from catalog/ (18 providers, 37 endpoints,
+Generated from catalog/ (24 providers, 47 endpoints,
 5 schema targets).
 Importing it checks that the installed provcat runtime reads this snapshot format.
 """
@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:c9caca87b80d4d7b56e3572cb1e9af87dbe1960f1bdd0ab1adafd70486e10da9'
+FINGERPRINT: Final = 'sha256:b06f9150ed2cef7c033b629f62746f85884c05c165d9807dc20abd3ae84c36d1'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -1,0 +1,142 @@
+"""Six real OpenAI-compatible providers declared in YAML alone, end to end against a loopback
+server: resolution, payload, the bearer credential from the vendor's key variable, the path.
+
+Expected values are the vendors' documented facts (base URL, key variable), each with the page
+that states it, not read back from our catalog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+import provcat_catalog
+import pytest
+
+from provcat import match_endpoint
+from provcat.registry import EndpointRegistry
+
+# provider -> (documented base URL, documented API-key variable, source)
+DOCUMENTED = {
+    "mistral": (
+        "https://api.mistral.ai/v1",
+        "MISTRAL_API_KEY",
+        "https://docs.mistral.ai/getting-started/quickstarts/developer/first-api-request",
+    ),
+    "together": (
+        "https://api.together.ai/v1",
+        "TOGETHER_API_KEY",
+        "https://docs.together.ai/docs/inference/openai-compatibility",
+    ),
+    "fireworks": (
+        "https://api.fireworks.ai/inference/v1",
+        "FIREWORKS_API_KEY",
+        "https://docs.fireworks.ai/getting-started/quickstart",
+    ),
+    "xai": ("https://api.x.ai/v1", "XAI_API_KEY", "https://docs.x.ai/developers/quickstart"),
+    "cerebras": (
+        "https://api.cerebras.ai/v1",
+        "CEREBRAS_API_KEY",
+        "https://inference-docs.cerebras.ai/resources/openai",
+    ),
+    "deepinfra": (
+        "https://api.deepinfra.com/v1/openai",
+        "DEEPINFRA_TOKEN",
+        "https://docs.deepinfra.com/account/authentication",
+    ),
+}
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    seen: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.seen.append({"path": self.path, "headers": dict(self.headers), "body": body})
+        data = json.dumps({"object": "chat.completion", "choices": []}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    _Recorder.seen = []
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", _Recorder.seen
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def _record(provider: str) -> dict[str, Any]:
+    return next(dict(p) for p in provcat_catalog.PROVIDERS if p["provider"] == provider)
+
+
+@pytest.mark.parametrize("provider", sorted(DOCUMENTED))
+def test_the_provider_has_no_python_and_its_documented_facts(provider: str) -> None:
+    base_url, key_env, _source = DOCUMENTED[provider]
+    record = _record(provider)
+    assert record["module"] is None
+    for endpoint in record["endpoints"]:
+        assert endpoint["class"] is None and endpoint["protocol"] is not None
+        assert endpoint["base_url"] == base_url
+        assert endpoint["api_key_env"] == key_env and endpoint["auth_type"] == "bearer"
+    [row] = [r for r in EndpointRegistry.list_providers() if r["provider"] == provider]
+    assert row["availability"] == "available"
+
+
+@pytest.mark.parametrize("provider", sorted(DOCUMENTED))
+def test_chat_resolves_builds_its_payload_and_calls_a_loopback_server(
+    provider: str, server: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, seen = server
+    base_url, key_env, _source = DOCUMENTED[provider]
+    secret = f"sk-{provider}-sentinel-0123456789"
+    monkeypatch.setenv(key_env, secret)
+    ep = match_endpoint(f" {provider.upper()} ", "chat", base_url=url + urlsplit(base_url).path)
+    assert type(ep).__module__ == "provcat.protocols"  # a class derived for this endpoint
+    assert ep.config.provider == provider
+    assert ep.request_model is not None and ep.request_model.__name__ == "ChatCompletionsRequest"
+    messages = [{"role": "user", "content": "hi"}]
+    payload = ep.payload({"messages": messages})
+    default_model = _record(provider)["endpoints"][0]["request_defaults"]["model"]
+    assert payload == {"model": default_model, "messages": messages}
+    result = asyncio.run(ep.call({"messages": messages, "temperature": 0.1}))
+    assert result == {"object": "chat.completion", "choices": []}
+    (request,) = seen
+    assert request["path"] == urlsplit(base_url).path + "/chat/completions"
+    assert request["headers"]["Authorization"] == f"Bearer {secret}"
+    assert json.loads(request["body"]) == {
+        "model": default_model,
+        "messages": messages,
+        "temperature": 0.1,
+    }
+    assert secret not in repr(ep) + repr(ep.config)
+
+
+@pytest.mark.parametrize("provider", ["mistral", "fireworks", "deepinfra", "together"])
+def test_embeddings_speak_the_embeddings_protocol(
+    provider: str, server: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, seen = server
+    base_url, key_env, _source = DOCUMENTED[provider]
+    monkeypatch.setenv(key_env, "sk-sentinel-0123456789")
+    ep = match_endpoint(provider, "embed", base_url=url + urlsplit(base_url).path)
+    assert ep.request_model is not None and ep.request_model.__name__ == "EmbeddingsRequest"
+    asyncio.run(ep.call({"input": "hello", "model": "m"}))
+    assert seen[0]["path"] == urlsplit(base_url).path + "/embeddings"
+    assert json.loads(seen[0]["body"]) == {"input": "hello", "model": "m"}
