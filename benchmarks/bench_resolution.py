@@ -1,6 +1,8 @@
 """Endpoint resolution and cold start: provcat against lionagi 0.36.0 in the same run.
 
-Goals (issue 3): resolution at least 10x faster than lionagi's, cold start at most 1/5 of it.
+Goals: repeated resolution at least 10x faster than lionagi's; a fresh process's
+``import provcat`` + first ``match_endpoint`` at most 1/5 of lionagi's; ``import provcat`` + first
+resolution that returns the record without building an instance at most 1/10.
 lionagi has no lookup without construction, so "resolution alone" for lionagi runs its registry
 scan with every entry's class swapped for a no-op; "with construction" compares the public
 ``match_endpoint`` of both.
@@ -73,8 +75,7 @@ def _byte_compile_provcat() -> bool:
 def main() -> None:
     import warnings
 
-    from provcat import match_endpoint
-    from provcat.match import resolve
+    from provcat import match_endpoint, resolve
 
     try:
         from lionagi.service.connections.match_endpoint import match_endpoint as lion_match
@@ -121,6 +122,7 @@ def main() -> None:
 
     compiled = _byte_compile_provcat()
     ours_cold = _cold("import provcat; provcat.match_endpoint('openai', 'chat')")
+    ours_record = _cold("import provcat; provcat.resolve('openai', 'chat')")
     floor = _cold("from pydantic import BaseModel")
     lion_cold = _cold(
         "import warnings; warnings.simplefilter('ignore'); "
@@ -138,12 +140,16 @@ def main() -> None:
         print(
             f"{name:28} {ours * 1e6:10.2f}us {lion * 1e6:10.2f}us {ratio:8.1f}x  >= {goal:.0f}x {status}"
         )
-    share = ours_cold / lion_cold
-    status = "met" if share <= 0.2 else "NOT met"
-    print(
-        f"{'cold start (fresh process)':28} {ours_cold * 1e3:10.1f}ms {lion_cold * 1e3:10.1f}ms "
-        f"{share:8.2f}x  <= 0.20x {status}"
-    )
+    for name, ours, goal in (
+        ("cold start: match_endpoint", ours_cold, 0.20),
+        ("cold start: resolve (record)", ours_record, 0.10),
+    ):
+        share = ours / lion_cold
+        status = "met" if share <= goal else "NOT met"
+        print(
+            f"{name:28} {ours * 1e3:10.1f}ms {lion_cold * 1e3:10.1f}ms "
+            f"{share:8.2f}x  <= {goal:.2f}x {status}"
+        )
     print(
         f"{'  floor: pydantic BaseModel':28} {floor * 1e3:10.1f}ms {lion_cold * 1e3:10.1f}ms "
         f"{floor / lion_cold:8.2f}x  (fresh interpreter: from pydantic import BaseModel)"

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from provcat.models import model_kwargs
     from provcat.modelspec import ModelSpec, parse_model_spec
     from provcat.registry import EndpointRegistry
-    from provcat.resolve import resolve
+    from provcat.resolution import resolve
 
 __all__ = [
     "EndpointRegistry",
@@ -33,7 +33,7 @@ _LAZY = {
     "parse_model_spec": "provcat.modelspec",
     "ModelSpec": "provcat.modelspec",
     "model_kwargs": "provcat.models",
-    "resolve": "provcat.resolve",
+    "resolve": "provcat.resolution",
 }
 
 

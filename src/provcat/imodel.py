@@ -24,7 +24,7 @@ from provcat.keys import canonical_provider_key
 from provcat.match import _check_overrides, _compatible, build, target
 from provcat.registry import EndpointRegistry
 from provcat.request import field_names
-from provcat.resolve import Unlisted
+from provcat.resolution import Unlisted
 
 __all__ = ["iModel"]
 

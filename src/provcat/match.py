@@ -17,7 +17,7 @@ from provcat.errors import EndpointConfigurationError, EndpointNotFound
 from provcat.keys import canonical_endpoint_key, canonical_provider_key
 from provcat.registry import EndpointRegistry
 from provcat.request import field_names, field_problem, suggest
-from provcat.resolve import Unlisted, lookup, resolve
+from provcat.resolution import Unlisted, lookup, resolve
 
 __all__ = ["build", "match_endpoint", "resolve", "target"]
 

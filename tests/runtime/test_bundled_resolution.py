@@ -3,6 +3,7 @@ inventory (§2, §3), with ADR-0028's deliberate changes (§9 item 9)."""
 
 from __future__ import annotations
 
+import provcat_catalog
 import pytest
 
 from provcat import EndpointRegistry, match_endpoint
@@ -21,9 +22,12 @@ CASES = [
 def test_the_bundled_snapshot_is_whole() -> None:
     EndpointRegistry._reset()
     rows = EndpointRegistry.list_providers()
-    assert len(rows) == 18
+    assert len(rows) == len(provcat_catalog.PROVIDERS) >= 24
     assert all(r["availability"] == "available" for r in rows), [r["diagnostics"] for r in rows]
-    assert sum(len(r["endpoints"]) for r in rows) == 37
+    assert sum(len(r["endpoints"]) for r in rows) == sum(
+        len(p["endpoints"]) for p in provcat_catalog.PROVIDERS
+    )
+    assert sum(len(r["endpoints"]) for r in rows if r["provider"] in PROVIDER_ALIASES) == 37
 
 
 @pytest.mark.parametrize(("spelling", "endpoint_spelling", "provider", "endpoint"), CASES)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import provcat_catalog
 from click.testing import CliRunner
 
 from provcat.cli import main
@@ -15,13 +16,13 @@ def _run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_providers_table_lists_all_18() -> None:
+def test_providers_table_lists_every_provider() -> None:
     EndpointRegistry._reset()
     code, out, _ = _run("providers")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split() == ["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"]
-    assert len(lines) == 2 + 18
+    assert len(lines) == 2 + len(provcat_catalog.PROVIDERS)
     assert lines[2].startswith("ag2") and "autogen" in lines[2]
 
 

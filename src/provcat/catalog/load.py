@@ -92,9 +92,15 @@ def _import(
 
 
 def _fail(snapshot: CatalogSnapshot, diagnostic: ProviderDiagnostic) -> None:
-    """Mark the provider unavailable for the snapshot's life; forget what it had bound."""
-    snapshot.unavailable[diagnostic.provider] = diagnostic
-    snapshot.bindings.pop(diagnostic.provider, None)
+    """Mark the provider unavailable for the snapshot's life; forget what it had bound and the
+    spellings remembered for it, so that every later lookup meets the failure."""
+    provider = diagnostic.provider
+    snapshot.unavailable[provider] = diagnostic
+    snapshot.bindings.pop(provider, None)
+    for spellings in list(snapshot.memo.values()):
+        for spelling, spec in list(spellings.items()):
+            if spec.provider == provider:
+                spellings.pop(spelling, None)
 
 
 def _attribute(

@@ -25,17 +25,11 @@ def resolve(provider: str, endpoint: str = "") -> ProviderEndpointSpec:
 
     Raises what :func:`provcat.match_endpoint` raises for a registered lookup.
     """
-    snapshot = EndpointRegistry._snapshot
-    if snapshot is not None:
-        try:  # the fast path: a spelling this snapshot already resolved
-            spec = snapshot.memo[provider][endpoint]
-        except (KeyError, TypeError):  # a new spelling, or unhashable
-            pass
-        else:
-            failed = snapshot.unavailable.get(spec.provider)
-            if failed is not None:
-                raise ProviderUnavailable(spec.provider, failed)
-            return spec
+    try:  # the fast path: a spelling this snapshot already resolved (a provider that fails to
+        # load leaves the memo, so a hit is always an available provider)
+        return EndpointRegistry._snapshot.memo[provider][endpoint]  # type: ignore[union-attr]
+    except (KeyError, TypeError, AttributeError):  # a new spelling, unhashable, no snapshot yet
+        pass
     if not isinstance(provider, str):
         raise TypeError(f"provider must be a str, not {type(provider).__name__}")
     if not isinstance(endpoint, str):
