@@ -4,9 +4,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all generate check test lint typecheck pytest bench clean
+.PHONY: all help generate check test lint typecheck pytest bench clean
 
 all: generate
+
+## help: list the targets and what each does
+help:
+	@awk 'BEGIN {FS = ": "} /^## / {sub(/^## /, ""); printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "provcat needs Python >= 3.11; set PYTHON=python3.11 (or newer)")'
@@ -23,13 +27,16 @@ generate: $(STAMP)
 check: $(STAMP)
 	@$(PY) -m generator check
 
+## lint: ruff check and ruff format --check
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src generator tests benchmarks
 	$(VENV)/bin/ruff format --check src generator tests benchmarks
 
+## typecheck: mypy --strict on src/ and generator/
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src generator
 
+## pytest: the test suite alone
 pytest: $(STAMP)
 	$(VENV)/bin/pytest
 
@@ -45,5 +52,6 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP)
 	@$(PY) -m benchmarks $(BENCH)
 
+## clean: remove the virtual environment and the tool caches
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist

@@ -1,8 +1,9 @@
 """Endpoint base classes that every catalog endpoint class derives from, and their behaviour.
 
-The catalog names one concrete class per endpoint. The generator checks that an ``api``
-endpoint names an :class:`Endpoint` subclass that is not an :class:`AgenticEndpoint`, and that an
-``agentic`` endpoint names an :class:`AgenticEndpoint` subclass.
+Each catalog endpoint has a class of its own: one the catalog names with ``class:`` (the generator
+checks that an ``api`` endpoint names an :class:`Endpoint` subclass that is not an
+:class:`AgenticEndpoint`, and an ``agentic`` one an :class:`AgenticEndpoint` subclass), or one the
+runtime derives from its ``protocol:`` (:mod:`provcat.protocols`).
 
 An :class:`Endpoint` builds a URL, headers and a payload and sends them with httpx. The API key
 is read from the environment when a request is made, never stored in the catalog or printed.
