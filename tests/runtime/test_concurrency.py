@@ -5,30 +5,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+import pytest
+
 from provcat import match_endpoint
 from provcat.registry import CatalogSource, EndpointRegistry
-from tests.runtime.conftest import Records, base_records, record
+from tests.runtime.conftest import Records, TrustedSource, base_records, record, run_threads
 
 THREADS = 32
-
-
-def _run(threads: int, work: Callable[[int], None]) -> list[BaseException]:
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(threads)
-
-    def body(i: int) -> None:
-        try:
-            barrier.wait()
-            work(i)
-        except BaseException as exc:
-            errors.append(exc)
-
-    pool = [threading.Thread(target=body, args=(i,)) for i in range(threads)]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    return errors
 
 
 def test_32_threads_during_the_first_build_cause_exactly_one_build(
@@ -43,20 +26,24 @@ def test_32_threads_during_the_first_build_cause_exactly_one_build(
         seen.append(id(EndpointRegistry.snapshot()))
         assert ep.config.provider in ("alpha", "beta")
 
-    assert _run(THREADS, work) == []
+    assert run_threads(THREADS, work) == []
     assert EndpointRegistry.builds == before + 1
     assert len(set(seen)) == 1
 
 
+@pytest.mark.parametrize("source", [CatalogSource, TrustedSource])
 def test_refreshes_while_32_threads_resolve_never_show_a_mixed_view(
-    use_catalog: Callable[[Records], CatalogSource],
+    use_catalog: Callable[[Records], CatalogSource], source: type[CatalogSource]
 ) -> None:
+    """Checked sources load at publication; trusted ones bind lazily while the threads race."""
     a = base_records()
     b = base_records()
     alpha_b = record(b, "alpha")
     alpha_b["endpoints"][0]["request_defaults"] = {"model": "alpha-2"}
     alpha_b["endpoints"][0]["base_url"] = "http://127.0.0.1:9/v2"
-    sources = [use_catalog(a), CatalogSource(lambda: b)]
+    sources = [source(lambda: a), source(lambda: b)]
+    use_catalog(a)
+    EndpointRegistry._reset(sources[0])
     EndpointRegistry.snapshot()
     stop = threading.Event()
     observed: set[tuple[str | None, object]] = set()
@@ -75,7 +62,7 @@ def test_refreshes_while_32_threads_resolve_never_show_a_mixed_view(
     thread = threading.Thread(target=refresher)
     thread.start()
     try:
-        errors = _run(THREADS, work)
+        errors = run_threads(THREADS, work)
     finally:
         stop.set()
         thread.join()

@@ -5,46 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
 from provcat import match_endpoint
 from provcat.errors import EndpointConfigurationError
-
-
-class _Recorder(BaseHTTPRequestHandler):
-    seen: ClassVar[list[dict[str, Any]]] = []
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        self.seen.append({"path": self.path, "headers": dict(self.headers), "body": body})
-        status = 500 if self.path.endswith("/fail") else 200
-        data = json.dumps({"ok": True}).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
-
-
-@pytest.fixture
-def server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    _Recorder.seen = []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", _Recorder.seen
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def test_bearer_call_with_defaults_and_key_read_at_call_time(

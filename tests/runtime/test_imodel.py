@@ -61,3 +61,19 @@ def test_api_key_is_config_and_stays_secret() -> None:
 def test_provider_is_required() -> None:
     with pytest.raises(EndpointConfigurationError):
         iModel(model="no-provider")
+
+
+def test_imodel_resolves_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import provcat.resolution
+
+    calls: list[tuple[str, str]] = []
+    real = provcat.resolution.lookup
+
+    def counting(snapshot: object, provider: str, endpoint: str, *, compatible: bool) -> object:
+        calls.append((provider, endpoint))
+        return real(snapshot, provider, endpoint, compatible=compatible)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("provcat.match.lookup", counting)
+    m = iModel(provider="OpenAI ", endpoint="chat", model="gpt-4o", temperature=0.2)
+    assert calls == [("OpenAI ", "chat")]
+    assert m.request_defaults == {"model": "gpt-4o", "temperature": 0.2}

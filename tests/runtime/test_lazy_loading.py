@@ -8,32 +8,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from provcat import match_endpoint
-from provcat.catalog.keyspace import indexes, record_keys
-from provcat.catalog.load import Importer
-from provcat.catalog.publish import trusted_snapshot
-from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.errors import ProviderUnavailable
 from provcat.match import resolve
-from provcat.registry import CatalogSource, EndpointRegistry
-from tests.runtime.conftest import Records, base_records, record
+from provcat.registry import EndpointRegistry
+from tests.runtime.conftest import Records, TrustedSource, base_records, record, run_threads
 
 THREADS = 32
-
-
-class TrustedSource(CatalogSource):
-    """Records published as the bundled snapshot is: no check, nothing imported."""
-
-    def build(self, importer: Importer) -> CatalogSnapshot:
-        records: Sequence[Mapping[str, Any]] = self.records()
-        provider_index, _ = indexes(record_keys(r) for r in records)
-        return trusted_snapshot(records, provider_index, {}, "test")
 
 
 @pytest.fixture
@@ -53,25 +39,6 @@ def imported(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 def _trusted(records: Records) -> None:
     EndpointRegistry._reset(TrustedSource(lambda: records))
-
-
-def _run(threads: int, work: Callable[[int], None]) -> list[BaseException]:
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(threads)
-
-    def body(i: int) -> None:
-        try:
-            barrier.wait()
-            work(i)
-        except BaseException as exc:
-            errors.append(exc)
-
-    pool = [threading.Thread(target=body, args=(i,)) for i in range(threads)]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    return errors
 
 
 def test_publication_imports_nothing_and_first_use_imports_one_provider(
@@ -111,7 +78,7 @@ def test_a_broken_provider_hit_by_32_threads_is_imported_once_and_only_it_fails(
         else:
             built.append(ep.config.provider)
 
-    assert _run(THREADS, work) == []
+    assert run_threads(THREADS, work) == []
     assert imported.count("provcat_testproviders.broken") == 1
     assert len(failures) == THREADS // 2 and built == ["alpha"] * (THREADS // 2)
     for exc in failures:
@@ -149,41 +116,6 @@ def test_a_request_model_that_fails_on_first_use_makes_its_provider_unavailable(
     with pytest.raises(ProviderUnavailable):
         match_endpoint("alpha", "chat")  # the whole provider, from now on
     assert match_endpoint("scripted", "").config.provider == "scripted"
-
-
-def test_refreshes_racing_32_lazily_binding_threads_never_mix_two_snapshots(
-    imported: list[str],
-) -> None:
-    a = base_records()
-    b = base_records()
-    alpha_b = record(b, "alpha")
-    alpha_b["endpoints"][0]["request_defaults"] = {"model": "alpha-2"}
-    alpha_b["endpoints"][0]["base_url"] = "http://127.0.0.1:9/v2"
-    sources = [TrustedSource(lambda: a), TrustedSource(lambda: b)]
-    EndpointRegistry._reset(sources[0])
-    stop = threading.Event()
-    observed: set[tuple[str | None, object]] = set()
-
-    def refresher() -> None:
-        n = 0
-        while not stop.is_set() and n < 200:
-            EndpointRegistry.refresh(sources[n % 2])
-            n += 1
-
-    def work(i: int) -> None:
-        for _ in range(300):
-            ep = match_endpoint("alpha", "chat")
-            observed.add((ep.config.base_url, ep.request_defaults["model"]))
-
-    thread = threading.Thread(target=refresher)
-    thread.start()
-    try:
-        errors = _run(THREADS, work)
-    finally:
-        stop.set()
-        thread.join()
-    assert errors == []
-    assert observed <= {("http://127.0.0.1:9/v1", "alpha-1"), ("http://127.0.0.1:9/v2", "alpha-2")}
 
 
 def test_a_fresh_process_resolving_a_record_loads_no_pydantic_and_no_provider() -> None:

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, ClassVar
+from typing import Any
 from urllib.parse import urlsplit
 
 import provcat_catalog
@@ -20,6 +17,7 @@ import pytest
 
 from provcat import match_endpoint
 from provcat.registry import EndpointRegistry
+from tests.runtime.conftest import Recorder
 
 # provider -> (documented base URL, documented API-key variable, source)
 DOCUMENTED = {
@@ -52,34 +50,11 @@ DOCUMENTED = {
 }
 
 
-class _Recorder(BaseHTTPRequestHandler):
-    seen: ClassVar[list[dict[str, Any]]] = []
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        self.seen.append({"path": self.path, "headers": dict(self.headers), "body": body})
-        data = json.dumps({"object": "chat.completion", "choices": []}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
-
-
 @pytest.fixture
-def server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    _Recorder.seen = []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", _Recorder.seen
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+def chat_server(server: tuple[str, list[dict[str, Any]]]) -> tuple[str, list[dict[str, Any]]]:
+    """The loopback server, answering like a chat completions endpoint."""
+    Recorder.reply = {"object": "chat.completion", "choices": []}
+    return server
 
 
 def _record(provider: str) -> dict[str, Any]:
@@ -101,9 +76,9 @@ def test_the_provider_has_no_python_and_its_documented_facts(provider: str) -> N
 
 @pytest.mark.parametrize("provider", sorted(DOCUMENTED))
 def test_chat_resolves_builds_its_payload_and_calls_a_loopback_server(
-    provider: str, server: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+    provider: str, chat_server: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    url, seen = server
+    url, seen = chat_server
     base_url, key_env, _source = DOCUMENTED[provider]
     secret = f"sk-{provider}-sentinel-0123456789"
     monkeypatch.setenv(key_env, secret)
