@@ -55,13 +55,25 @@ class EndpointConfig(BaseModel):
         None, description="An explicit key; overrides api_key_env. Never printed."
     )
     content_type: str = "application/json"
-    timeout: float = Field(300, gt=0)
-    max_retries: int = Field(3, ge=0)
+    timeout: float = Field(300, gt=0, description="Seconds a call may take, per attempt.")
+    max_retries: int = Field(
+        3, ge=1, description="Total attempts of a call (provcat.retry says which failures retry)."
+    )
+    max_response_bytes: int = Field(
+        64 * 1024 * 1024, gt=0, description="Largest answer (or streamed event) read, in bytes."
+    )
     default_headers: dict[str, str] = Field(default_factory=dict)
-    requires_tokens: bool = True
-    idempotent_retries: bool = False
-    serialize_by_alias: bool = False
-    allow_local_network: bool = False
+    requires_tokens: bool = Field(
+        False, description="Parse the token usage the answer reports into Result.usage."
+    )
+    idempotent_retries: bool = Field(
+        False,
+        description="A POST may be replayed after a failure that may have reached the server.",
+    )
+    serialize_by_alias: bool = Field(False, description="Send the request model's field aliases.")
+    allow_local_network: bool = Field(
+        False, description="Whether the base URL may resolve to a loopback or private address."
+    )
     request_options: type[BaseModel] | None = Field(None, exclude=True)
     openai_compatible: bool = False
 

@@ -14,19 +14,28 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
 from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
-from provcat.errors import EndpointConfigurationError
+from provcat.errors import (
+    APIConnectionError,
+    APIError,
+    APITimeoutError,
+    EndpointConfigurationError,
+    InvalidResponseError,
+    LocalNetworkRefused,
+)
+from provcat.redact import sanitize
 
 if TYPE_CHECKING:
     import httpx
 
     from provcat.config import EndpointConfig
+    from provcat.pool import ConnectionPool, Sleep
 
 __all__ = ["AgentResult", "AgenticEndpoint", "Endpoint", "EndpointType"]
 
@@ -145,17 +154,7 @@ class Endpoint:
         """The payload and the headers a call would send."""
         return self.payload(request, **kwargs), self.headers()
 
-    async def call(
-        self,
-        request: Mapping[str, Any] | BaseModel | None = None,
-        *,
-        client: httpx.AsyncClient | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        """Send the request and return the decoded JSON response (or text)."""
-        import httpx
-
-        payload, headers = self.create_payload(request, **kwargs)
+    def _send_args(self, payload: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
         send: dict[str, Any] = {"headers": headers}
         if self.config.content_type.startswith("multipart/"):
             files = {k: v for k, v in payload.items() if isinstance(v, bytes)}
@@ -165,17 +164,179 @@ class Endpoint:
             send["params"] = payload
         else:
             send["json"] = payload
-        owned = client is None
-        http = client or httpx.AsyncClient(timeout=self.config.timeout, follow_redirects=False)
+        return send
+
+    async def _open(
+        self, http: httpx.AsyncClient, send: Mapping[str, Any], guarded: bool
+    ) -> httpx.Response:
+        """One attempt up to a successful status: the response, its body not yet read."""
+        import httpx
+
+        from provcat.netguard import ALLOW_LOCAL, LocalAddressError, check_host
+        from provcat.responses import status_error
+
+        config = self.config
+        provider, endpoint = config.provider, config.endpoint
+        request = http.build_request(config.method, self.url, timeout=config.timeout, **send)
         try:
-            response = await http.request(self.config.method, self.url, **send)
+            if guarded:
+                request.extensions = {**request.extensions, ALLOW_LOCAL: config.allow_local_network}
+            elif not config.allow_local_network:  # a caller's own client: check before sending
+                port = request.url.port or (443 if request.url.scheme == "https" else 80)
+                await check_host(request.url.host, port)
+            response = await http.send(request, stream=True)
+        except LocalAddressError as exc:
+            raise LocalNetworkRefused(str(exc), provider=provider, endpoint=endpoint) from None
+        except httpx.TimeoutException as exc:
+            error: APIError = APITimeoutError(
+                f"no answer within {config.timeout:g} s ({type(exc).__name__})",
+                provider=provider,
+                endpoint=endpoint,
+            )
+            raise error from None
+        except httpx.TransportError as exc:
+            failed = APIConnectionError(
+                f"{type(exc).__name__}: {sanitize(str(exc))}", provider=provider, endpoint=endpoint
+            )
+            failed.never_sent = isinstance(exc, httpx.ConnectError)
+            raise failed from None
+        if response.status_code >= 300:
+            body = await self._read(response)
+            raise status_error(response, body, config.provider, config.endpoint)
+        return response
+
+    async def _read(self, response: httpx.Response) -> bytes:
+        """The whole body, refused (and the connection closed) past ``max_response_bytes``."""
+        import httpx
+
+        limit = self.config.max_response_bytes
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    raise InvalidResponseError(
+                        f"the answer is larger than {limit} bytes (max_response_bytes)",
+                        provider=self.config.provider,
+                        endpoint=self.config.endpoint,
+                        status=response.status_code,
+                    )
+                chunks.append(chunk)
+        except httpx.TransportError as exc:
+            raise APIConnectionError(
+                f"the answer was cut off ({type(exc).__name__})",
+                provider=self.config.provider,
+                endpoint=self.config.endpoint,
+                status=response.status_code,
+            ) from None
         finally:
-            if owned:
-                await http.aclose()
-        response.raise_for_status()
-        if response.headers.get("content-type", "").startswith("application/json"):
-            return response.json()
-        return response.text
+            await response.aclose()
+        return b"".join(chunks)
+
+    def _client(self, client: Any) -> tuple[httpx.AsyncClient, Sleep, bool]:
+        from provcat.pool import ConnectionPool, default_pool
+
+        if client is None:
+            client = default_pool()
+        if isinstance(client, ConnectionPool):
+            return client.client, client.sleep, True
+        import asyncio
+
+        return client, asyncio.sleep, False
+
+    async def _attempts(self, client: Any, send: Mapping[str, Any]) -> httpx.Response:
+        """Open the response, trying again as :mod:`provcat.retry` allows."""
+        from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+
+        from provcat.retry import delay, retryable
+
+        http, sleep, guarded = self._client(client)
+        config = self.config
+
+        def wait(state: RetryCallState) -> float:
+            error = state.outcome.exception() if state.outcome is not None else None
+            return delay(state.attempt_number, error) if error is not None else 0.0
+
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(max(1, config.max_retries)),
+            wait=wait,
+            retry=retry_if_exception(
+                lambda e: retryable(e, config.method, config.idempotent_retries)
+            ),
+            sleep=sleep,
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                response = await self._open(http, send, guarded)
+        return response
+
+    async def call(
+        self,
+        request: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        client: httpx.AsyncClient | ConnectionPool | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Send the request and return the answer: a :class:`provcat.responses.Result` (a dict
+        with ``usage``, ``status_code`` and ``request_id``) for a JSON object, text, or bytes.
+
+        ``client`` is a :class:`provcat.pool.ConnectionPool` (default: the event loop's shared
+        one) or the caller's own ``httpx.AsyncClient``. Failures raise the typed errors of
+        :mod:`provcat.errors`, after the retries :mod:`provcat.retry` allows.
+        """
+        from provcat.responses import decode
+
+        payload, headers = self.create_payload(request, **kwargs)  # a missing key raises here
+        response = await self._attempts(client, self._send_args(payload, headers))
+        body = await self._read(response)
+        return decode(
+            response,
+            body,
+            self.config.provider,
+            self.config.endpoint,
+            usage=self.config.requires_tokens,
+        )
+
+    async def stream(
+        self,
+        request: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        client: httpx.AsyncClient | ConnectionPool | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        """Send the request asking for a stream and yield the decoded events as they come.
+
+        The request's ``stream`` field is set when its model has one. Leaving the loop early
+        closes the connection; an error before the first event is retried like :meth:`call`.
+        """
+        import httpx
+
+        from provcat.streaming import events
+
+        model = self.request_model
+        if model is not None and "stream" in model.model_fields:
+            kwargs.setdefault("stream", True)
+        payload, headers = self.create_payload(request, **kwargs)
+        response = await self._attempts(client, self._send_args(payload, headers))
+        try:
+            async for event in events(
+                response,
+                self.config.provider,
+                self.config.endpoint,
+                self.config.max_response_bytes,
+            ):
+                yield event
+        except httpx.TransportError as exc:
+            raise APIConnectionError(
+                f"the stream was cut off ({type(exc).__name__})",
+                provider=self.config.provider,
+                endpoint=self.config.endpoint,
+                status=response.status_code,
+            ) from None
+        finally:
+            await response.aclose()
 
 
 def _fresh(value: Any) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from provcat import match_endpoint
-from provcat.errors import EndpointConfigurationError
+from provcat.errors import EndpointConfigurationError, ServerError
 
 
 def test_bearer_call_with_defaults_and_key_read_at_call_time(
@@ -18,7 +18,11 @@ def test_bearer_call_with_defaults_and_key_read_at_call_time(
 ) -> None:
     url, seen = server
     ep = match_endpoint(
-        "openai", "chat", base_url=f"{url}/v1", request_defaults={"temperature": 0.2}
+        "openai",
+        "chat",
+        base_url=f"{url}/v1",
+        allow_local_network=True,  # this test's server is on 127.0.0.1
+        request_defaults={"temperature": 0.2},
     )
     monkeypatch.setenv("OPENAI_API_KEY", "sk-firstkey000000")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-laterkey000000")  # read when the call is made
@@ -39,7 +43,7 @@ def test_x_api_key_and_default_headers(
 ) -> None:
     url, seen = server
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-key0000000")
-    ep = match_endpoint("anthropic", "messages", base_url=url)
+    ep = match_endpoint("anthropic", "messages", base_url=url, allow_local_network=True)
     asyncio.run(ep.call({"model": "claude-x", "max_tokens": 5, "messages": []}))
     headers = seen[0]["headers"]
     assert headers["x-api-key"] == "sk-ant-key0000000"
@@ -60,7 +64,7 @@ def test_serialize_by_alias(
 ) -> None:
     url, seen = server
     monkeypatch.setenv("EXA_API_KEY", "exa-key-000000000")
-    ep = match_endpoint("exa", "search", base_url=url)
+    ep = match_endpoint("exa", "search", base_url=url, allow_local_network=True)
     asyncio.run(ep.call({"query": "q", "num_results": 3}))
     assert json.loads(seen[0]["body"]) == {"query": "q", "numResults": 3}
 
@@ -70,7 +74,7 @@ def test_multipart_upload(
 ) -> None:
     url, seen = server
     monkeypatch.setenv("GROQ_API_KEY", "gsk_key0000000000")
-    ep = match_endpoint("groq", "whisper", base_url=url)
+    ep = match_endpoint("groq", "whisper", base_url=url, allow_local_network=True)
     asyncio.run(ep.call({"file": b"RIFF-audio-bytes", "model": "whisper-large-v3"}))
     request = seen[0]
     assert request["headers"]["Content-Type"].startswith("multipart/form-data; boundary=")
@@ -88,14 +92,14 @@ def test_missing_key_is_a_clear_error_naming_the_variable(monkeypatch: pytest.Mo
 def test_http_errors_surface_and_keys_stay_out_of_them(
     server: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import httpx
-
-    url, _ = server
+    url, seen = server
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secretkey00000")
-    ep = match_endpoint("openai", "chat", base_url=url, path="fail")
-    with pytest.raises(httpx.HTTPStatusError) as caught:
+    ep = match_endpoint("openai", "chat", base_url=url, path="fail", allow_local_network=True)
+    with pytest.raises(ServerError) as caught:
         asyncio.run(ep.call({"messages": []}))
-    assert "sk-secretkey00000" not in str(caught.value)
+    assert caught.value.status == 500 and caught.value.provider == "openai"
+    assert "sk-secretkey00000" not in str(caught.value) + repr(caught.value.__dict__)
+    assert len(seen) == 1, "a POST that reached the server is not replayed unless idempotent"
 
 
 def test_payload_typo_never_reaches_the_wire(
@@ -103,7 +107,7 @@ def test_payload_typo_never_reaches_the_wire(
 ) -> None:
     url, seen = server
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secretkey00000")
-    ep = match_endpoint("openai", "chat", base_url=url)
+    ep = match_endpoint("openai", "chat", base_url=url, allow_local_network=True)
     with pytest.raises(EndpointConfigurationError):
         asyncio.run(ep.call({"messages": [], "temprature": 0.2}))
     assert seen == []
