@@ -12,38 +12,22 @@ from typing import Any
 
 from generator.diagnostics import Loc
 from generator.loader import Document, NodePath
-from provcat.config import INHERITED_SETTINGS
+from provcat.config import INHERITED_SETTINGS, EndpointConfig
 
 # Settings an endpoint inherits from its provider's `defaults` when it does not set them.
 INHERITED = INHERITED_SETTINGS
 
-# Values an endpoint gets when neither it nor its provider's defaults set them (lionagi's
-# EndpointMeta.create_config defaults, by endpoint type).
+_CONFIG = {
+    name: EndpointConfig.model_fields[name].get_default(call_default_factory=True)
+    for name in INHERITED
+}
+
+# Values an endpoint gets when neither it nor its provider's defaults set them: EndpointConfig's
+# own defaults (the one place they are written), except where the endpoint type differs (lionagi's
+# EndpointMeta.create_config: a 600 s timeout for APIs; agents need no key and run longer).
 TYPE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "api": {
-        "base_url": None,
-        "auth_type": "bearer",
-        "api_key_env": None,
-        "content_type": "application/json",
-        "timeout": 600,
-        "default_headers": {},
-        "requires_tokens": False,
-        "idempotent_retries": False,
-        "serialize_by_alias": False,
-        "allow_local_network": False,
-    },
-    "agentic": {
-        "base_url": None,
-        "auth_type": "none",
-        "api_key_env": None,
-        "content_type": "application/json",
-        "timeout": 3600,
-        "default_headers": {},
-        "requires_tokens": False,
-        "idempotent_retries": False,
-        "serialize_by_alias": False,
-        "allow_local_network": False,
-    },
+    "api": {**_CONFIG, "timeout": 600},
+    "agentic": {**_CONFIG, "auth_type": "none", "timeout": 3600},
 }
 
 

@@ -90,6 +90,8 @@ def _compatible(
         "auth_type": "bearer",
         "content_type": "application/json",
         "requires_tokens": True,
+        # the caller named this base URL explicitly; a local server is a common target
+        "allow_local_network": True,
         **overrides,
         "request_options": model,
         "openai_compatible": True,

@@ -644,3 +644,16 @@ def test_the_timeout_reaches_every_phase_of_the_request() -> None:
         "write": 7.5,
         "pool": 7.5,
     }
+
+
+def test_an_explicit_compatible_endpoint_may_reach_a_local_server() -> None:
+    ep = match_endpoint("acme", "", openai_compatible=True, base_url="http://127.0.0.1:9/v1")
+    assert ep.config.allow_local_network is True
+    strict = match_endpoint(
+        "acme",
+        "",
+        openai_compatible=True,
+        base_url="http://127.0.0.1:9/v1",
+        allow_local_network=False,
+    )
+    assert strict.config.allow_local_network is False

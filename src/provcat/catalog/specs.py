@@ -46,7 +46,7 @@ def frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(value or {}))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProviderEndpointSpec:
     """One endpoint of one provider: every value named (D1), provider defaults already merged."""
 
@@ -60,18 +60,20 @@ class ProviderEndpointSpec:
     provider_aliases: tuple[str, ...] = ()
     endpoint_aliases: tuple[str, ...] = ()
     request_defaults: Mapping[str, Any] = field(default_factory=dict)
-    path: str | None = None
-    method: str = "POST"
-    base_url: str | None = None
-    auth_type: str = "bearer"
-    api_key_env: str | None = None
-    content_type: str = "application/json"
-    timeout: float = 600
-    default_headers: Mapping[str, str] = field(default_factory=dict)
-    requires_tokens: bool = False
-    idempotent_retries: bool = False
-    serialize_by_alias: bool = False
-    allow_local_network: bool = False
+    # the endpoint's settings, as the generator wrote them (defaults filled in there, from
+    # EndpointConfig's and the endpoint type's)
+    path: str | None
+    method: str
+    base_url: str | None
+    auth_type: str
+    api_key_env: str | None
+    content_type: str
+    timeout: float
+    default_headers: Mapping[str, str]
+    requires_tokens: bool
+    idempotent_retries: bool
+    serialize_by_alias: bool
+    allow_local_network: bool
     description: str | None = None
     docs_url: str | None = None
 
