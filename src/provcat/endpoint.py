@@ -224,15 +224,19 @@ class Endpoint:
                     )
                 chunks.append(chunk)
         except httpx.TransportError as exc:
-            raise APIConnectionError(
-                f"the answer was cut off ({type(exc).__name__})",
-                provider=self.config.provider,
-                endpoint=self.config.endpoint,
-                status=response.status_code,
-            ) from None
+            raise self._cut_off("answer", response, exc) from None
         finally:
             await response.aclose()
         return b"".join(chunks)
+
+    def _cut_off(self, what: str, response: httpx.Response, exc: Exception) -> APIConnectionError:
+        """The error of a body that broke off after a successful status."""
+        return APIConnectionError(
+            f"the {what} was cut off ({type(exc).__name__})",
+            provider=self.config.provider,
+            endpoint=self.config.endpoint,
+            status=response.status_code,
+        )
 
     def _client(self, client: Any) -> tuple[httpx.AsyncClient, Sleep, bool]:
         from provcat.pool import ConnectionPool, default_pool
@@ -329,12 +333,7 @@ class Endpoint:
             ):
                 yield event
         except httpx.TransportError as exc:
-            raise APIConnectionError(
-                f"the stream was cut off ({type(exc).__name__})",
-                provider=self.config.provider,
-                endpoint=self.config.endpoint,
-                status=response.status_code,
-            ) from None
+            raise self._cut_off("stream", response, exc) from None
         finally:
             await response.aclose()
 
