@@ -214,11 +214,16 @@ def _prices(m: ModelDecl) -> Iterator[Diagnostic]:
             yield diag(
                 "negative_price", m.at(*path), f"{where} of model '{m.key.value}' is {value}"
             )
+    yield from _tiers(m, prices.get("tiers", ()), ("prices", "tiers"))
+    yield from _tiers(m, prices.get("batch", {}).get("tiers", ()), ("prices", "batch", "tiers"))
+
+
+def _tiers(m: ModelDecl, tiers: Any, path: tuple[str, ...]) -> Iterator[Diagnostic]:
     window = m.facts.get("context_window")
     previous: int | None = None
-    for i, tier in enumerate(prices.get("tiers", ())):
+    for i, tier in enumerate(tiers):
         threshold = tier["above_input_tokens"]
-        loc = m.at("prices", "tiers", i, "above_input_tokens")
+        loc = m.at(*path, i, "above_input_tokens")
         if previous is not None and threshold <= previous:
             yield diag(
                 "tier_threshold_not_increasing",
