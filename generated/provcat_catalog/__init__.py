@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:99990a4199f7cfcc0a5d9306f3f693825b6f3cd43232524bc26bdce46fa9b1fd'
+FINGERPRINT: Final = 'sha256:691b61c8181b237fdeb41e28be1251eeb2e0a1a44cfebfd7360077d54e389959'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
