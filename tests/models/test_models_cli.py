@@ -84,3 +84,18 @@ def test_cost_errors_are_clear() -> None:
     assert result.exit_code == 1 and "above input_tokens" in result.stderr
     result = invoke("cost", "acme", "acme-large-2", "--input", "-1", "--output", "1")
     assert result.exit_code == 2
+
+
+def test_generated_docs_list_every_model_and_the_lifecycle(acme: dict[str, Any]) -> None:
+    from generator.emit import render
+
+    files = render(acme, "tests/catalogs/models/")
+    models = files["docs/models.md"]
+    for m in acme["inventory"]["acme"]:
+        assert f"`{m['model']}`" in models
+    assert "above 200,000 input: in $6, out $22.50" in models
+    assert "batch: in $1.50, out $7.50" in models
+    lifecycle = files["docs/lifecycle.md"].splitlines()
+    rows = [line.split("|")[2].strip() for line in lifecycle if line.startswith("| `acme`")]
+    # by shutdown date, none announced last
+    assert rows == ["`acme-ancient`", "`acme-old`", "`acme-sunset`"]
