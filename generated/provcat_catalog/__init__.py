@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:691b61c8181b237fdeb41e28be1251eeb2e0a1a44cfebfd7360077d54e389959'
+FINGERPRINT: Final = 'sha256:c1a3f76d26b04c1ab3cdd87a58620cac240741fe2334489a1ba5531d9efd5511'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
