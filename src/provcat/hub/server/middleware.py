@@ -72,7 +72,7 @@ class HeaderGuard:
                 if name not in self.allowed:
                     error = ValidationError(
                         "this Host is not served here: use the hub's configured address "
-                        "(operators: set --public-url, or --allowed-host)"
+                        "(operators: set the hub's public URL)"
                     )
             if error is not None:
                 await error_response(error)(scope, receive, send)
