@@ -72,6 +72,8 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(warm_up)  # before the first request, not during the first push
+        # claim this process's upload folder now: its lock tells other processes it is alive
+        await run_in_threadpool(lambda: store.tmp_dir)
         yield
         store.close()
 
