@@ -82,6 +82,7 @@ class Storage:
     def close(self) -> None:
         if self._own_tmp is not None:
             self._own_tmp.close()
+            self._own_tmp = None  # used again after close (as pools are): a new folder
         self.metadata.close()
 
     # -- start-up ------------------------------------------------------------------------------
