@@ -574,7 +574,12 @@ def records(decls: list[TargetDecl]) -> tuple[dict[str, Any], ...]:
                 "id": decl.id,
                 "display_name": data["display_name"],
                 "description": data.get("description"),
+                "api_surface": data["api_surface"],
                 "rules_reviewed_at": data["rules_reviewed_at"],
+                "review": tuple(
+                    {"source": r["source"], "checked": r["checked"], "change": r["change"]}
+                    for r in data["review"]
+                ),
                 "api_key_env": data.get("api_key_env"),
                 "extends": data.get("extends"),
                 "source": decl.doc.file,

@@ -4,7 +4,7 @@
 """The frozen provcat catalog snapshot: validated provider data the runtime imports.
 
 Generated from catalog/ (24 providers, 47 endpoints,
-5 schema targets).
+7 schema targets).
 Importing it checks that the installed provcat runtime reads this snapshot format.
 """
 
@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:b06f9150ed2cef7c033b629f62746f85884c05c165d9807dc20abd3ae84c36d1'
+FINGERPRINT: Final = 'sha256:2b9e95b98ef501b8ac8f3f649d8d4d9b100d746f48e2ec64d6464e8e6114ad8a'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

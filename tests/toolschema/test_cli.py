@@ -64,6 +64,8 @@ def test_check_all_and_unknown_targets(tools: Path) -> None:
     assert sorted(json.loads(out)["tools"][0]["targets"]) == [
         "anthropic",
         "gemini",
+        "gemini-json-schema",
+        "gemini-openai",
         "mcp",
         "openai",
         "openai-chat",
@@ -178,7 +180,14 @@ def test_probe_exit_codes(tools: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = _run("probe", str(one), "--format", "json")
     assert code == 3  # missing credentials: the environment, not the schema
     results = json.loads(out)["results"]
-    assert {r["providerId"] for r in results} == {"anthropic", "gemini", "openai", "openai-chat"}
+    assert {r["providerId"] for r in results} == {
+        "anthropic",
+        "gemini",
+        "gemini-json-schema",
+        "gemini-openai",
+        "openai",
+        "openai-chat",
+    }
     assert {r["errorKind"] for r in results} == {"missing-credentials"}
     code, _, _ = _run("probe", str(one), "--targets", "mcp")
     assert code == 0

@@ -104,6 +104,14 @@ GEMINI: dict[str, dict[str, Any]] = {
     "default-not-enforced": tool(obj(a={"type": "string", "default": "x"})),
     "empty-parameters-omitted": tool({"type": "object", "properties": {}}),
 }
+GEMINI_JSON_SCHEMA: dict[str, dict[str, Any]] = {
+    "invalid-function-name": tool(obj(), name="bad name"),
+    "missing-function-description": tool(obj(a=S), description=None),
+    "parameters-not-object": tool({"type": "array", "items": S}),
+    "unresolvable-schema-reference": tool(obj(a={"$ref": "#/$defs/Nope"})),
+    "keyword-not-supported": tool(obj(a={"type": "string", "minLength": 1})),
+    "string-format-not-supported": tool(obj(a={"type": "string", "format": "email"})),
+}
 HEADER = "x-mcp-header"
 MCP: dict[str, dict[str, Any]] = {
     "tool-name-length": tool(obj(), name="a" * 129),
@@ -129,6 +137,8 @@ CASES: dict[str, dict[str, dict[str, Any]]] = {
     "openai-chat": OPENAI,
     "anthropic": ANTHROPIC,
     "gemini": GEMINI,
+    "gemini-json-schema": GEMINI_JSON_SCHEMA,
+    "gemini-openai": GEMINI_JSON_SCHEMA,
     "mcp": MCP,
 }
 PARAMS = [(t, name) for t, table in CASES.items() for name in table]
@@ -200,6 +210,9 @@ def test_name_lengths_at_and_past_each_limit() -> None:
     assert "anthropic/invalid-tool-name" in codes("a" * 65, "anthropic")
     assert "gemini/invalid-function-name" not in codes("a" * 128, "gemini")
     assert "gemini/invalid-function-name" in codes("a" * 129, "gemini")
+    for target in ("gemini-json-schema", "gemini-openai"):
+        assert f"{target}/invalid-function-name" not in codes("a" * 128, target)
+        assert f"{target}/invalid-function-name" in codes("a" * 129, target)
     assert "mcp/tool-name-length" not in codes("a" * 128, "mcp")
     assert "mcp/tool-name-length" in codes("a" * 129, "mcp")
     assert "mcp/tool-name-length" in codes("", "mcp")

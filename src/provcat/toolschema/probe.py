@@ -252,6 +252,8 @@ def _client(target: Target, spec: Mapping[str, Any]) -> tuple[Any, ProbeResult |
     except ImportError:
         return None, None, f"unsupported:{module_name}"
     factory = getattr(module, str(spec.get("sdk_client") or "Client"))
+    if spec.get("base_url"):
+        return factory(api_key=key, base_url=str(spec["base_url"])), None, ""
     return factory(api_key=key), None, ""
 
 
