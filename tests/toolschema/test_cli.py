@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from provcat.cli import main
 from tests.conftest import tree_bytes
-from tests.toolschema.conftest import FIXTURES
+from tests.toolschema.conftest import FIXTURES, TARGETS
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -61,15 +61,7 @@ def test_check_json_and_fail_on(tools: Path) -> None:
 def test_check_all_and_unknown_targets(tools: Path) -> None:
     code, out, _ = _run("check", str(tools), "--targets", "all", "--format", "json")
     assert code == 1
-    assert sorted(json.loads(out)["tools"][0]["targets"]) == [
-        "anthropic",
-        "gemini",
-        "gemini-json-schema",
-        "gemini-openai",
-        "mcp",
-        "openai",
-        "openai-chat",
-    ]
+    assert sorted(json.loads(out)["tools"][0]["targets"]) == sorted(TARGETS)
     code, _, err = _run("check", str(tools), "--targets", "nope")
     assert code == 2 and "unknown tool-schema target" in err
 
