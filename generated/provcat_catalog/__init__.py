@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:2b9e95b98ef501b8ac8f3f649d8d4d9b100d746f48e2ec64d6464e8e6114ad8a'
+FINGERPRINT: Final = 'sha256:39c8babba32c923f3ff8860f49ecce02288b32cb37f442c1d1321d998328aa21'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

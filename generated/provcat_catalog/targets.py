@@ -67,14 +67,27 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             },
         ),
         'probe': {
-            'protocol': 'messages',
             'sdk_module': 'anthropic',
             'sdk_client': 'Anthropic',
             'default_model': 'claude-haiku-4-5',
             'model_env': 'PROVCAT_ANTHROPIC_PROBE_MODEL',
             'api_key_envs': ('ANTHROPIC_API_KEY',),
             'max_output_tokens': 1024,
-            'pin_tool_choice': True,
+            'method': ('messages', 'create'),
+            'request': {
+                'model': '$model',
+                'max_tokens': '$max_output_tokens',
+                'messages': ({'role': 'user', 'content': '$prompt'},),
+                'tools': ('$tool',),
+            },
+            'pin': {'tool_choice': {'type': 'tool', 'name': '$name'}},
+            'tool_calls': {
+                'at': ('content', '*'),
+                'where': {'type': 'tool_use'},
+                'name': ('name',),
+                'arguments': ('input',),
+            },
+            'stop': {'at': ('stop_reason',), 'values': ('max_tokens', 'refusal')},
         },
         'output': {
             'envelope': {'name': '$name', 'description': '$description', 'input_schema': '$schema'},
@@ -333,14 +346,26 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             {'title': 'js-genai SDK', 'url': 'https://github.com/googleapis/js-genai'},
         ),
         'probe': {
-            'protocol': 'generate-content',
             'sdk_module': 'google.genai',
             'sdk_client': 'Client',
             'default_model': 'gemini-2.5-flash-lite',
             'model_env': 'PROVCAT_GEMINI_PROBE_MODEL',
             'api_key_envs': ('GEMINI_API_KEY', 'GOOGLE_API_KEY'),
             'max_output_tokens': 512,
-            'pin_tool_choice': False,
+            'method': ('models', 'generate_content'),
+            'request': {
+                'model': '$model',
+                'contents': '$prompt',
+                'config': {
+                    'tools': ({'function_declarations': ('$tool',)},),
+                    'max_output_tokens': '$max_output_tokens',
+                },
+            },
+            'tool_calls': {
+                'at': ('candidates', '*', 'content', 'parts', '*', 'function_call'),
+                'name': ('name',),
+                'arguments': ('args',),
+            },
         },
         'output': {
             'envelope': {'name': '$name', 'description': '$description', 'parameters': '$schema'},
@@ -976,14 +1001,26 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             },
         ),
         'probe': {
-            'protocol': 'generate-content',
             'sdk_module': 'google.genai',
             'sdk_client': 'Client',
             'default_model': 'gemini-2.5-flash-lite',
             'model_env': 'PROVCAT_GEMINI_PROBE_MODEL',
             'api_key_envs': ('GEMINI_API_KEY', 'GOOGLE_API_KEY'),
             'max_output_tokens': 512,
-            'pin_tool_choice': False,
+            'method': ('models', 'generate_content'),
+            'request': {
+                'model': '$model',
+                'contents': '$prompt',
+                'config': {
+                    'tools': ({'function_declarations': ('$tool',)},),
+                    'max_output_tokens': '$max_output_tokens',
+                },
+            },
+            'tool_calls': {
+                'at': ('candidates', '*', 'content', 'parts', '*', 'function_call'),
+                'name': ('name',),
+                'arguments': ('args',),
+            },
         },
         'output': {
             'envelope': {
@@ -1165,7 +1202,6 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             },
         ),
         'probe': {
-            'protocol': 'chat-completions',
             'sdk_module': 'openai',
             'sdk_client': 'OpenAI',
             'base_url': 'https://generativelanguage.googleapis.com/v1beta/openai/',
@@ -1173,7 +1209,19 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             'model_env': 'PROVCAT_GEMINI_OPENAI_PROBE_MODEL',
             'api_key_envs': ('GEMINI_API_KEY', 'GOOGLE_API_KEY'),
             'max_output_tokens': 512,
-            'pin_tool_choice': True,
+            'method': ('chat', 'completions', 'create'),
+            'request': {
+                'model': '$model',
+                'messages': ({'role': 'user', 'content': '$prompt'},),
+                'tools': ('$tool',),
+                'max_completion_tokens': '$max_output_tokens',
+            },
+            'pin': {'tool_choice': {'type': 'function', 'function': {'name': '$name'}}},
+            'tool_calls': {
+                'at': ('choices', '*', 'message', 'tool_calls', '*'),
+                'name': ('function', 'name'),
+                'arguments': ('function', 'arguments'),
+            },
         },
         'output': {
             'envelope': {
@@ -1645,14 +1693,26 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             },
         ),
         'probe': {
-            'protocol': 'responses',
             'sdk_module': 'openai',
             'sdk_client': 'OpenAI',
             'default_model': 'gpt-5.6-luna',
             'model_env': 'PROVCAT_OPENAI_PROBE_MODEL',
             'api_key_envs': ('OPENAI_API_KEY',),
             'max_output_tokens': 1024,
-            'pin_tool_choice': True,
+            'method': ('responses', 'create'),
+            'request': {
+                'model': '$model',
+                'input': '$prompt',
+                'tools': ('$tool',),
+                'max_output_tokens': '$max_output_tokens',
+            },
+            'pin': {'tool_choice': {'type': 'function', 'name': '$name'}},
+            'tool_calls': {
+                'at': ('output', '*'),
+                'where': {'type': 'function_call'},
+                'name': ('name',),
+                'arguments': ('arguments',),
+            },
         },
         'output': {
             'envelope': {
@@ -2315,14 +2375,25 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             },
         ),
         'probe': {
-            'protocol': 'chat-completions',
             'sdk_module': 'openai',
             'sdk_client': 'OpenAI',
             'default_model': 'gpt-5.6-luna',
             'model_env': 'PROVCAT_OPENAI_CHAT_PROBE_MODEL',
             'api_key_envs': ('OPENAI_API_KEY',),
             'max_output_tokens': 1024,
-            'pin_tool_choice': True,
+            'method': ('chat', 'completions', 'create'),
+            'request': {
+                'model': '$model',
+                'messages': ({'role': 'user', 'content': '$prompt'},),
+                'tools': ('$tool',),
+                'max_completion_tokens': '$max_output_tokens',
+            },
+            'pin': {'tool_choice': {'type': 'function', 'function': {'name': '$name'}}},
+            'tool_calls': {
+                'at': ('choices', '*', 'message', 'tool_calls', '*'),
+                'name': ('function', 'name'),
+                'arguments': ('function', 'arguments'),
+            },
         },
         'output': {
             'envelope': {
