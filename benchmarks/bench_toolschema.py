@@ -88,22 +88,33 @@ _PEERS = {
     "openai": ("pydantic_ai.profiles.openai", "OpenAIJsonSchemaTransformer", {"strict": True}),
     "openai-chat": ("pydantic_ai.profiles.openai", "OpenAIJsonSchemaTransformer", {"strict": True}),
     "anthropic": ("pydantic_ai.providers.anthropic", "AnthropicJsonSchemaTransformer", {}),
+    "anthropic-strict": (
+        "pydantic_ai.providers.anthropic",
+        "AnthropicJsonSchemaTransformer",
+        {"strict": True},
+    ),
     "gemini": ("pydantic_ai.profiles.google", "GoogleOpenAPISchemaTransformer", {}),
     "gemini-json-schema": ("pydantic_ai.profiles.google", "GoogleJsonSchemaTransformer", {}),
     "gemini-openai": ("pydantic_ai.profiles.google", "GoogleJsonSchemaTransformer", {}),
 }
 
 
+def _peer_of(tid: str) -> str | None:
+    """The contender name of ``tid``'s peer: the class, and ``strict`` when it is set."""
+    if tid not in _PEERS:
+        return None
+    _, class_name, kwargs = _PEERS[tid]
+    return f"pydantic-ai:{class_name}" + ("(strict)" if kwargs.get("strict") else "")
+
+
 def _peers(targets: list[str]) -> dict[str, Callable[[dict[str, Any]], Any]]:
     """pydantic-ai's transformer per target that has one (keyed ``pydantic-ai:<Class>``)."""
     found: dict[str, Callable[[dict[str, Any]], Any]] = {}
     for tid in targets:
-        if tid not in _PEERS:
+        key = _peer_of(tid)
+        if key is None or key in found:
             continue
         module_name, class_name, kwargs = _PEERS[tid]
-        key = f"pydantic-ai:{class_name}"
-        if key in found:
-            continue
         try:
             cls = getattr(importlib.import_module(module_name), class_name)
         except (ImportError, AttributeError):
@@ -149,10 +160,6 @@ def _compiler(target: str, *, materialize: bool) -> Callable[[dict[str, Any]], A
     return full
 
 
-def _peer_of(tid: str) -> str | None:
-    return f"pydantic-ai:{_PEERS[tid][1]}" if tid in _PEERS else None
-
-
 def main() -> None:
     fixtures = [f["tool"] for f in json.loads(FIXTURES.read_text(encoding="utf-8"))["fixtures"]]
     tools = fixtures + corpus()
@@ -175,7 +182,7 @@ def main() -> None:
     best = _time_all(contenders, tools)
     per_tool = {name: seconds / len(tools) * 1e6 for name, seconds in best.items()}
     for name in peers:
-        print(f"  pydantic-ai {name.split(':', 1)[1]:<32} {per_tool[name]:8.1f} µs/tool")
+        print(f"  pydantic-ai {name.split(':', 1)[1]:<40} {per_tool[name]:8.1f} µs/tool")
     print(
         f"  {'target':<19} {'provcat':>9} {'vs peer':>8} {'goal 1.5x':<9} "
         f"{'+records':>9} {'vs peer':>8} {'goal 1.2x':<9}"

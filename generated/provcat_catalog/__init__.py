@@ -4,7 +4,7 @@
 """The frozen provcat catalog snapshot: validated provider data the runtime imports.
 
 Generated from catalog/ (24 providers, 47 endpoints,
-7 schema targets).
+8 schema targets).
 Importing it checks that the installed provcat runtime reads this snapshot format.
 """
 
@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:39c8babba32c923f3ff8860f49ecce02288b32cb37f442c1d1321d998328aa21'
+FINGERPRINT: Final = 'sha256:bb4ece6c102a9bc0bf06c41fe6eee6f5e8d3c5d849df5ce0e300cb5f97f1056e'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -21,6 +21,7 @@ def fixtures() -> dict[str, dict[str, Any]]:
 FIXTURES = fixtures()
 TARGETS = (
     "anthropic",
+    "anthropic-strict",
     "gemini",
     "gemini-json-schema",
     "gemini-openai",

@@ -7,6 +7,7 @@ from typing import Any
 from provcat.toolschema.core import (
     join_path,
     schema_types,
+    walk_schema,
 )
 from provcat.toolschema.plan import (
     _segment,
@@ -52,13 +53,8 @@ class NodeReports(RunState):
         plan = self.plan
         if plan.enum_values and isinstance(s.get("enum"), list):
             self.enum_rules(s["enum"], path, drop_allowed=False)
-        if "$ref" in s:
-            status, _ = resolve_ref(self.root, s["$ref"])
-            case = {"external": "external", "ok": None}.get(status, "unresolvable")
-            if case:
-                for rule, trig in self.target.fires("ref"):
-                    if trig["case"] == case:
-                        self.fire(rule, join_path(path, "$ref"), ref=_code(s["$ref"]))
+        if "$ref" in s and plan.kept_ref_rules:
+            self.ref_rules(s["$ref"], path)
         state = self.ap_state(s) if plan.ap_rules else None
         if state is not None:
             for rule, trig in plan.ap_rules:
@@ -71,6 +67,37 @@ class NodeReports(RunState):
                     )
         if "nullable" in s:
             self.nullable_rules(s, path, None)
+
+    def ref_rules(self, ref: Any, path: str) -> None:
+        """Fire the ``ref`` rules of a target that keeps references: external, unresolvable or
+        (when a rule asks) recursive; a resolvable reference is fine as it is."""
+        status, _ = resolve_ref(self.root, ref)
+        case = {"external": "external", "ok": None}.get(status, "unresolvable")
+        if case is None and self.plan.recursive_ref_rules and self.recursive(ref):
+            case = "recursive"
+        if case:
+            for rule, trig in self.plan.kept_ref_rules:
+                if trig["case"] == case:
+                    self.fire(rule, join_path(path, "$ref"), ref=_code(ref))
+
+    def recursive(self, ref: Any) -> bool:
+        """Whether what ``ref`` points at reaches ``ref`` again through references."""
+        seen: set[str] = set()
+        stack = [ref]
+        while stack:
+            status, found = resolve_ref(self.root, stack.pop())
+            if status != "ok" or not isinstance(found, dict):
+                continue
+            for node in walk_schema(found):
+                inner = node.schema.get("$ref")
+                if not isinstance(inner, str):
+                    continue
+                if inner == ref:
+                    return True
+                if inner not in seen:
+                    seen.add(inner)
+                    stack.append(inner)
+        return False
 
     def ap_state(self, s: dict[str, Any]) -> str | None:
         if "additionalProperties" in s:

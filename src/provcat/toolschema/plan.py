@@ -162,6 +162,9 @@ class _Plan:
         # limits count the input as written (a collapsed union would hide a level). A target
         # that inlines references takes it only for input with nothing to inline.
         self.inlines = output.get("refs") == "inline"
+        # a target that keeps references checks them where they stand (inlining checks its own)
+        self.kept_ref_rules = () if self.inlines else fires("ref")
+        self.recursive_ref_rules = any(t["case"] == "recursive" for _, t in self.kept_ref_rules)
         self.recipe = _recipe(output["envelope"])
         self.describe_empty = output.get("description") == "when-defined"
         self.single_pass = not (tool_codes & walk_codes) and (

@@ -237,6 +237,8 @@ class RewriteWalk(NodeReports, NodeRules):
             elif key == "$ref":
                 if tally is not None and plan.inlines:
                     raise _Bail
+                if plan.kept_ref_rules:
+                    self.ref_rules(value, path)
                 out[key] = value
         if one_of is not None:
             if "anyOf" in out:

@@ -291,6 +291,7 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         "`minItems` is present and not one of `values`",
         required=("values",),
         placeholders=("value",),
+        actions=("keep", "unsupported"),
         verbatim=True,
     ),
     "enum-values": _t(
