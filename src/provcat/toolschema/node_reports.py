@@ -1,4 +1,5 @@
-"""Per-subschema reports of what a target ignores or does not enforce, made as the subschema is written (nothing is rebuilt here)."""
+"""Per-subschema reports of what a target ignores or does not enforce, made as the subschema is
+written (nothing is rebuilt here)."""
 
 from __future__ import annotations
 

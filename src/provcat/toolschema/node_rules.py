@@ -1,4 +1,5 @@
-"""The per-keyword rewrite actions of one subschema: types, const, format, objects, nullability, references."""
+"""The per-keyword rewrite actions of one subschema: types, const, format, objects, nullability,
+references."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The rewrite walk: every subschema rebuilt in the target's form, measured as it goes when the run takes one walk."""
+"""The rewrite walk: every subschema rebuilt in the target's form, measured as it goes when the run
+takes one walk."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The rules checked once per tool: name, description, root type and keywords, limits, dialect, property names, header keywords."""
+"""The rules checked once per tool: name, description, root type and keywords, limits, dialect,
+property names, header keywords."""
 
 from __future__ import annotations
 
