@@ -24,62 +24,13 @@ from provcat.toolschema.vocabulary import (
     ANNOTATION_KEYWORDS,
     COMMON_PLACEHOLDERS,
     STEPS,
+    STRUCTURAL_KEYWORDS,
     TRIGGERS,
     action_lossy,
 )
 
 TARGET_SCHEMA = "schema-target.schema.json"
 FOLDER = "schema-targets"
-
-# trigger kind -> parameter -> allowed values (only where the set is closed)
-_CASES: dict[str, dict[str, tuple[Any, ...]]] = {
-    "root-type": {
-        "case": (
-            "not-exactly-object",
-            "present-not-object",
-            "missing",
-            "object-list",
-            "object-union",
-            "excludes-object",
-        )
-    },
-    "limit": {
-        "measure": (
-            "property-count",
-            "depth",
-            "enum-value-count",
-            "large-enum-chars",
-            "string-chars",
-        )
-    },
-    "definitions": {"case": ("conflicting", "legacy")},
-    "nullable": {"value": ("true", "other", "any")},
-    "additional-properties": {"values": ("missing", "true", "false", "schema")},
-    "boolean-subschema": {"value": (True, False)},
-    "enum-values": {"case": ("non-primitive", "non-string")},
-    "ref": {"case": ("external", "unresolvable", "recursive", "resolvable")},
-    "type": {"case": ("unknown", "with-any-of", "multi")},
-}
-# node triggers a verbatim target may use (it only reports; nothing is rebuilt)
-_VERBATIM_NODE = {
-    "keyword",
-    "constraints-present",
-    "format",
-    "enum-values",
-    "ref",
-    "min-items-not-in",
-    "additional-properties",
-    "nullable",
-}
-# keywords whose dropping or rewriting a trigger of this kind handles
-_HANDLES = {
-    "const": "const",
-    "one-of": "oneOf",
-    "definitions": "definitions",
-    "nullable": "nullable",
-    "additional-properties": "additionalProperties",
-}
-_STRUCTURAL = {"$defs", "$ref", "definitions", "additionalProperties"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +135,7 @@ def _check_trigger(
         out.append(
             diag("invalid_rule_trigger", decl.doc.loc(at), f"trigger '{kind}' needs '{param}'")
         )
-    for param, allowed in _CASES.get(kind, {}).items():
+    for param, allowed in spec.cases.items():
         if param not in trig:
             continue
         values = trig[param] if isinstance(trig[param], list) else [trig[param]]
@@ -285,7 +236,7 @@ def _check_rule(
         elif (
             style == "verbatim"
             and spec.scope == "node"
-            and (trig["kind"] not in _VERBATIM_NODE or action not in ("keep", "unsupported"))
+            and (not spec.verbatim or action not in ("keep", "unsupported"))
         ):
             out.append(
                 diag(
@@ -410,13 +361,13 @@ def _coverage(
         for trig in _triggers(rule):
             if trig["kind"] == "keyword" and rule["action"] in ("drop-keyword", "drop-annotation"):
                 handled |= set(trig["keywords"])
-            elif trig["kind"] in _HANDLES:
-                handled.add(_HANDLES[trig["kind"]])
+            elif (handles := TRIGGERS[trig["kind"]].handles) is not None:
+                handled.add(handles)
     classes = data.get("keywords") or {}
     known = {k for values in classes.values() for k in values}
     inline = output.get("refs") == "inline"
     for keyword in sorted(known - order - handled):
-        if keyword in _STRUCTURAL and (inline or keyword in order):
+        if keyword in STRUCTURAL_KEYWORDS and (inline or keyword in order):
             continue
         if keyword in ("$defs", "$ref") and not inline:
             continue
@@ -574,7 +525,12 @@ def records(decls: list[TargetDecl]) -> tuple[dict[str, Any], ...]:
                 "id": decl.id,
                 "display_name": data["display_name"],
                 "description": data.get("description"),
+                "api_surface": data["api_surface"],
                 "rules_reviewed_at": data["rules_reviewed_at"],
+                "review": tuple(
+                    {"source": r["source"], "checked": r["checked"], "change": r["change"]}
+                    for r in data["review"]
+                ),
                 "api_key_env": data.get("api_key_env"),
                 "extends": data.get("extends"),
                 "source": decl.doc.file,

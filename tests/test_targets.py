@@ -7,11 +7,15 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, Workspace, tree_bytes
+from tests.toolschema.conftest import TARGETS
 
 TARGET_LINE = "# yaml-language-server: $schema=../../schemas/schema-target.schema.json\n"
 MINIMAL = """id: demo
 display_name: Demo
+api_surface: Demo API tools
 rules_reviewed_at: "2026-08-20"
+review:
+  - {source: "https://example.com/docs", checked: The rules, change: none}
 docs:
   - {title: Demo docs, url: "https://example.com/docs"}
 output:
@@ -31,7 +35,10 @@ rules:
 """
 REWRITE = """id: strictish
 display_name: Strictish
+api_surface: Strictish API tools
 rules_reviewed_at: "2026-08-20"
+review:
+  - {source: "https://example.com/docs", checked: The rules, change: none}
 docs:
   - {title: Docs, url: "https://example.com/docs"}
 output:
@@ -113,6 +120,27 @@ def test_valid_targets_are_frozen_and_documented(workspace: Workspace) -> None:
     assert "`demo/tool-name`" in page and "https://example.com/docs" in page
     matrix = (workspace.out / "docs" / "schema-targets.md").read_text(encoding="utf-8")
     assert "| `minLength` |" in matrix
+    assert "| Demo API tools | [`demo`](targets/demo.md) |" in matrix
+    assert "| <https://example.com/docs> | The rules | none |" in page
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "where"),
+    [
+        ("action: keep", "action: inline-everything", "unknown_rule_action", (18, 13)),
+        ("kind: tool-name", "kind: tool-colour", "unknown_rule_trigger", (17, 21)),
+    ],
+)
+def test_an_unknown_mechanism_is_a_diagnostic_with_its_position(
+    workspace: Workspace, old: str, new: str, code: str, where: tuple[int, int]
+) -> None:
+    _write(workspace, "demo.yaml", MINIMAL.replace(old, new, 1))
+    before = tree_bytes(workspace.out)
+    run = workspace.run(fmt="text")
+    assert run.exit_code == 1
+    assert tree_bytes(workspace.out) == before
+    line, col = where
+    assert f"catalog/schema-targets/demo.yaml:{line}:{col}: error[{code}]" in run.stderr
 
 
 @pytest.mark.parametrize(
@@ -181,6 +209,15 @@ def test_a_rewrite_target_may_not_drop_keywords_silently(workspace: Workspace) -
     assert "keyword_dropped_silently" in _codes(workspace)
 
 
+def test_a_target_without_its_review_record_or_api_surface_is_refused(workspace: Workspace) -> None:
+    start = MINIMAL.index("review:")
+    end = MINIMAL.index("docs:")
+    _write(workspace, "demo.yaml", MINIMAL[:start] + MINIMAL[end:])
+    assert _codes(workspace) == ["missing_field"]
+    _write(workspace, "demo.yaml", MINIMAL.replace("api_surface: Demo API tools\n", ""))
+    assert _codes(workspace) == ["missing_field"]
+
+
 def test_schema_violations_and_the_schema_line(workspace: Workspace) -> None:
     _write(workspace, "demo.yaml", MINIMAL.replace("severity: warning", "severity: fatal"))
     assert "schema_violation" in _codes(workspace)
@@ -218,6 +255,6 @@ def test_bundled_targets_cover_every_provider() -> None:
         p["provider"] for p in provcat_catalog.PROVIDERS
     )
     ids = {t["id"] for t in provcat_catalog.targets.TARGETS}
-    assert ids == {"anthropic", "gemini", "mcp", "openai", "openai-chat"}
+    assert ids == set(TARGETS)
     for path in sorted((ROOT / "catalog" / "schema-targets").glob("*.yaml")):
         assert path.read_text(encoding="utf-8").startswith(TARGET_LINE), path

@@ -4,7 +4,7 @@
 """The frozen provcat catalog snapshot: validated provider data the runtime imports.
 
 Generated from catalog/ (24 providers, 47 endpoints,
-5 schema targets).
+8 schema targets).
 Importing it checks that the installed provcat runtime reads this snapshot format.
 """
 
@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:c1a3f76d26b04c1ab3cdd87a58620cac240741fe2334489a1ba5531d9efd5511'
+FINGERPRINT: Final = 'sha256:87aec7866f9ef51b0daa2ef49abe27744635ee2cebed290ce80fb77c18b4a3ba'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

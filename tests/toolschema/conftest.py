@@ -19,7 +19,16 @@ def fixtures() -> dict[str, dict[str, Any]]:
 
 
 FIXTURES = fixtures()
-TARGETS = ("anthropic", "gemini", "mcp", "openai", "openai-chat")
+TARGETS = (
+    "anthropic",
+    "anthropic-strict",
+    "gemini",
+    "gemini-json-schema",
+    "gemini-openai",
+    "mcp",
+    "openai",
+    "openai-chat",
+)
 
 
 def tool(schema: dict[str, Any], name: str = "t", description: str | None = "d") -> dict[str, Any]:

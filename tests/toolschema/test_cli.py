@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from provcat.cli import main
 from tests.conftest import tree_bytes
-from tests.toolschema.conftest import FIXTURES
+from tests.toolschema.conftest import FIXTURES, TARGETS
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -61,13 +61,7 @@ def test_check_json_and_fail_on(tools: Path) -> None:
 def test_check_all_and_unknown_targets(tools: Path) -> None:
     code, out, _ = _run("check", str(tools), "--targets", "all", "--format", "json")
     assert code == 1
-    assert sorted(json.loads(out)["tools"][0]["targets"]) == [
-        "anthropic",
-        "gemini",
-        "mcp",
-        "openai",
-        "openai-chat",
-    ]
+    assert sorted(json.loads(out)["tools"][0]["targets"]) == sorted(TARGETS)
     code, _, err = _run("check", str(tools), "--targets", "nope")
     assert code == 2 and "unknown tool-schema target" in err
 
@@ -175,12 +169,17 @@ def test_probe_exit_codes(tools: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     one = tools / "refund.json"
-    code, out, _ = _run("probe", str(one), "--format", "json")
+    hosted = [t for t in TARGETS if t not in ("mcp", "anthropic-strict")]
+    code, out, _ = _run("probe", str(one), "--format", "json", "--targets", ",".join(hosted))
     assert code == 3  # missing credentials: the environment, not the schema
     results = json.loads(out)["results"]
-    assert {r["providerId"] for r in results} == {"anthropic", "gemini", "openai", "openai-chat"}
+    assert {r["providerId"] for r in results} == set(hosted)
     assert {r["errorKind"] for r in results} == {"missing-credentials"}
     code, _, _ = _run("probe", str(one), "--targets", "mcp")
     assert code == 0
+    # refund_order's `minimum` is lossy for strict tool use: never sent, a finding (exit 1)
+    code, out, _ = _run("probe", str(one), "--targets", "anthropic-strict", "--format", "json")
+    assert code == 1
+    assert [r["errorKind"] for r in json.loads(out)["results"]] == ["compile-refused"]
     code, _, _ = _run("probe", str(tools / "list.json"), "--targets", "openai")
     assert code == 1  # compile refused

@@ -17,9 +17,11 @@ from pydantic import ValidationError
 from provcat.toolschema import check, compile_tool
 from provcat.toolschema.api import as_tool
 from provcat.toolschema.core import finalize_records
-from provcat.toolschema.engine import Outcome, _Bail, _Run, plan_for, run
+from provcat.toolschema.executor import Outcome, _Run, run
+from provcat.toolschema.plan import plan_for
 from provcat.toolschema.targets import get_target, list_targets
 from provcat.toolschema.types import CanonicalTool, plain_tool
+from provcat.toolschema.values import _Bail
 from tests.toolschema.conftest import FIXTURES, obj, tool
 
 SINGLE = [t.id for t in list_targets() if plan_for(t).single_pass]
@@ -27,7 +29,7 @@ EXAMPLES = Path(__file__).resolve().parent / "examples"
 
 
 def test_every_bundled_target_takes_the_single_pass() -> None:
-    assert set(SINGLE) == {"anthropic", "gemini", "mcp", "openai", "openai-chat"}
+    assert set(SINGLE) == {t.id for t in list_targets()}
 
 
 def _dump(outcome: Outcome, target: str, name: str, allow_lossy: bool) -> Any:
@@ -47,12 +49,10 @@ def _both(raw: dict[str, Any], target: str) -> bool:
     full run's answer; True when the single pass answered itself."""
     canonical = as_tool(raw)
     resolved = get_target(target)
-    full = _Run(resolved, canonical, canonical.input_schema).execute()
+    full = _Run(resolved, canonical, canonical.input_schema).execute(one_walk=False)
     try:
         attempt = _Run(resolved, canonical, canonical.input_schema)
-        single: Outcome | None = (
-            attempt.single_pass() if resolved.rewrites else attempt.verbatim_pass()
-        )
+        single: Outcome | None = attempt.execute(one_walk=True)
     except _Bail:  # too deep, or references to inline: the full run answers
         single = None
     for outcome in (single, run(canonical, resolved)):

@@ -58,7 +58,7 @@ SETTINGS = settings(
 
 def _schema_of(output: dict[str, Any]) -> dict[str, Any]:
     """The compiled schema inside the target's envelope."""
-    for key in ("parameters", "input_schema", "inputSchema"):
+    for key in ("parameters", "parametersJsonSchema", "input_schema", "inputSchema"):
         if key in output:
             value: dict[str, Any] = output[key]
             return value

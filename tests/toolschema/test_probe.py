@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import sys
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from provcat.toolschema import classify_provider_error, probe
+from provcat.toolschema import classify_provider_error, get_target, probe
 from tests.toolschema.conftest import FIXTURES
 
 
@@ -162,3 +164,76 @@ def test_anthropic_and_gemini_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     result = probe(FIXTURES["refund_order"], "openai-chat", client=chat, model="gpt-x")
     assert result.arguments_valid is True and result.model == "gpt-x"
+
+
+def test_gemini_json_schema_and_openai_compatibility_shapes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    part = {"function_call": {"name": "refund_order", "args": {"orderId": "o", "amount": 3}}}
+    gemini = Recorder({"candidates": [{"content": {"parts": [part]}}]})
+    result = probe(FIXTURES["refund_order"], "gemini-json-schema", client=gemini)
+    assert result.status == "accepted" and result.arguments_valid is True
+    (declaration,) = gemini.calls[0]["config"]["tools"][0]["function_declarations"]
+    assert declaration["parametersJsonSchema"] == FIXTURES["refund_order"]["inputSchema"]
+    assert "tool_choice" not in gemini.calls[0]
+    call = {"function": {"name": "refund_order", "arguments": '{"orderId": "o"}'}}
+    compat = Recorder({"choices": [{"message": {"tool_calls": [call]}}]})
+    result = probe(FIXTURES["refund_order"], "gemini-openai", client=compat)
+    assert result.status == "accepted" and result.arguments_valid is True
+    sent = compat.calls[0]
+    assert sent["tool_choice"] == {"type": "function", "function": {"name": "refund_order"}}
+    assert sent["tools"][0]["function"]["parameters"] == FIXTURES["refund_order"]["inputSchema"]
+
+
+def test_the_sdk_client_gets_the_targets_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[dict[str, Any]] = []
+
+    def factory(**kwargs: Any) -> Recorder:
+        made.append(kwargs)
+        return Recorder({"choices": []})
+
+    monkeypatch.setitem(sys.modules, "openai", SimpleNamespace(OpenAI=factory))
+    monkeypatch.setenv("GEMINI_API_KEY", "k-secret")
+    result = probe(FIXTURES["refund_order"], "gemini-openai")
+    assert result.status == "accepted" and not result.tool_call_returned
+    assert made == [
+        {
+            "api_key": "k-secret",
+            "base_url": "https://generativelanguage.googleapis.com/v1beta/openai/",
+        }
+    ]
+    monkeypatch.setenv("OPENAI_API_KEY", "k2")
+    probe(FIXTURES["refund_order"], "openai-chat")
+    assert made[-1] == {"api_key": "k2"}
+
+
+def test_a_new_request_shape_is_target_data_only() -> None:
+    """A target whose API is called and answered differently needs no probe code."""
+    base = get_target("openai")
+    spec = {
+        **base.probe,
+        "method": ["agents", "invoke"],
+        "request": {"model": "$model", "ask": {"text": "$prompt", "fns": ["$tool"]}},
+        "pin": {"force": "$name"},
+        "tool_calls": {
+            "at": ["steps", "*"],
+            "where": {"kind": "call"},
+            "name": ["fn"],
+            "arguments": ["with"],
+        },
+    }
+    target = dataclasses.replace(base, probe=spec)
+    seen: list[dict[str, Any]] = []
+
+    def invoke(**kwargs: Any) -> Any:
+        seen.append(kwargs)
+        steps = [{"kind": "text"}, {"kind": "call", "fn": "refund_order", "with": {"orderId": "o"}}]
+        return {"steps": steps}
+
+    client = SimpleNamespace(agents=SimpleNamespace(invoke=invoke))
+    result = probe(FIXTURES["refund_order"], target, client=client, model="m1")
+    assert result.status == "accepted" and result.arguments_valid is True
+    assert result.arguments_received == {"orderId": "o"}
+    (request,) = seen
+    assert request["model"] == "m1" and request["force"] == "refund_order"
+    assert request["ask"]["fns"][0]["name"] == "refund_order"

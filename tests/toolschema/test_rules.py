@@ -72,6 +72,29 @@ ANTHROPIC: dict[str, dict[str, Any]] = {
     "external-ref": tool(obj(a={"$ref": "https://example.com/a.json"})),
     "missing-tool-description": tool(obj(), description=" "),
 }
+ANTHROPIC_STRICT: dict[str, dict[str, Any]] = {
+    "invalid-tool-name": tool(obj(), name="bad.name"),
+    "missing-tool-description": tool(obj(), description=" "),
+    "input-schema-not-object": tool({"type": "string"}),
+    "missing-input-schema-type": tool({"properties": {}}),
+    "object-not-closed": tool(obj(a=S)),
+    "additional-properties-schema": tool(obj(m={"type": "object", "additionalProperties": S})),
+    "unsupported-constraint": tool(obj(a={"type": "number", "minimum": 1})),
+    "min-items-above-one": tool(obj(a={"type": "array", "items": S, "minItems": 2})),
+    "unsupported-reference": tool(
+        {**obj(a={"$ref": "#/$defs/N"}), "$defs": {"N": obj(kid={"$ref": "#/$defs/N"})}}
+    ),
+    "complex-enum-value": tool(obj(a={"enum": [{"x": 1}]})),
+    "unsupported-string-format": tool(obj(a={"type": "string", "format": "color"})),
+    "one-of-converted-to-any-of": tool(obj(a={"oneOf": [S, {"type": "integer"}]})),
+    "nullable-keyword-converted": tool(obj(a={"type": "string", "nullable": True})),
+    "nullable-false-dropped": tool(obj(a={"type": "string", "nullable": False})),
+    "annotation-keyword-dropped": tool(obj(a={"type": "string", "title": "A"})),
+    "unsupported-keyword": tool(obj(a={"type": "string", "x-foo": 1})),
+    "false-subschema": tool(obj(a=False)),
+    "true-subschema": tool(obj(a=True)),
+    "non-schema-subschema": tool(obj(a="string")),
+}
 GEMINI: dict[str, dict[str, Any]] = {
     "invalid-function-name": tool(obj(), name="bad name"),
     "function-name-leading-character": tool(obj(), name="9lives"),
@@ -104,6 +127,14 @@ GEMINI: dict[str, dict[str, Any]] = {
     "default-not-enforced": tool(obj(a={"type": "string", "default": "x"})),
     "empty-parameters-omitted": tool({"type": "object", "properties": {}}),
 }
+GEMINI_JSON_SCHEMA: dict[str, dict[str, Any]] = {
+    "invalid-function-name": tool(obj(), name="bad name"),
+    "missing-function-description": tool(obj(a=S), description=None),
+    "parameters-not-object": tool({"type": "array", "items": S}),
+    "unresolvable-schema-reference": tool(obj(a={"$ref": "#/$defs/Nope"})),
+    "keyword-not-supported": tool(obj(a={"type": "string", "minLength": 1})),
+    "string-format-not-supported": tool(obj(a={"type": "string", "format": "email"})),
+}
 HEADER = "x-mcp-header"
 MCP: dict[str, dict[str, Any]] = {
     "tool-name-length": tool(obj(), name="a" * 129),
@@ -128,7 +159,10 @@ CASES: dict[str, dict[str, dict[str, Any]]] = {
     "openai": OPENAI,
     "openai-chat": OPENAI,
     "anthropic": ANTHROPIC,
+    "anthropic-strict": ANTHROPIC_STRICT,
     "gemini": GEMINI,
+    "gemini-json-schema": GEMINI_JSON_SCHEMA,
+    "gemini-openai": GEMINI_JSON_SCHEMA,
     "mcp": MCP,
 }
 PARAMS = [(t, name) for t, table in CASES.items() for name in table]
@@ -200,6 +234,9 @@ def test_name_lengths_at_and_past_each_limit() -> None:
     assert "anthropic/invalid-tool-name" in codes("a" * 65, "anthropic")
     assert "gemini/invalid-function-name" not in codes("a" * 128, "gemini")
     assert "gemini/invalid-function-name" in codes("a" * 129, "gemini")
+    for target in ("gemini-json-schema", "gemini-openai"):
+        assert f"{target}/invalid-function-name" not in codes("a" * 128, target)
+        assert f"{target}/invalid-function-name" in codes("a" * 129, target)
     assert "mcp/tool-name-length" not in codes("a" * 128, "mcp")
     assert "mcp/tool-name-length" in codes("a" * 129, "mcp")
     assert "mcp/tool-name-length" in codes("", "mcp")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from provcat.toolschema.core import DiagnosticRecord, finalize_records, materialize_diagnostics
-from provcat.toolschema.engine import run
+from provcat.toolschema.executor import run
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic, plain_tool
 

@@ -24,7 +24,7 @@ from provcat.toolschema.core import (
     materialize_diagnostics,
     stable_stringify,
 )
-from provcat.toolschema.engine import run
+from provcat.toolschema.executor import run
 from provcat.toolschema.loading import LoadedTool, load_tools
 from provcat.toolschema.probe import probe as run_probe
 from provcat.toolschema.targets import (

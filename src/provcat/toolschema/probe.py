@@ -14,7 +14,7 @@ import importlib
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from provcat.redact import sanitize
@@ -137,61 +137,41 @@ def resolve_probe_model(explicit: str | None, env_var: str | None, default: str)
     return default
 
 
+def _fill(template: Any, values: Mapping[str, Any]) -> Any:
+    """``template`` with every string that names a placeholder replaced by its value."""
+    if isinstance(template, str):
+        return values.get(template, template)
+    if isinstance(template, Mapping):
+        return {k: _fill(v, values) for k, v in template.items()}
+    if isinstance(template, (list, tuple)):
+        return [_fill(v, values) for v in template]
+    return template
+
+
 def _request(
-    protocol: str,
-    tool: CanonicalTool,
-    compiled: dict[str, Any],
-    model: str,
-    spec: Mapping[str, Any],
+    tool: CanonicalTool, compiled: dict[str, Any], model: str, spec: Mapping[str, Any]
 ) -> dict[str, Any]:
-    prompt = probe_prompt(tool)
-    cap = int(spec.get("max_output_tokens") or 512)
-    pin = bool(spec.get("pin_tool_choice"))
-    if protocol == "responses":
-        req: dict[str, Any] = {
-            "model": model,
-            "input": prompt,
-            "tools": [compiled],
-            "max_output_tokens": cap,
-        }
-        if pin:
-            req["tool_choice"] = {"type": "function", "name": tool.name}
-        return req
-    if protocol == "chat-completions":
-        req = {
-            "model": model,
-            "messages": [{"role": "user", "content": prompt}],
-            "tools": [compiled],
-            "max_completion_tokens": cap,
-        }
-        if pin:
-            req["tool_choice"] = {"type": "function", "function": {"name": tool.name}}
-        return req
-    if protocol == "messages":
-        req = {
-            "model": model,
-            "max_tokens": cap,
-            "messages": [{"role": "user", "content": prompt}],
-            "tools": [compiled],
-        }
-        if pin:
-            req["tool_choice"] = {"type": "tool", "name": tool.name}
-        return req
-    return {
-        "model": model,
-        "contents": prompt,
-        "config": {"tools": [{"function_declarations": [compiled]}], "max_output_tokens": cap},
+    """The SDK call's keyword arguments: the target's request template, filled in, with the
+    ``pin`` template merged in when the target forces the tool call."""
+    values = {
+        "$model": model,
+        "$prompt": probe_prompt(tool),
+        "$tool": compiled,
+        "$name": tool.name,
+        "$max_output_tokens": int(spec.get("max_output_tokens") or 512),
     }
+    request: dict[str, Any] = _fill(spec["request"], values)
+    if spec.get("pin"):
+        request.update(_fill(spec["pin"], values))
+    return request
 
 
-def _send(protocol: str, client: Any, request: dict[str, Any]) -> Any:
-    if protocol == "responses":
-        return client.responses.create(**request)
-    if protocol == "chat-completions":
-        return client.chat.completions.create(**request)
-    if protocol == "messages":
-        return client.messages.create(**request)
-    return client.models.generate_content(**request)
+def _send(client: Any, spec: Mapping[str, Any], request: dict[str, Any]) -> Any:
+    """Call the SDK method the target names (``method``: attributes from the client)."""
+    call = client
+    for name in spec["method"]:
+        call = getattr(call, str(name))
+    return call(**request)
 
 
 def _parse_args(raw: Any) -> Any:
@@ -205,39 +185,46 @@ def _parse_args(raw: Any) -> Any:
     return raw
 
 
+def _at(value: Any, path: Sequence[str]) -> list[Any]:
+    """Everything ``path`` reaches from ``value``; ``*`` visits every item of a list."""
+    found = [value]
+    for step in path:
+        nxt: list[Any] = []
+        for item in found:
+            if step == "*":
+                if isinstance(item, (list, tuple)):
+                    nxt.extend(item)
+            else:
+                child = _get(item, step)
+                if child is not None:
+                    nxt.append(child)
+        found = nxt
+    return found
+
+
 _NO_ARGS = object()
 
 
-def _arguments(protocol: str, response: Any, name: str) -> tuple[Any, str | None]:
-    """The arguments of the first call of ``name`` (or _NO_ARGS) and a note."""
-    if protocol == "responses":
-        for item in _get(response, "output") or ():
-            if _get(item, "type") == "function_call" and _get(item, "name") == name:
-                return _parse_args(_get(item, "arguments")), None
-        return _NO_ARGS, None
-    if protocol == "chat-completions":
-        for choice in _get(response, "choices") or ():
-            for call in _get(_get(choice, "message"), "tool_calls") or ():
-                function = _get(call, "function")
-                if _get(function, "name") == name:
-                    return _parse_args(_get(function, "arguments")), None
-        return _NO_ARGS, None
-    if protocol == "messages":
-        for block in _get(response, "content") or ():
-            if _get(block, "type") == "tool_use" and _get(block, "name") == name:
-                return _parse_args(_get(block, "input")), None
-        stop = _get(response, "stop_reason")
-        if stop in ("max_tokens", "refusal"):
+def _arguments(spec: Mapping[str, Any], response: Any, name: str) -> tuple[Any, str | None]:
+    """The arguments of the first call of ``name`` (or _NO_ARGS) and a note, read where the
+    target's ``tool_calls`` says the response holds them."""
+    where = spec["tool_calls"]
+    wanted = dict(where.get("where") or {})
+    for item in _at(response, where["at"]):
+        if any(_get(item, k) != v for k, v in wanted.items()):
+            continue
+        names = _at(item, where["name"])
+        if names and names[0] == name:
+            args = _at(item, where["arguments"])
+            return _parse_args(args[0] if args else None), None
+    stop = spec.get("stop")
+    if stop:
+        reasons = _at(response, stop["at"])
+        if reasons and reasons[0] in tuple(stop["values"]):
             return (
                 _NO_ARGS,
-                f"The model stopped ({stop}) before calling the tool; the schema was accepted.",
+                f"The model stopped ({reasons[0]}) before calling the tool; the schema was accepted.",
             )
-        return _NO_ARGS, None
-    for candidate in _get(response, "candidates") or ():
-        for part in _get(_get(candidate, "content"), "parts") or ():
-            call = _get(part, "function_call")
-            if call is not None and _get(call, "name") == name:
-                return _parse_args(_get(call, "args")), None
     return _NO_ARGS, None
 
 
@@ -252,6 +239,8 @@ def _client(target: Target, spec: Mapping[str, Any]) -> tuple[Any, ProbeResult |
     except ImportError:
         return None, None, f"unsupported:{module_name}"
     factory = getattr(module, str(spec.get("sdk_client") or "Client"))
+    if spec.get("base_url"):
+        return factory(api_key=key, base_url=str(spec["base_url"])), None, ""
     return factory(api_key=key), None, ""
 
 
@@ -290,7 +279,6 @@ def probe(
         )
     chosen = resolve_probe_model(model, spec.get("model_env"), str(spec["default_model"]))
     base["model"] = chosen
-    protocol = str(spec["protocol"])
     if client is None:
         client, _, problem = _client(resolved, spec)
         if problem == "missing-credentials":
@@ -311,9 +299,9 @@ def probe(
                     "to probe, or pass a client.",
                 ),
             )
-    request = _request(protocol, canonical, compiled.output, chosen, spec)
+    request = _request(canonical, compiled.output, chosen, spec)
     try:
-        response = _send(protocol, client, request)
+        response = _send(client, spec, request)
     except Exception as exc:  # every SDK raises its own types; classify them all
         kind, error = classify_provider_error(exc)
         if kind == "rejected":
@@ -325,7 +313,7 @@ def probe(
             error_kind=kind,
             notes=("An environment problem, not a verdict on the schema.",),
         )
-    args, note = _arguments(protocol, response, canonical.name)
+    args, note = _arguments(spec, response, canonical.name)
     notes = (note,) if note else ()
     if args is _NO_ARGS:
         return ProbeResult(**{**base, "schema_accepted": True}, status="accepted", notes=notes)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic.alias_generators import to_camel
 
 __all__ = [
     "CanonicalTool",
@@ -79,7 +80,9 @@ def _finish(obj: _T, fields_set: set[str]) -> _T:
 class _Shape(BaseModel):
     """A frozen contract record; fields in ``_omit_none`` are left out of dumps when None."""
 
-    model_config = ConfigDict(populate_by_name=True, frozen=True, extra="forbid")
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, frozen=True, extra="forbid"
+    )
     _omit_none: ClassVar[frozenset[str]] = frozenset()
 
     @model_serializer(mode="wrap")
@@ -104,8 +107,6 @@ class CanonicalTool(_Shape):
     name: str = Field(description="The tool's name.")
     description: str | None = Field(default=None, description="What the tool does, for the model.")
     input_schema: dict[str, Any] = Field(
-        validation_alias="inputSchema",
-        serialization_alias="inputSchema",
         description="The JSON Schema of the tool's arguments.",
     )
 
@@ -152,13 +153,9 @@ class Diagnostic(_Shape):
 
     _omit_none = frozenset({"docs_url"})
     provider_id: str = Field(
-        validation_alias="providerId",
-        serialization_alias="providerId",
         description="The target's id.",
     )
-    tool_name: str = Field(
-        validation_alias="toolName", serialization_alias="toolName", description="The tool's name."
-    )
+    tool_name: str = Field(description="The tool's name.")
     severity: DiagnosticSeverity = Field(description="error, warning or info.")
     code: str = Field(description="The rule's stable code, `<target>/<name>`.")
     message: str = Field(description="What is wrong, in a sentence.")
@@ -166,8 +163,6 @@ class Diagnostic(_Shape):
     compile: CompileAbility = Field(description="What compiling does about it.")
     docs_url: str | None = Field(
         default=None,
-        validation_alias="docsUrl",
-        serialization_alias="docsUrl",
         description="The official page.",
     )
 
@@ -207,13 +202,9 @@ class CompileResult(_Shape):
 
     _omit_none = frozenset({"output"})
     provider_id: str = Field(
-        validation_alias="providerId",
-        serialization_alias="providerId",
         description="The target's id.",
     )
-    tool_name: str = Field(
-        validation_alias="toolName", serialization_alias="toolName", description="The tool's name."
-    )
+    tool_name: str = Field(description="The tool's name.")
     ok: bool = Field(description="Whether an output was produced.")
     output: dict[str, Any] | None = Field(default=None, description="The provider-native tool.")
     transformations: tuple[Transformation, ...] = Field(description="Every change, in order.")
@@ -297,53 +288,35 @@ class ProbeResult(_Shape):
         }
     )
     provider_id: str = Field(
-        validation_alias="providerId",
-        serialization_alias="providerId",
         description="The target's id.",
     )
-    tool_name: str = Field(
-        validation_alias="toolName", serialization_alias="toolName", description="The tool's name."
-    )
+    tool_name: str = Field(description="The tool's name.")
     status: ProbeStatus = Field(description="accepted, rejected, error or skipped.")
     model: str | None = Field(default=None, description="The model probed.")
     schema_accepted: bool = Field(
-        validation_alias="schemaAccepted",
-        serialization_alias="schemaAccepted",
         description="Whether the API accepted the tool definition.",
     )
     tool_call_returned: bool = Field(
-        validation_alias="toolCallReturned",
-        serialization_alias="toolCallReturned",
         description="Whether the model called the tool.",
     )
     arguments_valid: bool | None = Field(
         default=None,
-        validation_alias="argumentsValid",
-        serialization_alias="argumentsValid",
         description="Whether the arguments fit the canonical schema.",
     )
     argument_errors: tuple[str, ...] | None = Field(
         default=None,
-        validation_alias="argumentErrors",
-        serialization_alias="argumentErrors",
         description="Why they do not, sorted.",
     )
     arguments_received: Any = Field(
         default=None,
-        validation_alias="argumentsReceived",
-        serialization_alias="argumentsReceived",
         description="The arguments the model sent.",
     )
     provider_error: ProviderError | None = Field(
         default=None,
-        validation_alias="providerError",
-        serialization_alias="providerError",
         description="The provider's error, when the call failed.",
     )
     error_kind: ProbeErrorKind | None = Field(
         default=None,
-        validation_alias="errorKind",
-        serialization_alias="errorKind",
         description="Why the probe could not give a verdict.",
     )
     notes: tuple[str, ...] = Field(default=(), description="Anything a reader should know.")

@@ -1,9 +1,8 @@
-"""Canonical tool validation (SchemaPort ``validateCanonicalTool``) and argument validation
-against a canonical schema (``validateValue``), without third-party validators."""
+"""Canonical tool validation (SchemaPort ``validateCanonicalTool``, its own issue wording) and
+argument validation against a canonical schema (``validateValue``, by jsonschema)."""
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -181,158 +180,41 @@ def validate_canonical_tool(value: Any) -> list[ValidationIssue]:
     return issues
 
 
-def _type_ok(name: str, value: Any) -> bool:
-    if name == "null":
-        return value is None
-    if name == "boolean":
-        return isinstance(value, bool)
-    if name == "object":
-        return isinstance(value, dict)
-    if name == "array":
-        return isinstance(value, list)
-    if name == "string":
-        return isinstance(value, str)
-    if name == "integer":
-        return _is_number(value) and float(value).is_integer()
-    if name == "number":
-        return _is_number(value)
-    return False
+def validate_value(schema: Any, value: Any, *, root: Any = None, path: str = "$") -> list[str]:
+    """Why ``value`` does not satisfy ``schema`` (empty: it does), sorted; each reason starts
+    with the JSON path of the offending value below ``path``.
 
-
-def _equal(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if _is_number(a) and _is_number(b):
-        return bool(a == b)
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
-    return bool(type(a) is type(b) and a == b)
-
-
-def validate_value(
-    schema: Any, value: Any, *, root: Any = None, path: str = "$", _depth: int = 0
-) -> list[str]:
-    """Why ``value`` does not satisfy ``schema`` (empty: it does), sorted.
-
-    Local ``$ref`` is followed within ``root``; formats are annotations and not checked.
+    The check is jsonschema's Draft 2020-12 validator, imported on first use (``pip install
+    'provcat[probe]'``), so ``import provcat`` never pays for it. Local ``$ref`` is resolved
+    within ``root`` (``schema`` itself by default); formats are annotations and not checked. A
+    schema the validator cannot work with (an unresolvable reference, a bad regex, runaway
+    recursion) is one reason, never an exception.
     """
-    errors = _validate(schema, value, schema if root is None else root, path, _depth)
+    try:
+        from jsonschema import Draft202012Validator
+    except ImportError as exc:  # pragma: no cover - the probe extra is part of `dev`
+        raise ImportError(
+            "checking arguments needs jsonschema: pip install 'provcat[probe]'"
+        ) from exc
+    base = schema if root is None else root
+    if not isinstance(base, (dict, bool)) or not isinstance(schema, (dict, bool)):
+        return []
+    rooted = Draft202012Validator(base)
+    # evolve keeps the resolver rooted at ``root``, so ``#/$defs/...`` in a branch still resolves
+    validator = rooted if schema is base else rooted.evolve(schema=schema)
+    try:
+        errors = [
+            f"{_where(path, error.absolute_path)}: {error.message}"
+            for error in validator.iter_errors(value)
+        ]
+    except RecursionError:
+        return [f"{path}: the schema nests too deeply to check"]
+    except Exception as exc:  # referencing.Unresolvable, re.error, ...: the schema is broken
+        return [f"{path}: the schema cannot be checked ({type(exc).__name__}: {exc})"]
     return sorted(set(errors))
 
 
-def _validate(schema: Any, value: Any, root: Any, path: str, depth: int) -> list[str]:
-    if depth > 2 * MAX_NESTING:
-        return [f"{path}: the schema nests too deeply to check"]
-    if schema is True or schema == {}:
-        return []
-    if schema is False:
-        return [f"{path}: no value is allowed here"]
-    if not isinstance(schema, dict):
-        return []
-    errs: list[str] = []
-    sub = depth + 1
-    if "$ref" in schema:
-        status, target = resolve_ref(root, schema["$ref"])
-        if status == "ok":
-            errs += _validate(target, value, root, path, sub)
-        else:
-            errs.append(f"{path}: cannot resolve $ref {schema['$ref']!r}")
-    types = schema_types(schema)
-    if types and not any(_type_ok(t, value) for t in types):
-        errs.append(f"{path}: expected {' or '.join(types)}")
-        return errs
-    if isinstance(schema.get("enum"), list) and not any(_equal(value, e) for e in schema["enum"]):
-        errs.append(f"{path}: not one of the enum values")
-    if "const" in schema and not _equal(value, schema["const"]):
-        errs.append(f"{path}: not the const value")
-    if _is_number(value):
-        n = value
-        if _is_number(schema.get("minimum")) and n < schema["minimum"]:
-            errs.append(f"{path}: below the minimum {schema['minimum']}")
-        if _is_number(schema.get("maximum")) and n > schema["maximum"]:
-            errs.append(f"{path}: above the maximum {schema['maximum']}")
-        if _is_number(schema.get("exclusiveMinimum")) and n <= schema["exclusiveMinimum"]:
-            errs.append(f"{path}: not above {schema['exclusiveMinimum']}")
-        if _is_number(schema.get("exclusiveMaximum")) and n >= schema["exclusiveMaximum"]:
-            errs.append(f"{path}: not below {schema['exclusiveMaximum']}")
-        m = schema.get("multipleOf")
-        if isinstance(m, (int, float)) and not isinstance(m, bool) and m > 0:
-            q = n / m
-            if not (math.isfinite(q) and abs(q - round(q)) < 1e-9):
-                errs.append(f"{path}: not a multiple of {m}")
-    if isinstance(value, str):
-        length = len(value)
-        if _is_number(schema.get("minLength")) and length < schema["minLength"]:
-            errs.append(f"{path}: shorter than {schema['minLength']}")
-        if _is_number(schema.get("maxLength")) and length > schema["maxLength"]:
-            errs.append(f"{path}: longer than {schema['maxLength']}")
-        pat = schema.get("pattern")
-        if isinstance(pat, str) and regex_problem(pat) is None and not re.search(pat, value):
-            errs.append(f"{path}: does not match the pattern")
-    if isinstance(value, list):
-        if _is_number(schema.get("minItems")) and len(value) < schema["minItems"]:
-            errs.append(f"{path}: fewer than {schema['minItems']} items")
-        if _is_number(schema.get("maxItems")) and len(value) > schema["maxItems"]:
-            errs.append(f"{path}: more than {schema['maxItems']} items")
-        if schema.get("uniqueItems") is True:
-            for i, item in enumerate(value):
-                if any(_equal(item, other) for other in value[:i]):
-                    errs.append(f"{path}: items are not unique")
-                    break
-        prefix = _as_list(schema.get("prefixItems"))
-        for i, item in enumerate(value):
-            if i < len(prefix):
-                errs += _validate(prefix[i], item, root, f"{path}[{i}]", sub)
-            elif "items" in schema:
-                errs += _validate(schema["items"], item, root, f"{path}[{i}]", sub)
-        if "contains" in schema and not any(
-            not _validate(schema["contains"], item, root, path, sub) for item in value
-        ):
-            errs.append(f"{path}: no item matches `contains`")
-    if isinstance(value, dict):
-        props = _as_dict(schema.get("properties"))
-        required = _as_list(schema.get("required"))
-        for name in required:
-            if name not in value:
-                errs.append(f"{path}: missing required property {name!r}")
-        if _is_number(schema.get("minProperties")) and len(value) < schema["minProperties"]:
-            errs.append(f"{path}: fewer than {schema['minProperties']} properties")
-        if _is_number(schema.get("maxProperties")) and len(value) > schema["maxProperties"]:
-            errs.append(f"{path}: more than {schema['maxProperties']} properties")
-        patterns = schema.get("patternProperties")
-        patterns = patterns if isinstance(patterns, dict) else {}
-        extra = schema.get("additionalProperties", True)
-        for key, item in value.items():
-            child = join_path(path, key)
-            matched = False
-            if key in props:
-                matched = True
-                errs += _validate(props[key], item, root, child, sub)
-            for pat, sub_schema in patterns.items():
-                if regex_problem(pat) is None and re.search(pat, key):
-                    matched = True
-                    errs += _validate(sub_schema, item, root, child, sub)
-            if not matched:
-                if extra is False:
-                    errs.append(f"{path}: unexpected property {key!r}")
-                elif isinstance(extra, dict):
-                    errs += _validate(extra, item, root, child, sub)
-        names = schema.get("propertyNames")
-        if isinstance(names, (dict, bool)):
-            for key in value:
-                errs += _validate(names, key, root, join_path(path, key), sub)
-    for branch in _as_list(schema.get("allOf")):
-        errs += _validate(branch, value, root, path, sub)
-    if isinstance(schema.get("anyOf"), list) and not any(
-        not _validate(b, value, root, path, sub) for b in schema["anyOf"]
-    ):
-        errs.append(f"{path}: matches no `anyOf` branch")
-    if isinstance(schema.get("oneOf"), list):
-        hits = sum(1 for b in schema["oneOf"] if not _validate(b, value, root, path, sub))
-        if hits != 1:
-            errs.append(f"{path}: matches {hits} `oneOf` branches, not exactly one")
-    if "not" in schema and not _validate(schema["not"], value, root, path, sub):
-        errs.append(f"{path}: matches the `not` schema")
-    return errs
+def _where(path: str, parts: Any) -> str:
+    for part in parts:
+        path = f"{path}[{part}]" if isinstance(part, int) else join_path(path, str(part))
+    return path

@@ -12,14 +12,16 @@ Nothing here names a vendor: vendor facts live in the YAML.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
 
 __all__ = [
     "ACTIONS",
     "ANNOTATION_KEYWORDS",
     "COMMON_PLACEHOLDERS",
     "STEPS",
+    "STRUCTURAL_KEYWORDS",
     "TRIGGERS",
     "ActionSpec",
     "Lossiness",
@@ -63,6 +65,12 @@ class TriggerSpec:
     required: frozenset[str]
     placeholders: frozenset[str]
     actions: frozenset[str]
+    # parameter -> its closed set of values (only where the set is closed)
+    cases: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    # whether a verbatim target (which sends subschemas as written) may report with it
+    verbatim: bool = False
+    # the keyword whose dropping or rewriting the trigger's rules decide, if any
+    handles: str | None = None
 
 
 def _t(
@@ -73,6 +81,9 @@ def _t(
     required: tuple[str, ...] = (),
     placeholders: tuple[str, ...] = (),
     actions: tuple[str, ...] = ("keep",),
+    cases: Mapping[str, tuple[Any, ...]] | None = None,
+    verbatim: bool = False,
+    handles: str | None = None,
 ) -> TriggerSpec:
     return TriggerSpec(
         scope,
@@ -81,7 +92,15 @@ def _t(
         frozenset(required),
         frozenset(placeholders),
         frozenset(actions),
+        dict(cases or {}),
+        verbatim,
+        handles,
     )
+
+
+# Keywords a rewrite target may leave out of its key order without a rule: references and
+# definitions (inlined, or kept by the walk) and the object-closing keyword (its own rules).
+STRUCTURAL_KEYWORDS: Final = frozenset({"$defs", "$ref", "definitions", "additionalProperties"})
 
 
 TRIGGERS: Final[dict[str, TriggerSpec]] = {
@@ -111,6 +130,16 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
             "normalize-type-object",
             "narrow-type-object",
         ),
+        cases={
+            "case": (
+                "not-exactly-object",
+                "present-not-object",
+                "missing",
+                "object-list",
+                "object-union",
+                "excludes-object",
+            )
+        },
     ),
     "root-keyword": _t(
         "tool",
@@ -129,6 +158,15 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         params=("threshold",),
         placeholders=("count", "max", "threshold"),
         actions=("unsupported",),
+        cases={
+            "measure": (
+                "property-count",
+                "depth",
+                "enum-value-count",
+                "large-enum-chars",
+                "string-chars",
+            )
+        },
     ),
     "empty-schema": _t(
         "tool",
@@ -163,6 +201,7 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         required=("keywords",),
         placeholders=("keyword",),
         actions=("keep", "drop-keyword", "drop-annotation"),
+        verbatim=True,
     ),
     "unknown-keyword": _t(
         "node",
@@ -175,6 +214,7 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         "a subschema has any of `keywords` (one diagnostic per subschema, listing them)",
         required=("keywords",),
         placeholders=("keywords",),
+        verbatim=True,
     ),
     "const": _t(
         "node",
@@ -182,11 +222,13 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         params=("convertible",),
         placeholders=("value",),
         actions=("const-to-enum", "keep"),
+        handles="const",
     ),
     "one-of": _t(
         "node",
         "a subschema has `oneOf`",
         actions=("one-of-to-any-of", "keep"),
+        handles="oneOf",
     ),
     "definitions": _t(
         "node",
@@ -194,12 +236,17 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         required=("case",),
         placeholders=("ref",),
         actions=("drop-keyword", "rename-definitions", "keep"),
+        cases={"case": ("conflicting", "legacy")},
+        handles="definitions",
     ),
     "nullable": _t(
         "node",
         "a subschema has the OpenAPI `nullable` keyword, with `value` true, other or any",
         params=("value",),
         actions=("nullable-to-type-union", "drop-annotation", "keep", "unsupported"),
+        cases={"value": ("true", "other", "any")},
+        verbatim=True,
+        handles="nullable",
     ),
     "format": _t(
         "node",
@@ -207,6 +254,7 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         params=("allowed",),
         placeholders=("format",),
         actions=("drop-keyword", "keep"),
+        verbatim=True,
     ),
     "additional-properties": _t(
         "node",
@@ -214,6 +262,9 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         required=("values",),
         placeholders=("value",),
         actions=("close-object", "drop-keyword", "keep"),
+        cases={"values": ("missing", "true", "false", "schema")},
+        verbatim=True,
+        handles="additionalProperties",
     ),
     "optional-property": _t(
         "node",
@@ -227,6 +278,7 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         required=("value",),
         placeholders=("value",),
         actions=("replace-with-empty", "keep"),
+        cases={"value": (True, False)},
     ),
     "non-schema-subschema": _t(
         "node",
@@ -239,12 +291,16 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         "`minItems` is present and not one of `values`",
         required=("values",),
         placeholders=("value",),
+        actions=("keep", "unsupported"),
+        verbatim=True,
     ),
     "enum-values": _t(
         "node",
         "an `enum` holds a value of the kind `case` names: non-primitive or non-string",
         required=("case",),
         actions=("keep", "drop-keyword"),
+        cases={"case": ("non-primitive", "non-string")},
+        verbatim=True,
     ),
     "ref": _t(
         "node",
@@ -252,6 +308,8 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         required=("case",),
         placeholders=("ref",),
         actions=("keep", "unsupported", "inline-ref"),
+        cases={"case": ("external", "unresolvable", "recursive", "resolvable")},
+        verbatim=True,
     ),
     "type": _t(
         "node",
@@ -260,6 +318,7 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         params=("allowed",),
         placeholders=("type",),
         actions=("drop-type", "type-array-to-any-of", "keep"),
+        cases={"case": ("unknown", "with-any-of", "multi")},
     ),
 }
 

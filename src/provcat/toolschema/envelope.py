@@ -1,0 +1,85 @@
+"""The output envelope: the compiled schema placed in the target's tool shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provcat.toolschema.core import (
+    TransformationRecord,
+)
+from provcat.toolschema.plan import _Recipe
+from provcat.toolschema.run_state import RunState
+from provcat.toolschema.values import (
+    _clone,
+    _js,
+)
+
+
+class Output(RunState):
+    """The compiled tool around the schema: root type fixes, the empty-schema case, the run's
+    closing steps and the target's envelope."""
+
+    def root_type_actions(
+        self, schema: dict[str, Any], into: list[TransformationRecord]
+    ) -> dict[str, Any]:
+        for rule, _case in self.plan.root_type_rules:
+            if rule.code not in self.fired:
+                continue
+            where = "inputSchema.type"
+            shown = _js(self.root.get("type")) if "type" in self.root else "`undefined`"
+            if rule.action == "add-type-object":
+                schema = {"type": "object", **{k: v for k, v in schema.items() if k != "type"}}
+                self.record(rule, where, into=into, type=shown)
+            elif rule.action in ("normalize-type-object", "narrow-type-object"):
+                schema = {k: ("object" if k == "type" else v) for k, v in schema.items()}
+                self.record(rule, where, into=into, type=shown)
+        return schema
+
+    def empty_schema(self, resolved: dict[str, Any]) -> bool:
+        if not self.plan.empty_rules:
+            return False
+        props, req = resolved.get("properties"), resolved.get("required")
+        allowed = {"type", "title", "description", "properties", "required", "propertyOrdering"}
+        if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
+            return False
+        if not set(resolved) <= allowed:
+            return False
+        for rule, _ in self.target.fires("empty-schema"):
+            self.fire(rule, "inputSchema")
+        return True
+
+    def tail(self) -> list[TransformationRecord]:
+        """The steps recorded once per run after the walk (type case, int64 strings)."""
+        tail: list[TransformationRecord] = []
+        if self.type_names:
+            self.step("uppercase-types", "inputSchema", tail, count=self.type_names)
+        if self.int64_values:
+            keywords = ", ".join(
+                f"`{k}`"
+                for k in self.target.output.get("int64_keywords") or ()
+                if k in self.int64_seen
+            )
+            self.step(
+                "int64-as-string", "inputSchema", tail, count=self.int64_values, keywords=keywords
+            )
+        return tail
+
+    def envelope(self, recipe: _Recipe, schema: Any, omit_schema: bool) -> dict[str, Any]:
+        """The target's output envelope with the tool's name, description and schema in it."""
+        out: dict[str, Any] = {}
+        desc = self.tool.description
+        show = desc is not None and (self.plan.describe_empty or bool(desc))
+        for key, kind, value in recipe:
+            if kind == "$name":
+                out[key] = self.tool.name
+            elif kind == "$description":
+                if show:
+                    out[key] = desc
+            elif kind == "$schema":
+                if not omit_schema:
+                    out[key] = schema
+            elif kind == "nested":
+                out[key] = self.envelope(value, schema, omit_schema)
+            else:
+                out[key] = _clone(value)
+        return out

@@ -1,0 +1,161 @@
+"""Per-subschema reports of what a target ignores or does not enforce, made as the subschema is
+written (nothing is rebuilt here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provcat.toolschema.core import (
+    join_path,
+    schema_types,
+    walk_schema,
+)
+from provcat.toolschema.plan import (
+    _segment,
+)
+from provcat.toolschema.refs import resolve_ref
+from provcat.toolschema.run_state import RunState
+from provcat.toolschema.values import (
+    _code,
+    _js,
+)
+
+_OBJECT_HINTS = ("properties", "required", "additionalProperties")
+
+
+class NodeReports(RunState):
+    """Fires the rules that report a subschema without changing it."""
+
+    def report_node(self, s: dict[str, Any], path: str) -> None:
+        plan = self.plan
+        if not plan.reported_keys.isdisjoint(s):
+            for key in s:
+                rules = plan.reported.get(key)
+                if rules:
+                    where = path + _segment(key)
+                    for rule in rules:
+                        self.fire(rule, where, keyword=key)
+        for rule, keywords, keyword_set in plan.constraints:
+            if not keyword_set.isdisjoint(s):
+                present = [k for k in keywords if k in s]
+                self.fire(rule, path, keywords=", ".join(f"`{k}`" for k in present))
+        if plan.format_keep:
+            value = s.get("format")
+            if isinstance(value, str):
+                for rule, allowed in plan.format_keep:
+                    if value not in allowed:
+                        self.fire(rule, path + ".format", format=value, keyword="format")
+        for rule, trig in plan.min_items:
+            if "minItems" in s and s["minItems"] not in trig["values"]:
+                self.fire(rule, path + ".minItems", value=_js(s["minItems"]), keyword="minItems")
+
+    def verbatim_node(self, s: dict[str, Any], path: str) -> None:
+        self.report_node(s, path)
+        plan = self.plan
+        if plan.enum_values and isinstance(s.get("enum"), list):
+            self.enum_rules(s["enum"], path, drop_allowed=False)
+        if "$ref" in s and plan.kept_ref_rules:
+            self.ref_rules(s["$ref"], path)
+        state = self.ap_state(s) if plan.ap_rules else None
+        if state is not None:
+            for rule, trig in plan.ap_rules:
+                if state in trig["values"] and rule.action == "keep":
+                    self.fire(
+                        rule,
+                        join_path(path, "additionalProperties"),
+                        value=state,
+                        keyword="additionalProperties",
+                    )
+        if "nullable" in s:
+            self.nullable_rules(s, path, None)
+
+    def ref_rules(self, ref: Any, path: str) -> None:
+        """Fire the ``ref`` rules of a target that keeps references: external, unresolvable or
+        (when a rule asks) recursive; a resolvable reference is fine as it is."""
+        status, _ = resolve_ref(self.root, ref)
+        case = {"external": "external", "ok": None}.get(status, "unresolvable")
+        if case is None and self.plan.recursive_ref_rules and self.recursive(ref):
+            case = "recursive"
+        if case:
+            for rule, trig in self.plan.kept_ref_rules:
+                if trig["case"] == case:
+                    self.fire(rule, join_path(path, "$ref"), ref=_code(ref))
+
+    def recursive(self, ref: Any) -> bool:
+        """Whether what ``ref`` points at reaches ``ref`` again through references."""
+        seen: set[str] = set()
+        stack = [ref]
+        while stack:
+            status, found = resolve_ref(self.root, stack.pop())
+            if status != "ok" or not isinstance(found, dict):
+                continue
+            for node in walk_schema(found):
+                inner = node.schema.get("$ref")
+                if not isinstance(inner, str):
+                    continue
+                if inner == ref:
+                    return True
+                if inner not in seen:
+                    seen.add(inner)
+                    stack.append(inner)
+        return False
+
+    def ap_state(self, s: dict[str, Any]) -> str | None:
+        if "additionalProperties" in s:
+            ad = s["additionalProperties"]
+            if ad is True:
+                return "true"
+            if ad is False:
+                return "false"
+            return "schema"
+        if "object" in schema_types(s) or any(k in s for k in _OBJECT_HINTS):
+            return "missing"
+        return None
+
+    def enum_rules(self, values: list[Any], path: str, *, drop_allowed: bool) -> bool:
+        """Fire enum-values rules; True when one of them drops the enum."""
+        dropped = False
+        for rule, trig in self.plan.enum_values:
+            case = trig["case"]
+            if case == "non-primitive":
+                hit = any(isinstance(v, (dict, list)) for v in values)
+            else:
+                hit = any(not isinstance(v, str) for v in values)
+            if hit:
+                self.fire(rule, path + ".enum", keyword="enum")
+                if drop_allowed and rule.action == "drop-keyword":
+                    self.record(rule, path + ".enum", keyword="enum")
+                    dropped = True
+        return dropped
+
+    def nullable_rules(self, s: dict[str, Any], path: str, out: dict[str, Any] | None) -> bool:
+        """Fire nullable rules; True when the keyword is consumed (converted or dropped)."""
+        value = s["nullable"]
+        consumed = False
+        for rule, trig in self.target.fires("nullable"):
+            want = str(trig.get("value", "any"))
+            hit = (
+                want == "any"
+                or (want == "true" and value is True)
+                or (want == "other" and value is not True)
+            )
+            if not hit:
+                continue
+            where = join_path(path, "nullable")
+            self.fire(rule, where, keyword="nullable")
+            if out is None:
+                continue
+            if rule.action == "nullable-to-type-union":
+                consumed = True
+                self.record(rule, where, keyword="nullable")
+                current = out.get("type")
+                if isinstance(current, str) and current != "null":
+                    out["type"] = [current, "null"]
+                elif isinstance(current, list) and "null" not in current:
+                    out["type"] = [*current, "null"]
+                if isinstance(out.get("enum"), list) and None not in out["enum"]:
+                    out["enum"] = [*out["enum"], None]
+            elif rule.action == "drop-annotation":
+                consumed = True
+                self.record(rule, where, keyword="nullable")
+        return consumed

@@ -1,0 +1,269 @@
+"""The per-keyword rewrite actions of one subschema: types, const, format, objects, nullability,
+references."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provcat.toolschema.core import (
+    join_path,
+    walk_schema,
+)
+from provcat.toolschema.plan import (
+    _segment,
+)
+from provcat.toolschema.run_state import RunState
+from provcat.toolschema.values import (
+    _as_dict,
+    _as_list,
+    _clone,
+    _code,
+    _equal,
+    _js,
+)
+
+
+class NodeRules(RunState):
+    """What the rewrite walk does to one keyword of one subschema."""
+
+    def non_object(self, s: Any, path: str) -> Any:
+        """A subschema that is not an object: a boolean schema, or not a schema at all."""
+        if s is True or s is False:
+            for rule, trig in self.target.fires("boolean-subschema"):
+                if trig["value"] is s:
+                    self.fire(rule, path, value=_js(s))
+                    if rule.action == "replace-with-empty":
+                        self.record(rule, path, value=_js(s))
+                        return {}
+                    return s
+            if s is True and self.step("true-subschema-to-empty", path, self.dfs):
+                return {}
+            return s
+        for rule, _ in self.target.fires("non-schema-subschema"):
+            self.fire(rule, path, value=_js(s))
+            self.record(rule, path, value=_js(s))
+            return {}
+        return s
+
+    def collapse_nullable(self, s: dict[str, Any], path: str) -> dict[str, Any]:
+        branches = s.get("anyOf")
+        if "collapse-nullable-any-of" not in self.target.steps or not isinstance(branches, list):
+            return s
+        if len(branches) != 2:
+            return s
+        nulls = [b for b in branches if b == {"type": "null"}]
+        others = [b for b in branches if b != {"type": "null"}]
+        if len(nulls) != 1 or len(others) != 1 or not isinstance(others[0], dict):
+            return s
+        if "$ref" in others[0]:
+            return s
+        merged = {k: v for k, v in s.items() if k != "anyOf"}
+        for k, v in others[0].items():
+            merged.setdefault(k, v)
+        merged["nullable"] = True
+        self.step("collapse-nullable-any-of", path, self.dfs)
+        return merged
+
+    def type_rules(
+        self, s: dict[str, Any], value: Any, where: str, out: dict[str, Any]
+    ) -> tuple[list[str], bool] | None:
+        names = (
+            [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+        )
+        if not names:
+            return None
+        for rule, trig in self.target.fires("type"):
+            if trig["case"] != "unknown":
+                continue
+            allowed = trig.get("allowed") or ()
+            for name in list(names):
+                if name not in allowed:
+                    self.fire(rule, where, type=_js(name), keyword="type")
+                    if rule.action == "drop-type":
+                        self.record(rule, where, type=_js(name))
+                        names.remove(name)
+        nullable = False
+        keyword_style = self.plan.keyword_style
+        if keyword_style and "null" in names and len(names) > 1:
+            names = [n for n in names if n != "null"]
+            nullable = True
+            self.step("null-type-to-nullable", where, self.dfs)
+        non_null = [n for n in names if n != "null"]
+        if len(non_null) > 1:
+            for rule, trig in self.target.fires("type"):
+                if trig["case"] != "multi":
+                    continue
+                self.fire(rule, where, type=_js(names), keyword="type")
+                if rule.action == "type-array-to-any-of" and "anyOf" not in s and "oneOf" not in s:
+                    self.record(rule, where, type=_js(names))
+                    out["anyOf"] = [{"type": self.type_name(n)} for n in names]
+                    return [], nullable
+        if len(non_null) == 1 and (
+            "oneOf" in s or (isinstance(s.get("anyOf"), list) and "anyOf" in s)
+        ):
+            for rule, trig in self.target.fires("type"):
+                if trig["case"] != "with-any-of":
+                    continue
+                self.fire(rule, where, type=_js(value), keyword="type")
+                if rule.action == "drop-type":
+                    self.record(rule, where, type=_js(value))
+                    return [], nullable
+        return [self.type_name(n) for n in names], nullable
+
+    def type_name(self, name: str) -> str:
+        if self.target.output.get("type_case") == "upper":
+            self.type_names += 1
+            return name.upper()
+        return name
+
+    def const_rules(
+        self, s: dict[str, Any], value: Any, where: str, out: dict[str, Any]
+    ) -> list[Any] | None:
+        result: list[Any] | None = None
+        for rule, trig in self.target.fires("const"):
+            shown = _js(value)
+            self.fire(rule, where, value=shown, keyword="const")
+            if rule.action != "const-to-enum":
+                out["const"] = _clone(value)
+                continue
+            convertible = trig.get("convertible", "any") == "any" or isinstance(value, str)
+            if not convertible:
+                self.record(rule, where, which="unconvertible", value=shown)
+                continue
+            enum = s.get("enum")
+            if isinstance(enum, list) and not any(_equal(value, e) for e in enum):
+                self.record(rule, where, which="conflict", value=shown)
+            else:
+                self.record(rule, where, value=shown)
+            result = [_clone(value)]
+        if not self.target.fires("const"):
+            out["const"] = _clone(value)
+        return result
+
+    def format_drop(self, value: str, where: str) -> bool:
+        dropped = False
+        for rule, allowed in self.plan.format_drop:
+            if allowed is not None and value in allowed:
+                continue
+            self.fire(rule, where, format=value, keyword="format")
+            self.record(rule, where, format=value)
+            dropped = True
+        return dropped
+
+    def close_object(self, s: dict[str, Any], path: str, out: dict[str, Any]) -> None:
+        if "additionalProperties" in s:
+            ad = s["additionalProperties"]
+            state = "true" if ad is True else "false" if ad is False else "schema"
+        else:
+            t = s.get("type")
+            if (
+                t == "object"
+                or (isinstance(t, list) and "object" in t)
+                or "properties" in s
+                or "required" in s
+            ):
+                state = "missing"
+            else:
+                return
+        plan = self.plan
+        where = path + ".additionalProperties"
+        matched = False
+        for rule in plan.ap_by_state.get(state, ()):
+            if rule.action == "keep":
+                self.fire(rule, where, value=state, keyword="additionalProperties")
+                continue
+            matched = True
+            self.fire(rule, where, value=state, keyword="additionalProperties")
+            self.record(rule, where, value=state)
+            if rule.action == "close-object":
+                out["additionalProperties"] = False
+            elif rule.action == "drop-keyword":
+                out.pop("additionalProperties", None)
+        if state == "true" and not matched and plan.drop_open:
+            self.step("drop-open-additional-properties", where, self.dfs)
+            out.pop("additionalProperties", None)
+        if not plan.closing:
+            return
+        canonical = _as_dict(s.get("properties"))
+        required = _as_list(s.get("required"))
+        props: dict[str, Any] = out.get("properties") or {}
+        base = path + ".properties"
+        diagnostics, dfs, fired = self.diagnostics, self.dfs, self.fired
+        for name in canonical:
+            if name in required:
+                continue
+            where = base + _segment(name)
+            values = {"property": name}  # read-only, shared by this property's records
+            # what fire() and record() append, per optional-property rule, in rule order
+            for rank, code, supported, rule, spec in plan.optional_records:
+                diagnostics.append((rank, where, code, supported, (rule, values)))
+                fired.add(code)
+                if spec is not None:
+                    dfs.append((spec["code"], where, rule.lossy, (spec["detail"], values)))
+            props[name] = self.with_null(props.get(name, {}))
+        out["properties"] = props
+        out["required"] = list(canonical)
+
+    def with_null(self, schema: Any) -> Any:
+        if not isinstance(schema, dict):
+            return schema
+        out = dict(schema)
+        t = out.get("type")
+        if isinstance(t, str):
+            if t != "null":
+                out["type"] = [t, "null"]
+        elif isinstance(t, list):
+            if "null" not in t:
+                out["type"] = [*t, "null"]
+        elif isinstance(out.get("anyOf"), list):
+            if not any(isinstance(b, dict) and b.get("type") == "null" for b in out["anyOf"]):
+                out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+            return out
+        elif "$ref" in out:
+            branch = {k: v for k, v in out.items() if k != "description"}
+            wrapped: dict[str, Any] = {}
+            if "description" in out:
+                wrapped["description"] = out["description"]
+            wrapped["anyOf"] = [branch, {"type": "null"}]
+            return self.plan.order(wrapped)
+        else:
+            return out
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+        return self.plan.order(out)
+
+    def finish_node(self, out: dict[str, Any], path: str) -> None:
+        plan = self.plan
+        values = out.get("enum") if plan.enum_format else None
+        if (
+            isinstance(values, list)
+            and values
+            and all(isinstance(v, str) for v in values)
+            and "format" not in out
+            and self.step("add-enum-format", join_path(path, "format"), self.dfs)
+        ):
+            out["format"] = "enum"
+        if plan.int64_set.isdisjoint(out):
+            return
+        for key in plan.int64:
+            v = out.get(key)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                out[key] = str(int(v)) if float(v).is_integer() else str(v)
+                self.int64_values += 1
+                self.int64_seen.add(key)
+
+    def rewrite_refs(self, schema: Any) -> None:
+        rule = getattr(self, "rename_rule", None)
+        if not self.renamed_definitions or rule is None:
+            return
+        for node in walk_schema(schema, "inputSchema"):
+            ref = node.schema.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/definitions/"):
+                node.schema["$ref"] = "#/$defs/" + ref[len("#/definitions/") :]
+                self.record(
+                    rule,
+                    join_path(node.path, "$ref"),
+                    into=self.post,
+                    which="reference",
+                    ref=_code(ref),
+                )

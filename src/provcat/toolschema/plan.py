@@ -1,0 +1,249 @@
+"""A target's rules arranged for the walk: worked out once per target, read per node."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from provcat.toolschema.core import (
+    PATH_SEGMENTS,
+    join_path,
+)
+from provcat.toolschema.targets import Rule, Target
+from provcat.toolschema.vocabulary import TRIGGERS
+
+# Trigger kinds checked once per tool (``tool_rules``), not per subschema: the vocabulary says.
+_TOOL_KINDS: Final = frozenset(k for k, spec in TRIGGERS.items() if spec.scope == "tool")
+
+_SPECIAL = frozenset(
+    {
+        "properties",
+        "$defs",
+        "definitions",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "prefixItems",
+        "items",
+        "not",
+        "additionalProperties",
+        "type",
+        "const",
+        "enum",
+        "format",
+        "nullable",
+        "$ref",
+        "required",
+    }
+)
+
+_RANK = {"error": 0, "warning": 1, "info": 2}
+
+# What one keyword of a subschema is to the rewrite walk (``_Plan.fate``).
+_COPY, _SPECIAL_KEY, _DROP, _UNKNOWN = 0, 1, 2, 3
+
+_CACHE_MAX = 4096
+
+_UNSEEN: Any = object()
+
+
+def _regex(pattern: Any) -> re.Pattern[str] | None:
+    """A trigger's ``pattern`` compiled (None when the trigger has none)."""
+    return re.compile(str(pattern)) if pattern else None
+
+
+def _segment(key: str) -> str:
+    """What ``join_path`` appends for ``key``, read from its memo when it is there."""
+    return PATH_SEGMENTS.get(key) or join_path("", key)
+
+
+# An output envelope as the walk fills it: (key, "$name" | "$description" | "$schema" | "nested"
+# | "value", the nested recipe or the literal value).
+_Recipe = tuple[tuple[str, str, Any], ...]
+
+
+def _recipe(template: Mapping[str, Any]) -> _Recipe:
+    """A target's envelope template as a recipe (placeholders recognised once)."""
+    steps: list[tuple[str, str, Any]] = []
+    for key, value in template.items():
+        if isinstance(value, str) and value in ("$name", "$description", "$schema"):
+            steps.append((key, value, None))
+        elif isinstance(value, Mapping):
+            steps.append((key, "nested", _recipe(value)))
+        else:
+            steps.append((key, "value", value))
+    return tuple(steps)
+
+
+class _Plan:
+    """One target's rules arranged for the walk: worked out once per target, read per node.
+
+    Nothing here decides anything the rules do not: it is the rules grouped by what the walk asks
+    of each subschema, so the per-node work is a few dict and set lookups.
+    """
+
+    def __init__(self, target: Target) -> None:
+        fires = target.fires
+        output = target.output
+        self.target = target
+        self.upper = output.get("type_case") == "upper"
+        self.keyword_style = output.get("nullable_style") == "keyword"
+        self.key_order: tuple[str, ...] = tuple(output.get("key_order") or ())
+        self.int64: tuple[str, ...] = tuple(output.get("int64_keywords") or ())
+        self.int64_set = frozenset(self.int64)
+        self.collapse = "collapse-nullable-any-of" in target.steps
+        self.enum_format = "add-enum-format" in target.steps
+        self.drop_open = "drop-open-additional-properties" in target.steps
+        keyword_rules: dict[str, list[tuple[Rule, Mapping[str, Any]]]] = {}
+        for rule, trig in fires("keyword"):
+            for kw in trig["keywords"]:
+                keyword_rules.setdefault(kw, []).append((rule, trig))
+        self.keyword_rules = keyword_rules
+        reported = {
+            k: tuple(r for r, _ in pairs if r.action in ("keep", "unsupported"))
+            for k, pairs in keyword_rules.items()
+        }
+        self.reported = {k: v for k, v in reported.items() if v}
+        self.reported_keys = frozenset(self.reported)
+        self.constraints = tuple(
+            (rule, tuple(trig["keywords"]), frozenset(trig["keywords"]))
+            for rule, trig in fires("constraints-present")
+        )
+        self.format_keep = tuple(
+            (rule, tuple(trig.get("allowed") or ()))
+            for rule, trig in fires("format")
+            if rule.action == "keep"
+        )
+        self.format_drop = tuple(
+            (rule, trig.get("allowed"))
+            for rule, trig in fires("format")
+            if rule.action == "drop-keyword"
+        )
+        self.min_items = fires("min-items-not-in")
+        # whether report_node can fire anything at all for this target
+        self.reports = bool(self.reported or self.constraints or self.format_keep or self.min_items)
+        self.unknown = fires("unknown-keyword")
+        self.enum_values = fires("enum-values")
+        plain: frozenset[str] | None = None
+        for _, trig in fires("type"):
+            if trig["case"] == "unknown":
+                allowed = frozenset(trig.get("allowed") or ())
+                plain = allowed if plain is None else plain & allowed
+        # a single type name no "unknown type" rule fires on (None: every name)
+        self.plain_types = plain
+        self.ap_rules = fires("additional-properties")
+        self.ap_by_state = {
+            state: tuple(rule for rule, trig in self.ap_rules if state in trig["values"])
+            for state in ("true", "false", "schema", "missing")
+        }
+        self.empty_rules = fires("empty-schema")
+        self.optional = fires("optional-property")
+        self.closing = any(rule.action == "required-nullable" for rule, _ in self.optional)
+        self.optional_records = tuple(
+            (
+                _RANK[rule.severity],
+                rule.code,
+                rule.action != "unsupported",
+                rule,
+                rule.transformation if rule.action == "required-nullable" else None,
+            )
+            for rule, _ in self.optional
+        )
+        self.replaces_map = any(
+            "schema" in trig["values"] and rule.action in ("close-object", "drop-keyword")
+            for rule, trig in self.ap_rules
+        )
+        walk_kinds = {kind for kind in target.by_kind if kind not in _TOOL_KINDS}
+        tool_codes = {r.code for kind in _TOOL_KINDS for r, _ in fires(kind)}
+        walk_codes = {r.code for kind in walk_kinds for r, _ in fires(kind)}
+        # One walk does everything for a rewrite target when no rule is fired both by the
+        # tool-level checks and by the walk (their relative order would then matter) and the
+        # limits count the input as written (a collapsed union would hide a level). A target
+        # that inlines references takes it only for input with nothing to inline.
+        self.inlines = output.get("refs") == "inline"
+        # a target that keeps references checks them where they stand (inlining checks its own)
+        self.kept_ref_rules = () if self.inlines else fires("ref")
+        self.recursive_ref_rules = any(t["case"] == "recursive" for _, t in self.kept_ref_rules)
+        self.recipe = _recipe(output["envelope"])
+        self.describe_empty = output.get("description") == "when-defined"
+        self.single_pass = not (tool_codes & walk_codes) and (
+            not target.rewrites
+            or (not fires("header-keyword") and not (self.collapse and fires("limit")))
+        )
+        self.name_rules = tuple(
+            (
+                rule,
+                trig.get("pattern"),
+                _regex(trig.get("pattern")),
+                trig.get("min_length"),
+                trig.get("max_length"),
+                frozenset(trig.get("skip_if") or ()),
+            )
+            for rule, trig in fires("tool-name")
+        )
+        self.description_rules = tuple(
+            (rule, bool(trig.get("blank_counts"))) for rule, trig in fires("missing-description")
+        )
+        self.root_type_rules = tuple((rule, str(trig["case"])) for rule, trig in fires("root-type"))
+        self.root_keyword_rules = tuple(
+            (rule, trig["keyword"], join_path("inputSchema", trig["keyword"]))
+            for rule, trig in fires("root-keyword")
+        )
+        self.root_constrained_rules = tuple(rule for rule, _ in fires("root-constrained"))
+        self.limit_rules = fires("limit")
+        self.dialect_rules = tuple(
+            (rule, tuple(trig["allowed"])) for rule, trig in fires("dialect")
+        )
+        self.property_name_rules = tuple(
+            (rule, _regex(trig.get("pattern")), trig.get("max_length"))
+            for rule, trig in fires("top-level-property-name")
+        )
+        self.header_rules = fires("header-keyword")
+        self.fates: dict[str, int] = {}
+        self.drops: dict[str, tuple[Rule, ...]] = {}
+        self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+
+    def fate(self, key: str) -> int:
+        """Whether the walk copies ``key``, handles it specially, drops it, or asks the
+        unknown-keyword rules (the same order of questions as the rules table implies)."""
+        pairs = self.keyword_rules.get(key, ())
+        drops = tuple(r for r, _ in pairs if r.action in ("drop-keyword", "drop-annotation"))
+        if drops:
+            self.drops[key] = drops
+            fate = _DROP
+        elif key in _SPECIAL:
+            fate = _SPECIAL_KEY
+        elif key not in self.target.known_keywords and key not in self.keyword_rules:
+            fate = _UNKNOWN if self.unknown else _COPY
+        else:
+            fate = _COPY
+        if len(self.fates) < _CACHE_MAX:
+            self.fates[key] = fate
+        return fate
+
+    def order(self, out: dict[str, Any]) -> dict[str, Any]:
+        """``out`` with its keys in the target's key order (keys outside that order left out)."""
+        keys = tuple(out)
+        ordered = self.orders.get(keys, _UNSEEN)
+        if ordered is _UNSEEN:
+            ordered = tuple(k for k in self.key_order if k in out)
+            if ordered == keys:
+                ordered = None
+            if len(self.orders) < _CACHE_MAX:
+                self.orders[keys] = ordered
+        if ordered is None:
+            return out
+        return {k: out[k] for k in ordered}
+
+
+_PLANS: dict[int, tuple[Target, _Plan]] = {}
+
+
+def plan_for(target: Target) -> _Plan:
+    """The walk plan of ``target`` (built on first use, kept while the target lives)."""
+    entry = _PLANS.get(id(target))
+    if entry is None or entry[0] is not target:
+        entry = (target, _Plan(target))
+        _PLANS[id(target)] = entry
+    return entry[1]

@@ -1,0 +1,313 @@
+"""The rewrite walk: every subschema rebuilt in the target's form, measured as it goes when the run
+takes one walk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provcat.toolschema.core import (
+    LIST_SLOTS,
+    MAP_SLOTS,
+    MAX_NESTING,
+    PATH_SEGMENTS,
+    SINGLE_SLOTS,
+    json_nesting,
+    schemas_with_depth,
+)
+from provcat.toolschema.node_reports import NodeReports
+from provcat.toolschema.node_rules import NodeRules
+from provcat.toolschema.plan import (
+    _COPY,
+    _DROP,
+    _SPECIAL_KEY,
+    _UNKNOWN,
+    _segment,
+)
+from provcat.toolschema.values import (
+    _ATOMS,
+    _Bail,
+    _clone,
+    _clone_within,
+)
+
+_REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
+# keywords whose value the rewrite walk copies whole (``enum`` may still be dropped after)
+_CLONED_WHOLE = frozenset({"required", "enum"})
+
+
+class RewriteWalk(NodeReports, NodeRules):
+    """Rebuilds the schema subschema by subschema for ``schema_style: rewrite`` targets."""
+
+    def node(self, s: Any, path: str, depth: int = 1, level: int = 1) -> Any:
+        """The rewritten subschema ``s`` found at ``path``.
+
+        ``depth`` counts subschemas (the root is 1) and ``level`` JSON nesting; the single pass
+        (``tally`` set) measures the limits and the nesting as it goes, bailing out past
+        ``MAX_NESTING``. Values the walk copies or drops without descending are measured whole.
+        """
+        tally = self.tally
+        if not isinstance(s, dict):
+            if tally is not None:
+                self.nesting(s, level - 1)
+            return self.non_object(s, path)
+        plan = self.plan
+        if tally is not None:
+            if level > MAX_NESTING:
+                raise _Bail
+            if depth > tally.depth:
+                tally.depth = depth
+        if plan.collapse and "anyOf" in s:
+            merged = self.collapse_nullable(s, path)
+            if merged is not s and tally is not None:
+                self.nesting(s["anyOf"], level)
+            s = merged
+        if plan.reports:
+            self.report_node(s, path)
+        out: dict[str, Any] = {}
+        const_enum: list[Any] | None = None
+        one_of: list[Any] | None = None
+        nullable_from_type = False
+        nullable_key = False
+        fates = plan.fates
+        node = self.node
+        segment = PATH_SEGMENTS.get
+        for key, value in s.items():
+            fate = fates.get(key)
+            if fate is None:
+                fate = plan.fate(key)
+            if fate == _COPY:
+                if value.__class__ in _ATOMS:
+                    out[key] = value
+                elif tally is not None:
+                    out[key] = _clone_within(value, MAX_NESTING - level)
+                else:
+                    out[key] = _clone(value)
+                continue
+            if fate == _SPECIAL_KEY:  # the two commonest keywords first, without a path
+                if (
+                    key == "type"
+                    and value.__class__ is str
+                    and (plan.plain_types is None or value in plan.plain_types)
+                    and "anyOf" not in s
+                    and "oneOf" not in s
+                ):
+                    if plan.upper:
+                        self.type_names += 1
+                        out["type"] = value.upper()
+                    else:
+                        out["type"] = value
+                    continue
+                if key == "properties" and isinstance(value, dict):
+                    if tally is not None:
+                        self.nesting(value, level, shallow=True)
+                        tally.names(value, key)
+                    base = path + ".properties"
+                    out[key] = {
+                        k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+                        for k, v in value.items()
+                    }
+                    continue
+            if tally is not None:
+                if value.__class__ not in _ATOMS and (
+                    fate != _SPECIAL_KEY or not self.descends(key, value)
+                ):
+                    if fate == _SPECIAL_KEY and key in _CLONED_WHOLE:
+                        value = _clone_within(value, MAX_NESTING - level)  # bounded copy
+                        if key == "required":
+                            out[key] = value
+                            continue
+                    else:
+                        self.nesting(value, level)
+                if fate == _DROP:
+                    self.hidden(key, value, depth)
+            where = path + (segment(key) or _segment(key))
+            if fate == _DROP:
+                for rule in plan.drops[key]:
+                    self.fire(rule, where, keyword=key)
+                    self.record(rule, where, keyword=key)
+                continue
+            if fate == _UNKNOWN:
+                dropped = False
+                for rule, _ in plan.unknown:
+                    self.fire(rule, where, keyword=key)
+                    if rule.action == "drop-keyword":
+                        self.record(rule, where, keyword=key)
+                        dropped = True
+                if not dropped:
+                    out[key] = _clone(value)
+                continue
+            if key == "type":
+                kept = self.type_rules(s, value, where, out)
+                if kept is not None:
+                    names, nullable_from_type = kept
+                    if len(names) == 1:
+                        out["type"] = names[0]
+                    elif names:
+                        out["type"] = names
+            elif key in ("properties", "required"):  # properties that are not a map
+                out[key] = _clone(value)
+            elif key == "items" or key == "not":
+                out[key] = node(value, where, depth + 1, level + 1)
+            elif key == "enum":
+                if tally is not None and isinstance(value, list):
+                    tally.enum(value)
+                if (
+                    isinstance(value, list)
+                    and plan.enum_values
+                    and self.enum_rules(value, path, drop_allowed=True)
+                ):
+                    continue
+                out[key] = value if tally is not None else _clone(value)  # copied above
+            elif key == "format":
+                if isinstance(value, str) and plan.format_drop and self.format_drop(value, where):
+                    continue
+                out[key] = value
+            elif key in ("$defs", "definitions"):
+                if tally is not None and plan.inlines:
+                    raise _Bail  # definitions to drop and references to inline: the full run
+                if tally is not None and isinstance(value, dict):
+                    self.nesting(value, level, shallow=True)
+                    tally.names(value, key)
+                children = (
+                    {
+                        k: node(v, where + _segment(k), depth + 1, level + 2)
+                        for k, v in value.items()
+                    }
+                    if isinstance(value, dict)
+                    else _clone(value)
+                )
+                if key == "definitions":
+                    case = "conflicting" if "$defs" in s else "legacy"
+                    target_key = "definitions"
+                    for rule, trig in self.target.fires("definitions"):
+                        if trig["case"] != case:
+                            continue
+                        self.fire(rule, where, keyword=key)
+                        if rule.action == "drop-keyword":
+                            self.record(rule, where, keyword=key)
+                            target_key = ""
+                        elif rule.action == "rename-definitions":
+                            self.record(rule, where, keyword=key)
+                            target_key = "$defs"
+                            if path == "inputSchema":
+                                self.renamed_definitions = True
+                                self.rename_rule = rule
+                    if target_key:
+                        out[target_key] = children
+                else:
+                    out[key] = children
+            elif key in ("anyOf", "allOf", "prefixItems"):
+                if tally is not None and isinstance(value, list):
+                    self.nesting(value, level, shallow=True)
+                out[key] = (
+                    [node(v, f"{where}[{i}]", depth + 1, level + 2) for i, v in enumerate(value)]
+                    if isinstance(value, list)
+                    else _clone(value)
+                )
+            elif key == "oneOf":
+                if tally is not None and isinstance(value, list):
+                    self.nesting(value, level, shallow=True)
+                branches = (
+                    [node(v, f"{where}[{i}]", depth + 1, level + 2) for i, v in enumerate(value)]
+                    if isinstance(value, list)
+                    else _clone(value)
+                )
+                converted = False
+                for rule, _ in self.target.fires("one-of"):
+                    self.fire(rule, where, keyword=key)
+                    if rule.action == "one-of-to-any-of":
+                        self.record(rule, where, keyword=key)
+                        converted = True
+                if converted:
+                    one_of = branches
+                else:
+                    out[key] = branches
+            elif key == "additionalProperties":
+                if isinstance(value, dict) and not plan.replaces_map:
+                    out[key] = node(value, where, depth + 1, level + 1)
+                else:
+                    if tally is not None:
+                        self.hidden(key, value, depth)
+                    out[key] = _clone(value)
+            elif key == "const":
+                if tally is not None and isinstance(value, str):
+                    tally.chars += len(value)
+                const_enum = self.const_rules(s, value, where, out)
+            elif key == "nullable":
+                nullable_key = True
+            elif key == "$ref":
+                if tally is not None and plan.inlines:
+                    raise _Bail
+                if plan.kept_ref_rules:
+                    self.ref_rules(value, path)
+                out[key] = value
+        if one_of is not None:
+            if "anyOf" in out:
+                pass  # `anyOf` beside `oneOf`: the oneOf constraint is dropped (recorded as lossy)
+            else:
+                out["anyOf"] = one_of
+        if const_enum is not None:
+            out["enum"] = const_enum
+        if nullable_key and not self.nullable_rules(s, path, out):
+            out["nullable"] = s["nullable"]
+        if nullable_from_type:
+            out["nullable"] = True
+        if (
+            "properties" in s
+            or "additionalProperties" in s
+            or "required" in s
+            or ("type" in s and (s["type"] == "object" or isinstance(s["type"], list)))
+        ):
+            self.close_object(s, path, out)
+        if (plan.enum_format and "enum" in out) or (
+            plan.int64 and not plan.int64_set.isdisjoint(out)
+        ):
+            self.finish_node(out, path)
+        return plan.order(out)
+
+    def hidden(self, key: str, value: Any, depth: int) -> None:
+        """Account for ``key: value`` of a subschema at ``depth`` that the single pass drops or
+        replaces without walking: measure it, and hand the tool to the full run when a reference
+        or definitions under it would have been inlined first."""
+        assert self.tally is not None
+        self.tally.key(key, value, depth)
+        if not self.plan.inlines:
+            return
+        if key in _REF_KEYS:
+            raise _Bail
+        children: list[Any] = []
+        if key in MAP_SLOTS and isinstance(value, dict):
+            children = list(value.values())
+        elif key in LIST_SLOTS and isinstance(value, list):
+            children = value
+        elif key in SINGLE_SLOTS:
+            children = [value]
+        for child in children:
+            if isinstance(child, dict):
+                for sub, _ in schemas_with_depth(child):
+                    if not _REF_KEYS.isdisjoint(sub):
+                        raise _Bail
+
+    def descends(self, key: str, value: Any) -> bool:
+        """Whether the rewrite walk descends into ``value`` of ``key`` entry by entry (and so
+        measures its nesting as it goes)."""
+        if key in ("items", "not"):
+            return True
+        if key in MAP_SLOTS:
+            return isinstance(value, dict)
+        if key in LIST_SLOTS:
+            return isinstance(value, list)
+        return (
+            key == "additionalProperties"
+            and isinstance(value, dict)
+            and not (self.plan.replaces_map)
+        )
+
+    def nesting(self, value: Any, level: int, *, shallow: bool = False) -> None:
+        """Bail out of the single pass when ``value``, found at nesting ``level``, reaches past
+        ``MAX_NESTING`` (``shallow``: only its own level, its items are walked one by one)."""
+        if shallow:
+            if level + 1 > MAX_NESTING:
+                raise _Bail
+        elif level + json_nesting(value, MAX_NESTING) > MAX_NESTING:
+            raise _Bail

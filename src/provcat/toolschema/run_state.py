@@ -1,0 +1,101 @@
+"""The state every part of a run shares, and the three ways a run records what it found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from provcat.toolschema.core import (
+    DiagnosticRecord,
+    TransformationRecord,
+    schema_nodes,
+    schemas_with_depth,
+)
+from provcat.toolschema.plan import (
+    _RANK,
+    _Plan,
+    plan_for,
+)
+from provcat.toolschema.tally import _Tally
+from provcat.toolschema.targets import Rule, Target
+from provcat.toolschema.types import CanonicalTool
+
+_INLINE_BUDGET = 10_000
+
+
+@dataclass
+class RunState:
+    """One check-and-compile run of one tool for one target: the records it gathers and the
+    per-run memos; ``fire``, ``record`` and ``step`` are the only ways records are made."""
+
+    target: Target
+    tool: CanonicalTool
+    root: dict[str, Any]
+    diagnostics: list[DiagnosticRecord] = field(default_factory=list)
+    pre: list[TransformationRecord] = field(default_factory=list)
+    dfs: list[TransformationRecord] = field(default_factory=list)
+    post: list[TransformationRecord] = field(default_factory=list)
+    fired: set[str] = field(default_factory=set)
+    type_names: int = 0
+    int64_values: int = 0
+    int64_seen: set[str] = field(default_factory=set)
+    renamed_definitions: bool = False
+    rename_rule: Rule | None = None
+    unresolved: bool = False
+    inline_budget: int = _INLINE_BUDGET
+    drops: list[str] = field(default_factory=list)
+    lean: list[tuple[dict[str, Any], int]] | None = None
+    pathed: list[tuple[dict[str, Any], str, int]] | None = None
+    plan: _Plan = field(init=False)
+    tally: _Tally | None = None  # set by the one-walk run, which measures as it walks
+
+    def __post_init__(self) -> None:
+        self.plan = plan_for(self.target)
+
+    def fire(self, rule: Rule, path: str, **values: Any) -> None:
+        self.diagnostics.append(
+            (_RANK[rule.severity], path, rule.code, rule.action != "unsupported", (rule, values))
+        )
+        self.fired.add(rule.code)
+
+    def record(
+        self,
+        rule: Rule,
+        path: str,
+        into: list[TransformationRecord] | None = None,
+        which: str = "transformation",
+        **values: Any,
+    ) -> None:
+        if which == "transformation":
+            spec = rule.transformation
+            lossy = rule.lossy
+        else:
+            spec = rule.extra.get(which)
+            lossy = which != "reference"
+        if spec is None:
+            return
+        (self.dfs if into is None else into).append(
+            (spec["code"], path, lossy, (spec["detail"], values))
+        )
+
+    def step(self, name: str, path: str, into: list[TransformationRecord], **values: Any) -> bool:
+        spec = self.target.steps.get(name)
+        if spec is None:
+            return False
+        into.append((spec["code"], path, False, (spec["detail"], values)))
+        return True
+
+    def lean_nodes(self) -> list[tuple[dict[str, Any], int]]:
+        """The canonical root's subschemas with their depths (computed once per run)."""
+        if self.lean is None:
+            if self.pathed is not None:
+                self.lean = [(s, d) for s, _, d in self.pathed]
+            else:
+                self.lean = schemas_with_depth(self.root)
+        return self.lean
+
+    def pathed_nodes(self) -> list[tuple[dict[str, Any], str, int]]:
+        """The canonical root's subschemas with paths and depths (computed once per run)."""
+        if self.pathed is None:
+            self.pathed = schema_nodes(self.root)
+        return self.pathed

@@ -1,0 +1,128 @@
+"""The rules checked once per tool: name, description, root type and keywords, limits, dialect,
+property names, header keywords."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from provcat.toolschema.core import (
+    join_path,
+    schema_types,
+)
+from provcat.toolschema.limits import LimitChecks
+from provcat.toolschema.values import (
+    _code,
+    _js,
+)
+
+
+def _root_type_hit(case: str, root: dict[str, Any], raw: Any, types: list[str]) -> bool:
+    """Whether the root's ``type`` is a ``root-type`` trigger's case."""
+    if case == "not-exactly-object":
+        return types != ["object"]
+    if case == "present-not-object":
+        return bool(types) and types != ["object"]
+    if case == "missing":
+        return "type" not in root
+    if case == "object-list":
+        return isinstance(raw, list) and raw == ["object"]
+    if case == "object-union":
+        return isinstance(raw, list) and "object" in raw and len(set(raw)) > 1
+    if case == "excludes-object":
+        return "type" in root and "object" not in types
+    return False
+
+
+class ToolChecks(LimitChecks):
+    """Fires every rule whose trigger looks at the tool as a whole."""
+
+    def tool_rules(self) -> None:
+        plan = self.plan
+        name = self.tool.name
+        for rule, pattern, regex, lo, hi, skip_if in plan.name_rules:
+            if skip_if and not self.fired.isdisjoint(skip_if):
+                continue
+            if (
+                (regex is not None and regex.search(name) is None)
+                or (lo is not None and len(name) < lo)
+                or (hi is not None and len(name) > hi)
+            ):
+                self.fire(
+                    rule,
+                    "name",
+                    name=name,
+                    length=len(name),
+                    pattern=pattern,
+                    min_length=lo,
+                    max_length=hi,
+                )
+        desc = self.tool.description
+        for rule, blank_counts in plan.description_rules:
+            if desc is None or desc == "" or (blank_counts and not desc.strip()):
+                self.fire(rule, "description", name=name)
+        root = self.root
+        if plan.root_type_rules:
+            raw = root.get("type")
+            types = schema_types(root)
+            for rule, case in plan.root_type_rules:
+                if _root_type_hit(case, root, raw, types):
+                    shown = _js(raw) if "type" in root else "`undefined`"
+                    self.fire(rule, "inputSchema.type", type=shown)
+        for rule, keyword, where in plan.root_keyword_rules:
+            if keyword in root:
+                self.fire(rule, where, keyword=keyword)
+        if plan.root_constrained_rules:
+            props, req = root.get("properties"), root.get("required")
+            if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
+                for rule in plan.root_constrained_rules:
+                    self.fire(rule, "inputSchema")
+        if plan.limit_rules:
+            self.limits()
+        if "$schema" in root:
+            for rule, allowed in plan.dialect_rules:
+                if root["$schema"] not in allowed:
+                    self.fire(rule, "inputSchema.$schema", dialect=_code(root["$schema"]))
+        props = root.get("properties")
+        if isinstance(props, dict):
+            for rule, regex, hi in plan.property_name_rules:
+                for prop in props:
+                    if (regex is not None and regex.search(prop) is None) or (
+                        hi is not None and len(prop) > hi
+                    ):
+                        self.fire(rule, join_path("inputSchema", "properties", prop), property=prop)
+        if plan.header_rules:
+            self.header_rules()
+
+    def header_rules(self) -> None:
+        pairs = self.target.fires("header-keyword")
+        if not pairs:
+            return
+        keywords = frozenset(trig["keyword"] for _, trig in pairs)
+        walked = self.pathed_nodes() if not self.target.rewrites else self.lean_nodes()
+        if all(keywords.isdisjoint(node[0]) for node in walked):
+            return
+        nodes = self.pathed_nodes()
+        for rule, trig in pairs:
+            keyword, check = trig["keyword"], trig["check"]
+            seen: set[str] = set()
+            for s, node_path, _ in nodes:
+                if keyword not in s:
+                    continue
+                value = s[keyword]
+                path = join_path(node_path, keyword)
+                if check == "token":
+                    pattern = str(trig.get("token_pattern") or ".+")
+                    if not isinstance(value, str) or not re.search(pattern, value):
+                        self.fire(rule, path, keyword=keyword, value=_js(value))
+                elif check == "duplicate":
+                    if isinstance(value, str):
+                        folded = value.casefold()
+                        if folded in seen:
+                            self.fire(rule, path, keyword=keyword, value=_js(value))
+                        seen.add(folded)
+                else:
+                    types = schema_types(s)
+                    if len(types) != 1 or types[0] not in (trig.get("types") or ()):
+                        shown = _js(s["type"]) if "type" in s else "`undefined`"
+                        self.fire(rule, path, keyword=keyword, value=_js(value), type=shown)

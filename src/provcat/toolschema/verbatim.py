@@ -1,0 +1,83 @@
+"""The verbatim walk: a copy of the schema as written, with every subschema reported on the way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provcat.toolschema.core import (
+    LIST_SLOTS,
+    MAP_SLOTS,
+    MAX_NESTING,
+    SINGLE_SLOTS,
+)
+from provcat.toolschema.node_reports import NodeReports
+from provcat.toolschema.plan import (
+    _segment,
+)
+from provcat.toolschema.values import (
+    _ATOMS,
+    _Bail,
+    _clone_within,
+)
+
+_SLOTS = frozenset(MAP_SLOTS + LIST_SLOTS + SINGLE_SLOTS)
+
+
+class VerbatimWalk(NodeReports):
+    """Copies the schema for ``schema_style: verbatim`` targets and reports each subschema."""
+
+    def verbatim_walk(self, s: dict[str, Any], path: str, depth: int, level: int) -> Any:
+        """A deep copy of subschema ``s``; reports it and its subschemas in ``schema_nodes``
+        order (slots in their fixed order, pre-order) and records them in ``pathed``."""
+        if level > MAX_NESTING:
+            raise _Bail
+        assert self.pathed is not None
+        self.pathed.append((s, path, depth))
+        self.verbatim_node(s, path)
+        if _SLOTS.isdisjoint(s):
+            return {k: v if v.__class__ in _ATOMS else self.copied(v, level) for k, v in s.items()}
+        walked: dict[str, Any] = {}
+        for slot in MAP_SLOTS:
+            entries = s.get(slot)
+            if isinstance(entries, dict):
+                walked[slot] = self.verbatim_entries(entries, path + _segment(slot), depth, level)
+        for slot in LIST_SLOTS:
+            entries = s.get(slot)
+            if isinstance(entries, list):
+                walked[slot] = self.verbatim_entries(entries, path + _segment(slot), depth, level)
+        for slot in SINGLE_SLOTS:
+            child = s.get(slot)
+            if isinstance(child, dict):
+                walked[slot] = self.verbatim_walk(
+                    child, path + _segment(slot), depth + 1, level + 1
+                )
+        out: dict[str, Any] = {}
+        for key, value in s.items():
+            if key in walked:
+                out[key] = walked[key]
+            else:
+                out[key] = self.copied(value, level)
+        return out
+
+    def verbatim_entries(
+        self, entries: dict[str, Any] | list[Any], base: str, depth: int, level: int
+    ) -> Any:
+        """The copied entries of a map or list slot of a subschema at ``level``: subschemas
+        walked, anything else copied."""
+        if level + 1 > MAX_NESTING:
+            raise _Bail
+
+        def one(value: Any, where: str) -> Any:
+            if isinstance(value, dict):
+                return self.verbatim_walk(value, where, depth + 1, level + 2)
+            return self.copied(value, level + 1)
+
+        if isinstance(entries, dict):
+            return {k: one(v, base + _segment(k)) for k, v in entries.items()}
+        return [one(v, f"{base}[{i}]") for i, v in enumerate(entries)]
+
+    def copied(self, value: Any, level: int) -> Any:
+        """A deep copy of ``value``, held at nesting ``level`` (bails out past the limit)."""
+        if value.__class__ in _ATOMS:
+            return value
+        return _clone_within(value, MAX_NESTING - level)
