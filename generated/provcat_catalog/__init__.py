@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:b06f9150ed2cef7c033b629f62746f85884c05c165d9807dc20abd3ae84c36d1'
+FINGERPRINT: Final = 'sha256:855900d8d3a3354ec9106e81e62fd817e0406763fcd74d4d8a8ae65dcfcd6f5f'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
