@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:855900d8d3a3354ec9106e81e62fd817e0406763fcd74d4d8a8ae65dcfcd6f5f'
+FINGERPRINT: Final = 'sha256:5b87a3dbd0450b0820674a12f74203550bd6a871d78cdd9716685f92c9449c02'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

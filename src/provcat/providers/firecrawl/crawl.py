@@ -11,7 +11,7 @@ to notify and the per-page ``scrapeOptions``. v2 dropped v1's ``maxDepth`` (use
 aliases, so serialize with ``by_alias=True``.
 
 Source: https://docs.firecrawl.dev/api-reference/endpoint/crawl-post
-Source: https://docs.firecrawl.dev/migrating-from-v1
+Source: https://docs.firecrawl.dev/migrate-to-v2
 Source: https://github.com/firecrawl/firecrawl/blob/main/apps/python-sdk/firecrawl/v2/types.py
 Checked against firecrawl-py 4.55.0 (tests/drift) on 2026-12-01.
 """

@@ -14,7 +14,7 @@ v1 is legacy: v2 replaced ``jsonOptions``/``changeTrackingOptions`` with format 
 ``parsePDF`` with ``parsers``, and dropped the FIRE-1 ``agent`` from scrape.
 
 Source: https://docs.firecrawl.dev/api-reference/endpoint/scrape
-Source: https://docs.firecrawl.dev/migrating-from-v1
+Source: https://docs.firecrawl.dev/migrate-to-v2
 Source: https://github.com/firecrawl/firecrawl/blob/main/apps/python-sdk/firecrawl/v2/types.py
 Checked against firecrawl-py 4.55.0 (tests/drift) on 2026-12-01.
 """

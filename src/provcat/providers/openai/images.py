@@ -5,8 +5,8 @@
 models and the GPT image models; several fields only apply to one family, as each description
 says.
 
-Source: https://platform.openai.com/docs/api-reference/images/create
-Source: https://platform.openai.com/docs/api-reference/images/createEdit
+Source: https://developers.openai.com/api/reference/resources/images/methods/generate
+Source: https://developers.openai.com/api/reference/resources/images/methods/edit
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/image_generate_params.py
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/image_edit_params.py
 Checked against openai 3.57.0 (tests/drift) on 2026-12-01.

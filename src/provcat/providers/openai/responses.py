@@ -6,7 +6,7 @@ the small documented objects (reasoning, text, prompt template, conversation, co
 management and stream options) are request models. Prompt caching and moderation settings and
 the metadata type are shared with the Chat Completions model.
 
-Source: https://platform.openai.com/docs/api-reference/responses/create
+Source: https://developers.openai.com/api/reference/resources/responses/methods/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/responses/response_create_params.py
 Source: https://developers.openai.com/api/docs/guides/prompting/migrate-from-prompt-object
 Checked against openai 3.57.0 (tests/drift) on 2026-12-01.
