@@ -146,6 +146,27 @@ PAIRS: tuple[Pair, ...] = (
         ("groq.types.audio.transcription_create_params:TranscriptionCreateParams",),
     ),
     Pair(
+        "openrouter",
+        "openrouter",
+        "chat/completions",
+        "provcat.providers.openrouter.chat:OpenRouterChatRequest",
+        ("openrouter.components.chatrequest:ChatRequest",),
+    ),
+    Pair(
+        "openrouter",
+        "openrouter",
+        "chat/completions",
+        "provcat.providers.openrouter.chat:OpenRouterReasoning",
+        ("openrouter.components.chatrequest:ChatRequestReasoning",),
+    ),
+    Pair(
+        "perplexityai",
+        "perplexity",
+        "chat/completions",
+        "provcat.providers.perplexity.chat:PerplexityChatRequest",
+        ("perplexity.types.chat.completion_create_params:CompletionCreateParamsNonStreaming",),
+    ),
+    Pair(
         "ollama",
         "ollama",
         "generate",
@@ -276,13 +297,6 @@ NO_SDK: dict[str, str] = {
     "ollama/chat/completions": (
         "Ollama's OpenAI-compatible /v1 surface, served by the shared OpenAI model; the ollama "
         "SDK types only the native /api routes"
-    ),
-    "openrouter/chat/completions": (
-        "checked by hand against https://openrouter.ai/docs/api/reference/overview; no SDK pin yet"
-    ),
-    "perplexity/chat/completions": (
-        "checked by hand against https://docs.perplexity.ai/api-reference/chat-completions-post; "
-        "no SDK pin yet"
     ),
     "pi/query_cli": _CLI,
     "together/chat/completions": _SHARED_CHAT,
