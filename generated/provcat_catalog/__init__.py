@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:5b87a3dbd0450b0820674a12f74203550bd6a871d78cdd9716685f92c9449c02'
+FINGERPRINT: Final = 'sha256:3c9014dccf0dddd50a668584f7627a226e57b1d01724fc4ad8504ee3245d52f4'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
