@@ -108,6 +108,7 @@ class ProviderDecl:
     policy: PolicyDecl | None
     models: tuple[ModelDecl, ...]
     tool_schema_target: Valued | None = None
+    reviewed_at: str | None = None  # last field-by-field check against the vendor (YYYY-MM-DD)
 
 
 def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:
@@ -255,6 +256,7 @@ def build(doc: Document, stem: str) -> ProviderDecl:
         display_name=data["display_name"],
         description=data.get("description"),
         docs_url=data.get("docs_url"),
+        reviewed_at=data.get("reviewed_at"),
         aliases=_keys(doc, ("aliases",), data.get("aliases", [])),
         module=Valued(data["module"], doc.loc(("module",))) if "module" in data else None,
         endpoints=tuple(endpoints),

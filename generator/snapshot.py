@@ -173,6 +173,7 @@ def build(
                 "display_name": p.display_name,
                 "description": p.description,
                 "docs_url": p.docs_url,
+                "reviewed_at": p.reviewed_at,
                 "aliases": tuple(sorted(a.value for a in p.aliases)),
                 "module": module,
                 "source": p.file,

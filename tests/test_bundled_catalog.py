@@ -125,21 +125,21 @@ ENDPOINTS: dict[tuple[str, str], tuple[tuple[str, ...], str, str | None, str, st
         "x-api-key",
         "EXA_API_KEY",
     ),
-    ("firecrawl", "v1/scrape"): (
+    ("firecrawl", "v2/scrape"): (
         ("scrape",),
         "api",
         "https://api.firecrawl.dev",
         "bearer",
         "FIRECRAWL_API_KEY",
     ),
-    ("firecrawl", "v1/map"): (
+    ("firecrawl", "v2/map"): (
         ("map",),
         "api",
         "https://api.firecrawl.dev",
         "bearer",
         "FIRECRAWL_API_KEY",
     ),
-    ("firecrawl", "v1/crawl"): (
+    ("firecrawl", "v2/crawl"): (
         ("crawl",),
         "api",
         "https://api.firecrawl.dev",
@@ -232,9 +232,9 @@ TIMEOUT_120 = {
     ("exa", "search"),
     ("exa", "contents"),
     ("exa", "findSimilar"),
-    ("firecrawl", "v1/scrape"),
-    ("firecrawl", "v1/map"),
-    ("firecrawl", "v1/crawl"),
+    ("firecrawl", "v2/scrape"),
+    ("firecrawl", "v2/map"),
+    ("firecrawl", "v2/crawl"),
     ("groq", "audio/transcriptions"),
 }
 REQUIRES_TOKENS = {

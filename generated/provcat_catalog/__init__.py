@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:87aec7866f9ef51b0daa2ef49abe27744635ee2cebed290ce80fb77c18b4a3ba'
+FINGERPRINT: Final = 'sha256:2f0662753bf9aace8910d123688e620627ceaec2058cf04d2fca8cd116d46daf'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
