@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:c1a3f76d26b04c1ab3cdd87a58620cac240741fe2334489a1ba5531d9efd5511'
+FINGERPRINT: Final = 'sha256:70c04a9fbdc82cb9ef86e84a8e34693966851a66f647f1c9f56593f1ee45acf8'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
