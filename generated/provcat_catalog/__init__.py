@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:2f0662753bf9aace8910d123688e620627ceaec2058cf04d2fca8cd116d46daf'
+FINGERPRINT: Final = 'sha256:ea1c43a0f3cba913277175482c79b4a8c6a6ff72eb2fdc91cbcdf9ae72e3468f'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -797,7 +797,10 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'accounts/fireworks/models/gpt-oss-120b', 'aliases': ()},
+            {'model': 'fireworks/qwen3-embedding-8b', 'aliases': ()},
+        ),
     },
     {
         'provider': 'gemini',
@@ -1868,7 +1871,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': ({'model': 'openai/gpt-oss-120b', 'aliases': ()},),
     },
     {
         'provider': 'xai',

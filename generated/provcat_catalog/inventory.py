@@ -198,6 +198,32 @@ MODELS: Final[dict[str, tuple[dict[str, Any], ...]]] = {
             'tool_call': True,
         },
     ),
+    'fireworks': (
+        {
+            'model': 'accounts/fireworks/models/gpt-oss-120b',
+            'aliases': (),
+            'family': 'gpt-oss',
+            'name': 'OpenAI gpt-oss-120b',
+            'note': '"Available Serverless ... $0.15 / $0.60 Per 1M Tokens"; limits were not reviewed.',
+            'open_weights': True,
+            'prices': {'input': '0.15', 'output': '0.60'},
+            'release_date': '2025-08-05',
+            'reviewed_at': '2026-12-01',
+            'source': ('https://fireworks.ai/models/fireworks/gpt-oss-120b',),
+            'status': 'active',
+        },
+        {
+            'model': 'fireworks/qwen3-embedding-8b',
+            'aliases': (),
+            'family': 'qwen3-embedding',
+            'name': 'Qwen3 Embedding 8B',
+            'note': 'Listed as available on serverless; its price was not reviewed, so no cost estimate is offered.',
+            'open_weights': True,
+            'reviewed_at': '2026-12-01',
+            'source': ('https://docs.fireworks.ai/guides/querying-embeddings-models',),
+            'status': 'active',
+        },
+    ),
     'gemini': (
         {
             'model': 'gemini-2.5-flash',
@@ -612,6 +638,20 @@ MODELS: Final[dict[str, tuple[dict[str, Any], ...]]] = {
             'tool_call': True,
         },
     ),
+    'together': (
+        {
+            'model': 'openai/gpt-oss-120b',
+            'aliases': (),
+            'family': 'gpt-oss',
+            'name': 'OpenAI gpt-oss-120b',
+            'note': "Served serverless as openai/gpt-oss-120b; limits and prices were not read on Together's pages here, so no cost estimate is offered.",
+            'open_weights': True,
+            'release_date': '2025-08-05',
+            'reviewed_at': '2026-12-01',
+            'source': ('https://docs.together.ai/docs/gpt-oss',),
+            'status': 'active',
+        },
+    ),
     'xai': (
         {
             'model': 'grok-3',
@@ -713,6 +753,10 @@ MODEL_INDEX: Final[dict[str, dict[str, str]]] = {
         'deepseek-v4-flash': 'deepseek-v4-flash',
         'deepseek-v4-pro': 'deepseek-v4-pro',
     },
+    'fireworks': {
+        'accounts/fireworks/models/gpt-oss-120b': 'accounts/fireworks/models/gpt-oss-120b',
+        'fireworks/qwen3-embedding-8b': 'fireworks/qwen3-embedding-8b',
+    },
     'gemini': {
         'gemini-2.5-flash': 'gemini-2.5-flash',
         'gemini-3.5-flash': 'gemini-3.5-flash',
@@ -780,6 +824,7 @@ MODEL_INDEX: Final[dict[str, dict[str, str]]] = {
         'google/gemini-2.5-flash': 'google/gemini-2.5-flash',
         'google/gemini-3.1-flash-lite': 'google/gemini-3.1-flash-lite',
     },
+    'together': {'openai/gpt-oss-120b': 'openai/gpt-oss-120b'},
     'xai': {
         'grok-3': 'grok-3',
         'grok-4-0709': 'grok-4-0709',
