@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:3c9014dccf0dddd50a668584f7627a226e57b1d01724fc4ad8504ee3245d52f4'
+FINGERPRINT: Final = 'sha256:82b0a2c7b91f1e1c4f8fd0a53a6e10a45c1c707fe9ad58afcbb7a4c056f68e00'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
