@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:ea1c43a0f3cba913277175482c79b4a8c6a6ff72eb2fdc91cbcdf9ae72e3468f'
+FINGERPRINT: Final = 'sha256:2247d850891e4c20771115c87984d59d992f1fcc9adc11ce149719581126a97c'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -146,6 +146,48 @@ PAIRS: tuple[Pair, ...] = (
         ("groq.types.audio.transcription_create_params:TranscriptionCreateParams",),
     ),
     Pair(
+        "cerebras-cloud-sdk",
+        "cerebras",
+        "chat/completions",
+        "provcat.providers.cerebras.chat:CerebrasChatRequest",
+        ("cerebras.cloud.sdk.types.chat.completion_create_params:CompletionCreateParams",),
+    ),
+    Pair(
+        "fireworks-ai",
+        "fireworks",
+        "chat/completions",
+        "provcat.providers.fireworks.chat:FireworksChatRequest",
+        ("fireworks.types.chat.completion_create_params:CompletionCreateParamsNonStreaming",),
+    ),
+    Pair(
+        "mistralai",
+        "mistral",
+        "chat/completions",
+        "provcat.providers.mistral.chat:MistralChatRequest",
+        ("mistralai.client.models.chatcompletionrequest:ChatCompletionRequest",),
+    ),
+    Pair(
+        "mistralai",
+        "mistral",
+        "embeddings",
+        "provcat.providers.mistral.embed:MistralEmbeddingsRequest",
+        ("mistralai.client.models.embeddingrequest:EmbeddingRequest",),
+    ),
+    Pair(
+        "together",
+        "together",
+        "chat/completions",
+        "provcat.providers.together.chat:TogetherChatRequest",
+        ("together.types.chat.completion_create_params:CompletionCreateParamsNonStreaming",),
+    ),
+    Pair(
+        "together",
+        "together",
+        "embeddings",
+        "provcat.providers.together.embed:TogetherEmbeddingsRequest",
+        ("together.types.embedding_create_params:EmbeddingCreateParams",),
+    ),
+    Pair(
         "openrouter",
         "openrouter",
         "chat/completions",
@@ -269,7 +311,6 @@ NO_SDK: dict[str, str] = {
     "ag2/agent": _AG2,
     "ag2/group_chat": _AG2,
     "ag2/nlip": _AG2,
-    "cerebras/chat/completions": _SHARED_CHAT,
     "claude_code/query_cli": _CLI,
     "codex/query_cli": _CLI,
     "deepinfra/chat/completions": _SHARED_CHAT,
@@ -278,8 +319,9 @@ NO_SDK: dict[str, str] = {
         "DeepSeek publishes no Python SDK (its docs use the openai SDK with extra_body); checked "
         "by hand against https://api-docs.deepseek.com/api/create-chat-completion"
     ),
-    "fireworks/chat/completions": _SHARED_CHAT,
-    "fireworks/embeddings": _SHARED_EMBED,
+    "fireworks/embeddings": (
+        "the shared OpenAI embeddings model; fireworks-ai 1.2.30 types no embeddings request"
+    ),
     "gemini/chat/completions": (
         "Gemini's OpenAI-compatible surface, served by the shared OpenAI model; google-genai "
         "types only the native generateContent API, which no catalog endpoint uses"
@@ -287,8 +329,6 @@ NO_SDK: dict[str, str] = {
     "gemini_code/query_cli": _CLI,
     "lattice/chat/completions": "Lattice is a local test vendor with no SDK",
     "lattice/embeddings": "Lattice is a local test vendor with no SDK",
-    "mistral/chat/completions": _SHARED_CHAT,
-    "mistral/embeddings": _SHARED_EMBED,
     "nvidia_nim/chat/completions": _SHARED_CHAT,
     "nvidia_nim/embeddings": (
         "NVIDIA publishes no Python SDK for the NIM embedding API; checked by hand against "
@@ -299,7 +339,5 @@ NO_SDK: dict[str, str] = {
         "SDK types only the native /api routes"
     ),
     "pi/query_cli": _CLI,
-    "together/chat/completions": _SHARED_CHAT,
-    "together/embeddings": _SHARED_EMBED,
     "xai/chat/completions": _SHARED_CHAT,
 }

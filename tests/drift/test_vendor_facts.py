@@ -150,6 +150,27 @@ def test_responses_prompt_is_marked_deprecated_with_the_migration_guide() -> Non
     assert any(issubclass(w.category, DeprecationWarning) for w in caught)
 
 
+# --- Anthropic: the sampling parameters are deprecated API parameters ---------------------------
+# Source: https://platform.claude.com/docs/en/about-claude/model-deprecations#api-parameter-deprecations
+# (the anthropic SDK dropped temperature/top_p/top_k in 1.0; models with sampling options still
+# take them).
+ANTHROPIC_DEPRECATIONS = (
+    "https://platform.claude.com/docs/en/about-claude/model-deprecations#api-parameter-deprecations"
+)
+
+
+@pytest.mark.parametrize("name", ["temperature", "top_k", "top_p"])
+def test_anthropic_sampling_parameters_are_marked_deprecated(name: str) -> None:
+    from provcat.protocols.anthropic_messages import MessagesRequest
+
+    assert ANTHROPIC_DEPRECATIONS in str(MessagesRequest.model_fields[name].deprecated)
+    assert MessagesRequest.model_json_schema()["properties"][name]["deprecated"] is True
+    request = MessagesRequest.model_validate(
+        {"model": "m", "max_tokens": 1, "messages": [], name: 0.5 if name != "top_k" else 5}
+    )
+    assert request.model_dump(exclude_none=True)[name] in (0.5, 5)  # still sent when set
+
+
 # --- Moved docs: no citation of a page that has moved -------------------------------------------
 # Anthropic's API docs moved to platform.claude.com and Claude Code's to code.claude.com; OpenAI's
 # API reference to developers.openai.com/api/reference (the openai SDK 3.57.0 links there);

@@ -15,7 +15,10 @@ Source: https://platform.claude.com/docs/en/api/messages/create
 Source: https://platform.claude.com/docs/en/api/beta/messages/create
 Source: https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/types/message_create_params.py
 Source: https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/types/beta/message_create_params.py
-Checked against anthropic 2.14.0 (tests/drift) on 2026-12-01.
+Source: https://platform.claude.com/docs/en/about-claude/model-deprecations#api-parameter-deprecations
+Checked against anthropic 2.14.0 (tests/drift) on 2026-12-01. The sampling parameters
+(``temperature``, ``top_k``, ``top_p``) are deprecated API parameters that only models with
+sampling options take; the SDK dropped them in 1.0, the model keeps them marked deprecated.
 """
 
 from typing import Annotated, Any, Literal
@@ -53,6 +56,14 @@ __all__ = [
     "ToolChoiceNone",
     "ToolChoiceTool",
 ]
+
+SAMPLING_DEPRECATIONS = (
+    "https://platform.claude.com/docs/en/about-claude/model-deprecations#api-parameter-deprecations"
+)
+_SAMPLING = (
+    "Deprecated API parameter, taken only by models that support sampling options: "
+    + SAMPLING_DEPRECATIONS
+)
 
 EffortLevel = Literal["low", "medium", "high", "xhigh", "max"]
 ThinkingDisplay = Literal["summarized", "omitted", "updates"]
@@ -340,10 +351,9 @@ class MessagesRequest(RequestModel):
                 "anthropic",
                 name,
                 "extra",
-                "anthropic 2.14 no longer types the sampling parameters; the migration guide "
-                "(https://platform.claude.com/docs/en/about-claude/models/migration-guide) has "
-                "current models reject non-default values, but earlier models served by the same "
-                "endpoint still take them, so requests to those keep validating",
+                "deprecated sampling parameter (" + SAMPLING_DEPRECATIONS + "); the anthropic SDK "
+                "dropped it in 1.0, but the API still takes it on the models that support "
+                "sampling options, so the model keeps it, marked deprecated",
             )
             for name in ("temperature", "top_k", "top_p")
         ),
@@ -414,7 +424,11 @@ class MessagesRequest(RequestModel):
         None, description="System prompt, as plain text or a list of text content blocks."
     )
     temperature: float | None = Field(
-        None, ge=0.0, le=1.0, description="Sampling randomness from 0.0 to 1.0; defaults to 1.0."
+        None,
+        ge=0.0,
+        le=1.0,
+        deprecated=_SAMPLING,
+        description="Deprecated: sampling randomness from 0.0 to 1.0; defaults to 1.0.",
     )
     thinking: ThinkingConfig | None = Field(
         None, description="Extended thinking configuration: enabled, disabled or adaptive."
@@ -429,8 +443,15 @@ class MessagesRequest(RequestModel):
         None, description="Client tool definitions and server tools the model may call."
     )
     top_k: int | None = Field(
-        None, ge=0, description="Sample only from the K most likely tokens at each step."
+        None,
+        ge=0,
+        deprecated=_SAMPLING,
+        description="Deprecated: sample only from the K most likely tokens at each step.",
     )
     top_p: float | None = Field(
-        None, ge=0.0, le=1.0, description="Nucleus sampling: cumulative probability cut-off."
+        None,
+        ge=0.0,
+        le=1.0,
+        deprecated=_SAMPLING,
+        description="Deprecated: nucleus sampling, a cumulative probability cut-off.",
     )
