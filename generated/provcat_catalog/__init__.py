@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:2247d850891e4c20771115c87984d59d992f1fcc9adc11ce149719581126a97c'
+FINGERPRINT: Final = 'sha256:69e72f5dc7439edf5ca412f9bb587ca9d5ec0715d2b8c2cb0b683b573daec371'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -1252,7 +1252,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'serialize_by_alias': False,
                 'allow_local_network': False,
                 'description': None,
-                'docs_url': 'https://docs.nvidia.com/nim/nemo-retriever/text-embedding/latest/reference.html',
+                'docs_url': 'https://docs.nvidia.com/nim/nemo-retriever/embedding/latest/reference.html',
             },
         ),
         'endpoint_index': {

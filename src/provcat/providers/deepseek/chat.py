@@ -1,8 +1,8 @@
 """DeepSeek chat completions: the request model and the endpoint class.
 
 ``DeepSeekChatRequest`` is the JSON body of ``POST https://api.deepseek.com/chat/completions``
-(DeepSeek V4: ``deepseek-v4-flash`` and ``deepseek-v4-pro``, plus the legacy ``deepseek-chat``
-and ``deepseek-reasoner`` aliases). Beyond the OpenAI-style fields it carries DeepSeek's
+(current models: ``deepseek-flash`` and ``deepseek-v4-pro``; the catalog's ``models:`` inventory
+holds their lifecycle, including the retired ``deepseek-chat``/``deepseek-reasoner``). Beyond the OpenAI-style fields it carries DeepSeek's
 ``thinking`` switch and ``reasoning_effort``. The small nested objects (thinking switch, response
 format, stream options) are request models of their own; messages, tools and an object-form
 ``tool_choice`` stay plain JSON objects.
@@ -90,8 +90,8 @@ class DeepSeekChatRequest(RequestModel):
     )
     model: str = Field(
         description=(
-            "Model ID: deepseek-v4-flash or deepseek-v4-pro (legacy aliases "
-            "deepseek-chat and deepseek-reasoner until their retirement)."
+            "Model ID, such as deepseek-flash or deepseek-v4-pro (the catalog's model "
+            "inventory lists the current and retired ones)."
         )
     )
     thinking: DeepSeekThinking | None = Field(
