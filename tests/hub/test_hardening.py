@@ -102,6 +102,10 @@ async def test_a_stored_manifest_with_bad_text_never_breaks_a_listing(
             assert name in r.text
         r = await c.get(f"/v1/adapters/acme/{name}/latest")
         assert r.status_code == 200 and r.json()["name"] == name
+        for page in ("/", f"/?q={name}", f"/a/acme/{name}"):
+            r = await c.get(page)
+            assert r.status_code == 200 and name in r.text, page
+        assert (await c.get("/namespaces")).status_code == 200
 
 
 async def test_nul_in_query_parameters_is_400(hub: Hub) -> None:
