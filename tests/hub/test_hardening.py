@@ -121,6 +121,7 @@ async def test_nul_in_query_parameters_is_400(hub: Hub) -> None:
 # -- 2: opening the storage beside a live server -------------------------------------------------
 
 
+@pytest.mark.parametrize("hub", ["sqlite"], indirect=True)  # the same on both
 def test_storage_commands_leave_live_uploads_alone(hub: Hub, tmp_path: Path) -> None:
     from provcat.cli import main
 
@@ -350,6 +351,7 @@ async def test_an_untrusted_host_is_never_reflected(hub: Hub) -> None:
         _error(r, 400, "ValidationError")
 
 
+@pytest.mark.parametrize("hub", ["sqlite"], indirect=True)  # the same on both
 async def test_public_url_wins_over_any_header(hub: Hub) -> None:
     from provcat.hub.server import create_app
 
@@ -375,6 +377,7 @@ async def test_public_url_wins_over_any_header(hub: Hub) -> None:
         assert resolved.json()["storage_uri"] == expected
 
 
+@pytest.mark.parametrize("hub", ["sqlite"], indirect=True)  # the same on both
 def test_forwarded_headers_are_not_trusted_by_serve(hub: Hub) -> None:
     served = hub.serve()
     try:
