@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all help generate check test lint typecheck pytest bench clean
+.PHONY: all help generate check test lint typecheck pytest bench clean browser
 
 all: generate
 
@@ -36,8 +36,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src generator
 
+## browser: Debian's chromium + chromedriver for the hub's browse-page tests (installed when missing)
+browser:
+	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver \
+	  || { $$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y -q chromium chromium-driver; }; }
+
 ## pytest: the test suite alone
-pytest: $(STAMP)
+pytest: $(STAMP) browser
 	$(VENV)/bin/pytest
 
 ## test: lint, types, the staleness check and the whole test suite

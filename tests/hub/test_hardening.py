@@ -102,6 +102,10 @@ async def test_a_stored_manifest_with_bad_text_never_breaks_a_listing(
             assert name in r.text
         r = await c.get(f"/v1/adapters/acme/{name}/latest")
         assert r.status_code == 200 and r.json()["name"] == name
+        for page in ("/", f"/?q={name}", f"/a/acme/{name}"):
+            r = await c.get(page)
+            assert r.status_code == 200 and name in r.text, page
+        assert (await c.get("/namespaces")).status_code == 200
 
 
 async def test_nul_in_query_parameters_is_400(hub: Hub) -> None:
@@ -117,6 +121,7 @@ async def test_nul_in_query_parameters_is_400(hub: Hub) -> None:
 # -- 2: opening the storage beside a live server -------------------------------------------------
 
 
+@pytest.mark.parametrize("hub", ["sqlite"], indirect=True)  # the same on both
 def test_storage_commands_leave_live_uploads_alone(hub: Hub, tmp_path: Path) -> None:
     from provcat.cli import main
 
@@ -346,6 +351,7 @@ async def test_an_untrusted_host_is_never_reflected(hub: Hub) -> None:
         _error(r, 400, "ValidationError")
 
 
+@pytest.mark.parametrize("hub", ["sqlite"], indirect=True)  # the same on both
 async def test_public_url_wins_over_any_header(hub: Hub) -> None:
     from provcat.hub.server import create_app
 
@@ -371,6 +377,7 @@ async def test_public_url_wins_over_any_header(hub: Hub) -> None:
         assert resolved.json()["storage_uri"] == expected
 
 
+@pytest.mark.parametrize("hub", ["sqlite"], indirect=True)  # the same on both
 def test_forwarded_headers_are_not_trusted_by_serve(hub: Hub) -> None:
     served = hub.serve()
     try:

@@ -12,7 +12,8 @@ conformance suite). Point it at any hub:
     PROVCAT_CONFORMANCE_PRIVATE_READS=0               reads need a token
 
 A base URL registered in ``IN_PROCESS`` is served by that ASGI app through httpx's ASGI transport
-(this is how the project runs the suite quickly, without sockets).
+(this is how the project runs the suite quickly, without sockets). A base URL registered in
+``BALANCED`` is a load balancer: each request goes to the next of its servers in turn.
 """
 
 from __future__ import annotations
@@ -25,7 +26,29 @@ from typing import Any
 import httpx
 
 IN_PROCESS: dict[str, Any] = {}
+BALANCED: dict[str, list[str]] = {}
 PREFIX = "PROVCAT_CONFORMANCE_"
+
+
+class RoundRobin(httpx.AsyncBaseTransport):
+    """A minimal load balancer: request ``i`` goes to server ``i mod n`` (same path and query)."""
+
+    def __init__(self, servers: list[str]) -> None:
+        self.servers = [httpx.URL(s) for s in servers]
+        self.inner = httpx.AsyncHTTPTransport()
+        self.sent = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        target = self.servers[self.sent % len(self.servers)]
+        self.sent += 1
+        request.url = request.url.copy_with(
+            scheme=target.scheme, host=target.host, port=target.port
+        )
+        request.headers["Host"] = target.netloc.decode("ascii")
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -63,7 +86,11 @@ class Config:
 
     def http(self, **kwargs: Any) -> httpx.AsyncClient:
         app = IN_PROCESS.get(self.base_url)
-        transport = httpx.ASGITransport(app=app) if app is not None else None
+        transport: httpx.AsyncBaseTransport | None = None
+        if app is not None:
+            transport = httpx.ASGITransport(app=app)
+        elif self.base_url in BALANCED:
+            transport = RoundRobin(BALANCED[self.base_url])
         headers = {"Authorization": f"Bearer {self.token}"} if self.private_reads else {}
         return httpx.AsyncClient(
             base_url=self.base_url, transport=transport, timeout=60, headers=headers, **kwargs

@@ -294,6 +294,9 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             raise AdapterNotFoundError(f"no adapter {ref} (unknown or already deleted)")
         return Response(status_code=204)
 
+    from provcat.hub.web import install_pages
+
+    install_pages(app, store, settings, reads, base_url)
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
     return app
 

@@ -8,7 +8,7 @@ from provcat.hub.errors import AuthenticationError, AuthorizationError
 from provcat.hub.storage import Storage
 from provcat.hub.tokens import TokenRecord, hash_secret, split_token
 
-__all__ = ["authenticate", "authorize", "optional_token"]
+__all__ = ["authenticate", "authorize", "optional_token", "verify_token"]
 
 _DUMMY = TokenRecord("000000000000", hash_secret("x"), ())
 
@@ -21,7 +21,12 @@ def authenticate(request: Request, storage: Storage) -> TokenRecord:
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "bearer" or not value.strip():
         raise AuthenticationError("malformed Authorization header: expected 'Bearer <token>'")
-    parts = split_token(value.strip())
+    return verify_token(storage, value.strip())
+
+
+def verify_token(storage: Storage, value: str) -> TokenRecord:
+    """The active token whose text is ``value``; AuthenticationError otherwise."""
+    parts = split_token(value)
     record = storage.find_token(parts[0]) if parts else None
     secret = parts[1] if parts else "x"
     # compare even when the id is unknown, so timing says nothing about which part was wrong

@@ -54,6 +54,9 @@ class MetadataStore(Protocol):
         namespaces: Sequence[str] | None = None,
     ) -> list[StoredAdapter]: ...
 
+    def namespace_counts(self) -> list[tuple[str, int]]:
+        """Each namespace with a live adapter and its number of adapters, sorted."""
+
     def tombstone(self, namespace: str, name: str, version: str) -> StoredAdapter | None:
         """Mark a live version deleted; None when unknown or already deleted (exactly one of
         several concurrent calls gets the row)."""

@@ -168,6 +168,16 @@ class Storage:
         return self.metadata.live()
 
     @guarded
+    def namespace_counts(self) -> list[tuple[str, int]]:
+        return self.metadata.namespace_counts()
+
+    @guarded
+    def versions(self, namespace: str, name: str) -> list[StoredAdapter]:
+        """The live versions of one adapter, highest SemVer precedence first."""
+        rows = self.metadata.live_versions(namespace, name)
+        return sorted(rows, key=lambda r: r.semver, reverse=True)
+
+    @guarded
     def open_payload(
         self, adapter: StoredAdapter, start: int = 0, end: int | None = None
     ) -> BlobReader | None:

@@ -362,6 +362,15 @@ class SqlMetadata:
         ordered = sorted(rows, key=lambda r: (-r.score, r.namespace, r.name))
         return [_stored(r) for r in ordered]
 
+    def namespace_counts(self) -> list[tuple[str, int]]:
+        """Each namespace with a live adapter, and how many adapters it holds."""
+        statement = (
+            select(search.c.namespace, func.count())
+            .group_by(search.c.namespace)
+            .order_by(search.c.namespace)
+        )
+        return sorted((str(ns), int(n)) for ns, n in (tuple(r) for r in self._read(statement)))
+
     def _lock_blob(self, conn: Connection, sha256: str, size: int) -> None:
         _insert_ignore(
             conn, blobs, {"sha256": sha256, "size_bytes": size, "created_at": now_rfc3339()}

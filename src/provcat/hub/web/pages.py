@@ -1,0 +1,368 @@
+"""The browse pages: ``/`` (search and filters), ``/namespaces``, ``/a/{namespace}/{name}[/{version}]``,
+sign in and out (private reads only), and the two static files they use.
+
+Every value reaches the HTML through jinja2's autoescaping, after :func:`storable` (a stored
+manifest holding text UTF-8 cannot encode still renders). Pages send a strict
+Content-Security-Policy (scripts and styles from this origin only), and URLs in them come from
+the hub's trusted base URL, never from a request header.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from provcat.hub.errors import HubError, ValidationError
+from provcat.hub.ref import LATEST, SLUG, SLUG_MAX, HubRef
+from provcat.hub.server.auth import verify_token
+from provcat.hub.settings import HubSettings
+from provcat.hub.storage import Storage, StoredAdapter
+from provcat.hub.text import bad_text, storable
+from provcat.hub.tokens import TokenRecord
+
+__all__ = ["COOKIE", "install_pages"]
+
+COOKIE = "provcat_hub_token"
+PAGE_LIMIT = 100
+_FORM_MAX_BYTES = 4096
+_SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+_KNOWN = frozenset(
+    {
+        "manifest_version",
+        "adapter_id",
+        "namespace",
+        "name",
+        "version",
+        "description",
+        "tags",
+        "base_model_compatibility",
+        "rank",
+        "target_modules",
+        "storage_uri",
+        "checksum_sha256",
+        "created_at",
+    }
+)
+_STATIC = {"hub.css": "text/css; charset=utf-8", "copy.js": "text/javascript; charset=utf-8"}
+
+Reads = Callable[..., Awaitable[Any]]
+
+
+def _text(value: Any) -> Any:
+    return storable(value) if isinstance(value, str) else value
+
+
+def _environment() -> Any:
+    import jinja2  # lazily: only a server rendering pages needs it
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("provcat.hub.web", "templates"),
+        autoescape=True,
+        finalize=_text,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals.update(size=_size, adapter_url=_adapter_url)
+    quote = env.filters["urlencode"]
+    env.filters["urlencode"] = lambda value: quote(_text(value))  # the same text rules in URLs
+    return env
+
+
+def _size(n: int) -> str:
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
+
+
+def _adapter_url(namespace: str, name: str, version: str | None = None) -> str:
+    return f"/a/{namespace}/{name}" + (f"/{version}" if version else "")
+
+
+def _strings(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _manifest_view(row: StoredAdapter) -> dict[str, Any]:
+    m = row.manifest
+    extra = {k: v for k, v in m.items() if k not in _KNOWN}
+    return {
+        "description": m.get("description") if isinstance(m.get("description"), str) else None,
+        "adapter_id": m.get("adapter_id"),
+        "created_at": m.get("created_at") or row.created_at,
+        "tags": _strings(m.get("tags")),
+        "base_model_compatibility": _strings(m.get("base_model_compatibility")),
+        "rank": m.get("rank"),
+        "target_modules": _strings(m.get("target_modules")),
+        "extra": json.dumps(extra, indent=2, sort_keys=True) if extra else "",
+    }
+
+
+def _local_path(target: str) -> str:
+    """``target`` when it is a path on this site (never another origin), else ``/``."""
+    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/"
+
+
+def install_pages(
+    app: FastAPI,
+    store: Storage,
+    settings: HubSettings,
+    reads: Reads,
+    base_url: Callable[[Request], str],
+) -> None:
+    """Add the browse pages to ``app``."""
+    env = _environment()
+    static = {
+        name: resources.files("provcat.hub.web").joinpath("static", name).read_bytes()
+        for name in _STATIC
+    }
+
+    def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        html = env.get_template(template).render(
+            signed_in=settings.private_reads and request.cookies.get(COOKIE) is not None,
+            **context,
+        )
+        return HTMLResponse(html, status_code=status, headers=_SECURITY_HEADERS)
+
+    def message(
+        request: Request,
+        status: int,
+        heading: str,
+        text: str,
+        *,
+        login: bool = False,
+        target: str | None = None,
+    ) -> HTMLResponse:
+        if target is None:  # back to this page after signing in
+            target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        page = render(
+            request,
+            "message.html",
+            status,
+            heading=heading,
+            message=text,
+            login=login,
+            next=_local_path(target),
+        )
+        if login:
+            page.delete_cookie(COOKIE, path="/")
+        return page
+
+    async def viewer(request: Request) -> TokenRecord | Response | None:
+        """The reader's token (None: reads are public), or the page to answer instead."""
+        if not settings.private_reads:
+            return None
+        header = request.headers.get("authorization", "")
+        scheme, _, value = header.partition(" ")
+        presented = value.strip() if scheme.lower() == "bearer" else request.cookies.get(COOKIE)
+        if not presented:
+            return message(
+                request, 401, "Sign in", "This hub's adapters need a token to read.", login=True
+            )
+        try:
+            token: TokenRecord = await reads(verify_token, store, presented)
+        except HubError:
+            return message(
+                request, 401, "Sign in", "That token is not valid (or was revoked).", login=True
+            )
+        return token
+
+    def scope_of(token: TokenRecord | None) -> tuple[str, ...] | None:
+        return None if token is None or token.admin else token.namespaces
+
+    def page(fn: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
+        async def wrapped(request: Request) -> Response:
+            token = await viewer(request)
+            if isinstance(token, Response):
+                return token
+            try:
+                return await fn(request, token)
+            except HubError as error:
+                return message(request, error.status, error.wire_name, error.message)
+
+        wrapped.__name__ = fn.__name__
+        return wrapped
+
+    def query(request: Request, name: str, limit: int) -> str:
+        values = request.query_params.getlist(name)
+        value = values[0].strip() if values else ""
+        if len(values) > 1 or len(value) > limit or bad_text(value):
+            raise ValidationError(f"'{name}' must be given once, as text of at most {limit}")
+        return value
+
+    @page
+    async def index(request: Request, token: TokenRecord | None) -> Response:
+        q = query(request, "q", 200)
+        tag = query(request, "tag", 100)
+        base_model = query(request, "base_model", 200)
+        namespace = query(request, "namespace", SLUG_MAX)
+        if namespace and not SLUG.fullmatch(namespace):
+            raise ValidationError("namespace must be lower-kebab")
+        scope = scope_of(token)
+        wanted: tuple[str, ...] | None = scope
+        if namespace:
+            wanted = (namespace,) if scope is None or namespace in scope else ()
+        counts = await reads(store.namespace_counts)
+        rows: list[StoredAdapter] = []
+        if wanted != ():
+            rows = await reads(store.search, q or None, [tag] if tag else [], PAGE_LIMIT, wanted)
+        if base_model:
+            rows = [
+                r
+                for r in rows
+                if base_model in _strings(r.manifest.get("base_model_compatibility"))
+            ]
+        return render(
+            request,
+            "index.html",
+            rows=rows,
+            truncated=len(rows) >= PAGE_LIMIT,
+            q=q,
+            tag=tag,
+            base_model=base_model,
+            namespace=namespace,
+            namespaces=[ns for ns, _ in counts if scope is None or ns in scope],
+        )
+
+    @page
+    async def namespaces(request: Request, token: TokenRecord | None) -> Response:
+        scope = scope_of(token)
+        counts = await reads(store.namespace_counts)
+        visible = [(ns, n) for ns, n in counts if scope is None or ns in scope]
+        return render(request, "namespaces.html", counts=visible)
+
+    @page
+    async def adapter(request: Request, token: TokenRecord | None) -> Response:
+        params = request.path_params
+        ref = HubRef.of(params["namespace"], params["name"], params.get("version", LATEST))
+        if token is not None and not token.allows(ref.namespace):
+            return message(
+                request,
+                403,
+                "Not allowed",
+                f"Your token may not read namespace '{ref.namespace}'.",
+            )
+        versions: list[StoredAdapter] = await reads(store.versions, ref.namespace, ref.name)
+        latest = await reads(store.resolve, ref.namespace, ref.name, LATEST)
+        row = (
+            latest
+            if ref.is_latest
+            else next((v for v in versions if v.version == ref.version), None)
+        )
+        if row is None or latest is None:
+            return message(request, 404, "Not found", f"No adapter {ref}.")
+        base = base_url(request)
+        reference = f"hub://{row.namespace}/{row.name}:{row.version}"
+        pull = f"provcat hub pull --hub {base} {reference}"
+        view = _manifest_view(row)
+        return render(
+            request,
+            "adapter.html",
+            row=row,
+            m=view,
+            extra=view["extra"],
+            versions=versions,
+            latest_version=latest.version,
+            private=settings.private_reads,
+            pull_command=pull,
+            payload_url=f"{base}/v1/adapters/{row.namespace}/{row.name}/{row.version}/payload",
+        )
+
+    def same_origin(request: Request) -> bool:
+        origin = request.headers.get("origin")
+        if origin is None:
+            return True  # not a browser's cross-site form (those always send Origin)
+        ours = urllib.parse.urlsplit(base_url(request))
+        theirs = urllib.parse.urlsplit(origin)
+        return (theirs.scheme, theirs.netloc) == (ours.scheme, ours.netloc)
+
+    async def form(request: Request) -> dict[str, str]:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > _FORM_MAX_BYTES:
+                raise ValidationError("the form is too large")
+        try:
+            fields = urllib.parse.parse_qs(body.decode("utf-8"), max_num_fields=4)
+        except (UnicodeDecodeError, ValueError):
+            raise ValidationError("the form is not valid") from None
+        return {k: v[0] for k, v in fields.items()}
+
+    async def login(request: Request) -> Response:
+        if not settings.private_reads:
+            return RedirectResponse("/", status_code=303)
+        if not same_origin(request):
+            return message(request, 403, "Not allowed", "Sign in from this hub's own page.")
+        try:
+            fields = await form(request)
+        except HubError as error:
+            return message(request, error.status, error.wire_name, error.message)
+        presented = fields.get("token", "").strip()
+        target = _local_path(fields.get("next", "/"))
+        try:
+            await reads(verify_token, store, presented)
+        except HubError:
+            return message(
+                request,
+                401,
+                "Sign in",
+                "That token is not valid (or was revoked).",
+                login=True,
+                target=target,
+            )
+        answer = RedirectResponse(target, status_code=303)
+        answer.set_cookie(
+            COOKIE,
+            presented,
+            path="/",
+            httponly=True,
+            samesite="strict",
+            secure=base_url(request).startswith("https://"),
+        )
+        return answer
+
+    async def logout(request: Request) -> Response:
+        if not same_origin(request):
+            return message(request, 403, "Not allowed", "Sign out from this hub's own page.")
+        answer = RedirectResponse("/", status_code=303)
+        answer.delete_cookie(COOKIE, path="/")
+        return answer
+
+    async def static_file(request: Request) -> Response:
+        name = request.path_params["file"]
+        if name not in static:
+            return message(request, 404, "Not found", "No such file.")
+        headers = {"Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff"}
+        return Response(static[name], media_type=_STATIC[name], headers=headers)
+
+    for path, handler, method in (
+        ("/", index, "GET"),
+        ("/namespaces", namespaces, "GET"),
+        ("/a/{namespace}/{name}", adapter, "GET"),
+        ("/a/{namespace}/{name}/{version}", adapter, "GET"),
+        ("/login", login, "POST"),
+        ("/logout", logout, "POST"),
+    ):
+        app.add_api_route(
+            path, handler, methods=[method], include_in_schema=False, response_class=HTMLResponse
+        )
+    app.add_api_route("/static/{file}", static_file, methods=["GET"], include_in_schema=False)

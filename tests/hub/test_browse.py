@@ -1,0 +1,370 @@
+"""The browse page in a real headless browser: Debian's chromium driven by selenium through
+chromedriver, against a real uvicorn socket on 127.0.0.1 (the browser talks to nothing else).
+
+A missing browser fails these tests (``make test`` installs it: see the Makefile's ``browser``
+target); they never skip.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.hub.conftest import Hub, make_hub
+from tests.hub.helpers import manifest, multipart_headers, push_body, safetensors
+from tests.hub.services import free_port, wait_for
+
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+EVIL_DESCRIPTION = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+EVIL_TAG = '"><b onmouseover="window.pwned=3">tag</b>'
+EVIL_BASE = "'><script>window.pwned=4</script>"
+
+
+@dataclass
+class Site:
+    url: str
+    hub: Hub
+    payloads: dict[str, bytes]
+
+
+def _browser_paths() -> tuple[str, str]:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if chromium is None or driver is None:
+        pytest.fail(
+            "chromium and chromedriver are needed for the browse-page tests: run `make browser` "
+            "(apt-get install -y chromium chromium-driver)",
+            pytrace=False,
+        )
+    return chromium, driver
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    chromium, driver_path = _browser_paths()
+    profile = tempfile.mkdtemp(prefix="provcat-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    os.environ.setdefault("SE_OFFLINE", "true")  # never let selenium fetch anything
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _serve_in_thread(hub: Hub) -> tuple[str, Any, threading.Thread]:
+    import uvicorn
+
+    from provcat.hub.server.serving import uvicorn_options
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            hub.app, host="127.0.0.1", port=port, lifespan="off", **uvicorn_options("warning")
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_for(lambda: server.started, "uvicorn to start")
+    return f"http://127.0.0.1:{port}", server, thread
+
+
+def _site(request: pytest.FixtureRequest, root: Path, *, private: bool) -> Iterator[Site]:
+    hub = make_hub("sqlite", root, request, private_reads=private)
+    url, server, thread = _serve_in_thread(hub)
+    payloads: dict[str, bytes] = {}
+
+    def push(namespace: str, name: str, version: str, token: str, **extra: Any) -> None:
+        payload = safetensors(f"{namespace}/{name}/{version}".encode() * 4)
+        payloads[f"{namespace}/{name}/{version}"] = payload
+        body = push_body(manifest(namespace, name, version, payload, **extra), payload)
+        r = httpx.post(f"{url}/v1/adapters", content=body, headers=multipart_headers(token))
+        assert r.status_code == 201, r.text
+
+    react = {
+        "description": "React 19 hooks and Server Components reference.",
+        "tags": ["react", "frontend"],
+        "base_model_compatibility": ["google/gemma-2-2b-it"],
+        "rank": 8,
+        "target_modules": ["q_proj", "v_proj"],
+        "x_trained_on": {"docs": "react.dev"},
+    }
+    push("acme", "react-19", "1.0.0", hub.token, **react)
+    push("acme", "react-19", "1.2.0", hub.token, **react)
+    push("acme", "react-19", "2.0.0-rc1", hub.token, **react)
+    push(
+        "acme",
+        "evil",
+        "1.0.0",
+        hub.token,
+        description=EVIL_DESCRIPTION,
+        tags=[EVIL_TAG],
+        base_model_compatibility=[EVIL_BASE],
+    )
+    push("globex", "sql", "0.1.0", hub.other_token, description="100% _literal' OR 1=1 --")
+    try:
+        yield Site(url, hub, payloads)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        hub.storage.close()
+
+
+@pytest.fixture(scope="module")
+def site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Site]:
+    yield from _site(request, tmp_path_factory.mktemp("browse") / "hub-data", private=False)
+
+
+@pytest.fixture(scope="module")
+def private_site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Site]:
+    yield from _site(request, tmp_path_factory.mktemp("private") / "hub-data", private=True)
+
+
+def _navigating(browser: Any, action: Any) -> None:
+    """Run ``action`` (a click, a submit, a key) and wait for the next page to replace this one."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = browser.find_element(By.TAG_NAME, "html")
+    action()
+    WebDriverWait(browser, 20).until(expected_conditions.staleness_of(old))
+    WebDriverWait(browser, 20).until(
+        lambda b: b.execute_script("return document.readyState") == "complete"
+    )
+
+
+def _listed(browser: Any) -> list[tuple[str, str]]:
+    from selenium.webdriver.common.by import By
+
+    rows = browser.find_elements(By.CSS_SELECTOR, "ul.adapters li")
+    return [
+        (
+            row.find_element(By.CSS_SELECTOR, ".row-head a").text,
+            row.find_element(By.CSS_SELECTOR, ".version").text,
+        )
+        for row in rows
+    ]
+
+
+def _search(browser: Any, **fields: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    for name, value in fields.items():
+        element = browser.find_element(By.ID, name)
+        if element.tag_name == "select":
+            Select(element).select_by_value(value)
+        else:
+            element.clear()
+            element.send_keys(value)
+    button = browser.find_element(By.CSS_SELECTOR, "form.search button[type=submit]")
+    _navigating(browser, button.click)
+
+
+def test_list_search_and_filters(browser: Any, site: Site) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site.url + "/")
+    assert browser.title.startswith("Adapters")
+    # every adapter once, at its latest version (a release beats a newer pre-release)
+    assert _listed(browser) == [
+        ("acme/evil", "1.0.0"),
+        ("acme/react-19", "1.2.0"),
+        ("globex/sql", "0.1.0"),
+    ]
+    row = browser.find_elements(By.CSS_SELECTOR, "ul.adapters li")[1]
+    assert "React 19 hooks" in row.text and "frontend" in row.text and "B" in row.text
+    _search(browser, q="REACT")
+    assert _listed(browser) == [("acme/react-19", "1.2.0")]
+    browser.get(site.url + "/")
+    _navigating(browser, browser.find_element(By.LINK_TEXT, "frontend").click)
+    assert _listed(browser) == [("acme/react-19", "1.2.0")]
+    browser.get(site.url + "/")
+    _search(browser, base_model="google/gemma-2-2b-it")
+    assert _listed(browser) == [("acme/react-19", "1.2.0")]
+    browser.get(site.url + "/")
+    _search(browser, namespace="globex")
+    assert _listed(browser) == [("globex/sql", "0.1.0")]
+    # SQL and LIKE metacharacters are literal text
+    for query, expected in (
+        ("' OR 1=1 --", [("globex/sql", "0.1.0")]),
+        ("100%", [("globex/sql", "0.1.0")]),
+        ("%%", []),
+        ("__", []),
+        ("_literal'", [("globex/sql", "0.1.0")]),
+        ("'; DROP TABLE hub_adapters; --", []),
+    ):
+        browser.get(site.url + "/")
+        _search(browser, q=query)
+        assert _listed(browser) == expected, query
+    assert httpx.get(site.url + "/v1/health").status_code == 200
+    browser.get(site.url + "/namespaces")
+    text = browser.find_element(By.TAG_NAME, "main").text
+    assert "acme 2 adapters" in text and "globex 1 adapter" in text
+
+
+def test_adapter_page_and_its_pull_command(browser: Any, site: Site, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site.url + "/")
+    _navigating(browser, browser.find_element(By.LINK_TEXT, "acme/react-19").click)
+    assert browser.find_element(By.TAG_NAME, "h1").text == "react-19 1.2.0"
+    payload = site.payloads["acme/react-19/1.2.0"]
+    assert browser.find_element(By.ID, "digest").text == hashlib.sha256(payload).hexdigest()
+    assert f"({len(payload)} bytes)" in browser.find_element(By.ID, "size").text
+    assert browser.find_element(By.ID, "base-models").text == "google/gemma-2-2b-it"
+    main = browser.find_element(By.TAG_NAME, "main").text
+    assert "q_proj, v_proj" in main and "acme__react-19__v1.2.0" in main
+    assert json.loads(browser.find_element(By.ID, "extra").text) == {
+        "x_trained_on": {"docs": "react.dev"}
+    }
+    versions = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.versions li")]
+    assert [v.split()[0] for v in versions] == ["2.0.0-rc1", "1.2.0", "1.0.0"]
+    assert "latest" in versions[1] and "latest" not in versions[0]
+    command = browser.find_element(By.ID, "pull-command").get_attribute("value")
+    assert command == f"provcat hub pull --hub {site.url} hub://acme/react-19:1.2.0"
+    # the copy button works from the keyboard too: it is a real button, shown by the script
+    button = browser.find_element(By.CSS_SELECTOR, "button[data-copy]")
+    assert button.is_displayed()
+    # the command as shown runs and pulls the verified payload
+    argv = shlex.split(command)
+    assert argv[0] == "provcat"
+    run = [sys.executable, "-c", "from provcat.cli import main; main()", *argv[1:]]
+    result = subprocess.run(
+        [*run, "--store", str(tmp_path / "store"), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    pulled = Path(json.loads(result.stdout)["path"])
+    assert pulled.read_bytes() == payload
+    _navigating(browser, browser.find_element(By.LINK_TEXT, "1.0.0").click)
+    assert browser.find_element(By.TAG_NAME, "h1").text == "react-19 1.0.0"
+    browser.get(site.url + "/a/acme/nothing-here")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Not found"
+
+
+def test_html_in_manifests_is_shown_as_text(browser: Any, site: Site) -> None:
+    from selenium.webdriver.common.by import By
+
+    for path in ("/", "/a/acme/evil", "/?q=script"):
+        browser.get(site.url + path)
+        assert browser.execute_script("return window.pwned === undefined")
+        assert browser.find_elements(By.CSS_SELECTOR, "main script, main img, main b") == []
+    browser.get(site.url + "/a/acme/evil")
+    text = browser.find_element(By.TAG_NAME, "main").text
+    assert EVIL_DESCRIPTION in text and EVIL_TAG in text and EVIL_BASE in text
+    # the filter links carry the text as a query value, still literal
+    _navigating(browser, browser.find_element(By.LINK_TEXT, EVIL_TAG).click)
+    assert _listed(browser) == [("acme/evil", "1.0.0")]
+    assert browser.execute_script("return window.pwned === undefined")
+
+
+def test_keyboard_and_phone_width(browser: Any, site: Site) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(390, 844)
+    try:
+        for path in ("/", "/a/acme/react-19", "/a/acme/evil", "/namespaces"):
+            browser.get(site.url + path)
+            assert browser.execute_script(
+                "return document.documentElement.scrollWidth <= window.innerWidth"
+            ), path
+        browser.get(site.url + "/")
+        ids = []
+        for _ in range(12):  # Tab reaches the skip link, then the search box
+            ActionChains(browser).send_keys(Keys.TAB).perform()
+            active = browser.switch_to.active_element
+            ids.append(active.get_attribute("id") or active.text)
+            if active.get_attribute("id") == "q":
+                break
+        assert ids[0] == "Skip to content" and ids[-1] == "q", ids
+        _navigating(browser, ActionChains(browser).send_keys("react", Keys.ENTER).perform)
+        assert _listed(browser) == [("acme/react-19", "1.2.0")]
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def test_private_reads_in_the_browser(browser: Any, private_site: Site) -> None:
+    from selenium.webdriver.common.by import By
+
+    site = private_site
+    browser.delete_all_cookies()
+    browser.get(site.url + "/")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Sign in"
+    assert "acme" not in browser.find_element(By.TAG_NAME, "main").text
+    field = browser.find_element(By.ID, "token")
+    field.send_keys("pch_000000000000_" + "x" * 43)
+    _navigating(browser, field.submit)
+    assert "not valid" in browser.find_element(By.ID, "message").text
+    field = browser.find_element(By.ID, "token")
+    field.send_keys(site.hub.token)
+    _navigating(browser, field.submit)
+    assert _listed(browser) == [("acme/evil", "1.0.0"), ("acme/react-19", "1.2.0")], (
+        browser.page_source[:3000]
+    )
+    [cookie] = browser.get_cookies()
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    assert site.hub.token not in browser.page_source
+    browser.get(site.url + "/a/globex/sql")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Not allowed"
+    browser.get(site.url + "/a/acme/react-19")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "react-19 1.2.0"
+    # the cookie is for the pages only: the API still wants the Authorization header
+    browser.get(site.url + "/v1/search")
+    assert json.loads(browser.find_element(By.TAG_NAME, "body").text)["error"] == (
+        "AuthenticationError"
+    )
+    browser.get(site.url + "/")
+    _navigating(browser, browser.find_element(By.XPATH, "//button[text()='Sign out']").click)
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Sign in"
+    assert browser.get_cookies() == []
+    # a token revoked meanwhile signs the page out
+    field = browser.find_element(By.ID, "token")
+    field.send_keys(site.hub.other_token)
+    _navigating(browser, field.submit)
+    assert _listed(browser) == [("globex/sql", "0.1.0")]
+    token_id = site.hub.other_token.split("_")[1]
+    assert site.hub.storage.revoke_token(token_id)
+    browser.get(site.url + "/")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Sign in"
