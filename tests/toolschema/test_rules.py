@@ -232,6 +232,8 @@ def test_name_lengths_at_and_past_each_limit() -> None:
     assert "openai/tool-name-too-long" in codes("a" * 65, "openai")
     assert "anthropic/invalid-tool-name" not in codes("a" * 64, "anthropic")
     assert "anthropic/invalid-tool-name" in codes("a" * 65, "anthropic")
+    assert "anthropic-strict/invalid-tool-name" not in codes("a" * 64, "anthropic-strict")
+    assert "anthropic-strict/invalid-tool-name" in codes("a" * 65, "anthropic-strict")
     assert "gemini/invalid-function-name" not in codes("a" * 128, "gemini")
     assert "gemini/invalid-function-name" in codes("a" * 129, "gemini")
     for target in ("gemini-json-schema", "gemini-openai"):
