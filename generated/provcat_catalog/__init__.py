@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:bb4ece6c102a9bc0bf06c41fe6eee6f5e8d3c5d849df5ce0e300cb5f97f1056e'
+FINGERPRINT: Final = 'sha256:2247d850891e4c20771115c87984d59d992f1fcc9adc11ce149719581126a97c'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

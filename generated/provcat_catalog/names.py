@@ -97,9 +97,9 @@ EndpointKey: TypeAlias = Literal[
     'query_cli',
     'responses',
     'search',
-    'v1/crawl',
-    'v1/map',
-    'v1/scrape',
+    'v2/crawl',
+    'v2/map',
+    'v2/scrape',
 ]
 
 # every declared endpoint spelling: keys and aliases

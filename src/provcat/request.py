@@ -13,11 +13,43 @@ Quote only true forward references; a test checks that no request model has stri
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError
 
-__all__ = ["RequestModel", "field_names", "field_problem", "suggest"]
+__all__ = [
+    "DeviationAspect",
+    "RequestModel",
+    "SdkDeviation",
+    "field_names",
+    "field_problem",
+    "suggest",
+]
+
+DeviationAspect = Literal["missing", "extra", "required", "values", "bounds"]
+"""What differs: a field only the SDK has, one only the model has, which side requires it, the
+enum/literal values accepted, or a numeric or length bound."""
+
+
+@dataclass(frozen=True, slots=True)
+class SdkDeviation:
+    """A known, intended difference between a request model and a vendor's official SDK.
+
+    The drift check (``tests/drift``) compares every request model with the typed request
+    parameters of its vendor's SDK at the pinned version; a difference fails unless the model
+    records it here with the reason the model is right (or the SDK is), e.g. a field the SDK sends
+    as a header, or an SDK type that lags the vendor's API reference.
+    """
+
+    sdk: str  # the SDK's distribution name on PyPI, e.g. "openai"
+    field: str  # the field as the report names it: the SDK's spelling, else the model's
+    aspect: DeviationAspect
+    reason: str  # why the difference is right, with the vendor page that says so
+
+    def __post_init__(self) -> None:
+        if not self.reason.strip():
+            raise ValueError(f"SdkDeviation {self.sdk}:{self.field}:{self.aspect} needs a reason")
 
 
 class RequestModel(BaseModel):
@@ -26,6 +58,10 @@ class RequestModel(BaseModel):
     # defer_build: the validation schema is built on first use, so importing the catalog's ~100
     # request models stays cheap for a process that uses one or two of them.
     model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+
+    # Known differences from the vendor's SDK, read by the drift check; never request data.
+    # A subclass inherits its parent's list (extend it with ``Parent.sdk_deviations + (...)``).
+    sdk_deviations: ClassVar[tuple[SdkDeviation, ...]] = ()
 
 
 def field_names(model: type[BaseModel]) -> dict[str, str]:

@@ -13,11 +13,12 @@ import httpx
 import pytest
 
 from provcat.hub.server import create_app
-from provcat.hub.settings import HubSettings
+from provcat.hub.settings import LOOPBACK_HOSTS, HubSettings
 from provcat.hub.storage import Storage, open_storage
 from tests.hub.services import S3, Postgres, Served, moto_s3, postgres, serve
 
 BACKENDS = ("sqlite", "pg-s3")
+IN_PROCESS_HOSTS = ("hub.test", "sqlite.in-process", "pg-s3.in-process")
 
 
 @pytest.fixture
@@ -91,7 +92,11 @@ class Hub:
         return serve([*self.serve_args(), *extra], env=self.env)
 
     def tmp_files(self) -> list[Path]:
-        return sorted(self.storage.tmp_dir.iterdir())
+        """Every upload temp file under the data dir, whichever process owns it."""
+        from provcat.hub.storage.tempdirs import OWNER_FILE
+
+        root = self.storage.tmp_root
+        return sorted(p for p in root.rglob("*") if p.is_file() and p.name != OWNER_FILE)
 
 
 def make_hub(backend: str, root: Path, request: pytest.FixtureRequest, **options: Any) -> Hub:
@@ -104,6 +109,8 @@ def make_hub(backend: str, root: Path, request: pytest.FixtureRequest, **options
         blobs = f"s3://{s3_server.create_bucket()}/hub"
         env = s3_server.env()
     options.setdefault("max_upload_bytes", 1 << 20)
+    # the names in-process clients use (tests' base URLs); a real server trusts only loopback
+    options.setdefault("allowed_hosts", (*LOOPBACK_HOSTS, *IN_PROCESS_HOSTS))
     settings = HubSettings(data_dir=root, database_url=database, blobs_url=blobs, **options)
     storage = open_storage(settings)
     return Hub(
@@ -138,11 +145,14 @@ def live(hub: Hub) -> Iterator[Live]:
 
     import uvicorn
 
+    from provcat.hub.server.serving import uvicorn_options
     from tests.hub.services import free_port, wait_for
 
     port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(hub.app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        uvicorn.Config(
+            hub.app, host="127.0.0.1", port=port, lifespan="off", **uvicorn_options("warning")
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -157,6 +157,49 @@ def test_v1_manifest_with_packed_namespace_is_read() -> None:
     assert (m.namespace, m.name, m.version, m.tags) == ("acme", "react", "1.0.0", [])
 
 
+# v1 documents as a v1 hub writes them (protocol §7: no manifest_version, optional fields
+# missing, null or empty); the client must read each of them on resolve, pull and search
+V1_DOCUMENTS = [
+    {"namespace": "acme", "name": "m", "version": "1.0.0", "manifest_version": None},
+    {
+        "adapter_id": "",
+        "namespace": "acme",
+        "name": "m",
+        "version": "v1.0.0",
+        "description": None,
+        "tags": None,
+        "base_model_compatibility": None,
+        "rank": None,
+        "target_modules": None,
+        "storage_uri": "",
+        "created_at": "",
+    },
+    {"namespace": "acme/m", "version": "1.0.0", "legacy_field": {"kept": True}},
+]
+
+
+@pytest.mark.parametrize("document", V1_DOCUMENTS)
+def test_v1_manifests_and_search_rows_are_read(tmp_path: Path, document: dict[str, object]) -> None:
+    payload = safetensors(b"\x42" * 16)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/search":
+            return httpx.Response(200, json={"results": [document]})
+        if request.url.path.endswith("/payload"):
+            return httpx.Response(200, content=payload)
+        return httpx.Response(200, json={**document, "checksum_sha256": sha256(payload)})
+
+    with _mock(handler, tmp_path) as client:
+        m = client.resolve("hub://acme/m:1.0.0")
+        assert (m.manifest_version, m.namespace, m.name, m.version) == (1, "acme", "m", "1.0.0")
+        assert m.tags == [] and m.base_model_compatibility == [] and m.target_modules == []
+        assert m.canonical_id == "acme__m__v1.0.0"
+        pulled = client.pull("hub://acme/m")
+        assert client.local_path(pulled).read_bytes() == payload
+        [row] = client.search("m")
+        assert (row.adapter_id, row.namespace, row.name) == ("acme__m__v1.0.0", "acme", "m")
+
+
 @pytest.mark.parametrize(
     ("status", "name", "cls"),
     [

@@ -168,11 +168,9 @@ def test_socket_level_traversal_and_chunked_cap(hub: Hub) -> None:
             f"Content-Type: multipart/form-data; boundary={BOUNDARY}\r\n"
             "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         ).encode()
-        try:
-            status, data = _raw(served.url, head + chunks + b"0\r\n\r\n")
-        except ConnectionResetError:
-            status, data = 413, b"PayloadTooLargeError"  # closed after answering, before we read
-        assert status == 413 and b"PayloadTooLargeError" in data
+        # the whole body is sent and the typed answer read: never a reset connection
+        status, data = _raw(served.url, head + chunks + b"0\r\n\r\n")
+        assert status == 413 and b'"error":"PayloadTooLargeError"' in data
         wait_for(lambda: hub.tmp_files() == [], "the temp file to go")
         assert httpx.get(f"{served.url}/v1/adapters/acme/chunky/1.0.0").status_code == 404
     finally:
@@ -180,8 +178,14 @@ def test_socket_level_traversal_and_chunked_cap(hub: Hub) -> None:
 
 
 def test_start_up_removes_stray_temp_files_and_sweeps_orphan_blobs(hub: Hub) -> None:
-    stray = hub.storage.tmp_dir / "upload-stray.part"
+    # what a crashed server leaves: its own temp folder, its owner file no longer locked
+    dead = hub.storage.tmp_root / "p999999-crashed"
+    dead.mkdir(parents=True)
+    (dead / ".owner").write_text("999999\n")
+    stray = dead / "upload-stray.part"
     stray.write_bytes(b"partial")
+    live = hub.storage.tmp_dir / "upload-live.part"  # a live process's upload: kept
+    live.write_bytes(b"in flight")
     orphan = safetensors(b"orphan")
     orphan_sha = hashlib.sha256(orphan).hexdigest()
     source = hub.settings.data_dir / "orphan.bin"
@@ -197,7 +201,8 @@ def test_start_up_removes_stray_temp_files_and_sweeps_orphan_blobs(hub: Hub) -> 
         )
     )
     try:
-        assert not stray.exists()
+        assert not stray.exists() and not dead.exists()
+        assert live.read_bytes() == b"in flight"
         assert not again.blobs.exists(orphan_sha)
     finally:
         again.close()

@@ -21,7 +21,7 @@ from provcat.hub.storage import open_storage
 _root = Path(tempfile.mkdtemp(prefix="provcat-fuzz-"))
 _storage = open_storage(HubSettings(data_dir=_root, max_upload_bytes=1 << 20))
 TOKEN = _storage.create_token(["*"]).text
-APP = create_app(HubSettings(data_dir=_root), storage=_storage)
+APP = create_app(HubSettings(data_dir=_root, public_url="http://hub.test"), storage=_storage)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 CHECKS = [
     not_a_server_error,

@@ -107,3 +107,56 @@ def test_latest_decodes_the_winner_of_one_query(hub: Hub, tmp_path: Path) -> Non
     assert hub.storage.delete("acme", "many", "1.10.0")
     again = hub.storage.resolve("acme", "many", "latest")
     assert again is not None and again.version == "1.9.0"
+
+
+@pytest.mark.parametrize("fault_at", ["UploadPart", "CompleteMultipartUpload"])
+def test_s3_fault_mid_put_leaves_no_partial_blob(
+    tmp_path: Path, request: pytest.FixtureRequest, s3: S3, fault_at: str
+) -> None:
+    """A multipart put that fails part-way (a part, or the completion) is aborted: no object under
+    the blob key, no open multipart upload, no version, no temp file; a retry then publishes."""
+    import httpx
+    from botocore.exceptions import EndpointConnectionError
+
+    from tests.hub.helpers import manifest, multipart_headers, push_body
+
+    hub = make_hub("pg-s3", tmp_path / "hub-data", request, max_upload_bytes=40 << 20)
+    try:
+        blobs = hub.storage.blobs
+        assert isinstance(blobs, s3_module.S3BlobStore)
+        calls = {"n": 0}
+
+        def fail(**_: object) -> None:
+            calls["n"] += 1
+            if calls["n"] == 2 or fault_at == "CompleteMultipartUpload":
+                raise EndpointConnectionError(endpoint_url="http://127.0.0.1:1")
+
+        event = f"before-call.s3.{fault_at}"
+        blobs.client.meta.events.register(event, fail)
+        payload = safetensors(b"\x5a" * (20 << 20))  # over the 16 MiB multipart threshold
+        digest = hashlib.sha256(payload).hexdigest()
+        body = push_body(manifest("acme", "big", "1.0.0", payload), payload)
+
+        async def push() -> httpx.Response:
+            async with hub.client(timeout=120) as c:
+                return await c.post(
+                    "/v1/adapters", content=body, headers=multipart_headers(hub.token)
+                )
+
+        import anyio
+
+        r = anyio.run(push)
+        assert r.status_code == 503 and r.json()["error"] == "RegistryUnavailableError", r.text
+        assert calls["n"] >= 1
+        assert not blobs.exists(digest)
+        bucket = blobs.bucket
+        assert _open_uploads(s3, bucket) == {}
+        listed = s3.client().list_objects_v2(Bucket=bucket)  # type: ignore[attr-defined]
+        assert listed.get("Contents", []) == []
+        assert hub.storage.metadata.get("acme", "big", "1.0.0") is None
+        assert hub.tmp_files() == []
+        blobs.client.meta.events.unregister(event, fail)
+        assert anyio.run(push).status_code == 201  # the same push, once S3 answers again
+        assert blobs.exists(digest)
+    finally:
+        hub.storage.close()

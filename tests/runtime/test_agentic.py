@@ -17,7 +17,7 @@ from typing import Any
 
 import provcat_catalog
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from provcat import match_endpoint
 from provcat.endpoint import AgenticEndpoint, AgentResult
@@ -144,6 +144,7 @@ CODEX_MAX: dict[str, Any] = {
     "sandbox": "read-only",
     "approval_policy": "never",
     "full_auto": True,
+    "auto_review": True,
     "bypass_hook_trust": True,
     "skip_git_repo_check": True,
     "reasoning_effort": "xhigh",
@@ -200,6 +201,7 @@ CODEX_MAX_ARGV = [
     "--cd", "/repo",
     "--add-dir", "../lib", "--add-dir", "../docs",
     "--sandbox", "read-only",
+    "--not-so-yolo",
     "--dangerously-bypass-hook-trust",
     "--skip-git-repo-check",
     "--ephemeral",
@@ -362,6 +364,16 @@ def test_codex_bypass_full_auto_and_resume_last_argv() -> None:
     assert endpoint.command({"prompt": "go", "full_auto": True}) == [
         "codex", "exec", "--sandbox", "workspace-write", "--", "go",
     ]  # fmt: skip
+
+
+def test_codex_auto_review_is_not_so_yolo_and_conflicts_with_bypass() -> None:
+    # Source: codex-rs/utils/cli/src/shared_options.rs (--not-so-yolo, conflicts_with the bypass)
+    endpoint = _endpoint("codex")
+    assert endpoint.command({"prompt": "go", "auto_review": True}) == [
+        "codex", "exec", "--not-so-yolo", "--", "go",
+    ]  # fmt: skip
+    with pytest.raises(ValidationError, match="auto_review"):
+        CodexRequest.model_validate({"prompt": "go", "auto_review": True, "bypass_approvals": True})
 
 
 def test_gemini_maximal_request_argv_maps_every_field() -> None:

@@ -98,12 +98,13 @@ def _client(hub_url: str, token: str | None, store: Path | None = None) -> Any:
     return RegistryClient(hub_url, token, store=store)
 
 
-def _storage(data_dir: Path, database: str | None, blobs: str | None, **extra: Any) -> Any:
+def _storage(data_dir: Path, database: str | None, blobs: str | None) -> Any:
+    """For the tools (token, export-static): migrate, but never clean what a live server uses."""
     from provcat.hub.settings import HubSettings
     from provcat.hub.storage import open_storage
 
-    settings = HubSettings(data_dir=data_dir, database_url=database, blobs_url=blobs, **extra)
-    return settings, open_storage(settings)
+    settings = HubSettings(data_dir=data_dir, database_url=database, blobs_url=blobs)
+    return settings, open_storage(settings, housekeeping=False)
 
 
 def _manifest_text(m: AdapterManifest) -> str:
@@ -135,7 +136,19 @@ def hub() -> None:
     help="Largest accepted push body (default 4 GiB).",
 )
 @click.option("--private", is_flag=True, help="Reads need a token too (default: public reads).")
-@click.option("--public-url", default=None, help="Base URL used in storage_uri (behind a proxy).")
+@click.option(
+    "--public-url",
+    default=None,
+    help="The URL clients reach this hub by (behind a load balancer: its URL); used for "
+    "storage_uri and Location. Default: http://HOST:PORT.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Server processes sharing the port (and the database, blobs and data dir).",
+)
 @click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
 def serve(
     data_dir: Path,
@@ -146,32 +159,41 @@ def serve(
     max_upload_bytes: int | None,
     private: bool,
     public_url: str | None,
+    workers: int,
     log_level: str,
 ) -> None:
     """Run the hub (SQLite + files under --data-dir unless --database/--blobs say otherwise)."""
-    import uvicorn
+    from provcat.hub.server.serving import run
+    from provcat.hub.settings import DEFAULT_MAX_UPLOAD_BYTES, HubSettings
 
-    from provcat.hub.server import create_app
-    from provcat.hub.settings import DEFAULT_MAX_UPLOAD_BYTES
-
-    try:
-        settings, storage = _storage(
-            data_dir,
-            database,
-            blobs,
-            max_upload_bytes=max_upload_bytes or DEFAULT_MAX_UPLOAD_BYTES,
-            private_reads=private,
-            public_url=public_url,
-        )
-    except HubError as error:
-        _fail(error)
-    app = create_app(settings, storage=storage)
+    if public_url is None:
+        if host in ("0.0.0.0", "::", ""):
+            shown = host or "''"
+            raise click.UsageError(
+                f"--host {shown} listens on every interface: give --public-url, the "
+                "address clients use (it goes into storage_uri; a Host header never does)"
+            )
+        public_url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    elif not public_url.startswith(("http://", "https://")):
+        raise click.UsageError("--public-url must be an http:// or https:// URL")
+    settings = HubSettings(
+        data_dir=data_dir,
+        database_url=database,
+        blobs_url=blobs,
+        max_upload_bytes=max_upload_bytes or DEFAULT_MAX_UPLOAD_BYTES,
+        private_reads=private,
+        public_url=public_url,
+    )
     click.echo(
-        f"provcat hub: serving on http://{host}:{port} "
-        f"(database: {settings.database_kind}, blobs: {storage.blobs.describe()})",
+        f"provcat hub: serving on http://{host}:{port} as {public_url} "
+        f"({workers} process{'es' if workers > 1 else ''}; database: {settings.database_kind}, "
+        f"blobs: {settings.blobs_kind})",
         err=True,
     )
-    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=5)
+    try:
+        run(settings, host, port, workers, log_level)
+    except HubError as error:
+        _fail(error)
 
 
 @hub.group()

@@ -108,7 +108,8 @@ class RegistryClient:
             raise RegistryUnavailableError("the hub's search answer has no 'results' list")
         # a static mirror serves its whole index whatever the query: filtering again is a no-op
         # for a live hub and makes a mirror answer like one
-        return [SearchResult.model_validate(r) for r in rank(rows, query, tags, limit)]
+        read = [SearchResult.model_validate(r).model_dump() for r in rows]  # v1 rows too
+        return [SearchResult.model_validate(r) for r in rank(read, query, tags, limit)]
 
     def resolve(self, ref: HubRef | str, *, base_model: str | None = None) -> AdapterManifest:
         """The manifest of a version (``latest`` resolved by the hub)."""

@@ -22,6 +22,8 @@ __all__ = [
     "PayloadTooLargeError",
     "RangeNotSatisfiableError",
     "RegistryUnavailableError",
+    "RequestHeadersTooLargeError",
+    "UriTooLongError",
     "ValidationError",
     "error_class",
 ]
@@ -117,6 +119,20 @@ class RangeNotSatisfiableError(HubError):
     wire_name = "RangeNotSatisfiableError"
 
 
+class UriTooLongError(HubError):
+    """The request URL is longer than the server accepts (answered by the transport)."""
+
+    status = 414
+    wire_name = "UriTooLongError"
+
+
+class RequestHeadersTooLargeError(HubError):
+    """The request line and headers are larger than the server accepts."""
+
+    status = 431
+    wire_name = "RequestHeadersTooLargeError"
+
+
 class InternalServerError(HubError):
     """An unexpected server fault (never carries a stack trace, path, SQL or token)."""
 
@@ -153,6 +169,8 @@ _BY_NAME: dict[str, type[HubError]] = {
         PayloadTooLargeError,
         RangeNotSatisfiableError,
         RegistryUnavailableError,
+        RequestHeadersTooLargeError,
+        UriTooLongError,
         ValidationError,
     )
 }
@@ -164,7 +182,9 @@ _BY_STATUS: dict[int, type[HubError]] = {
     405: MethodNotAllowedError,
     409: AdapterExistsError,
     413: PayloadTooLargeError,
+    414: UriTooLongError,
     416: RangeNotSatisfiableError,
+    431: RequestHeadersTooLargeError,
     502: ChecksumMismatchError,
     503: RegistryUnavailableError,
 }

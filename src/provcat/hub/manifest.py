@@ -43,15 +43,7 @@ class AdapterManifest(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _read_v1(cls, data: Any) -> Any:
-        # v1 documents (llm-patch's reference model) may pack "owner/name" into namespace
-        if isinstance(data, dict) and "manifest_version" not in data and "name" not in data:
-            namespace = data.get("namespace")
-            if isinstance(namespace, str) and namespace.count("/") == 1:
-                owner, name = namespace.split("/")
-                data = {**data, "namespace": owner, "name": name}
-        if isinstance(data, dict):
-            data = {k: ([] if v is None and k in _LIST_FIELDS else v) for k, v in data.items()}
-        return data
+        return _lenient(data)
 
     @field_validator("namespace", "name")
     @classmethod
@@ -86,6 +78,33 @@ class AdapterManifest(BaseModel):
 
 
 _LIST_FIELDS = frozenset({"tags", "base_model_compatibility", "target_modules"})
+# optional text fields a v1 writer may have left empty: "" means absent
+_OPTIONAL_TEXT = frozenset({"adapter_id", "checksum_sha256", "storage_uri", "created_at"})
+
+
+def _lenient(data: Any) -> Any:
+    """Read v1 documents (protocol §7): ``manifest_version`` absent or null is 1, a null list is
+    ``[]``, an empty optional id/checksum/URI/time is absent, and llm-patch's packed
+    ``namespace: "owner/name"`` (with no ``name``) is split."""
+    if not isinstance(data, dict):
+        return data
+    if data.get("manifest_version") is None:
+        data = {k: v for k, v in data.items() if k != "manifest_version"}
+        if "name" not in data:
+            namespace = data.get("namespace")
+            if isinstance(namespace, str) and namespace.count("/") == 1:
+                owner, name = namespace.split("/")
+                data = {**data, "namespace": owner, "name": name}
+    return {
+        k: (
+            []
+            if v is None and k in _LIST_FIELDS
+            else None
+            if v == "" and k in _OPTIONAL_TEXT
+            else v
+        )
+        for k, v in data.items()
+    }
 
 
 class SearchResult(BaseModel):
@@ -93,7 +112,7 @@ class SearchResult(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    adapter_id: str
+    adapter_id: str | None = None
     namespace: str
     name: str
     version: str
@@ -104,6 +123,11 @@ class SearchResult(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _nulls(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            data = {k: ([] if v is None and k in _LIST_FIELDS else v) for k, v in data.items()}
-        return data
+        return _lenient(data)
+
+    @model_validator(mode="after")
+    def _canonical_id(self) -> SearchResult:
+        # a v1 row may lack adapter_id: it is a function of the reference
+        if not self.adapter_id:
+            self.adapter_id = adapter_id(self.namespace, self.name, self.version)
+        return self

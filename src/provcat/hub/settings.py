@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
-__all__ = ["DEFAULT_MAX_UPLOAD_BYTES", "HubSettings"]
+__all__ = ["DEFAULT_MAX_UPLOAD_BYTES", "LOOPBACK_HOSTS", "HubSettings"]
 
 DEFAULT_MAX_UPLOAD_BYTES = 4 << 30
+# the Host values trusted when no public URL is configured: only this machine
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 @dataclass(frozen=True)
@@ -19,7 +23,11 @@ class HubSettings:
     blobs_url: str | None = None  # default: the data dir; or s3://bucket/prefix
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
     private_reads: bool = False
-    public_url: str | None = None  # base of storage_uri; default: the request's own base URL
+    # base of storage_uri and Location; unset: the request's scheme and Host, and then only a
+    # Host in allowed_hosts is served (anything else is 400: a URL never comes from an
+    # untrusted header)
+    public_url: str | None = None
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     busy_timeout_ms: int = 30_000
     orphan_grace_seconds: float = 3600.0
 
@@ -29,6 +37,19 @@ class HubSettings:
             f"blobs={self.blobs_kind}, max_upload_bytes={self.max_upload_bytes}, "
             f"private_reads={self.private_reads})"
         )
+
+    def to_json(self) -> str:
+        """For handing the settings to worker processes (through their environment)."""
+        data = asdict(self)
+        data["data_dir"] = str(self.data_dir)
+        return json.dumps(data, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> HubSettings:
+        data: dict[str, Any] = json.loads(text)
+        data["data_dir"] = Path(data["data_dir"])
+        data["allowed_hosts"] = tuple(data["allowed_hosts"])
+        return cls(**data)
 
     @property
     def resolved_database_url(self) -> str:

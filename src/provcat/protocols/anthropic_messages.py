@@ -2,11 +2,12 @@
 
 ``MessagesRequest`` lists every top-level body field of the create-message call: the generally
 available ones and the beta ones that the API accepts when the matching ``anthropic-beta``
-header is sent (``container`` as an object, ``context_management``, ``diagnostics``,
-``fallback_credit_token``, ``fallbacks``, ``mcp_servers``, ``speed`` and
-``output_config.task_budget``). Header-only parameters (``anthropic-beta``,
-``anthropic-user-profile-id``) are not body fields and are left out, as is the deprecated beta
-``output_format`` field, which ``output_config.format`` replaces. Small documented objects are
+header is sent (``billing_policy``, ``compaction``, ``container`` as an object,
+``context_management``, ``diagnostics``, ``fallback_credit_token``, ``fallbacks``,
+``mcp_servers``, ``speed``, ``thread`` and ``output_config.task_budget``). Header-only parameters
+(``anthropic-beta``, ``anthropic-user-profile-id``, ``anthropic-workspace-id``) are not body
+fields and are left out, as is the deprecated beta ``output_format`` field, which
+``output_config.format`` replaces. Small documented objects are
 nested request models; messages, tool definitions, system text blocks and context-management
 edits are large or polymorphic and stay plain JSON objects.
 
@@ -14,16 +15,22 @@ Source: https://platform.claude.com/docs/en/api/messages/create
 Source: https://platform.claude.com/docs/en/api/beta/messages/create
 Source: https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/types/message_create_params.py
 Source: https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/types/beta/message_create_params.py
+Source: https://platform.claude.com/docs/en/about-claude/model-deprecations#api-parameter-deprecations
+Checked against anthropic 2.14.0 (tests/drift) on 2026-12-01. The sampling parameters
+(``temperature``, ``top_k``, ``top_p``) are deprecated API parameters that only models with
+sampling options take; the SDK dropped them in 1.0, the model keeps them marked deprecated.
 """
 
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel
+from provcat.request import RequestModel, SdkDeviation
 
 __all__ = [
+    "BillingPolicy",
     "CacheControlEphemeral",
+    "CompactionConfig",
     "ContainerParams",
     "ContainerSkill",
     "ContextManagementConfig",
@@ -40,6 +47,8 @@ __all__ = [
     "ThinkingConfigAdaptive",
     "ThinkingConfigDisabled",
     "ThinkingConfigEnabled",
+    "ThreadContinue",
+    "ThreadCreate",
     "TokenTaskBudget",
     "ToolChoice",
     "ToolChoiceAny",
@@ -48,9 +57,50 @@ __all__ = [
     "ToolChoiceTool",
 ]
 
+SAMPLING_DEPRECATIONS = (
+    "https://platform.claude.com/docs/en/about-claude/model-deprecations#api-parameter-deprecations"
+)
+_SAMPLING = (
+    "Deprecated API parameter, taken only by models that support sampling options: "
+    + SAMPLING_DEPRECATIONS
+)
+
 EffortLevel = Literal["low", "medium", "high", "xhigh", "max"]
-ThinkingDisplay = Literal["summarized", "omitted"]
+ThinkingDisplay = Literal["summarized", "omitted", "updates"]
 Speed = Literal["standard", "fast"]
+
+
+class BillingPolicy(RequestModel):
+    """Which organization is billed for the request (beta)."""
+
+    type: Literal["billing_policy"] = Field(description="Object kind; only billing_policy.")
+    bill_to: Literal["self", "user_profile"] | None = Field(
+        None,
+        description="self (default) bills you; user_profile bills the customer behind the "
+        "anthropic-user-profile-id header, or the request is rejected.",
+    )
+
+
+class CompactionConfig(RequestModel):
+    """Makes the request a compaction request: the conversation comes back summarized (beta)."""
+
+    type: Literal["summarize"] = Field(description="Compaction kind; only summarize.")
+    instructions: str | None = Field(
+        None, description="Replaces the server's summarization prompt for this request."
+    )
+
+
+class ThreadCreate(RequestModel):
+    """Asks the server to hold this conversation's state under the response's id (beta)."""
+
+    type: Literal["create"] = Field(description="Start a server-held thread.")
+
+
+class ThreadContinue(RequestModel):
+    """Resumes a server-held thread, so only the new turn's messages are sent (beta)."""
+
+    type: Literal["continue"] = Field(description="Continue a server-held thread.")
+    previous_message_id: str = Field(description="Id (msg_...) of the previous response.")
 
 
 class CacheControlEphemeral(RequestModel):
@@ -158,7 +208,13 @@ class ThinkingConfigEnabled(RequestModel):
         ge=1024, description="Tokens available for reasoning; at least 1024 and below max_tokens."
     )
     display: ThinkingDisplay | None = Field(
-        None, description="Return thinking summarized (default) or omit it, keeping the signature."
+        None,
+        description="Return thinking summarized, omitted (signature kept) or as updates; the "
+        "default depends on the model.",
+    )
+    block_binding: dict[str, Any] | None = Field(
+        None,
+        description="What happens when a thinking block sent back fails the conversation check.",
     )
 
 
@@ -275,6 +331,34 @@ class Metadata(RequestModel):
 class MessagesRequest(RequestModel):
     """Body of ``POST /v1/messages``: create a model response for a conversation."""
 
+    sdk_deviations = (
+        *(
+            SdkDeviation(
+                "anthropic",
+                name,
+                "missing",
+                f"sent as the {header} header, not in the body "
+                "(https://platform.claude.com/docs/en/api/beta/messages/create)",
+            )
+            for name, header in (
+                ("betas", "anthropic-beta"),
+                ("user_profile_id", "anthropic-user-profile-id"),
+                ("workspace_id", "anthropic-workspace-id"),
+            )
+        ),
+        *(
+            SdkDeviation(
+                "anthropic",
+                name,
+                "extra",
+                "deprecated sampling parameter (" + SAMPLING_DEPRECATIONS + "); the anthropic SDK "
+                "dropped it in 1.0, but the API still takes it on the models that support "
+                "sampling options, so the model keeps it, marked deprecated",
+            )
+            for name in ("temperature", "top_k", "top_p")
+        ),
+    )
+
     model: str = Field(description="Model that generates the reply, e.g. claude-sonnet-4-5.")
     max_tokens: int = Field(
         ge=0,
@@ -284,8 +368,15 @@ class MessagesRequest(RequestModel):
         max_length=100_000,
         description="Alternating user/assistant turns, each with a role and string or block content.",
     )
+    billing_policy: BillingPolicy | None = Field(
+        None, description="Which organization is billed for the request (beta)."
+    )
     cache_control: CacheControlEphemeral | None = Field(
         None, description="Automatic cache breakpoint placed on the last cacheable block."
+    )
+    compaction: CompactionConfig | None = Field(
+        None,
+        description="Summarize the conversation into a compaction block instead of replying (beta).",
     )
     container: str | ContainerParams | None = Field(
         None,
@@ -333,10 +424,17 @@ class MessagesRequest(RequestModel):
         None, description="System prompt, as plain text or a list of text content blocks."
     )
     temperature: float | None = Field(
-        None, ge=0.0, le=1.0, description="Sampling randomness from 0.0 to 1.0; defaults to 1.0."
+        None,
+        ge=0.0,
+        le=1.0,
+        deprecated=_SAMPLING,
+        description="Deprecated: sampling randomness from 0.0 to 1.0; defaults to 1.0.",
     )
     thinking: ThinkingConfig | None = Field(
         None, description="Extended thinking configuration: enabled, disabled or adaptive."
+    )
+    thread: Annotated[ThreadCreate | ThreadContinue, Field(discriminator="type")] | None = Field(
+        None, description="Server-held conversation state: create or continue (beta)."
     )
     tool_choice: ToolChoice | None = Field(
         None, description="How the model may use tools: auto, any, a named tool, or none."
@@ -345,8 +443,15 @@ class MessagesRequest(RequestModel):
         None, description="Client tool definitions and server tools the model may call."
     )
     top_k: int | None = Field(
-        None, ge=0, description="Sample only from the K most likely tokens at each step."
+        None,
+        ge=0,
+        deprecated=_SAMPLING,
+        description="Deprecated: sample only from the K most likely tokens at each step.",
     )
     top_p: float | None = Field(
-        None, ge=0.0, le=1.0, description="Nucleus sampling: cumulative probability cut-off."
+        None,
+        ge=0.0,
+        le=1.0,
+        deprecated=_SAMPLING,
+        description="Deprecated: nucleus sampling, a cumulative probability cut-off.",
     )

@@ -4,8 +4,8 @@
 the multipart form of ``POST /v1/audio/transcriptions`` (another vendor's transcription endpoint
 reuses it). ``VoiceReference`` (a custom voice by id) is shared with the chat audio settings.
 
-Source: https://platform.openai.com/docs/api-reference/audio/createSpeech
-Source: https://platform.openai.com/docs/api-reference/audio/createTranscription
+Source: https://developers.openai.com/api/reference/resources/audio/subresources/speech/methods/create
+Source: https://developers.openai.com/api/reference/resources/audio/subresources/transcriptions/methods/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/audio/speech_create_params.py
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/audio/transcription_create_params.py
 """

@@ -9,7 +9,7 @@ are typed as request models of their own; messages, tools and response formats a
 and stay plain JSON objects. The sub-models for prompt caching, moderation and the reasoning
 effort vocabulary are shared with the Responses request model.
 
-Source: https://platform.openai.com/docs/api-reference/chat/create
+Source: https://developers.openai.com/api/reference/resources/chat/subresources/completions/methods/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/chat/completion_create_params.py
 """
 

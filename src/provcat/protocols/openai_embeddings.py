@@ -2,7 +2,7 @@
 
 ``EmbeddingsRequest`` lists every documented body field of ``POST /v1/embeddings``.
 
-Source: https://platform.openai.com/docs/api-reference/embeddings/create
+Source: https://developers.openai.com/api/reference/resources/embeddings/methods/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/embedding_create_params.py
 """
 

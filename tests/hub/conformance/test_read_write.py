@@ -339,3 +339,69 @@ async def test_tokens(conformance: Config) -> None:
 
 def _json(r: httpx.Response) -> Any:
     return json.loads(r.text)
+
+
+async def test_allow_names_every_method_of_the_path(conformance: Config) -> None:
+    ns = conformance.namespace
+    async with conformance.http() as c:
+        for path, methods in (
+            (f"/v1/adapters/{ns}/x/1.0.0", ["DELETE", "GET"]),
+            (f"/v1/adapters/{ns}/x/1.0.0/payload", ["GET", "HEAD"]),
+            ("/v1/adapters", ["POST"]),
+            ("/v1/search", ["GET"]),
+        ):
+            r = await c.request("PUT", path)
+            is_error(r, 405, "MethodNotAllowedError")
+            assert sorted(m.strip() for m in r.headers["allow"].split(",")) == methods, path
+
+
+async def test_conditional_get_and_location(conformance: Config) -> None:
+    needs(conformance.push, "push")
+    name, payload = unique(), safetensors(b"\x21" * 32)
+    ns = conformance.namespace
+    async with conformance.http() as c:
+        created = await push(c, conformance, name, "1.0.0", payload)
+        assert created.status_code == 201
+        location = created.headers["location"]
+        assert location.endswith(f"/v1/adapters/{ns}/{name}/1.0.0")
+        assert (await c.get(location)).json() == created.json()
+        again = await push(c, conformance, name, "1.0.0", payload)
+        assert again.status_code == 200  # nothing created: no Location needed
+        for path in (f"/v1/adapters/{ns}/{name}/1.0.0", f"/v1/adapters/{ns}/{name}/1.0.0/payload"):
+            first = await c.get(path)
+            etag = first.headers["etag"]
+            for header in (etag, f"W/{etag}", f'"other", {etag}', "*"):
+                r = await c.get(path, headers={"If-None-Match": header})
+                assert r.status_code == 304 and r.content == b"", (path, header)
+                assert r.headers["etag"] == etag
+            changed = await c.get(path, headers={"If-None-Match": '"something-else"'})
+            assert changed.status_code == 200 and changed.content == first.content
+        # latest: the validator changes when latest moves on
+        latest = await c.get(f"/v1/adapters/{ns}/{name}/latest")
+        assert (await push(c, conformance, name, "1.1.0", payload)).status_code == 201
+        moved = await c.get(
+            f"/v1/adapters/{ns}/{name}/latest", headers={"If-None-Match": latest.headers["etag"]}
+        )
+        assert moved.status_code == 200 and moved.json()["version"] == "1.1.0"
+
+
+async def test_two_authorization_headers_are_refused(conformance: Config) -> None:
+    needs(conformance.push, "push")
+    name, payload = unique(), safetensors(b"\x22" * 32)
+    body = push_body(manifest(conformance.namespace, name, "1.0.0", payload), payload)
+    headers = [
+        ("Content-Type", multipart_headers()["Content-Type"]),
+        ("Authorization", f"Bearer {conformance.token}"),
+        ("Authorization", "Bearer pch_000000000000_" + "x" * 43),
+    ]
+    async with conformance.http() as c:
+        for pair in (headers, [headers[0], headers[2], headers[1]]):
+            r = await c.post("/v1/adapters", content=body, headers=pair)
+            error = is_error(r, 400, "ValidationError")
+            assert "Authorization" in error["message"]
+            assert conformance.token not in r.text
+        is_error(
+            await c.get(f"/v1/adapters/{conformance.namespace}/{name}/1.0.0"),
+            404,
+            "AdapterNotFoundError",
+        )

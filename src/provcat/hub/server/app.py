@@ -7,6 +7,7 @@ Failures always answer with ``{error, message, details}``: protocol errors, fram
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -33,16 +34,17 @@ from provcat.hub.ref import LATEST, HubRef
 from provcat.hub.safetensors import check_safetensors
 from provcat.hub.schema import manifest_schema, warm_up
 from provcat.hub.server.auth import authenticate, authorize, optional_token
-from provcat.hub.server.middleware import CatchAll, PathGuard
+from provcat.hub.server.middleware import CatchAll, HeaderGuard, PathGuard
 from provcat.hub.server.offload import BoundedReads
 from provcat.hub.server.openapi import SLUG_PATTERN, VERSION_OR_LATEST, build_openapi, responses
-from provcat.hub.server.payload import digest_headers, parse_range
+from provcat.hub.server.payload import digest_headers, etag_matches, parse_range
 from provcat.hub.server.push import check_checksum, parse_manifest, record_for
 from provcat.hub.server.responses import SortedJSON, error_response
 from provcat.hub.server.upload import receive_upload
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import Storage, StoredAdapter, open_storage
 from provcat.hub.storage.sql import READ_CONCURRENCY
+from provcat.hub.text import check_query
 
 __all__ = ["create_app"]
 
@@ -70,6 +72,8 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(warm_up)  # before the first request, not during the first push
+        # claim this process's upload folder now: its lock tells other processes it is alive
+        await run_in_threadpool(lambda: store.tmp_dir)
         yield
         store.close()
 
@@ -87,13 +91,20 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     _install_error_handlers(app)
     app.add_middleware(CatchAll)
     app.add_middleware(PathGuard)
+    # with a public URL, Host is never used; without one it must be a trusted name
+    app.add_middleware(
+        HeaderGuard, allowed_hosts=None if settings.public_url else settings.allowed_hosts
+    )
 
-    def payload_url(request: Request, row: StoredAdapter) -> str:
-        base = settings.public_url or str(request.base_url)
-        return f"{base.rstrip('/')}/v1/adapters/{row.namespace}/{row.name}/{row.version}/payload"
+    def base_url(request: Request) -> str:
+        # request.base_url is the connection's scheme + a Host HeaderGuard allowed
+        return (settings.public_url or str(request.base_url)).rstrip("/")
+
+    def version_url(request: Request, row: StoredAdapter) -> str:
+        return f"{base_url(request)}/v1/adapters/{row.namespace}/{row.name}/{row.version}"
 
     def manifest_of(request: Request, row: StoredAdapter) -> dict[str, Any]:
-        return {**row.manifest, "storage_uri": payload_url(request, row)}
+        return {**row.manifest, "storage_uri": version_url(request, row) + "/payload"}
 
     async def read_scope(request: Request, namespace: str | None) -> tuple[str, ...] | None:
         if not settings.private_reads:
@@ -137,6 +148,9 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             if len(request.query_params.getlist(single)) > 1:
                 raise ValidationError(f"query parameter '{single}' given more than once")
         tags = tag or []
+        check_query("q", q)
+        for t in tags:
+            check_query("tag", t)
         if any(not t or len(t) > 100 for t in tags):
             raise ValidationError("tag must be 1 to 100 characters")
         scope = await read_scope(request, None)
@@ -158,6 +172,7 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             str | None, Query(max_length=200, description="Refuse unless compatible.")
         ] = None,
     ) -> Response:
+        check_query("base_model", base_model)
         ref = HubRef.of(namespace, name, version)
         await read_scope(request, ref.namespace)
         row = await found(ref)
@@ -168,7 +183,13 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
                 f"'{base_model}'",
                 {"base_model": base_model, "base_model_compatibility": sorted(compatible)},
             )
-        return SortedJSON(manifest_of(request, row))
+        document = SortedJSON(manifest_of(request, row))
+        # a validator for conditional GETs: changes with the document (latest moving on too)
+        etag = f'"{hashlib.sha256(document.body).hexdigest()}"'
+        if etag_matches(request.headers.get("if-none-match"), etag):
+            return Response(status_code=304, headers={"ETag": etag})
+        document.headers["ETag"] = etag
+        return document
 
     async def payload(request: Request, namespace: str, name: str, version: str) -> Response:
         ref = HubRef.of(namespace, name, version)
@@ -177,6 +198,8 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         span = parse_range(request.headers.get("range"), row.size_bytes)
         start, end = span or (0, row.size_bytes)
         headers = digest_headers(row.checksum_sha256)
+        if etag_matches(request.headers.get("if-none-match"), headers["ETag"]):
+            return Response(status_code=304, headers={"ETag": headers["ETag"]})
         headers["Content-Length"] = str(end - start)
         status = 200
         if span is not None:
@@ -225,12 +248,11 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         token = await reads(authenticate, request, store)
         holder: dict[str, dict[str, Any]] = {}
 
-        async def on_manifest(raw: bytes) -> None:
+        def on_manifest(raw: bytes) -> None:  # in the upload's worker thread
             manifest = parse_manifest(raw)
             authorize(token, manifest["namespace"])
             # refuse a taken version before reading its payload (the constraint still decides races)
-            await reads(
-                store.precheck,
+            store.precheck(
                 manifest["namespace"],
                 manifest["name"],
                 manifest["version"],
@@ -249,7 +271,10 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             stored, created = await run_in_threadpool(store.publish, record, upload.path)
         finally:
             upload.discard()
-        return SortedJSON(manifest_of(request, stored), status_code=201 if created else 200)
+        answer = SortedJSON(manifest_of(request, stored), status_code=201 if created else 200)
+        if created:
+            answer.headers["Location"] = version_url(request, stored)
+        return answer
 
     @app.delete(
         "/v1/adapters/{namespace}/{name}/{version}",
@@ -273,6 +298,20 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     return app
 
 
+def _allowed_methods(app: FastAPI, path: str) -> str:
+    """Every method some route of ``path`` takes (FastAPI registers one route per method, and
+    Starlette's 405 names only the first route's)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    scope = {"type": "http", "path": path, "method": "\x00"}
+    for route in app.router.routes:
+        match, _ = route.matches(scope)
+        if match != Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     async def hub_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, HubError)
@@ -285,7 +324,7 @@ def _install_error_handlers(app: FastAPI) -> None:
             error = NotFoundError(f"no route {request.url.path}; see /openapi.json")
         elif exc.status_code == 405:
             error = MethodNotAllowedError(f"{request.method} is not allowed here")
-            error.headers["Allow"] = (exc.headers or {}).get("Allow", "")
+            error.headers["Allow"] = _allowed_methods(app, request.url.path)
         else:
             error = error_class(exc.status_code)(str(exc.detail))
         return error_response(error)

@@ -27,6 +27,16 @@ _ERROR_TEXT = {
     503: "RegistryUnavailableError: storage unreachable.",
 }
 _JSON = "application/json"
+_NOT_MODIFIED = {
+    "description": "If-None-Match named the current ETag: no body.",
+    "headers": {"ETag": {"description": "The current validator.", "schema": {"type": "string"}}},
+}
+_LOCATION = {
+    "Location": {
+        "description": "The new version's URL, under the hub's public URL.",
+        "schema": {"type": "string"},
+    }
+}
 
 
 def _ref(name: str) -> dict[str, Any]:
@@ -64,13 +74,17 @@ _RESPONSES: dict[str, dict[int, dict[str, Any]]] = {
     },
     "search": {200: _ok("Matching adapters, latest version each.", "SearchResponse")}
     | {s: _error(s) for s in (400, 401, 403, 503)},
-    "resolve": {200: _ok("The manifest.", "Manifest")}
+    "resolve": {200: _ok("The manifest.", "Manifest"), 304: _NOT_MODIFIED}
     | {s: _error(s) for s in (400, 401, 403, 404, 409, 503)},
-    "payload": {200: _binary("The payload."), 206: _binary("A byte range of the payload.")}
+    "payload": {
+        200: _binary("The payload."),
+        206: _binary("A byte range of the payload."),
+        304: _NOT_MODIFIED,
+    }
     | {s: _error(s) for s in (400, 401, 403, 404, 416, 503)},
     "push": {
         200: _ok("The identical version was already published: the stored manifest.", "Manifest"),
-        201: _ok("Published: the canonical manifest.", "Manifest"),
+        201: _ok("Published: the canonical manifest.", "Manifest") | {"headers": _LOCATION},
     }
     | {s: _error(s) for s in (400, 401, 403, 409, 413, 503)},
     "delete": {204: {"description": "Deleted."}}

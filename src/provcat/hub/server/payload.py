@@ -7,9 +7,17 @@ import re
 
 from provcat.hub.errors import RangeNotSatisfiableError
 
-__all__ = ["digest_headers", "parse_range"]
+__all__ = ["digest_headers", "etag_matches", "parse_range"]
 
-_RANGE = re.compile(r"bytes=(\d*)-(\d*)")
+_RANGE = re.compile(r"bytes=([0-9]*)-([0-9]*)")
+# a byte position with more digits than this is past the end of any payload (and int() of
+# thousands of digits is refused by Python's integer-string limit): clamp it instead of parsing
+_MAX_DIGITS = 18
+_HUGE = 10**_MAX_DIGITS
+
+
+def _position(digits: str) -> int:
+    return _HUGE if len(digits) > _MAX_DIGITS else int(digits)
 
 
 def digest_headers(sha256_hex: str) -> dict[str, str]:
@@ -21,6 +29,15 @@ def digest_headers(sha256_hex: str) -> dict[str, str]:
         "ETag": f'"{sha256_hex}"',
         "Accept-Ranges": "bytes",
     }
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """``If-None-Match`` names ``etag`` (or is ``*``): weak comparison, RFC 9110 13.1.2."""
+    if not if_none_match:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    return any(tag.strip().removeprefix("W/") == etag for tag in if_none_match.split(","))
 
 
 def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
@@ -38,13 +55,13 @@ def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
     if not first and not last:
         return None
     if not first:  # suffix: the last N bytes
-        count = int(last)
+        count = _position(last)
         if count == 0:
             raise _unsatisfiable(size)
         return max(0, size - count), size
-    start = int(first)
-    end = size if not last else min(int(last) + 1, size)
-    if last and int(last) < start:
+    start = _position(first)
+    end = size if not last else min(_position(last) + 1, size)
+    if last and _position(last) < start:
         return None
     if start >= size:
         raise _unsatisfiable(size)

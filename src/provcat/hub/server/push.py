@@ -6,9 +6,10 @@ import json
 from typing import Any
 
 from provcat.hub.errors import ValidationError
-from provcat.hub.ref import adapter_id, parse_version
+from provcat.hub.ref import adapter_id, check_slug, parse_version
 from provcat.hub.schema import validate_manifest
 from provcat.hub.storage import SERVER_FIELDS, StoredAdapter, now_rfc3339
+from provcat.hub.text import check_document
 
 __all__ = ["check_checksum", "parse_manifest", "record_for"]
 
@@ -25,7 +26,11 @@ def parse_manifest(raw: bytes) -> dict[str, Any]:
         raise ValidationError("the manifest part is not valid UTF-8 JSON") from None
     if not isinstance(document, dict):
         raise ValidationError("the manifest must be a JSON object")
+    check_document(document)  # before anything else reads, renders or stores its text
     validate_manifest(document)
+    # the schema's patterns let "$" match before a final newline: check the whole value again
+    check_slug(document["namespace"], "namespace")
+    check_slug(document["name"], "name")
     canonical = {k: v for k, v in document.items() if k not in SERVER_FIELDS}
     canonical["version"] = str(parse_version(document["version"]))
     return canonical

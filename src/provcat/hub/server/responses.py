@@ -13,12 +13,18 @@ __all__ = ["SortedJSON", "error_response"]
 
 
 class SortedJSON(JSONResponse):
-    """Deterministic JSON: sorted keys, UTF-8, compact."""
+    """Deterministic JSON: sorted keys, UTF-8, compact.
+
+    Text that UTF-8 cannot encode (a lone surrogate in a row stored before pushes were checked)
+    is written as a JSON ``\\u`` escape instead of failing the whole response.
+    """
 
     def render(self, content: Any) -> bytes:
-        return json.dumps(
-            content, sort_keys=True, ensure_ascii=False, separators=(",", ":")
-        ).encode("utf-8")
+        text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(content, sort_keys=True, separators=(",", ":")).encode("ascii")
 
 
 def error_response(error: HubError) -> SortedJSON:

@@ -6,7 +6,10 @@ parsing, hashing and file writes run in a worker thread, one batch of received c
 while the loop goes on receiving the next batch. The loop waits for the worker once
 ``PENDING_MAX_BYTES`` are queued, so memory stays flat whatever the size and a slow disk slows the
 sender down instead of filling memory (and other requests are served meanwhile). The manifest
-part is capped at 1 MiB. On any failure, the worker is waited for and the temp file removed.
+part is capped at 1 MiB and must come first: it is checked (schema, token scope, taken version)
+the moment it ends, in the worker, before the payload part may open a temp file, so a refused
+push never has a payload byte written or hashed. On any failure, the worker is waited for and
+the temp file removed.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -53,6 +56,7 @@ class Upload:
 @dataclass
 class _State:
     tmp_dir: Path
+    on_manifest: Callable[[bytes], None]
     seen: set[str] = field(default_factory=set)
     current: str | None = None
     header_field: bytearray = field(default_factory=bytearray)
@@ -96,6 +100,11 @@ class _State:
             )
         if name in self.seen:
             raise ValidationError(f"duplicate multipart part '{name}'", {"part": name})
+        if name == "payload" and not self.manifest_done:
+            raise ValidationError(
+                "the 'manifest' part must come before the 'payload' part (the manifest is "
+                "checked before any payload byte is stored)"
+            )
         self.seen.add(name)
         self.current = name
         if name == "payload":
@@ -118,6 +127,7 @@ class _State:
     def on_part_end(self) -> None:
         if self.current == "manifest":
             self.manifest_done = True
+            self.on_manifest(bytes(self.manifest))  # raises to refuse the push
         elif self.current == "payload" and self.file is not None:
             self.file.close()
         self.current = None
@@ -216,10 +226,11 @@ async def receive_upload(
     request: Request,
     tmp_dir: Path,
     max_bytes: int,
-    on_manifest: Callable[[bytes], Awaitable[None]],
+    on_manifest: Callable[[bytes], None],
 ) -> Upload:
-    """Parse a ``multipart/form-data`` push; ``on_manifest`` runs as soon as that part ends,
-    so a bad manifest or a forbidden namespace is refused before the payload is read."""
+    """Parse a ``multipart/form-data`` push; ``on_manifest`` runs (in the parsing worker
+    thread) as soon as that part ends, so a bad manifest or a forbidden namespace is refused
+    before the payload is read."""
     ctype, params = parse_options_header(request.headers.get("content-type", ""))
     boundary = params.get(b"boundary")
     if ctype != b"multipart/form-data" or not boundary:
@@ -232,15 +243,8 @@ async def receive_upload(
             raise ValidationError("invalid Content-Length")
         if int(length) > max_bytes:
             raise _too_large(max_bytes)
-    state = _State(tmp_dir)
-    checked = False
+    state = _State(tmp_dir, on_manifest)
     worker = _Worker(MultipartParser(boundary, state.callbacks()))  # type: ignore[arg-type]
-
-    async def check_manifest() -> None:
-        nonlocal checked
-        if state.manifest_done and not checked:
-            checked = True
-            await on_manifest(bytes(state.manifest))
 
     async def pump(task_group: anyio.abc.TaskGroup) -> None:
         received = 0
@@ -255,10 +259,8 @@ async def receive_upload(
             if worker.busy and worker.pending_bytes < PENDING_MAX_BYTES:
                 continue  # keep receiving while the worker parses, hashes and writes
             await worker.wait()
-            await check_manifest()
             worker.start(task_group)
         await worker.wait()
-        await check_manifest()
         if worker.pending:
             worker.start(task_group)
             await worker.wait()
@@ -275,7 +277,6 @@ async def receive_upload(
         if failure is not None:
             raise failure
         worker.parser.finalize()
-        await check_manifest()
         if not state.ended:
             raise ValidationError("truncated multipart body: the closing boundary is missing")
         missing = [p for p in PARTS if p not in state.seen]

@@ -2,15 +2,15 @@
 
 Publish is atomic: the upload was streamed to a temp file (hashed and counted); the blob is
 published (fsync + link, or a completed multipart put), then the row is inserted. A crash at any
-point leaves no visible version; stray temp files are removed at start and unreferenced blobs
-older than a grace period are swept.
+point leaves no visible version; temp folders of dead processes are removed at a server's start
+(never a live process's: see ``tempdirs``) and unreferenced blobs older than a grace period are
+swept.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -21,8 +21,10 @@ from provcat.hub.ref import LATEST, resolve_latest
 from provcat.hub.searching import DEFAULT_LIMIT
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage.blobs import BlobReader, BlobStore, FileBlobStore
+from provcat.hub.storage.metadata import MetadataStore
 from provcat.hub.storage.records import StoredAdapter, now_rfc3339
 from provcat.hub.storage.sql import SqlMetadata, same_or_conflict
+from provcat.hub.storage.tempdirs import OwnedTempDir, clean_dead_owners
 from provcat.hub.tokens import ADMIN, NewToken, TokenRecord, new_token
 
 __all__ = ["Storage", "open_storage"]
@@ -61,26 +63,39 @@ def guarded(fn: Callable[P, T]) -> Callable[P, T]:
 class Storage:
     """Metadata + blobs + the local temp dir uploads stream into."""
 
-    def __init__(self, metadata: SqlMetadata, blobs: BlobStore, tmp_dir: Path) -> None:
+    def __init__(self, metadata: MetadataStore, blobs: BlobStore, tmp_root: Path) -> None:
         self.metadata = metadata
         self.blobs = blobs
-        self.tmp_dir = tmp_dir
-        tmp_dir.mkdir(parents=True, exist_ok=True)
+        self.tmp_root = tmp_root
+        self._own_tmp: OwnedTempDir | None = None
 
     def __repr__(self) -> str:
         return f"Storage(blobs={self.blobs.describe()!r})"
 
+    @property
+    def tmp_dir(self) -> Path:
+        """This process's own upload folder (made and locked on first use)."""
+        if self._own_tmp is None:
+            self._own_tmp = OwnedTempDir(self.tmp_root)
+        return self._own_tmp.path
+
     def close(self) -> None:
+        if self._own_tmp is not None:
+            self._own_tmp.close()
+            self._own_tmp = None  # used again after close (as pools are): a new folder
         self.metadata.close()
 
     # -- start-up ------------------------------------------------------------------------------
     @guarded
-    def prepare(self, orphan_grace_seconds: float) -> None:
-        """Migrate the schema, remove stray temp files, abort unfinished blob uploads and sweep
-        unreferenced blobs (those two only once older than the grace period: another server
-        sharing the blob store may be publishing them right now)."""
+    def prepare(self, orphan_grace_seconds: float, *, housekeeping: bool = True) -> None:
+        """Migrate the schema; with ``housekeeping`` (a server starting) also remove the temp
+        folders of dead processes, abort unfinished blob uploads and sweep unreferenced blobs
+        (those two only once older than the grace period: another server sharing the blob store
+        may be publishing them right now)."""
         self.metadata.migrate()
-        self.clean_temp()
+        if not housekeeping:
+            return
+        self.clean_temp(orphan_grace_seconds)
         self.abort_stale_uploads(orphan_grace_seconds)
         self.sweep(orphan_grace_seconds)
 
@@ -92,17 +107,9 @@ class Storage:
             log.info("aborted %d unfinished blob upload(s)", aborted)
         return aborted
 
-    def clean_temp(self) -> int:
-        removed = 0
-        for path in sorted(self.tmp_dir.iterdir()):
-            if path.is_dir():
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                path.unlink(missing_ok=True)
-            removed += 1
-        if removed:
-            log.info("removed %d stray temp file(s)", removed)
-        return removed
+    def clean_temp(self, grace_seconds: float) -> int:
+        """Remove upload temp folders whose process is gone (never a live one's)."""
+        return clean_dead_owners(self.tmp_root, grace_seconds)
 
     @guarded
     def sweep(self, older_than: float) -> int:
@@ -240,8 +247,12 @@ def _blob_store(settings: HubSettings) -> BlobStore:
     raise RegistryUnavailableError("--blobs must be a directory, file://DIR or s3://bucket/prefix")
 
 
-def open_storage(settings: HubSettings, *, prepare: bool = True) -> Storage:
-    """Open (and by default migrate and clean) the storage the settings describe."""
+def open_storage(
+    settings: HubSettings, *, prepare: bool = True, housekeeping: bool = True
+) -> Storage:
+    """Open the storage the settings describe; by default migrate it and (``housekeeping``: a
+    server starting) clean what dead processes left. Tools (``token``, ``export-static``) pass
+    ``housekeeping=False``: they never remove anything another process may be using."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     try:
         metadata = SqlMetadata(settings.resolved_database_url, settings.busy_timeout_ms)
@@ -252,5 +263,5 @@ def open_storage(settings: HubSettings, *, prepare: bool = True) -> Storage:
         ) from None
     storage = Storage(metadata, _blob_store(settings), settings.data_dir / "tmp")
     if prepare:
-        storage.prepare(settings.orphan_grace_seconds)
+        storage.prepare(settings.orphan_grace_seconds, housekeeping=housekeeping)
     return storage

@@ -44,6 +44,7 @@ from sqlalchemy.sql import Executable
 from provcat.hub.ref import parse_version, resolve_latest
 from provcat.hub.storage.records import SERVER_FIELDS, StoredAdapter, now_rfc3339
 from provcat.hub.storage.tables import adapters, blobs, search, search_tags, tokens
+from provcat.hub.text import storable
 from provcat.hub.tokens import TokenRecord
 
 __all__ = ["READ_CONCURRENCY", "SqlMetadata", "make_engines", "same_or_conflict"]
@@ -290,12 +291,12 @@ class SqlMetadata:
             )
         ).scalar_one()
         manifest = json.loads(raw)
-        description_cf = str(manifest.get("description") or "").casefold()
+        description_cf = storable(str(manifest.get("description") or "")).casefold()
         conn.execute(
             update(search).where(*where).values(version=version, description_cf=description_cf)
         )
         conn.execute(delete(search_tags).where(*tag_where))
-        tags = list(dict.fromkeys(str(t) for t in manifest.get("tags") or []))
+        tags = list(dict.fromkeys(storable(str(t)) for t in manifest.get("tags") or []))
         if tags:
             conn.execute(
                 insert(search_tags),
@@ -369,26 +370,19 @@ class SqlMetadata:
 
     def tombstone(self, namespace: str, name: str, version: str) -> StoredAdapter | None:
         """Mark a live version deleted; None when unknown or already deleted."""
+        where = (
+            adapters.c.namespace == namespace,
+            adapters.c.name == name,
+            adapters.c.version == version,
+            adapters.c.deleted_at.is_(None),
+        )
         with self.writer.begin() as conn:
-            row = conn.execute(
-                select(adapters).where(
-                    adapters.c.namespace == namespace,
-                    adapters.c.name == name,
-                    adapters.c.version == version,
-                    adapters.c.deleted_at.is_(None),
-                )
-            ).first()
-            if row is None:
+            # the conditional UPDATE decides: a concurrent delete waits for this row's lock, then
+            # re-checks ``deleted_at IS NULL`` and changes nothing (exactly one delete wins)
+            changed = conn.execute(update(adapters).where(*where).values(deleted_at=now_rfc3339()))
+            if not changed.rowcount:
                 return None
-            conn.execute(
-                update(adapters)
-                .where(
-                    adapters.c.namespace == namespace,
-                    adapters.c.name == name,
-                    adapters.c.version == version,
-                )
-                .values(deleted_at=now_rfc3339())
-            )
+            row = conn.execute(select(adapters).where(*where[:3])).one()
             self._refresh_search(conn, namespace, name)
         return _stored(row)
 

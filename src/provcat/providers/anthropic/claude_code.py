@@ -9,7 +9,7 @@ something and exit (``--help``, ``--version``) are not request options and are l
 hidden flags (``--max-thinking-tokens``, ``--thinking``, ``--task-budget``).
 
 Source: https://code.claude.com/docs/en/cli-reference
-Source: https://docs.anthropic.com/en/docs/claude-code/cli-reference
+Source: https://code.claude.com/docs/en/cli-reference
 Source: https://github.com/anthropics/claude-agent-sdk-python/blob/main/src/claude_agent_sdk/_internal/transport/subprocess_cli.py
 """
 

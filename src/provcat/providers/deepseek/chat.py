@@ -12,8 +12,12 @@ thinking mode ignores them (as it ignores ``temperature`` and ``top_p``).
 
 Source: https://api-docs.deepseek.com/api/create-chat-completion
 Source: https://api-docs.deepseek.com/guides/thinking_mode
+Reviewed against both pages on 2026-12-01: the thinking-mode guide now documents three effort
+tiers (``EFFORT_TIERS``), where it used to document two.
 """
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -21,11 +25,37 @@ from pydantic import Field
 from provcat.request import RequestModel
 
 __all__ = [
+    "EFFORT_TIERS",
     "DeepSeekChatRequest",
     "DeepSeekResponseFormat",
     "DeepSeekStreamOptions",
     "DeepSeekThinking",
 ]
+
+
+DeepSeekEffort = Literal["minimal", "low", "medium", "high", "xhigh", "max", "ultra"]
+"""The reasoning_effort values DeepSeek accepts."""
+
+EFFORT_TIERS: Mapping[str, str] = MappingProxyType(
+    {
+        "minimal": "low",
+        "low": "low",
+        "medium": "high",
+        "high": "high",
+        "xhigh": "high",
+        "max": "max",
+        "ultra": "max",
+    }
+)
+"""Requested effort -> the tier DeepSeek runs (thinking-mode guide, "Thinking Effort Control")."""
+
+
+def _effort_description() -> str:
+    tiers: dict[str, list[str]] = {}
+    for requested, tier in EFFORT_TIERS.items():
+        tiers.setdefault(tier, []).append(requested)
+    runs = "; ".join(f"{'/'.join(names)} -> {tier}" for tier, names in tiers.items())
+    return f"Thinking effort; the API runs three tiers: {runs} (default high)."
 
 
 class DeepSeekThinking(RequestModel):
@@ -67,15 +97,7 @@ class DeepSeekChatRequest(RequestModel):
     thinking: DeepSeekThinking | None = Field(
         None, description="Turn thinking mode on or off; it is on by default."
     )
-    reasoning_effort: (
-        Literal["minimal", "low", "medium", "high", "xhigh", "max", "ultra"] | None
-    ) = Field(
-        None,
-        description=(
-            "Thinking effort; the API runs 'high' or 'max' and maps the other values "
-            "onto those two."
-        ),
-    )
+    reasoning_effort: DeepSeekEffort | None = Field(None, description=_effort_description())
     frequency_penalty: float | None = Field(
         None, ge=-2, le=2, description="Penalty proportional to how often a token appeared."
     )

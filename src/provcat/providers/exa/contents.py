@@ -12,13 +12,14 @@ Source: https://exa.ai/docs/reference/get-contents
 Source: https://github.com/exa-labs/openapi-spec/blob/master/exa-openapi-spec.yaml
 Source: https://github.com/exa-labs/exa-py/blob/master/exa_py/api.py
 Source: https://github.com/exa-labs/exa-js/blob/master/src/index.ts
+Checked against exa-py 2.28.0 (tests/drift) on 2026-12-01.
 """
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from provcat.request import RequestModel
+from provcat.request import RequestModel, SdkDeviation
 
 __all__ = [
     "ExaContentsOptions",
@@ -101,6 +102,17 @@ class ExaExtrasOptions(RequestModel):
 class ExaContentsOptions(RequestModel):
     """What to return for each page, and how fresh it must be."""
 
+    sdk_deviations: ClassVar[tuple[SdkDeviation, ...]] = (
+        SdkDeviation(
+            "exa-py",
+            "filterEmptyResults",
+            "extra",
+            "exa-py sends filter_empty_results inside contents from search_and_contents "
+            "(CONTENTS_OPTIONS_TYPES in exa_py/api.py) but leaves it out of the ContentsOptions "
+            "TypedDict",
+        ),
+    )
+
     text: ExaTextOptions | bool | None = Field(
         None, description="Return the page text: true for defaults, or text options."
     )
@@ -109,6 +121,14 @@ class ExaContentsOptions(RequestModel):
     )
     summary: ExaSummaryOptions | bool | None = Field(
         None, description="Return an LLM summary: true for defaults, or summary options."
+    )
+    context: dict[str, Any] | bool | None = Field(
+        None, description="Deprecated: use highlights or text instead."
+    )
+    snapshot_as_of: str | None = Field(
+        None,
+        alias="snapshotAsOf",
+        description="ISO 8601 instant: return the newest stored version at or before it.",
     )
     livecrawl: ExaLivecrawl | None = Field(
         None, description="Deprecated live-crawl policy; use maxAgeHours instead."
@@ -146,11 +166,40 @@ class ExaContentsOptions(RequestModel):
 class ExaContentsRequest(ExaContentsOptions):
     """Body of Exa ``POST /contents``: pages to fetch plus top-level content options."""
 
+    sdk_deviations = (
+        SdkDeviation(
+            "exa-py",
+            "ids",
+            "extra",
+            "the /contents API still takes the deprecated ids instead of urls "
+            "(https://exa.ai/docs/reference/get-contents); exa-py maps results to urls itself",
+        ),
+        SdkDeviation(
+            "exa-py",
+            "urls",
+            "required",
+            "urls or the deprecated ids: a validator requires one of the two",
+        ),
+    )
+
     urls: list[str] | None = Field(None, min_length=1, description="URLs of the pages to fetch.")
     ids: list[str] | None = Field(
         None,
         min_length=1,
         description="Deprecated: document ids from earlier search results; use urls.",
+    )
+
+    metadata: dict[str, Any] | bool | None = Field(
+        None, description="Return page metadata: true for defaults, or metadata options."
+    )
+    flags: list[str] | None = Field(None, description="Experimental flags for Exa usage.")
+    user_identifier: str | None = Field(
+        None,
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_-]+$",
+        alias="userIdentifier",
+        description="Opaque, non-personal id of the end user the request is made for.",
     )
 
     @model_validator(mode="after")

@@ -8,6 +8,8 @@ aliases, so serialize with ``by_alias=True``.
 
 Source: https://github.com/exa-labs/openapi-spec/blob/master/exa-openapi-spec.yaml
 Source: https://github.com/exa-labs/exa-py/blob/master/exa_py/api.py
+Checked against exa-py 2.28.0 (tests/drift) on 2026-12-01 (``moderation`` dropped: exa-py's
+find_similar does not take it).
 """
 
 from typing import Annotated
@@ -15,7 +17,7 @@ from typing import Annotated
 from pydantic import Field
 
 from provcat.providers.exa.contents import ExaContentsOptions
-from provcat.providers.exa.search import ExaCategory
+from provcat.providers.exa.search import ExaCategory, ExaFlags
 from provcat.request import RequestModel
 
 __all__ = ["ExaFindSimilarRequest"]
@@ -73,9 +75,7 @@ class ExaFindSimilarRequest(RequestModel):
         description="Phrase (one, up to 5 words) that result text must not contain.",
     )
     category: ExaCategory | None = Field(None, description="Data category to focus on.")
-    moderation: bool | None = Field(
-        None, description="Filter unsafe content out of the results (default false)."
-    )
+    flags: ExaFlags | None = Field(None, description="Experimental flags for Exa usage.")
     contents: ExaContentsOptions | bool | None = Field(
         None, description="What page contents to return with each result."
     )

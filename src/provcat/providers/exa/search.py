@@ -11,6 +11,7 @@ Source: https://exa.ai/docs/reference/search
 Source: https://github.com/exa-labs/openapi-spec/blob/master/exa-openapi-spec.yaml
 Source: https://github.com/exa-labs/exa-py/blob/master/exa_py/api.py
 Source: https://github.com/exa-labs/exa-js/blob/master/src/index.ts
+Checked against exa-py 2.28.0 (tests/drift) on 2026-12-01.
 """
 
 from typing import Annotated, Any, Literal
@@ -20,20 +21,21 @@ from pydantic import Field
 from provcat.providers.exa.contents import ExaContentsOptions
 from provcat.request import RequestModel
 
-__all__ = ["ExaCategory", "ExaSearchRequest"]
+__all__ = ["ExaCategory", "ExaFlags", "ExaSearchRequest", "ExaUserIdentifier"]
 
 ExaCategory = Literal[
     "company",
-    "research paper",
-    "publication",
     "news",
-    "pdf",
-    "github",
-    "tweet",
+    "publication",
     "personal site",
     "financial report",
     "people",
 ]
+"""Exa's search categories, as exa-py 2.28.0 types them ("publication" is the research-paper
+index launched 2026-07-23: https://exa.ai/blog/publications-search)."""
+
+ExaFlags = list[str]
+ExaUserIdentifier = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 _Domains = Annotated[list[str], Field(max_length=1200)]
 _OnePhrase = Annotated[list[str], Field(max_length=1)]
@@ -44,8 +46,14 @@ class ExaSearchRequest(RequestModel):
 
     query: str = Field(min_length=1, description="The search query.")
     type: (
-        Literal["auto", "neural", "fast", "instant", "deep-lite", "deep", "deep-reasoning"] | None
-    ) = Field(None, description="Search method (default auto); the deep-* types synthesize output.")
+        Literal["auto", "lite", "neural", "fast", "instant", "deep-lite", "deep", "deep-reasoning"]
+        | None
+    ) = Field(
+        None,
+        description="Search method (default auto); lite is a low-cost beta with fewer "
+        "parameters; fast, instant and deep-reasoning are legacy; the deep-* types synthesize "
+        "output.",
+    )
     category: ExaCategory | None = Field(
         None,
         description="Data category to focus on; company and people accept only some filters.",
@@ -113,6 +121,17 @@ class ExaSearchRequest(RequestModel):
         alias="outputSchema",
         description="Schema of the synthesized output: {'type': 'text'} or an object schema.",
     )
+    objective: str | None = Field(
+        None,
+        max_length=4096,
+        description="The broader goal the search serves, beyond the query itself.",
+    )
+    user_identifier: ExaUserIdentifier | None = Field(
+        None,
+        alias="userIdentifier",
+        description="Opaque, non-personal id of the end user the request is made for.",
+    )
+    flags: ExaFlags | None = Field(None, description="Experimental flags for Exa usage.")
     stream: bool | None = Field(
         None, description="Stream the response as OpenAI-style chat completion chunks (SSE)."
     )

@@ -1,22 +1,26 @@
-"""Firecrawl v1 crawl: the request model, its webhook object, and the endpoint class.
+"""Firecrawl v2 crawl: the request model, its webhook object, and the endpoint class.
 
-:class:`FirecrawlCrawlRequest` lists the JSON body of ``POST https://api.firecrawl.dev/v1/crawl``,
-which starts an asynchronous crawl: the start URL, path filters, depth and page limits, link
-policies (``crawlEntireDomain`` and its deprecated alias ``allowBackwardLinks``,
-``allowExternalLinks``, ``allowSubdomains``), sitemap and query-string handling, pacing
-(``delay``, ``maxConcurrency``), the ``webhook`` to notify and the per-page ``scrapeOptions``.
-Wire names are camelCase; attributes are snake_case with aliases, so serialize with
-``by_alias=True``.
+:class:`FirecrawlCrawlRequest` lists the JSON body of ``POST https://api.firecrawl.dev/v2/crawl``,
+which starts an asynchronous crawl: the start URL, an optional natural-language ``prompt`` that
+derives the settings, path filters, discovery depth and page limits, link policies
+(``crawlEntireDomain``, ``allowExternalLinks``, ``allowSubdomains``), ``sitemap``,
+robots.txt and query-string handling, pacing (``delay``, ``maxConcurrency``), the ``webhook``
+to notify and the per-page ``scrapeOptions``. v2 dropped v1's ``maxDepth`` (use
+``maxDiscoveryDepth``), ``allowBackwardLinks`` (use ``crawlEntireDomain``) and
+``ignoreSitemap`` (use ``sitemap``). Wire names are camelCase; attributes are snake_case with
+aliases, so serialize with ``by_alias=True``.
 
-Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/v1-openapi.json
-Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/src/controllers/v1/types.ts
+Source: https://docs.firecrawl.dev/api-reference/endpoint/crawl-post
+Source: https://docs.firecrawl.dev/migrate-to-v2
+Source: https://github.com/firecrawl/firecrawl/blob/main/apps/python-sdk/firecrawl/v2/types.py
+Checked against firecrawl-py 4.55.0 (tests/drift) on 2026-12-01.
 """
 
 from typing import Literal
 
 from pydantic import Field
 
-from provcat.providers.firecrawl.scrape import FirecrawlScrapeOptions
+from provcat.providers.firecrawl.scrape import FirecrawlScrapeOptions, internal
 from provcat.request import RequestModel
 
 __all__ = ["FirecrawlCrawlRequest", "FirecrawlWebhook"]
@@ -36,24 +40,19 @@ class FirecrawlWebhook(RequestModel):
 
 
 class FirecrawlCrawlRequest(RequestModel):
-    """Body of Firecrawl ``POST /v1/crawl``."""
+    """Body of Firecrawl ``POST /v2/crawl``."""
+
+    sdk_deviations = internal("integration")
 
     url: str = Field(description="Base URL to start crawling from.")
+    prompt: str | None = Field(
+        None, description="Natural-language instructions from which the crawl settings are derived."
+    )
     include_paths: list[str] | None = Field(
-        None,
-        alias="includePaths",
-        description="Pathname regexes; only matching URLs are crawled.",
+        None, alias="includePaths", description="Pathname regexes; only matching URLs are crawled."
     )
     exclude_paths: list[str] | None = Field(
-        None,
-        alias="excludePaths",
-        description="Pathname regexes; matching URLs are skipped.",
-    )
-    max_depth: int | None = Field(
-        None,
-        ge=0,
-        alias="maxDepth",
-        description="Deepest path depth (slashes) below the base URL to crawl (default 10).",
+        None, alias="excludePaths", description="Pathname regexes; matching URLs are skipped."
     )
     max_discovery_depth: int | None = Field(
         None,
@@ -61,31 +60,8 @@ class FirecrawlCrawlRequest(RequestModel):
         alias="maxDiscoveryDepth",
         description="Deepest link-discovery step to follow; the start URL and sitemap pages are 0.",
     )
-    limit: int | None = Field(
-        None, ge=1, description="Maximum number of pages to crawl (default 10000)."
-    )
-    crawl_entire_domain: bool | None = Field(
-        None,
-        alias="crawlEntireDomain",
-        description="Follow links to sibling and parent paths, not only children (default false).",
-    )
-    allow_backward_links: bool | None = Field(
-        None,
-        alias="allowBackwardLinks",
-        description="Deprecated name of crawlEntireDomain.",
-    )
-    allow_external_links: bool | None = Field(
-        None,
-        alias="allowExternalLinks",
-        description="Follow links to other websites (default false).",
-    )
-    allow_subdomains: bool | None = Field(
-        None,
-        alias="allowSubdomains",
-        description="Follow links to subdomains of the base domain (default false).",
-    )
-    ignore_sitemap: bool | None = Field(
-        None, alias="ignoreSitemap", description="Do not read the site's sitemap (default false)."
+    sitemap: Literal["skip", "include", "only"] | None = Field(
+        None, description="Skip the sitemap, include it (default), or crawl only its URLs."
     )
     ignore_query_parameters: bool | None = Field(
         None,
@@ -97,25 +73,40 @@ class FirecrawlCrawlRequest(RequestModel):
         alias="deduplicateSimilarURLs",
         description="Treat near-identical URLs (www, trailing slash, ...) as one page (default true).",
     )
-    regex_on_full_url: bool | None = Field(
+    limit: int | None = Field(None, ge=1, description="Maximum number of pages to crawl.")
+    crawl_entire_domain: bool | None = Field(
         None,
-        alias="regexOnFullURL",
-        description="Match includePaths/excludePaths against the full URL, not only the path.",
+        alias="crawlEntireDomain",
+        description="Follow links to sibling and parent paths, not only children (default false).",
+    )
+    allow_external_links: bool | None = Field(
+        None, alias="allowExternalLinks", description="Follow links to other websites."
+    )
+    allow_subdomains: bool | None = Field(
+        None, alias="allowSubdomains", description="Follow links to subdomains of the base domain."
+    )
+    ignore_robots_txt: bool | None = Field(
+        None, alias="ignoreRobotsTxt", description="Do not obey the site's robots.txt."
+    )
+    robots_user_agent: str | None = Field(
+        None, alias="robotsUserAgent", description="User agent whose robots.txt rules apply."
     )
     delay: float | None = Field(
         None, gt=0, description="Seconds to wait between scrapes, to respect rate limits."
     )
     max_concurrency: int | None = Field(
-        None,
-        ge=1,
-        alias="maxConcurrency",
-        description="Most pages scraped at once for this crawl.",
+        None, ge=1, alias="maxConcurrency", description="Most pages scraped at once for this crawl."
     )
     webhook: str | FirecrawlWebhook | None = Field(
         None, description="Webhook URL, or webhook settings, for crawl progress events."
     )
     scrape_options: FirecrawlScrapeOptions | None = Field(
         None, alias="scrapeOptions", description="Scrape options applied to every crawled page."
+    )
+    regex_on_full_url: bool | None = Field(
+        None,
+        alias="regexOnFullURL",
+        description="Match includePaths/excludePaths against the full URL, not only the path.",
     )
     zero_data_retention: bool | None = Field(
         None,

@@ -1,41 +1,52 @@
-"""Firecrawl v1 map: the request model and the endpoint class.
+"""Firecrawl v2 map: the request model of ``POST https://api.firecrawl.dev/v2/map``.
 
-:class:`FirecrawlMapRequest` lists the JSON body of ``POST https://api.firecrawl.dev/v1/map``,
-which lists the URLs of a site: the start URL, an optional ``search`` that ranks them, sitemap
-handling, subdomains, the link limit, the timeout and use of Firecrawl's index. Wire names are
-camelCase; attributes are snake_case with aliases, so serialize with ``by_alias=True``.
+:class:`FirecrawlMapRequest` lists the URLs of a site: the start URL, an optional ``search`` that
+ranks them, ``sitemap`` handling (v2's one setting replaces v1's ``ignoreSitemap`` and
+``sitemapOnly``), subdomains, query-string handling, the link limit, the timeout and location.
+Wire names are camelCase; attributes are snake_case with aliases, so serialize with
+``by_alias=True``.
 
-Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/v1-openapi.json
-Source: https://github.com/firecrawl/firecrawl/blob/main/apps/python-sdk/firecrawl/v1/client.py
+Source: https://docs.firecrawl.dev/api-reference/endpoint/map
+Source: https://github.com/firecrawl/firecrawl/blob/main/apps/python-sdk/firecrawl/v2/types.py
+Checked against firecrawl-py 4.55.0 (tests/drift) on 2026-12-01.
 """
+
+from typing import Any, Literal
 
 from pydantic import Field
 
+from provcat.providers.firecrawl.scrape import FirecrawlLocation, internal
 from provcat.request import RequestModel
 
 __all__ = ["FirecrawlMapRequest"]
 
 
 class FirecrawlMapRequest(RequestModel):
-    """Body of Firecrawl ``POST /v1/map``."""
+    """Body of Firecrawl ``POST /v2/map``."""
+
+    sdk_deviations = internal("integration")
 
     url: str = Field(description="Base URL of the site to map.")
     search: str | None = Field(None, description="Query that orders the links by relevance.")
-    ignore_sitemap: bool | None = Field(
-        None, alias="ignoreSitemap", description="Do not read the site's sitemap."
-    )
-    sitemap_only: bool | None = Field(
-        None, alias="sitemapOnly", description="Only return links found in the sitemap."
+    sitemap: Literal["only", "include", "skip"] | None = Field(
+        None, description="Use only the sitemap, include it (default), or skip it."
     )
     include_subdomains: bool | None = Field(
+        None, alias="includeSubdomains", description="Include subdomains of the site."
+    )
+    ignore_query_parameters: bool | None = Field(
         None,
-        alias="includeSubdomains",
-        description="Include subdomains of the site (default true).",
+        alias="ignoreQueryParameters",
+        description="Treat URLs differing only in query string as one.",
     )
-    limit: int | None = Field(
-        None, ge=1, le=30000, description="Maximum number of links to return (default 5000)."
+    limit: int | None = Field(None, ge=1, description="Maximum number of links to return.")
+    timeout: int | None = Field(None, gt=0, description="Timeout in milliseconds.")
+    location: FirecrawlLocation | None = Field(
+        None, description="Country and languages to emulate."
     )
-    timeout: int | None = Field(None, gt=0, description="Timeout in milliseconds; none by default.")
-    use_index: bool | None = Field(
-        None, alias="useIndex", description="Use Firecrawl's index of known URLs (default true)."
+    threat_protection: dict[str, Any] | None = Field(
+        None, alias="threatProtection", description="Threat protection settings."
+    )
+    audit_metadata: dict[str, Any] | None = Field(
+        None, alias="auditMetadata", description="Caller metadata recorded with the request."
     )

@@ -1,77 +1,65 @@
-"""Firecrawl v1 scrape: the request model, the shared scrape options, and the endpoint class.
+"""Firecrawl v2 scrape: the request model and the per-page scrape options crawl shares.
 
-:class:`FirecrawlScrapeRequest` lists the JSON body of ``POST https://api.firecrawl.dev/v1/scrape``:
-the URL, output ``formats`` and their options (``jsonOptions``, ``changeTrackingOptions``),
-content filters, browser settings (``headers``, ``waitFor``, ``mobile``, ``actions``,
-``location``, ``proxy``, ``blockAds``), caching (``maxAge``, ``storeInCache``), the FIRE-1
-``agent`` and ``zeroDataRetention``. :class:`FirecrawlScrapeOptions` holds the options that
-``/v1/crawl`` also takes as its ``scrapeOptions`` object. Wire names are camelCase; attributes
-are snake_case with aliases, so serialize with ``by_alias=True``.
+:class:`FirecrawlScrapeRequest` lists the JSON body of ``POST https://api.firecrawl.dev/v2/scrape``:
+the URL, the output ``formats`` (names, or format objects such as ``{"type": "json", "schema":
+...}`` or ``{"type": "screenshot", "fullPage": true}``), content filters, browser settings
+(``headers``, ``waitFor``, ``mobile``, ``actions``, ``location``, ``proxy``, ``blockAds``),
+document ``parsers``, caching (``maxAge``, ``minAge``, ``storeInCache``), and the safety
+options (``lockdown``, ``checkPromptInjection``, ``redactPII``, ``threatProtection``).
+:class:`FirecrawlScrapeOptions` holds the options that ``/v2/crawl`` takes as ``scrapeOptions``.
+Wire names are camelCase; attributes are snake_case with aliases, so serialize with
+``by_alias=True``.
 
-Left out on purpose: the deprecated ``extract`` (use ``jsonOptions``) and ``geolocation`` (use
-``location``) objects, and server-internal fields (``origin``, ``integration``, ``useMock``,
-``fastMode``, ``__experimental_*``).
+v1 is legacy: v2 replaced ``jsonOptions``/``changeTrackingOptions`` with format objects,
+``parsePDF`` with ``parsers``, and dropped the FIRE-1 ``agent`` from scrape.
 
-Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/v1-openapi.json
-Source: https://github.com/firecrawl/firecrawl/blob/main/apps/api/src/controllers/v1/types.ts
+Source: https://docs.firecrawl.dev/api-reference/endpoint/scrape
+Source: https://docs.firecrawl.dev/migrate-to-v2
+Source: https://github.com/firecrawl/firecrawl/blob/main/apps/python-sdk/firecrawl/v2/types.py
+Checked against firecrawl-py 4.55.0 (tests/drift) on 2026-12-01.
 """
 
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel
+from provcat.request import RequestModel, SdkDeviation
 
-__all__ = [
-    "FirecrawlChangeTrackingOptions",
-    "FirecrawlExtractAgent",
-    "FirecrawlJsonOptions",
-    "FirecrawlLocation",
-    "FirecrawlScrapeAgent",
-    "FirecrawlScrapeJsonOptions",
-    "FirecrawlScrapeOptions",
-    "FirecrawlScrapeRequest",
-]
+__all__ = ["FirecrawlLocation", "FirecrawlScrapeOptions", "FirecrawlScrapeRequest"]
 
 FirecrawlFormat = Literal[
     "markdown",
+    "summary",
     "html",
     "rawHtml",
     "links",
+    "images",
     "screenshot",
-    "screenshot@fullPage",
     "json",
-    "summary",
     "changeTracking",
-    "extract",
+    "attributes",
+    "branding",
+    "product",
+    "menu",
+    "query",
+    "audio",
+    "video",
 ]
+"""Format names v2 takes as plain strings; the others are objects with a ``type``."""
+
+# Options the SDK has that are not request fields for a caller, shared with map and crawl.
+INTERNAL = {
+    "integration": "an SDK-set tag naming the integration that sent the request",
+    "fast_mode": "a server-internal switch, not in the v2 API reference",
+    "use_mock": "a server-internal test switch, not in the v2 API reference",
+}
 
 
-class FirecrawlJsonOptions(RequestModel):
-    """LLM extraction settings used with the 'json' format."""
-
-    schema_: dict[str, Any] | None = Field(
-        None, alias="schema", description="JSON Schema the extracted data must follow."
-    )
-    system_prompt: str | None = Field(
-        None, max_length=10000, alias="systemPrompt", description="System prompt for extraction."
-    )
-    prompt: str | None = Field(
-        None, max_length=10000, description="Extraction prompt, usable without a schema."
-    )
-
-
-class FirecrawlExtractAgent(RequestModel):
-    """Agent that drives a JSON extraction."""
-
-    model: Literal["FIRE-1"] | None = Field(None, description="Agent model; FIRE-1.")
-
-
-class FirecrawlScrapeJsonOptions(FirecrawlJsonOptions):
-    """JSON extraction settings of a single scrape, which may name the FIRE-1 agent."""
-
-    agent: FirecrawlExtractAgent | None = Field(
-        None, description="Agent to run the extraction with."
+def internal(*names: str) -> tuple[SdkDeviation, ...]:
+    """Deviations for SDK options that provcat leaves out on purpose."""
+    return tuple(
+        SdkDeviation("firecrawl-py", name, "missing", f"{INTERNAL[name]}; left out on purpose")
+        for name in names
     )
 
 
@@ -87,32 +75,26 @@ class FirecrawlLocation(RequestModel):
     )
 
 
-class FirecrawlChangeTrackingOptions(RequestModel):
-    """Settings of the 'changeTracking' format (beta; needs 'markdown' too)."""
-
-    modes: list[Literal["git-diff", "json"]] | None = Field(
-        None, description="How changes are reported: a git-style diff, or compared JSON."
-    )
-    schema_: dict[str, Any] | None = Field(
-        None, alias="schema", description="JSON Schema of the data compared in 'json' mode."
-    )
-    prompt: str | None = Field(None, description="Extraction prompt for 'json' mode.")
-    tag: str | None = Field(
-        None, description="Separate change-tracking history to compare against."
-    )
-
-
 class FirecrawlScrapeOptions(RequestModel):
-    """Per-page scrape options, shared by /v1/scrape and /v1/crawl's scrapeOptions."""
+    """Per-page scrape options, shared by /v2/scrape and /v2/crawl's scrapeOptions."""
 
-    formats: list[FirecrawlFormat] | None = Field(
-        None,
-        description="Outputs to return (default ['markdown']); only one screenshot variant at a time.",
+    sdk_deviations = (
+        *internal("integration", "fast_mode", "use_mock"),
+        SdkDeviation(
+            "firecrawl-py",
+            "formats",
+            "values",
+            "firecrawl-py also accepts the snake_case spellings raw_html and change_tracking and "
+            "sends them as rawHtml and changeTracking, the only spellings of the v2 API",
+        ),
     )
-    only_main_content: bool | None = Field(
+
+    formats: list[FirecrawlFormat | dict[str, Any]] | None = Field(
         None,
-        alias="onlyMainContent",
-        description="Drop headers, navigation and footers (default true).",
+        description="Outputs to return (default ['markdown']): names, or objects with a type.",
+    )
+    headers: dict[str, str] | None = Field(
+        None, description="HTTP headers sent with the page request, e.g. cookies or user agent."
     )
     include_tags: list[str] | None = Field(
         None, alias="includeTags", description="HTML tags or selectors to keep."
@@ -120,39 +102,31 @@ class FirecrawlScrapeOptions(RequestModel):
     exclude_tags: list[str] | None = Field(
         None, alias="excludeTags", description="HTML tags or selectors to remove."
     )
-    headers: dict[str, str] | None = Field(
-        None, description="HTTP headers sent with the page request, e.g. cookies or user agent."
+    only_main_content: bool | None = Field(
+        None,
+        alias="onlyMainContent",
+        description="Drop headers, navigation and footers (default true).",
     )
+    timeout: int | None = Field(None, gt=0, description="Request timeout in milliseconds.")
     wait_for: int | None = Field(
         None,
         ge=0,
-        le=60000,
         alias="waitFor",
-        description="Milliseconds to wait before reading the page; at most half of timeout.",
+        description="Milliseconds to wait before reading the page.",
     )
     mobile: bool | None = Field(None, description="Emulate a mobile device (default false).")
-    skip_tls_verification: bool | None = Field(
-        None,
-        alias="skipTlsVerification",
-        description="Skip TLS certificate verification (default false).",
-    )
-    timeout: int | None = Field(
-        None, gt=0, description="Request timeout in milliseconds (default 30000)."
-    )
-    parse_pdf: bool | None = Field(
-        None,
-        alias="parsePDF",
-        description="Convert PDFs to markdown (billed per page) instead of returning base64 (default true).",
-    )
-    json_options: FirecrawlJsonOptions | None = Field(
-        None, alias="jsonOptions", description="Settings of the 'json' extraction format."
+    parsers: list[str | dict[str, Any]] | None = Field(
+        None, description="Document parsers, e.g. 'pdf' or {'type': 'pdf', 'maxPages': 10}."
     )
     actions: Annotated[list[dict[str, Any]], Field(max_length=50)] | None = Field(
         None,
-        description="Browser actions run before scraping (wait, click, write, press, scroll, screenshot, ...).",
+        description="Browser actions run before scraping (wait, click, write, press, scroll, ...).",
     )
     location: FirecrawlLocation | None = Field(
         None, description="Country and languages to emulate."
+    )
+    skip_tls_verification: bool | None = Field(
+        None, alias="skipTlsVerification", description="Skip TLS certificate verification."
     )
     remove_base64_images: bool | None = Field(
         None,
@@ -162,44 +136,48 @@ class FirecrawlScrapeOptions(RequestModel):
     block_ads: bool | None = Field(
         None, alias="blockAds", description="Block ads and cookie pop-ups (default true)."
     )
-    proxy: Literal["basic", "stealth", "auto"] | None = Field(
-        None, description="Proxy type (default basic); auto retries with stealth on failure."
-    )
-    change_tracking_options: FirecrawlChangeTrackingOptions | None = Field(
-        None, alias="changeTrackingOptions", description="Settings of the 'changeTracking' format."
+    proxy: Literal["basic", "stealth", "enhanced", "auto"] | None = Field(
+        None, description="Proxy type; auto retries with a stronger proxy on failure."
     )
     max_age: int | None = Field(
         None,
         ge=0,
         alias="maxAge",
-        description="Accept a cached copy younger than this many milliseconds (default 0: no cache).",
+        description="Reuse indexed content younger than this many milliseconds; 0 bypasses it.",
+    )
+    min_age: int | None = Field(
+        None, ge=0, alias="minAge", description="Only reuse indexed content at least this old (ms)."
     )
     store_in_cache: bool | None = Field(
-        None,
-        alias="storeInCache",
-        description="Store the page in Firecrawl's index and cache (default true).",
+        None, alias="storeInCache", description="Store the page in Firecrawl's index and cache."
     )
-
-
-class FirecrawlScrapeAgent(RequestModel):
-    """The FIRE-1 agent that interacts with the page before it is scraped."""
-
-    model: Literal["FIRE-1"] | None = Field(None, description="Agent model; FIRE-1.")
-    prompt: str = Field(description="What the agent should do on the page.")
+    lockdown: bool | None = Field(None, description="Lockdown mode (see the v2 scrape reference).")
+    check_prompt_injection: bool | None = Field(
+        None,
+        alias="checkPromptInjection",
+        description="Fail the scrape when the page content carries a prompt injection.",
+    )
+    redact_pii: bool | dict[str, Any] | None = Field(
+        None, alias="redactPII", description="Redact personal data: true, or redaction options."
+    )
+    threat_protection: dict[str, Any] | None = Field(
+        None, alias="threatProtection", description="Threat protection settings."
+    )
+    audit_metadata: dict[str, Any] | None = Field(
+        None, alias="auditMetadata", description="Caller metadata recorded with the request."
+    )
+    profile: dict[str, Any] | None = Field(
+        None, description="Browser profile to scrape with (saved cookies and storage)."
+    )
+    domain_tools: bool | None = Field(
+        None, alias="domainTools", description="Enable Alexandria domain-tool discovery."
+    )
+    tool_detail: Literal["compact", "summary", "full"] | None = Field(
+        None, alias="toolDetail", description="How much of the discovered domain tools to return."
+    )
 
 
 class FirecrawlScrapeRequest(FirecrawlScrapeOptions):
-    """Body of Firecrawl ``POST /v1/scrape``."""
+    """Body of Firecrawl ``POST /v2/scrape``."""
 
     url: str = Field(description="URL of the page to scrape.")
-    json_options: FirecrawlScrapeJsonOptions | None = Field(
-        None, alias="jsonOptions", description="Settings of the 'json' extraction format."
-    )
-    agent: FirecrawlScrapeAgent | None = Field(
-        None, description="FIRE-1 agent that acts on the page before scraping."
-    )
-    zero_data_retention: bool | None = Field(
-        None,
-        alias="zeroDataRetention",
-        description="Keep no data of this request (must be enabled for the team).",
-    )

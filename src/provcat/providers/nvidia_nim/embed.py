@@ -5,9 +5,12 @@ Retriever embedding NIMs, hosted at ``https://integrate.api.nvidia.com/v1/embedd
 self-hosted. Besides the OpenAI embedding fields it carries NVIDIA's retrieval extensions:
 ``input_type`` (query or passage), ``truncate``, ``modality`` and ``embedding_type``.
 
-Source: https://docs.nvidia.com/nim/nemo-retriever/text-embedding/latest/reference.html
-Source: https://docs.nvidia.com/nim/nemo-retriever/text-embedding/latest/reference-grpc.html
+Source: https://docs.nvidia.com/nim/nemo-retriever/embedding/latest/reference.html
+Source: https://docs.nvidia.com/nim/nemo-retriever/embedding/2.4/reference.html
 Source: https://docs.nvidia.com/nim/nemo-retriever/text-embedding/2.2.0/reference.html
+Reviewed on 2026-12-01: NVIDIA's embedding NIM docs moved from ``nemo-retriever/text-embedding/``
+to ``nemo-retriever/embedding/``; the body fields those references show (model, input,
+input_type, modality, truncate, dimensions, embedding_type) match this model.
 """
 
 from typing import Literal

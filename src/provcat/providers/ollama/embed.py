@@ -7,6 +7,8 @@
 Source: https://github.com/ollama/ollama/blob/main/docs/api.md#generate-embeddings
 Source: https://github.com/ollama/ollama/blob/main/docs/openapi.yaml
 Source: https://github.com/ollama/ollama/blob/main/api/types.go
+Source: https://github.com/ollama/ollama-python/blob/main/ollama/_types.py
+Checked against ollama 0.6.3 (tests/drift) on 2026-12-01.
 """
 
 from typing import Any
@@ -21,7 +23,9 @@ __all__ = ["OllamaEmbedRequest"]
 class OllamaEmbedRequest(RequestModel):
     """Body of Ollama ``POST /api/embed``."""
 
-    model: str = Field(description="Name of the local embedding model, e.g. 'all-minilm'.")
+    model: str = Field(
+        min_length=1, description="Name of the local embedding model, e.g. 'all-minilm'."
+    )
     input: str | list[str] = Field(description="One text, or a list of texts, to embed.")
     truncate: bool | None = Field(
         None,

@@ -3,19 +3,22 @@
 :class:`OllamaGenerateRequest` lists the body of ``POST /api/generate`` on a local Ollama
 server: the prompt fields (``model``, ``prompt``, ``suffix``, ``images``, ``system``,
 ``template``), output control (``format``, ``think``, ``raw``, ``stream``, ``logprobs``,
-``top_logprobs``), model control (``options``, ``keep_alive``, ``truncate``, ``shift``) and the
-deprecated ``context`` token list.
+``top_logprobs``), model control (``options``, ``keep_alive``, ``truncate``, ``shift``), the
+deprecated ``context`` token list, and the experimental image-generation settings (``width``,
+``height``, ``steps``).
 
 Source: https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-completion
 Source: https://github.com/ollama/ollama/blob/main/docs/openapi.yaml
 Source: https://github.com/ollama/ollama/blob/main/api/types.go
+Source: https://github.com/ollama/ollama-python/blob/main/ollama/_types.py
+Checked against ollama 0.6.3 (tests/drift) on 2026-12-01.
 """
 
 from typing import Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel
+from provcat.request import RequestModel, SdkDeviation
 
 __all__ = ["OllamaGenerateRequest"]
 
@@ -23,7 +26,31 @@ __all__ = ["OllamaGenerateRequest"]
 class OllamaGenerateRequest(RequestModel):
     """Body of Ollama ``POST /api/generate``."""
 
-    model: str = Field(description="Name of the local model, as 'model:tag', e.g. 'llama3.2'.")
+    sdk_deviations = (
+        SdkDeviation(
+            "ollama",
+            "format",
+            "values",
+            "ollama-python types '' as its placeholder for no format; the API documents only "
+            "'json' or a JSON schema, and the model spells no format as null "
+            "(https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-completion)",
+        ),
+        *(
+            SdkDeviation(
+                "ollama",
+                name,
+                "extra",
+                f"the server's GenerateRequest takes {name} (api/types.go, "
+                "https://github.com/ollama/ollama/blob/main/api/types.go); ollama-python does "
+                "not type it yet",
+            )
+            for name in ("truncate", "shift")
+        ),
+    )
+
+    model: str = Field(
+        min_length=1, description="Name of the local model, as 'model:tag', e.g. 'llama3.2'."
+    )
     prompt: str | None = Field(None, description="Prompt text the model continues or answers.")
     suffix: str | None = Field(
         None, description="Text placed after the response, for fill-in-the-middle models."
@@ -71,6 +98,15 @@ class OllamaGenerateRequest(RequestModel):
         ge=0,
         le=20,
         description="Number of most likely alternatives to return per token position when logprobs is on.",
+    )
+    width: int | None = Field(
+        None, ge=1, description="Image width in pixels (experimental image generation models)."
+    )
+    height: int | None = Field(
+        None, ge=1, description="Image height in pixels (experimental image generation models)."
+    )
+    steps: int | None = Field(
+        None, ge=1, description="Diffusion steps (experimental image generation models)."
     )
     truncate: bool | None = Field(
         None, description="Truncate the input when the rendered prompt exceeds the context length."

@@ -3,7 +3,7 @@
 ``BatchRequest`` lists every documented body field of ``POST /v1/batches``, which starts a
 batch from an uploaded JSONL file of requests.
 
-Source: https://platform.openai.com/docs/api-reference/batch/create
+Source: https://developers.openai.com/api/reference/resources/batches/methods/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/batch_create_params.py
 """
 

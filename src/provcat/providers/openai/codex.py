@@ -11,6 +11,8 @@ new session.
 Source: https://developers.openai.com/codex/cli/reference
 Source: https://developers.openai.com/codex/noninteractive
 Source: https://github.com/openai/codex/blob/main/codex-rs/exec/src/cli.rs
+Source: https://github.com/openai/codex/blob/main/codex-rs/utils/cli/src/shared_options.rs
+Reviewed against both files on 2026-12-01 (``--not-so-yolo`` added as ``auto_review``).
 """
 
 import hashlib
@@ -65,6 +67,11 @@ class CodexRequest(RequestModel):
         None,
         description="Skip approvals and sandboxing entirely "
         "(--dangerously-bypass-approvals-and-sandbox / --yolo); only in isolated runners.",
+    )
+    auto_review: bool | None = Field(
+        None,
+        description="Let Codex auto-review approval requests while it runs with workspace write "
+        "access (--not-so-yolo); not with bypass_approvals.",
     )
     bypass_hook_trust: bool | None = Field(
         None,
@@ -134,6 +141,8 @@ class CodexRequest(RequestModel):
             raise ValueError("local_provider needs oss=True (--local-provider requires --oss)")
         if self.bypass_approvals and (self.sandbox is not None or self.full_auto):
             raise ValueError("bypass_approvals conflicts with sandbox and full_auto")
+        if self.bypass_approvals and self.auto_review:
+            raise ValueError("bypass_approvals conflicts with auto_review (--not-so-yolo)")
         if self.resume_last and self.resume_session_id is not None:
             raise ValueError("give resume_session_id or resume_last, not both")
         if self.resume_all and not (self.resume_last or self.resume_session_id is not None):
@@ -178,6 +187,7 @@ class CodexCLIEndpoint(AgenticEndpoint):
                 ("--add-dir", r.add_dirs),
                 ("--sandbox", sandbox),
                 ("--dangerously-bypass-approvals-and-sandbox", r.bypass_approvals),
+                ("--not-so-yolo", r.auto_review),
                 ("--dangerously-bypass-hook-trust", r.bypass_hook_trust),
                 ("--skip-git-repo-check", r.skip_git_repo_check),
                 ("--ephemeral", r.ephemeral),

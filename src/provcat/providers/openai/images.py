@@ -5,24 +5,66 @@
 models and the GPT image models; several fields only apply to one family, as each description
 says.
 
-Source: https://platform.openai.com/docs/api-reference/images/create
-Source: https://platform.openai.com/docs/api-reference/images/createEdit
+Source: https://developers.openai.com/api/reference/resources/images/methods/generate
+Source: https://developers.openai.com/api/reference/resources/images/methods/edit
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/image_generate_params.py
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/image_edit_params.py
+Checked against openai 3.57.0 (tests/drift) on 2026-12-01.
 """
 
 from typing import Annotated, Literal
 
 from pydantic import Field
 
+from provcat.protocols.openai_chat import ReasoningEffort
 from provcat.request import RequestModel
 
-__all__ = ["ImageEditRequest", "ImageGenerationRequest"]
+__all__ = ["ImageEditRequest", "ImageGenerationRequest", "SvgAuthor", "SvgReasoning"]
 
 _SIZE_PATTERN = r"^(auto|[0-9]+x[0-9]+)$"
 
+ImageFormat = Literal["png", "jpeg", "webp", "gif", "svg"]
+ImageQuality = Literal["standard", "low", "medium", "high", "xhigh", "max", "auto"]
 
-class ImageGenerationRequest(RequestModel):
+
+class SvgReasoning(RequestModel):
+    """Reasoning settings of the model that authors SVG output."""
+
+    effort: ReasoningEffort | None = Field(
+        None, description="Reasoning effort of the SVG author; its default when omitted."
+    )
+
+
+class SvgAuthor(RequestModel):
+    """The model (and its reasoning effort) that writes SVG output (output_format=svg)."""
+
+    model: str = Field(description="Model that authors the SVG, when SVG model selection is on.")
+    reasoning: SvgReasoning | None = Field(None, description="The SVG author's reasoning.")
+
+
+class _ImageOptions(RequestModel):
+    """Fields that generation and editing share (GPT image models)."""
+
+    complexity: Literal["low", "medium", "high"] | None = Field(
+        None, description="Computation spent planning the image, apart from rendering quality."
+    )
+    frame_count: int | None = Field(
+        None, ge=2, le=16, description="Frames of GIF output, 2 to 16 (default 9); gif only."
+    )
+    frame_duration_ms: int | None = Field(
+        None, ge=0, description="Delay per GIF frame in milliseconds (default 200); gif only."
+    )
+    safety_identifier: str | None = Field(
+        None,
+        max_length=64,
+        description="Stable, preferably hashed, end-user ID; takes precedence over user.",
+    )
+    svg: SvgAuthor | None = Field(
+        None, description="Author model and reasoning for output_format=svg (needs n=1)."
+    )
+
+
+class ImageGenerationRequest(_ImageOptions):
     """Body of ``POST /v1/images/generations``."""
 
     prompt: str = Field(
@@ -45,13 +87,13 @@ class ImageGenerationRequest(RequestModel):
     output_compression: int | None = Field(
         None, ge=0, le=100, description="Compression percent for webp/jpeg (GPT image models)."
     )
-    output_format: Literal["png", "jpeg", "webp"] | None = Field(
-        None, description="File format of the images (GPT image models)."
+    output_format: ImageFormat | None = Field(
+        None, description="File format of the images (GPT image models; gif and svg in preview)."
     )
     partial_images: int | None = Field(
         None, ge=0, le=3, description="Number of partial images sent while streaming, 0 to 3."
     )
-    quality: Literal["standard", "hd", "low", "medium", "high", "auto"] | None = Field(
+    quality: ImageQuality | Literal["hd"] | None = Field(
         None, description="Image quality; the allowed values depend on the model."
     )
     response_format: Literal["url", "b64_json"] | None = Field(
@@ -73,7 +115,7 @@ class ImageGenerationRequest(RequestModel):
     )
 
 
-class ImageEditRequest(RequestModel):
+class ImageEditRequest(_ImageOptions):
     """Multipart form of ``POST /v1/images/edits``."""
 
     image: bytes | str | Annotated[list[bytes | str], Field(min_length=1, max_length=16)] = Field(
@@ -90,6 +132,10 @@ class ImageEditRequest(RequestModel):
     input_fidelity: Literal["high", "low"] | None = Field(
         None, description="How closely to keep the input's style and faces (default low)."
     )
+    markup: bytes | str | None = Field(
+        None,
+        description="Transparent PNG overlaid on the first image to guide the edit; not with mask.",
+    )
     mask: bytes | str | None = Field(
         None,
         description="PNG whose transparent areas mark where to edit, as file content or a path.",
@@ -101,13 +147,13 @@ class ImageEditRequest(RequestModel):
     output_compression: int | None = Field(
         None, ge=0, le=100, description="Compression percent for webp/jpeg (GPT image models)."
     )
-    output_format: Literal["png", "jpeg", "webp"] | None = Field(
+    output_format: ImageFormat | None = Field(
         None, description="File format of the images (GPT image models; default png)."
     )
     partial_images: int | None = Field(
         None, ge=0, le=3, description="Number of partial images sent while streaming, 0 to 3."
     )
-    quality: Literal["standard", "low", "medium", "high", "auto"] | None = Field(
+    quality: ImageQuality | None = Field(
         None, description="Image quality for GPT image models (default auto)."
     )
     response_format: Literal["url", "b64_json"] | None = Field(

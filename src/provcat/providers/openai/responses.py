@@ -6,8 +6,15 @@ the small documented objects (reasoning, text, prompt template, conversation, co
 management and stream options) are request models. Prompt caching and moderation settings and
 the metadata type are shared with the Chat Completions model.
 
-Source: https://platform.openai.com/docs/api-reference/responses/create
+Source: https://developers.openai.com/api/reference/resources/responses/methods/create
 Source: https://github.com/openai/openai-python/blob/main/src/openai/types/responses/response_create_params.py
+Source: https://developers.openai.com/api/docs/guides/prompting/migrate-from-prompt-object
+Checked against openai 3.57.0 (tests/drift) on 2026-12-01.
+
+``prompt`` (a reusable prompt object) is deprecated: OpenAI deprecated reusable prompts on
+2026-06-03 and scheduled ``v1/prompts`` to shut down on 2026-11-30; the migration guide moves the
+prompt text into ``input``/``instructions``. The field stays, marked deprecated, while the API and
+the SDK still take it.
 """
 
 from typing import Any, Literal
@@ -23,15 +30,24 @@ from provcat.protocols.openai_chat import (
 from provcat.request import RequestModel
 
 __all__ = [
+    "AccessPrograms",
+    "BackgroundOptions",
     "ContextManagementEntry",
     "ConversationReference",
     "PromptTemplateReference",
     "ReasoningConfig",
     "ResponseIncludable",
+    "ResponsesImageOptions",
     "ResponsesRequest",
     "ResponsesStreamOptions",
     "TextConfig",
 ]
+
+PROMPT_DEPRECATION = (
+    "Reusable prompt objects are deprecated (2026-06-03; v1/prompts shut down 2026-11-30): "
+    "put the prompt text in input/instructions, see "
+    "https://developers.openai.com/api/docs/guides/prompting/migrate-from-prompt-object"
+)
 
 ResponseIncludable = Literal[
     "file_search_call.results",
@@ -44,6 +60,33 @@ ResponseIncludable = Literal[
     "message.output_text.logprobs",
 ]
 """Extra output data the ``include`` list may ask for."""
+
+
+class AccessPrograms(RequestModel):
+    """Domain-specific access programs a request runs under."""
+
+    cyber: Literal["standard", "daybreak_blue", "daybreak_red"] | None = Field(
+        None, description="Cyber access program; resolved from the model's tier when omitted."
+    )
+
+
+class BackgroundOptions(RequestModel):
+    """Options of background execution (with background=true)."""
+
+    completion_window: Literal["soonest", "2h", "8h"] | None = Field(
+        None, description="soonest (default), or the discounted 2h/8h windows (no streaming)."
+    )
+    continuation_id: str | None = Field(
+        None, description="Opaque id that groups related background requests for priority."
+    )
+
+
+class ResponsesImageOptions(RequestModel):
+    """Request-level image options."""
+
+    context_compression: Literal["auto", "enabled", "disabled"] | None = Field(
+        None, description="Image context optimisation: auto (default), enabled or disabled."
+    )
 
 
 class ContextManagementEntry(RequestModel):
@@ -113,8 +156,14 @@ class ResponsesStreamOptions(RequestModel):
 class ResponsesRequest(RequestModel):
     """Body of ``POST /v1/responses``."""
 
+    access_programs: AccessPrograms | None = Field(
+        None, description="Domain-specific access programs to use for this request."
+    )
     background: bool | None = Field(
         None, description="Whether to run the response in the background."
+    )
+    background_options: BackgroundOptions | None = Field(
+        None, description="Completion window and grouping of background execution."
     )
     context_management: list[ContextManagementEntry] | None = Field(
         None, description="Context management rules, such as compaction, for this request."
@@ -122,6 +171,7 @@ class ResponsesRequest(RequestModel):
     conversation: str | ConversationReference | None = Field(
         None, description="Conversation (id or object) whose items are prepended and extended."
     )
+    image: ResponsesImageOptions | None = Field(None, description="Request-level image options.")
     include: list[ResponseIncludable] | None = Field(
         None, description="Extra output data to include in the response."
     )
@@ -154,7 +204,9 @@ class ResponsesRequest(RequestModel):
         description="ID of the previous response, for multi-turn state; not with conversation.",
     )
     prompt: PromptTemplateReference | None = Field(
-        None, description="Stored prompt template and its variables."
+        None,
+        deprecated=PROMPT_DEPRECATION,
+        description="Deprecated: stored prompt template and its variables.",
     )
     prompt_cache_key: str | None = Field(
         None, description="Key that groups similar requests to raise prompt cache hit rates."

@@ -16,13 +16,15 @@ Source: https://openrouter.ai/docs/api/reference/overview
 Source: https://openrouter.ai/docs/api-reference/parameters
 Source: https://openrouter.ai/docs/use-cases/reasoning-tokens
 Source: https://github.com/OpenRouterTeam/typescript-sdk/blob/main/src/models/chatrequest.ts
+Source: https://github.com/OpenRouterTeam/python-sdk/blob/main/src/openrouter/components/chatrequest.py
+Checked against openrouter 1.3.84 (tests/drift) on 2026-12-01.
 """
 
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel
+from provcat.request import RequestModel, SdkDeviation
 
 __all__ = [
     "OpenRouterChatRequest",
@@ -40,10 +42,25 @@ Metadata = Annotated[
 """Up to 16 string key-value pairs (keys up to 64 characters, values up to 512)."""
 
 
+OpenRouterEffort = Literal["max", "xhigh", "high", "medium", "low", "minimal", "none"]
+
+
 class OpenRouterReasoning(RequestModel):
     """OpenRouter's unified reasoning-token settings."""
 
-    effort: Literal["xhigh", "high", "medium", "low", "minimal", "none"] | None = Field(
+    sdk_deviations = tuple(
+        SdkDeviation(
+            "openrouter",
+            name,
+            "extra",
+            "on OpenRouter's reasoning-tokens guide "
+            "(https://openrouter.ai/docs/use-cases/reasoning-tokens); openrouter 1.3.84 types "
+            "only effort and summary",
+        )
+        for name in ("max_tokens", "exclude", "enabled")
+    )
+
+    effort: OpenRouterEffort | None = Field(
         None, description="Reasoning effort level; 'none' turns reasoning off."
     )
     max_tokens: int | None = Field(
@@ -92,6 +109,18 @@ class OpenRouterDebugOptions(RequestModel):
 class OpenRouterChatRequest(RequestModel):
     """Body of ``POST https://openrouter.ai/api/v1/chat/completions``."""
 
+    sdk_deviations = tuple(
+        SdkDeviation(
+            "openrouter",
+            name,
+            "extra",
+            "on OpenRouter's parameters reference "
+            "(https://openrouter.ai/docs/api-reference/parameters), which the API still "
+            "accepts; openrouter 1.3.84's ChatRequest does not type it",
+        )
+        for name in ("route", "transforms", "usage", "verbosity", "web_search_options")
+    )
+
     messages: list[dict[str, Any]] = Field(
         description="Conversation so far as role/content message objects."
     )
@@ -121,6 +150,23 @@ class OpenRouterChatRequest(RequestModel):
     )
     reasoning: OpenRouterReasoning | None = Field(
         None, description="Reasoning-token effort, budget and visibility."
+    )
+    reasoning_effort: OpenRouterEffort | None = Field(
+        None, description="Shorthand for reasoning.effort; must agree with it when both are set."
+    )
+    prompt_cache_key: str | None = Field(
+        None, description="Key that groups similar requests to raise prompt cache hit rates."
+    )
+    prompt_cache_options: dict[str, Any] | None = Field(
+        None,
+        description="Prompt-cache mode and minimum breakpoint lifetime (30m or 12h), for the "
+        "OpenAI models that support it.",
+    )
+    deferred_tools: dict[str, Any] | None = Field(
+        None, description="Opt-in, versioned router-level deferred-tool protocol."
+    )
+    stop_server_tools_when: list[dict[str, Any]] | None = Field(
+        None, description="Conditions that stop the server-tool agent loop (any one fires)."
     )
     usage: OpenRouterUsage | None = Field(
         None, description="Usage-accounting switch (deprecated; usage is always returned)."

@@ -13,13 +13,51 @@ underscore, thread and tenant settings, ``best_of``, ``n``, tool calling) are le
 Source: https://docs.perplexity.ai/api-reference/chat-completions-post
 Source: https://docs.perplexity.ai/guides/pro-search-stream-mode-guide
 Source: https://github.com/perplexityai/perplexity-py/blob/main/src/perplexity/types/chat/completion_create_params.py
+Checked against perplexityai 0.46.1 (tests/drift) on 2026-12-01: the internal fields it types
+are recorded as deviations below, so a field it adds shows up as drift.
 """
 
 from typing import Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel
+from provcat.request import RequestModel, SdkDeviation
+
+_INTERNAL = (
+    "_debug_pro_search",
+    "_force_new_agent",
+    "_inputs",
+    "_prompt_token_length",
+    "best_of",
+    "country",
+    "cum_logprobs",
+    "diverse_first_token",
+    "file_workspace_id",
+    "has_image_url",
+    "latitude",
+    "logprobs",
+    "longitude",
+    "n",
+    "num_images",
+    "num_search_results",
+    "parallel_tool_calls",
+    "ranking_model",
+    "response_formatting_locale",
+    "response_metadata",
+    "safe_search",
+    "search_internal_properties",
+    "search_tenant",
+    "thread_id",
+    "tool_choice",
+    "tools",
+    "top_logprobs",
+    "updated_after_timestamp",
+    "updated_before_timestamp",
+    "use_threads",
+    "user_original_query",
+)
+"""Fields perplexityai's generated types carry that Perplexity's API reference does not document
+(the user's location is documented inside web_search_options.user_location instead)."""
 
 __all__ = [
     "PerplexityChatRequest",
@@ -74,6 +112,26 @@ class PerplexityMediaResponse(RequestModel):
 
 class PerplexityChatRequest(RequestModel):
     """Body of ``POST https://api.perplexity.ai/chat/completions``."""
+
+    sdk_deviations = (
+        *(
+            SdkDeviation(
+                "perplexityai",
+                name,
+                "missing",
+                "undocumented on https://docs.perplexity.ai/api-reference/chat-completions-post; "
+                "perplexityai types it from Perplexity's full internal spec, with no description",
+            )
+            for name in _INTERNAL
+        ),
+        SdkDeviation(
+            "perplexityai",
+            "media_response",
+            "extra",
+            "documented on https://docs.perplexity.ai/api-reference/chat-completions-post "
+            "(media_response.overrides); perplexityai 0.46.1 does not type it",
+        ),
+    )
 
     model: str = Field(
         description=(

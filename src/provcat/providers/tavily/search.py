@@ -9,19 +9,41 @@ country filters, ``auto_parameters`` and ``exact_match``.
 Source: https://docs.tavily.com/documentation/api-reference/endpoint/search
 Source: https://tavily.com/.well-known/openapi.json
 Source: https://github.com/tavily-ai/tavily-python/blob/master/tavily/tavily.py
+Checked against tavily-python 0.8.5 (tests/drift) on 2026-12-01.
 """
 
 from typing import Annotated, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel
+from provcat.request import RequestModel, SdkDeviation
+
+_DOCS = "https://docs.tavily.com/documentation/api-reference/endpoint/search"
 
 __all__ = ["TavilySearchRequest"]
 
 
 class TavilySearchRequest(RequestModel):
     """Body of Tavily ``POST /search``."""
+
+    sdk_deviations = (
+        *(
+            SdkDeviation(
+                "tavily-python",
+                name,
+                "extra",
+                f"a documented body field ({_DOCS}); tavily-python passes it through **kwargs",
+            )
+            for name in ("chunks_per_source", "include_image_descriptions")
+        ),
+        SdkDeviation(
+            "tavily-python",
+            "time_range",
+            "values",
+            f"the API reference also takes the short forms d, w, m and y ({_DOCS}); "
+            "tavily-python types only the long ones",
+        ),
+    )
 
     query: str = Field(description="Search query; Tavily advises keeping it under 400 characters.")
     search_depth: Literal["advanced", "basic", "fast", "ultra-fast"] | None = Field(
@@ -69,6 +91,22 @@ class TavilySearchRequest(RequestModel):
         None, description="With include_images, add a text description of each image."
     )
     include_favicon: bool | None = Field(None, description="Add each result's favicon URL.")
+    include_domains_mode: Literal["restrict", "prefer"] | None = Field(
+        None, description="Whether include_domains restricts the results or only prefers them."
+    )
+    max_age_hours: int | None = Field(
+        None, ge=0, description="Oldest cached page content to accept, in hours."
+    )
+    fetch_timeout: float | None = Field(
+        None, gt=0, description="Seconds to wait for fetching a page's content."
+    )
+    cache_fallback: bool | None = Field(
+        None, description="Fall back to cached content when a live fetch fails."
+    )
+    language: str | None = Field(None, description="Language to search in, e.g. 'en'.")
+    filter_by_language: bool | None = Field(
+        None, description="Only return results in the requested language."
+    )
     include_domains: Annotated[list[str], Field(max_length=300)] | None = Field(
         None, description="Only return results from these domains (up to 300, wildcards allowed)."
     )

@@ -1,0 +1,68 @@
+"""Running the app under uvicorn: one process, or ``--workers N`` processes on one socket.
+
+Every process serves the same settings (handed to workers through ``PROVCAT_HUB_SERVE_SETTINGS``,
+never on a command line) and opens its own storage: its own connection pools and its own
+locked upload temp folder. Start-up housekeeping runs once, in the parent, before any worker
+starts; it removes only what dead processes left, so a worker that restarts, or another server
+on the same database and bucket, never loses an upload in flight. Forwarded headers are never
+trusted: URLs come from the configured public URL.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from fastapi import FastAPI
+
+from provcat.hub.server.app import create_app
+from provcat.hub.server.transport import HubHttpProtocol
+from provcat.hub.settings import HubSettings
+
+__all__ = ["SETTINGS_ENV", "run", "worker_app"]
+
+SETTINGS_ENV = "PROVCAT_HUB_SERVE_SETTINGS"
+
+
+def uvicorn_options(log_level: str) -> dict[str, Any]:
+    """The uvicorn settings every hub process uses (tests use them too)."""
+    return {
+        "http": HubHttpProtocol,
+        "proxy_headers": False,  # X-Forwarded-* never changes scheme, host or client
+        "server_header": False,
+        "log_level": log_level,
+        "timeout_graceful_shutdown": 5,
+    }
+
+
+def worker_app() -> FastAPI:
+    """The app factory each ``--workers`` process calls (settings from the environment)."""
+    settings = HubSettings.from_json(os.environ[SETTINGS_ENV])
+    from provcat.hub.storage import open_storage
+
+    # the parent migrated and cleaned; a worker only opens (a migration would be a no-op)
+    return create_app(settings, storage=open_storage(settings, housekeeping=False))
+
+
+def run(settings: HubSettings, host: str, port: int, workers: int, log_level: str) -> None:
+    import uvicorn
+
+    options = uvicorn_options(log_level)
+    if workers <= 1:
+        from provcat.hub.storage import open_storage
+
+        app = create_app(settings, storage=open_storage(settings))
+        uvicorn.run(app, host=host, port=port, **options)
+        return
+    from provcat.hub.storage import open_storage
+
+    open_storage(settings).close()  # migrate and clean once, before any worker starts
+    os.environ[SETTINGS_ENV] = settings.to_json()
+    uvicorn.run(
+        "provcat.hub.server.serving:worker_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        **options,
+    )

@@ -1,0 +1,4 @@
+"""Cerebras Inference (https://api.cerebras.ai/v1): the request model of its chat endpoint.
+
+Nothing is imported here: the catalog names the request model by its module.
+"""

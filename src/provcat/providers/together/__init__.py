@@ -1,0 +1,4 @@
+"""Together AI (https://api.together.ai/v1): request models of its chat and embeddings endpoints.
+
+Nothing is imported here: the catalog names each request model by its module.
+"""

@@ -1,0 +1,115 @@
+"""The bundled catalog's inventory: no lifecycle diagnostic as of the review day, every model
+sourced, and the request defaults the issue names moved off deprecated or retired models."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from generator.pipeline import run
+from provcat import ModelRetired, get_model, list_models
+from provcat.registry import EndpointRegistry
+
+CATALOG = Path(__file__).resolve().parents[2] / "catalog"
+REVIEWED = date(2026, 12, 1)
+
+
+def test_no_lifecycle_diagnostic_as_of_the_review_day() -> None:
+    result = run(CATALOG, as_of=REVIEWED)
+    assert result.ok
+    assert [d.as_text() for d in result.diagnostics] == []
+
+
+def test_every_model_with_facts_names_its_source_and_review_day() -> None:
+    for m in list_models():
+        if m.provider == "gemini_code":  # agy's display names: policy data, no vendor facts
+            continue
+        assert m.sources, f"{m.provider}/{m.id} has no source"
+        assert all(s.startswith("https://") for s in m.sources)
+        assert m.reviewed_at == "2026-12-01", f"{m.provider}/{m.id}"
+
+
+@pytest.mark.parametrize(
+    ("provider", "old"),
+    [
+        ("deepseek", "deepseek-chat"),
+        ("deepseek", "deepseek-reasoner"),
+        ("gemini", "gemini-2.5-flash"),
+        ("openrouter", "google/gemini-2.5-flash"),
+        ("groq", "llama-3.3-70b-versatile"),
+    ],
+)
+def test_retired_models_the_old_defaults_named(provider: str, old: str) -> None:
+    with pytest.raises(ModelRetired) as caught:
+        get_model(provider, old, as_of=REVIEWED)
+    assert caught.value.successor is not None
+    assert get_model(provider, caught.value.successor, as_of=REVIEWED).lifecycle(REVIEWED) in (
+        "active",
+        "preview",
+        "deprecated",
+    )
+
+
+def test_request_defaults_name_current_models() -> None:
+    snapshot = EndpointRegistry.snapshot()
+    checked = 0
+    providers = ("openai", "gemini", "deepseek", "groq", "mistral", "xai", "openrouter")
+    for key in (*providers, "cerebras", "fireworks", "together"):
+        for spec in snapshot.providers[key].endpoints.values():
+            model = spec.request_defaults.get("model")
+            if model is None:
+                continue
+            assert get_model(key, model, as_of=REVIEWED).lifecycle(REVIEWED) == "active"
+            checked += 1
+    assert checked == 13
+
+
+# Totals computed by genai-prices 0.2.3 (pydantic's reference implementation, its own price data)
+# with calc_price(Usage(...), model_ref=..., provider_id=...) on 2026-12-01: an independent check
+# of both the catalog's prices and estimate_cost's arithmetic, long-context tiers included.
+SMALL = {"input_tokens": 1000, "cache_read_tokens": 200, "output_tokens": 100}
+GENAI_PRICES = [
+    ("openai", "gpt-5-mini", SMALL, "0.000405"),
+    ("openai", "gpt-6.1-terra", SMALL, "0.00131"),
+    ("openai", "gpt-4.1-mini", SMALL, "0.00050"),
+    (
+        "openai",
+        "gpt-6.1-terra",
+        {"input_tokens": 300_000, "cache_read_tokens": 100_000, "output_tokens": 2000},
+        "0.425",
+    ),
+    ("xai", "grok-4.3", SMALL, "0.00129"),
+    (
+        "xai",
+        "grok-4.3",
+        {"input_tokens": 250_000, "cache_read_tokens": 50_000, "output_tokens": 1000},
+        "0.525",
+    ),
+    ("gemini", "gemini-3.8-flash", SMALL, "0.000990"),
+    ("gemini", "gemini-3.5-flash", SMALL, "0.00213"),
+    ("groq", "openai/gpt-oss-120b", SMALL, "0.000195"),
+    ("openai", "text-embedding-3-small", {"input_tokens": 1000}, "0.00002"),
+]
+
+
+@pytest.mark.parametrize(("provider", "model", "usage", "total"), GENAI_PRICES)
+def test_costs_agree_with_genai_prices(
+    provider: str, model: str, usage: dict[str, int], total: str
+) -> None:
+    from decimal import Decimal
+
+    from provcat import estimate_cost
+
+    assert estimate_cost(provider, model, usage).total == Decimal(total)
+
+
+def test_deepseek_peak_prices_are_twice_genai_prices_off_peak_figure() -> None:
+    from decimal import Decimal
+
+    from provcat import estimate_cost
+
+    # genai-prices 0.2.3 gives 0.0007304 for this usage on deepseek-v4-pro: DeepSeek's off-peak
+    # rate, which its pricing page states is half the peak rate the catalog records.
+    assert estimate_cost("deepseek", "deepseek-v4-pro", SMALL).total == 2 * Decimal("0.0007304")
