@@ -331,3 +331,24 @@ def test_every_target_gives_the_full_runs_answer_for_any_schema_shaped_input(
     root = schema if isinstance(schema, dict) else {"type": "object", "properties": {"v": schema}}
     for target in SINGLE:
         _both(tool(root, name=name), target)
+
+
+@pytest.mark.parametrize("target", [t.id for t in list_targets() if t.rewrites])
+def test_remembered_leaves_give_the_outcome_a_fresh_rewrite_gives(target: str) -> None:
+    """Each tool compiled with the target's leaf memo emptied first, then all again with the memo
+    warm from every earlier tool (equal leaves at other paths, other depths): the same dumps."""
+    resolved = get_target(target)
+    leaves = plan_for(resolved).leaves
+    tools = list(FIXTURES.values()) + _random_tools(300)
+
+    def dump(raw: dict[str, Any]) -> Any:
+        canonical = as_tool(raw)
+        outcome = run(canonical, resolved)
+        return [_dump(outcome, target, canonical.name, lossy) for lossy in (False, True)]
+
+    cold = []
+    for raw in tools:
+        leaves.clear()
+        cold.append(dump(raw))
+    assert [dump(raw) for raw in tools] == cold
+    assert leaves  # the warm pass did remember leaves

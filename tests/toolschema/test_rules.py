@@ -232,6 +232,8 @@ def test_name_lengths_at_and_past_each_limit() -> None:
     assert "openai/tool-name-too-long" in codes("a" * 65, "openai")
     assert "anthropic/invalid-tool-name" not in codes("a" * 64, "anthropic")
     assert "anthropic/invalid-tool-name" in codes("a" * 65, "anthropic")
+    assert "anthropic-strict/invalid-tool-name" not in codes("a" * 64, "anthropic-strict")
+    assert "anthropic-strict/invalid-tool-name" in codes("a" * 65, "anthropic-strict")
     assert "gemini/invalid-function-name" not in codes("a" * 128, "gemini")
     assert "gemini/invalid-function-name" in codes("a" * 129, "gemini")
     for target in ("gemini-json-schema", "gemini-openai"):
@@ -246,3 +248,12 @@ def test_refused_errors_cannot_be_allowed_away() -> None:
     result = compile_tool(OPENAI["root-schema-not-object"], "openai", allow_lossy=True)
     assert not result.ok and result.output is None
     assert "openai/root-schema-not-object" in {d.code for d in result.diagnostics}
+
+
+def test_equal_leaves_each_count_towards_the_size_limit() -> None:
+    # two equal const leaves of 60,001 characters: 120,002 in all, past OpenAI's 120,000
+    leaf = {"type": "string", "const": "c" * 60001}
+    found = {d.code for d in check(tool(obj(a=dict(leaf), b=dict(leaf))), "openai")}
+    assert "openai/schema-too-large" in found
+    single = {d.code for d in check(tool(obj(a=dict(leaf))), "openai")}
+    assert "openai/schema-too-large" not in single

@@ -277,21 +277,45 @@ def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
     return (_SEVERITY_RANK[d.severity], d.path, d.code, d.compile.supported, d)
 
 
+def _fill(template: str, provider_id: str, tool_name: str, path: str, values: Any) -> str:
+    """A rule template filled for one record; a template without braces is returned as is."""
+    if "{" not in template:
+        return template
+    return template.format_map(
+        _Values({"tool": tool_name, "target": provider_id, "path": path, **values})
+    )
+
+
+# One shared (frozen) CompileAbility per constant compile text, lossiness and verdict.
+_ABILITIES: dict[tuple[str, bool, bool], CompileAbility] = {}
+
+
 def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
     payload = r[4]
     if isinstance(payload, Diagnostic):
         return payload
     rule, values = payload
     path = r[1]
-    context = {"tool": tool_name, "target": provider_id, "path": path, **values}
-    ability = build_from(
-        CompileAbility,
-        {
-            "supported": r[3],
-            "lossy": rule.lossy,
-            "detail": format_template(rule.compile, context),
-        },
-    )
+    text = rule.compile
+    if "{" in text:
+        ability = build_from(
+            CompileAbility,
+            {
+                "supported": r[3],
+                "lossy": rule.lossy,
+                "detail": _fill(text, provider_id, tool_name, path, values),
+            },
+        )
+    else:
+        key = (text, rule.lossy, r[3])
+        shared = _ABILITIES.get(key)
+        if shared is None:
+            shared = build_from(
+                CompileAbility, {"supported": r[3], "lossy": rule.lossy, "detail": text}
+            )
+            if len(_ABILITIES) < 4096:
+                _ABILITIES[key] = shared
+        ability = shared
     return build_from(
         Diagnostic,
         {
@@ -299,7 +323,7 @@ def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> 
             "tool_name": tool_name,
             "severity": rule.severity,
             "code": rule.code,
-            "message": format_template(rule.message, context),
+            "message": _fill(rule.message, provider_id, tool_name, path, values),
             "path": path,
             "compile": ability,
             "docs_url": rule.docs_url,
@@ -314,13 +338,12 @@ def _build_transformation(
     if isinstance(payload, Transformation):
         return payload
     template, values = payload
-    context = {"tool": tool_name, "target": provider_id, "path": r[1], **values}
     return build_from(
         Transformation,
         {
             "code": r[0],
             "path": r[1],
-            "detail": format_template(template, context),
+            "detail": _fill(template, provider_id, tool_name, r[1], values),
             "lossy": r[2],
         },
     )

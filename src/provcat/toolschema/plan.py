@@ -201,6 +201,8 @@ class _Plan:
         )
         self.header_rules = fires("header-keyword")
         self.fates: dict[str, int] = {}
+        # rewritten leaves, kept by ``leaf_memo.LeafMemo``
+        self.leaves: dict[Any, Any] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 

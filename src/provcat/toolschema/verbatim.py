@@ -21,6 +21,12 @@ from provcat.toolschema.values import (
 )
 
 _SLOTS = frozenset(MAP_SLOTS + LIST_SLOTS + SINGLE_SLOTS)
+# slot -> its rank in ``schema_nodes`` order; the tens say the kind: 0 map, 1 list, 2 single
+_SLOT_RANK = {
+    slot: 10 * kind + i
+    for kind, slots in enumerate((MAP_SLOTS, LIST_SLOTS, SINGLE_SLOTS))
+    for i, slot in enumerate(slots)
+}
 
 
 class VerbatimWalk(NodeReports):
@@ -36,20 +42,27 @@ class VerbatimWalk(NodeReports):
         self.verbatim_node(s, path)
         if _SLOTS.isdisjoint(s):
             return {k: v if v.__class__ in _ATOMS else self.copied(v, level) for k, v in s.items()}
+        # the slots present, in ``schema_nodes`` order (looked up per key: nodes have few keys)
+        slots = [k for k in s if k in _SLOT_RANK]
+        if len(slots) > 1:
+            slots.sort(key=_SLOT_RANK.__getitem__)
         walked: dict[str, Any] = {}
-        for slot in MAP_SLOTS:
-            entries = s.get(slot)
-            if isinstance(entries, dict):
-                walked[slot] = self.verbatim_entries(entries, path + _segment(slot), depth, level)
-        for slot in LIST_SLOTS:
-            entries = s.get(slot)
-            if isinstance(entries, list):
-                walked[slot] = self.verbatim_entries(entries, path + _segment(slot), depth, level)
-        for slot in SINGLE_SLOTS:
-            child = s.get(slot)
-            if isinstance(child, dict):
+        for slot in slots:
+            entries = s[slot]
+            kind = _SLOT_RANK[slot] // 10
+            if kind == 0:  # a map slot
+                if isinstance(entries, dict):
+                    walked[slot] = self.verbatim_entries(
+                        entries, path + _segment(slot), depth, level
+                    )
+            elif kind == 1:  # a list slot
+                if isinstance(entries, list):
+                    walked[slot] = self.verbatim_entries(
+                        entries, path + _segment(slot), depth, level
+                    )
+            elif isinstance(entries, dict):
                 walked[slot] = self.verbatim_walk(
-                    child, path + _segment(slot), depth + 1, level + 1
+                    entries, path + _segment(slot), depth + 1, level + 1
                 )
         out: dict[str, Any] = {}
         for key, value in s.items():
@@ -67,14 +80,20 @@ class VerbatimWalk(NodeReports):
         if level + 1 > MAX_NESTING:
             raise _Bail
 
-        def one(value: Any, where: str) -> Any:
-            if isinstance(value, dict):
-                return self.verbatim_walk(value, where, depth + 1, level + 2)
-            return self.copied(value, level + 1)
-
+        walk, copied = self.verbatim_walk, self.copied
         if isinstance(entries, dict):
-            return {k: one(v, base + _segment(k)) for k, v in entries.items()}
-        return [one(v, f"{base}[{i}]") for i, v in enumerate(entries)]
+            return {
+                k: walk(v, base + _segment(k), depth + 1, level + 2)
+                if isinstance(v, dict)
+                else copied(v, level + 1)
+                for k, v in entries.items()
+            }
+        return [
+            walk(v, f"{base}[{i}]", depth + 1, level + 2)
+            if isinstance(v, dict)
+            else copied(v, level + 1)
+            for i, v in enumerate(entries)
+        ]
 
     def copied(self, value: Any, level: int) -> Any:
         """A deep copy of ``value``, held at nesting ``level`` (bails out past the limit)."""
