@@ -12,6 +12,7 @@ import click
 
 from generator.diagnostics import render
 from generator.emit import changed_files, counts, diff, write_tree
+from generator.importers.cli import import_group
 from generator.pipeline import Result, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,6 +86,9 @@ def _check_catalog(catalog: Path) -> None:
 @click.group()
 def main() -> None:
     """provcat's catalog compiler: validate catalog/ and generate the snapshot and docs."""
+
+
+main.add_command(import_group)
 
 
 @main.command()
