@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,19 @@ _import_path = click.option(
     type=click.Path(file_okay=False, exists=True, path_type=Path),
     help="A folder to import provider modules from, before the installed ones (repeatable).",
 )
+
+_as_of = click.option(
+    "--as-of",
+    "as_of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="Judge model lifecycle (deprecated, retired) as of this day, YYYY-MM-DD "
+    "[default: today]. Never changes the generated files.",
+)
+
+
+def _day(value: datetime | None) -> date | None:
+    return value.date() if value is not None else None
 
 
 def _summary(result: Result, seconds: float) -> str:
@@ -96,11 +110,18 @@ main.add_command(import_group)
 @_out
 @_format
 @_import_path
-def build(catalog: Path, out: Path, fmt: str, import_paths: tuple[Path, ...]) -> None:
+@_as_of
+def build(
+    catalog: Path,
+    out: Path,
+    fmt: str,
+    import_paths: tuple[Path, ...],
+    as_of: datetime | None,
+) -> None:
     """Validate the whole catalog; when it is valid, regenerate the snapshot and docs."""
     _check_catalog(catalog)
     started = time.perf_counter()
-    result = run(catalog, import_paths)
+    result = run(catalog, import_paths, _day(as_of))
     if not result.ok or result.files is None:
         _report(result, fmt, {})
         sys.exit(1)
@@ -117,10 +138,17 @@ def build(catalog: Path, out: Path, fmt: str, import_paths: tuple[Path, ...]) ->
 @_out
 @_format
 @_import_path
-def check(catalog: Path, out: Path, fmt: str, import_paths: tuple[Path, ...]) -> None:
+@_as_of
+def check(
+    catalog: Path,
+    out: Path,
+    fmt: str,
+    import_paths: tuple[Path, ...],
+    as_of: datetime | None,
+) -> None:
     """Validate the catalog and fail when the generated files do not match it."""
     _check_catalog(catalog)
-    result = run(catalog, import_paths)
+    result = run(catalog, import_paths, _day(as_of))
     if not result.ok or result.files is None:
         _report(result, fmt, {})
         sys.exit(1)

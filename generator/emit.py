@@ -171,7 +171,7 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
         "steps": sorted(STEPS.items()),
     }
     files = {}
-    for name in ("__init__.py", "data.py", "names.py", "records.py", "targets.py"):
+    for name in ("__init__.py", "data.py", "inventory.py", "names.py", "records.py", "targets.py"):
         files[f"provcat_catalog/{name}"] = env.get_template(f"package/{name}.j2").render(context)
     files["provcat_catalog/py.typed"] = ""
     for name in (

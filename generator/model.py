@@ -7,7 +7,7 @@ filled) are computed here once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.diagnostics import Loc
@@ -86,6 +86,12 @@ class ModelDecl:
     key: Key
     aliases: tuple[Key, ...]
     facts: dict[str, Any]
+    # position of every fact's value, by its path below the model (("prices", "tiers", 0), ...)
+    places: dict[tuple[str | int, ...], Loc] = field(default_factory=dict)
+
+    def at(self, *path: str | int) -> Loc:
+        """Where the fact at ``path`` was written, or the model's id when it was not."""
+        return self.places.get(path, self.key.loc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +116,23 @@ def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tupl
 
 def _kwargs(doc: Document, path: NodePath, data: dict[str, Any]) -> dict[str, Valued]:
     return {k: Valued(v, doc.loc((*path, k), key=True)) for k, v in data.items()}
+
+
+def _places(doc: Document, base: NodePath, value: Any) -> dict[tuple[str | int, ...], Loc]:
+    found: dict[tuple[str | int, ...], Loc] = {}
+
+    def walk(rel: tuple[str | int, ...], node: Any) -> None:
+        if rel:
+            found[rel] = doc.loc((*base, *rel))
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk((*rel, k), v)
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk((*rel, i), v)
+
+    walk((), value)
+    return found
 
 
 def build(doc: Document, stem: str) -> ProviderDecl:
@@ -221,6 +244,7 @@ def build(doc: Document, stem: str) -> ProviderDecl:
             key=Key(model_id, doc.loc(("models", model_id), key=True)),
             aliases=_keys(doc, ("models", model_id, "aliases"), facts.get("aliases", [])),
             facts={k: v for k, v in facts.items() if k != "aliases"},
+            places=_places(doc, ("models", model_id), facts),
         )
         for model_id, facts in data.get("models", {}).items()
     )

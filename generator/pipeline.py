@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from generator.files import display_path, yaml_files
 from generator.introspect import Importer
 from generator.loader import load_file
 from generator.model import ProviderDecl, build
+from generator.models_check import check as check_models
 from generator.schema_check import check, check_schema_reference
 from generator.snapshot import build as build_snapshot
 from generator.targets import load as load_targets
@@ -39,8 +41,12 @@ def provider_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnost
     return yaml_files(catalog / "providers", base, "provider")
 
 
-def run(catalog: Path, import_paths: tuple[Path, ...] = ()) -> Result:
-    """Compile ``catalog``; the result holds every diagnostic and, when valid, the files."""
+def run(catalog: Path, import_paths: tuple[Path, ...] = (), as_of: date | None = None) -> Result:
+    """Compile ``catalog``; the result holds every diagnostic and, when valid, the files.
+
+    ``as_of`` (default: today) is the day lifecycle diagnostics are judged on; it never changes
+    the files.
+    """
     catalog = catalog.resolve()
     base = catalog.parent
     for extra in reversed(import_paths):
@@ -59,6 +65,7 @@ def run(catalog: Path, import_paths: tuple[Path, ...] = ()) -> Result:
         if not errors(found):
             decls.append(build(doc, path.stem))
     problems.extend(validate(decls, Importer()))
+    problems.extend(check_models(decls, as_of or date.today()))
     targets, found = load_targets(catalog, base)
     problems.extend(found)
     target_problems = validate_targets(targets)

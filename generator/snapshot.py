@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import Any
 
-from generator.model import EndpointDecl, ProviderDecl
+from generator.model import EndpointDecl, ModelDecl, ProviderDecl
 from generator.validate import request_options_ref
 from provcat.catalog.keyspace import EndpointKeys, ProviderKeys, Spelling, indexes
 from provcat.keys import canonical_key
@@ -83,6 +83,56 @@ def _policy(p: ProviderDecl) -> dict[str, Any] | None:
     }
 
 
+# facts the policy tables read (model_kwargs); the rest of a model lives in the inventory module
+_POLICY_FACTS = ("default_effort",)
+
+
+def _prices(prices: dict[str, Any]) -> dict[str, Any]:
+    """Every price as its exact decimal string; tiers and batch the same way."""
+    out: dict[str, Any] = {}
+    for name, value in sorted(prices.items()):
+        if name == "tiers":
+            out[name] = tuple(
+                {k: (v if k == "above_input_tokens" else str(v)) for k, v in sorted(tier.items())}
+                for tier in value
+            )
+        elif name == "batch":
+            out[name] = _prices(value)
+        else:
+            out[name] = str(value)
+    return out
+
+
+def model_record(m: ModelDecl) -> dict[str, Any]:
+    """One inventory record: the facts as written, prices as strings, source as a tuple."""
+    record: dict[str, Any] = {
+        "model": m.key.value,
+        "aliases": tuple(sorted(a.value for a in m.aliases)),
+    }
+    for name, value in sorted(m.facts.items()):
+        if name == "prices":
+            value = _prices(value)
+        elif name == "source":
+            value = (value,) if isinstance(value, str) else tuple(value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(value, dict):
+            value = {k: tuple(v) if isinstance(v, list) else v for k, v in sorted(value.items())}
+        record[name] = value
+    return record
+
+
+def model_index(models: tuple[ModelDecl, ...]) -> dict[str, str]:
+    """Canonical spelling of every id and alias -> the model id (ids are claimed first)."""
+    index: dict[str, str] = {}
+    for m in models:
+        index.setdefault(canonical_key(m.key.value), m.key.value)
+    for m in models:
+        for a in m.aliases:
+            index.setdefault(canonical_key(a.value), m.key.value)
+    return dict(sorted(index.items()))
+
+
 def build(
     providers: list[ProviderDecl],
     targets: tuple[dict[str, Any], ...] = (),
@@ -90,6 +140,8 @@ def build(
 ) -> dict[str, Any]:
     """The whole snapshot as one plain-data mapping (input: a valid catalog)."""
     rows = []
+    inventory: dict[str, tuple[dict[str, Any], ...]] = {}
+    inventory_index: dict[str, dict[str, str]] = {}
     model_alias_index: dict[str, str] = {}
     ordered = sorted(providers, key=lambda d: canonical_key(d.key.value))
     provider_index, endpoint_indexes = indexes(
@@ -134,18 +186,25 @@ def build(
                     {
                         "model": m.key.value,
                         "aliases": tuple(sorted(a.value for a in m.aliases)),
-                        **dict(sorted(m.facts.items())),
+                        **{k: m.facts[k] for k in _POLICY_FACTS if k in m.facts},
                     }
                     for m in sorted(p.models, key=lambda m: m.key.value)
                 ),
             }
         )
+        if p.models:
+            inventory[key] = tuple(
+                model_record(m) for m in sorted(p.models, key=lambda m: m.key.value)
+            )
+            inventory_index[key] = model_index(p.models)
     return {
         "providers": tuple(rows),
         "provider_index": provider_index,
         "model_alias_index": dict(sorted(model_alias_index.items())),
         "targets": targets,
         "provider_targets": dict(sorted((provider_targets or {}).items())),
+        "inventory": inventory,
+        "inventory_index": inventory_index,
     }
 
 

@@ -81,7 +81,6 @@ def validate(providers: Iterable[ProviderDecl], importer: Importer) -> list[Diag
     classes: list[ClassUse[Loc]] = []
     for provider in ordered:
         _endpoints(provider, ctx, classes)
-        _models(provider, ctx)
     for problem in check_classes(classes):
         ctx.report(_report(problem))
     _policies(ordered, ctx)
@@ -540,23 +539,3 @@ def _effort_kwarg(p: ProviderDecl, kwarg: Valued, levels: tuple[Key, ...], ctx: 
         return
     for level in levels:
         ctx.report(_policy_kwarg(p, name, Valued(level.value, level.loc), "effort level", ctx))
-
-
-def _models(p: ProviderDecl, ctx: _Context) -> None:
-    space = _space("duplicate_model_key")
-    for m in p.models:
-        for key in (m.key, *m.aliases):
-            if not canonical_key(key.value):
-                ctx.report(
-                    diag("empty_key", key.loc, f"a model id or alias of {p.key.value} is empty")
-                )
-                continue
-            ctx.report(
-                _claimed(
-                    space.claim(
-                        Spelling(key.value, key.loc),
-                        f"model '{m.key.value}' of {p.key.value}",
-                        f"model id or alias '{key.value}'",
-                    )
-                )
-            )

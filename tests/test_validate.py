@@ -333,7 +333,7 @@ def test_alias_target_by_model_alias_and_by_provider_alias(workspace: Workspace)
 
 def test_duplicate_model_key(workspace: Workspace) -> None:
     workspace.edit(
-        "alpha.yaml", "{context_window: 4096}", "{aliases: [Alpha-1], context_window: 4096}"
+        "alpha.yaml", "{context_window: 4096}", "{aliases: [Alpha-One], context_window: 4096}"
     )
     workspace.fails(("duplicate_model_key", "alpha.yaml", 37, 33))
 

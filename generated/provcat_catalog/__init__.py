@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:b06f9150ed2cef7c033b629f62746f85884c05c165d9807dc20abd3ae84c36d1'
+FINGERPRINT: Final = 'sha256:99990a4199f7cfcc0a5d9306f3f693825b6f3cd43232524bc26bdce46fa9b1fd'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -14,6 +14,7 @@ from provcat.compat import CompatibleEndpoint, compatible_request_model, is_stri
 from provcat.config import EndpointConfig
 from provcat.endpoint import Endpoint
 from provcat.errors import EndpointConfigurationError, EndpointNotFound
+from provcat.inventory import check_model_use
 from provcat.keys import canonical_endpoint_key, canonical_provider_key
 from provcat.registry import EndpointRegistry
 from provcat.request import field_names, field_problem, suggest
@@ -171,7 +172,9 @@ def match_endpoint(
     Keys are compared after ``strip().casefold()`` only. A registered match always wins; a miss
     raises :class:`EndpointNotFound` unless ``openai_compatible=True`` authorizes a compatible
     endpoint (which needs a ``base_url``). A provider whose Python failed to import raises
-    :class:`ProviderUnavailable`, with or without the flag.
+    :class:`ProviderUnavailable`, with or without the flag. A ``model`` in ``request_defaults``
+    that the provider's inventory marks deprecated warns (:class:`ModelDeprecated`); a retired one
+    warns too, and raises :class:`ModelRetired` in strict mode.
     """
     if request_defaults is None and not config_overrides:
         snapshot = EndpointRegistry._snapshot
@@ -194,4 +197,7 @@ def match_endpoint(
     found = target(provider, endpoint, openai_compatible, config_overrides)
     if isinstance(found, Unlisted):
         return _compatible(str(found), endpoint, request_defaults, config_overrides)
+    model = request_defaults.get("model") if request_defaults else None
+    if isinstance(model, str):
+        check_model_use(found.provider, model)  # deprecated: warns; retired: raises when strict
     return build(found, request_defaults, config_overrides)

@@ -12,6 +12,7 @@ from typing import Any
 
 from provcat.catalog.specs import ProviderModelPolicy
 from provcat.effort import EFFORT_LEVELS
+from provcat.inventory import check_model_use
 from provcat.keys import canonical_key
 from provcat.modelspec import ModelSpec, parse_model_spec
 from provcat.registry import EndpointRegistry
@@ -55,7 +56,9 @@ def model_kwargs(
     the yolo / bypass (bypass beats yolo) / fast kwargs the provider declares.
 
     ``effort`` overrides the spec's own suffix. A provider with no policy gets no effort kwarg,
-    as before; fast mode where the provider declares none is an error.
+    as before; fast mode where the provider declares none is an error. A model the provider's
+    inventory marks deprecated warns (:class:`ModelDeprecated`); a retired one warns too, and
+    raises :class:`ModelRetired` in strict mode.
     """
     snapshot = EndpointRegistry.snapshot()
     key = (spec, yolo, bypass, fast, effort)
@@ -91,6 +94,7 @@ def _apply(
     provider = snapshot.provider_index.get(canonical_key(provider_raw))
     if provider is None:
         raise ValueError(f"unknown provider '{provider_raw}' in model spec '{parsed}'")
+    check_model_use(provider, model)  # deprecated: warns; retired: raises when strict
     policy = snapshot.policy(provider)
     kwargs: dict[str, Any] = {"provider": provider, "model": model}
     if policy is None:

@@ -1,0 +1,294 @@
+"""Whole-set checks of the model inventory (`models:`), every problem at once.
+
+Keys, references (successor, points_to) and their cycles, limits, lifecycle dates, price tiers and
+signs within each provider; then what makes a stale catalog visible: every request default and
+model alias must name a listed model that is not retired, and a deprecated one is a warning.
+Only these last diagnostics depend on the day (``as_of``); nothing here changes generated output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Loc, diag
+from generator.model import Key, ModelDecl, ProviderDecl
+from provcat.keys import canonical_key
+from provcat.lifecycle import parse_day, state
+
+__all__ = ["check"]
+
+_DATES = ("release_date", "deprecation_date", "shutdown_date")
+_LIMITS = ("max_input_tokens", "max_output_tokens")
+
+
+def _at(loc: Loc) -> str:
+    return f"{loc[0]}:{loc[1]}:{loc[2]}"
+
+
+def check(providers: Iterable[ProviderDecl], as_of: date) -> list[Diagnostic]:
+    """Every inventory problem of ``providers`` (which passed their schema check)."""
+    out: list[Diagnostic] = []
+    for p in providers:
+        index = _keys(p, out)
+        for m in p.models:
+            out.extend(_references(p, m, index))
+            out.extend(_limits(m))
+            out.extend(_dates(m))
+            out.extend(_prices(m))
+        out.extend(_cycles(p, index))
+        if p.models:
+            out.extend(_uses(p, index, as_of))
+    return out
+
+
+def _keys(p: ProviderDecl, out: list[Diagnostic]) -> dict[str, ModelDecl]:
+    """Canonical spelling -> model; ids are claimed before aliases so an alias never hides one."""
+    index: dict[str, ModelDecl] = {}
+    claims: dict[str, tuple[Key, bool]] = {}  # canonical -> (first claim, is an id)
+
+    def claim(m: ModelDecl, key: Key, is_id: bool) -> None:
+        canon = canonical_key(key.value)
+        if not canon:
+            out.append(diag("empty_key", key.loc, f"a model id or alias of {p.key.value} is empty"))
+            return
+        if key.value != key.value.strip():
+            out.append(
+                diag(
+                    "model_id_whitespace",
+                    key.loc,
+                    f"model id or alias {key.value!r} of {p.key.value} has surrounding whitespace",
+                )
+            )
+        earlier = claims.get(canon)
+        if earlier is None:
+            claims[canon] = (key, is_id)
+            index[canon] = m
+            return
+        owner = index[canon]
+        if not is_id and owner is m:
+            out.append(
+                diag("self_alias", key.loc, f"model '{m.key.value}' lists its own id as an alias")
+            )
+        elif not is_id and earlier[1]:
+            out.append(
+                diag(
+                    "model_alias_is_model_id",
+                    key.loc,
+                    f"alias '{key.value}' of model '{m.key.value}' is the id of model "
+                    f"'{owner.key.value}' ({_at(earlier[0].loc)})",
+                )
+            )
+        else:
+            same = "" if key.value == earlier[0].value else " (they differ only in case or spaces)"
+            out.append(
+                diag(
+                    "duplicate_model_key",
+                    key.loc,
+                    f"model id or alias '{key.value}' of {p.key.value} is already "
+                    f"'{earlier[0].value}' of model '{owner.key.value}'{same} "
+                    f"({_at(earlier[0].loc)})",
+                )
+            )
+
+    for m in p.models:
+        claim(m, m.key, True)
+    for m in p.models:
+        for alias in m.aliases:
+            claim(m, alias, False)
+    return index
+
+
+def _references(p: ProviderDecl, m: ModelDecl, index: dict[str, ModelDecl]) -> Iterator[Diagnostic]:
+    for name, code in (("successor", "unknown_successor"), ("points_to", "unknown_snapshot")):
+        target = m.facts.get(name)
+        if target is not None and canonical_key(target) not in index:
+            yield diag(
+                code,
+                m.at(name),
+                f"{name} '{target}' of model '{m.key.value}' is no model of {p.key.value}",
+            )
+
+
+def _follow(m: ModelDecl, name: str, index: dict[str, ModelDecl]) -> ModelDecl | None:
+    target = m.facts.get(name)
+    return index.get(canonical_key(target)) if target is not None else None
+
+
+def _cycles(p: ProviderDecl, index: dict[str, ModelDecl]) -> Iterator[Diagnostic]:
+    """One diagnostic per cycle, at the link of its first model in file order."""
+    order = {id(m): i for i, m in enumerate(p.models)}
+    for name in ("successor", "points_to"):
+        reported: set[int] = set()
+        for start in p.models:
+            chain = [start]
+            seen = {id(start)}
+            nxt = _follow(start, name, index)
+            while nxt is not None and id(nxt) not in seen:
+                chain.append(nxt)
+                seen.add(id(nxt))
+                nxt = _follow(nxt, name, index)
+            if nxt is None:
+                continue
+            loop = chain[chain.index(nxt) :]
+            first = min(loop, key=lambda m: order[id(m)])
+            if id(first) in reported:
+                continue
+            reported.update(id(m) for m in loop)
+            ring = loop[loop.index(first) :] + loop[: loop.index(first)] + [first]
+            yield diag(
+                "model_reference_cycle",
+                first.at(name),
+                f"{name} of {p.key.value} models loops: "
+                + " -> ".join(f"'{m.key.value}'" for m in ring),
+            )
+
+
+def _limits(m: ModelDecl) -> Iterator[Diagnostic]:
+    window = m.facts.get("context_window")
+    if window is None:
+        return
+    for name in _LIMITS:
+        value = m.facts.get(name)
+        if value is not None and value > window:
+            yield diag(
+                "limit_above_context",
+                m.at(name),
+                f"{name} {value} of model '{m.key.value}' is above its context window {window}",
+            )
+
+
+def _dates(m: ModelDecl) -> Iterator[Diagnostic]:
+    days: list[tuple[str, date]] = []
+    for name in _DATES:
+        text = m.facts.get(name)
+        if text is None:
+            continue
+        try:
+            days.append((name, parse_day(text)))
+        except ValueError:
+            yield diag(
+                "invalid_date", m.at(name), f"{name} '{text}' of model '{m.key.value}' is no day"
+            )
+    for i, (later, day) in enumerate(days):
+        for earlier, before in days[:i]:
+            if day < before:
+                yield diag(
+                    "lifecycle_dates_out_of_order",
+                    m.at(later),
+                    f"{later} {m.facts[later]} of model '{m.key.value}' is before its "
+                    f"{earlier} {m.facts[earlier]}",
+                )
+                break
+    if m.facts.get("status") == "retired" and "shutdown_date" not in m.facts:
+        yield diag(
+            "retired_without_shutdown_date",
+            m.at("status"),
+            f"model '{m.key.value}' is retired but has no shutdown_date",
+        )
+
+
+def _price_leaves(
+    node: Any, path: tuple[str | int, ...]
+) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k != "above_input_tokens":
+                yield from _price_leaves(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _price_leaves(v, (*path, i))
+    else:
+        yield path, node
+
+
+def _prices(m: ModelDecl) -> Iterator[Diagnostic]:
+    prices = m.facts.get("prices")
+    if prices is None:
+        return
+    for path, value in _price_leaves(prices, ("prices",)):
+        if Decimal(str(value)) < 0:
+            where = "/".join(str(p) for p in path)
+            yield diag(
+                "negative_price", m.at(*path), f"{where} of model '{m.key.value}' is {value}"
+            )
+    yield from _tiers(m, prices.get("tiers", ()), ("prices", "tiers"))
+    yield from _tiers(m, prices.get("batch", {}).get("tiers", ()), ("prices", "batch", "tiers"))
+
+
+def _tiers(m: ModelDecl, tiers: Any, path: tuple[str, ...]) -> Iterator[Diagnostic]:
+    window = m.facts.get("context_window")
+    previous: int | None = None
+    for i, tier in enumerate(tiers):
+        threshold = tier["above_input_tokens"]
+        loc = m.at(*path, i, "above_input_tokens")
+        if previous is not None and threshold <= previous:
+            yield diag(
+                "tier_threshold_not_increasing",
+                loc,
+                f"price tier {i} of model '{m.key.value}' starts above {threshold} tokens, "
+                f"not above the previous tier's {previous}",
+            )
+        if window is not None and threshold >= window:
+            yield diag(
+                "tier_above_context",
+                loc,
+                f"price tier {i} of model '{m.key.value}' starts above {threshold} tokens, "
+                f"which its context window {window} never reaches",
+            )
+        previous = threshold
+
+
+def _uses(p: ProviderDecl, index: dict[str, ModelDecl], as_of: date) -> Iterator[Diagnostic]:
+    """Request defaults and policy model aliases against the inventory, as of ``as_of``."""
+    uses: list[tuple[str, str, Loc, bool]] = []  # (what, model, where, unknown is ours to report)
+    for ep in p.endpoints:
+        valued = ep.request_defaults.get("model")
+        if valued is not None and isinstance(valued.value, str):
+            uses.append(
+                (f"request default of {p.key.value}/{ep.key.value}", valued.value, valued.loc, True)
+            )
+    own = canonical_key(p.key.value)
+    spellings = {own, *(canonical_key(a.value) for a in p.aliases)}
+    if p.policy is not None:
+        for alias, target in p.policy.model_aliases:
+            prov, _, model = str(target.value).partition("/")
+            if canonical_key(prov) in spellings:
+                # an unknown target is validate.py's unknown_alias_target
+                uses.append(
+                    (f"model alias '{alias.value}' of {p.key.value}", model, target.loc, False)
+                )
+    for what, model, loc, report_unknown in uses:
+        found = index.get(canonical_key(model))
+        if found is None:
+            if report_unknown:
+                yield diag(
+                    "unknown_default_model",
+                    loc,
+                    f"{what} names model '{model}', which {p.key.value}'s models do not list",
+                )
+            continue
+        facts = found.facts
+        now = state(
+            facts.get("status"), facts.get("deprecation_date"), facts.get("shutdown_date"), as_of
+        )
+        successor = facts.get("successor")
+        instead = f"; its successor is '{successor}'" if successor else ""
+        if now == "retired":
+            shutdown = facts.get("shutdown_date")
+            since = f" since {shutdown}" if shutdown else ""
+            yield diag(
+                "retired_model_in_use",
+                loc,
+                f"{what} names '{model}', retired{since} (as of {as_of.isoformat()}){instead}",
+            )
+        elif now == "deprecated":
+            shutdown = facts.get("shutdown_date")
+            until = f", shut down on {shutdown}" if shutdown else ", no shutdown date announced"
+            yield diag(
+                "deprecated_model_in_use",
+                loc,
+                f"{what} names '{model}', deprecated{until}{instead}",
+            )

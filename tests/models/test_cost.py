@@ -1,0 +1,159 @@
+"""estimate_cost on the acme test catalog. acme-large-2 carries Anthropic's published Claude
+Sonnet 4.5 prices (input $3, 5-minute cache write $3.75, 1-hour $6, cache read $0.30, output $15;
+above 200K input tokens $6 / $22.50 / $7.50 / $12 / $0.60; batch half price), so every expected
+value below is worked out by hand from that table, not from our code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from provcat import estimate_cost
+from provcat.model_errors import PricingUnavailable
+from tests.models.inventory_catalog import use_acme
+
+
+@pytest.fixture(autouse=True)
+def acme() -> Iterator[dict[str, Any]]:
+    yield from use_acme()
+
+
+@dataclass
+class Usage:
+    """Shaped like genai_prices.Usage (its field names and None defaults)."""
+
+    input_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    output_tokens: int | None = None
+    input_audio_tokens: int | None = None
+    cache_audio_read_tokens: int | None = None
+    output_audio_tokens: int | None = None
+
+
+def test_genai_prices_readme_usage_counts_cache_writes_inside_input_tokens() -> None:
+    # genai-prices' README example: input_tokens=4740 includes the 4735 cache-write tokens
+    usage = Usage(
+        input_tokens=4740, cache_read_tokens=0, cache_write_tokens=4735, output_tokens=255
+    )
+    cost = estimate_cost("acme", "acme-large-2", usage)
+    assert cost.input == Decimal("0.000015")  # 5 x $3 / 1M
+    assert cost.cache_write == Decimal("0.01775625")  # 4735 x $3.75 / 1M
+    assert cost.output == Decimal("0.003825")  # 255 x $15 / 1M
+    assert cost.total == Decimal("0.02159625")
+    assert cost.tier is None and cost.batch is False
+
+
+def test_a_mapping_and_an_object_give_the_same_cost() -> None:
+    as_map = {"input_tokens": 1000, "cache_read_tokens": 200, "output_tokens": 50}
+    as_obj = Usage(input_tokens=1000, cache_read_tokens=200, output_tokens=50)
+    assert estimate_cost("acme", "acme-large-2", as_map) == estimate_cost(
+        "acme", "acme-large-2", as_obj
+    )
+    # 800 x $3 + 200 x $0.30 + 50 x $15 = 2400 + 60 + 750 micro-dollars
+    assert estimate_cost("acme", "acme-large-2", as_map).total == Decimal("0.00321")
+
+
+def test_long_context_tier_prices_the_whole_request() -> None:
+    usage = {"input_tokens": 250_000, "cache_read_tokens": 50_000, "output_tokens": 1000}
+    cost = estimate_cost("acme", "ACME-LARGE-2", usage)
+    assert cost.tier == 200_000
+    assert cost.input == Decimal("1.2")  # 200,000 x $6
+    assert cost.cache_read == Decimal("0.03")  # 50,000 x $0.60
+    assert cost.output == Decimal("0.0225")  # 1,000 x $22.50
+    assert cost.total == Decimal("1.2525")
+
+
+def test_the_threshold_itself_stays_in_the_base_tier() -> None:
+    cost = estimate_cost("acme", "acme-large-2", {"input_tokens": 200_000})
+    assert cost.tier is None and cost.total == Decimal("0.6")
+
+
+def test_one_hour_cache_writes() -> None:
+    usage = {"input_tokens": 1000, "cache_write_tokens": 1000, "cache_write_1h_tokens": 400}
+    # 600 x $3.75 + 400 x $6
+    assert estimate_cost("acme", "acme-large-2", usage).cache_write == Decimal("0.00465")
+
+
+def test_batch_prices() -> None:
+    cost = estimate_cost(
+        "acme", "acme-large-2", {"input_tokens": 1000, "output_tokens": 1000}, batch=True
+    )
+    assert cost.batch and cost.total == Decimal("0.009")  # 1000 x $1.50 + 1000 x $7.50
+
+
+def test_batch_above_a_tier_without_batch_tier_prices_is_an_error() -> None:
+    with pytest.raises(PricingUnavailable, match="no batch prices above 200000"):
+        estimate_cost("acme", "acme-large-2", {"input_tokens": 250_000}, batch=True)
+
+
+def test_batch_on_a_model_without_batch_prices_is_an_error() -> None:
+    with pytest.raises(PricingUnavailable, match="no batch prices"):
+        estimate_cost("acme", "acme-old", {"input_tokens": 10}, batch=True)
+
+
+def test_a_model_without_prices_is_an_error_never_a_zero() -> None:
+    with pytest.raises(PricingUnavailable, match="has no prices"):
+        estimate_cost("acme", "acme-free", {"input_tokens": 10, "output_tokens": 10})
+
+
+def test_audio_parts() -> None:
+    usage = Usage(
+        input_tokens=1000,
+        cache_read_tokens=400,
+        input_audio_tokens=300,
+        cache_audio_read_tokens=100,
+        output_tokens=500,
+        output_audio_tokens=200,
+    )
+    cost = estimate_cost("acme", "acme-voice", usage)
+    assert cost.input == Decimal("0.001")  # (1000 - 200 uncached audio - 400 cached) x $2.50
+    assert cost.cache_read == Decimal("0.000625")  # 300 x $1.25 + 100 x $2.50
+    assert cost.input_audio == Decimal("0.008")  # 200 x $40
+    assert cost.output == Decimal("0.003")  # 300 x $10
+    assert cost.output_audio == Decimal("0.016")  # 200 x $80
+    assert cost.total == Decimal("0.028625")
+
+
+def test_reasoning_billed_apart_only_where_priced_apart() -> None:
+    usage = {"output_tokens": 1000, "reasoning_tokens": 600}
+    think = estimate_cost("acme", "acme-think", usage)
+    assert (think.output, think.reasoning) == (Decimal("0.0016"), Decimal("0.0048"))
+    large = estimate_cost("acme", "acme-large-2", usage)
+    assert (large.output, large.reasoning) == (Decimal("0.015"), Decimal(0))
+
+
+def test_a_retired_model_still_prices_past_usage() -> None:
+    usage = {"input_tokens": 1000, "output_tokens": 1000}
+    assert estimate_cost("acme", "acme-ancient", usage).total == Decimal("0.09")
+
+
+@pytest.mark.parametrize(
+    ("usage", "error", "text"),
+    [
+        ({"input_tokens": -1}, ValueError, "cannot be negative"),
+        ({"output_tokens": -5}, ValueError, "cannot be negative"),
+        ({"input_tokens": 10, "cache_read_tokens": 11}, ValueError, "above input_tokens"),
+        (
+            {"input_tokens": 10, "cache_read_tokens": 6, "cache_write_tokens": 5},
+            ValueError,
+            "above input_tokens",
+        ),
+        ({"output_tokens": 10, "reasoning_tokens": 11}, ValueError, "above output_tokens"),
+        ({"input_tokens": 1.5}, TypeError, "must be an int"),
+        ({"input_tokens": True}, TypeError, "must be an int"),
+    ],
+)
+def test_bad_usage(usage: dict[str, Any], error: type[Exception], text: str) -> None:
+    with pytest.raises(error, match=text):
+        estimate_cost("acme", "acme-large-2", usage)
+
+
+def test_as_dict_keeps_exact_strings() -> None:
+    cost = estimate_cost("acme", "acme-large-2", {"input_tokens": 3, "output_tokens": 1})
+    data = cost.as_dict()
+    assert data["total"] == "0.000024" and data["currency"] == "USD"

@@ -1,0 +1,154 @@
+"""get_model / list_models and the lifecycle checks of match_endpoint and model_kwargs, on the
+acme test catalog (tests/catalogs/models/providers/acme.yaml) compiled by the generator."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from provcat import (
+    ModelDeprecated,
+    ModelInfo,
+    ModelNotFound,
+    ModelRetired,
+    get_model,
+    list_models,
+    match_endpoint,
+    model_kwargs,
+)
+from provcat.compat import set_strict
+from tests.models.inventory_catalog import use_acme
+
+
+@pytest.fixture(autouse=True)
+def acme() -> Iterator[dict[str, Any]]:
+    yield from use_acme()
+
+
+def test_by_id_and_alias_after_strip_and_casefold_only() -> None:
+    info = get_model("acme", "acme-large-2")
+    assert isinstance(info, ModelInfo)
+    assert get_model(" ACME-AI ", "  Acme-Large-2-20250929 ") is info
+    assert info.context_window == 1_000_000 and info.max_output_tokens == 64_000
+    assert info.reasoning_efforts == ("low", "medium", "high")
+    assert info.input_modalities == ("text", "image", "pdf")
+    assert info.sources == ("https://platform.claude.com/docs/en/about-claude/pricing",)
+    assert info.prices is not None and info.prices.base.cache_write_1h == Decimal("6")
+    with pytest.raises(ModelNotFound):
+        get_model("acme", "acme_large_2")  # punctuation is not folded
+
+
+def test_model_info_is_frozen() -> None:
+    info = get_model("acme", "acme-large-2")
+    with pytest.raises(AttributeError):
+        info.context_window = 1  # type: ignore[misc]
+
+
+def test_alias_model_names_the_snapshot_it_serves() -> None:
+    assert get_model("acme", "acme-large").points_to == "acme-large-2"
+
+
+def test_not_found_lists_the_closest_ids() -> None:
+    with pytest.raises(ModelNotFound) as caught:
+        get_model("acme", "acme-larg-2")
+    assert caught.value.closest[0] == "acme-large-2"
+    assert "acme-large-2" in str(caught.value)
+
+
+def test_unknown_provider() -> None:
+    with pytest.raises(ModelNotFound, match="unknown provider 'acne'"):
+        get_model("acne", "acme-large")
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"acme-large", ["acme-large"]])
+def test_non_string_model_or_provider(bad: Any) -> None:
+    with pytest.raises(TypeError, match="must be a str"):
+        get_model("acme", bad)
+    with pytest.raises(TypeError, match="must be a str"):
+        get_model(bad, "acme-large")
+
+
+def test_retired_by_status_names_date_and_successor() -> None:
+    with pytest.raises(ModelRetired) as caught:
+        get_model("acme", "acme-ancient")
+    assert caught.value.shutdown_date == "2025-06-01"
+    assert caught.value.successor == "acme-old"
+    assert "2025-06-01" in str(caught.value) and "acme-old" in str(caught.value)
+
+
+def test_deprecated_returns_with_a_warning_naming_date_and_successor() -> None:
+    with pytest.warns(ModelDeprecated) as record:
+        info = get_model("acme", "acme-old", as_of=date(2026, 12, 1))
+    assert info.id == "acme-old"
+    assert issubclass(ModelDeprecated, DeprecationWarning)
+    text = str(record[0].message)
+    assert "2027-01-14" in text and "acme-large-2" in text
+
+
+def test_shutdown_date_on_or_before_as_of_is_retired() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert get_model("acme", "acme-sunset", as_of=date(2027, 2, 28)).id == "acme-sunset"
+    with pytest.warns(ModelDeprecated):
+        get_model("acme", "acme-sunset", as_of=date(2027, 3, 1))
+    with pytest.raises(ModelRetired, match="since 2027-06-01"):
+        get_model("acme", "acme-sunset", as_of=date(2027, 6, 1))
+    with pytest.raises(ModelRetired):
+        get_model("acme", "acme-old", as_of=date(2027, 1, 14))
+
+
+def test_list_models_sorted_and_filtered() -> None:
+    ids = [m.id for m in list_models("acme")]
+    assert ids == sorted(ids) and len(ids) == 8
+    on = date(2026, 12, 1)
+    assert [m.id for m in list_models("acme", status="retired", as_of=on)] == ["acme-ancient"]
+    assert [m.id for m in list_models("acme", status="deprecated", as_of=on)] == ["acme-old"]
+    assert [m.id for m in list_models("acme", status="preview", as_of=on)] == ["acme-think"]
+    assert [m.id for m in list_models(status="retired", as_of=date(2027, 6, 1))] == [
+        "acme-ancient",
+        "acme-old",
+        "acme-sunset",
+    ]
+    assert [m.id for m in list_models("acme", tool_call=True)] == ["acme-free", "acme-large-2"]
+    assert [m.id for m in list_models("acme", reasoning=True)] == ["acme-large-2", "acme-think"]
+    with pytest.raises(ValueError, match="not one of"):
+        list_models(status="sunset")
+
+
+def test_match_endpoint_warns_on_a_deprecated_model() -> None:
+    with pytest.warns(ModelDeprecated, match="acme-large-2"):
+        match_endpoint("acme", "chat", request_defaults={"model": "acme-old"})
+
+
+def test_match_endpoint_refuses_a_retired_model_in_strict_mode_only() -> None:
+    with pytest.warns(ModelDeprecated, match="retired since 2025-06-01"):
+        match_endpoint("acme", "chat", request_defaults={"model": "acme-ancient"})
+    set_strict(True)
+    try:
+        with pytest.raises(ModelRetired):
+            match_endpoint("acme", "chat", request_defaults={"model": "acme-ancient"})
+    finally:
+        set_strict(None)
+
+
+def test_match_endpoint_passes_current_and_unlisted_models_silently() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        match_endpoint("acme", "chat", request_defaults={"model": "acme-large-2"})
+        match_endpoint("acme", "chat", request_defaults={"model": "fine-tuned:acme:xyz"})
+
+
+def test_model_kwargs_warns_and_refuses_likewise() -> None:
+    with pytest.warns(ModelDeprecated, match="acme-old"):
+        assert model_kwargs("acme/acme-old")["model"] == "acme-old"
+    set_strict(True)
+    try:
+        with pytest.raises(ModelRetired):
+            model_kwargs("acme/acme-ancient")
+    finally:
+        set_strict(None)

@@ -1,0 +1,211 @@
+"""Whole-set validation of the model inventory: one test per rule, at its node.
+
+Each test gives the base catalog's provider alpha a small valid inventory, breaks it in one place
+and proves the code, the position and that generated/ stayed byte-for-byte the same
+(Workspace.fails). Lifecycle diagnostics are judged on --as-of and never change generated/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Workspace, tree_bytes
+
+OLD = """models:
+  alpha-1: {aliases: [alpha-one], context_window: 8192}
+  vendor/alpha-2:7b: {context_window: 4096}
+"""
+# line 35 is "models:"; the positions below count from there
+INVENTORY = """models:
+  alpha-1:
+    aliases: [alpha-one]
+    status: active
+    release_date: "2025-01-10"
+    context_window: 8192
+    max_output_tokens: 4096
+    successor: alpha-3
+    prices:
+      input: "1.25"
+      output: "10"
+      tiers:
+        - {above_input_tokens: 4000, input: "2.50", output: "15"}
+  alpha-3: {context_window: 16384, release_date: "2026-01-01"}
+  vendor/alpha-2:7b: {context_window: 4096}
+"""
+
+
+@pytest.fixture
+def inv(workspace: Workspace) -> Workspace:
+    workspace.edit("alpha.yaml", OLD, INVENTORY)
+    run = workspace.run()
+    assert run.exit_code == 0, run.stdout + run.stderr
+    assert run.json["diagnostics"] == []
+    return workspace
+
+
+def test_model_id_with_surrounding_spaces(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", '  " alpha-3 ": {')
+    run = inv.fails(("model_id_whitespace", "alpha.yaml", 48, 3))
+    assert "' alpha-3 '" in run.json["diagnostics"][0]["message"]
+
+
+def test_model_ids_differing_only_in_case(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  vendor/alpha-2:7b: {", "  ALPHA-3: {")
+    run = inv.fails(("duplicate_model_key", "alpha.yaml", 49, 3))
+    message = run.json["diagnostics"][0]["message"]
+    assert "differ only in case" in message and "alpha.yaml:48:3" in message
+
+
+def test_duplicate_alias_within_a_provider(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", "  alpha-3: {aliases: [Alpha-One], ")
+    inv.fails(("duplicate_model_key", "alpha.yaml", 48, 23))
+
+
+def test_alias_equal_to_another_models_id(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", "  alpha-3: {aliases: [vendor/alpha-2:7b], ")
+    run = inv.fails(("model_alias_is_model_id", "alpha.yaml", 48, 23))
+    assert "'vendor/alpha-2:7b'" in run.json["diagnostics"][0]["message"]
+
+
+def test_alias_equal_to_its_own_id(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "aliases: [alpha-one]", "aliases: [alpha-one, alpha-1]")
+    inv.fails(("self_alias", "alpha.yaml", 37, 26))
+
+
+def test_successor_that_names_nothing(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "successor: alpha-3", "successor: alpha-9")
+    inv.fails(("unknown_successor", "alpha.yaml", 42, 16))
+
+
+def test_points_to_that_names_nothing(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", "  alpha-3: {points_to: alpha-3-0101, ")
+    inv.fails(("unknown_snapshot", "alpha.yaml", 48, 24))
+
+
+def test_successor_cycle_is_reported_once(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", "  alpha-3: {successor: alpha-one, ")
+    run = inv.fails(("model_reference_cycle", "alpha.yaml", 42, 16))
+    assert "'alpha-1' -> 'alpha-3' -> 'alpha-1'" in run.json["diagnostics"][0]["message"]
+
+
+def test_points_to_itself_is_a_cycle(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", "  alpha-3: {points_to: ALPHA-3, ")
+    inv.fails(("model_reference_cycle", "alpha.yaml", 48, 24))
+
+
+def test_max_output_above_the_context_window(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "max_output_tokens: 4096", "max_output_tokens: 8193")
+    inv.fails(("limit_above_context", "alpha.yaml", 41, 24))
+
+
+def test_max_input_above_the_context_window(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", "  alpha-3: {max_input_tokens: 20000, ")
+    inv.fails(("limit_above_context", "alpha.yaml", 48, 31))
+
+
+def test_dates_out_of_order(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", '  alpha-3: {deprecation_date: "2025-06-01", ')
+    inv.fails(("lifecycle_dates_out_of_order", "alpha.yaml", 48, 31))
+
+
+def test_shutdown_before_deprecation(inv: Workspace) -> None:
+    inv.edit(
+        "alpha.yaml",
+        "  vendor/alpha-2:7b: {",
+        '  vendor/alpha-2:7b: {deprecation_date: "2026-05-01", shutdown_date: "2026-04-30", ',
+    )
+    inv.fails(("lifecycle_dates_out_of_order", "alpha.yaml", 49, 70))
+
+
+def test_a_date_that_is_no_day(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", 'release_date: "2025-01-10"', 'release_date: "2025-02-30"')
+    inv.fails(("invalid_date", "alpha.yaml", 39, 19))
+
+
+def test_retired_model_without_shutdown_date(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  vendor/alpha-2:7b: {", "  vendor/alpha-2:7b: {status: retired, ")
+    inv.fails(("retired_without_shutdown_date", "alpha.yaml", 49, 31))
+
+
+def test_tier_thresholds_not_increasing(inv: Workspace) -> None:
+    inv.edit(
+        "alpha.yaml",
+        '        - {above_input_tokens: 4000, input: "2.50", output: "15"}\n',
+        '        - {above_input_tokens: 4000, input: "2.50", output: "15"}\n'
+        '        - {above_input_tokens: 4000, input: "3", output: "20"}\n',
+    )
+    inv.fails(("tier_threshold_not_increasing", "alpha.yaml", 48, 32))
+
+
+def test_tier_threshold_at_or_above_the_context_window(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "above_input_tokens: 4000", "above_input_tokens: 8192")
+    inv.fails(("tier_above_context", "alpha.yaml", 47, 32))
+
+
+def test_negative_price(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", 'output: "15"', 'output: "-15"')
+    run = inv.fails(("negative_price", "alpha.yaml", 47, 61))
+    assert "prices/tiers/0/output" in run.json["diagnostics"][0]["message"]
+
+
+def test_float_price_with_binary_noise_is_refused(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", 'input: "1.25"', "input: 0.1")
+    run = inv.fails(("schema_violation", "alpha.yaml", 44, 14))
+    diagnostic = run.json["diagnostics"][0]
+    assert "got a number 0.1" in diagnostic["message"]
+    assert "Floats are refused" in diagnostic["hint"]
+
+
+def test_request_default_not_in_the_inventory(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "{model: alpha-1, temperature", "{model: alpha-9, temperature")
+    inv.fails(("unknown_default_model", "alpha.yaml", 15, 24))
+
+
+def test_retired_model_in_a_default_and_an_alias_as_of_a_day(inv: Workspace) -> None:
+    inv.edit(
+        "alpha.yaml",
+        "    status: active\n",
+        '    status: active\n    deprecation_date: "2026-01-15"\n    shutdown_date: "2026-06-30"\n',
+    )
+    before = tree_bytes(inv.out)
+    run = inv.run("build", "--as-of", "2026-06-30")
+    assert run.exit_code == 1
+    found = sorted((d["code"], d["line"], d["column"]) for d in run.json["diagnostics"])
+    assert found == [("retired_model_in_use", 15, 24), ("retired_model_in_use", 28, 20)]
+    message = run.json["diagnostics"][0]["message"]
+    assert "2026-06-30" in message and "'alpha-3'" in message
+    assert tree_bytes(inv.out) == before
+
+
+def test_deprecated_model_is_a_warning_that_never_changes_the_output(inv: Workspace) -> None:
+    inv.edit(
+        "alpha.yaml",
+        "    status: active\n",
+        '    status: active\n    deprecation_date: "2026-01-15"\n    shutdown_date: "2026-06-30"\n',
+    )
+    assert inv.run("build", "--as-of", "2025-12-31").json["diagnostics"] == []
+    written = tree_bytes(inv.out)
+    run = inv.run("build", "--as-of", "2026-03-01")
+    assert run.exit_code == 0
+    found = sorted((d["code"], d["severity"], d["line"]) for d in run.json["diagnostics"])
+    assert found == [
+        ("deprecated_model_in_use", "warning", 15),
+        ("deprecated_model_in_use", "warning", 28),
+    ]
+    assert "shut down on 2026-06-30" in run.json["diagnostics"][0]["message"]
+    assert "successor is 'alpha-3'" in run.json["diagnostics"][0]["message"]
+    assert tree_bytes(inv.out) == written
+    assert inv.run("check", "--as-of", "2026-03-01").exit_code == 0
+
+
+def test_every_inventory_problem_in_one_run(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "successor: alpha-3", "successor: alpha-9")
+    inv.edit("alpha.yaml", "max_output_tokens: 4096", "max_output_tokens: 8193")
+    inv.edit("alpha.yaml", 'output: "15"', 'output: "-15"')
+    inv.edit("alpha.yaml", "  vendor/alpha-2:7b: {", "  vendor/alpha-2:7b: {status: retired, ")
+    inv.fails(
+        ("unknown_successor", "alpha.yaml", 42, 16),
+        ("limit_above_context", "alpha.yaml", 41, 24),
+        ("negative_price", "alpha.yaml", 47, 61),
+        ("retired_without_shutdown_date", "alpha.yaml", 49, 31),
+    )
