@@ -108,6 +108,7 @@ class ProviderDecl:
     policy: PolicyDecl | None
     models: tuple[ModelDecl, ...]
     tool_schema_target: Valued | None = None
+    inventory_only: str | None = None  # why the provider has no endpoints (models only)
 
 
 def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:
@@ -140,7 +141,7 @@ def build(doc: Document, stem: str) -> ProviderDecl:
     data: dict[str, Any] = doc.data
     defaults: dict[str, Any] = data.get("defaults", {})
     endpoints = []
-    for name, raw in data["endpoints"].items():
+    for name, raw in data.get("endpoints", {}).items():
         path = ("endpoints", name)
         kind = raw["type"]
         settings = {
@@ -265,4 +266,5 @@ def build(doc: Document, stem: str) -> ProviderDecl:
             if "tool_schema_target" in data
             else None
         ),
+        inventory_only=data.get("inventory_only"),
     )

@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:99990a4199f7cfcc0a5d9306f3f693825b6f3cd43232524bc26bdce46fa9b1fd'
+FINGERPRINT: Final = 'sha256:9704a77112763e768bc85154f4e4895e55e1cdd05fbea6b3dc94a55262262f21'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -150,6 +150,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': None,
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'agent': 'agent',
             'ask': 'agent',
@@ -200,6 +201,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.anthropic.com/en/api/messages',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'messages', 'messages': 'messages'},
         'policy': None,
         'tool_schema_target': 'anthropic',
@@ -240,6 +242,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://inference-docs.cerebras.ai/api-reference/chat-completions',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
@@ -280,6 +283,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.anthropic.com/en/docs/claude-code/cli-reference',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'cli': 'query_cli', 'code': 'query_cli', 'query_cli': 'query_cli'},
         'policy': {
             'model_aliases': {
@@ -366,6 +370,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://developers.openai.com/codex/noninteractive',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'cli': 'query_cli', 'code': 'query_cli', 'query_cli': 'query_cli'},
         'policy': {
             'model_aliases': {'codex': 'codex/gpt-5.3-codex-spark'},
@@ -465,6 +470,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.deepinfra.com/apis/embeddings',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -510,6 +516,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://api-docs.deepseek.com/api/create-chat-completion',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
@@ -598,6 +605,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.exa.ai/reference/search',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'contents': 'contents',
             'find_similar': 'findsimilar',
@@ -693,6 +701,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.firecrawl.dev/api-reference/endpoint/scrape',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'crawl': 'v1/crawl',
             'map': 'v1/map',
@@ -764,6 +773,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.fireworks.ai/api-reference/creates-an-embedding-vector-representing-the-input-text',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -809,6 +819,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://ai.google.dev/gemini-api/docs/openai',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': {
             'model_aliases': {},
@@ -862,6 +873,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/cli-reference.md',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'cli': 'query_cli', 'query_cli': 'query_cli'},
         'policy': {
             'model_aliases': {
@@ -996,6 +1008,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://console.groq.com/docs/api-reference#chat-create',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'audio/transcriptions': 'audio/transcriptions',
             'chat': 'chat/completions',
@@ -1066,6 +1079,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': None,
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1135,6 +1149,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.mistral.ai/api/endpoint/embeddings',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1204,6 +1219,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.nvidia.com/nim/nemo-retriever/text-embedding/latest/reference.html',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1297,6 +1313,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-completion',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1512,6 +1529,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://platform.openai.com/docs/api-reference/responses/create',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'audio/speech': 'audio/speech',
             'audio/transcriptions': 'audio/transcriptions',
@@ -1571,6 +1589,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://openrouter.ai/docs/api-reference/chat-completion',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
@@ -1611,6 +1630,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.perplexity.ai/api-reference/chat-completions-post',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
@@ -1651,6 +1671,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': None,
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'cli': 'query_cli', 'code': 'query_cli', 'query_cli': 'query_cli'},
         'policy': {
             'model_aliases': {
@@ -1732,6 +1753,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.tavily.com/documentation/api-reference/endpoint/search',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'extract': 'extract', 'search': 'search'},
         'policy': None,
         'tool_schema_target': 'mcp',
@@ -1796,6 +1818,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.together.ai/docs/inference/openai-compatibility',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1841,6 +1864,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.x.ai/developers/rest-api-reference/inference/chat',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',

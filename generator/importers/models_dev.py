@@ -18,6 +18,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, diag
 from generator.importers.source import Snapshot
 from generator.importers.tomlpos import decode_error_position, key_position
+from provcat.lifecycle import parse_day
 
 SOURCE_REPO = "https://github.com/anomalyco/models.dev"
 OPENAI_COMPATIBLE_NPM = "@ai-sdk/openai-compatible"
@@ -165,6 +166,14 @@ class _Reader:
         return result
 
 
+def _real_day(text: str) -> bool:
+    try:
+        parse_day(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _price(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
         return None
@@ -272,7 +281,7 @@ class _ModelMapper:
             value = facts.get(src)
             if value is None:
                 continue
-            if isinstance(value, str) and _DATE.match(value):
+            if isinstance(value, str) and _DATE.match(value) and _real_day(value):
                 out[dst] = value
             else:
                 self._invalid(where, src, f"{provider}/{model_id}: {src} {value!r} is not a date")
@@ -296,7 +305,9 @@ class _ModelMapper:
             out["modalities"] = modalities
         if isinstance(facts.get("open_weights"), bool):
             out["open_weights"] = facts["open_weights"]
-        prices = self._prices(provider, model_id, where, facts.get("cost"))
+        prices = self._prices(
+            provider, model_id, where, facts.get("cost"), out.get("context_window")
+        )
         if prices:
             out["prices"] = prices
         if self.commit:
@@ -384,7 +395,9 @@ class _ModelMapper:
                 prices[dst] = price
         return prices
 
-    def _prices(self, provider: str, model_id: str, where: str, cost: Any) -> dict[str, Any]:
+    def _prices(
+        self, provider: str, model_id: str, where: str, cost: Any, context: Any
+    ) -> dict[str, Any]:
         if not isinstance(cost, dict):
             return {}
         for key in sorted(cost):
@@ -428,6 +441,17 @@ class _ModelMapper:
             found = self._price_table(provider, model_id, where, "cost.context_over_200k", over)
             if found:
                 tiers[200_000] = {"above_input_tokens": 200_000, **found}
+        if tiers and isinstance(context, int):
+            for size in [s for s in tiers if s >= context]:
+                self.r.out.append(
+                    diag(
+                        "import_limit_conflict",
+                        self.r.at(where, "cost.tiers"),
+                        f"{provider}/{model_id}: a price tier above {size} input tokens can never "
+                        f"apply within the context window {context}; the tier is left out",
+                    )
+                )
+                del tiers[size]
         if tiers:
             prices["tiers"] = [tiers[size] for size in sorted(tiers)]
         return prices
@@ -515,7 +539,16 @@ def import_snapshot(snap: Snapshot) -> ImportResult:
             own = reader.load(entry.path)
             if own is None:
                 continue
-            folded = model_id.strip().casefold()
+            if model_id != model_id.strip() or not model_id:
+                result.diagnostics.append(
+                    diag(
+                        "import_invalid_value",
+                        (reader.shown(entry.path), 1, 1),
+                        f"{key}: model id {model_id!r} has surrounding spaces; it is left out",
+                    )
+                )
+                continue
+            folded = model_id.casefold()
             if folded in seen:
                 result.diagnostics.append(
                     diag(
