@@ -16,7 +16,12 @@ import click
 
 from generator.diagnostics import Diagnostic, errors, ordered, render
 from generator.files import display_path
-from generator.importers.merge import Change, merge_provider
+from generator.importers.merge import (
+    PROVIDER_ORDER,
+    Change,
+    has_maintainer_fields,
+    merge_provider,
+)
 from generator.importers.models_dev import HEADER, SOURCE_REPO, import_snapshot
 from generator.importers.source import SourceError, open_snapshot
 from generator.importers.write import write_files
@@ -49,11 +54,9 @@ def _existing(
 
 def _maintained(doc: dict[str, Any]) -> bool:
     """Whether an imported file holds anything a maintainer added (then it is never deleted)."""
-    from generator.importers.merge import PROVIDER_ORDER, _has_maintainer_fields
-
     owned = {"provider", "display_name", "docs_url", "inventory_only", "defaults", "endpoints"}
     extra = [k for k in doc if k not in owned and k != "models" and k in PROVIDER_ORDER]
-    return bool(extra) or any(_has_maintainer_fields(m) for m in doc.get("models", {}).values())
+    return bool(extra) or any(has_maintainer_fields(m) for m in doc.get("models", {}).values())
 
 
 def _summary(changes: list[Change]) -> dict[str, Any]:

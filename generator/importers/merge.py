@@ -6,7 +6,8 @@ they are rewritten on every import. Everything else in the file is the maintaine
 as it is: model aliases, status, lifecycle dates, successors, ``points_to``, notes,
 ``reviewed_at``; provider aliases, description, policy, endpoints they edited, tool-schema target.
 The source's ``status`` fills an empty one, never replaces one. A model the source no longer lists
-is removed unless a maintainer field is set on it; then it stays and the summary says so.
+is removed unless a maintainer field is set on it or the file names it elsewhere (a request
+default, a policy alias, a successor, ``points_to``); then it stays and the summary says so.
 """
 
 from __future__ import annotations
@@ -78,8 +79,28 @@ def _model_order(model: dict[str, Any]) -> dict[str, Any]:
     return _ordered(model, (*MODEL_FIELDS, *MAINTAINER_MODEL_FIELDS))
 
 
-def _has_maintainer_fields(model: dict[str, Any]) -> bool:
+def has_maintainer_fields(model: dict[str, Any]) -> bool:
     return any(k not in MODEL_FIELDS for k in model)
+
+
+def _referenced(key: str, doc: dict[str, Any]) -> set[str]:
+    """Model ids the file names outside a model's own facts: request defaults, policy aliases,
+    successors and ``points_to``. Such a model is kept when the source drops it, so the catalog
+    keeps building; the summary says it was kept."""
+    names: set[str] = set()
+    for endpoint in (doc.get("endpoints") or {}).values():
+        model = (endpoint.get("request_defaults") or {}).get("model")
+        if isinstance(model, str):
+            names.add(model)
+    for target in ((doc.get("policy") or {}).get("model_aliases") or {}).values():
+        if isinstance(target, str):
+            names.add(target)
+            names.add(target.removeprefix(f"{key}/"))
+    for facts in (doc.get("models") or {}).values():
+        for field in ("successor", "points_to"):
+            if isinstance(facts.get(field), str):
+                names.add(facts[field])
+    return names
 
 
 def merge_model(
@@ -140,13 +161,14 @@ def merge_provider(
             merged["defaults"] = defaults
     old_models: dict[str, Any] = old.get("models", {})
     new_models: dict[str, Any] = new.get("models", {})
+    referenced = _referenced(key, old)
     models: dict[str, Any] = {}
     for model_id in sorted(set(old_models) | set(new_models)):
         if model_id not in old_models:
             models[model_id] = _model_order(new_models[model_id])
             changes.append(Change(key, model_id, None, "added"))
         elif model_id not in new_models:
-            if _has_maintainer_fields(old_models[model_id]):
+            if has_maintainer_fields(old_models[model_id]) or model_id in referenced:
                 models[model_id] = old_models[model_id]
                 changes.append(Change(key, model_id, None, "kept"))
             else:
