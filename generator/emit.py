@@ -90,6 +90,105 @@ def _prettyjson(value: Any) -> str:
     return json.dumps(_plain(value), indent=2, ensure_ascii=False)
 
 
+_PRICE_NAMES = (
+    ("input", "in"),
+    ("output", "out"),
+    ("cache_read", "cache read"),
+    ("cache_write", "cache write"),
+    ("cache_write_1h", "cache write 1h"),
+    ("input_audio", "audio in"),
+    ("cache_read_audio", "audio cache read"),
+    ("output_audio", "audio out"),
+    ("reasoning", "reasoning"),
+)
+
+
+def _price_list(prices: dict[str, Any]) -> str:
+    return ", ".join(f"{label} ${prices[name]}" for name, label in _PRICE_NAMES if name in prices)
+
+
+def _prices_cell(prices: dict[str, Any] | None) -> str:
+    """A model's prices in one table cell: base, long-context tiers, batch."""
+    if not prices:
+        return "—"
+    parts = [_price_list(prices)]
+    for tier in prices.get("tiers", ()):
+        parts.append(f"above {tier['above_input_tokens']:,} input: {_price_list(tier)}")
+    batch = prices.get("batch")
+    if batch:
+        parts.append(f"batch: {_price_list(batch)}")
+        for tier in batch.get("tiers", ()):
+            parts.append(f"batch above {tier['above_input_tokens']:,} input: {_price_list(tier)}")
+    return "<br>".join(parts)
+
+
+_CAPABILITIES = (
+    ("tool_call", "tools"),
+    ("structured_output", "structured output"),
+    ("reasoning", "reasoning"),
+    ("temperature", "temperature"),
+    ("attachment", "attachments"),
+    ("open_weights", "open weights"),
+)
+
+
+def _capabilities_cell(m: dict[str, Any]) -> str:
+    parts = []
+    for name, label in _CAPABILITIES:
+        if name not in m:
+            continue
+        text = label if m[name] else f"no {label}"
+        if name == "reasoning" and m[name] and m.get("reasoning_efforts"):
+            text += " (" + "/".join(m["reasoning_efforts"]) + ")"
+        parts.append(text)
+    return ", ".join(parts) or "—"
+
+
+def _modalities_cell(m: dict[str, Any]) -> str:
+    modalities = m.get("modalities")
+    if not modalities:
+        return "—"
+    ins = ", ".join(modalities.get("input", ())) or "—"
+    outs = ", ".join(modalities.get("output", ())) or "—"
+    return f"{ins} → {outs}"
+
+
+def _lifecycle_cell(m: dict[str, Any]) -> str:
+    parts = [m.get("status", "active")]
+    if m.get("deprecation_date"):
+        parts.append(f"deprecated {m['deprecation_date']}")
+    if m.get("shutdown_date"):
+        parts.append(f"shutdown {m['shutdown_date']}")
+    if m.get("successor"):
+        parts.append(f"successor `{m['successor']}`")
+    if m.get("points_to"):
+        parts.append(f"serves `{m['points_to']}`")
+    return "<br>".join(parts)
+
+
+def _tokens(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) else "—"
+
+
+def _sources(urls: Any) -> str:
+    return " ".join(f"[{i}]({url})" for i, url in enumerate(urls or (), 1)) or "—"
+
+
+def lifecycle_rows(inventory: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every model marked deprecated or retired or carrying a lifecycle date, by shutdown date."""
+    rows = [
+        {"provider": provider, **m}
+        for provider, models in inventory.items()
+        for m in models
+        if m.get("status") in ("deprecated", "retired")
+        or m.get("deprecation_date")
+        or m.get("shutdown_date")
+    ]
+    return sorted(
+        rows, key=lambda r: (r.get("shutdown_date") or "9999-99-99", r["provider"], r["model"])
+    )
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -109,6 +208,12 @@ def _environment() -> jinja2.Environment:
         envelope_keys=_envelope_keys,
         triggers=_triggers,
         prettyjson=_prettyjson,
+        prices_cell=_prices_cell,
+        capabilities_cell=_capabilities_cell,
+        modalities_cell=_modalities_cell,
+        lifecycle_cell=_lifecycle_cell,
+        tokens=_tokens,
+        sources=_sources,
     )
     return env
 
@@ -162,6 +267,8 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
             for protocol in PROTOCOLS.values()
         ],
     }
+    context["inventory"] = snapshot.get("inventory", {})
+    context["lifecycle_rows"] = lifecycle_rows(context["inventory"])
     targets = snapshot.get("targets", ())
     context["targets"] = targets
     context["matrix"] = matrix(targets)
@@ -182,6 +289,8 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
         "aliases.md",
         "policies.md",
         "diagnostics.md",
+        "models.md",
+        "lifecycle.md",
     ):
         files[f"docs/{name}"] = env.get_template(f"docs/{name}.j2").render(context)
     files["docs/schema-targets.md"] = env.get_template("docs/schema-targets.md.j2").render(context)

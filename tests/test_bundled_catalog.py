@@ -209,17 +209,18 @@ ENDPOINTS: dict[tuple[str, str], tuple[tuple[str, ...], str, str | None, str, st
     ("ag2", "nlip"): (("nlip_remote", "remote"), "agentic", None, "none", None),
 }
 
-# §3.1: defaults the classes applied, now explicit catalog data
+# §3.1: defaults the classes applied, now explicit catalog data; those whose models the vendors
+# deprecated or retired moved to current models with the inventory (issue #12)
 REQUEST_DEFAULTS = {
-    ("openai", "chat/completions"): {"model": "gpt-4.1-mini"},
+    ("openai", "chat/completions"): {"model": "gpt-6.1-terra"},
     ("openai", "embeddings"): {"model": "text-embedding-3-small"},
     ("perplexity", "chat/completions"): {"model": "sonar"},
     ("nvidia_nim", "chat/completions"): {"model": "meta/llama3-8b-instruct"},
     ("nvidia_nim", "embeddings"): {"model": "nvidia/nv-embed-v1"},
-    ("deepseek", "chat/completions"): {"model": "deepseek-chat"},
-    ("gemini", "chat/completions"): {"model": "gemini-2.5-flash"},
-    ("groq", "chat/completions"): {"model": "llama-3.3-70b-versatile"},
-    ("openrouter", "chat/completions"): {"model": "google/gemini-2.5-flash"},
+    ("deepseek", "chat/completions"): {"model": "deepseek-flash"},
+    ("gemini", "chat/completions"): {"model": "gemini-3.8-flash"},
+    ("groq", "chat/completions"): {"model": "openai/gpt-oss-120b"},
+    ("openrouter", "chat/completions"): {"model": "google/gemini-3.1-flash-lite"},
 }
 TIMEOUT_120 = {
     ("openai", "audio/speech"),
@@ -353,9 +354,10 @@ def test_model_policies_of_section_5() -> None:
         "gemini_code": "gemini_code/gemini-4-argon",
         "gemini-cli": "gemini_code/gemini-4-argon",
         "gemini_cli": "gemini_code/gemini-4-argon",
-        "pi": "pi/gemini-2.5-flash",
-        "pi-code": "pi/gemini-2.5-flash",
-        "pi_code": "pi/gemini-2.5-flash",
+        # gemini-2.5-flash was shut down on 2026-12-01 (issue #12)
+        "pi": "pi/gemini-3.8-flash",
+        "pi-code": "pi/gemini-3.8-flash",
+        "pi_code": "pi/gemini-3.8-flash",
     }
     assert policies["claude_code"]["effort_kwarg"] == "effort"
     assert policies["codex"]["effort_kwarg"] == "reasoning_effort"

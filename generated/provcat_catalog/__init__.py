@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:9704a77112763e768bc85154f4e4895e55e1cdd05fbea6b3dc94a55262262f21'
+FINGERPRINT: Final = 'sha256:89dd365f0d9f2ea40b09c4f8f2c165473765e8e6dbb6d27dff7e53d758519a88'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -61,9 +61,9 @@ MODEL_ALIAS_INDEX: Final[dict[str, str]] = {
     'gemini-code': 'gemini_code/gemini-4-argon',
     'gemini_cli': 'gemini_code/gemini-4-argon',
     'gemini_code': 'gemini_code/gemini-4-argon',
-    'pi': 'pi/gemini-2.5-flash',
-    'pi-code': 'pi/gemini-2.5-flash',
-    'pi_code': 'pi/gemini-2.5-flash',
+    'pi': 'pi/gemini-3.8-flash',
+    'pi-code': 'pi/gemini-3.8-flash',
+    'pi_code': 'pi/gemini-3.8-flash',
 }
 
 PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
@@ -499,7 +499,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'class': None,
                 'protocol': 'openai-chat',
                 'request_options': 'provcat.providers.deepseek.chat:DeepSeekChatRequest',
-                'request_defaults': {'model': 'deepseek-chat'},
+                'request_defaults': {'model': 'deepseek-flash'},
                 'method': 'POST',
                 'path': 'chat/completions',
                 'base_url': 'https://api.deepseek.com/v1',
@@ -520,7 +520,13 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'deepseek-chat', 'aliases': ()},
+            {'model': 'deepseek-flash', 'aliases': ()},
+            {'model': 'deepseek-reasoner', 'aliases': ()},
+            {'model': 'deepseek-v4-flash', 'aliases': ()},
+            {'model': 'deepseek-v4-pro', 'aliases': ()},
+        ),
     },
     {
         'provider': 'exa',
@@ -802,7 +808,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'class': None,
                 'protocol': 'openai-chat',
                 'request_options': 'provcat.protocols.openai_chat:ChatCompletionsRequest',
-                'request_defaults': {'model': 'gemini-2.5-flash'},
+                'request_defaults': {'model': 'gemini-3.8-flash'},
                 'method': 'POST',
                 'path': 'chat/completions',
                 'base_url': 'https://generativelanguage.googleapis.com/v1beta/openai',
@@ -836,7 +842,13 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'effort_name_format': None,
         },
         'tool_schema_target': 'gemini',
-        'models': (),
+        'models': (
+            {'model': 'gemini-2.5-flash', 'aliases': ()},
+            {'model': 'gemini-3.5-flash', 'aliases': ()},
+            {'model': 'gemini-3.5-flash-lite', 'aliases': ()},
+            {'model': 'gemini-3.6-flash', 'aliases': ()},
+            {'model': 'gemini-3.8-flash', 'aliases': ()},
+        ),
     },
     {
         'provider': 'gemini_code',
@@ -991,7 +1003,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'class': None,
                 'protocol': 'openai-chat',
                 'request_options': 'provcat.protocols.openai_chat:ChatCompletionsRequest',
-                'request_defaults': {'model': 'llama-3.3-70b-versatile'},
+                'request_defaults': {'model': 'openai/gpt-oss-120b'},
                 'method': 'POST',
                 'path': 'chat/completions',
                 'base_url': 'https://api.groq.com/openai/v1',
@@ -1018,7 +1030,10 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'llama-3.3-70b-versatile', 'aliases': ()},
+            {'model': 'openai/gpt-oss-120b', 'aliases': ()},
+        ),
     },
     {
         'provider': 'lattice',
@@ -1158,7 +1173,15 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'mistral-embed', 'aliases': ()},
+            {'model': 'mistral-embed-2312', 'aliases': ()},
+            {
+                'model': 'mistral-medium-3-5',
+                'aliases': ('mistral-medium-3', 'mistral-medium-latest'),
+            },
+            {'model': 'mistral-medium-3-5-26-04', 'aliases': ()},
+        ),
     },
     {
         'provider': 'nvidia_nim',
@@ -1416,7 +1439,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'class': None,
                 'protocol': 'openai-chat',
                 'request_options': 'provcat.protocols.openai_chat:ChatCompletionsRequest',
-                'request_defaults': {'model': 'gpt-4.1-mini'},
+                'request_defaults': {'model': 'gpt-6.1-terra'},
                 'method': 'POST',
                 'path': 'chat/completions',
                 'base_url': 'https://api.openai.com/v1',
@@ -1552,7 +1575,13 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai',
-        'models': (),
+        'models': (
+            {'model': 'gpt-4.1-mini', 'aliases': ()},
+            {'model': 'gpt-4.1-mini-2025-04-14', 'aliases': ()},
+            {'model': 'gpt-5-mini', 'aliases': ('gpt-5-mini-2025-08-07',)},
+            {'model': 'gpt-6.1-terra', 'aliases': ()},
+            {'model': 'text-embedding-3-small', 'aliases': ()},
+        ),
     },
     {
         'provider': 'openrouter',
@@ -1572,7 +1601,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'class': None,
                 'protocol': 'openai-chat',
                 'request_options': 'provcat.providers.openrouter.chat:OpenRouterChatRequest',
-                'request_defaults': {'model': 'google/gemini-2.5-flash'},
+                'request_defaults': {'model': 'google/gemini-3.1-flash-lite'},
                 'method': 'POST',
                 'path': 'chat/completions',
                 'base_url': 'https://openrouter.ai/api/v1',
@@ -1593,7 +1622,10 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'google/gemini-2.5-flash', 'aliases': ()},
+            {'model': 'google/gemini-3.1-flash-lite', 'aliases': ()},
+        ),
     },
     {
         'provider': 'perplexity',
@@ -1675,9 +1707,9 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'cli': 'query_cli', 'code': 'query_cli', 'query_cli': 'query_cli'},
         'policy': {
             'model_aliases': {
-                'pi': 'pi/gemini-2.5-flash',
-                'pi-code': 'pi/gemini-2.5-flash',
-                'pi_code': 'pi/gemini-2.5-flash',
+                'pi': 'pi/gemini-3.8-flash',
+                'pi-code': 'pi/gemini-3.8-flash',
+                'pi_code': 'pi/gemini-3.8-flash',
             },
             'effort_mode': 'kwarg',
             'effort_kwarg': 'thinking',
@@ -1868,6 +1900,13 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'grok-3', 'aliases': ()},
+            {'model': 'grok-4-0709', 'aliases': ()},
+            {'model': 'grok-4-1-fast-reasoning', 'aliases': ()},
+            {'model': 'grok-4-fast-reasoning', 'aliases': ()},
+            {'model': 'grok-4.3', 'aliases': ()},
+            {'model': 'grok-code-fast-1', 'aliases': ()},
+        ),
     },
 )

@@ -10,7 +10,9 @@ import click
 
 # name -> "module:attribute" of a click command or group
 _LAZY: dict[str, str] = {
+    "cost": "provcat.models_cli:cost",
     "hub": "provcat.hub.cli:hub",
+    "models": "provcat.models_cli:models",
     "tool": "provcat.toolschema.cli:tool",
 }
 

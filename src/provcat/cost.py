@@ -68,21 +68,26 @@ class Cost:
         )
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: each amount as a plain decimal string without trailing zeros."""
         return {
             "provider": self.provider,
             "model": self.model,
             "currency": "USD",
-            "input": str(self.input),
-            "cache_read": str(self.cache_read),
-            "cache_write": str(self.cache_write),
-            "input_audio": str(self.input_audio),
-            "output": str(self.output),
-            "reasoning": str(self.reasoning),
-            "output_audio": str(self.output_audio),
-            "total": str(self.total),
+            "input": _text(self.input),
+            "cache_read": _text(self.cache_read),
+            "cache_write": _text(self.cache_write),
+            "input_audio": _text(self.input_audio),
+            "output": _text(self.output),
+            "reasoning": _text(self.reasoning),
+            "output_audio": _text(self.output_audio),
+            "total": _text(self.total),
             "batch": self.batch,
             "tier": self.tier,
         }
+
+
+def _text(amount: Decimal) -> str:
+    return format(amount.normalize(), "f")
 
 
 def _counts(usage: Any) -> dict[str, int]:

@@ -71,7 +71,7 @@ def test_effort_override_and_its_validation() -> None:
     with pytest.raises(ValueError, match="is not one of"):
         model_kwargs("claude/opus-4-7", effort="h\u0131gh")
     with pytest.raises(ValueError, match="does not support effort"):
-        model_kwargs("gemini/gemini-2.5-flash", effort="high")
+        model_kwargs("gemini/gemini-3.8-flash", effort="high")
 
 
 def test_providers_without_a_policy_behave_as_before() -> None:

@@ -11,7 +11,7 @@ from provcat.modelspec import ModelSpec, parse_model_spec, split_effort_suffix
     ("spec", "model", "effort"),
     [
         ("claude", "claude_code/sonnet", None),
-        ("pi_code", "pi/gemini-2.5-flash", None),
+        ("pi_code", "pi/gemini-3.8-flash", None),
         ("codex/gpt-5.4-XHigh", "codex/gpt-5.4", "xhigh"),
         ("codex/gpt-5.4-high-low", "codex/gpt-5.4-high", "low"),
         ("claude/opus-4-7-high-max", "claude/claude-opus-4-7-high", "max"),
@@ -48,7 +48,7 @@ def test_no_split(spec: str) -> None:
 @pytest.mark.parametrize("spec", ["Claude", " claude", "CLAUDE\t", "claude\n", "Pi-Code"])
 def test_aliases_in_every_case_and_whitespace_variant(spec: str) -> None:
     assert parse_model_spec(spec).effort is None
-    assert parse_model_spec(spec).model in ("claude_code/sonnet", "pi/gemini-2.5-flash")
+    assert parse_model_spec(spec).model in ("claude_code/sonnet", "pi/gemini-3.8-flash")
 
 
 @pytest.mark.parametrize(

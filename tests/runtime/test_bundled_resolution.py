@@ -89,7 +89,7 @@ def test_single_endpoint_providers_resolve_an_empty_endpoint() -> None:
 
 def test_section_3_1_config_defaults() -> None:
     chat = match_endpoint("openai", "chat")
-    assert chat.request_defaults == {"model": "gpt-4.1-mini"}
+    assert chat.request_defaults == {"model": "gpt-6.1-terra"}
     assert (chat.config.timeout, chat.config.requires_tokens) == (600, True)
     assert match_endpoint("openai", "tts").config.timeout == 120
     assert match_endpoint("openai", "batch").config.idempotent_retries is True

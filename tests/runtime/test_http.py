@@ -32,7 +32,7 @@ def test_bearer_call_with_defaults_and_key_read_at_call_time(
     assert request["path"] == "/v1/chat/completions"
     assert request["headers"]["Authorization"] == "Bearer sk-laterkey000000"
     assert json.loads(request["body"]) == {
-        "model": "gpt-4.1-mini",
+        "model": "gpt-6.1-terra",
         "temperature": 0.2,
         "messages": [{"role": "user", "content": "hi"}],
     }

@@ -38,7 +38,7 @@ def test_resolve_text_and_json() -> None:
     code, out, _ = _run("resolve", "openai", "chat", "--format", "json")
     data = json.loads(out)
     assert data["config"]["name"] == "openai_chat/completions"
-    assert data["request_defaults"] == {"model": "gpt-4.1-mini"}
+    assert data["request_defaults"] == {"model": "gpt-6.1-terra"}
     assert "api_key" not in data["config"]
 
 

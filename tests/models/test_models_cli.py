@@ -1,0 +1,101 @@
+"""`provcat models`, `provcat models show` and `provcat cost` on the acme test catalog."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from provcat.cli import main
+from tests.models.inventory_catalog import use_acme
+
+
+@pytest.fixture(autouse=True)
+def acme() -> Iterator[dict[str, Any]]:
+    yield from use_acme()
+
+
+def invoke(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_models_table_and_filters() -> None:
+    result = invoke("models", "--provider", "acme-ai", "--as-of", "2026-12-01")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:3] == ["PROVIDER", "MODEL", "STATUS"]
+    assert any(line.split()[1:3] == ["acme-old", "deprecated"] for line in lines[2:])
+    result = invoke("models", "--status", "retired", "--as-of", "2026-12-01", "--format", "json")
+    assert [m["id"] for m in json.loads(result.stdout)] == ["acme-ancient"]
+    result = invoke("models", "--tool-call", "--format", "json")
+    assert [m["id"] for m in json.loads(result.stdout)] == ["acme-free", "acme-large-2"]
+    result = invoke("models", "--reasoning", "--format", "json")
+    assert [m["id"] for m in json.loads(result.stdout)] == ["acme-large-2", "acme-think"]
+
+
+def test_models_unknown_provider_is_a_clear_error() -> None:
+    result = invoke("models", "--provider", "acne")
+    assert result.exit_code == 1 and "unknown provider 'acne'" in result.stderr
+    result = invoke("models", "--provider", "acne", "--format", "json")
+    assert json.loads(result.stdout)["error"] == "ModelNotFound"
+
+
+def test_show_a_deprecated_model_names_its_shutdown_and_successor() -> None:
+    result = invoke("models", "show", "acme", "ACME-OLD", "--as-of", "2026-12-01")
+    assert result.exit_code == 0
+    assert "DEPRECATED as of 2026-12-01, shutdown 2027-01-14; successor: acme-large-2" in (
+        result.stdout
+    )
+    data = json.loads(invoke("models", "show", "acme", "acme-large-2", "--format", "json").stdout)
+    assert data["prices"]["tiers"][0]["above_input_tokens"] == 200000
+    assert data["prices"]["cache_write_1h"] == "6"
+
+
+def test_show_unknown_model_lists_the_closest() -> None:
+    result = invoke("models", "show", "acme", "acme-larg-2")
+    assert result.exit_code == 1 and "closest: acme-large-2" in result.stderr
+
+
+def test_cost() -> None:
+    # Claude Sonnet 4.5 prices: 800 x $3 + 200 x $0.30 + 50 x $15 (micro-dollars)
+    result = invoke(
+        "cost", "acme", "acme-large-2", "--input", "1000", "--output", "50", "--cached", "200"
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1].split() == ["total", "$0.00321", "USD"]
+    data = json.loads(
+        invoke(
+            "cost", "acme", "acme-large-2", "--input", "1000", "--output", "1000", "--batch",
+            "--format", "json",
+        ).stdout
+    )  # fmt: skip
+    assert data["total"] == "0.009" and data["batch"] is True
+
+
+def test_cost_errors_are_clear() -> None:
+    result = invoke("cost", "acme", "acme-free", "--input", "1", "--output", "1")
+    assert result.exit_code == 1 and "has no prices" in result.stderr
+    result = invoke(
+        "cost", "acme", "acme-large-2", "--input", "1", "--output", "1", "--cached", "5"
+    )
+    assert result.exit_code == 1 and "above input_tokens" in result.stderr
+    result = invoke("cost", "acme", "acme-large-2", "--input", "-1", "--output", "1")
+    assert result.exit_code == 2
+
+
+def test_generated_docs_list_every_model_and_the_lifecycle(acme: dict[str, Any]) -> None:
+    from generator.emit import render
+
+    files = render(acme, "tests/catalogs/models/")
+    models = files["docs/models.md"]
+    for m in acme["inventory"]["acme"]:
+        assert f"`{m['model']}`" in models
+    assert "above 200,000 input: in $6, out $22.50" in models
+    assert "batch: in $1.50, out $7.50" in models
+    lifecycle = files["docs/lifecycle.md"].splitlines()
+    rows = [line.split("|")[2].strip() for line in lifecycle if line.startswith("| `acme`")]
+    # by shutdown date, none announced last
+    assert rows == ["`acme-ancient`", "`acme-old`", "`acme-sunset`"]
