@@ -435,6 +435,14 @@ def recover(root: Path) -> None:
         os.rename(olds[-1], root)
 
 
+def _link(source: Path, target: Path) -> bool:
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, or links not supported: write the file instead
+        return False
+    return True
+
+
 def write_tree(root: Path, files: dict[str, str]) -> list[str]:
     """Make ``root`` hold exactly ``files``. Returns the changed paths (empty: nothing written)."""
     recover(root)
@@ -446,10 +454,13 @@ def write_tree(root: Path, files: dict[str, str]) -> list[str]:
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(stage, 0o777 & ~umask)  # mkdtemp makes it private; the tree is not
+    keep = set(files) - set(changed)
     try:
         for name, text in files.items():
             target = stage / name
             target.parent.mkdir(parents=True, exist_ok=True)
+            if name in keep and _link(root / name, target):
+                continue  # unchanged: the new tree shares the old file, nothing is rewritten
             with open(target, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
                 handle.flush()
