@@ -6,6 +6,8 @@ Exit 0 when the files were written (source defects are warnings, listed with the
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import json
 import sys
 from collections import Counter
@@ -22,10 +24,16 @@ from generator.importers.merge import (
     has_maintainer_fields,
     merge_provider,
 )
-from generator.importers.models_dev import HEADER, SOURCE_REPO, import_snapshot
+from generator.importers.models_dev import (
+    HEADER,
+    SOURCE_REPO,
+    ImportedProvider,
+    import_snapshot,
+    provider_ids,
+)
 from generator.importers.source import SourceError, open_snapshot
 from generator.importers.write import write_files
-from generator.importers.yamlout import dump
+from generator.importers.yamlout import dump, splice_models
 from generator.loader import load_file
 
 IMPORTED_MARK = "# Imported from models.dev"
@@ -57,6 +65,23 @@ def _maintained(doc: dict[str, Any]) -> bool:
     owned = {"provider", "display_name", "docs_url", "inventory_only", "defaults", "endpoints"}
     extra = [k for k in doc if k not in owned and k != "models" and k in PROVIDER_ORDER]
     return bool(extra) or any(has_maintainer_fields(m) for m in doc.get("models", {}).values())
+
+
+def _select(providers: list[ImportedProvider], selected: tuple[str, ...]) -> list[ImportedProvider]:
+    """The providers named by ``--provider SOURCE[=KEY]``, renamed to KEY."""
+    by_key = {p.key: p for p in providers}
+    chosen: list[ImportedProvider] = []
+    for spec in selected:
+        source, _, key = spec.partition("=")
+        if source not in by_key:  # its provider.toml was unreadable: reported as a defect
+            continue
+        picked = by_key[source]
+        if key:
+            picked = dataclasses.replace(
+                picked, key=key, document={**picked.document, "provider": key}
+            )
+        chosen.append(picked)
+    return chosen
 
 
 def _summary(changes: list[Change]) -> dict[str, Any]:
@@ -100,7 +125,28 @@ def _describe(change: Change) -> str:
     help="How the summary and the source's defects are printed.",
 )
 @click.option("--verbose", is_flag=True, help="List every change, not only the counts.")
-def models_dev(path: Path, into: Path, fmt: str, verbose: bool) -> None:
+@click.option(
+    "--provider",
+    "selected",
+    multiple=True,
+    metavar="SOURCE[=KEY]",
+    help="Import only this models.dev provider (repeatable), into KEY.yaml when the catalog "
+    "names it differently (google=gemini). Files of other providers are left alone.",
+)
+@click.option(
+    "--models-only",
+    is_flag=True,
+    help="Refresh only the `models:` of files that exist (the bundled catalog): everything "
+    "above it stays byte for byte; no file is created or removed.",
+)
+def models_dev(
+    path: Path,
+    into: Path,
+    fmt: str,
+    verbose: bool,
+    selected: tuple[str, ...],
+    models_only: bool,
+) -> None:
     """Import a models.dev snapshot (its folder, or a .tar.gz of it) into the catalog DIR."""
     try:
         snap = open_snapshot(path)
@@ -108,12 +154,29 @@ def models_dev(path: Path, into: Path, fmt: str, verbose: bool) -> None:
         raise click.UsageError(str(exc)) from exc
     if not any(True for _ in snap.files("providers/")):
         raise click.UsageError(f"{path} holds no providers/ folder: is it a models.dev snapshot?")
-    result = import_snapshot(snap)
+    known = provider_ids(snap)
+    for spec in selected:
+        source = spec.partition("=")[0]
+        if source not in known:
+            close = difflib.get_close_matches(source, known, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise click.UsageError(f"the snapshot has no provider {source!r}{hint}")
+    only = frozenset(s.partition("=")[0] for s in selected) if selected else None
+    result = import_snapshot(snap, only)
+    if selected:
+        result.providers = _select(result.providers, selected)
     folder = into / "providers"
     existing, problems = _existing(folder, into.resolve().parent)
     if errors(problems):
         _print(fmt, ordered(problems), [], None, written=False)
         sys.exit(1)
+    if models_only:
+        absent = sorted(p.key for p in result.providers if p.key not in existing)
+        if absent:
+            raise click.UsageError(
+                f"--models-only refreshes existing files; {folder} has no "
+                f"{', '.join(a + '.yaml' for a in absent)} (name them with --provider SOURCE=KEY)"
+            )
     source = f"{SOURCE_REPO} at {result.commit}" if result.commit else path.name
     header = HEADER.format(source=source)
     texts: dict[str, str | None] = {}
@@ -122,13 +185,20 @@ def models_dev(path: Path, into: Path, fmt: str, verbose: bool) -> None:
     for provider in result.providers:
         imported.add(provider.key)
         old = existing.get(provider.key)
-        document, found = merge_provider(old[0] if old else None, provider.document)
+        if models_only and old is not None:
+            kept = {k: v for k, v in old[0].items() if k != "models"}
+            document, found = merge_provider(
+                old[0], {**kept, "models": provider.document.get("models", {})}
+            )
+            text = splice_models(old[1], document.get("models", {}))
+        else:
+            document, found = merge_provider(old[0] if old else None, provider.document)
+            text = dump(header, document)
         changes.extend(found)
-        text = dump(header, document)
         if old is None or old[1] != text:
             texts[f"{provider.key}.yaml"] = text
     for stem, (data, text) in sorted(existing.items()):
-        if stem in imported or IMPORTED_MARK not in text:
+        if stem in imported or IMPORTED_MARK not in text or selected or models_only:
             continue
         if _maintained(data):
             changes.append(Change(stem, None, None, "kept"))

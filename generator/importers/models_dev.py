@@ -494,15 +494,21 @@ HEADER = (
 )
 
 
-def import_snapshot(snap: Snapshot) -> ImportResult:
-    """Map every provider of the snapshot; every source defect becomes a diagnostic."""
+def provider_ids(snap: Snapshot) -> list[str]:
+    return sorted(
+        {e.path.split("/")[1] for e in snap.files("providers/") if e.path.count("/") >= 2}
+    )
+
+
+def import_snapshot(snap: Snapshot, only: frozenset[str] | None = None) -> ImportResult:
+    """Map every provider of the snapshot (or those in ``only``); every source defect becomes a
+    diagnostic."""
     result = ImportResult(commit=_commit(snap))
     reader = _Reader(snap, result.diagnostics)
     mapper = _ModelMapper(reader, result.commit)
-    provider_ids = sorted(
-        {e.path.split("/")[1] for e in snap.files("providers/") if e.path.count("/") >= 2}
-    )
-    for key in provider_ids:
+    for key in provider_ids(snap):
+        if only is not None and key not in only:
+            continue
         info_path = f"providers/{key}/provider.toml"
         info = reader.load(info_path)
         if info is None:

@@ -25,3 +25,27 @@ def dump(header: str, document: dict[str, Any]) -> str:
         indent=2,
     )
     return header + body
+
+
+def splice_models(text: str, models: dict[str, Any]) -> str:
+    """``text`` with its top-level ``models:`` block replaced (or appended): every line outside
+    that block, comments included, stays as it was."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if _top_key(line) == "models"), None)
+    block = dump("", {"models": models}) if models else ""
+    if start is None:
+        if not block:
+            return text
+        return text + ("" if text.endswith("\n") else "\n") + block
+    end = start + 1
+    while end < len(lines) and (_top_key(lines[end]) is None):
+        end += 1
+    return "".join(lines[:start]) + block + "".join(lines[end:])
+
+
+def _top_key(line: str) -> str | None:
+    """The key of a top-level mapping line (``models:``), None for anything indented or blank."""
+    if not line or line[0] in " \t\n#":
+        return None
+    key, colon, _ = line.partition(":")
+    return key.strip() if colon else None

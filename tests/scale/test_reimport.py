@@ -134,3 +134,57 @@ def test_the_summary_names_every_change(reimported: tuple[Path, ImportRun]) -> N
 def test_the_merged_catalog_builds(reimported: tuple[Path, ImportRun]) -> None:
     result = run(reimported[0])
     assert [d.as_text() for d in result.diagnostics if d.severity == "error"] == []
+
+
+def test_refreshing_a_bundled_provider_touches_its_models_alone(
+    snapshot_dir: Path, tmp_path: Path
+) -> None:
+    """The README's refresh command on a copy of the bundled catalog: `--models-only` keeps every
+    line above `models:` (comments included) and the models maintainers added."""
+    from tests.conftest import ROOT
+
+    shutil.copytree(ROOT / "catalog", tmp_path / "catalog")
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    path = tmp_path / "catalog" / "providers" / "deepseek.yaml"
+    before = path.read_text()
+    head = before[: before.index("\nmodels:\n")]
+    bundled = yaml.safe_load(before)["models"]
+    result = run_import(
+        snapshot_dir,
+        tmp_path / "catalog",
+        "--models-only",
+        "--provider",
+        "deepseek",
+        "--format",
+        "json",
+    )
+    assert result.exit_code == 0, result.stderr
+    after = path.read_text()
+    assert after.startswith(head + "\nmodels:\n")
+    models = yaml.safe_load(after)["models"]
+    # providers/deepseek/models/deepseek-v4-pro.toml exists upstream: source facts, kept notes
+    assert models["deepseek-v4-pro"]["source"].endswith(
+        "/providers/deepseek/models/deepseek-v4-pro.toml"
+    )
+    assert models["deepseek-v4-pro"]["note"] == bundled["deepseek-v4-pro"]["note"]
+    for model_id, facts in bundled.items():  # nothing a maintainer wrote is lost
+        for field in ("note", "reviewed_at", "successor", "shutdown_date", "aliases"):
+            if field in facts:
+                assert models[model_id][field] == facts[field], (model_id, field)
+    assert sorted(p.name for p in (tmp_path / "catalog" / "providers").iterdir()) == sorted(
+        p.name for p in (ROOT / "catalog" / "providers").iterdir()
+    )
+    assert run(tmp_path / "catalog").ok
+
+
+def test_models_only_refuses_a_provider_without_a_file(snapshot_dir: Path, tmp_path: Path) -> None:
+    (tmp_path / "catalog" / "providers").mkdir(parents=True)
+    result = run_import(
+        snapshot_dir, tmp_path / "catalog", "--models-only", "--provider", "deepseek"
+    )
+    assert result.exit_code == 2
+    assert "has no deepseek.yaml" in result.stderr
+    result = run_import(snapshot_dir, tmp_path / "catalog", "--provider", "deepsek")
+    assert result.exit_code == 2
+    assert "did you mean deepseek" in result.stderr
+    assert list((tmp_path / "catalog" / "providers").iterdir()) == []
