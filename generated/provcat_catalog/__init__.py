@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:89dd365f0d9f2ea40b09c4f8f2c165473765e8e6dbb6d27dff7e53d758519a88'
+FINGERPRINT: Final = 'sha256:ad2cd022bae68b66f21c6652913ac8816bf4e8fa293712d9033452e50d0d4ec8'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

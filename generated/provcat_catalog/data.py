@@ -205,7 +205,10 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'messages', 'messages': 'messages'},
         'policy': None,
         'tool_schema_target': 'anthropic',
-        'models': (),
+        'models': (
+            {'model': 'claude-opus-5', 'aliases': ()},
+            {'model': 'claude-sonnet-5', 'aliases': ()},
+        ),
     },
     {
         'provider': 'cerebras',
@@ -246,7 +249,13 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'gpt-oss-120b', 'aliases': ()},
+            {'model': 'llama-3.3-70b', 'aliases': ()},
+            {'model': 'llama3.1-8b', 'aliases': ()},
+            {'model': 'qwen-3-235b-a22b-instruct-2507', 'aliases': ()},
+            {'model': 'qwen-3-32b', 'aliases': ()},
+        ),
     },
     {
         'provider': 'claude_code',
@@ -788,7 +797,10 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'accounts/fireworks/models/gpt-oss-120b', 'aliases': ()},
+            {'model': 'fireworks/qwen3-embedding-8b', 'aliases': ()},
+        ),
     },
     {
         'provider': 'gemini',
@@ -1859,7 +1871,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': ({'model': 'openai/gpt-oss-120b', 'aliases': ()},),
     },
     {
         'provider': 'xai',

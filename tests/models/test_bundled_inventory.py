@@ -55,11 +55,61 @@ def test_retired_models_the_old_defaults_named(provider: str, old: str) -> None:
 def test_request_defaults_name_current_models() -> None:
     snapshot = EndpointRegistry.snapshot()
     checked = 0
-    for key in ("openai", "gemini", "deepseek", "groq", "mistral", "xai", "openrouter"):
+    providers = ("openai", "gemini", "deepseek", "groq", "mistral", "xai", "openrouter")
+    for key in (*providers, "cerebras", "fireworks", "together"):
         for spec in snapshot.providers[key].endpoints.values():
             model = spec.request_defaults.get("model")
             if model is None:
                 continue
             assert get_model(key, model, as_of=REVIEWED).lifecycle(REVIEWED) == "active"
             checked += 1
-    assert checked == 9
+    assert checked == 13
+
+
+# Totals computed by genai-prices 0.2.3 (pydantic's reference implementation, its own price data)
+# with calc_price(Usage(...), model_ref=..., provider_id=...) on 2026-12-01: an independent check
+# of both the catalog's prices and estimate_cost's arithmetic, long-context tiers included.
+SMALL = {"input_tokens": 1000, "cache_read_tokens": 200, "output_tokens": 100}
+GENAI_PRICES = [
+    ("openai", "gpt-5-mini", SMALL, "0.000405"),
+    ("openai", "gpt-6.1-terra", SMALL, "0.00131"),
+    ("openai", "gpt-4.1-mini", SMALL, "0.00050"),
+    (
+        "openai",
+        "gpt-6.1-terra",
+        {"input_tokens": 300_000, "cache_read_tokens": 100_000, "output_tokens": 2000},
+        "0.425",
+    ),
+    ("xai", "grok-4.3", SMALL, "0.00129"),
+    (
+        "xai",
+        "grok-4.3",
+        {"input_tokens": 250_000, "cache_read_tokens": 50_000, "output_tokens": 1000},
+        "0.525",
+    ),
+    ("gemini", "gemini-3.8-flash", SMALL, "0.000990"),
+    ("gemini", "gemini-3.5-flash", SMALL, "0.00213"),
+    ("groq", "openai/gpt-oss-120b", SMALL, "0.000195"),
+    ("openai", "text-embedding-3-small", {"input_tokens": 1000}, "0.00002"),
+]
+
+
+@pytest.mark.parametrize(("provider", "model", "usage", "total"), GENAI_PRICES)
+def test_costs_agree_with_genai_prices(
+    provider: str, model: str, usage: dict[str, int], total: str
+) -> None:
+    from decimal import Decimal
+
+    from provcat import estimate_cost
+
+    assert estimate_cost(provider, model, usage).total == Decimal(total)
+
+
+def test_deepseek_peak_prices_are_twice_genai_prices_off_peak_figure() -> None:
+    from decimal import Decimal
+
+    from provcat import estimate_cost
+
+    # genai-prices 0.2.3 gives 0.0007304 for this usage on deepseek-v4-pro: DeepSeek's off-peak
+    # rate, which its pricing page states is half the peak rate the catalog records.
+    assert estimate_cost("deepseek", "deepseek-v4-pro", SMALL).total == 2 * Decimal("0.0007304")

@@ -152,3 +152,18 @@ def test_model_kwargs_warns_and_refuses_likewise() -> None:
             model_kwargs("acme/acme-ancient")
     finally:
         set_strict(None)
+
+
+def test_the_inventory_loads_only_on_the_first_model_lookup() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, provcat\n"
+        "provcat.match_endpoint('openai', 'chat')\n"
+        "assert 'provcat_catalog.inventory' not in sys.modules, 'loaded by resolution'\n"
+        "provcat.get_model('openai', 'gpt-6.1-terra')\n"
+        "assert 'provcat_catalog.inventory' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
