@@ -8,7 +8,8 @@ Two caches, both under ``.provcat-cache/`` beside the catalog folder (never in `
   whole-set validation, the snapshot and the rendering always run, so the result is the result of
   a full build.
 * **Per build.** After a successful build the record holds the content hash of every catalog
-  file, the day lifecycle diagnostics were judged on, every module file the build imported (its
+  file and of the generator's code, templates and schemas, the day lifecycle diagnostics were
+  judged on, every module file the build imported (its
   content hash when it belongs to the project, its size and mtime when it is an installed
   package) and the hash of every file written. ``python -m generator build`` checks that record
   first (``fast_build``) without importing the generator's heavy parts: when every input and
@@ -83,6 +84,7 @@ class FileCache:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder / "files"
+        self.texts = folder / "texts"
         self.used: set[str] = set()
         self.hits = 0
         self.misses = 0
@@ -117,13 +119,36 @@ class FileCache:
             pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, self.folder / key)
 
+    def digest(self, data: str) -> str:
+        """A key for rendered text: ``data`` (the input's repr) and the generator's code."""
+        return _digest(generator_fingerprint().encode(), data.encode())
+
+    def text(self, key: str) -> str | None:
+        """Rendered text kept under ``key``, or None (never read: a miss)."""
+        self.used.add(key)
+        try:
+            stored = (self.texts / key).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        check, _, text = stored.partition("\n")
+        if check != hashlib.sha256(text.encode()).hexdigest():
+            return None  # damaged: render it again
+        return text
+
+    def put_text(self, key: str, text: str) -> None:
+        self.texts.mkdir(parents=True, exist_ok=True)
+        tmp = self.texts / f".{key}.{os.getpid()}.tmp"
+        tmp.write_text(hashlib.sha256(text.encode()).hexdigest() + "\n" + text, encoding="utf-8")
+        os.replace(tmp, self.texts / key)
+
     def prune(self) -> None:
         """Drop entries this build did not use, so the cache holds one build's worth."""
-        if not self.folder.is_dir():
-            return
-        for entry in self.folder.iterdir():
-            if entry.name not in self.used:
-                entry.unlink(missing_ok=True)
+        for folder in (self.folder, self.texts):
+            if not folder.is_dir():
+                continue
+            for entry in folder.iterdir():
+                if entry.name not in self.used:
+                    entry.unlink(missing_ok=True)
 
 
 # ---- the per-build record -------------------------------------------------------------------
@@ -217,6 +242,7 @@ def save_record(
         "format": CACHE_FORMAT,
         "generator": GENERATOR_VERSION,
         "catalog": _catalog_digest(catalog),
+        "code": generator_fingerprint(),
         "import_paths": [str(p.resolve()) for p in import_paths],
         "as_of": as_of.isoformat(),
         "deps": deps,
@@ -249,6 +275,8 @@ def unchanged(
         ):
             return None
         if payload.get("catalog") != _catalog_digest(catalog):
+            return None
+        if payload.get("code") != generator_fingerprint():  # templates and schemas are no modules
             return None
         project = _project_roots(import_paths)
         for path, state in payload["deps"].items():

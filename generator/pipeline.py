@@ -104,5 +104,5 @@ def run(
     if result.ok:
         result.snapshot = build_snapshot(decls, records(targets), mapping)
         source = display_path(catalog, base) + "/"
-        result.files = render(result.snapshot, source)
+        result.files = render(result.snapshot, source, cache)
     return result

@@ -72,6 +72,22 @@ def test_any_changed_input_or_output_means_a_real_build(workspace: Workspace) ->
     assert not _fast(_argv(workspace))[0]
 
 
+def test_a_changed_template_means_a_real_build(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Templates and schemas are read as files, not imported: their content is in the record."""
+    code = workspace.root / "code"
+    shutil.copytree(ROOT / "generator" / "templates", code / "templates")
+    monkeypatch.setattr(incremental, "_OWN", (code,))
+    monkeypatch.setattr(incremental, "_CODE", None)
+    assert workspace.run().exit_code == 0  # records the fingerprint of this copy
+    assert _fast(_argv(workspace))[0]
+    page = code / "templates" / "docs" / "models.md.j2"
+    page.write_text(page.read_text() + "\n")
+    monkeypatch.setattr(incremental, "_CODE", None)  # a fresh process computes it anew
+    assert not _fast(_argv(workspace))[0]
+
+
 def test_a_changed_module_the_build_imported_means_a_real_build(
     workspace: Workspace, tmp_path: Path
 ) -> None:
@@ -98,12 +114,14 @@ def test_a_changed_module_the_build_imported_means_a_real_build(
     assert build() is False
 
 
-@pytest.mark.parametrize("change", ["edit", "delete", "rename"])
+@pytest.mark.parametrize("change", ["edit", "delete", "rename", "model"])
 def test_cached_build_after_a_change_equals_a_full_build(
     workspace: Workspace, tmp_path: Path, change: str
 ) -> None:
     if change == "edit":
         workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, b2]")
+    elif change == "model":  # a change to one provider's models: its module and page only
+        workspace.edit("alpha.yaml", "context_window: 8192", "context_window: 16384")
     elif change == "delete":
         workspace.file("beta.yaml").unlink()
     else:
@@ -133,6 +151,10 @@ def test_a_damaged_or_foreign_cache_never_changes_the_output(
     folder = cache_dir(workspace.catalog)
     for entry in (folder / "files").iterdir():
         entry.write_bytes(b"not a pickle")  # truncated, corrupted, written by something else
+    texts = list((folder / "texts").iterdir())
+    assert texts  # alpha's model module and docs page
+    for entry in texts:
+        entry.write_text(entry.read_text().replace("alpha", "omega"))
     for record in folder.glob("build-*.json"):
         record.write_text("{")
     assert workspace.run().exit_code == 0
