@@ -11,6 +11,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, errors, ordered
 from generator.emit import render
 from generator.files import display_path, yaml_files
+from generator.gcpause import paused_gc
 from generator.incremental import FileCache
 from generator.introspect import Importer
 from generator.loader import load_file
@@ -51,6 +52,7 @@ def load_provider(path: Path, shown: str) -> tuple[list[Diagnostic], ProviderDec
     return found, (None if errors(found) else build(doc, path.stem))
 
 
+@paused_gc
 def run(
     catalog: Path,
     import_paths: tuple[Path, ...] = (),
