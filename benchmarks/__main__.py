@@ -1,16 +1,26 @@
-"""`python -m benchmarks [NAME ...]`: run every `bench_*.py` module (or the named ones).
+"""`python -m benchmarks [NAME ...]`: run every `bench_*.py` module (or the named ones) and print
+one table of every figure (benchmarks.table).
 
-Each module exposes `main() -> None` and prints its own table. Machines here are shared and noisy,
-so a benchmark reports ratios against a baseline it measures in the same run, never absolute goals
-alone.
+Each module exposes `main() -> None` and records its figures with `benchmarks.table.row`. What a
+module prints besides is its detail: it goes to `build/bench/<name>.log`, so the terminal shows
+the one table. Machines here are shared and noisy, so a benchmark reports ratios against a
+baseline it measures in the same run, never absolute goals alone. A module that fails, or records
+nothing, is a row of the table that says so; the other benchmarks still run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pkgutil
 import sys
+import time
+import traceback
 from pathlib import Path
+
+from benchmarks import table
+
+LOGS = Path(__file__).resolve().parent.parent / "build" / "bench"
 
 
 def main(argv: list[str]) -> int:
@@ -23,10 +33,24 @@ def main(argv: list[str]) -> int:
             f"unknown benchmark(s): {', '.join(unknown)}; have: {', '.join(names)}", file=sys.stderr
         )
         return 2
+    LOGS.mkdir(parents=True, exist_ok=True)
     for name in wanted:
-        print(f"== {name.removeprefix('bench_')} ==", flush=True)
-        importlib.import_module(f"benchmarks.{name}").main()
-        print(flush=True)
+        short = name.removeprefix("bench_")
+        log = LOGS / f"{short}.log"
+        before = len(table.ROWS)
+        started = time.perf_counter()
+        print(f"running {short} ...", end=" ", flush=True, file=sys.stderr)
+        with open(log, "w", encoding="utf-8") as handle, contextlib.redirect_stdout(handle):
+            try:
+                importlib.import_module(f"benchmarks.{name}").main()
+            except Exception as exc:  # one broken benchmark must not hide the others
+                traceback.print_exc(file=handle)
+                table.row(short, "(the benchmark failed)", None, "", note=f"{exc!r}; see {log}")
+        if len(table.ROWS) == before:
+            table.row(short, "(no figures recorded in the table)", None, "", note=f"see {log}")
+        print(f"{time.perf_counter() - started:.0f}s", file=sys.stderr, flush=True)
+    print(table.render(table.ROWS))
+    print(f"(each benchmark's own output: {LOGS.relative_to(LOGS.parent.parent)}/<name>.log)")
     return 0
 
 

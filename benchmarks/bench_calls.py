@@ -19,6 +19,8 @@ import tracemalloc
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from benchmarks import table
+
 CALLS = 400
 EVENTS = 10_000
 CONCURRENT = 100
@@ -156,6 +158,7 @@ def main() -> None:
         print(
             "the openai SDK or uvicorn is missing: run `make bench` (it installs the bench extra)"
         )
+        table.missing("calls", "calls and streams", "openai SDK / uvicorn", ">= 1.0x as fast")
         return
     port = _free_port()
     server = subprocess.Popen(
@@ -178,6 +181,17 @@ def main() -> None:
         status = "met" if ratio >= 1.0 else "NOT met"
         print(
             f"{name:34} {ours * scale:9.1f}{unit} {sdk * scale:9.1f}{unit} {ratio:6.2f}x  >= 1.0x {status}"
+        )
+        table.row(
+            "calls",
+            name,
+            ours * scale,
+            unit,
+            sdk * scale,
+            "openai SDK",
+            goal=">= 1.0x as fast",
+            ratio=ratio,
+            met=ratio >= 1.0,
         )
     print(
         f"{f'peak memory, {CONCURRENT} concurrent calls':34} {r['ours_peak'] / 1e6:9.2f}MB "

@@ -13,6 +13,8 @@ import timeit
 import warnings
 from typing import Any
 
+from benchmarks import table
+
 SPECS = [
     "claude",
     "codex/gpt-5.4-XHigh",
@@ -57,6 +59,9 @@ def main() -> None:
         from lionagi.service.connections.registry import EndpointRegistry as reg
     except ImportError:
         print("lionagi 0.36.0 is not installed: run `make bench` (it installs the bench extra)")
+        table.missing(
+            "modelspec", "parse_model_spec / model_kwargs", "lionagi 0.36.0", ">= 5x faster"
+        )
         return
     reg._ensure_loaded()
 
@@ -106,3 +111,14 @@ def main() -> None:
         ratio = lion / ours
         status = "met" if ratio >= 5 else "NOT met"
         print(f"{name:26} {ours * 1e6:8.2f}us {lion * 1e6:8.2f}us {ratio:8.1f}x  >= 5x {status}")
+        table.row(
+            "modelspec",
+            name.strip(),
+            ours * 1e6,
+            "us",
+            lion * 1e6,
+            "lionagi",
+            goal=">= 5x faster",
+            ratio=ratio,
+            met=ratio >= 5,
+        )

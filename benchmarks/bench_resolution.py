@@ -25,6 +25,8 @@ import timeit
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks import table
+
 # spellings both libraries accept (lionagi compares endpoint keys case-sensitively)
 LOOKUPS = [
     ("openai", "chat"),
@@ -82,6 +84,7 @@ def main() -> None:
         from lionagi.service.connections.registry import EndpointRegistry as LionRegistry
     except ImportError:
         print("lionagi 0.36.0 is not installed: run `make bench` (it installs the bench extra)")
+        table.missing("resolution", "resolution and cold start", "lionagi 0.36.0", ">= 10x faster")
         return
     warnings.simplefilter("ignore")
     LionRegistry._ensure_loaded()
@@ -140,6 +143,17 @@ def main() -> None:
         print(
             f"{name:28} {ours * 1e6:10.2f}us {lion * 1e6:10.2f}us {ratio:8.1f}x  >= {goal:.0f}x {status}"
         )
+        table.row(
+            "resolution",
+            name,
+            ours * 1e6,
+            "us",
+            lion * 1e6,
+            "lionagi",
+            goal=f">= {goal:.0f}x faster",
+            ratio=ratio,
+            met=ratio >= goal,
+        )
     for name, ours, goal in (
         ("cold start: match_endpoint", ours_cold, 0.20),
         ("cold start: resolve (record)", ours_record, 0.10),
@@ -149,6 +163,17 @@ def main() -> None:
         print(
             f"{name:28} {ours * 1e3:10.1f}ms {lion_cold * 1e3:10.1f}ms "
             f"{share:8.2f}x  <= {goal:.2f}x {status}"
+        )
+        table.row(
+            "resolution",
+            name,
+            ours * 1e3,
+            "ms",
+            lion_cold * 1e3,
+            "lionagi",
+            goal=f"<= {goal:.2f}x of baseline",
+            ratio=share,
+            met=share <= goal,
         )
     print(
         f"{'  floor: pydantic BaseModel':28} {floor * 1e3:10.1f}ms {lion_cold * 1e3:10.1f}ms "

@@ -1,5 +1,14 @@
-"""`python -m generator build|check`."""
+"""`python -m generator build|check|import`.
 
-from generator.cli import main
+An unchanged `build` is answered from the last build's record before the compiler is even
+imported (generator.incremental); anything else runs the full command line.
+"""
 
-main()
+import sys
+
+from generator.incremental import fast_build
+
+if not fast_build(sys.argv[1:]):
+    from generator.cli import main
+
+    main()

@@ -13,6 +13,8 @@ import click
 
 from generator.diagnostics import render
 from generator.emit import changed_files, counts, diff, write_tree
+from generator.importers.cli import import_group
+from generator.incremental import BuildRecord, FileCache, cache_dir, save_record
 from generator.pipeline import Result, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,15 +63,22 @@ def _day(value: datetime | None) -> date | None:
     return value.date() if value is not None else None
 
 
-def _summary(result: Result, seconds: float) -> str:
+def _counts(result: Result) -> str:
     assert result.snapshot is not None
     c = counts(result.snapshot)
     return (
         f"{c['providers']} providers, {c['endpoints']} endpoints, {c['aliases']} aliases, "
         f"{c['model_aliases']} model aliases, {c['models']} models, "
-        f"{c['schema_targets']} schema targets "
-        f"in {seconds:.2f}s"
+        f"{c['schema_targets']} schema targets"
     )
+
+
+def _summary(result: Result, seconds: float) -> str:
+    return f"{_counts(result)} in {seconds:.2f}s"
+
+
+def _record(result: Result) -> BuildRecord:
+    return BuildRecord(_counts(result), [d.as_json() for d in result.diagnostics])
 
 
 def _report(result: Result, fmt: str, extra: dict[str, Any]) -> None:
@@ -101,30 +110,43 @@ def main() -> None:
     """provcat's catalog compiler: validate catalog/ and generate the snapshot and docs."""
 
 
+main.add_command(import_group)
+
+
 @main.command()
 @_catalog
 @_out
 @_format
 @_import_path
 @_as_of
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Build everything from scratch: read no cache and write none (.provcat-cache/).",
+)
 def build(
     catalog: Path,
     out: Path,
     fmt: str,
     import_paths: tuple[Path, ...],
     as_of: datetime | None,
+    no_cache: bool,
 ) -> None:
     """Validate the whole catalog; when it is valid, regenerate the snapshot and docs."""
     _check_catalog(catalog)
     started = time.perf_counter()
-    result = run(catalog, import_paths, _day(as_of))
+    cache = None if no_cache else FileCache(cache_dir(catalog))
+    result = run(catalog, import_paths, _day(as_of), cache)
     if not result.ok or result.files is None:
         _report(result, fmt, {})
         sys.exit(1)
     changed = write_tree(out, result.files)
+    if cache is not None:
+        cache.prune()
+        save_record(catalog, out, import_paths, _day(as_of) or date.today(), _record(result))
     summary = _summary(result, time.perf_counter() - started)
     state = f"{len(changed)} files updated" if changed else "unchanged"
-    _report(result, fmt, {"summary": summary, "changed": changed})
+    _report(result, fmt, {"summary": summary, "changed": changed, "cached": False})
     if fmt != "json":
         click.echo(f"provcat: {summary}; {out.name}/ {state}.")
 

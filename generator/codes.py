@@ -536,6 +536,56 @@ _CODES = (
         "default_headers carries a credential (Authorization or x-api-key)",
         "set auth_type and api_key_env instead; keys never appear in the catalog",
     ),
+    # importers (`python -m generator import`): defects of the source snapshot, never fatal
+    Code(
+        "import_unreadable_source",
+        "warning",
+        "import",
+        "a source file cannot be read or parsed (bad TOML, not UTF-8); its provider or model is left out",
+        "fix the file in the source snapshot, or add the model by hand",
+    ),
+    Code(
+        "import_dangling_link",
+        "warning",
+        "import",
+        "a source file is a symbolic link to nothing inside the snapshot; the model is left out",
+        "report the broken link upstream; nothing of it is imported",
+    ),
+    Code(
+        "import_broken_base_model",
+        "warning",
+        "import",
+        "`base_model` names no lab model file (or a cycle of them); only the model's own facts are imported",
+        "report the reference upstream, or add the missing facts by hand",
+    ),
+    Code(
+        "import_limit_conflict",
+        "warning",
+        "import",
+        "a source limit contradicts another (output above the context window, input above it); the suspect limit is left out",
+        "check the vendor's page and set the limit by hand",
+    ),
+    Code(
+        "import_invalid_value",
+        "warning",
+        "import",
+        "a source value does not fit the catalog's field (zero or negative, not a date, unknown modality); the field is left out",
+        "check the vendor's page and set the field by hand",
+    ),
+    Code(
+        "import_unknown_field",
+        "warning",
+        "import",
+        "a source field the importer does not know; it is left out",
+        "if it matters, map it in the importer (generator/importers/) or add it by hand",
+    ),
+    Code(
+        "import_duplicate_model",
+        "warning",
+        "import",
+        "two source model ids differ only in case or surrounding spaces; the later one is left out",
+        "report the duplicate upstream; keep the model you mean by hand",
+    ),
 )
 
 CODES: dict[str, Code] = {code.name: code for code in _CODES}

@@ -8,12 +8,14 @@ one (a leftover ``.old`` tree is restored by the next run), never a mix.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import jinja2
 
@@ -232,7 +234,62 @@ def counts(snapshot: dict[str, Any]) -> dict[str, int]:
     }
 
 
-def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
+def part_module(key: str) -> str:
+    """The module of provcat_catalog.models holding provider ``key``'s models: readable, and
+    distinct for keys that differ only in punctuation."""
+    tail = hashlib.sha256(key.encode()).hexdigest()[:8]
+    return "p_" + re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_") + "_" + tail
+
+
+def _model_parts(
+    env: jinja2.Environment,
+    context: dict[str, Any],
+    snapshot: dict[str, Any],
+    parts: dict[str, str],
+    cache: TextCache | None,
+) -> dict[str, str]:
+    """One module and one docs page per provider with an inventory; an unchanged provider's text
+    comes from the cache (keyed by its data and the generator's code), so a one-file change
+    renders one of each."""
+    template = env.get_template("package/model_part.py.j2")
+    files = {
+        "provcat_catalog/models/__init__.py": env.get_template("package/header.j2").render(context)
+        + '\n"""One module per provider: its models, imported by provcat_catalog.inventory."""\n'
+    }
+    page = env.get_template("docs/provider_models.md.j2")
+    for key, models in context["inventory"].items():
+        index = snapshot.get("inventory_index", {}).get(key, {})
+        values = {"key": key, "provider": key, "models": models, "index": index}
+        files[f"provcat_catalog/models/{parts[key]}.py"] = _cached(template, context, values, cache)
+        files[f"docs/models/{key}.md"] = _cached(page, context, values, cache)
+    return files
+
+
+def _cached(
+    template: jinja2.Template,
+    context: dict[str, Any],
+    values: dict[str, Any],
+    cache: TextCache | None,
+) -> str:
+    """``template`` rendered with ``values`` (plain data) over the header fields of ``context``;
+    from the cache when the same template saw the same values before."""
+    if cache is None:
+        return template.render({**context, **values})
+    digest = cache.digest(repr((template.name, context["source"], sorted(values.items()))))
+    text = cache.text(digest)
+    if text is None:
+        text = template.render({**context, **values})
+        cache.put_text(digest, text)
+    return text
+
+
+class TextCache(Protocol):
+    def digest(self, data: str) -> str: ...
+    def text(self, key: str) -> str | None: ...
+    def put_text(self, key: str, text: str) -> None: ...
+
+
+def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None) -> dict[str, str]:
     """Every generated file, relative path -> text."""
     env = _environment()
     providers = snapshot["providers"]
@@ -277,9 +334,12 @@ def render(snapshot: dict[str, Any], source: str) -> dict[str, str]:
         "actions": sorted(ACTIONS.items()),
         "steps": sorted(STEPS.items()),
     }
+    parts = {key: part_module(key) for key in context["inventory"]}
+    context["parts"] = parts
     files = {}
     for name in ("__init__.py", "data.py", "inventory.py", "names.py", "records.py", "targets.py"):
         files[f"provcat_catalog/{name}"] = env.get_template(f"package/{name}.j2").render(context)
+    files.update(_model_parts(env, context, snapshot, parts, cache))
     files["provcat_catalog/py.typed"] = ""
     for name in (
         "README.md",
@@ -435,6 +495,14 @@ def recover(root: Path) -> None:
         os.rename(olds[-1], root)
 
 
+def _link(source: Path, target: Path) -> bool:
+    try:
+        os.link(source, target)
+    except OSError:  # another file system, or links not supported: write the file instead
+        return False
+    return True
+
+
 def write_tree(root: Path, files: dict[str, str]) -> list[str]:
     """Make ``root`` hold exactly ``files``. Returns the changed paths (empty: nothing written)."""
     recover(root)
@@ -446,10 +514,13 @@ def write_tree(root: Path, files: dict[str, str]) -> list[str]:
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(stage, 0o777 & ~umask)  # mkdtemp makes it private; the tree is not
+    keep = set(files) - set(changed)
     try:
         for name, text in files.items():
             target = stage / name
             target.parent.mkdir(parents=True, exist_ok=True)
+            if name in keep and _link(root / name, target):
+                continue  # unchanged: the new tree shares the old file, nothing is rewritten
             with open(target, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
                 handle.flush()

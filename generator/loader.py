@@ -16,7 +16,7 @@ import yaml
 
 from generator.diagnostics import Diagnostic, Loc, diag
 
-MAX_BYTES = 256 * 1024
+MAX_BYTES = 1024 * 1024  # an aggregator's inventory of ~600 models is ~350 kB
 MAX_DEPTH = 32
 
 NodePath = tuple[str | int, ...]

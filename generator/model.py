@@ -109,6 +109,7 @@ class ProviderDecl:
     models: tuple[ModelDecl, ...]
     tool_schema_target: Valued | None = None
     reviewed_at: str | None = None  # last field-by-field check against the vendor (YYYY-MM-DD)
+    inventory_only: str | None = None  # why the provider has no endpoints (models only)
 
 
 def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:
@@ -141,7 +142,7 @@ def build(doc: Document, stem: str) -> ProviderDecl:
     data: dict[str, Any] = doc.data
     defaults: dict[str, Any] = data.get("defaults", {})
     endpoints = []
-    for name, raw in data["endpoints"].items():
+    for name, raw in data.get("endpoints", {}).items():
         path = ("endpoints", name)
         kind = raw["type"]
         settings = {
@@ -267,4 +268,5 @@ def build(doc: Document, stem: str) -> ProviderDecl:
             if "tool_schema_target" in data
             else None
         ),
+        inventory_only=data.get("inventory_only"),
     )

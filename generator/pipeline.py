@@ -11,6 +11,8 @@ from typing import Any
 from generator.diagnostics import Diagnostic, errors, ordered
 from generator.emit import render
 from generator.files import display_path, yaml_files
+from generator.gcpause import paused_gc
+from generator.incremental import FileCache
 from generator.introspect import Importer
 from generator.loader import load_file
 from generator.model import ProviderDecl, build
@@ -41,11 +43,26 @@ def provider_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnost
     return yaml_files(catalog / "providers", base, "provider")
 
 
-def run(catalog: Path, import_paths: tuple[Path, ...] = (), as_of: date | None = None) -> Result:
+def load_provider(path: Path, shown: str) -> tuple[list[Diagnostic], ProviderDecl | None]:
+    """One provider file: load, schema check, typed records (None when it has errors)."""
+    doc, found = load_file(path, shown)
+    if doc is None:
+        return found, None
+    found = found + check_schema_reference(doc, PROVIDER_SCHEMA) + check(doc, PROVIDER_SCHEMA)
+    return found, (None if errors(found) else build(doc, path.stem))
+
+
+@paused_gc
+def run(
+    catalog: Path,
+    import_paths: tuple[Path, ...] = (),
+    as_of: date | None = None,
+    cache: FileCache | None = None,
+) -> Result:
     """Compile ``catalog``; the result holds every diagnostic and, when valid, the files.
 
     ``as_of`` (default: today) is the day lifecycle diagnostics are judged on; it never changes
-    the files.
+    the files. ``cache`` keeps each file's own results between runs (generator.incremental).
     """
     catalog = catalog.resolve()
     base = catalog.parent
@@ -56,14 +73,16 @@ def run(catalog: Path, import_paths: tuple[Path, ...] = (), as_of: date | None =
     decls: list[ProviderDecl] = []
     for path in files:
         shown = display_path(path, base)
-        doc, found = load_file(path, shown)
+        cached = cache.get(path, shown) if cache is not None else None
+        if cached is not None and cached[1] is not None:
+            found, decl = cached[1]
+        else:
+            found, decl = load_provider(path, shown)
+            if cached is not None and cache is not None:
+                cache.put(cached[0], (found, decl))
         problems.extend(found)
-        if doc is None:
-            continue
-        found = check_schema_reference(doc, PROVIDER_SCHEMA) + check(doc, PROVIDER_SCHEMA)
-        problems.extend(found)
-        if not errors(found):
-            decls.append(build(doc, path.stem))
+        if decl is not None:
+            decls.append(decl)
     problems.extend(validate(decls, Importer()))
     problems.extend(check_models(decls, as_of or date.today()))
     targets, found = load_targets(catalog, base)
@@ -87,5 +106,5 @@ def run(catalog: Path, import_paths: tuple[Path, ...] = (), as_of: date | None =
     if result.ok:
         result.snapshot = build_snapshot(decls, records(targets), mapping)
         source = display_path(catalog, base) + "/"
-        result.files = render(result.snapshot, source)
+        result.files = render(result.snapshot, source, cache)
     return result

@@ -178,6 +178,7 @@ def build(
                 "module": module,
                 "source": p.file,
                 "endpoints": tuple(endpoints),
+                "inventory_only": p.inventory_only,
                 "endpoint_index": endpoint_index,
                 "policy": policy,
                 "tool_schema_target": (

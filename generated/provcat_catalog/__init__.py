@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:69e72f5dc7439edf5ca412f9bb587ca9d5ec0715d2b8c2cb0b683b573daec371'
+FINGERPRINT: Final = 'sha256:e5b5a39a6d119f0fe7e9972ef3df80e62614dc2f8ca4f679e80d8954f8b18f9d'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -151,6 +151,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': None,
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'agent': 'agent',
             'ask': 'agent',
@@ -202,6 +203,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://platform.claude.com/docs/en/api/messages/create',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'messages', 'messages': 'messages'},
         'policy': None,
         'tool_schema_target': 'anthropic',
@@ -246,6 +248,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://inference-docs.cerebras.ai/api-reference/chat-completions',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
@@ -293,6 +296,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://code.claude.com/docs/en/cli-reference',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'cli': 'query_cli', 'code': 'query_cli', 'query_cli': 'query_cli'},
         'policy': {
             'model_aliases': {
@@ -380,6 +384,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://developers.openai.com/codex/noninteractive',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'cli': 'query_cli', 'code': 'query_cli', 'query_cli': 'query_cli'},
         'policy': {
             'model_aliases': {'codex': 'codex/gpt-5.3-codex-spark'},
@@ -480,6 +485,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.deepinfra.com/apis/embeddings',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -526,6 +532,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://api-docs.deepseek.com/api/create-chat-completion',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
@@ -621,6 +628,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.exa.ai/reference/search',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'contents': 'contents',
             'find_similar': 'findsimilar',
@@ -717,6 +725,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.firecrawl.dev/api-reference/endpoint/scrape',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'crawl': 'v2/crawl',
             'map': 'v2/map',
@@ -789,6 +798,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.fireworks.ai/api-reference/creates-an-embedding-vector-representing-the-input-text',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -838,6 +848,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://ai.google.dev/gemini-api/docs/openai',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': {
             'model_aliases': {},
@@ -898,6 +909,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/cli-reference.md',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'cli': 'query_cli', 'query_cli': 'query_cli'},
         'policy': {
             'model_aliases': {
@@ -1033,6 +1045,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://console.groq.com/docs/api-reference#chat-create',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'audio/transcriptions': 'audio/transcriptions',
             'chat': 'chat/completions',
@@ -1107,6 +1120,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': None,
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1177,6 +1191,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.mistral.ai/api/endpoint/embeddings',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1255,6 +1270,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.nvidia.com/nim/nemo-retriever/embedding/latest/reference.html',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1349,6 +1365,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-completion',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1565,6 +1582,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://developers.openai.com/api/reference/resources/responses/methods/create',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'audio/speech': 'audio/speech',
             'audio/transcriptions': 'audio/transcriptions',
@@ -1631,6 +1649,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://openrouter.ai/docs/api-reference/chat-completion',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
@@ -1675,6 +1694,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.perplexity.ai/api-reference/chat-completions-post',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
@@ -1716,6 +1736,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': None,
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'cli': 'query_cli', 'code': 'query_cli', 'query_cli': 'query_cli'},
         'policy': {
             'model_aliases': {
@@ -1798,6 +1819,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.tavily.com/documentation/api-reference/endpoint/search',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'extract': 'extract', 'search': 'search'},
         'policy': None,
         'tool_schema_target': 'mcp',
@@ -1863,6 +1885,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.together.ai/docs/inference/openai-compatibility',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {
             'chat': 'chat/completions',
             'chat/completions': 'chat/completions',
@@ -1909,6 +1932,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'docs_url': 'https://docs.x.ai/developers/rest-api-reference/inference/chat',
             },
         ),
+        'inventory_only': None,
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',

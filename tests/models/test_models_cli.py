@@ -90,7 +90,7 @@ def test_generated_docs_list_every_model_and_the_lifecycle(acme: dict[str, Any])
     from generator.emit import render
 
     files = render(acme, "tests/catalogs/models/")
-    models = files["docs/models.md"]
+    models = files["docs/models/acme.md"]  # the index links one page per provider
     for m in acme["inventory"]["acme"]:
         assert f"`{m['model']}`" in models
     assert "above 200,000 input: in $6, out $22.50" in models

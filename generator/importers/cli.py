@@ -1,0 +1,266 @@
+"""`python -m generator import models-dev PATH --into DIR`: seed or refresh a catalog folder.
+
+Exit 0 when the files were written (source defects are warnings, listed with their positions),
+1 when a file in DIR cannot be read back (then nothing is written), 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import click
+
+from generator.diagnostics import Diagnostic, errors, ordered, render
+from generator.files import display_path
+from generator.importers.merge import (
+    PROVIDER_ORDER,
+    Change,
+    has_maintainer_fields,
+    merge_provider,
+)
+from generator.importers.models_dev import (
+    HEADER,
+    SOURCE_REPO,
+    ImportedProvider,
+    import_snapshot,
+    provider_ids,
+)
+from generator.importers.source import SourceError, open_snapshot
+from generator.importers.write import write_files
+from generator.importers.yamlout import dump, splice_models
+from generator.loader import load_file
+
+IMPORTED_MARK = "# Imported from models.dev"
+
+
+@click.group("import")
+def import_group() -> None:
+    """Seed or refresh a catalog folder from a public model catalog snapshot."""
+
+
+def _existing(
+    folder: Path, base: Path
+) -> tuple[dict[str, tuple[dict[str, Any], str]], list[Diagnostic]]:
+    """The provider files already in ``folder``: stem -> (data, text)."""
+    found: dict[str, tuple[dict[str, Any], str]] = {}
+    problems: list[Diagnostic] = []
+    if not folder.is_dir():
+        return found, problems
+    for path in sorted(folder.glob("*.yaml"), key=lambda p: p.name):
+        doc, diagnostics = load_file(path, display_path(path, base))
+        problems.extend(diagnostics)
+        if doc is not None and isinstance(doc.data, dict):
+            found[path.stem] = (doc.data, doc.text)
+    return found, problems
+
+
+def _maintained(doc: dict[str, Any]) -> bool:
+    """Whether an imported file holds anything a maintainer added (then it is never deleted)."""
+    owned = {"provider", "display_name", "docs_url", "inventory_only", "defaults", "endpoints"}
+    extra = [k for k in doc if k not in owned and k != "models" and k in PROVIDER_ORDER]
+    return bool(extra) or any(has_maintainer_fields(m) for m in doc.get("models", {}).values())
+
+
+def _select(providers: list[ImportedProvider], selected: tuple[str, ...]) -> list[ImportedProvider]:
+    """The providers named by ``--provider SOURCE[=KEY]``, renamed to KEY."""
+    by_key = {p.key: p for p in providers}
+    chosen: list[ImportedProvider] = []
+    for spec in selected:
+        source, _, key = spec.partition("=")
+        if source not in by_key:  # its provider.toml was unreadable: reported as a defect
+            continue
+        picked = by_key[source]
+        if key:
+            picked = dataclasses.replace(
+                picked, key=key, document={**picked.document, "provider": key}
+            )
+        chosen.append(picked)
+    return chosen
+
+
+def _summary(changes: list[Change]) -> dict[str, Any]:
+    providers = Counter(c.kind for c in changes if c.model is None and c.field is None)
+    models = Counter(c.kind for c in changes if c.model is not None and c.field is None)
+    fields = Counter(c.kind for c in changes if c.field is not None)
+    return {
+        "providers": dict(sorted(providers.items())),
+        "models": dict(sorted(models.items())),
+        "fields": dict(sorted(fields.items())),
+    }
+
+
+def _describe(change: Change) -> str:
+    where = change.provider + (f"/{change.model}" if change.model else "")
+    if change.field is None:
+        if change.kind == "kept":
+            return f"  kept     {where} (gone from the source; it holds maintainer edits)"
+        return f"  {change.kind:<8} {where}"
+    if change.kind == "changed":
+        return f"  changed  {where}: {change.field} {change.old!r} -> {change.new!r}"
+    value = change.new if change.kind == "added" else change.old
+    return f"  {change.kind:<8} {where}: {change.field} {value!r}"
+
+
+@import_group.command("models-dev")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option(
+    "--into",
+    "into",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="The catalog folder to write (its providers/ is created or updated).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How the summary and the source's defects are printed.",
+)
+@click.option("--verbose", is_flag=True, help="List every change, not only the counts.")
+@click.option(
+    "--provider",
+    "selected",
+    multiple=True,
+    metavar="SOURCE[=KEY]",
+    help="Import only this models.dev provider (repeatable), into KEY.yaml when the catalog "
+    "names it differently (google=gemini). Files of other providers are left alone.",
+)
+@click.option(
+    "--models-only",
+    is_flag=True,
+    help="Refresh only the `models:` of files that exist (the bundled catalog): everything "
+    "above it stays byte for byte; no file is created or removed.",
+)
+def models_dev(
+    path: Path,
+    into: Path,
+    fmt: str,
+    verbose: bool,
+    selected: tuple[str, ...],
+    models_only: bool,
+) -> None:
+    """Import a models.dev snapshot (its folder, or a .tar.gz of it) into the catalog DIR."""
+    try:
+        snap = open_snapshot(path)
+    except SourceError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if not any(True for _ in snap.files("providers/")):
+        raise click.UsageError(f"{path} holds no providers/ folder: is it a models.dev snapshot?")
+    known = provider_ids(snap)
+    for spec in selected:
+        source = spec.partition("=")[0]
+        if source not in known:
+            close = difflib.get_close_matches(source, known, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise click.UsageError(f"the snapshot has no provider {source!r}{hint}")
+    only = frozenset(s.partition("=")[0] for s in selected) if selected else None
+    result = import_snapshot(snap, only)
+    if selected:
+        result.providers = _select(result.providers, selected)
+    folder = into / "providers"
+    existing, problems = _existing(folder, into.resolve().parent)
+    if errors(problems):
+        _print(fmt, ordered(problems), [], None, written=False)
+        sys.exit(1)
+    if models_only:
+        absent = sorted(p.key for p in result.providers if p.key not in existing)
+        if absent:
+            raise click.UsageError(
+                f"--models-only refreshes existing files; {folder} has no "
+                f"{', '.join(a + '.yaml' for a in absent)} (name them with --provider SOURCE=KEY)"
+            )
+    source = f"{SOURCE_REPO} at {result.commit}" if result.commit else path.name
+    header = HEADER.format(source=source)
+    texts: dict[str, str | None] = {}
+    changes: list[Change] = []
+    imported = set()
+    for provider in result.providers:
+        imported.add(provider.key)
+        old = existing.get(provider.key)
+        if models_only and old is not None:
+            kept = {k: v for k, v in old[0].items() if k != "models"}
+            document, found = merge_provider(
+                old[0], {**kept, "models": provider.document.get("models", {})}
+            )
+            text = splice_models(old[1], document.get("models", {}))
+        else:
+            document, found = merge_provider(old[0] if old else None, provider.document)
+            text = dump(header, document)
+        changes.extend(found)
+        if old is None or old[1] != text:
+            texts[f"{provider.key}.yaml"] = text
+    for stem, (data, text) in sorted(existing.items()):
+        if stem in imported or IMPORTED_MARK not in text or selected or models_only:
+            continue
+        if _maintained(data):
+            changes.append(Change(stem, None, None, "kept"))
+        else:
+            texts[f"{stem}.yaml"] = None
+            changes.append(Change(stem, None, None, "removed"))
+    write_files(folder, texts)
+    inventory = sum(1 for p in result.providers if p.protocol is None)
+    totals = {
+        "providers": len(result.providers),
+        "inventory_only": inventory,
+        "models": sum(p.models for p in result.providers),
+        "files_written": sum(1 for t in texts.values() if t is not None),
+        "files_removed": sum(1 for t in texts.values() if t is None),
+    }
+    _print(fmt, ordered(result.diagnostics), changes, totals, written=True, verbose=verbose)
+
+
+def _print(
+    fmt: str,
+    diagnostics: list[Diagnostic],
+    changes: list[Change],
+    totals: dict[str, int] | None,
+    *,
+    written: bool,
+    verbose: bool = False,
+) -> None:
+    if fmt == "json":
+        payload = {
+            "ok": written,
+            "diagnostics": [d.as_json() for d in diagnostics],
+            "totals": totals,
+            "summary": _summary(changes),
+            "changes": [c.as_json() for c in changes],
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
+        return
+    if diagnostics:
+        click.echo(render(diagnostics, "text"), err=True)
+    if not written:
+        click.echo(
+            "provcat: the catalog folder has unreadable files; nothing was written.", err=True
+        )
+        return
+    assert totals is not None
+    by_code = Counter(d.code for d in diagnostics)
+    if by_code:
+        listed = ", ".join(f"{n} {code}" for code, n in sorted(by_code.items()))
+        click.echo(
+            f"provcat: the source has {len(diagnostics)} defects ({listed}); left out as listed above."
+        )
+    summary = _summary(changes)
+    parts = []
+    for what in ("providers", "models", "fields"):
+        counts = summary[what]
+        if counts:
+            parts.append(what + " " + ", ".join(f"{n} {k}" for k, n in counts.items()))
+    if verbose:
+        for change in changes:
+            click.echo(_describe(change))
+    click.echo(
+        f"provcat: imported {totals['providers']} providers ({totals['inventory_only']} inventory "
+        f"only), {totals['models']} models; {totals['files_written']} files written, "
+        f"{totals['files_removed']} removed; changes: {'; '.join(parts) or 'none'}."
+    )

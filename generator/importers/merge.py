@@ -1,0 +1,184 @@
+"""Re-import: lay a fresh import over the catalog's file, keeping what maintainers added.
+
+Ownership is by field. The source owns the facts it states (``SOURCE_MODEL_FIELDS`` per model;
+display name, docs URL, base URL, auth and key variable, ``inventory_only`` per provider) and
+they are rewritten on every import. Everything else in the file is the maintainers' and is kept
+as it is: model aliases, status, lifecycle dates, successors, ``points_to``, notes,
+``reviewed_at``; provider aliases, description, policy, endpoints they edited, tool-schema target.
+The source's ``status`` fills an empty one, never replaces one. A model the source no longer lists
+is removed unless a maintainer field is set on it or the file names it elsewhere (a request
+default, a policy alias, a successor, ``points_to``); then it stays and the summary says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generator.importers.models_dev import MODEL_FIELDS
+
+SOURCE_MODEL_FIELDS = tuple(f for f in MODEL_FIELDS if f != "status")
+SOURCE_PROVIDER_FIELDS = ("display_name", "docs_url", "inventory_only")
+SOURCE_DEFAULTS = ("base_url", "auth_type", "api_key_env")
+# the order a merged model's fields are written in: the source's, then the maintainers'
+MAINTAINER_MODEL_FIELDS = (
+    "aliases",
+    "points_to",
+    "deprecation_date",
+    "shutdown_date",
+    "successor",
+    "default_effort",
+    "reviewed_at",
+    "note",
+)
+PROVIDER_ORDER = (
+    "provider",
+    "display_name",
+    "description",
+    "docs_url",
+    "aliases",
+    "module",
+    "tool_schema_target",
+    "inventory_only",
+    "defaults",
+    "endpoints",
+    "policy",
+    "models",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One difference a re-import made: ``kind`` is added, removed, changed or kept."""
+
+    provider: str
+    model: str | None
+    field: str | None
+    kind: str
+    old: Any = None
+    new: Any = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "field": self.field,
+            "kind": self.kind,
+            "old": self.old,
+            "new": self.new,
+        }
+
+
+def _ordered(doc: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
+    first = {k: doc[k] for k in order if k in doc}
+    rest = {k: doc[k] for k in sorted(doc) if k not in first}
+    return {**first, **rest}
+
+
+def _model_order(model: dict[str, Any]) -> dict[str, Any]:
+    return _ordered(model, (*MODEL_FIELDS, *MAINTAINER_MODEL_FIELDS))
+
+
+def has_maintainer_fields(model: dict[str, Any]) -> bool:
+    return any(k not in MODEL_FIELDS for k in model)
+
+
+def _referenced(key: str, doc: dict[str, Any]) -> set[str]:
+    """Model ids the file names outside a model's own facts: request defaults, policy aliases,
+    successors and ``points_to``. Such a model is kept when the source drops it, so the catalog
+    keeps building; the summary says it was kept."""
+    names: set[str] = set()
+    for endpoint in (doc.get("endpoints") or {}).values():
+        model = (endpoint.get("request_defaults") or {}).get("model")
+        if isinstance(model, str):
+            names.add(model)
+    for target in ((doc.get("policy") or {}).get("model_aliases") or {}).values():
+        if isinstance(target, str):
+            names.add(target)
+            names.add(target.removeprefix(f"{key}/"))
+    for facts in (doc.get("models") or {}).values():
+        for field in ("successor", "points_to"):
+            if isinstance(facts.get(field), str):
+                names.add(facts[field])
+    return names
+
+
+def merge_model(
+    provider: str, model_id: str, old: dict[str, Any], new: dict[str, Any], changes: list[Change]
+) -> dict[str, Any]:
+    merged = {k: v for k, v in old.items() if k not in SOURCE_MODEL_FIELDS}
+    for key in SOURCE_MODEL_FIELDS:
+        before, after = old.get(key), new.get(key)
+        if after is not None:
+            merged[key] = after
+        if before == after:
+            continue
+        kind = "added" if before is None else "removed" if after is None else "changed"
+        changes.append(Change(provider, model_id, key, kind, before, after))
+    if "status" not in merged and "status" in new:
+        merged["status"] = new["status"]
+        changes.append(Change(provider, model_id, "status", "added", None, new["status"]))
+    return _model_order(merged)
+
+
+def merge_provider(
+    old: dict[str, Any] | None, new: dict[str, Any]
+) -> tuple[dict[str, Any], list[Change]]:
+    """The file's document after the import, and every change it made."""
+    key = str(new["provider"])
+    changes: list[Change] = []
+    if old is None:
+        changes.append(Change(key, None, None, "added"))
+        fresh = {m: _model_order(f) for m, f in new.get("models", {}).items()}
+        doc = {**new, "models": fresh} if fresh else dict(new)
+        return _ordered(doc, PROVIDER_ORDER), changes
+    merged = dict(old)
+    for field in SOURCE_PROVIDER_FIELDS:
+        before, after = old.get(field), new.get(field)
+        if field == "inventory_only" and old.get("endpoints"):
+            after = None  # the maintainers gave it endpoints: it is no longer inventory only
+        if after is None:
+            merged.pop(field, None)
+        else:
+            merged[field] = after
+        if before != after:
+            kind = "added" if before is None else "removed" if after is None else "changed"
+            changes.append(Change(key, None, field, kind, before, after))
+    if "endpoints" not in old and "endpoints" in new:
+        merged["endpoints"] = new["endpoints"]
+        changes.append(Change(key, None, "endpoints", "added", None, new["endpoints"]))
+    if "endpoints" in merged:
+        defaults = dict(old.get("defaults", {}))
+        for field in SOURCE_DEFAULTS:
+            before = defaults.get(field)
+            after = new.get("defaults", {}).get(field)
+            if after is not None:
+                defaults[field] = after
+            if after is not None and before != after:
+                kind = "added" if before is None else "changed"
+                changes.append(Change(key, None, f"defaults.{field}", kind, before, after))
+        if defaults:
+            merged["defaults"] = defaults
+    old_models: dict[str, Any] = old.get("models", {})
+    new_models: dict[str, Any] = new.get("models", {})
+    referenced = _referenced(key, old)
+    models: dict[str, Any] = {}
+    for model_id in sorted(set(old_models) | set(new_models)):
+        if model_id not in old_models:
+            models[model_id] = _model_order(new_models[model_id])
+            changes.append(Change(key, model_id, None, "added"))
+        elif model_id not in new_models:
+            if has_maintainer_fields(old_models[model_id]) or model_id in referenced:
+                models[model_id] = old_models[model_id]
+                changes.append(Change(key, model_id, None, "kept"))
+            else:
+                changes.append(Change(key, model_id, None, "removed"))
+        else:
+            models[model_id] = merge_model(
+                key, model_id, old_models[model_id], new_models[model_id], changes
+            )
+    if models:
+        merged["models"] = models
+    else:
+        merged.pop("models", None)
+    return _ordered(merged, PROVIDER_ORDER), changes

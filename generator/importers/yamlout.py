@@ -1,0 +1,51 @@
+"""Deterministic YAML for imported provider files: the same document gives the same bytes.
+
+Keys keep the order the importer built them in (which is sorted where it is not a fixed field
+order); leaf mappings and lists are written in flow style, one per line, so a model stays short
+enough to review in a diff.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+_Dumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def dump(header: str, document: dict[str, Any]) -> str:
+    body = yaml.dump(
+        document,
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=None,
+        width=100_000,
+        indent=2,
+    )
+    return header + body
+
+
+def splice_models(text: str, models: dict[str, Any]) -> str:
+    """``text`` with its top-level ``models:`` block replaced (or appended): every line outside
+    that block, comments included, stays as it was."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if _top_key(line) == "models"), None)
+    block = dump("", {"models": models}) if models else ""
+    if start is None:
+        if not block:
+            return text
+        return text + ("" if text.endswith("\n") else "\n") + block
+    end = start + 1
+    while end < len(lines) and (_top_key(lines[end]) is None):
+        end += 1
+    return "".join(lines[:start]) + block + "".join(lines[end:])
+
+
+def _top_key(line: str) -> str | None:
+    """The key of a top-level mapping line (``models:``), None for anything indented or blank."""
+    if not line or line[0] in " \t\n#":
+        return None
+    key, colon, _ = line.partition(":")
+    return key.strip() if colon else None

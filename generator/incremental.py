@@ -1,0 +1,362 @@
+"""Incremental builds: skip what the inputs prove unchanged, never trust anything else.
+
+Two caches, both under ``.provcat-cache/`` beside the catalog folder (never in ``generated/``):
+
+* **Per file.** A provider file's load, schema check and typed records are kept under the
+  SHA-256 of its bytes, its name and the generator's own code (its modules, templates and
+  schemas, its version, the Python version). A one-file change re-reads that file alone; the
+  whole-set validation, the snapshot and the rendering always run, so the result is the result of
+  a full build.
+* **Per build.** After a successful build the record holds the content hash of every catalog
+  file and of the generator's code, templates and schemas, the day lifecycle diagnostics were
+  judged on, every module file the build imported (its
+  content hash when it belongs to the project, its size and mtime when it is an installed
+  package) and the hash of every file written. ``python -m generator build`` checks that record
+  first (``fast_build``) without importing the generator's heavy parts: when every input and
+  every output still matches, nothing runs and nothing is written.
+
+A record that cannot be read, or was written by another generator version, is ignored: a stale
+or damaged cache costs a full build, never a different output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import sys
+import time
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from generator import GENERATOR_VERSION
+
+CACHE_FORMAT = 1
+CACHE_DIR_NAME = ".provcat-cache"
+_GENERATOR = Path(__file__).resolve().parent
+_ROOT = _GENERATOR.parent
+_OWN = (_GENERATOR, _ROOT / "schemas")
+
+
+def cache_dir(catalog: Path) -> Path:
+    return catalog.resolve().parent / CACHE_DIR_NAME
+
+
+def _digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def _tree_digest(roots: tuple[Path, ...], suffixes: tuple[str, ...]) -> str:
+    parts: list[bytes] = []
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.suffix in suffixes and path.is_file() and "__pycache__" not in path.parts:
+                parts += [path.as_posix().encode(), path.read_bytes()]
+    return _digest(*parts)
+
+
+_CODE: str | None = None
+
+
+def generator_fingerprint() -> str:
+    """The generator's code, templates and schemas, its version and the Python version."""
+    global _CODE
+    if _CODE is None:
+        code = _tree_digest(_OWN, (".py", ".j2", ".json"))
+        _CODE = _digest(
+            code.encode(),
+            GENERATOR_VERSION.encode(),
+            str(CACHE_FORMAT).encode(),
+            sys.version.encode(),
+        )
+    return _CODE
+
+
+class FileCache:
+    """Per-file results (diagnostics and typed records), keyed by content and generator code."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder / "files"
+        self.texts = folder / "texts"
+        self.used: set[str] = set()
+        self.hits = 0
+        self.misses = 0
+
+    def _key(self, path: Path, shown: str) -> str | None:
+        if path.is_symlink():
+            return None  # the loader refuses links; never cache that decision by content
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        return _digest(generator_fingerprint().encode(), shown.encode(), path.stem.encode(), data)
+
+    def get(self, path: Path, shown: str) -> tuple[str, Any] | None:
+        key = self._key(path, shown)
+        if key is None:
+            return None
+        self.used.add(key)
+        try:
+            with open(self.folder / key, "rb") as handle:
+                value = pickle.load(handle)
+        except Exception:  # missing, truncated or from an incompatible generator: a miss
+            self.misses += 1
+            return (key, None)
+        self.hits += 1
+        return (key, value)
+
+    def put(self, key: str, value: Any) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = self.folder / f".{key}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as handle:
+            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, self.folder / key)
+
+    def digest(self, data: str) -> str:
+        """A key for rendered text: ``data`` (the input's repr) and the generator's code."""
+        return _digest(generator_fingerprint().encode(), data.encode())
+
+    def text(self, key: str) -> str | None:
+        """Rendered text kept under ``key``, or None (never read: a miss)."""
+        self.used.add(key)
+        try:
+            stored = (self.texts / key).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        check, _, text = stored.partition("\n")
+        if check != hashlib.sha256(text.encode()).hexdigest():
+            return None  # damaged: render it again
+        return text
+
+    def put_text(self, key: str, text: str) -> None:
+        self.texts.mkdir(parents=True, exist_ok=True)
+        tmp = self.texts / f".{key}.{os.getpid()}.tmp"
+        tmp.write_text(hashlib.sha256(text.encode()).hexdigest() + "\n" + text, encoding="utf-8")
+        os.replace(tmp, self.texts / key)
+
+    def prune(self) -> None:
+        """Drop entries this build did not use, so the cache holds one build's worth."""
+        for folder in (self.folder, self.texts):
+            if not folder.is_dir():
+                continue
+            for entry in folder.iterdir():
+                if entry.name not in self.used:
+                    entry.unlink(missing_ok=True)
+
+
+# ---- the per-build record -------------------------------------------------------------------
+
+
+def _catalog_digest(catalog: Path) -> str:
+    parts: list[bytes] = []
+    for path in sorted(catalog.rglob("*")):
+        rel = path.relative_to(catalog).as_posix().encode()
+        if path.is_symlink():
+            parts += [rel, b"link:" + os.readlink(path).encode()]
+        elif path.is_file():
+            parts += [rel, path.read_bytes()]
+        elif path.is_dir():
+            parts += [rel, b"dir"]
+    return _digest(*parts)
+
+
+def _module_files() -> list[str]:
+    files = set()
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__file__", None)
+        if isinstance(name, str) and os.path.isfile(name):
+            files.add(os.path.abspath(name))
+    return sorted(files)
+
+
+def _dep_state(path: str, project: tuple[str, ...]) -> str:
+    """A content hash for the project's own files; size and mtime for installed ones."""
+    try:
+        if path.startswith(project):
+            with open(path, "rb") as handle:
+                return "sha256:" + hashlib.sha256(handle.read()).hexdigest()
+        st = os.stat(path)
+        return f"stat:{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        return "missing"
+
+
+def _out_digest(out: Path, names: list[str]) -> str | None:
+    parts: list[bytes] = []
+    on_disk = (
+        sorted(
+            p.relative_to(out).as_posix()
+            for p in out.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+        )
+        if out.is_dir()
+        else []
+    )
+    if on_disk != names:
+        return None
+    for name in names:
+        parts += [name.encode(), (out / name).read_bytes()]
+    return _digest(*parts)
+
+
+def _record_path(catalog: Path, out: Path) -> Path:
+    name = _digest(str(catalog.resolve()).encode(), str(out.resolve()).encode())[:24]
+    return cache_dir(catalog) / f"build-{name}.json"
+
+
+def _project_roots(import_paths: tuple[Path, ...]) -> tuple[str, ...]:
+    return tuple(str(p.resolve()) + os.sep for p in (_ROOT, *import_paths))
+
+
+@dataclass(frozen=True, slots=True)
+class BuildRecord:
+    """What a successful build printed, so an unchanged rebuild can say it again."""
+
+    counts: str
+    diagnostics: list[dict[str, Any]]
+
+
+def save_record(
+    catalog: Path,
+    out: Path,
+    import_paths: tuple[Path, ...],
+    as_of: date,
+    record: BuildRecord,
+) -> None:
+    """Write the per-build record after a successful build (best effort: a failure is a miss)."""
+    project = _project_roots(import_paths)
+    deps = {path: _dep_state(path, project) for path in _module_files()}
+    names = sorted(
+        p.relative_to(out).as_posix()
+        for p in out.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
+    payload = {
+        "format": CACHE_FORMAT,
+        "generator": GENERATOR_VERSION,
+        "catalog": _catalog_digest(catalog),
+        "code": generator_fingerprint(),
+        "import_paths": [str(p.resolve()) for p in import_paths],
+        "as_of": as_of.isoformat(),
+        "deps": deps,
+        "outputs": names,
+        "out": _out_digest(out, names),
+        "counts": record.counts,
+        "diagnostics": record.diagnostics,
+    }
+    target = _record_path(catalog, out)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(payload, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        pass
+
+
+def unchanged(
+    catalog: Path, out: Path, import_paths: tuple[Path, ...], as_of: date
+) -> BuildRecord | None:
+    """The record of the last build when every input and output still matches it, else None."""
+    try:
+        payload = json.loads(_record_path(catalog, out).read_text(encoding="utf-8"))
+        if (
+            payload.get("format") != CACHE_FORMAT
+            or payload.get("generator") != GENERATOR_VERSION
+            or payload.get("as_of") != as_of.isoformat()
+            or payload.get("import_paths") != [str(p.resolve()) for p in import_paths]
+        ):
+            return None
+        if payload.get("catalog") != _catalog_digest(catalog):
+            return None
+        if payload.get("code") != generator_fingerprint():  # templates and schemas are no modules
+            return None
+        project = _project_roots(import_paths)
+        for path, state in payload["deps"].items():
+            if _dep_state(path, project) != state:
+                return None
+        if payload.get("out") is None or _out_digest(out, payload["outputs"]) != payload["out"]:
+            return None
+        return BuildRecord(payload["counts"], payload["diagnostics"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _options(argv: list[str]) -> dict[str, Any] | None:
+    """The options of `build` this fast path understands; None for anything else."""
+    if not argv or argv[0] != "build":
+        return None
+    found: dict[str, Any] = {"import_paths": []}
+    names = {"--catalog": "catalog", "--out": "out", "--format": "fmt", "--as-of": "as_of"}
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        if name not in (*names, "--import-path"):
+            return None
+        if not eq:
+            if i + 1 >= len(args):
+                return None
+            value = args[i + 1]
+            i += 1
+        if name == "--import-path":
+            found["import_paths"].append(value)
+        else:
+            found[names[name]] = value
+        i += 1
+    return found
+
+
+def fast_build(argv: list[str]) -> bool:
+    """``python -m generator build …`` when nothing changed: print what the last build printed
+    and return True; False means run the real build."""
+    started = time.perf_counter()
+    if os.environ.get("PROVCAT_NO_CACHE"):
+        return False
+    options = _options(argv)
+    if options is None:
+        return False
+    catalog = Path(options.get("catalog", _ROOT / "catalog"))
+    out = Path(options.get("out", _ROOT / "generated"))
+    fmt = options.get("fmt", "text")
+    if fmt not in ("text", "json", "github"):
+        return False
+    try:
+        as_of = date.fromisoformat(options["as_of"]) if "as_of" in options else date.today()
+    except ValueError:
+        return False
+    import_paths = tuple(Path(p) for p in options["import_paths"])
+    if not (catalog / "providers").is_dir() or not all(p.is_dir() for p in import_paths):
+        return False
+    record = unchanged(catalog, out, import_paths, as_of)
+    if record is None:
+        return False
+    summary = f"{record.counts} in {time.perf_counter() - started:.2f}s"
+    if fmt == "json":
+        payload = {
+            "ok": True,
+            "diagnostics": record.diagnostics,
+            "summary": summary,
+            "changed": [],
+            "cached": True,
+        }
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        return True
+    if record.diagnostics:
+        from generator.diagnostics import Diagnostic, render
+
+        items = [
+            Diagnostic(d["file"], d["line"], d["column"], d["code"], d["message"], d["hint"])
+            for d in record.diagnostics
+        ]
+        print(render(items, fmt), file=sys.stderr if fmt == "text" else sys.stdout)
+    print(f"provcat: {summary}; {out.name}/ unchanged.")
+    return True

@@ -1,0 +1,219 @@
+"""The source's defects, one each in a small hand-written snapshot: a warning with its code and
+position, the rest of the snapshot imported, and the result still a catalog that builds."""
+
+from __future__ import annotations
+
+import os
+import tarfile
+from pathlib import Path
+
+import yaml
+
+from generator.pipeline import run
+from tests.conftest import ROOT
+from tests.scale.conftest import ImportRun, files_of, run_import
+
+GOOD_MODEL = """name = "Good"
+release_date = "2025-01-02"
+tool_call = true
+
+[limit]
+context = 1000
+output = 100
+
+[cost]
+input = 1.5
+output = 2
+"""
+
+
+def _snapshot(root: Path, models: dict[str, str], *, lab: dict[str, str] | None = None) -> Path:
+    provider = root / "providers" / "acme"
+    (provider / "models").mkdir(parents=True)
+    (provider / "provider.toml").write_text(
+        'name = "Acme"\nenv = ["ACME_API_KEY"]\nnpm = "@ai-sdk/openai-compatible"\n'
+        'api = "https://api.acme.test/v1"\ndoc = "https://acme.test/docs"\n'
+    )
+    for name, text in models.items():
+        path = provider / "models" / f"{name}.toml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    for name, text in (lab or {}).items():
+        path = root / "models" / f"{name}.toml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def _import(source: Path, tmp_path: Path) -> tuple[ImportRun, dict[str, dict[str, object]]]:
+    into = tmp_path / "catalog"
+    result = run_import(source, into, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    built = run(into)
+    assert built.ok, [d.as_text() for d in built.diagnostics]
+    doc = yaml.safe_load((into / "providers" / "acme.yaml").read_text())
+    return result, doc.get("models", {})
+
+
+def _where(result: ImportRun, code: str) -> list[tuple[str, int, int]]:
+    return [
+        (d["file"].rsplit("/providers/", 1)[-1], d["line"], d["column"])
+        for d in result.diagnostics(code)
+    ]
+
+
+def test_unreadable_toml_is_reported_at_its_line(tmp_path: Path) -> None:
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL, "bad": 'name = "Bad"\nlimit = {\n'})
+    result, models = _import(src, tmp_path)
+    assert _where(result, "import_unreadable_source") == [("acme/models/bad.toml", 2, 10)]
+    assert sorted(models) == ["good"]
+
+
+def test_dangling_link_is_reported_and_a_good_link_followed(tmp_path: Path) -> None:
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    os.symlink("missing.toml", src / "providers/acme/models/gone.toml")
+    os.symlink("good.toml", src / "providers/acme/models/again.toml")
+    result, models = _import(src, tmp_path)
+    assert _where(result, "import_dangling_link") == [("acme/models/gone.toml", 1, 1)]
+    assert sorted(models) == ["again", "good"]
+    assert models["again"]["prices"] == models["good"]["prices"]
+
+
+def test_links_in_a_tarball_are_resolved_inside_it(tmp_path: Path) -> None:
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    os.symlink("missing.toml", src / "providers/acme/models/gone.toml")
+    os.symlink("good.toml", src / "providers/acme/models/again.toml")
+    os.symlink("../../../../etc/hostname", src / "providers/acme/models/escape.toml")
+    tarball = tmp_path / "snap.tar.gz"
+    with tarfile.open(tarball, "w:gz") as archive:
+        archive.add(src / "providers", arcname="providers")
+    result, models = _import(tarball, tmp_path)
+    assert sorted(models) == ["again", "good"]
+    assert sorted(_where(result, "import_dangling_link")) == [
+        ("acme/models/escape.toml", 1, 1),
+        ("acme/models/gone.toml", 1, 1),
+    ]
+
+
+def test_broken_base_model_keeps_the_models_own_facts(tmp_path: Path) -> None:
+    src = _snapshot(
+        tmp_path / "src",
+        {"orphan": '# inherits\nbase_model = "lab/nothing"\nname = "Orphan"\n'},
+    )
+    result, models = _import(src, tmp_path)
+    assert _where(result, "import_broken_base_model") == [("acme/models/orphan.toml", 2, 1)]
+    assert models["orphan"]["name"] == "Orphan"
+
+
+def test_base_model_cycle_is_reported_not_followed_forever(tmp_path: Path) -> None:
+    src = _snapshot(
+        tmp_path / "src",
+        {"m": 'base_model = "lab/a"\n'},
+        lab={"lab/a": 'base_model = "lab/b"\nname = "A"\n', "lab/b": 'base_model = "lab/a"\n'},
+    )
+    result, models = _import(src, tmp_path)
+    assert [code for code in ("import_broken_base_model",) if result.diagnostics(code)]
+    assert models["m"]["name"] == "A"
+
+
+def test_base_model_omit_and_nested_overlay(tmp_path: Path) -> None:
+    lab = (
+        'name = "Lab"\nfamily = "fam"\nknowledge = "2024-06"\n'
+        "[limit]\ncontext = 5000\ninput = 4000\noutput = 500\n"
+        "[cost]\ninput = 1\noutput = 2\ncache_read = 0.1\n"
+    )
+    own = (
+        'base_model = "lab/x"\nbase_model_omit = ["limit.input", "cost.cache_read", "knowledge"]\n'
+        "[limit]\noutput = 400\n"
+    )
+    src = _snapshot(tmp_path / "src", {"m": own}, lab={"lab/x": lab})
+    _, models = _import(src, tmp_path)
+    assert models["m"] == {
+        "name": "Lab",
+        "family": "fam",
+        "context_window": 5000,
+        "max_output_tokens": 400,
+        "prices": {"input": "1", "output": "2"},
+    }
+
+
+def test_limits_that_contradict_and_values_that_do_not_fit(tmp_path: Path) -> None:
+    text = (
+        'name = "M"\nrelease_date = "2025-13-01"\nstatus = "sunset"\nmystery = 1\n'
+        "[limit]\ncontext = 100\noutput = 200\ninput = 0\n"
+        '[modalities]\ninput = ["text", "smell"]\noutput = ["text"]\n'
+        "[cost]\ninput = -1\noutput = 2\nimage = 3\n"
+    )
+    src = _snapshot(tmp_path / "src", {"m": text, "Good": GOOD_MODEL, "good": GOOD_MODEL})
+    result, models = _import(src, tmp_path)
+    assert _where(result, "import_limit_conflict") == [("acme/models/m.toml", 7, 1)]
+    assert sorted(_where(result, "import_invalid_value")) == [
+        ("acme/models/m.toml", 2, 1),  # release_date: no 13th month
+        ("acme/models/m.toml", 3, 1),  # status: not a models.dev status
+        ("acme/models/m.toml", 8, 1),  # limit.input = 0
+        ("acme/models/m.toml", 10, 1),  # modality 'smell'
+        ("acme/models/m.toml", 12, 1),  # [cost] without a valid input price: no prices
+        ("acme/models/m.toml", 13, 1),  # cost.input = -1
+    ]
+    assert sorted(_where(result, "import_unknown_field")) == [
+        ("acme/models/m.toml", 4, 1),
+        ("acme/models/m.toml", 15, 1),
+    ]
+    # 'good' differs from 'Good' only in case: the later (in code-point order) is left out
+    assert _where(result, "import_duplicate_model") == [("acme/models/good.toml", 1, 1)]
+    assert models["m"] == {
+        "name": "M",
+        "context_window": 100,
+        "modalities": {"input": ["text"], "output": ["text"]},
+    }
+
+
+def test_a_missing_source_is_a_usage_error_and_writes_nothing(tmp_path: Path) -> None:
+    result = run_import(tmp_path / "nope.tar.gz", tmp_path / "catalog")
+    assert result.exit_code == 2
+    assert "does not exist" in result.stderr
+    broken = tmp_path / "broken.tar.gz"
+    broken.write_bytes(b"\x1f\x8b not really gzip")
+    result = run_import(broken, tmp_path / "catalog")
+    assert result.exit_code == 2
+    assert "not a readable tarball" in result.stderr
+    assert not (tmp_path / "catalog").exists()
+
+
+def test_an_unreadable_catalog_file_stops_the_import_before_any_write(tmp_path: Path) -> None:
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    into = tmp_path / "catalog"
+    (into / "providers").mkdir(parents=True)
+    (into / "providers" / "acme.yaml").write_text("provider: acme\n  bad: [indent\n")
+    (into / "providers" / "other.yaml").write_text("provider: other\n")
+    before = dict(files_of(into))
+    result = run_import(src, into)
+    assert result.exit_code == 1
+    assert "nothing was written" in result.stderr
+    assert dict(files_of(into)) == before
+
+
+def test_the_readme_command_line_shape(tmp_path: Path) -> None:
+    """`python -m generator import models-dev PATH --into DIR` works as a process, from the repo."""
+    import subprocess
+    import sys
+
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "import",
+            "models-dev",
+            str(src),
+            "--into",
+            str(tmp_path / "c"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "imported 1 providers (0 inventory only), 1 models" in out.stdout

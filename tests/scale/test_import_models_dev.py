@@ -1,0 +1,144 @@
+"""Importing the real models.dev snapshot (147 providers, 5,307 model paths, 31 dangling links).
+
+Expected values are read from the snapshot's own TOML files and its README (the independent
+source), not from our output.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.pipeline import run
+from tests.scale.conftest import ImportRun, files_of, run_import
+
+SHOWN = "models-dev-f3fc692.tar.gz"
+
+
+@pytest.fixture(scope="module")
+def imported(
+    snapshot_tarball: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, ImportRun]:
+    root = tmp_path_factory.mktemp("big") / "catalog-big"
+    result = run_import(snapshot_tarball, root, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    return root, result
+
+
+def _rel(shown: str) -> str:
+    """A diagnostic's file inside the snapshot (the snapshot is named as it was given)."""
+    assert shown.split(SHOWN + "/")[0].endswith("/") or shown.startswith(SHOWN)
+    return shown.split(SHOWN + "/", 1)[1]
+
+
+def _provider(root: Path, key: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((root / "providers" / f"{key}.yaml").read_text())
+    return data
+
+
+def test_every_provider_and_every_readable_model(imported: tuple[Path, ImportRun]) -> None:
+    root, result = imported
+    files = sorted(p.stem for p in (root / "providers").glob("*.yaml"))
+    assert len(files) == 147  # README: 147 providers
+    assert result.json["totals"]["providers"] == 147
+    # README: 5,307 provider-model paths, of which 31 are dangling symbolic links
+    assert result.json["totals"]["models"] == 5307 - 31
+    dangling = result.diagnostics("import_dangling_link")
+    assert len(dangling) == 31
+    by_provider = sorted({_rel(d["file"]).split("/")[1] for d in dangling})
+    assert by_provider == ["siliconflow-cn", "zhipuai"]
+    assert sum(1 for d in dangling if "/siliconflow-cn/" in d["file"]) == 30
+    assert all(d["line"] == 1 and d["severity"] == "warning" for d in dangling)
+
+
+def test_the_imported_catalog_builds_clean(imported: tuple[Path, ImportRun]) -> None:
+    root, _ = imported
+    result = run(root)
+    assert [d.as_text() for d in result.diagnostics if d.severity == "error"] == []
+    assert result.snapshot is not None
+    assert sum(len(p["models"]) for p in result.snapshot["providers"]) == 5307 - 31
+
+
+def test_base_model_inheritance_and_own_overrides(imported: tuple[Path, ImportRun]) -> None:
+    # providers/cerebras/models/gpt-oss-120b.toml: base_model openai/gpt-oss-120b, its own
+    # limit.output 40_960, cost 0.35/0.75 and reasoning_options low/medium/high; the lab file
+    # models/openai/gpt-oss-120b.toml gives the rest (context 131_072, family gpt-oss, ...)
+    model = _provider(imported[0], "cerebras")["models"]["gpt-oss-120b"]
+    assert model["context_window"] == 131072
+    assert model["max_output_tokens"] == 40960
+    assert model["family"] == "gpt-oss"
+    assert model["name"] == "GPT OSS 120B"
+    assert model["release_date"] == "2025-08-05"
+    assert model["open_weights"] is True
+    assert model["reasoning_efforts"] == ["low", "medium", "high"]
+    assert model["prices"] == {"input": "0.35", "output": "0.75"}
+    assert model["modalities"] == {"input": ["text"], "output": ["text"]}
+    assert model["source"].endswith(
+        "/blob/f3fc692299671838c7c65fd8126bf84d81a2e817/providers/cerebras/models/gpt-oss-120b.toml"
+    )
+
+
+def test_base_model_omit_drops_inherited_paths(imported: tuple[Path, ImportRun]) -> None:
+    # amazon-bedrock/openai.gpt-5.4 omits limit.input (922_000 in models/openai/gpt-5.4.toml)
+    model = _provider(imported[0], "amazon-bedrock")["models"]["openai.gpt-5.4"]
+    assert "max_input_tokens" not in model
+    assert model["context_window"] == 272000
+    assert model["knowledge_cutoff"] == "2025-08-31"  # inherited, not omitted
+    assert model["prices"] == {"input": "2.75", "output": "16.50", "cache_read": "0.275"}
+
+
+def test_openai_compatible_provider_gets_a_protocol_endpoint(
+    imported: tuple[Path, ImportRun],
+) -> None:
+    # providers/deepseek/provider.toml: npm @ai-sdk/openai-compatible, api https://api.deepseek.com
+    deepseek = _provider(imported[0], "deepseek")
+    assert deepseek["defaults"] == {
+        "base_url": "https://api.deepseek.com",
+        "auth_type": "bearer",
+        "api_key_env": "DEEPSEEK_API_KEY",
+    }
+    assert deepseek["endpoints"]["chat/completions"]["protocol"] == "openai-chat"
+    assert "inventory_only" not in deepseek
+    # providers/cerebras/provider.toml: npm @ai-sdk/cerebras, no api -> models only
+    cerebras = _provider(imported[0], "cerebras")
+    assert "endpoints" not in cerebras
+    assert "@ai-sdk/cerebras" in cerebras["inventory_only"]
+
+
+def test_source_defects_carry_their_positions(imported: tuple[Path, ImportRun]) -> None:
+    _, result = imported
+    conflicts = {
+        (_rel(d["file"]), d["line"], d["column"])
+        for d in result.diagnostics("import_limit_conflict")
+    }
+    # providers/302ai/models/mistral-large-2512.toml:17 is `output = 262_144` under [limit]
+    assert ("providers/302ai/models/mistral-large-2512.toml", 17, 1) in conflicts
+    # providers/scaleway/models/qwen3-embedding-8b.toml:3 is release_date = "2025-25-11"
+    invalid = [
+        d
+        for d in result.diagnostics("import_invalid_value")
+        if _rel(d["file"]) == "providers/scaleway/models/qwen3-embedding-8b.toml"
+    ]
+    assert [(d["line"], d["column"]) for d in invalid] == [(3, 1)]
+
+
+def test_same_input_same_bytes_from_folder_or_tarball(
+    imported: tuple[Path, ImportRun], snapshot_dir: Path, tmp_path: Path
+) -> None:
+    again = run_import(snapshot_dir, tmp_path / "from-dir")
+    assert again.exit_code == 0
+    assert dict(files_of(tmp_path / "from-dir")) == dict(files_of(imported[0]))
+
+
+def test_reimporting_the_same_snapshot_rewrites_nothing(
+    snapshot_tarball: Path, imported: tuple[Path, ImportRun]
+) -> None:
+    root = imported[0]
+    before = {p: p.stat().st_mtime_ns for p in (root / "providers").glob("*.yaml")}
+    again = run_import(snapshot_tarball, root, "--format", "json")
+    assert again.json["totals"]["files_written"] == 0
+    assert again.json["summary"] == {"providers": {}, "models": {}, "fields": {}}
+    assert {p: p.stat().st_mtime_ns for p in (root / "providers").glob("*.yaml")} == before

@@ -1,0 +1,174 @@
+"""Incremental builds: an unchanged rebuild writes nothing; a cached build after an edit, a
+deletion and a rename is byte-identical to a full build; a stale or damaged cache changes nothing."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import incremental
+from generator.incremental import FileCache, cache_dir, fast_build
+from generator.pipeline import run
+from tests.conftest import FIXTURE_MODULES, ROOT, Workspace, tree_bytes
+
+
+def _full(ws: Workspace, out: Path) -> dict[str, bytes]:
+    result = ws.run("build", "--no-cache", "--out", str(out))  # the later --out wins
+    assert result.exit_code == 0, result.stdout
+    return tree_bytes(out)
+
+
+def _argv(ws: Workspace, *extra: str) -> list[str]:
+    return [
+        "build",
+        "--catalog",
+        str(ws.catalog),
+        "--out",
+        str(ws.out),
+        "--import-path",
+        str(FIXTURE_MODULES),
+        *extra,
+    ]
+
+
+def _fast(argv: list[str]) -> tuple[bool, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        taken = fast_build(argv)
+    return taken, out.getvalue()
+
+
+def test_unchanged_rebuild_runs_nothing_and_writes_nothing(workspace: Workspace) -> None:
+    stats = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in workspace.out.rglob("*.py")}
+    taken, printed = _fast(_argv(workspace))
+    assert taken
+    assert printed.startswith("provcat: 3 providers, ") and printed.endswith(
+        "generated/ unchanged.\n"
+    )
+    assert {
+        p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in workspace.out.rglob("*.py")
+    } == stats
+    taken, printed = _fast([*_argv(workspace), "--format", "json"])
+    assert taken and '"changed": []' in printed
+
+
+def test_any_changed_input_or_output_means_a_real_build(workspace: Workspace) -> None:
+    assert _fast(_argv(workspace))[0]
+    assert not _fast(_argv(workspace, "--as-of", "2031-01-01"))[0]  # lifecycle judged anew
+    data = workspace.out / "provcat_catalog" / "data.py"
+    data.write_text(data.read_text() + "# edited by hand\n")
+    assert not _fast(_argv(workspace))[0]
+    assert workspace.run().exit_code == 0  # the real build puts it right
+    assert "# edited by hand" not in data.read_text()
+    assert _fast(_argv(workspace))[0]
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    assert not _fast(_argv(workspace))[0]
+
+
+def test_a_changed_template_means_a_real_build(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Templates and schemas are read as files, not imported: their content is in the record."""
+    code = workspace.root / "code"
+    shutil.copytree(ROOT / "generator" / "templates", code / "templates")
+    monkeypatch.setattr(incremental, "_OWN", (code,))
+    monkeypatch.setattr(incremental, "_CODE", None)
+    assert workspace.run().exit_code == 0  # records the fingerprint of this copy
+    assert _fast(_argv(workspace))[0]
+    page = code / "templates" / "docs" / "models.md.j2"
+    page.write_text(page.read_text() + "\n")
+    monkeypatch.setattr(incremental, "_CODE", None)  # a fresh process computes it anew
+    assert not _fast(_argv(workspace))[0]
+
+
+def test_a_changed_module_the_build_imported_means_a_real_build(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    """The providers' Python is an input: a fresh process notices a change to it."""
+    modules = tmp_path / "modules"
+    shutil.copytree(FIXTURE_MODULES, modules, ignore=shutil.ignore_patterns("__pycache__"))
+    argv = [a if a != str(FIXTURE_MODULES) else str(modules) for a in _argv(workspace)]
+
+    def build() -> bool:
+        out = subprocess.run(
+            [sys.executable, "-m", "generator", *argv, "--format", "json"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        cached: bool = json.loads(out.stdout)["cached"]
+        return cached
+
+    assert build() is False  # other import paths than the fixture's build: a real build
+    assert build() is True
+    beta = modules / "provcat_testproviders" / "beta.py"
+    beta.write_text(beta.read_text() + "\n# a change\n")
+    assert build() is False
+
+
+@pytest.mark.parametrize("change", ["edit", "delete", "rename", "model"])
+def test_cached_build_after_a_change_equals_a_full_build(
+    workspace: Workspace, tmp_path: Path, change: str
+) -> None:
+    if change == "edit":
+        workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, b2]")
+    elif change == "model":  # a change to one provider's models: its module and page only
+        workspace.edit("alpha.yaml", "context_window: 8192", "context_window: 16384")
+    elif change == "delete":
+        workspace.file("beta.yaml").unlink()
+    else:
+        text = workspace.file("beta.yaml").read_text().replace("provider: beta", "provider: gamma")
+        workspace.file("beta.yaml").unlink()
+        workspace.file("gamma.yaml").write_text(text)
+    cached = workspace.run()
+    assert cached.exit_code == 0, cached.stdout
+    assert cached.json["changed"]
+    assert tree_bytes(workspace.out) == _full(workspace, tmp_path / "full")
+
+
+def test_one_changed_file_is_the_only_one_read_again(workspace: Workspace) -> None:
+    cache = FileCache(cache_dir(workspace.catalog))
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert (cache.hits, cache.misses) == (3, 0)  # the workspace fixture built once already
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    cache = FileCache(cache_dir(workspace.catalog))
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert (cache.hits, cache.misses) == (2, 1)
+
+
+def test_a_damaged_or_foreign_cache_never_changes_the_output(
+    workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    folder = cache_dir(workspace.catalog)
+    for entry in (folder / "files").iterdir():
+        entry.write_bytes(b"not a pickle")  # truncated, corrupted, written by something else
+    texts = list((folder / "texts").iterdir())
+    assert texts  # alpha's model module and docs page
+    for entry in texts:
+        entry.write_text(entry.read_text().replace("alpha", "omega"))
+    for record in folder.glob("build-*.json"):
+        record.write_text("{")
+    assert workspace.run().exit_code == 0
+    assert tree_bytes(workspace.out) == _full(workspace, tmp_path / "full")
+    # another generator version (or other generator code) reads none of this cache
+    monkeypatch.setattr(incremental, "_CODE", "another generator")
+    cache = FileCache(folder)
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert (cache.hits, cache.misses) == (0, 3)
+    monkeypatch.setattr(incremental, "GENERATOR_VERSION", "0.0.0-other")
+    assert not _fast(_argv(workspace))[0]
+
+
+def test_the_cache_lives_beside_the_catalog_never_in_the_output(workspace: Workspace) -> None:
+    assert (workspace.root / ".provcat-cache").is_dir()
+    assert not any(".provcat-cache" in str(p) for p in workspace.out.rglob("*"))
+    assert not any(p.suffix in (".json", ".pickle") for p in workspace.out.rglob("*"))

@@ -1,0 +1,190 @@
+"""Re-import keeps hand edits: a second snapshot, derived from the first by editing a copy,
+updates what the source owns and keeps what maintainers added; the summary lists each change."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.importers.yamlout import dump
+from generator.pipeline import run
+from tests.scale.conftest import ImportRun, run_import
+
+HEADER_END = "reviewed_at.\n"
+
+
+def _read(root: Path, key: str) -> tuple[str, dict[str, Any]]:
+    text = (root / "providers" / f"{key}.yaml").read_text()
+    return text, yaml.safe_load(text)
+
+
+def _write(root: Path, key: str, text: str, data: dict[str, Any]) -> None:
+    header = text[: text.index(HEADER_END) + len(HEADER_END)]
+    (root / "providers" / f"{key}.yaml").write_text(dump(header, data))
+
+
+def _maintain(root: Path) -> None:
+    """What a maintainer adds after the first import."""
+    text, cerebras = _read(root, "cerebras")
+    cerebras["aliases"] = ["cerebras-inference"]
+    cerebras["description"] = "Wafer-scale inference."
+    oss = cerebras["models"]["gpt-oss-120b"]
+    oss.update(
+        aliases=["gpt-oss"],
+        status="deprecated",
+        deprecation_date="2026-06-01",
+        shutdown_date="2027-01-15",
+        successor="zai-glm-4.7",
+        note="Checked against the vendor's page.",
+    )
+    cerebras["models"]["zai-glm-4.7"]["reviewed_at"] = "2026-11-30"
+    _write(root, "cerebras", text, cerebras)
+    text, deepseek = _read(root, "deepseek")
+    deepseek["endpoints"]["chat/completions"]["request_defaults"] = {"model": "deepseek-chat"}
+    _write(root, "deepseek", text, deepseek)
+
+
+def _newer(first: Path, second: Path) -> None:
+    """The second snapshot: the first with the edits a later upstream commit could make."""
+    shutil.copytree(first, second, symlinks=True)
+    models = second / "providers" / "cerebras" / "models"
+    oss = models / "gpt-oss-120b.toml"
+    oss.write_text(oss.read_text().replace("input = 0.35", "input = 0.30") + 'status = "beta"\n')
+    (models / "zai-glm-4.7.toml").unlink()  # gone upstream, but a maintainer reviewed it
+    (models / "qwen-3-coder.toml").write_text(
+        'name = "Qwen 3 Coder"\ntool_call = true\n[limit]\ncontext = 131072\noutput = 8192\n'
+    )
+    deepseek = second / "providers" / "deepseek" / "provider.toml"
+    deepseek.write_text(deepseek.read_text().replace('name = "DeepSeek"', 'name = "DeepSeek AI"'))
+    chat = second / "providers" / "deepseek" / "models" / "deepseek-chat.toml"
+    chat.unlink()  # gone upstream; a maintainer's request default names it
+    reasoner = second / "providers" / "deepseek" / "models" / "deepseek-reasoner.toml"
+    reasoner.unlink()  # gone upstream and never touched by a maintainer
+    shutil.rmtree(second / "providers" / "lucidquery")  # a whole provider gone upstream
+
+
+@pytest.fixture(scope="module")
+def reimported(
+    snapshot_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, ImportRun]:
+    work = tmp_path_factory.mktemp("reimport")
+    catalog = work / "catalog-big"
+    assert run_import(snapshot_dir, catalog).exit_code == 0
+    _maintain(catalog)
+    _newer(snapshot_dir, work / "second")
+    result = run_import(work / "second", catalog, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    return catalog, result
+
+
+def test_source_facts_are_updated(reimported: tuple[Path, ImportRun]) -> None:
+    _, cerebras = _read(reimported[0], "cerebras")
+    assert cerebras["models"]["gpt-oss-120b"]["prices"]["input"] == "0.30"
+    assert cerebras["models"]["qwen-3-coder"]["context_window"] == 131072
+    _, deepseek = _read(reimported[0], "deepseek")
+    assert deepseek["display_name"] == "DeepSeek AI"
+    assert "deepseek-reasoner" not in deepseek["models"]
+    # still named by the maintainers' request default: kept, so the catalog keeps building
+    assert deepseek["models"]["deepseek-chat"]["name"] == "DeepSeek Chat"
+
+
+def test_maintainer_edits_are_kept(reimported: tuple[Path, ImportRun]) -> None:
+    _, cerebras = _read(reimported[0], "cerebras")
+    assert cerebras["aliases"] == ["cerebras-inference"]
+    assert cerebras["description"] == "Wafer-scale inference."
+    oss = cerebras["models"]["gpt-oss-120b"]
+    assert oss["aliases"] == ["gpt-oss"]
+    assert oss["status"] == "deprecated"  # the source now says beta: a set status is kept
+    assert (oss["deprecation_date"], oss["shutdown_date"]) == ("2026-06-01", "2027-01-15")
+    assert oss["successor"] == "zai-glm-4.7"
+    assert oss["note"] == "Checked against the vendor's page."
+    # gone upstream, kept because a maintainer reviewed it (and a successor points to it)
+    assert cerebras["models"]["zai-glm-4.7"]["reviewed_at"] == "2026-11-30"
+    _, deepseek = _read(reimported[0], "deepseek")
+    assert deepseek["endpoints"]["chat/completions"]["request_defaults"] == {
+        "model": "deepseek-chat"
+    }
+
+
+def test_the_summary_names_every_change(reimported: tuple[Path, ImportRun]) -> None:
+    payload = reimported[1].json
+    changes = {
+        (c["provider"], c["model"], c["field"], c["kind"]): (c["old"], c["new"])
+        for c in payload["changes"]
+    }
+    assert changes[("cerebras", "gpt-oss-120b", "prices", "changed")][1]["input"] == "0.30"
+    assert ("cerebras", "qwen-3-coder", None, "added") in changes
+    assert ("cerebras", "zai-glm-4.7", None, "kept") in changes
+    assert ("deepseek", "deepseek-reasoner", None, "removed") in changes
+    assert ("deepseek", "deepseek-chat", None, "kept") in changes
+    assert changes[("deepseek", None, "display_name", "changed")] == ("DeepSeek", "DeepSeek AI")
+    assert ("lucidquery", None, None, "removed") in changes
+    assert not any(k[2] == "status" for k in changes)  # the maintainer's status stands
+    assert payload["summary"]["providers"] == {"removed": 1}
+    assert payload["summary"]["models"] == {"added": 1, "kept": 2, "removed": 1}
+    assert payload["totals"]["files_written"] == 2
+    assert payload["totals"]["files_removed"] == 1
+    assert not (reimported[0] / "providers" / "lucidquery.yaml").exists()
+
+
+def test_the_merged_catalog_builds(reimported: tuple[Path, ImportRun]) -> None:
+    result = run(reimported[0])
+    assert [d.as_text() for d in result.diagnostics if d.severity == "error"] == []
+
+
+def test_refreshing_a_bundled_provider_touches_its_models_alone(
+    snapshot_dir: Path, tmp_path: Path
+) -> None:
+    """The README's refresh command on a copy of the bundled catalog: `--models-only` keeps every
+    line above `models:` (comments included) and the models maintainers added."""
+    from tests.conftest import ROOT
+
+    shutil.copytree(ROOT / "catalog", tmp_path / "catalog")
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    path = tmp_path / "catalog" / "providers" / "deepseek.yaml"
+    before = path.read_text()
+    head = before[: before.index("\nmodels:\n")]
+    bundled = yaml.safe_load(before)["models"]
+    result = run_import(
+        snapshot_dir,
+        tmp_path / "catalog",
+        "--models-only",
+        "--provider",
+        "deepseek",
+        "--format",
+        "json",
+    )
+    assert result.exit_code == 0, result.stderr
+    after = path.read_text()
+    assert after.startswith(head + "\nmodels:\n")
+    models = yaml.safe_load(after)["models"]
+    # providers/deepseek/models/deepseek-v4-pro.toml exists upstream: source facts, kept notes
+    assert models["deepseek-v4-pro"]["source"].endswith(
+        "/providers/deepseek/models/deepseek-v4-pro.toml"
+    )
+    assert models["deepseek-v4-pro"]["note"] == bundled["deepseek-v4-pro"]["note"]
+    for model_id, facts in bundled.items():  # nothing a maintainer wrote is lost
+        for field in ("note", "reviewed_at", "successor", "shutdown_date", "aliases"):
+            if field in facts:
+                assert models[model_id][field] == facts[field], (model_id, field)
+    assert sorted(p.name for p in (tmp_path / "catalog" / "providers").iterdir()) == sorted(
+        p.name for p in (ROOT / "catalog" / "providers").iterdir()
+    )
+    assert run(tmp_path / "catalog").ok
+
+
+def test_models_only_refuses_a_provider_without_a_file(snapshot_dir: Path, tmp_path: Path) -> None:
+    (tmp_path / "catalog" / "providers").mkdir(parents=True)
+    result = run_import(
+        snapshot_dir, tmp_path / "catalog", "--models-only", "--provider", "deepseek"
+    )
+    assert result.exit_code == 2
+    assert "has no deepseek.yaml" in result.stderr
+    result = run_import(snapshot_dir, tmp_path / "catalog", "--provider", "deepsek")
+    assert result.exit_code == 2
+    assert "did you mean deepseek" in result.stderr
+    assert list((tmp_path / "catalog" / "providers").iterdir()) == []
