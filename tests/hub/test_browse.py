@@ -157,17 +157,22 @@ def private_site(
 
 
 def _navigating(browser: Any, action: Any) -> None:
-    """Run ``action`` (a click, a submit, a key) and wait for the next page to replace this one."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
+    """Run ``action`` (a click, a submit, a key) and wait until the next page has loaded: a mark
+    set on this page's ``window`` is gone and the new document is complete."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    old = browser.find_element(By.TAG_NAME, "html")
+    browser.execute_script("window.__provcatOldPage = true")
     action()
-    WebDriverWait(browser, 20).until(expected_conditions.staleness_of(old))
-    WebDriverWait(browser, 20).until(
-        lambda b: b.execute_script("return document.readyState") == "complete"
-    )
+
+    def loaded(b: Any) -> bool:
+        return bool(
+            b.execute_script(
+                "return window.__provcatOldPage === undefined && document.readyState === 'complete'"
+            )
+        )
+
+    WebDriverWait(browser, 20, ignored_exceptions=(WebDriverException,)).until(loaded)
 
 
 def _listed(browser: Any) -> list[tuple[str, str]]:

@@ -117,7 +117,8 @@ def _manifest_view(row: StoredAdapter) -> dict[str, Any]:
 
 def _local_path(target: str) -> str:
     """``target`` when it is a path on this site (never another origin), else ``/``."""
-    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
+    plain = all(" " < c < "\x7f" and c != "\\" for c in target)  # browsers drop tabs, CRs...
+    if plain and target.startswith("/") and not target.startswith("//"):
         return target
     return "/"
 
