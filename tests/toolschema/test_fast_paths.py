@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from benchmarks.bench_toolschema import corpus
 from provcat.toolschema import check, compile_tool
 from provcat.toolschema.api import as_tool
 from provcat.toolschema.core import finalize_records
@@ -339,7 +340,7 @@ def test_remembered_leaves_give_the_outcome_a_fresh_rewrite_gives(target: str) -
     warm from every earlier tool (equal leaves at other paths, other depths): the same dumps."""
     resolved = get_target(target)
     leaves = plan_for(resolved).leaves
-    tools = list(FIXTURES.values()) + _random_tools(300)
+    tools = list(FIXTURES.values()) + _random_tools(300) + corpus(300)
 
     def dump(raw: dict[str, Any]) -> Any:
         canonical = as_tool(raw)

@@ -71,9 +71,15 @@ class LeafMemo(RewriteWalk):
         tally = self.tally
         nd, nt = len(self.diagnostics), len(self.dfs)
         names, int64 = self.type_names, self.int64_values
-        seen = frozenset(self.int64_seen)
         chars = tally.chars if tally is not None else 0
-        out = super().node(s, path, depth, level)
+        # the int64 keywords this leaf converts, whatever earlier leaves converted
+        outer, self.int64_seen = self.int64_seen, set()
+        try:
+            out = super().node(s, path, depth, level)
+        finally:
+            seen = frozenset(self.int64_seen)
+            outer.update(seen)
+            self.int64_seen = outer
         memo = self.plan.leaves
         if len(memo) < _MEMO_MAX and all(v.__class__ in _ATOMS for v in out.values()):
             memo[key] = (
@@ -83,7 +89,7 @@ class LeafMemo(RewriteWalk):
                 self.dfs[nt:],
                 self.type_names - names,
                 self.int64_values - int64,
-                frozenset(self.int64_seen) - seen,
+                seen,
                 (tally.chars - chars) if tally is not None else 0,
             )
         return out
