@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:e5b5a39a6d119f0fe7e9972ef3df80e62614dc2f8ca4f679e80d8954f8b18f9d'
+FINGERPRINT: Final = 'sha256:4da416e08571a15f031682cf8ef53d8800e51763dc3d576280ea7e0662737c32'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

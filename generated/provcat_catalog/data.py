@@ -864,7 +864,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             'effort_model_rules': (),
             'effort_name_format': None,
         },
-        'tool_schema_target': 'gemini',
+        'tool_schema_target': 'gemini-openai',
         'models': (
             {'model': 'gemini-2.5-flash', 'aliases': ()},
             {'model': 'gemini-3.5-flash', 'aliases': ()},

@@ -3520,7 +3520,7 @@ PROVIDER_TARGETS: Final[dict[str, str]] = {
     'exa': 'mcp',
     'firecrawl': 'mcp',
     'fireworks': 'openai-chat',
-    'gemini': 'gemini',
+    'gemini': 'gemini-openai',
     'gemini_code': 'mcp',
     'groq': 'openai-chat',
     'lattice': 'openai-chat',
