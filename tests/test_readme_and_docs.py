@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -25,3 +26,25 @@ def test_relative_links_resolve_inside_the_repository(page: object) -> None:
         target = (page.parent / link.split("#", 1)[0]).resolve()
         assert target.is_relative_to(ROOT.resolve()), (page.name, link)
         assert target.exists(), (page.name, link)
+
+
+def test_quickstart_summary_line_matches_the_catalog(tmp_path: object) -> None:
+    """The README quotes `make generate`'s summary; its counts are the bundled catalog's."""
+    import subprocess
+    import sys
+
+    quoted = re.search(r"provcat: (\d+ providers, .*? schema targets) in", _readme())
+    assert quoted, "README quotes no `make generate` summary line"
+    run = subprocess.run(
+        [sys.executable, "-m", "generator", "build", "--out", str(tmp_path), "--format", "json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    actual = json.loads(run.stdout)["summary"].rsplit(" in ", 1)[0]
+    assert quoted.group(1) == actual
+
+
+def _readme() -> str:
+    return (ROOT / "README.md").read_text(encoding="utf-8")
