@@ -22,6 +22,7 @@ from generator.cli import main
 from tests.conftest import ROOT
 
 SNAPSHOT_NAME = "models-dev-f3fc692.tar.gz"
+WORKPLACE_DATASETS = Path("/work/shared/datasets")
 
 
 def dataset_path(name: str = SNAPSHOT_NAME) -> Path:
@@ -33,11 +34,13 @@ def dataset_path(name: str = SNAPSHOT_NAME) -> Path:
         tried.append(Path(override) / name)
     for parent in [ROOT, *ROOT.parents]:
         tried.append(parent / "shared" / "datasets" / name)
+    # The workplace's shared folder, for a clone made elsewhere on this machine (CI's, say).
+    tried.append(WORKPLACE_DATASETS / name)
     for candidate in tried:
         if candidate.is_file():
             return candidate
     pytest.fail(
-        f"the dataset {name} is missing; looked in: {', '.join(str(p) for p in tried[:3])} ...; "
+        f"the dataset {name} is missing; looked in: {', '.join(str(p) for p in tried)}; "
         "put it in ../shared/datasets/ beside the clone or set PROVCAT_DATASETS to its folder",
         pytrace=False,
     )
