@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:4da416e08571a15f031682cf8ef53d8800e51763dc3d576280ea7e0662737c32'
+FINGERPRINT: Final = 'sha256:fb649cb6144d62c4aff992e719dbc801f166a20911558c46c3050a43348d78af'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

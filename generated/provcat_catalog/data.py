@@ -208,8 +208,12 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'policy': None,
         'tool_schema_target': 'anthropic',
         'models': (
+            {'model': 'claude-fable-5', 'aliases': ()},
+            {'model': 'claude-fable-5-1', 'aliases': ()},
             {'model': 'claude-opus-5', 'aliases': ()},
+            {'model': 'claude-opus-5-5', 'aliases': ()},
             {'model': 'claude-sonnet-5', 'aliases': ()},
+            {'model': 'claude-sonnet-5-5', 'aliases': ()},
         ),
     },
     {
