@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:fb649cb6144d62c4aff992e719dbc801f166a20911558c46c3050a43348d78af'
+FINGERPRINT: Final = 'sha256:ecc2aa8d0a11302841cd1d34103bce155ceb7df96a56a37c4423a0fcdeb76541'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

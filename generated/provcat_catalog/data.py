@@ -498,7 +498,12 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'Qwen/Qwen3-Embedding-8B', 'aliases': ()},
+            {'model': 'deepseek-ai/DeepSeek-V4-Flash', 'aliases': ()},
+            {'model': 'deepseek-ai/DeepSeek-V4-Pro', 'aliases': ()},
+            {'model': 'openai/gpt-oss-120b', 'aliases': ()},
+        ),
     },
     {
         'provider': 'deepseek',
@@ -1702,7 +1707,12 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'sonar', 'aliases': ()},
+            {'model': 'sonar-deep-research', 'aliases': ()},
+            {'model': 'sonar-pro', 'aliases': ()},
+            {'model': 'sonar-reasoning-pro', 'aliases': ()},
+        ),
     },
     {
         'provider': 'pi',
