@@ -1238,7 +1238,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'class': None,
                 'protocol': 'openai-chat',
                 'request_options': 'provcat.protocols.openai_chat:ChatCompletionsRequest',
-                'request_defaults': {'model': 'meta/llama3-8b-instruct'},
+                'request_defaults': {'model': 'meta/llama-3.3-70b-instruct'},
                 'method': 'POST',
                 'path': 'chat/completions',
                 'base_url': 'https://integrate.api.nvidia.com/v1',
@@ -1288,7 +1288,12 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (),
+        'models': (
+            {'model': 'meta/llama-3.3-70b-instruct', 'aliases': ()},
+            {'model': 'meta/llama3-8b-instruct', 'aliases': ()},
+            {'model': 'nvidia/nemotron-3-super-120b-a12b', 'aliases': ()},
+            {'model': 'nvidia/nv-embed-v1', 'aliases': ()},
+        ),
     },
     {
         'provider': 'ollama',

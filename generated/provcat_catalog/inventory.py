@@ -25,6 +25,7 @@ PARTS: Final[dict[str, str]] = {
     'gemini_code': 'p_gemini_code_79be7344',
     'groq': 'p_groq_0b79cf2d',
     'mistral': 'p_mistral_92051019',
+    'nvidia_nim': 'p_nvidia_nim_b705691b',
     'openai': 'p_openai_7d3194f7',
     'openrouter': 'p_openrouter_7f871cbf',
     'perplexity': 'p_perplexity_45d780f8',

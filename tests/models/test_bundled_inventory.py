@@ -56,14 +56,22 @@ def test_request_defaults_name_current_models() -> None:
     snapshot = EndpointRegistry.snapshot()
     checked = 0
     providers = ("openai", "gemini", "deepseek", "groq", "mistral", "xai", "openrouter")
-    for key in (*providers, "cerebras", "fireworks", "together"):
+    for key in (
+        *providers,
+        "cerebras",
+        "fireworks",
+        "together",
+        "perplexity",
+        "deepinfra",
+        "nvidia_nim",
+    ):
         for spec in snapshot.providers[key].endpoints.values():
             model = spec.request_defaults.get("model")
             if model is None:
                 continue
             assert get_model(key, model, as_of=REVIEWED).lifecycle(REVIEWED) == "active"
             checked += 1
-    assert checked == 13
+    assert checked == 18
 
 
 # Totals computed by genai-prices 0.2.3 (pydantic's reference implementation, its own price data)
@@ -113,3 +121,75 @@ def test_deepseek_peak_prices_are_twice_genai_prices_off_peak_figure() -> None:
     # genai-prices 0.2.3 gives 0.0007304 for this usage on deepseek-v4-pro: DeepSeek's off-peak
     # rate, which its pricing page states is half the peak rate the catalog records.
     assert estimate_cost("deepseek", "deepseek-v4-pro", SMALL).total == 2 * Decimal("0.0007304")
+
+
+# Expected totals worked by hand from the vendors' own price pages (not from the catalog):
+# Perplexity's pricing page (Sonar Deep Research: $2 input, $8 output, $3 reasoning per million)
+# and Anthropic's model pages (Claude Opus 5.5: $4 input, $20 output, $5 5-minute cache write,
+# $0.20 cache read; Claude Fable 5.1: $10 input, $50 output, cache read 0.025x input = $0.25).
+VENDOR_PRICED = [
+    # 10,000 input + 2,000 output of which 1,500 reasoning: 0.02 + 500 * 8e-6 + 1,500 * 3e-6
+    (
+        "perplexity",
+        "sonar-deep-research",
+        {"input_tokens": 10_000, "output_tokens": 2_000, "reasoning_tokens": 1_500},
+        "0.0285",
+    ),
+    # 100,000 input of which 50,000 cache reads and 10,000 cache writes; 1,000 output:
+    # 40,000 * 4e-6 + 50,000 * 0.2e-6 + 10,000 * 5e-6 + 1,000 * 20e-6
+    (
+        "anthropic",
+        "claude-opus-5-5",
+        {
+            "input_tokens": 100_000,
+            "cache_read_tokens": 50_000,
+            "cache_write_tokens": 10_000,
+            "output_tokens": 1_000,
+        },
+        "0.24",
+    ),
+    # 1,000,000 cache reads alone cost a quarter of Fable 5's $1
+    (
+        "anthropic",
+        "claude-fable-5-1",
+        {"input_tokens": 1_000_000, "cache_read_tokens": 1_000_000},
+        "0.25",
+    ),
+]
+
+
+@pytest.mark.parametrize(("provider", "model", "usage", "total"), VENDOR_PRICED)
+def test_costs_agree_with_the_vendors_price_pages(
+    provider: str, model: str, usage: dict[str, int], total: str
+) -> None:
+    from decimal import Decimal
+
+    from provcat import estimate_cost
+
+    assert estimate_cost(provider, model, usage).total == Decimal(total)
+
+
+def test_nvidia_catalog_models_carry_no_prices_and_are_never_costed_at_zero() -> None:
+    from provcat import estimate_cost
+    from provcat.model_errors import PricingUnavailable
+
+    with pytest.raises(PricingUnavailable):
+        estimate_cost("nvidia_nim", "meta/llama-3.3-70b-instruct", {"input_tokens": 10})
+
+
+def test_nvidia_old_default_is_deprecated_and_no_default_names_it() -> None:
+    from provcat import ModelDeprecated
+
+    with pytest.warns(ModelDeprecated):
+        info = get_model("nvidia_nim", "meta/llama3-8b-instruct", as_of=REVIEWED)
+    assert info.lifecycle(REVIEWED) == "deprecated"
+    defaults = [
+        spec.request_defaults.get("model")
+        for spec in EndpointRegistry.snapshot().providers["nvidia_nim"].endpoints.values()
+    ]
+    assert "meta/llama3-8b-instruct" not in defaults
+
+
+def test_anthropic_current_models_are_listed_by_their_api_ids() -> None:
+    ids = {m.id for m in list_models("anthropic", status="active")}
+    assert {"claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1"} <= ids
