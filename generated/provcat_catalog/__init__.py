@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:11ec20d5a06623b355db4b15683e5558761dce63d28b7bf3b5adb4b83b1c1b92'
+FINGERPRINT: Final = 'sha256:d0ae7a747f724e528c779c148e333f75540d27188d75acbdcd1b4d519b000848'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

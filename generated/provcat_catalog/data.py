@@ -1623,6 +1623,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             {'model': 'gpt-4.1-mini', 'aliases': ()},
             {'model': 'gpt-4.1-mini-2025-04-14', 'aliases': ()},
             {'model': 'gpt-5-mini', 'aliases': ('gpt-5-mini-2025-08-07',)},
+            {'model': 'gpt-6-luna', 'aliases': ()},
             {'model': 'gpt-6.1-terra', 'aliases': ()},
             {'model': 'text-embedding-3-small', 'aliases': ()},
         ),

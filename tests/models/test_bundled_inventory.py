@@ -148,6 +148,15 @@ VENDOR_PRICED = [
         },
         "0.24",
     ),
+    # OpenAI's gpt-6-luna page: $0.10 input, $0.01 cached, $0.50 output; above 272K input tokens
+    # the whole request pays 2x input and cache, 1.5x output:
+    # 200,000 * 0.20e-6 + 100,000 * 0.02e-6 + 1,000 * 0.75e-6
+    (
+        "openai",
+        "gpt-6-luna",
+        {"input_tokens": 300_000, "cache_read_tokens": 100_000, "output_tokens": 1_000},
+        "0.04275",
+    ),
     # 1,000,000 cache reads alone cost a quarter of Fable 5's $1
     (
         "anthropic",
@@ -193,3 +202,11 @@ def test_nvidia_old_default_is_deprecated_and_no_default_names_it() -> None:
 def test_anthropic_current_models_are_listed_by_their_api_ids() -> None:
     ids = {m.id for m in list_models("anthropic", status="active")}
     assert {"claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1"} <= ids
+
+
+def test_gpt_4_1_mini_names_the_replacement_openai_gives() -> None:
+    from provcat import ModelDeprecated
+
+    with pytest.warns(ModelDeprecated, match="gpt-6-luna"):
+        info = get_model("openai", "gpt-4.1-mini", as_of=REVIEWED)
+    assert (info.shutdown_date, info.successor) == ("2027-01-14", "gpt-6-luna")
