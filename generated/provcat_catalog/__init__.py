@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:d0ae7a747f724e528c779c148e333f75540d27188d75acbdcd1b4d519b000848'
+FINGERPRINT: Final = 'sha256:0c5704d9f46d7ca3b8de6faf8143e200b064dc760c859bb46ae94f99b2e13c16'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -210,6 +210,8 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'models': (
             {'model': 'claude-fable-5', 'aliases': ()},
             {'model': 'claude-fable-5-1', 'aliases': ()},
+            {'model': 'claude-fable-5-2', 'aliases': ()},
+            {'model': 'claude-haiku-5-5', 'aliases': ()},
             {'model': 'claude-opus-5', 'aliases': ()},
             {'model': 'claude-opus-5-5', 'aliases': ()},
             {'model': 'claude-sonnet-5', 'aliases': ()},

@@ -157,6 +157,11 @@ VENDOR_PRICED = [
         {"input_tokens": 300_000, "cache_read_tokens": 100_000, "output_tokens": 1_000},
         "0.04275",
     ),
+    # Anthropic's Claude Haiku 5.5 page: prompts over 100,000 tokens pay $0.50 input and $2.50
+    # output for the whole request: 200,000 * 0.50e-6 + 1,000 * 2.50e-6
+    ("anthropic", "claude-haiku-5-5", {"input_tokens": 200_000, "output_tokens": 1_000}, "0.1025"),
+    # ...and at most 100,000 pay $0.10 / $0.50: 100,000 * 0.10e-6 + 1,000 * 0.50e-6
+    ("anthropic", "claude-haiku-5-5", {"input_tokens": 100_000, "output_tokens": 1_000}, "0.0105"),
     # 1,000,000 cache reads alone cost a quarter of Fable 5's $1
     (
         "anthropic",
@@ -201,7 +206,7 @@ def test_nvidia_old_default_is_deprecated_and_no_default_names_it() -> None:
 
 def test_anthropic_current_models_are_listed_by_their_api_ids() -> None:
     ids = {m.id for m in list_models("anthropic", status="active")}
-    assert {"claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1"} <= ids
+    assert {"claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5", "claude-fable-5-2"} <= ids
 
 
 def test_gpt_4_1_mini_names_the_replacement_openai_gives() -> None:
