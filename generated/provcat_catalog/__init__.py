@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:0c5704d9f46d7ca3b8de6faf8143e200b064dc760c859bb46ae94f99b2e13c16'
+FINGERPRINT: Final = 'sha256:a0eaee325986b457630c1f04f9ffe3421111f6aaf63f768a6154ce5c79efc50d'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -212,6 +212,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
             {'model': 'claude-fable-5-1', 'aliases': ()},
             {'model': 'claude-fable-5-2', 'aliases': ()},
             {'model': 'claude-haiku-5-5', 'aliases': ()},
+            {'model': 'claude-opus-4-5-20251101', 'aliases': ('claude-opus-4-5',)},
             {'model': 'claude-opus-5', 'aliases': ()},
             {'model': 'claude-opus-5-5', 'aliases': ()},
             {'model': 'claude-sonnet-5', 'aliases': ()},
