@@ -215,7 +215,7 @@ REQUEST_DEFAULTS = {
     ("openai", "chat/completions"): {"model": "gpt-6.1-terra"},
     ("openai", "embeddings"): {"model": "text-embedding-3-small"},
     ("perplexity", "chat/completions"): {"model": "sonar"},
-    ("nvidia_nim", "chat/completions"): {"model": "meta/llama3-8b-instruct"},
+    ("nvidia_nim", "chat/completions"): {"model": "meta/llama-3.3-70b-instruct"},
     ("nvidia_nim", "embeddings"): {"model": "nvidia/nv-embed-v1"},
     ("deepseek", "chat/completions"): {"model": "deepseek-flash"},
     ("gemini", "chat/completions"): {"model": "gemini-3.8-flash"},

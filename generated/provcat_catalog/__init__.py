@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:4da416e08571a15f031682cf8ef53d8800e51763dc3d576280ea7e0662737c32'
+FINGERPRINT: Final = 'sha256:a0eaee325986b457630c1f04f9ffe3421111f6aaf63f768a6154ce5c79efc50d'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

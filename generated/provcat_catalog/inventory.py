@@ -18,14 +18,17 @@ from provcat.snapshot_parts import ByProvider
 PARTS: Final[dict[str, str]] = {
     'anthropic': 'p_anthropic_c70eca6b',
     'cerebras': 'p_cerebras_77b30b8a',
+    'deepinfra': 'p_deepinfra_22df1c18',
     'deepseek': 'p_deepseek_6f7ac182',
     'fireworks': 'p_fireworks_0caee180',
     'gemini': 'p_gemini_5d724362',
     'gemini_code': 'p_gemini_code_79be7344',
     'groq': 'p_groq_0b79cf2d',
     'mistral': 'p_mistral_92051019',
+    'nvidia_nim': 'p_nvidia_nim_b705691b',
     'openai': 'p_openai_7d3194f7',
     'openrouter': 'p_openrouter_7f871cbf',
+    'perplexity': 'p_perplexity_45d780f8',
     'together': 'p_together_0c24734d',
     'xai': 'p_xai_6fcba5d9',
 }

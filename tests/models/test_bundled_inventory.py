@@ -56,14 +56,22 @@ def test_request_defaults_name_current_models() -> None:
     snapshot = EndpointRegistry.snapshot()
     checked = 0
     providers = ("openai", "gemini", "deepseek", "groq", "mistral", "xai", "openrouter")
-    for key in (*providers, "cerebras", "fireworks", "together"):
+    for key in (
+        *providers,
+        "cerebras",
+        "fireworks",
+        "together",
+        "perplexity",
+        "deepinfra",
+        "nvidia_nim",
+    ):
         for spec in snapshot.providers[key].endpoints.values():
             model = spec.request_defaults.get("model")
             if model is None:
                 continue
             assert get_model(key, model, as_of=REVIEWED).lifecycle(REVIEWED) == "active"
             checked += 1
-    assert checked == 13
+    assert checked == 18
 
 
 # Totals computed by genai-prices 0.2.3 (pydantic's reference implementation, its own price data)
@@ -113,3 +121,97 @@ def test_deepseek_peak_prices_are_twice_genai_prices_off_peak_figure() -> None:
     # genai-prices 0.2.3 gives 0.0007304 for this usage on deepseek-v4-pro: DeepSeek's off-peak
     # rate, which its pricing page states is half the peak rate the catalog records.
     assert estimate_cost("deepseek", "deepseek-v4-pro", SMALL).total == 2 * Decimal("0.0007304")
+
+
+# Expected totals worked by hand from the vendors' own price pages (not from the catalog):
+# Perplexity's pricing page (Sonar Deep Research: $2 input, $8 output, $3 reasoning per million)
+# and Anthropic's model pages (Claude Opus 5.5: $4 input, $20 output, $5 5-minute cache write,
+# $0.20 cache read; Claude Fable 5.1: $10 input, $50 output, cache read 0.025x input = $0.25).
+VENDOR_PRICED = [
+    # 10,000 input + 2,000 output of which 1,500 reasoning: 0.02 + 500 * 8e-6 + 1,500 * 3e-6
+    (
+        "perplexity",
+        "sonar-deep-research",
+        {"input_tokens": 10_000, "output_tokens": 2_000, "reasoning_tokens": 1_500},
+        "0.0285",
+    ),
+    # 100,000 input of which 50,000 cache reads and 10,000 cache writes; 1,000 output:
+    # 40,000 * 4e-6 + 50,000 * 0.2e-6 + 10,000 * 5e-6 + 1,000 * 20e-6
+    (
+        "anthropic",
+        "claude-opus-5-5",
+        {
+            "input_tokens": 100_000,
+            "cache_read_tokens": 50_000,
+            "cache_write_tokens": 10_000,
+            "output_tokens": 1_000,
+        },
+        "0.24",
+    ),
+    # OpenAI's gpt-6-luna page: $0.10 input, $0.01 cached, $0.50 output; above 272K input tokens
+    # the whole request pays 2x input and cache, 1.5x output:
+    # 200,000 * 0.20e-6 + 100,000 * 0.02e-6 + 1,000 * 0.75e-6
+    (
+        "openai",
+        "gpt-6-luna",
+        {"input_tokens": 300_000, "cache_read_tokens": 100_000, "output_tokens": 1_000},
+        "0.04275",
+    ),
+    # Anthropic's Claude Haiku 5.5 page: prompts over 100,000 tokens pay $0.50 input and $2.50
+    # output for the whole request: 200,000 * 0.50e-6 + 1,000 * 2.50e-6
+    ("anthropic", "claude-haiku-5-5", {"input_tokens": 200_000, "output_tokens": 1_000}, "0.1025"),
+    # ...and at most 100,000 pay $0.10 / $0.50: 100,000 * 0.10e-6 + 1,000 * 0.50e-6
+    ("anthropic", "claude-haiku-5-5", {"input_tokens": 100_000, "output_tokens": 1_000}, "0.0105"),
+    # 1,000,000 cache reads alone cost a quarter of Fable 5's $1
+    (
+        "anthropic",
+        "claude-fable-5-1",
+        {"input_tokens": 1_000_000, "cache_read_tokens": 1_000_000},
+        "0.25",
+    ),
+]
+
+
+@pytest.mark.parametrize(("provider", "model", "usage", "total"), VENDOR_PRICED)
+def test_costs_agree_with_the_vendors_price_pages(
+    provider: str, model: str, usage: dict[str, int], total: str
+) -> None:
+    from decimal import Decimal
+
+    from provcat import estimate_cost
+
+    assert estimate_cost(provider, model, usage).total == Decimal(total)
+
+
+def test_nvidia_catalog_models_carry_no_prices_and_are_never_costed_at_zero() -> None:
+    from provcat import estimate_cost
+    from provcat.model_errors import PricingUnavailable
+
+    with pytest.raises(PricingUnavailable):
+        estimate_cost("nvidia_nim", "meta/llama-3.3-70b-instruct", {"input_tokens": 10})
+
+
+def test_nvidia_old_default_is_deprecated_and_no_default_names_it() -> None:
+    from provcat import ModelDeprecated
+
+    with pytest.warns(ModelDeprecated):
+        info = get_model("nvidia_nim", "meta/llama3-8b-instruct", as_of=REVIEWED)
+    assert info.lifecycle(REVIEWED) == "deprecated"
+    defaults = [
+        spec.request_defaults.get("model")
+        for spec in EndpointRegistry.snapshot().providers["nvidia_nim"].endpoints.values()
+    ]
+    assert "meta/llama3-8b-instruct" not in defaults
+
+
+def test_anthropic_current_models_are_listed_by_their_api_ids() -> None:
+    ids = {m.id for m in list_models("anthropic", status="active")}
+    assert {"claude-sonnet-5-5", "claude-opus-5-5", "claude-haiku-5-5", "claude-fable-5-2"} <= ids
+
+
+def test_gpt_4_1_mini_names_the_replacement_openai_gives() -> None:
+    from provcat import ModelDeprecated
+
+    with pytest.warns(ModelDeprecated, match="gpt-6-luna"):
+        info = get_model("openai", "gpt-4.1-mini", as_of=REVIEWED)
+    assert (info.shutdown_date, info.successor) == ("2027-01-14", "gpt-6-luna")

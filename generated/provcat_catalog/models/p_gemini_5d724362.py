@@ -14,7 +14,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'family': 'gemini-flash',
         'max_output_tokens': 65536,
         'name': 'Gemini 2.5 Flash',
-        'note': 'Shutdown 2026-12-01 and replacement gemini-3.5-flash-lite as the deprecations page is quoted (read 2026-11-10) by aideprecations.com; earlier versions of the page gave June 2026.',
+        'note': 'Shutdown 2026-12-01 and replacement gemini-3.5-flash-lite as the deprecations page is quoted (read 2026-11-10) by aideprecations.com, with the same replacement in a reseller\'s 2026-11-12 notice (laozhang.ai). Google\'s own page, in every copy readable here, either ends before the Gemini 2.5 rows (the September 2026 edition) or predates this schedule: its mid-2026 edition lists "June 17, 2026" with replacement gemini-3-flash-preview and says the dates are the earliest possible, exact ones being announced later. Retired on the review day under every one of these readings (another reseller, APIYI, reports AI Studio dropped it on 2026-10-20), so only the exact date and successor remain secondary.',
         'prices': {'cache_read': '0.03', 'input': '0.30', 'input_audio': '1.00', 'output': '2.50'},
         'release_date': '2025-06-17',
         'reviewed_at': '2026-12-01',
