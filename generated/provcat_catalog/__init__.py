@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:ad2cd022bae68b66f21c6652913ac8816bf4e8fa293712d9033452e50d0d4ec8'
+FINGERPRINT: Final = 'sha256:ef0a22bb41aa177b89e3d7ae29ba3358f9dd6e940a9ba1f6d7def0e4d9814234'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -205,10 +205,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'messages', 'messages': 'messages'},
         'policy': None,
         'tool_schema_target': 'anthropic',
-        'models': (
-            {'model': 'claude-opus-5', 'aliases': ()},
-            {'model': 'claude-sonnet-5', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'cerebras',
@@ -249,13 +246,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'gpt-oss-120b', 'aliases': ()},
-            {'model': 'llama-3.3-70b', 'aliases': ()},
-            {'model': 'llama3.1-8b', 'aliases': ()},
-            {'model': 'qwen-3-235b-a22b-instruct-2507', 'aliases': ()},
-            {'model': 'qwen-3-32b', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'claude_code',
@@ -529,13 +520,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'deepseek-chat', 'aliases': ()},
-            {'model': 'deepseek-flash', 'aliases': ()},
-            {'model': 'deepseek-reasoner', 'aliases': ()},
-            {'model': 'deepseek-v4-flash', 'aliases': ()},
-            {'model': 'deepseek-v4-pro', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'exa',
@@ -797,10 +782,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'accounts/fireworks/models/gpt-oss-120b', 'aliases': ()},
-            {'model': 'fireworks/qwen3-embedding-8b', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'gemini',
@@ -1042,10 +1024,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'llama-3.3-70b-versatile', 'aliases': ()},
-            {'model': 'openai/gpt-oss-120b', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'lattice',
@@ -1185,15 +1164,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'mistral-embed', 'aliases': ()},
-            {'model': 'mistral-embed-2312', 'aliases': ()},
-            {
-                'model': 'mistral-medium-3-5',
-                'aliases': ('mistral-medium-3', 'mistral-medium-latest'),
-            },
-            {'model': 'mistral-medium-3-5-26-04', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'nvidia_nim',
@@ -1587,13 +1558,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai',
-        'models': (
-            {'model': 'gpt-4.1-mini', 'aliases': ()},
-            {'model': 'gpt-4.1-mini-2025-04-14', 'aliases': ()},
-            {'model': 'gpt-5-mini', 'aliases': ('gpt-5-mini-2025-08-07',)},
-            {'model': 'gpt-6.1-terra', 'aliases': ()},
-            {'model': 'text-embedding-3-small', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'openrouter',
@@ -1634,10 +1599,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'google/gemini-2.5-flash', 'aliases': ()},
-            {'model': 'google/gemini-3.1-flash-lite', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'perplexity',
@@ -1871,7 +1833,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': ({'model': 'openai/gpt-oss-120b', 'aliases': ()},),
+        'models': (),
     },
     {
         'provider': 'xai',
@@ -1912,13 +1874,6 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'grok-3', 'aliases': ()},
-            {'model': 'grok-4-0709', 'aliases': ()},
-            {'model': 'grok-4-1-fast-reasoning', 'aliases': ()},
-            {'model': 'grok-4-fast-reasoning', 'aliases': ()},
-            {'model': 'grok-4.3', 'aliases': ()},
-            {'model': 'grok-code-fast-1', 'aliases': ()},
-        ),
+        'models': (),
     },
 )
