@@ -205,7 +205,13 @@ def models_dev(
         else:
             texts[f"{stem}.yaml"] = None
             changes.append(Change(stem, None, None, "removed"))
-    write_files(folder, texts)
+    try:
+        write_files(folder, texts)
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write {folder}: {exc}; no file of it was changed (check the disk and the "
+            "folder's permissions, then run the import again)"
+        ) from exc
     inventory = sum(1 for p in result.providers if p.protocol is None)
     totals = {
         "providers": len(result.providers),
