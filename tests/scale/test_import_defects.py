@@ -248,3 +248,21 @@ def test_a_failed_write_changes_no_file(tmp_path: Path, monkeypatch: pytest.Monk
         "No space left on device" in result.stderr and "no file of it was changed" in result.stderr
     )
     assert dict(files_of(into)) == before
+
+
+def test_the_text_summary_lists_what_changed(tmp_path: Path) -> None:
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    into = tmp_path / "catalog"
+    assert run_import(src, into).exit_code == 0
+    model = src / "providers" / "acme" / "models" / "good.toml"
+    model.write_text(model.read_text().replace("input = 1.5", "input = 1.25"))
+    (src / "providers" / "acme" / "models" / "fresh.toml").write_text(GOOD_MODEL)
+    result = run_import(src, into)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert "  added    acme/fresh" in lines
+    assert (
+        "  changed  acme/good: prices {'input': '1.5', 'output': '2'} -> "
+        "{'input': '1.25', 'output': '2'}"
+    ) in lines
+    assert lines[-1].endswith("changes: models 1 added; fields 1 changed.")
