@@ -60,6 +60,6 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP)
 	@$(PY) -m benchmarks $(BENCH)
 
-## clean: remove the virtual environment and the tool caches
+## clean: remove the virtual environment, the tool caches and the build cache
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .provcat-cache build dist

@@ -229,7 +229,7 @@ def counts(snapshot: dict[str, Any]) -> dict[str, int]:
         "aliases": sum(len(p["aliases"]) for p in providers)
         + sum(len(e["aliases"]) for e in endpoints),
         "model_aliases": len(snapshot["model_alias_index"]),
-        "models": sum(len(p["models"]) for p in providers),
+        "models": sum(len(models) for models in snapshot.get("inventory", {}).values()),
         "schema_targets": len(snapshot.get("targets", ())),
     }
 

@@ -42,7 +42,11 @@ _OWN = (_GENERATOR, _ROOT / "schemas")
 
 
 def cache_dir(catalog: Path) -> Path:
-    return catalog.resolve().parent / CACHE_DIR_NAME
+    """``.provcat-cache/<catalog>-<hash>/`` beside the catalog: one per catalog folder, so two
+    catalogs side by side (catalog/ and catalog-big/) never evict each other's entries."""
+    where = catalog.resolve()
+    tail = hashlib.sha256(str(where).encode()).hexdigest()[:12]
+    return where.parent / CACHE_DIR_NAME / f"{where.name}-{tail}"
 
 
 def _digest(*parts: bytes) -> str:

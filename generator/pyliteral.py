@@ -9,30 +9,53 @@ WIDTH = 100
 
 def literal(value: Any, indent: int = 0, step: int = 4) -> str:
     """``value`` (dict, list, tuple, str, int, float, bool, None) as Python source."""
-    if isinstance(value, bool) or value is None or isinstance(value, (int, float, str)):
-        return repr(value)
-    if isinstance(value, dict):
-        items = [f"{literal(k)}: {literal(v)}" for k, v in value.items()]
-        opener, closer, trailing = "{", "}", ""
-        multi = [(k, v) for k, v in value.items()]
-    elif isinstance(value, (list, tuple)):
-        items = [literal(v) for v in value]
-        is_tuple = isinstance(value, tuple)
-        opener, closer = ("(", ")") if is_tuple else ("[", "]")
-        trailing = "," if is_tuple and len(value) == 1 else ""
-        multi = list(value)
-    else:
-        raise TypeError(f"cannot render {type(value).__name__} as a literal")
-    inline = opener + ", ".join(items) + trailing + closer
-    if len(inline) + indent <= WIDTH - 8 and "\n" not in inline:
-        return inline
-    pad = " " * (indent + step)
-    lines = [opener]
-    for entry in multi:
+    return _Renderer(step).render(value, indent)
+
+
+class _Renderer:
+    """One rendering: each node's one-line form is computed once (a long literal nests deeply,
+    and every level asks whether its children fit on a line)."""
+
+    def __init__(self, step: int) -> None:
+        self.step = step
+        self.inline: dict[int, str] = {}
+
+    def flat(self, value: Any) -> str:
+        if isinstance(value, bool) or value is None or isinstance(value, (int, float, str)):
+            return repr(value)
+        found = self.inline.get(id(value))
+        if found is not None:
+            return found
         if isinstance(value, dict):
-            key, val = entry
-            lines.append(f"{pad}{literal(key)}: {literal(val, indent + step, step)},")
+            text = "{" + ", ".join(f"{self.flat(k)}: {self.flat(v)}" for k, v in value.items())
+            text += "}"
+        elif isinstance(value, (list, tuple)):
+            items = ", ".join(self.flat(v) for v in value)
+            if isinstance(value, tuple):
+                text = "(" + items + ("," if len(value) == 1 else "") + ")"
+            else:
+                text = "[" + items + "]"
         else:
-            lines.append(f"{pad}{literal(entry, indent + step, step)},")
-    lines.append(" " * indent + closer)
-    return "\n".join(lines)
+            raise TypeError(f"cannot render {type(value).__name__} as a literal")
+        self.inline[id(value)] = text
+        return text
+
+    def render(self, value: Any, indent: int) -> str:
+        inline = self.flat(value)
+        if isinstance(value, bool) or value is None or isinstance(value, (int, float, str)):
+            return inline
+        if len(inline) + indent <= WIDTH - 8 and "\n" not in inline:
+            return inline
+        pad = " " * (indent + self.step)
+        if isinstance(value, dict):
+            opener, closer = "{", "}"
+            lines = [opener]
+            for key, val in value.items():
+                lines.append(f"{pad}{self.flat(key)}: {self.render(val, indent + self.step)},")
+        else:
+            opener, closer = ("(", ")") if isinstance(value, tuple) else ("[", "]")
+            lines = [opener]
+            for entry in value:
+                lines.append(f"{pad}{self.render(entry, indent + self.step)},")
+        lines.append(" " * indent + closer)
+        return "\n".join(lines)

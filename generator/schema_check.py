@@ -14,6 +14,7 @@ from jsonschema.exceptions import ValidationError
 
 from generator.diagnostics import Diagnostic, diag
 from generator.loader import Document, NodePath
+from generator.schema_inline import inline_refs
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -22,7 +23,7 @@ SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 def validator(schema_name: str) -> Draft202012Validator:
     schema = json.loads((SCHEMA_DIR / schema_name).read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return Draft202012Validator(inline_refs(schema))
 
 
 def check_schema_reference(doc: Document, schema_name: str) -> list[Diagnostic]:

@@ -184,6 +184,9 @@ def build(
                 "tool_schema_target": (
                     p.tool_schema_target.value if p.tool_schema_target is not None else None
                 ),
+                # what the model policy reads (ids, aliases, default effort); a provider without
+                # a policy needs none of it here: its models are in the inventory alone, so
+                # `import provcat_catalog` stays small however many models a catalog lists
                 "models": tuple(
                     {
                         "model": m.key.value,
@@ -191,6 +194,7 @@ def build(
                         **{k: m.facts[k] for k in _POLICY_FACTS if k in m.facts},
                     }
                     for m in sorted(p.models, key=lambda m: m.key.value)
+                    if p.policy is not None
                 ),
             }
         )

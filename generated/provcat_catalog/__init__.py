@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:a0eaee325986b457630c1f04f9ffe3421111f6aaf63f768a6154ce5c79efc50d'
+FINGERPRINT: Final = 'sha256:2861f15046eb33d91eb9314fd465e99bae1a547642873122d09022197c91955b'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

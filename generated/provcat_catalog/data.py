@@ -207,17 +207,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'messages', 'messages': 'messages'},
         'policy': None,
         'tool_schema_target': 'anthropic',
-        'models': (
-            {'model': 'claude-fable-5', 'aliases': ()},
-            {'model': 'claude-fable-5-1', 'aliases': ()},
-            {'model': 'claude-fable-5-2', 'aliases': ()},
-            {'model': 'claude-haiku-5-5', 'aliases': ()},
-            {'model': 'claude-opus-4-5-20251101', 'aliases': ('claude-opus-4-5',)},
-            {'model': 'claude-opus-5', 'aliases': ()},
-            {'model': 'claude-opus-5-5', 'aliases': ()},
-            {'model': 'claude-sonnet-5', 'aliases': ()},
-            {'model': 'claude-sonnet-5-5', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'cerebras',
@@ -259,13 +249,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'gpt-oss-120b', 'aliases': ()},
-            {'model': 'llama-3.3-70b', 'aliases': ()},
-            {'model': 'llama3.1-8b', 'aliases': ()},
-            {'model': 'qwen-3-235b-a22b-instruct-2507', 'aliases': ()},
-            {'model': 'qwen-3-32b', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'claude_code',
@@ -501,12 +485,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'Qwen/Qwen3-Embedding-8B', 'aliases': ()},
-            {'model': 'deepseek-ai/DeepSeek-V4-Flash', 'aliases': ()},
-            {'model': 'deepseek-ai/DeepSeek-V4-Pro', 'aliases': ()},
-            {'model': 'openai/gpt-oss-120b', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'deepseek',
@@ -548,13 +527,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'deepseek-chat', 'aliases': ()},
-            {'model': 'deepseek-flash', 'aliases': ()},
-            {'model': 'deepseek-reasoner', 'aliases': ()},
-            {'model': 'deepseek-v4-flash', 'aliases': ()},
-            {'model': 'deepseek-v4-pro', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'exa',
@@ -819,10 +792,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'accounts/fireworks/models/gpt-oss-120b', 'aliases': ()},
-            {'model': 'fireworks/qwen3-embedding-8b', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'gemini',
@@ -1067,10 +1037,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'llama-3.3-70b-versatile', 'aliases': ()},
-            {'model': 'openai/gpt-oss-120b', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'lattice',
@@ -1212,15 +1179,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'mistral-embed', 'aliases': ()},
-            {'model': 'mistral-embed-2312', 'aliases': ()},
-            {
-                'model': 'mistral-medium-3-5',
-                'aliases': ('mistral-medium-3', 'mistral-medium-latest'),
-            },
-            {'model': 'mistral-medium-3-5-26-04', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'nvidia_nim',
@@ -1291,12 +1250,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'meta/llama-3.3-70b-instruct', 'aliases': ()},
-            {'model': 'meta/llama3-8b-instruct', 'aliases': ()},
-            {'model': 'nvidia/nemotron-3-super-120b-a12b', 'aliases': ()},
-            {'model': 'nvidia/nv-embed-v1', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'ollama',
@@ -1622,14 +1576,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai',
-        'models': (
-            {'model': 'gpt-4.1-mini', 'aliases': ()},
-            {'model': 'gpt-4.1-mini-2025-04-14', 'aliases': ()},
-            {'model': 'gpt-5-mini', 'aliases': ('gpt-5-mini-2025-08-07',)},
-            {'model': 'gpt-6-luna', 'aliases': ()},
-            {'model': 'gpt-6.1-terra', 'aliases': ()},
-            {'model': 'text-embedding-3-small', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'openrouter',
@@ -1671,10 +1618,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'google/gemini-2.5-flash', 'aliases': ()},
-            {'model': 'google/gemini-3.1-flash-lite', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'perplexity',
@@ -1716,12 +1660,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'sonar', 'aliases': ()},
-            {'model': 'sonar-deep-research', 'aliases': ()},
-            {'model': 'sonar-pro', 'aliases': ()},
-            {'model': 'sonar-reasoning-pro', 'aliases': ()},
-        ),
+        'models': (),
     },
     {
         'provider': 'pi',
@@ -1917,7 +1856,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         },
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': ({'model': 'openai/gpt-oss-120b', 'aliases': ()},),
+        'models': (),
     },
     {
         'provider': 'xai',
@@ -1959,13 +1898,6 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'endpoint_index': {'chat': 'chat/completions', 'chat/completions': 'chat/completions'},
         'policy': None,
         'tool_schema_target': 'openai-chat',
-        'models': (
-            {'model': 'grok-3', 'aliases': ()},
-            {'model': 'grok-4-0709', 'aliases': ()},
-            {'model': 'grok-4-1-fast-reasoning', 'aliases': ()},
-            {'model': 'grok-4-fast-reasoning', 'aliases': ()},
-            {'model': 'grok-4.3', 'aliases': ()},
-            {'model': 'grok-code-fast-1', 'aliases': ()},
-        ),
+        'models': (),
     },
 )

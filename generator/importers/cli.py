@@ -37,6 +37,7 @@ from generator.importers.yamlout import dump, splice_models
 from generator.loader import load_file
 
 IMPORTED_MARK = "# Imported from models.dev"
+SHOWN_CHANGES = 40  # changes listed in the text summary without --verbose
 
 
 @click.group("import")
@@ -124,7 +125,9 @@ def _describe(change: Change) -> str:
     show_default=True,
     help="How the summary and the source's defects are printed.",
 )
-@click.option("--verbose", is_flag=True, help="List every change, not only the counts.")
+@click.option(
+    "--verbose", is_flag=True, help=f"List every change, not only the first {SHOWN_CHANGES}."
+)
 @click.option(
     "--provider",
     "selected",
@@ -205,7 +208,13 @@ def models_dev(
         else:
             texts[f"{stem}.yaml"] = None
             changes.append(Change(stem, None, None, "removed"))
-    write_files(folder, texts)
+    try:
+        write_files(folder, texts)
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write {folder}: {exc}; no file of it was changed (check the disk and the "
+            "folder's permissions, then run the import again)"
+        ) from exc
     inventory = sum(1 for p in result.providers if p.protocol is None)
     totals = {
         "providers": len(result.providers),
@@ -256,9 +265,13 @@ def _print(
         counts = summary[what]
         if counts:
             parts.append(what + " " + ", ".join(f"{n} {k}" for k, n in counts.items()))
-    if verbose:
-        for change in changes:
-            click.echo(_describe(change))
+    shown = changes if verbose else changes[:SHOWN_CHANGES]
+    for change in shown:
+        click.echo(_describe(change))
+    if len(changes) > len(shown):
+        click.echo(
+            f"  ... and {len(changes) - len(shown)} more (--verbose or --format json lists them all)"
+        )
     click.echo(
         f"provcat: imported {totals['providers']} providers ({totals['inventory_only']} inventory "
         f"only), {totals['models']} models; {totals['files_written']} files written, "

@@ -7,6 +7,7 @@ import os
 import tarfile
 from pathlib import Path
 
+import pytest
 import yaml
 
 from generator.pipeline import run
@@ -217,3 +218,51 @@ def test_the_readme_command_line_shape(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "imported 1 providers (0 inventory only), 1 models" in out.stdout
+
+
+def test_a_failed_write_changes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Disk full while staging: the error says so, every old file is intact, no temp file stays."""
+    from generator.importers import write
+
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    (src / "providers" / "zeta" / "models").mkdir(parents=True)
+    (src / "providers" / "zeta" / "provider.toml").write_text('name = "Zeta"\nnpm = "x"\n')
+    into = tmp_path / "catalog"
+    assert run_import(src, into).exit_code == 0
+    (src / "providers" / "acme" / "provider.toml").write_text(
+        (src / "providers" / "acme" / "provider.toml").read_text().replace("Acme", "Acme Two")
+    )
+    (src / "providers" / "zeta" / "provider.toml").write_text('name = "Zeta Two"\nnpm = "x"\n')
+    before = dict(files_of(into))
+    calls = []
+
+    def full_disk(path: object, mode: int) -> None:
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(write.os, "chmod", full_disk)
+    result = run_import(src, into)
+    assert result.exit_code == 1
+    assert (
+        "No space left on device" in result.stderr and "no file of it was changed" in result.stderr
+    )
+    assert dict(files_of(into)) == before
+
+
+def test_the_text_summary_lists_what_changed(tmp_path: Path) -> None:
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    into = tmp_path / "catalog"
+    assert run_import(src, into).exit_code == 0
+    model = src / "providers" / "acme" / "models" / "good.toml"
+    model.write_text(model.read_text().replace("input = 1.5", "input = 1.25"))
+    (src / "providers" / "acme" / "models" / "fresh.toml").write_text(GOOD_MODEL)
+    result = run_import(src, into)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert "  added    acme/fresh" in lines
+    assert (
+        "  changed  acme/good: prices {'input': '1.5', 'output': '2'} -> "
+        "{'input': '1.25', 'output': '2'}"
+    ) in lines
+    assert lines[-1].endswith("changes: models 1 added; fields 1 changed.")

@@ -59,7 +59,7 @@ def test_the_imported_catalog_builds_clean(imported: tuple[Path, ImportRun]) -> 
     result = run(root)
     assert [d.as_text() for d in result.diagnostics if d.severity == "error"] == []
     assert result.snapshot is not None
-    assert sum(len(p["models"]) for p in result.snapshot["providers"]) == 5307 - 31
+    assert sum(len(m) for m in result.snapshot["inventory"].values()) == 5307 - 31
 
 
 def test_base_model_inheritance_and_own_overrides(imported: tuple[Path, ImportRun]) -> None:

@@ -1,0 +1,61 @@
+"""The inlined provider schema gives the same diagnostics as the schema with its ``$ref``s, on
+every bundled provider file and on thousands of broken variants of them."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from generator.loader import Document, load_file
+from generator.schema_check import SCHEMA_DIR, _explain
+from generator.schema_inline import inline_refs
+from tests.conftest import ROOT
+
+WRONG: tuple[Any, ...] = (12345, "not-a-thing", [], {}, None, -1, "0.1e3", True)
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    if path:
+        yield path
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _paths(value, (*path, i))
+
+
+def _set(data: Any, path: tuple[Any, ...], value: Any) -> Any:
+    out = copy.deepcopy(data)
+    node = out
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    return out
+
+
+def _diagnostics(validator: Draft202012Validator, doc: Document) -> list[str]:
+    found = [d.as_text() for e in validator.iter_errors(doc.data) for d in _explain(doc, e)]
+    return sorted(found)
+
+
+def test_same_diagnostics_with_and_without_refs() -> None:
+    schema = json.loads((SCHEMA_DIR / "provider.schema.json").read_text())
+    with_refs = Draft202012Validator(schema)
+    inlined = Draft202012Validator(inline_refs(schema))
+    assert "$ref" not in json.dumps(inline_refs(schema)["properties"])
+    compared = 0
+    for path in sorted((ROOT / "catalog" / "providers").glob("*.yaml")):
+        doc, problems = load_file(path, path.name)
+        assert doc is not None, problems
+        assert _diagnostics(inlined, doc) == _diagnostics(with_refs, doc) == []
+        for i, node_path in enumerate(_paths(doc.data)):
+            wrong = WRONG[i % len(WRONG)]
+            broken = Document(doc.file, _set(doc.data, node_path, wrong), doc.positions)
+            assert _diagnostics(inlined, broken) == _diagnostics(with_refs, broken), node_path
+            compared += 1
+    assert compared > 1000
