@@ -35,10 +35,15 @@ SCHEMA_LINE = "# yaml-language-server: $schema=../../schemas/provider.schema.jso
 
 
 def dataset() -> Path | None:
-    for parent in [ROOT, *ROOT.parents]:
-        candidate = parent / "shared" / "datasets" / SNAPSHOT
-        if candidate.is_file():
-            return candidate
+    """The snapshot where the scale tests look: $PROVCAT_DATASETS, ``shared/datasets`` above the
+    clone, then the workplace's shared folder."""
+    override = os.environ.get("PROVCAT_DATASETS")
+    places = [Path(override)] if override else []
+    places += [parent / "shared" / "datasets" for parent in [ROOT, *ROOT.parents]]
+    places.append(Path("/work/shared/datasets"))
+    for place in places:
+        if (place / SNAPSHOT).is_file():
+            return place / SNAPSHOT
     return None
 
 
