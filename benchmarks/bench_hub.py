@@ -26,6 +26,8 @@ from pathlib import Path
 
 import httpx
 
+from benchmarks import table
+
 MIB = 1 << 20
 _CLIENT = r"""
 import json, resource, sys, time
@@ -203,3 +205,28 @@ def main() -> None:
     two50, two99 = _percentile(two, 0.5), _percentile(two, 0.99)
     print(f"200 concurrent resolves p50 {two50:.1f} ms, p99 {two99:.1f} ms (--workers 2)")
     print(f"p99 two processes / one {two99 / p99:10.2f}     (goal <= 1.00)")
+    server_mb, client_mb = server_kb / 1024, result["rss_kb"] / 1024
+    table.row(
+        "hub",
+        f"push + pull of {mib:.0f} MiB",
+        e2e,
+        "s",
+        floor,
+        "sha256sum + cp",
+        goal=">= 0.60x of the floor's speed",
+        ratio=floor / e2e,
+        met=floor / e2e >= 0.60,
+    )
+    table.row("hub", "server peak RSS", server_mb, "MB", goal="< 150 MB", met=server_mb < 150)
+    table.row("hub", "client peak RSS", client_mb, "MB", goal="< 150 MB", met=client_mb < 150)
+    table.row(
+        "hub",
+        "p99 of 200 concurrent resolves, --workers 2",
+        two99,
+        "ms",
+        p99,
+        "one process",
+        goal="<= 1.00x of one process",
+        ratio=two99 / p99,
+        met=two99 / p99 <= 1.0,
+    )

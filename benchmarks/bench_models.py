@@ -19,6 +19,8 @@ import timeit
 import warnings
 from typing import Any
 
+from benchmarks import table
+
 # (provcat provider, model) -> LiteLLM model name, genai-prices (provider_id, model_ref)
 MODELS = [
     (("openai", "gpt-6.1-terra"), "gpt-6.1-terra", ("openai", "gpt-6.1-terra")),
@@ -36,13 +38,26 @@ def _per_call(fn: Any, calls: int, number: int) -> float:
     return min(timeit.repeat(fn, number=number, repeat=7)) / (number * calls)
 
 
-def _row(name: str, ours: float, theirs: float, goal: float, limit_us: float | None) -> None:
+def _row(
+    name: str, ours: float, theirs: float, goal: float, limit_us: float | None, baseline: str
+) -> None:
     ratio = theirs / ours
     met = ratio >= goal and (limit_us is None or ours * 1e6 <= limit_us)
     limit = f", <= {limit_us:g} us" if limit_us is not None else ""
     print(
         f"{name:<14} provcat {ours * 1e6:8.3f} us  baseline {theirs * 1e6:9.3f} us  "
         f"{ratio:7.1f}x (goal >= {goal:g}x{limit}: {'met' if met else 'NOT met'})"
+    )
+    table.row(
+        "models",
+        name,
+        ours * 1e6,
+        "us",
+        theirs * 1e6,
+        baseline,
+        goal=f">= {goal:g}x{limit}",
+        ratio=ratio,
+        met=met,
     )
 
 
@@ -54,6 +69,8 @@ def main() -> None:
         from genai_prices import Usage, calc_price
     except ImportError:
         print("litellm / genai-prices are not installed: run `make bench` (the bench extra)")
+        table.missing("models", "get_model", "litellm", ">= 10x, <= 1 us")
+        table.missing("models", "estimate_cost", "genai-prices", ">= 5x")
         return
     from provcat import estimate_cost, get_model
 
@@ -82,9 +99,23 @@ def main() -> None:
 
     ours = _per_call(ours_lookup, len(pairs), 20_000)
     if uncached is not None:
-        _row("get_model", ours, _per_call(litellm_uncached, len(names), 200), 10, 1.0)
+        _row(
+            "get_model",
+            ours,
+            _per_call(litellm_uncached, len(names), 200),
+            10,
+            1.0,
+            "litellm lookup (uncached)",
+        )
         print("  (baseline: the lookup get_model_info caches, _cached_get_model_info.__wrapped__)")
-    _row("get_model", ours, _per_call(litellm_lookup, len(names), 20_000), 10, 1.0)
+    _row(
+        "get_model",
+        ours,
+        _per_call(litellm_lookup, len(names), 20_000),
+        10,
+        1.0,
+        "litellm get_model_info (lru_cache hit)",
+    )
     print("  (baseline: get_model_info as shipped, an lru_cache hit after the first call)")
 
     priced = [(ours, ref) for ours, _, ref in MODELS if ref is not None]
@@ -109,4 +140,5 @@ def main() -> None:
         _per_call(genai_cost, len(priced), 200),
         5,
         None,
+        "genai-prices calc_price",
     )
