@@ -3,7 +3,7 @@
 
 """The frozen provcat catalog snapshot: validated provider data the runtime imports.
 
-Generated from catalog/ (24 providers, 47 endpoints,
+Generated from catalog/ (24 providers, 48 endpoints,
 8 schema targets).
 Importing it checks that the installed provcat runtime reads this snapshot format.
 """
@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:a0eaee325986b457630c1f04f9ffe3421111f6aaf63f768a6154ce5c79efc50d'
+FINGERPRINT: Final = 'sha256:af298fe6c38d9aa3111e494af904e83c01623de88999c27137d924ff08e59bc1'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

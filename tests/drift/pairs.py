@@ -209,6 +209,27 @@ PAIRS: tuple[Pair, ...] = (
         ("perplexity.types.chat.completion_create_params:CompletionCreateParamsNonStreaming",),
     ),
     Pair(
+        "perplexityai",
+        "perplexity",
+        "v1/agent",
+        "provcat.providers.perplexity.agent:PerplexityAgentRequest",
+        ("perplexity.generated.api:ResponsesRequestInput",),
+    ),
+    Pair(
+        "perplexityai",
+        "perplexity",
+        "v1/agent",
+        "provcat.providers.perplexity.agent:PerplexityReasoning",
+        ("perplexity.generated.api:ReasoningConfigInput",),
+    ),
+    Pair(
+        "perplexityai",
+        "perplexity",
+        "v1/agent",
+        "provcat.providers.perplexity.agent:PerplexityProfileReference",
+        ("perplexity.generated.api:ProfileReferenceInput",),
+    ),
+    Pair(
         "ollama",
         "ollama",
         "generate",
