@@ -3,7 +3,7 @@
 
 """The frozen provcat catalog snapshot: validated provider data the runtime imports.
 
-Generated from catalog/ (24 providers, 48 endpoints,
+Generated from catalog/ (24 providers, 49 endpoints,
 8 schema targets).
 Importing it checks that the installed provcat runtime reads this snapshot format.
 """
@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:af298fe6c38d9aa3111e494af904e83c01623de88999c27137d924ff08e59bc1'
+FINGERPRINT: Final = 'sha256:1be50e319723938487e9182ec26b61bc21ac14c6b612ef8b51a9faaf8b71a37b'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

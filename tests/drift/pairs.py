@@ -361,4 +361,8 @@ NO_SDK: dict[str, str] = {
     ),
     "pi/query_cli": _CLI,
     "xai/chat/completions": _SHARED_CHAT,
+    "xai/responses": (
+        "xAI's Python SDK (xai-sdk) speaks gRPC, not this REST body; the model is checked against "
+        "xAI's OpenAPI spec by tests/runtime/test_responses_style_endpoints.py"
+    ),
 }
