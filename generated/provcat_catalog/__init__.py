@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:1be50e319723938487e9182ec26b61bc21ac14c6b612ef8b51a9faaf8b71a37b'
+FINGERPRINT: Final = 'sha256:7fcb35f74707af15fffa8132d82d02b94a4c01f37c84e15b82e0f4b8bb7f30e0'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

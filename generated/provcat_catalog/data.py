@@ -1316,7 +1316,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'type': 'api',
                 'class': None,
                 'protocol': 'openai-chat',
-                'request_options': 'provcat.protocols.openai_chat:ChatCompletionsRequest',
+                'request_options': 'provcat.providers.ollama.openai_chat:OllamaOpenAIChatRequest',
                 'request_defaults': {},
                 'method': 'POST',
                 'path': 'chat/completions',

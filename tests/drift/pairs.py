@@ -356,8 +356,9 @@ NO_SDK: dict[str, str] = {
         "https://docs.nvidia.com/nim/nemo-retriever/text-embedding/latest/reference.html"
     ),
     "ollama/chat/completions": (
-        "Ollama's OpenAI-compatible /v1 surface, served by the shared OpenAI model; the ollama "
-        "SDK types only the native /api routes"
+        "Ollama's OpenAI-compatible /v1 surface; the ollama SDK types only the native /api "
+        "routes. Its model is checked by hand against docs/api/openai-compatibility.mdx and "
+        "ChatCompletionRequest in openai/openai.go"
     ),
     "pi/query_cli": _CLI,
     "xai/chat/completions": _SHARED_CHAT,
