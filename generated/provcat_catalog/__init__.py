@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:7fcb35f74707af15fffa8132d82d02b94a4c01f37c84e15b82e0f4b8bb7f30e0'
+FINGERPRINT: Final = 'sha256:028db6efbf8e4ef4e918fc489859154c11ae47f83e3841f40254d18b2e9a699f'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

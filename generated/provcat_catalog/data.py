@@ -1967,7 +1967,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'type': 'api',
                 'class': None,
                 'protocol': 'openai-chat',
-                'request_options': 'provcat.protocols.openai_chat:ChatCompletionsRequest',
+                'request_options': 'provcat.providers.xai.chat:XaiChatRequest',
                 'request_defaults': {'model': 'grok-4.3'},
                 'method': 'POST',
                 'path': 'chat/completions',

@@ -361,7 +361,10 @@ NO_SDK: dict[str, str] = {
         "ChatCompletionRequest in openai/openai.go"
     ),
     "pi/query_cli": _CLI,
-    "xai/chat/completions": _SHARED_CHAT,
+    "xai/chat/completions": (
+        "xAI's Python SDK (xai-sdk) speaks gRPC, not this REST body; the model is checked against "
+        "xAI's OpenAPI spec by tests/runtime/test_vendor_chat_subsets.py"
+    ),
     "xai/responses": (
         "xAI's Python SDK (xai-sdk) speaks gRPC, not this REST body; the model is checked against "
         "xAI's OpenAPI spec by tests/runtime/test_responses_style_endpoints.py"

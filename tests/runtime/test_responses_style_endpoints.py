@@ -30,8 +30,7 @@ PERPLEXITY_BASE = "https://api.perplexity.ai"
 XAI_BASE = "https://api.x.ai/v1"
 XAI_KEY = "XAI_API_KEY"
 
-# xAI's OpenAPI spec, ModelRequest: every property, and the required ones. context_management is
-# "parsed but not yet executed" by xAI, so the model leaves it out (a caller is told, not ignored).
+# xAI's OpenAPI spec, ModelRequest: every property, and the required ones.
 XAI_SPEC_FIELDS = {
     "background", "context_management", "include", "input", "instructions", "logprobs",
     "max_output_tokens", "max_turns", "metadata", "min_p", "model", "parallel_tool_calls",
@@ -40,7 +39,9 @@ XAI_SPEC_FIELDS = {
     "text", "tool_choice", "tools", "top_k", "top_logprobs", "top_p", "truncation", "user",
 }  # fmt: skip
 XAI_SPEC_REQUIRED = {"input"}
-XAI_LEFT_OUT = {"context_management"}
+# Left out: what the spec marks unsupported or "only maintained for compatibility" (xAI accepts
+# and ignores it), and context_management, "parsed but not yet executed".
+XAI_LEFT_OUT = {"background", "context_management", "metadata", "truncation"}
 PERPLEXITY_KEY = "PERPLEXITY_API_KEY"
 
 
@@ -121,12 +122,14 @@ def test_the_retired_sonar_chat_endpoint_still_resolves_and_says_it_is_retired()
     assert "Retired" in chat["description"] and "v1/agent" in chat["description"]
 
 
-def test_xai_responses_model_has_exactly_the_spec_fields_but_the_unexecuted_one() -> None:
-    from provcat.providers.xai.responses import XaiResponsesRequest
+def test_xai_responses_model_has_exactly_the_spec_fields_xai_acts_on() -> None:
+    from provcat.providers.xai.responses import XaiReasoning, XaiResponsesRequest
 
     fields = XaiResponsesRequest.model_fields
     assert set(fields) == XAI_SPEC_FIELDS - XAI_LEFT_OUT
     assert {name for name, f in fields.items() if f.is_required()} == XAI_SPEC_REQUIRED
+    # ReasoningConfiguration: effort, plus summary/generate_summary "only for compatibility"
+    assert set(XaiReasoning.model_fields) == {"effort"}
 
 
 def test_xai_responses_resolves_and_posts_to_v1_responses(
@@ -167,6 +170,9 @@ def test_xai_responses_resolves_and_posts_to_v1_responses(
         ({"input": "hi", "search_parameters": {"max_search_results": 31}}, "search_parameters"),
         ({"input": "hi", "search_parameters": {"sources": [{"type": "rss"}]}}, "search_parameters"),
         ({"input": "hi", "service_tier": "flex"}, "service_tier"),
+        # accepted by xAI only for compatibility, then ignored
+        ({"input": "hi", "truncation": "auto"}, "truncation"),
+        ({"input": "hi", "reasoning": {"summary": "auto"}}, "reasoning"),
     ],
 )
 def test_xai_responses_refuses_what_xai_does_not_take_and_sends_nothing(

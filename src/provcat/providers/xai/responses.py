@@ -4,11 +4,10 @@ xAI calls this "the recommended way to interact with xAI models" and its Chat Co
 "Deprecated" ("Legacy endpoint, limited updates"). The body is OpenAI Responses-shaped but not
 OpenAI's: xAI adds ``search_parameters`` (live search), ``max_turns``, ``min_p``, ``top_k``,
 ``reasoning_effort``, ``logprobs``/``top_logprobs`` (0..8), and has none of OpenAI's
-``conversation``, ``prompt``, ``context_management`` objects, image options or access programs,
-so OpenAI's ``ResponsesRequest`` cannot serve it. Fields xAI keeps "only for compatibility"
-(``background``, ``metadata``, ``truncation``; ``reasoning.summary``/``generate_summary``) stay,
-since xAI accepts them. ``context_management`` is in xAI's spec but "parsed but not yet
-executed": left out, so a caller is told rather than silently ignored. Inputs, tools, tool
+``conversation`` or ``prompt`` objects, image options or access programs, so OpenAI's ``ResponsesRequest`` cannot serve it. Fields xAI's spec marks unsupported or kept
+"only for compatibility" (``background``, ``metadata``, ``truncation``, ``reasoning.summary`` and
+``reasoning.generate_summary``) and ``context_management`` ("parsed but not yet executed") are
+left out: xAI would accept and ignore them, so a caller is told here instead. Inputs, tools, tool
 choices and text formats are polymorphic and stay plain JSON objects; reasoning, search
 parameters and search sources are request models.
 
@@ -32,9 +31,15 @@ __all__ = [
     "XaiResponsesRequest",
     "XaiRssSource",
     "XaiSearchParameters",
+    "XaiServiceTier",
     "XaiWebSource",
     "XaiXSource",
 ]
+
+
+XaiServiceTier = Literal["auto", "default", "priority", "fast"]
+"""The spec's ServiceTier enum is default/priority/fast while the field descriptions say "Valid:
+auto, priority, fast"; both spellings are taken."""
 
 
 class XaiReasoning(RequestModel):
@@ -43,10 +48,6 @@ class XaiReasoning(RequestModel):
     effort: str | None = Field(
         None, description="How hard a reasoning model thinks, e.g. low, medium, high, xhigh."
     )
-    summary: Literal["auto", "concise", "detailed"] | None = Field(
-        None, description="Accepted for compatibility; xAI always returns detailed."
-    )
-    generate_summary: str | None = Field(None, description="Accepted for compatibility only.")
 
 
 class XaiWebSource(RequestModel):
@@ -169,7 +170,7 @@ class XaiResponsesRequest(RequestModel):
     top_logprobs: int | None = Field(
         None, ge=0, le=8, description="Alternatives per position; needs logprobs."
     )
-    service_tier: Literal["auto", "priority", "fast"] | None = Field(
+    service_tier: XaiServiceTier | None = Field(
         None, description="Processing tier; priority and fast are interchangeable."
     )
     prompt_cache_key: str | None = Field(None, description="Routing key for prompt caching.")
@@ -178,8 +179,3 @@ class XaiResponsesRequest(RequestModel):
     )
     user: str | None = Field(None, description="End-user identifier for abuse monitoring.")
     stream: bool | None = Field(None, description="Stream server-sent events.")
-    background: bool | None = Field(None, description="Accepted for compatibility; unsupported.")
-    metadata: dict[str, Any] | None = Field(
-        None, description="Accepted for compatibility; not supported."
-    )
-    truncation: str | None = Field(None, description="Accepted for compatibility; not supported.")
