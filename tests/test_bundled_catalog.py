@@ -153,6 +153,15 @@ ENDPOINTS: dict[tuple[str, str], tuple[tuple[str, ...], str, str | None, str, st
         "bearer",
         "PERPLEXITY_API_KEY",
     ),
+    # not in lionagi: the Agent API, which replaced Sonar chat completions on 2026-09-27
+    # (https://docs.perplexity.ai/docs/agent-api/openai-compatibility.md: POST /v1/agent)
+    ("perplexity", "v1/agent"): (
+        ("agent", "responses"),
+        "api",
+        "https://api.perplexity.ai",
+        "bearer",
+        "PERPLEXITY_API_KEY",
+    ),
     ("nvidia_nim", "chat/completions"): (
         ("chat",),
         "api",
@@ -242,6 +251,7 @@ REQUIRES_TOKENS = {
     ("openai", "embeddings"),
     ("openai", "responses"),
     ("perplexity", "chat/completions"),
+    ("perplexity", "v1/agent"),
     ("nvidia_nim", "chat/completions"),
     ("deepseek", "chat/completions"),
     ("gemini", "chat/completions"),
@@ -280,7 +290,7 @@ def test_endpoints_aliases_types_urls_and_auth() -> None:
         for key, e in _endpoints().items()
     }
     assert found == {k: (tuple(sorted(v[0])), *v[1:]) for k, v in ENDPOINTS.items()}
-    assert len(found) == 37
+    assert len(found) == 38
 
 
 def test_config_facts_of_section_3_1() -> None:

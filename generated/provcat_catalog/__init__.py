@@ -3,7 +3,7 @@
 
 """The frozen provcat catalog snapshot: validated provider data the runtime imports.
 
-Generated from catalog/ (24 providers, 47 endpoints,
+Generated from catalog/ (24 providers, 49 endpoints,
 8 schema targets).
 Importing it checks that the installed provcat runtime reads this snapshot format.
 """
@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:2861f15046eb33d91eb9314fd465e99bae1a547642873122d09022197c91955b'
+FINGERPRINT: Final = 'sha256:21dc4d1737513e56d2e3761740a94036a6bb66b24b100424f45b1d4aadbfa521'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

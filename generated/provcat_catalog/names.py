@@ -97,6 +97,7 @@ EndpointKey: TypeAlias = Literal[
     'query_cli',
     'responses',
     'search',
+    'v1/agent',
     'v2/crawl',
     'v2/map',
     'v2/scrape',

@@ -209,6 +209,27 @@ PAIRS: tuple[Pair, ...] = (
         ("perplexity.types.chat.completion_create_params:CompletionCreateParamsNonStreaming",),
     ),
     Pair(
+        "perplexityai",
+        "perplexity",
+        "v1/agent",
+        "provcat.providers.perplexity.agent:PerplexityAgentRequest",
+        ("perplexity.generated.api:ResponsesRequestInput",),
+    ),
+    Pair(
+        "perplexityai",
+        "perplexity",
+        "v1/agent",
+        "provcat.providers.perplexity.agent:PerplexityReasoning",
+        ("perplexity.generated.api:ReasoningConfigInput",),
+    ),
+    Pair(
+        "perplexityai",
+        "perplexity",
+        "v1/agent",
+        "provcat.providers.perplexity.agent:PerplexityProfileReference",
+        ("perplexity.generated.api:ProfileReferenceInput",),
+    ),
+    Pair(
         "ollama",
         "ollama",
         "generate",
@@ -335,9 +356,17 @@ NO_SDK: dict[str, str] = {
         "https://docs.nvidia.com/nim/nemo-retriever/text-embedding/latest/reference.html"
     ),
     "ollama/chat/completions": (
-        "Ollama's OpenAI-compatible /v1 surface, served by the shared OpenAI model; the ollama "
-        "SDK types only the native /api routes"
+        "Ollama's OpenAI-compatible /v1 surface; the ollama SDK types only the native /api "
+        "routes. Its model is checked by hand against docs/api/openai-compatibility.mdx and "
+        "ChatCompletionRequest in openai/openai.go"
     ),
     "pi/query_cli": _CLI,
-    "xai/chat/completions": _SHARED_CHAT,
+    "xai/chat/completions": (
+        "xAI's Python SDK (xai-sdk) speaks gRPC, not this REST body; the model is checked against "
+        "xAI's OpenAPI spec by tests/runtime/test_vendor_chat_subsets.py"
+    ),
+    "xai/responses": (
+        "xAI's Python SDK (xai-sdk) speaks gRPC, not this REST body; the model is checked against "
+        "xAI's OpenAPI spec by tests/runtime/test_responses_style_endpoints.py"
+    ),
 }

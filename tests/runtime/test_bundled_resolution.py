@@ -27,7 +27,7 @@ def test_the_bundled_snapshot_is_whole() -> None:
     assert sum(len(r["endpoints"]) for r in rows) == sum(
         len(p["endpoints"]) for p in provcat_catalog.PROVIDERS
     )
-    assert sum(len(r["endpoints"]) for r in rows if r["provider"] in PROVIDER_ALIASES) == 37
+    assert sum(len(r["endpoints"]) for r in rows if r["provider"] in PROVIDER_ALIASES) == 38
 
 
 @pytest.mark.parametrize(("spelling", "endpoint_spelling", "provider", "endpoint"), CASES)
@@ -77,7 +77,6 @@ def test_single_endpoint_providers_resolve_an_empty_endpoint() -> None:
         "anthropic",
         "claude_code",
         "codex",
-        "perplexity",
         "deepseek",
         "gemini",
         "gemini_code",
@@ -85,6 +84,13 @@ def test_single_endpoint_providers_resolve_an_empty_endpoint() -> None:
         "openrouter",
     ):
         assert match_endpoint(provider, "").config.provider == provider
+
+
+def test_perplexity_now_has_two_endpoints_so_an_empty_endpoint_names_both() -> None:
+    """Sonar chat completions (lionagi's one Perplexity endpoint) was retired on 2026-09-27 for
+    the Agent API; with both listed, an empty endpoint no longer silently picks the retired one."""
+    with pytest.raises(EndpointNotFound, match=r"available: chat/completions, v1/agent"):
+        match_endpoint("perplexity", "")
 
 
 def test_section_3_1_config_defaults() -> None:

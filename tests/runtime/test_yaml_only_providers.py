@@ -58,7 +58,7 @@ CHAT_MODEL = {
     "fireworks": "FireworksChatRequest",
     "mistral": "MistralChatRequest",
     "together": "TogetherChatRequest",
-    "xai": "ChatCompletionsRequest",
+    "xai": "XaiChatRequest",
 }
 EMBED_MODEL = {
     "deepinfra": "EmbeddingsRequest",
