@@ -20,6 +20,8 @@ from provcat.toolschema.types import (
     Transformation,
     build_from,
 )
+from provcat.toolschema.wording import fill as _fill
+from provcat.toolschema.wording import format_template, template_fields, values_key
 
 __all__ = [
     "LIST_SLOTS",
@@ -72,16 +74,6 @@ TransformationRecord = tuple[str, str, bool, Any]
 # and ``docs_url``. Records sort like diagnostics (severity, path, code) and decide the compile
 # policy without their wording, which is formatted only when the diagnostic is built.
 DiagnosticRecord = tuple[int, str, str, bool, Any]
-
-
-class _Values(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-def format_template(template: str, values: Mapping[str, Any]) -> str:
-    """``template`` with ``{name}`` placeholders filled from ``values`` (unknown ones kept)."""
-    return template.format_map(_Values(values))
 
 
 # path_segment's memo, read directly by the walk's hot loop (segment -> what join_path appends)
@@ -277,45 +269,47 @@ def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
     return (_SEVERITY_RANK[d.severity], d.path, d.code, d.compile.supported, d)
 
 
-def _fill(template: str, provider_id: str, tool_name: str, path: str, values: Any) -> str:
-    """A rule template filled for one record; a template without braces is returned as is."""
-    if "{" not in template:
-        return template
-    return template.format_map(
-        _Values({"tool": tool_name, "target": provider_id, "path": path, **values})
-    )
-
-
 # One shared (frozen) CompileAbility per constant compile text, lossiness and verdict.
 _ABILITIES: dict[tuple[str, bool, bool], CompileAbility] = {}
+_DIAGNOSTIC_FIELDS = frozenset(
+    ("provider_id", "tool_name", "severity", "code", "message", "path", "compile", "docs_url")
+)
 
 
-def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
-    payload = r[4]
-    if isinstance(payload, Diagnostic):
-        return payload
-    rule, values = payload
-    path = r[1]
+def _ability(
+    rule: Any, supported: bool, provider_id: str, tool_name: str, path: str, values: Any
+) -> CompileAbility:
+    """The ``compile`` part of a diagnostic: shared when the rule's compile text is constant."""
     text = rule.compile
     if "{" in text:
-        ability = build_from(
+        return build_from(
             CompileAbility,
             {
-                "supported": r[3],
+                "supported": supported,
                 "lossy": rule.lossy,
                 "detail": _fill(text, provider_id, tool_name, path, values),
             },
         )
-    else:
-        key = (text, rule.lossy, r[3])
-        shared = _ABILITIES.get(key)
-        if shared is None:
-            shared = build_from(
-                CompileAbility, {"supported": r[3], "lossy": rule.lossy, "detail": text}
-            )
-            if len(_ABILITIES) < 4096:
-                _ABILITIES[key] = shared
-        ability = shared
+    key = (text, rule.lossy, supported)
+    shared = _ABILITIES.get(key)
+    if shared is None:
+        shared = build_from(
+            CompileAbility, {"supported": supported, "lossy": rule.lossy, "detail": text}
+        )
+        if len(_ABILITIES) < 4096:
+            _ABILITIES[key] = shared
+    return shared
+
+
+def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
+    payload = r[4]
+    if payload.__class__ is not tuple:
+        return payload  # type: ignore[no-any-return]  # built already
+    rule, values = payload
+    path = r[1]
+    message = rule.message
+    if "{" in message:
+        message = _fill(message, provider_id, tool_name, path, values)
     return build_from(
         Diagnostic,
         {
@@ -323,30 +317,59 @@ def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> 
             "tool_name": tool_name,
             "severity": rule.severity,
             "code": rule.code,
-            "message": _fill(rule.message, provider_id, tool_name, path, values),
+            "message": message,
             "path": path,
-            "compile": ability,
+            "compile": _ability(rule, r[3], provider_id, tool_name, path, values),
             "docs_url": rule.docs_url,
         },
+        set(_DIAGNOSTIC_FIELDS),
     )
+
+
+# Built transformations by what decides them (code, path, lossiness, detail template and its
+# values, the target and, when the template names it, the tool): a transformation is immutable
+# and holds nothing else, so an equal record met again (the same step at the same path, in this
+# tool or another) shares the one built before instead of being built and worded again.
+_TRANSFORMATIONS: dict[tuple[Any, ...], Transformation] = {}
+_TRANSFORMATIONS_MAX = 16_384
+_NO_FIELDS: frozenset[str] = frozenset()
 
 
 def _build_transformation(
     r: TransformationRecord, provider_id: str, tool_name: str
 ) -> Transformation:
     payload = r[3]
-    if isinstance(payload, Transformation):
-        return payload
+    if payload.__class__ is not tuple:
+        return payload  # type: ignore[no-any-return]  # built already
     template, values = payload
-    return build_from(
-        Transformation,
-        {
-            "code": r[0],
-            "path": r[1],
-            "detail": _fill(template, provider_id, tool_name, r[1], values),
-            "lossy": r[2],
-        },
-    )
+    fields = template_fields(template) if "{" in template else _NO_FIELDS
+    shown = values_key(values)
+    key: tuple[Any, ...] | None = None
+    built = None
+    if shown is not None:
+        key = (
+            r[0],
+            r[1],
+            r[2],
+            template,
+            shown,
+            provider_id,
+            tool_name if fields is None or "tool" in fields else None,
+        )
+        built = _TRANSFORMATIONS.get(key)
+    if built is None:
+        built = build_from(
+            Transformation,
+            {
+                "code": r[0],
+                "path": r[1],
+                "detail": _fill(template, provider_id, tool_name, r[1], values),
+                "lossy": r[2],
+            },
+        )
+        if key is not None and len(_TRANSFORMATIONS) < _TRANSFORMATIONS_MAX:
+            _TRANSFORMATIONS[key] = built
+    return built
 
 
 def materialize_diagnostics(
