@@ -67,6 +67,7 @@ def test_template_fields_reads_plain_names_only() -> None:
 
 
 def test_transformations_are_shared_only_when_equal() -> None:
+    core._TRANSFORMATIONS.clear()
     record = ("some-code", "inputSchema.a", False, ("Dropped `{keyword}`.", {"keyword": "k"}))
     first = core._build_transformation(record, "p", "t")
     again = core._build_transformation(record, "p", "other-tool")
@@ -76,6 +77,7 @@ def test_transformations_are_shared_only_when_equal() -> None:
         ("some-code", "inputSchema.a", False, ("Dropped `{keyword}`.", {"keyword": "j"})), "p", "t"
     )
     assert other.detail == "Dropped `j`."
+    assert other is not first
     named = ("some-code", "inputSchema.a", False, ("Dropped from {tool}.", {}))
     assert core._build_transformation(named, "p", "t").detail == "Dropped from t."
     assert core._build_transformation(named, "p", "u").detail == "Dropped from u."

@@ -367,7 +367,9 @@ def _build_transformation(
                 "lossy": r[2],
             },
         )
-        if key is not None and len(_TRANSFORMATIONS) < _TRANSFORMATIONS_MAX:
+        if key is not None:
+            if len(_TRANSFORMATIONS) >= _TRANSFORMATIONS_MAX:
+                _TRANSFORMATIONS.clear()  # bounded: start over rather than keep stale entries
             _TRANSFORMATIONS[key] = built
     return built
 

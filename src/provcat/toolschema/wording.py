@@ -89,8 +89,9 @@ def fill(template: str, provider_id: str, tool_name: str, path: str, values: Any
         text = _TEXTS.get((template, key))
         if text is None:
             text = template.format_map(values)
-            if len(_TEXTS) < _MEMO_MAX:
-                _TEXTS[template, key] = text
+            if len(_TEXTS) >= _MEMO_MAX:
+                _TEXTS.clear()  # bounded: start over rather than keep stale entries
+            _TEXTS[template, key] = text
         return text
     return template.format_map(
         _Values({"tool": tool_name, "target": provider_id, "path": path, **values})
