@@ -29,13 +29,12 @@ class LeafMemo(RewriteWalk):
     def node(self, s: Any, path: str, depth: int = 1, level: int = 1) -> Any:
         if s.__class__ is not dict or "$ref" in s:
             return super().node(s, path, depth, level)
-        for value in s.values():
-            if value.__class__ not in _ATOMS:
-                return super().node(s, path, depth, level)
-        tally = self.tally
-        items = tuple(s.items())
         # True == 1 == 1.0 as dict keys: the value types keep them apart
-        key = (tally is not None, items, tuple(v.__class__ for _, v in items))
+        classes = tuple(map(type, s.values()))
+        if not _ATOMS.issuperset(classes):
+            return super().node(s, path, depth, level)
+        tally = self.tally
+        key = (tally is not None, tuple(s.items()), classes)
         memo = self.plan.leaves
         leaf = memo.get(key)
         if leaf is None:

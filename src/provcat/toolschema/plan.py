@@ -105,6 +105,11 @@ class _Plan:
             for k, pairs in keyword_rules.items()
         }
         self.reported = {k: v for k, v in reported.items() if v}
+        # what ``RunState.fire`` appends for each reported keyword's rules, worked out once
+        self.reported_heads = {
+            k: tuple((_RANK[r.severity], r.code, r.action != "unsupported", r) for r in rules)
+            for k, rules in self.reported.items()
+        }
         self.reported_keys = frozenset(self.reported)
         self.constraints = tuple(
             (rule, tuple(trig["keywords"]), frozenset(trig["keywords"]))
@@ -136,6 +141,11 @@ class _Plan:
         self.ap_by_state = {
             state: tuple(rule for rule, trig in self.ap_rules if state in trig["values"])
             for state in ("true", "false", "schema", "missing")
+        }
+        # the rules that only report an ``additionalProperties`` state (the verbatim walk's)
+        self.ap_keep_by_state = {
+            state: tuple(rule for rule in rules if rule.action == "keep")
+            for state, rules in self.ap_by_state.items()
         }
         self.empty_rules = fires("empty-schema")
         self.optional = fires("optional-property")
