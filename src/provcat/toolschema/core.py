@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from provcat.toolschema.types import (
@@ -260,8 +261,11 @@ def stable_stringify(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-def _record_key(r: DiagnosticRecord) -> tuple[int, str, str]:
-    return (r[0], r[1], r[2])
+# A record's sort key (severity rank, path, code) for diagnostics, and a transformation's
+# (code, path, lossy): both the first three items, read in C.
+record_key: Callable[[DiagnosticRecord], tuple[int, str, str]] = itemgetter(0, 1, 2)
+_record_key = record_key
+_codes, _paths, _head = itemgetter(0), itemgetter(1), itemgetter(0, 1, 2)
 
 
 def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
@@ -385,8 +389,13 @@ def _unique(
     records: Sequence[TransformationRecord], provider_id: str, tool_name: str
 ) -> list[TransformationRecord]:
     """``records`` without repeats of the same code, path, detail and lossiness (first kept)."""
-    cheap = {(r[0], r[1], r[2]) for r in records}
-    if len(cheap) == len(records) and not any(" " in r[0] or " " in r[1] for r in records):
+    if len(records) < 2:
+        return list(records)
+    if (
+        len(set(map(_head, records))) == len(records)
+        and " " not in "".join(map(_codes, records))
+        and " " not in "".join(map(_paths, records))
+    ):
         # The text keys below differ whenever (code, path, lossy) do and neither holds a space.
         return list(records)
     seen: set[str] = set()

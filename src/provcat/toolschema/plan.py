@@ -142,6 +142,27 @@ class _Plan:
             state: tuple(rule for rule, trig in self.ap_rules if state in trig["values"])
             for state in ("true", "false", "schema", "missing")
         }
+        # per state, what ``fire`` and ``record`` append for each rule (the rewrite walk's):
+        # (rule, severity rank, code, compile.supported, action, transformation or None)
+        self.ap_heads_by_state = {
+            state: tuple(
+                (
+                    rule,
+                    _RANK[rule.severity],
+                    rule.code,
+                    rule.action != "unsupported",
+                    rule.action,
+                    None if rule.action == "keep" else rule.transformation,
+                )
+                for rule in rules
+            )
+            for state, rules in self.ap_by_state.items()
+        }
+        # the values those records are worded with, shared read-only
+        self.ap_values = {
+            state: ({"value": state, "keyword": "additionalProperties"}, {"value": state})
+            for state in self.ap_by_state
+        }
         # the rules that only report an ``additionalProperties`` state (the verbatim walk's)
         self.ap_keep_by_state = {
             state: tuple(rule for rule in rules if rule.action == "keep")
