@@ -126,24 +126,3 @@ def test_leaves_equal_but_written_differently_are_not_mixed_up(target: str) -> N
     # each written value comes back as written (the targets keep ``minimum`` on a number)
     for value, text in zip(written, seen, strict=True):
         assert f'"minimum": {json.dumps(value)}' in text or f'"minimum": "{value}"' in text
-
-
-@pytest.mark.parametrize("target", ["anthropic", "gemini-json-schema", "mcp"])
-def test_remembered_verbatim_leaves_report_at_their_own_path(target: str) -> None:
-    leaf = {"type": "string", "maxLength": 5, "format": "hostname", "minimum": 1}
-    tool = {
-        "name": "verbatim_probe",
-        "description": "Two equal leaves at two paths.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {"first": dict(leaf), "second": {"type": "array", "items": dict(leaf)}},
-        },
-    }
-    plan_for(get_target(target)).verbatim_leaves.clear()
-    cold = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
-    warm = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
-    assert warm == cold
-    paths = [d["path"] for d in cold["diagnostics"]]
-    first = [p for p in paths if p.startswith("inputSchema.properties.first")]
-    second = [p for p in paths if p.startswith("inputSchema.properties.second.items")]
-    assert [p.replace(".second.items", ".first") for p in second] == first

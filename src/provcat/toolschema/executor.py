@@ -27,13 +27,14 @@ from provcat.toolschema.core import (
 )
 from provcat.toolschema.envelope import Output
 from provcat.toolschema.inlining import RefInlining
-from provcat.toolschema.leaf_memo import LeafMemo, VerbatimLeafMemo
+from provcat.toolschema.leaf_memo import LeafMemo
 from provcat.toolschema.plan import plan_for
 from provcat.toolschema.tally import _Tally
 from provcat.toolschema.targets import Target
 from provcat.toolschema.tool_checks import ToolChecks
 from provcat.toolschema.types import CanonicalTool, Diagnostic
 from provcat.toolschema.values import _Bail
+from provcat.toolschema.verbatim import VerbatimWalk
 
 __all__ = ["NESTING_CODE", "Outcome", "run"]
 
@@ -51,7 +52,7 @@ class Outcome:
     output: dict[str, Any] | None
 
 
-class _Run(ToolChecks, RefInlining, LeafMemo, VerbatimLeafMemo, Output):
+class _Run(ToolChecks, RefInlining, LeafMemo, VerbatimWalk, Output):
     """Every part of a run, over one shared state."""
 
     def too_deep(self, schema: Any, message: str) -> bool:

@@ -1,4 +1,4 @@
-"""Leaves remembered per target: the same leaf subschema is rewritten (or reported) once.
+"""Rewritten leaves remembered per target: the same leaf subschema is rewritten once.
 
 A leaf here is a subschema whose values are all JSON scalars (``{"type": "string",
 "maxLength": 20}``) and that holds no ``$ref`` (whose verdict depends on the document). What the
@@ -6,9 +6,6 @@ rewrite walk does to such a leaf depends only on its content and the target's pl
 rewrite of it is kept with every record it made (diagnostics, transformations, counters); a later
 equal leaf gets a copy of the output and the same records re-rooted at its own path. Every record
 is still made, in the same order, so the outcome is byte-identical to rewriting it again.
-
-The verbatim walk remembers its leaves the same way: what it reports about a leaf depends only on
-the leaf, and its copy is the leaf's items.
 """
 
 from __future__ import annotations
@@ -18,7 +15,6 @@ from typing import Any
 from provcat.toolschema.core import MAX_NESTING
 from provcat.toolschema.rewrite import RewriteWalk
 from provcat.toolschema.values import _ATOMS, _Bail, leaf_key
-from provcat.toolschema.verbatim import VerbatimWalk
 
 _MEMO_MAX = 4096
 
@@ -95,33 +91,3 @@ class LeafMemo(RewriteWalk):
                 (tally.chars - chars) if tally is not None else 0,
             )
         return out
-
-
-class VerbatimLeafMemo(VerbatimWalk):
-    """The verbatim walk with leaves remembered per target (see the module docstring)."""
-
-    def verbatim_walk(self, s: dict[str, Any], path: str, depth: int, level: int) -> Any:
-        content = None if "$ref" in s else leaf_key(s)
-        if content is None:
-            return super().verbatim_walk(s, path, depth, level)
-        if level > MAX_NESTING:
-            raise _Bail
-        assert self.pathed is not None
-        self.pathed.append((s, path, depth))
-        memo = self.plan.verbatim_leaves
-        known = memo.get(content)
-        if known is None:
-            start = len(self.diagnostics)
-            self.verbatim_node(s, path)
-            if len(memo) < _MEMO_MAX:
-                memo[content] = (path, self.diagnostics[start:])
-        else:
-            made_at, diagnostics = known
-            if diagnostics:
-                cut = len(made_at)
-                fired = self.fired
-                append = self.diagnostics.append
-                for d in diagnostics:
-                    append((d[0], path + d[1][cut:], d[2], d[3], d[4]))
-                    fired.add(d[2])
-        return dict(s)  # every value a scalar: the copy of the leaf

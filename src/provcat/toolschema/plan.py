@@ -234,8 +234,6 @@ class _Plan:
         self.fates: dict[str, int] = {}
         # rewritten leaves, kept by ``leaf_memo.LeafMemo``
         self.leaves: dict[Any, Any] = {}
-        # reported verbatim leaves: content -> (path reported at, diagnostic records)
-        self.verbatim_leaves: dict[Any, tuple[str, list[Any]]] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 
