@@ -52,8 +52,9 @@ class NodeReports(RunState):
                 self.fire(rule, path + ".minItems", value=_js(s["minItems"]), keyword="minItems")
 
     def verbatim_node(self, s: dict[str, Any], path: str) -> None:
-        self.report_node(s, path)
         plan = self.plan
+        if plan.reports:
+            self.report_node(s, path)
         if plan.enum_values and isinstance(s.get("enum"), list):
             self.enum_rules(s["enum"], path, drop_allowed=False)
         if "$ref" in s and plan.kept_ref_rules:
