@@ -17,6 +17,7 @@ from provcat.toolschema.rewrite import RewriteWalk
 from provcat.toolschema.values import _ATOMS, _Bail, leaf_key
 
 _MEMO_MAX = 4096
+_rewrite = RewriteWalk.node  # what ``super().node`` reaches, without building a super object
 
 # (output, path it was made at, diagnostic records, transformation records, type names, int64
 # values, int64 keywords seen, limit characters)
@@ -28,14 +29,13 @@ class LeafMemo(RewriteWalk):
 
     def node(self, s: Any, path: str, depth: int = 1, level: int = 1) -> Any:
         if s.__class__ is not dict or "$ref" in s:
-            return super().node(s, path, depth, level)
+            return _rewrite(self, s, path, depth, level)
         content = leaf_key(s)
         if content is None:
-            return super().node(s, path, depth, level)
+            return _rewrite(self, s, path, depth, level)
         tally = self.tally
         key = (tally is not None, content)
-        memo = self.plan.leaves
-        leaf = memo.get(key)
+        leaf = self.plan.leaves.get(key)
         if leaf is None:
             return self.remember(s, path, depth, level, key)
         if tally is not None:
@@ -73,7 +73,7 @@ class LeafMemo(RewriteWalk):
         # the int64 keywords this leaf converts, whatever earlier leaves converted
         outer, self.int64_seen = self.int64_seen, set()
         try:
-            out = super().node(s, path, depth, level)
+            out = _rewrite(self, s, path, depth, level)
         finally:
             seen = frozenset(self.int64_seen)
             outer.update(seen)
