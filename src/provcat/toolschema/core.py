@@ -336,7 +336,12 @@ def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> 
 # tool or another) shares the one built before instead of being built and worded again.
 _TRANSFORMATIONS: dict[tuple[Any, ...], Transformation] = {}
 _TRANSFORMATIONS_MAX = 16_384
-_NO_FIELDS: frozenset[str] = frozenset()
+
+
+def _names_tool(template: str) -> bool:
+    """Whether filling ``template`` may read the tool's name."""
+    fields = template_fields(template)
+    return fields is None or "tool" in fields
 
 
 def _build_transformation(
@@ -346,20 +351,12 @@ def _build_transformation(
     if payload.__class__ is not tuple:
         return payload  # type: ignore[no-any-return]  # built already
     template, values = payload
-    fields = template_fields(template) if "{" in template else _NO_FIELDS
-    shown = values_key(values)
+    shown = values_key(values) if values else ()
     key: tuple[Any, ...] | None = None
     built = None
     if shown is not None:
-        key = (
-            r[0],
-            r[1],
-            r[2],
-            template,
-            shown,
-            provider_id,
-            tool_name if fields is None or "tool" in fields else None,
-        )
+        names_tool = "{" in template and _names_tool(template)
+        key = (r[0], r[1], r[2], template, shown, provider_id, tool_name if names_tool else None)
         built = _TRANSFORMATIONS.get(key)
     if built is None:
         built = build_from(
@@ -457,8 +454,8 @@ def finalize_records(
 
     def records() -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
         return (
-            tuple(_build_transformation(t, provider_id, tool_name) for t in kept_transformations),
-            tuple(_build_diagnostic(d, provider_id, tool_name) for d in kept),
+            tuple([_build_transformation(t, provider_id, tool_name) for t in kept_transformations]),
+            tuple([_build_diagnostic(d, provider_id, tool_name) for d in kept]),
         )
 
     return CompileResult.deferred(

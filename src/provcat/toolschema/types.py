@@ -189,14 +189,16 @@ def _result_dict(self: CompileResult) -> dict[str, Any]:
     pending = data.pop(_PENDING, None)
     if pending is not None:
         transformations, diagnostics = pending()
-        ordered: dict[str, Any] = {
-            k: data[k] for k in ("provider_id", "tool_name", "ok", "output") if k in data
-        }
-        ordered["transformations"] = transformations
-        ordered["diagnostics"] = diagnostics
-        data.clear()
-        data.update(ordered)
+        if tuple(data) != _EAGER_ORDER:  # fields in their declared order, whatever was set
+            ordered = {k: data[k] for k in _EAGER_ORDER if k in data}
+            data.clear()
+            data.update(ordered)
+        data["transformations"] = transformations
+        data["diagnostics"] = diagnostics
     return data
+
+
+_EAGER_ORDER = ("provider_id", "tool_name", "ok", "output")
 
 
 class CompileResult(_Shape):
