@@ -87,6 +87,7 @@ class _Plan:
         fires = target.fires
         output = target.output
         self.target = target
+        self.rewrites = target.rewrites
         self.upper = output.get("type_case") == "upper"
         self.keyword_style = output.get("nullable_style") == "keyword"
         self.key_order: tuple[str, ...] = tuple(output.get("key_order") or ())
@@ -223,6 +224,11 @@ class _Plan:
         )
         self.root_constrained_rules = tuple(rule for rule, _ in fires("root-constrained"))
         self.limit_rules = fires("limit")
+        # (rule, measure, maximum, threshold as given, threshold or 0) per limit rule, read once
+        self.limits = tuple(
+            (rule, trig["measure"], trig["max"], trig.get("threshold"), trig.get("threshold", 0))
+            for rule, trig in self.limit_rules
+        )
         self.dialect_rules = tuple(
             (rule, tuple(trig["allowed"])) for rule, trig in fires("dialect")
         )
