@@ -314,6 +314,9 @@ def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> 
     message = rule.message
     if "{" in message:
         message = _fill(message, provider_id, tool_name, path, values)
+    ability = _ABILITIES.get((rule.compile, rule.lossy, r[3]))  # the shared one, when constant
+    if ability is None:
+        ability = _ability(rule, r[3], provider_id, tool_name, path, values)
     return build_from(
         Diagnostic,
         {
@@ -323,7 +326,7 @@ def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> 
             "code": rule.code,
             "message": message,
             "path": path,
-            "compile": _ability(rule, r[3], provider_id, tool_name, path, values),
+            "compile": ability,
             "docs_url": rule.docs_url,
         },
         set(_DIAGNOSTIC_FIELDS),
