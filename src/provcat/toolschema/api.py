@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from provcat.toolschema.core import DiagnosticRecord, finalize_records, materialize_diagnostics
+from provcat.toolschema.core import finalize_records, materialize_diagnostics, record_key
 from provcat.toolschema.executor import run
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic, plain_tool
@@ -48,10 +48,6 @@ def compile_tool(
         tool_name=canonical.name,
         output=outcome.output,
         transformations=outcome.transformations,
-        diagnostics=sorted(outcome.diagnostics, key=_record_key),
+        diagnostics=sorted(outcome.diagnostics, key=record_key),
         allow_lossy=allow_lossy,
     )
-
-
-def _record_key(r: DiagnosticRecord) -> tuple[int, str, str]:
-    return (r[0], r[1], r[2])

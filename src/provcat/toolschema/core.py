@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from provcat.toolschema.types import (
@@ -20,6 +21,8 @@ from provcat.toolschema.types import (
     Transformation,
     build_from,
 )
+from provcat.toolschema.wording import fill as _fill
+from provcat.toolschema.wording import format_template, template_fields, values_key
 
 __all__ = [
     "LIST_SLOTS",
@@ -72,16 +75,6 @@ TransformationRecord = tuple[str, str, bool, Any]
 # and ``docs_url``. Records sort like diagnostics (severity, path, code) and decide the compile
 # policy without their wording, which is formatted only when the diagnostic is built.
 DiagnosticRecord = tuple[int, str, str, bool, Any]
-
-
-class _Values(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-def format_template(template: str, values: Mapping[str, Any]) -> str:
-    """``template`` with ``{name}`` placeholders filled from ``values`` (unknown ones kept)."""
-    return template.format_map(_Values(values))
 
 
 # path_segment's memo, read directly by the walk's hot loop (segment -> what join_path appends)
@@ -268,8 +261,11 @@ def stable_stringify(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-def _record_key(r: DiagnosticRecord) -> tuple[int, str, str]:
-    return (r[0], r[1], r[2])
+# A record's sort key (severity rank, path, code) for diagnostics, and a transformation's
+# (code, path, lossy): both the first three items, read in C.
+record_key: Callable[[DiagnosticRecord], tuple[int, str, str]] = itemgetter(0, 1, 2)
+_record_key = record_key
+_codes, _paths, _head = itemgetter(0), itemgetter(1), itemgetter(0, 1, 2)
 
 
 def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
@@ -277,45 +273,50 @@ def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
     return (_SEVERITY_RANK[d.severity], d.path, d.code, d.compile.supported, d)
 
 
-def _fill(template: str, provider_id: str, tool_name: str, path: str, values: Any) -> str:
-    """A rule template filled for one record; a template without braces is returned as is."""
-    if "{" not in template:
-        return template
-    return template.format_map(
-        _Values({"tool": tool_name, "target": provider_id, "path": path, **values})
-    )
-
-
 # One shared (frozen) CompileAbility per constant compile text, lossiness and verdict.
 _ABILITIES: dict[tuple[str, bool, bool], CompileAbility] = {}
+_DIAGNOSTIC_FIELDS = frozenset(
+    ("provider_id", "tool_name", "severity", "code", "message", "path", "compile", "docs_url")
+)
 
 
-def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
-    payload = r[4]
-    if isinstance(payload, Diagnostic):
-        return payload
-    rule, values = payload
-    path = r[1]
+def _ability(
+    rule: Any, supported: bool, provider_id: str, tool_name: str, path: str, values: Any
+) -> CompileAbility:
+    """The ``compile`` part of a diagnostic: shared when the rule's compile text is constant."""
     text = rule.compile
     if "{" in text:
-        ability = build_from(
+        return build_from(
             CompileAbility,
             {
-                "supported": r[3],
+                "supported": supported,
                 "lossy": rule.lossy,
                 "detail": _fill(text, provider_id, tool_name, path, values),
             },
         )
-    else:
-        key = (text, rule.lossy, r[3])
-        shared = _ABILITIES.get(key)
-        if shared is None:
-            shared = build_from(
-                CompileAbility, {"supported": r[3], "lossy": rule.lossy, "detail": text}
-            )
-            if len(_ABILITIES) < 4096:
-                _ABILITIES[key] = shared
-        ability = shared
+    key = (text, rule.lossy, supported)
+    shared = _ABILITIES.get(key)
+    if shared is None:
+        shared = build_from(
+            CompileAbility, {"supported": supported, "lossy": rule.lossy, "detail": text}
+        )
+        if len(_ABILITIES) < 4096:
+            _ABILITIES[key] = shared
+    return shared
+
+
+def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
+    payload = r[4]
+    if payload.__class__ is not tuple:
+        return payload  # type: ignore[no-any-return]  # built already
+    rule, values = payload
+    path = r[1]
+    message = rule.message
+    if "{" in message:
+        message = _fill(message, provider_id, tool_name, path, values)
+    ability = _ABILITIES.get((rule.compile, rule.lossy, r[3]))  # the shared one, when constant
+    if ability is None:
+        ability = _ability(rule, r[3], provider_id, tool_name, path, values)
     return build_from(
         Diagnostic,
         {
@@ -323,30 +324,58 @@ def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> 
             "tool_name": tool_name,
             "severity": rule.severity,
             "code": rule.code,
-            "message": _fill(rule.message, provider_id, tool_name, path, values),
+            "message": message,
             "path": path,
             "compile": ability,
             "docs_url": rule.docs_url,
         },
+        set(_DIAGNOSTIC_FIELDS),
     )
+
+
+# Built transformations by what decides them (code, path, lossiness, detail template and its
+# values, the target and, when the template names it, the tool): a transformation is immutable
+# and holds nothing else, so an equal record met again (the same step at the same path, in this
+# tool or another) shares the one built before instead of being built and worded again.
+_TRANSFORMATIONS: dict[tuple[Any, ...], Transformation] = {}
+_TRANSFORMATIONS_MAX = 16_384
+
+
+def _names_tool(template: str) -> bool:
+    """Whether filling ``template`` may read the tool's name."""
+    fields = template_fields(template)
+    return fields is None or "tool" in fields
 
 
 def _build_transformation(
     r: TransformationRecord, provider_id: str, tool_name: str
 ) -> Transformation:
     payload = r[3]
-    if isinstance(payload, Transformation):
-        return payload
+    if payload.__class__ is not tuple:
+        return payload  # type: ignore[no-any-return]  # built already
     template, values = payload
-    return build_from(
-        Transformation,
-        {
-            "code": r[0],
-            "path": r[1],
-            "detail": _fill(template, provider_id, tool_name, r[1], values),
-            "lossy": r[2],
-        },
-    )
+    shown = values_key(values) if values else ()
+    key: tuple[Any, ...] | None = None
+    built = None
+    if shown is not None:
+        names_tool = "{" in template and _names_tool(template)
+        key = (r[0], r[1], r[2], template, shown, provider_id, tool_name if names_tool else None)
+        built = _TRANSFORMATIONS.get(key)
+    if built is None:
+        built = build_from(
+            Transformation,
+            {
+                "code": r[0],
+                "path": r[1],
+                "detail": _fill(template, provider_id, tool_name, r[1], values),
+                "lossy": r[2],
+            },
+        )
+        if key is not None:
+            if len(_TRANSFORMATIONS) >= _TRANSFORMATIONS_MAX:
+                _TRANSFORMATIONS.clear()  # bounded: start over rather than keep stale entries
+            _TRANSFORMATIONS[key] = built
+    return built
 
 
 def materialize_diagnostics(
@@ -360,8 +389,13 @@ def _unique(
     records: Sequence[TransformationRecord], provider_id: str, tool_name: str
 ) -> list[TransformationRecord]:
     """``records`` without repeats of the same code, path, detail and lossiness (first kept)."""
-    cheap = {(r[0], r[1], r[2]) for r in records}
-    if len(cheap) == len(records) and not any(" " in r[0] or " " in r[1] for r in records):
+    if len(records) < 2:
+        return list(records)
+    if (
+        len(set(map(_head, records))) == len(records)
+        and " " not in "".join(map(_codes, records))
+        and " " not in "".join(map(_paths, records))
+    ):
         # The text keys below differ whenever (code, path, lossy) do and neither holds a space.
         return list(records)
     seen: set[str] = set()
@@ -423,8 +457,8 @@ def finalize_records(
 
     def records() -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
         return (
-            tuple(_build_transformation(t, provider_id, tool_name) for t in kept_transformations),
-            tuple(_build_diagnostic(d, provider_id, tool_name) for d in kept),
+            tuple([_build_transformation(t, provider_id, tool_name) for t in kept_transformations]),
+            tuple([_build_diagnostic(d, provider_id, tool_name) for d in kept]),
         )
 
     return CompileResult.deferred(

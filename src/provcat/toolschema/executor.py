@@ -78,7 +78,7 @@ class _Run(ToolChecks, RefInlining, LeafMemo, VerbatimWalk, Output):
     def execute(self, *, one_walk: bool) -> Outcome:
         """Check and compile the tool. ``one_walk``: measure while walking (may raise ``_Bail``);
         otherwise check the nesting first and inline references before the walk."""
-        rewrites = self.target.rewrites
+        rewrites = self.plan.rewrites
         if not one_walk:
             if self.too_deep(
                 self.root,

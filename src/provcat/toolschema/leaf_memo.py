@@ -14,9 +14,10 @@ from typing import Any
 
 from provcat.toolschema.core import MAX_NESTING
 from provcat.toolschema.rewrite import RewriteWalk
-from provcat.toolschema.values import _ATOMS, _Bail
+from provcat.toolschema.values import _ATOMS, _Bail, leaf_key
 
 _MEMO_MAX = 4096
+_rewrite = RewriteWalk.node  # what ``super().node`` reaches, without building a super object
 
 # (output, path it was made at, diagnostic records, transformation records, type names, int64
 # values, int64 keywords seen, limit characters)
@@ -28,16 +29,13 @@ class LeafMemo(RewriteWalk):
 
     def node(self, s: Any, path: str, depth: int = 1, level: int = 1) -> Any:
         if s.__class__ is not dict or "$ref" in s:
-            return super().node(s, path, depth, level)
-        for value in s.values():
-            if value.__class__ not in _ATOMS:
-                return super().node(s, path, depth, level)
+            return _rewrite(self, s, path, depth, level)
+        content = leaf_key(s)
+        if content is None:
+            return _rewrite(self, s, path, depth, level)
         tally = self.tally
-        items = tuple(s.items())
-        # True == 1 == 1.0 as dict keys: the value types keep them apart
-        key = (tally is not None, items, tuple(v.__class__ for _, v in items))
-        memo = self.plan.leaves
-        leaf = memo.get(key)
+        key = (tally is not None, content)
+        leaf = self.plan.leaves.get(key)
         if leaf is None:
             return self.remember(s, path, depth, level, key)
         if tally is not None:
@@ -75,7 +73,7 @@ class LeafMemo(RewriteWalk):
         # the int64 keywords this leaf converts, whatever earlier leaves converted
         outer, self.int64_seen = self.int64_seen, set()
         try:
-            out = super().node(s, path, depth, level)
+            out = _rewrite(self, s, path, depth, level)
         finally:
             seen = frozenset(self.int64_seen)
             outer.update(seen)

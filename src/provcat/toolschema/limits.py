@@ -22,10 +22,8 @@ class LimitChecks(RunState):
             tally = _Tally()
             for s, depth in self.lean_nodes():
                 tally.node(s, depth)
-        for rule, trig in pairs:
-            kind, most = trig["measure"], trig["max"]
+        for rule, kind, most, given, threshold in self.plan.limits:
             if kind == "large-enum-chars":
-                threshold = trig.get("threshold", 0)
                 if tally.largest_enum <= threshold:
                     continue
                 for n in walk_schema(self.root):
@@ -51,6 +49,4 @@ class LimitChecks(RunState):
                 else tally.chars
             )
             if count > most:
-                self.fire(
-                    rule, "inputSchema", count=count, max=most, threshold=trig.get("threshold")
-                )
+                self.fire(rule, "inputSchema", count=count, max=most, threshold=given)

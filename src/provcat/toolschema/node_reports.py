@@ -7,7 +7,6 @@ from typing import Any
 
 from provcat.toolschema.core import (
     join_path,
-    schema_types,
     walk_schema,
 )
 from provcat.toolschema.plan import (
@@ -20,8 +19,6 @@ from provcat.toolschema.values import (
     _js,
 )
 
-_OBJECT_HINTS = ("properties", "required", "additionalProperties")
-
 
 class NodeReports(RunState):
     """Fires the rules that report a subschema without changing it."""
@@ -29,12 +26,17 @@ class NodeReports(RunState):
     def report_node(self, s: dict[str, Any], path: str) -> None:
         plan = self.plan
         if not plan.reported_keys.isdisjoint(s):
+            heads_of = plan.reported_heads.get
+            append, fired = self.diagnostics.append, self.fired
             for key in s:
-                rules = plan.reported.get(key)
-                if rules:
+                heads = heads_of(key)
+                if heads:
                     where = path + _segment(key)
-                    for rule in rules:
-                        self.fire(rule, where, keyword=key)
+                    values = {"keyword": key}  # read-only, shared by this keyword's records
+                    # what fire() appends, per rule, in rule order
+                    for rank, code, supported, rule in heads:
+                        append((rank, where, code, supported, (rule, values)))
+                        fired.add(code)
         for rule, keywords, keyword_set in plan.constraints:
             if not keyword_set.isdisjoint(s):
                 present = [k for k in keywords if k in s]
@@ -50,22 +52,22 @@ class NodeReports(RunState):
                 self.fire(rule, path + ".minItems", value=_js(s["minItems"]), keyword="minItems")
 
     def verbatim_node(self, s: dict[str, Any], path: str) -> None:
-        self.report_node(s, path)
         plan = self.plan
+        if plan.reports:
+            self.report_node(s, path)
         if plan.enum_values and isinstance(s.get("enum"), list):
             self.enum_rules(s["enum"], path, drop_allowed=False)
         if "$ref" in s and plan.kept_ref_rules:
             self.ref_rules(s["$ref"], path)
         state = self.ap_state(s) if plan.ap_rules else None
         if state is not None:
-            for rule, trig in plan.ap_rules:
-                if state in trig["values"] and rule.action == "keep":
-                    self.fire(
-                        rule,
-                        join_path(path, "additionalProperties"),
-                        value=state,
-                        keyword="additionalProperties",
-                    )
+            for rule in plan.ap_keep_by_state[state]:
+                self.fire(
+                    rule,
+                    path + ".additionalProperties",
+                    value=state,
+                    keyword="additionalProperties",
+                )
         if "nullable" in s:
             self.nullable_rules(s, path, None)
 
@@ -108,7 +110,13 @@ class NodeReports(RunState):
             if ad is False:
                 return "false"
             return "schema"
-        if "object" in schema_types(s) or any(k in s for k in _OBJECT_HINTS):
+        t = s.get("type")
+        if (
+            t == "object"
+            or (t.__class__ is list and "object" in t)
+            or "properties" in s
+            or "required" in s
+        ):
             return "missing"
         return None
 

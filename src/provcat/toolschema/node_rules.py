@@ -168,16 +168,20 @@ class NodeRules(RunState):
         plan = self.plan
         where = path + ".additionalProperties"
         matched = False
-        for rule in plan.ap_by_state.get(state, ()):
-            if rule.action == "keep":
-                self.fire(rule, where, value=state, keyword="additionalProperties")
+        diagnostics, dfs, fired = self.diagnostics, self.dfs, self.fired
+        fire_values, record_values = plan.ap_values[state]
+        # what fire() and record() append, per rule, in rule order
+        for rule, rank, code, supported, action, spec in plan.ap_heads_by_state[state]:
+            diagnostics.append((rank, where, code, supported, (rule, fire_values)))
+            fired.add(code)
+            if action == "keep":
                 continue
             matched = True
-            self.fire(rule, where, value=state, keyword="additionalProperties")
-            self.record(rule, where, value=state)
-            if rule.action == "close-object":
+            if spec is not None:
+                dfs.append((spec["code"], where, rule.lossy, (spec["detail"], record_values)))
+            if action == "close-object":
                 out["additionalProperties"] = False
-            elif rule.action == "drop-keyword":
+            elif action == "drop-keyword":
                 out.pop("additionalProperties", None)
         if state == "true" and not matched and plan.drop_open:
             self.step("drop-open-additional-properties", where, self.dfs)
@@ -188,7 +192,6 @@ class NodeRules(RunState):
         required = _as_list(s.get("required"))
         props: dict[str, Any] = out.get("properties") or {}
         base = path + ".properties"
-        diagnostics, dfs, fired = self.diagnostics, self.dfs, self.fired
         for name in canonical:
             if name in required:
                 continue

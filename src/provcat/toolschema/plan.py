@@ -87,6 +87,7 @@ class _Plan:
         fires = target.fires
         output = target.output
         self.target = target
+        self.rewrites = target.rewrites
         self.upper = output.get("type_case") == "upper"
         self.keyword_style = output.get("nullable_style") == "keyword"
         self.key_order: tuple[str, ...] = tuple(output.get("key_order") or ())
@@ -105,6 +106,11 @@ class _Plan:
             for k, pairs in keyword_rules.items()
         }
         self.reported = {k: v for k, v in reported.items() if v}
+        # what ``RunState.fire`` appends for each reported keyword's rules, worked out once
+        self.reported_heads = {
+            k: tuple((_RANK[r.severity], r.code, r.action != "unsupported", r) for r in rules)
+            for k, rules in self.reported.items()
+        }
         self.reported_keys = frozenset(self.reported)
         self.constraints = tuple(
             (rule, tuple(trig["keywords"]), frozenset(trig["keywords"]))
@@ -136,6 +142,32 @@ class _Plan:
         self.ap_by_state = {
             state: tuple(rule for rule, trig in self.ap_rules if state in trig["values"])
             for state in ("true", "false", "schema", "missing")
+        }
+        # per state, what ``fire`` and ``record`` append for each rule (the rewrite walk's):
+        # (rule, severity rank, code, compile.supported, action, transformation or None)
+        self.ap_heads_by_state = {
+            state: tuple(
+                (
+                    rule,
+                    _RANK[rule.severity],
+                    rule.code,
+                    rule.action != "unsupported",
+                    rule.action,
+                    None if rule.action == "keep" else rule.transformation,
+                )
+                for rule in rules
+            )
+            for state, rules in self.ap_by_state.items()
+        }
+        # the values those records are worded with, shared read-only
+        self.ap_values = {
+            state: ({"value": state, "keyword": "additionalProperties"}, {"value": state})
+            for state in self.ap_by_state
+        }
+        # the rules that only report an ``additionalProperties`` state (the verbatim walk's)
+        self.ap_keep_by_state = {
+            state: tuple(rule for rule in rules if rule.action == "keep")
+            for state, rules in self.ap_by_state.items()
         }
         self.empty_rules = fires("empty-schema")
         self.optional = fires("optional-property")
@@ -192,6 +224,11 @@ class _Plan:
         )
         self.root_constrained_rules = tuple(rule for rule, _ in fires("root-constrained"))
         self.limit_rules = fires("limit")
+        # (rule, measure, maximum, threshold as given, threshold or 0) per limit rule, read once
+        self.limits = tuple(
+            (rule, trig["measure"], trig["max"], trig.get("threshold"), trig.get("threshold", 0))
+            for rule, trig in self.limit_rules
+        )
         self.dialect_rules = tuple(
             (rule, tuple(trig["allowed"])) for rule, trig in fires("dialect")
         )

@@ -99,7 +99,8 @@ class RewriteWalk(NodeReports, NodeRules):
                     continue
                 if key == "properties" and isinstance(value, dict):
                     if tally is not None:
-                        self.nesting(value, level, shallow=True)
+                        if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
+                            raise _Bail
                         tally.names(value, key)
                     base = path + ".properties"
                     out[key] = {
@@ -108,15 +109,13 @@ class RewriteWalk(NodeReports, NodeRules):
                     }
                     continue
             if tally is not None:
-                if value.__class__ not in _ATOMS and (
-                    fate != _SPECIAL_KEY or not self.descends(key, value)
-                ):
-                    if fate == _SPECIAL_KEY and key in _CLONED_WHOLE:
+                if value.__class__ not in _ATOMS:
+                    if fate == _SPECIAL_KEY and key in _CLONED_WHOLE:  # never descended into
                         value = _clone_within(value, MAX_NESTING - level)  # bounded copy
                         if key == "required":
                             out[key] = value
                             continue
-                    else:
+                    elif fate != _SPECIAL_KEY or not self.descends(key, value):
                         self.nesting(value, level)
                 if fate == _DROP:
                     self.hidden(key, value, depth)

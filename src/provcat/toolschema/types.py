@@ -45,9 +45,14 @@ ProbeErrorKind = Literal[
 
 
 _new = object.__new__
-_setattr = object.__setattr__
 # The instance-``__dict__`` descriptor every pydantic model uses (``BaseModel.__slots__``).
 _REAL_DICT: Any = BaseModel.__dict__["__dict__"]
+# The setters of ``BaseModel``'s slots, called directly: a record is built without the attribute
+# lookup ``object.__setattr__`` makes per field (a third of a record's cost).
+_set_dict: Any = _REAL_DICT.__set__
+_set_fields_set: Any = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra: Any = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private: Any = BaseModel.__dict__["__pydantic_private__"].__set__
 # The key under which a lazily built :class:`CompileResult` keeps the thunk for its records.
 _PENDING = "\x00pending"
 
@@ -65,15 +70,18 @@ def build_from(cls: type[_T], values: dict[str, Any], fields_set: set[str] | Non
     """:func:`fast_build` with the values as a dict (which becomes the instance's ``__dict__``);
     ``fields_set`` names the fields given explicitly (all of ``values`` by default)."""
     obj = _new(cls)
-    _setattr(obj, "__dict__", values)
-    return _finish(obj, set(values) if fields_set is None else fields_set)
+    _set_dict(obj, values)
+    _set_fields_set(obj, set(values) if fields_set is None else fields_set)
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
 
 
 def _finish(obj: _T, fields_set: set[str]) -> _T:
     """Set the bookkeeping attributes pydantic keeps beside an instance's field values."""
-    _setattr(obj, "__pydantic_fields_set__", fields_set)
-    _setattr(obj, "__pydantic_extra__", None)
-    _setattr(obj, "__pydantic_private__", None)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, None)
+    _set_private(obj, None)
     return obj
 
 
@@ -181,14 +189,16 @@ def _result_dict(self: CompileResult) -> dict[str, Any]:
     pending = data.pop(_PENDING, None)
     if pending is not None:
         transformations, diagnostics = pending()
-        ordered: dict[str, Any] = {
-            k: data[k] for k in ("provider_id", "tool_name", "ok", "output") if k in data
-        }
-        ordered["transformations"] = transformations
-        ordered["diagnostics"] = diagnostics
-        data.clear()
-        data.update(ordered)
+        if tuple(data) != _EAGER_ORDER:  # fields in their declared order, whatever was set
+            ordered = {k: data[k] for k in _EAGER_ORDER if k in data}
+            data.clear()
+            data.update(ordered)
+        data["transformations"] = transformations
+        data["diagnostics"] = diagnostics
     return data
+
+
+_EAGER_ORDER = ("provider_id", "tool_name", "ok", "output")
 
 
 class CompileResult(_Shape):

@@ -8,6 +8,7 @@ from provcat.toolschema.core import (
     LIST_SLOTS,
     MAP_SLOTS,
     MAX_NESTING,
+    PATH_SEGMENTS,
     SINGLE_SLOTS,
 )
 from provcat.toolschema.node_reports import NodeReports
@@ -41,6 +42,8 @@ class VerbatimWalk(NodeReports):
         self.pathed.append((s, path, depth))
         self.verbatim_node(s, path)
         if _SLOTS.isdisjoint(s):
+            if _ATOMS.issuperset(map(type, s.values())):
+                return dict(s)  # a leaf of scalars: its copy is its items
             return {k: v if v.__class__ in _ATOMS else self.copied(v, level) for k, v in s.items()}
         # the slots present, in ``schema_nodes`` order (looked up per key: nodes have few keys)
         slots = [k for k in s if k in _SLOT_RANK]
@@ -80,10 +83,10 @@ class VerbatimWalk(NodeReports):
         if level + 1 > MAX_NESTING:
             raise _Bail
 
-        walk, copied = self.verbatim_walk, self.copied
+        walk, copied, segment = self.verbatim_walk, self.copied, PATH_SEGMENTS.get
         if isinstance(entries, dict):
             return {
-                k: walk(v, base + _segment(k), depth + 1, level + 2)
+                k: walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
                 if isinstance(v, dict)
                 else copied(v, level + 1)
                 for k, v in entries.items()

@@ -1,0 +1,98 @@
+"""Rule wording filled per record: each template read once for the placeholders it names.
+
+A rule's message, compile text or transformation detail is a ``str.format`` template over the
+record's values and ``{tool}``, ``{target}`` and ``{path}``; a placeholder nobody supplies stays
+as written. Filling is what building a record costs most, so each template is parsed once: when
+every placeholder it names is a plain name the record's values hold, it is filled straight from
+them (the same text the general fill gives, without building the merged mapping).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from string import Formatter
+from typing import Any, Final
+
+__all__ = ["fill", "format_template", "template_fields", "values_key"]
+
+_MEMO_MAX: Final = 4096
+_UNSEEN: Any = object()
+_PARSE = Formatter().parse
+
+# template -> the plain names it holds, or None when it needs the general fill (a format spec,
+# a conversion, an index or attribute, a positional field, or braces ``str.format`` rejects)
+_FIELDS: dict[str, frozenset[str] | None] = {}
+# (template, values_key) -> the filled text, for templates filled from the values alone
+_TEXTS: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
+# Value classes whose equal values always print alike and never equal a value of another class
+# here (unlike ``True == 1 == 1.0`` or ``0.0 == -0.0``), so equal keys mean equal text.
+_KEYABLE: Final = frozenset({str, int, type(None)})
+
+
+class _Values(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def format_template(template: str, values: Mapping[str, Any]) -> str:
+    """``template`` with ``{name}`` placeholders filled from ``values`` (unknown ones kept)."""
+    return template.format_map(_Values(values))
+
+
+def values_key(values: Mapping[str, Any]) -> tuple[tuple[str, Any], ...] | None:
+    """``values`` as a memo key that decides the text filled from them; None when a value is of
+    a class that could make equal keys print differently."""
+    if not values:
+        return ()
+    for v in values.values():
+        if v.__class__ not in _KEYABLE:
+            return None
+    return tuple(values.items())
+
+
+def template_fields(template: str) -> frozenset[str] | None:
+    """The placeholder names of ``template`` when all are plain names (read once per template);
+    None when it needs the general fill."""
+    known = _FIELDS.get(template, _UNSEEN)
+    if known is not _UNSEEN:
+        return known  # type: ignore[no-any-return]
+    names: set[str] = set()
+    found: frozenset[str] | None
+    try:
+        for _, name, spec, conversion in _PARSE(template):
+            if name is None:
+                continue
+            if not name.isidentifier() or spec or conversion:
+                names.clear()
+                raise ValueError(name)
+            names.add(name)
+        found = frozenset(names)
+    except ValueError:
+        found = None
+    if len(_FIELDS) < _MEMO_MAX:
+        _FIELDS[template] = found
+    return found
+
+
+def fill(template: str, provider_id: str, tool_name: str, path: str, values: Any) -> str:
+    """A rule template filled for one record; a template without braces is returned as is.
+
+    The record's ``values`` win over ``tool``, ``target`` and ``path``; a placeholder none of
+    them names is kept as written."""
+    if "{" not in template:
+        return template
+    fields = template_fields(template)
+    if fields is not None and fields <= values.keys():
+        key = values_key(values)
+        if key is None:
+            return template.format_map(values)
+        text = _TEXTS.get((template, key))
+        if text is None:
+            text = template.format_map(values)
+            if len(_TEXTS) >= _MEMO_MAX:
+                _TEXTS.clear()  # bounded: start over rather than keep stale entries
+            _TEXTS[template, key] = text
+        return text
+    return template.format_map(
+        _Values({"tool": tool_name, "target": provider_id, "path": path, **values})
+    )

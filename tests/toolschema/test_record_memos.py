@@ -1,0 +1,128 @@
+"""The memos that make building records cheap change no record.
+
+Rule wording is filled from a template parsed once (``wording.fill``) and a built transformation
+is shared by equal records (``core._build_transformation``). The expected text comes from
+``str.format_map`` itself over the full set of values (the general fill), and a warm compile is
+compared with a cold one, record by record.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from provcat.toolschema import compile_tool, core, wording
+from provcat.toolschema.plan import plan_for
+from provcat.toolschema.targets import get_target
+
+
+class _Kept(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _general(template: str, path: str, values: dict[str, Any]) -> str:
+    return template.format_map(_Kept({"tool": "t", "target": "p", "path": path, **values}))
+
+
+@pytest.mark.parametrize(
+    ("template", "values"),
+    [
+        ("no placeholders", {}),
+        ("`{keyword}` is not enforced", {"keyword": "minimum"}),
+        ("`{keyword}` at {path} of {tool}", {"keyword": "minimum"}),
+        ("{count:>4} values", {"count": 7}),
+        ("{count!r} values", {"count": "7"}),
+        ("{missing} stays", {"keyword": "x"}),
+        ("{{escaped}} {keyword}", {"keyword": "x"}),
+        ("{value} as given", {"value": 1.0}),
+        ("{value} as given", {"value": True}),
+        ("{value} as given", {"value": None}),
+        ("{path} overridden", {"path": "mine"}),
+    ],
+)
+def test_fill_matches_the_general_fill_cold_and_warm(template: str, values: dict[str, Any]) -> None:
+    want = _general(template, "inputSchema.x", values)
+    assert wording.fill(template, "p", "t", "inputSchema.x", values) == want
+    assert wording.fill(template, "p", "t", "inputSchema.x", values) == want
+
+
+def test_equal_values_of_other_classes_never_share_text() -> None:
+    template = "{value} as given"
+    shown = [wording.fill(template, "p", "t", "x", {"value": v}) for v in (1, True, 1.0, 0.0, -0.0)]
+    assert shown == ["1 as given", "True as given", "1.0 as given", "0.0 as given", "-0.0 as given"]
+    assert wording.values_key({"value": True}) is None
+    assert wording.values_key({"value": 1.5}) is None
+    assert wording.values_key({"value": [1]}) is None
+    assert wording.values_key({"a": "x", "b": 2, "c": None}) == (("a", "x"), ("b", 2), ("c", None))
+
+
+def test_template_fields_reads_plain_names_only() -> None:
+    assert wording.template_fields("a {x} b {y}") == frozenset({"x", "y"})
+    assert wording.template_fields("a {x:>3}") is None
+    assert wording.template_fields("a {x.y}") is None
+    assert wording.template_fields("a {0}") is None
+    assert wording.template_fields("a {") is None
+
+
+def test_transformations_are_shared_only_when_equal() -> None:
+    core._TRANSFORMATIONS.clear()
+    record = ("some-code", "inputSchema.a", False, ("Dropped `{keyword}`.", {"keyword": "k"}))
+    first = core._build_transformation(record, "p", "t")
+    again = core._build_transformation(record, "p", "other-tool")
+    assert again is first
+    assert first.detail == "Dropped `k`."
+    other = core._build_transformation(
+        ("some-code", "inputSchema.a", False, ("Dropped `{keyword}`.", {"keyword": "j"})), "p", "t"
+    )
+    assert other.detail == "Dropped `j`."
+    assert other is not first
+    named = ("some-code", "inputSchema.a", False, ("Dropped from {tool}.", {}))
+    assert core._build_transformation(named, "p", "t").detail == "Dropped from t."
+    assert core._build_transformation(named, "p", "u").detail == "Dropped from u."
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic", "anthropic-strict", "gemini", "mcp"])
+def test_warm_compiles_give_the_cold_records(target: str) -> None:
+    tool = {
+        "name": "memo_probe",
+        "description": "Checks warm and cold records agree.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string", "maxLength": 5, "format": "email"},
+                "b": {"type": "integer", "minimum": 0, "maximum": 9},
+                "c": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            },
+            "required": ["a"],
+        },
+    }
+    core._TRANSFORMATIONS.clear()
+    wording._TEXTS.clear()
+    plan_for(get_target(target)).leaves.clear()
+    cold = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
+    warm = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
+    assert warm == cold
+
+
+@pytest.mark.parametrize("target", ["openai", "gemini", "anthropic", "mcp"])
+def test_leaves_equal_but_written_differently_are_not_mixed_up(target: str) -> None:
+    """``0.0 == -0.0`` and ``1 == 1.0 == True``: a remembered leaf must not stand for another."""
+    written = [0.0, -0.0, 1, 1.0, True]
+    seen = []
+    for value in written:
+        tool = {
+            "name": "leaf_probe",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"a": {"type": "number", "minimum": value}},
+                "required": ["a"],
+            },
+        }
+        out = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
+        seen.append(json.dumps(out["output"]))
+    # each written value comes back as written (the targets keep ``minimum`` on a number)
+    for value, text in zip(written, seen, strict=True):
+        assert f'"minimum": {json.dumps(value)}' in text or f'"minimum": "{value}"' in text
