@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from provcat.effort import EFFORT_LEVELS
+
 # name -> "module:attribute" of a click command or group
 _LAZY: dict[str, str] = {
     "cost": "provcat.models_cli:cost",
@@ -149,7 +151,12 @@ def resolve(
 @click.option("--yolo", is_flag=True, help="Apply the provider's yolo kwargs.")
 @click.option("--bypass", is_flag=True, help="Apply the provider's bypass kwargs (beats --yolo).")
 @click.option("--fast", is_flag=True, help="Apply the provider's fast-mode kwargs.")
-@click.option("--effort", default=None, help="Override the spec's effort level.")
+@click.option(
+    "--effort",
+    type=click.Choice(EFFORT_LEVELS, case_sensitive=False),
+    default=None,
+    help="Override the spec's effort level.",
+)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
@@ -174,7 +181,8 @@ def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, f
         click.echo(json.dumps(result, indent=2, sort_keys=True))
         return
     click.echo(f"model:  {parsed.model}")
-    click.echo(f"effort: {parsed.effort or '-'}")
+    shown = f"{effort} (from --effort)" if effort else parsed.effort or "-"
+    click.echo(f"effort: {shown}")
     click.echo("kwargs:")
     for key in sorted(kwargs):
         click.echo(f"  {key}: {json.dumps(kwargs[key])}")
