@@ -80,10 +80,39 @@ def test_cli_usage_errors(tmp_path: Path) -> None:
     code, _, err = run("token", "create", "--data-dir", str(tmp_path))
     assert code == 2 and "--namespace" in err
     code, _, err = run("pull", "hub://Bad/x")
-    assert code == 1 and "ValidationError" in err
+    assert code == 2 and "Invalid value for REF" in err and "'hub://Bad/x'" in err
+    code, _, err = run("resolve", "acme/x:1.0.0")
+    assert code == 2 and "hub://namespace/name[:version]" in err
+    code, _, err = run("rm", "hub://acme/x")
+    assert code == 2 and "rm needs a concrete version" in err
     payload = tmp_path / "p"
     payload.write_bytes(b"x")
     code, _, err = run("push", str(payload), "hub://acme/x")
     assert code == 2 and "concrete version" in err
+    code, _, err = run("push", str(payload), "acme/x:1.0.0")
+    assert code == 2 and "Invalid value for REF" in err
     code, _, err = run("search", "--hub", "http://127.0.0.1:1")
     assert code == 1 and "RegistryUnavailableError" in err
+
+
+def test_push_warns_about_a_misspelt_manifest_field_and_keeps_it(
+    live: Live, tmp_path: Path
+) -> None:
+    # unknown fields are extensions (protocol): stored, but a near-miss of a v2 field is named
+    payload = tmp_path / "adapter.safetensors"
+    payload.write_bytes(safetensors())
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"rnak": 8, "x-team": "ml"}), encoding="utf-8")
+    where = live.hub.storage_args()
+    code, out, err = run("token", "create", "--namespace", "acme", *where, "--format", "json")
+    assert code == 0, err
+    env = {"PROVCAT_HUB_URL": live.url, "PROVCAT_HUB_TOKEN": json.loads(out)["token"]}
+    code, out, err = run(
+        "push", str(payload), "--manifest", str(manifest), "hub://acme/typo:1.0.0",
+        "--format", "json", env=env,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "'rnak' is not a manifest v2 field (did you mean 'rank'?)" in err
+    assert "x-team" not in err
+    stored = json.loads(out)
+    assert stored["rnak"] == 8 and stored.get("rank") is None

@@ -34,6 +34,34 @@ def _fail(error: HubError) -> NoReturn:
     sys.exit(1)
 
 
+def _ref(ref: str, *, concrete: str | None = None) -> HubRef:
+    """REF parsed, or a usage error (exit 2); ``concrete`` names a command that needs a version."""
+    try:
+        parsed = HubRef.parse(ref)
+    except HubError as error:
+        raise click.BadParameter(f"{error.message}, not {ref!r}", param_hint="REF") from None
+    if concrete and parsed.is_latest:
+        raise click.UsageError(f"{concrete} needs a concrete version: hub://namespace/name:1.2.0")
+    return parsed
+
+
+def _warn_unknown_fields(document: dict[str, Any], manifest_path: Path) -> None:
+    """Unknown fields are stored as extensions (protocol), so a misspelt one would pass silently."""
+    import difflib
+
+    known = sorted(AdapterManifest.model_fields)
+    for key in sorted(document):
+        if key in known:
+            continue
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+        if close:
+            click.echo(
+                f"provcat hub: warning: {manifest_path}: '{key}' is not a manifest v2 field "
+                f"(did you mean '{close[0]}'?); it is stored as an extension field",
+                err=True,
+            )
+
+
 def format_option(fn: F) -> F:
     return click.option(
         "--format",
@@ -319,8 +347,8 @@ def search(
 @format_option
 def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, fmt: str) -> None:
     """Print the manifest of REF (hub://namespace/name[:version])."""
+    parsed = _ref(ref)
     try:
-        parsed = HubRef.parse(ref)
         with _client(hub_url, token) as client:
             manifest = client.resolve(parsed, base_model=base_model)
     except HubError as error:
@@ -340,8 +368,8 @@ def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, f
 @format_option
 def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str) -> None:
     """Download and verify REF into the local store (latest is resolved to a concrete version)."""
+    parsed = _ref(ref)
     try:
-        parsed = HubRef.parse(ref)
         with _client(hub_url, token, store) as client:
             manifest = client.pull(parsed)
             path = client.local_path(manifest)
@@ -375,10 +403,8 @@ def push(
     fmt: str,
 ) -> None:
     """Publish PAYLOAD (safetensors) as REF (hub://namespace/name:version)."""
+    parsed = _ref(ref, concrete="push")
     try:
-        parsed = HubRef.parse(ref)
-        if parsed.is_latest:
-            raise click.UsageError("push needs a concrete version: hub://namespace/name:1.2.0")
         document: dict[str, Any] = {}
         if manifest_path is not None:
             try:
@@ -387,6 +413,7 @@ def push(
                 raise click.UsageError(f"{manifest_path} is not JSON: {exc}") from None
             if not isinstance(document, dict):
                 raise click.UsageError(f"{manifest_path} must hold a JSON object")
+            _warn_unknown_fields(document, manifest_path)
         for field, value in (
             ("namespace", parsed.namespace),
             ("name", parsed.name),
@@ -414,8 +441,8 @@ def push(
 @click.argument("ref")
 def rm(hub_url: str, token: str | None, ref: str) -> None:
     """Delete REF (a concrete version); the version can never be pushed again."""
+    parsed = _ref(ref, concrete="rm")
     try:
-        parsed = HubRef.parse(ref)
         with _client(hub_url, token) as client:
             deleted = client.delete(parsed)
     except HubError as error:
