@@ -116,18 +116,25 @@ def resolve(
 ) -> None:
     """Resolve PROVIDER [ENDPOINT] as match_endpoint would, and show the endpoint's configuration."""
     import json
+    import warnings
 
     from provcat.errors import ProviderCatalogError
     from provcat.match import match_endpoint
 
     overrides: dict[str, Any] = {"base_url": base_url} if base_url else {}
     try:
-        ep = match_endpoint(provider, endpoint, openai_compatible=openai_compatible, **overrides)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DeprecationWarning)
+            ep = match_endpoint(
+                provider, endpoint, openai_compatible=openai_compatible, **overrides
+            )
     except ProviderCatalogError as exc:
         if fmt == "json":
             click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
             raise SystemExit(1) from None
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+    for warning in caught:  # a legacy behaviour the command would otherwise hide
+        click.echo(f"warning: {warning.message}", err=True)
     model = ep.request_model
     config = ep.config.summary()
     info: dict[str, Any] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import provcat_catalog
+import pytest
 from click.testing import CliRunner
 
 from provcat.cli import main
@@ -60,3 +61,16 @@ def test_resolve_compatible_needs_the_flag() -> None:
         "json",
     )
     assert code == 0 and json.loads(out)["config"]["openai_compatible"] is True
+
+
+def test_resolve_shows_the_legacy_fallback_warning_it_would_otherwise_hide(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("PROVCAT_STRICT", raising=False)
+    code, out, err = _run(
+        "resolve", "acme", "chat", "--base-url", "http://x.test/v1", "--format", "json"
+    )
+    assert code == 0 and json.loads(out)["config"]["openai_compatible"] is True
+    assert err.startswith("warning: unknown provider 'acme' falls back to an OpenAI-compatible")
+    code, _, err = _run("resolve", "openai", "chat", "--base-url", "http://x.test/v1")
+    assert code == 0 and err == ""
