@@ -91,6 +91,11 @@ def test_cli_usage_errors(tmp_path: Path) -> None:
     assert code == 2 and "concrete version" in err
     code, _, err = run("push", str(payload), "acme/x:1.0.0")
     assert code == 2 and "Invalid value for REF" in err
+    # refused before anything starts (99999 used to start a server announcing that port)
+    code, _, err = run("serve", "--data-dir", str(tmp_path), "--port", "99999")
+    assert code == 2 and "'--port'" in err and "1<=x<=65535" in err
+    code, _, err = run("serve", "--data-dir", str(tmp_path), "--log-level", "loud")
+    assert code == 2 and "'loud' is not one of 'critical'" in err
     code, _, err = run("search", "--hub", "http://127.0.0.1:1")
     assert code == 1 and "RegistryUnavailableError" in err
 

@@ -156,7 +156,9 @@ def hub() -> None:
 @hub.command()
 @storage_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
-@click.option("--port", default=8080, show_default=True, type=int, help="TCP port.")
+@click.option(
+    "--port", default=8080, show_default=True, type=click.IntRange(1, 65535), help="TCP port."
+)
 @click.option(
     "--max-upload-bytes",
     type=click.IntRange(min=1),
@@ -177,7 +179,13 @@ def hub() -> None:
     show_default=True,
     help="Server processes sharing the port (and the database, blobs and data dir).",
 )
-@click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
+@click.option(
+    "--log-level",
+    type=click.Choice(["critical", "error", "warning", "info", "debug", "trace"]),
+    default="info",
+    show_default=True,
+    help="uvicorn log level.",
+)
 def serve(
     data_dir: Path,
     database: str | None,
