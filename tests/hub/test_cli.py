@@ -121,3 +121,21 @@ def test_push_warns_about_a_misspelt_manifest_field_and_keeps_it(
     assert "x-team" not in err
     stored = json.loads(out)
     assert stored["rnak"] == 8 and stored.get("rank") is None
+
+
+def test_token_revoke_takes_an_id_or_the_whole_token_and_never_echoes_a_secret(
+    tmp_path: Path,
+) -> None:
+    where = ("--data-dir", str(tmp_path))
+    code, out, err = run("token", "create", "--namespace", "acme", *where, "--format", "json")
+    assert code == 0, err
+    token = json.loads(out)["token"]
+    secret = token.split("_", 2)[2]
+    code, out, err = run("token", "revoke", token, *where)  # the whole token, pasted
+    assert code == 0 and out == f"revoked {token[4:16]}\n"
+    assert secret not in out + err
+    code, out, err = run("token", "revoke", token, *where)  # already revoked
+    assert code == 1 and f"no active token {token[4:16]}" in err and "token list" in err
+    assert secret not in out + err
+    code, out, err = run("token", "revoke", "pch_" + secret, *where)  # a mangled token
+    assert code == 2 and "12 hex digits" in err and secret not in out + err

@@ -312,6 +312,18 @@ def token_list(data_dir: Path, database: str | None, blobs: str | None, fmt: str
 @click.argument("token_id")
 def token_revoke(data_dir: Path, database: str | None, blobs: str | None, token_id: str) -> None:
     """Revoke a token by its id."""
+    import re
+
+    from provcat.hub.tokens import split_token
+
+    whole = split_token(token_id)
+    if whole is not None:  # the whole token was pasted: revoke it by its id, never echo it
+        token_id = whole[0]
+    elif not re.fullmatch(r"[0-9a-f]{12}", token_id):
+        raise click.BadParameter(
+            "a token id is 12 hex digits (the first column of `provcat hub token list`)",
+            param_hint="TOKEN_ID",
+        )  # the text is not echoed: it may be a mistyped secret
     try:
         _, storage = _storage(data_dir, database, blobs)
         revoked = storage.revoke_token(token_id)
@@ -319,7 +331,10 @@ def token_revoke(data_dir: Path, database: str | None, blobs: str | None, token_
     except HubError as error:
         _fail(error)
     if not revoked:
-        click.echo(f"provcat hub: no active token {token_id}", err=True)
+        click.echo(
+            f"provcat hub: no active token {token_id}; `provcat hub token list` shows the ids",
+            err=True,
+        )
         sys.exit(1)
     click.echo(f"revoked {token_id}")
 
