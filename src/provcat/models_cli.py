@@ -122,6 +122,12 @@ def models(
         "SUCCESSOR",
     ]
     click.echo(_table(header, [_row(m, day) for m in found]))
+    if not found:  # say why the table is empty
+        if provider is not None and not list_models(provider):
+            why = f"{provider} has no model inventory in the catalog (see docs/models.md)"
+        else:
+            why = "no model matches these filters"
+        click.echo(f"note: {why}", err=True)
 
 
 @models.command()

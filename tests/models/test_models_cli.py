@@ -36,6 +36,14 @@ def test_models_table_and_filters() -> None:
     assert [m["id"] for m in json.loads(result.stdout)] == ["acme-large-2", "acme-think"]
 
 
+def test_an_empty_table_says_no_model_matches() -> None:
+    # acme-ancient is the only retired model and records no tool calling
+    result = invoke("models", "--provider", "acme", "--status", "retired", "--tool-call",
+                    "--as-of", "2026-12-01")  # fmt: skip
+    assert result.exit_code == 0 and len(result.stdout.splitlines()) == 2
+    assert result.stderr == "note: no model matches these filters\n"
+
+
 def test_models_unknown_provider_is_a_clear_error() -> None:
     result = invoke("models", "--provider", "acne")
     assert result.exit_code == 1 and "unknown provider 'acne'" in result.stderr

@@ -74,3 +74,10 @@ def test_resolve_shows_the_legacy_fallback_warning_it_would_otherwise_hide(
     assert err.startswith("warning: unknown provider 'acme' falls back to an OpenAI-compatible")
     code, _, err = _run("resolve", "openai", "chat", "--base-url", "http://x.test/v1")
     assert code == 0 and err == ""
+
+
+def test_an_empty_models_table_says_why_on_stderr() -> None:
+    # docs/models.md: ollama serves whatever the local server has pulled, so it lists no models
+    code, out, err = _run("models", "--provider", "ollama")
+    assert code == 0 and len(out.splitlines()) == 2  # the header and its rule
+    assert err == "note: ollama has no model inventory in the catalog (see docs/models.md)\n"
