@@ -170,19 +170,24 @@ def resolve(
 def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, fmt: str) -> None:
     """Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller passes."""
     import json
+    import warnings
 
     from provcat.errors import ProviderCatalogError
     from provcat.models import model_kwargs
     from provcat.modelspec import parse_model_spec
 
     try:
-        parsed = parse_model_spec(spec)
-        kwargs = model_kwargs(parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DeprecationWarning)
+            parsed = parse_model_spec(spec)
+            kwargs = model_kwargs(parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
     except (ValueError, ProviderCatalogError) as exc:
         if fmt == "json":
             click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
             raise SystemExit(1) from None
         raise click.ClickException(str(exc)) from None
+    for warning in caught:  # a deprecated or retired model the command would otherwise hide
+        click.echo(f"warning: {warning.message}", err=True)
     if fmt == "json":
         result = {"spec": {"model": parsed.model, "effort": parsed.effort}, "kwargs": kwargs}
         click.echo(json.dumps(result, indent=2, sort_keys=True))
