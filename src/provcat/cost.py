@@ -192,6 +192,9 @@ def estimate_cost(provider: str, model: str, usage: Any, *, batch: bool = False)
     info = find_model(provider, model)
     where = f"model '{info.provider}/{info.id}'"
     if info.prices is None:
+        if info.lifecycle() == "retired":  # no use adding prices: say what to move to
+            then = f"; its successor is '{info.successor}'" if info.successor else ""
+            raise PricingUnavailable(f"{where} is retired and has no prices in the catalog{then}")
         raise PricingUnavailable(
             f"{where} has no prices in the catalog; add them under its `prices:` "
             "(no estimate is better than a zero)"
