@@ -69,6 +69,8 @@ def test_cli_round_trip(live: Live, tmp_path: Path) -> None:
     assert code == 0 and out.strip() == "deleted hub://acme/react-19:1.2.0"
     code, out, _ = run("rm", "hub://acme/react-19:1.2.0", env=env)
     assert out.strip() == "hub://acme/react-19:1.2.0 was already gone"
+    code, out, _ = run("rm", "hub://acme/react-19:1.2.0", "--format", "json", env=env)
+    assert code == 0 and json.loads(out) == {"ref": "hub://acme/react-19:1.2.0", "deleted": False}
     code, _, err = run("pull", "hub://acme/react-19", env=env)
     assert code == 1 and err.startswith("provcat hub: AdapterNotFoundError:")
     code, out, err = run("export-static", str(tmp_path / "site"), *where, "--format", "json")

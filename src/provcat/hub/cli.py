@@ -462,7 +462,8 @@ def push(
 @hub.command()
 @client_options
 @click.argument("ref")
-def rm(hub_url: str, token: str | None, ref: str) -> None:
+@format_option
+def rm(hub_url: str, token: str | None, ref: str, fmt: str) -> None:
     """Delete REF (a concrete version); the version can never be pushed again."""
     parsed = _ref(ref, concrete="rm")
     try:
@@ -470,7 +471,11 @@ def rm(hub_url: str, token: str | None, ref: str) -> None:
             deleted = client.delete(parsed)
     except HubError as error:
         _fail(error)
-    click.echo(f"deleted {parsed}" if deleted else f"{parsed} was already gone")
+    _emit(
+        fmt,
+        {"ref": str(parsed), "deleted": deleted},
+        f"deleted {parsed}" if deleted else f"{parsed} was already gone",
+    )
 
 
 @hub.command("export-static")
