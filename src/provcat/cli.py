@@ -129,12 +129,17 @@ def resolve(
                 provider, endpoint, openai_compatible=openai_compatible, **overrides
             )
     except ProviderCatalogError as exc:
+        message = str(exc)
+        if "openai_compatible=True" in message:  # the Python spelling; say the flag here
+            message += " (on the command line: --openai-compatible)"
         if fmt == "json":
-            click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
+            click.echo(json.dumps({"error": type(exc).__name__, "message": message}, indent=2))
             raise SystemExit(1) from None
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+        raise click.ClickException(f"{type(exc).__name__}: {message}") from None
     for warning in caught:  # a legacy behaviour the command would otherwise hide
-        click.echo(f"warning: {warning.message}", err=True)
+        text = str(warning.message)
+        flag = " (on the command line: --openai-compatible)" if "openai_compatible=" in text else ""
+        click.echo(f"warning: {text}{flag}", err=True)
     model = ep.request_model
     config = ep.config.summary()
     info: dict[str, Any] = {

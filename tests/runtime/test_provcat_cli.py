@@ -72,6 +72,12 @@ def test_resolve_shows_the_legacy_fallback_warning_it_would_otherwise_hide(
     )
     assert code == 0 and json.loads(out)["config"]["openai_compatible"] is True
     assert err.startswith("warning: unknown provider 'acme' falls back to an OpenAI-compatible")
+    assert err.endswith("(on the command line: --openai-compatible)\n")
+    monkeypatch.setenv("PROVCAT_STRICT", "1")
+    code, _, err = _run("resolve", "acme", "chat", "--base-url", "http://x.test/v1")
+    assert code == 1 and "implicit fallback by base_url is disabled" in err
+    assert "(on the command line: --openai-compatible)" in err
+    monkeypatch.delenv("PROVCAT_STRICT")
     code, _, err = _run("resolve", "openai", "chat", "--base-url", "http://x.test/v1")
     assert code == 0 and err == ""
 
