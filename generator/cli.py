@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import time
 from datetime import date, datetime
@@ -181,8 +182,18 @@ def check(
         names = ", ".join(f"{out.name}/{name}" for name in stale[:8])
         more = f" and {len(stale) - 8} more" if len(stale) > 8 else ""
         click.echo(
-            f"provcat: {out.name}/ is stale ({names}{more}); run `make generate` and commit "
-            "the result.",
+            f"provcat: {out.name}/ is stale ({names}{more}); run "
+            f"`{_rebuild_command(catalog, out, import_paths)}` and commit the result.",
             err=True,
         )
     sys.exit(1)
+
+
+def _rebuild_command(catalog: Path, out: Path, import_paths: tuple[Path, ...]) -> str:
+    """The command that regenerates ``out``: `make generate` only for the repository's own."""
+    if catalog == ROOT / "catalog" and out == ROOT / "generated" and not import_paths:
+        return "make generate"
+    words = ["python", "-m", "generator", "build", "--catalog", str(catalog), "--out", str(out)]
+    for path in import_paths:
+        words += ["--import-path", str(path)]
+    return shlex.join(words)

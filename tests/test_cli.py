@@ -73,3 +73,13 @@ def test_module_entry_point_end_to_end(workspace: Workspace) -> None:
     result = _cli("check", *common, "--import-path", str(FIXTURE_MODULES), "--format", "json")
     assert result.returncode == 1
     assert json.loads(result.stdout)["diagnostics"][0]["code"] == "duplicate_endpoint_key"
+
+
+def test_a_stale_custom_out_names_the_command_that_rebuilds_it(workspace: Workspace) -> None:
+    assert workspace.run(fmt="text").exit_code == 0
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    run = workspace.run("check", fmt="text")
+    assert run.exit_code == 1
+    last = run.stderr.strip().splitlines()[-1]
+    assert "make generate" not in last  # it would rebuild the repository's generated/, not this
+    assert f"--catalog {workspace.catalog} --out {workspace.out}" in last

@@ -65,7 +65,7 @@ def test_check_passes_when_current_and_fails_with_the_command_when_stale(
     before = tree_bytes(workspace.out)
     run = workspace.run("check", fmt="text")
     assert run.exit_code == 1
-    assert "run `make generate`" in run.stderr
+    assert f"run `python -m generator build --catalog {workspace.catalog}" in run.stderr
     lines = run.stderr.splitlines()
     assert any(ln.startswith("-") and ln.endswith("'display_name': 'Beta',") for ln in lines)
     assert any(ln.startswith("+") and ln.endswith("'display_name': 'Beta Two',") for ln in lines)

@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from provcat.effort import EFFORT_LEVELS
+
 # name -> "module:attribute" of a click command or group
 _LAZY: dict[str, str] = {
     "cost": "provcat.models_cli:cost",
@@ -114,18 +116,30 @@ def resolve(
 ) -> None:
     """Resolve PROVIDER [ENDPOINT] as match_endpoint would, and show the endpoint's configuration."""
     import json
+    import warnings
 
     from provcat.errors import ProviderCatalogError
     from provcat.match import match_endpoint
 
     overrides: dict[str, Any] = {"base_url": base_url} if base_url else {}
     try:
-        ep = match_endpoint(provider, endpoint, openai_compatible=openai_compatible, **overrides)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DeprecationWarning)
+            ep = match_endpoint(
+                provider, endpoint, openai_compatible=openai_compatible, **overrides
+            )
     except ProviderCatalogError as exc:
+        message = str(exc)
+        if "openai_compatible=True" in message:  # the Python spelling; say the flag here
+            message += " (on the command line: --openai-compatible)"
         if fmt == "json":
-            click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
+            click.echo(json.dumps({"error": type(exc).__name__, "message": message}, indent=2))
             raise SystemExit(1) from None
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from None
+        raise click.ClickException(f"{type(exc).__name__}: {message}") from None
+    for warning in caught:  # a legacy behaviour the command would otherwise hide
+        text = str(warning.message)
+        flag = " (on the command line: --openai-compatible)" if "openai_compatible=" in text else ""
+        click.echo(f"warning: {text}{flag}", err=True)
     model = ep.request_model
     config = ep.config.summary()
     info: dict[str, Any] = {
@@ -149,32 +163,43 @@ def resolve(
 @click.option("--yolo", is_flag=True, help="Apply the provider's yolo kwargs.")
 @click.option("--bypass", is_flag=True, help="Apply the provider's bypass kwargs (beats --yolo).")
 @click.option("--fast", is_flag=True, help="Apply the provider's fast-mode kwargs.")
-@click.option("--effort", default=None, help="Override the spec's effort level.")
+@click.option(
+    "--effort",
+    type=click.Choice(EFFORT_LEVELS, case_sensitive=False),
+    default=None,
+    help="Override the spec's effort level.",
+)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, fmt: str) -> None:
     """Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller passes."""
     import json
+    import warnings
 
     from provcat.errors import ProviderCatalogError
     from provcat.models import model_kwargs
     from provcat.modelspec import parse_model_spec
 
     try:
-        parsed = parse_model_spec(spec)
-        kwargs = model_kwargs(parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DeprecationWarning)
+            parsed = parse_model_spec(spec)
+            kwargs = model_kwargs(parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
     except (ValueError, ProviderCatalogError) as exc:
         if fmt == "json":
             click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
             raise SystemExit(1) from None
         raise click.ClickException(str(exc)) from None
+    for warning in caught:  # a deprecated or retired model the command would otherwise hide
+        click.echo(f"warning: {warning.message}", err=True)
     if fmt == "json":
         result = {"spec": {"model": parsed.model, "effort": parsed.effort}, "kwargs": kwargs}
         click.echo(json.dumps(result, indent=2, sort_keys=True))
         return
     click.echo(f"model:  {parsed.model}")
-    click.echo(f"effort: {parsed.effort or '-'}")
+    shown = f"{effort} (from --effort)" if effort else parsed.effort or "-"
+    click.echo(f"effort: {shown}")
     click.echo("kwargs:")
     for key in sorted(kwargs):
         click.echo(f"  {key}: {json.dumps(kwargs[key])}")

@@ -15,6 +15,7 @@ is billed at the base input (or output) price. A model without prices is an erro
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -90,7 +91,25 @@ def _text(amount: Decimal) -> str:
     return format(amount.normalize(), "f")
 
 
+def _unknown_fields(usage: Any) -> None:
+    """A usage record in other names (a typo, a vendor's ``prompt_tokens``) would cost zero."""
+    if isinstance(usage, Mapping):
+        for key in sorted(str(k) for k in usage):
+            if key not in USAGE_FIELDS:
+                close = difflib.get_close_matches(key, USAGE_FIELDS, n=1)
+                hint = (
+                    f"did you mean '{close[0]}'?" if close else "fields: " + ", ".join(USAGE_FIELDS)
+                )
+                raise ValueError(f"usage has no field '{key}'; {hint}")
+    elif not any(hasattr(usage, name) for name in USAGE_FIELDS):
+        raise TypeError(
+            f"usage ({type(usage).__name__}) has none of the fields {', '.join(USAGE_FIELDS)}; "
+            "convert it to genai-prices' Usage names first"
+        )
+
+
 def _counts(usage: Any) -> dict[str, int]:
+    _unknown_fields(usage)
     mapping = isinstance(usage, Mapping)
     counts: dict[str, int] = {}
     for name in USAGE_FIELDS:
@@ -173,6 +192,9 @@ def estimate_cost(provider: str, model: str, usage: Any, *, batch: bool = False)
     info = find_model(provider, model)
     where = f"model '{info.provider}/{info.id}'"
     if info.prices is None:
+        if info.lifecycle() == "retired":  # no use adding prices: say what to move to
+            then = f"; its successor is '{info.successor}'" if info.successor else ""
+            raise PricingUnavailable(f"{where} is retired and has no prices in the catalog{then}")
         raise PricingUnavailable(
             f"{where} has no prices in the catalog; add them under its `prices:` "
             "(no estimate is better than a zero)"

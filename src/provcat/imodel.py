@@ -23,7 +23,7 @@ from provcat.errors import EndpointConfigurationError
 from provcat.keys import canonical_provider_key
 from provcat.match import _check_overrides, _compatible, build, target
 from provcat.registry import EndpointRegistry
-from provcat.request import field_names
+from provcat.request import field_names, suggest
 from provcat.resolution import Unlisted
 
 __all__ = ["iModel"]
@@ -89,16 +89,18 @@ class iModel:
             if accepted is None or key in accepted:
                 defaults[key] = value
                 continue
+            hint = suggest(key, [*accepted, *EndpointConfig.model_fields])
+            close = f" ({hint})" if hint else ""
             if is_strict():
                 raise EndpointConfigurationError(
                     key,
                     f"'{key}' is neither an endpoint configuration field nor a field of "
-                    f"{request_model.__name__ if request_model else 'the request'}",
+                    f"{request_model.__name__ if request_model else 'the request'}{close}",
                 )
             warnings.warn(
                 f"iModel keyword '{key}' is neither an endpoint configuration field nor a request "
-                "field; it is ignored (it used to become request data). Pass request fields in "
-                "request_defaults; this will raise EndpointConfigurationError.",
+                f"field{close}; it is ignored (it used to become request data). Pass request "
+                "fields in request_defaults; this will raise EndpointConfigurationError.",
                 DeprecationWarning,
                 stacklevel=3,
             )

@@ -8,6 +8,7 @@ model name), and the yolo / bypass / fast kwargs. Every table comes from the sna
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from provcat.catalog.specs import ProviderModelPolicy
@@ -93,7 +94,11 @@ def _apply(
     snapshot = EndpointRegistry.snapshot()
     provider = snapshot.provider_index.get(canonical_key(provider_raw))
     if provider is None:
-        raise ValueError(f"unknown provider '{provider_raw}' in model spec '{parsed}'")
+        close = difflib.get_close_matches(
+            canonical_key(provider_raw), sorted(snapshot.provider_index), n=1
+        )
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise ValueError(f"unknown provider '{provider_raw}' in model spec '{parsed}'{hint}")
     check_model_use(provider, model)  # deprecated: warns; retired: raises when strict
     policy = snapshot.policy(provider)
     kwargs: dict[str, Any] = {"provider": provider, "model": model}

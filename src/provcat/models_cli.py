@@ -122,6 +122,12 @@ def models(
         "SUCCESSOR",
     ]
     click.echo(_table(header, [_row(m, day) for m in found]))
+    if not found:  # say why the table is empty
+        if provider is not None and not list_models(provider):
+            why = f"{provider} has no model inventory in the catalog (see docs/models.md)"
+        else:
+            why = "no model matches these filters"
+        click.echo(f"note: {why}", err=True)
 
 
 @models.command()
@@ -191,6 +197,7 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     help="Of the input, tokens written to the prompt cache.",
 )
 @click.option("--batch", is_flag=True, help="Price at the vendor's batch rates.")
+@_AS_OF
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )  # fmt: skip
@@ -202,6 +209,7 @@ def cost(
     cached: int,
     cache_write: int,
     batch: bool,
+    as_of: datetime | None,
     fmt: str,
 ) -> None:
     """The cost in USD of one request to MODEL of PROVIDER, from the catalog's prices."""
@@ -219,6 +227,7 @@ def cost(
     except (ProviderCatalogError, ValueError) as exc:
         _fail(exc, fmt)
         return
+    _lifecycle_note(result.provider, result.model, _day(as_of))
     data = result.as_dict()
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
@@ -230,3 +239,16 @@ def cost(
         if getattr(result, part):
             click.echo(f"  {part:<13} ${data[part]}")
     click.echo(f"  {'total':<13} ${data['total']} USD")
+
+
+def _lifecycle_note(provider: str, model: str, day: date) -> None:
+    """A cost is still given for a deprecated or retired model (past usage), with a note on stderr."""
+    from provcat.inventory import find_model
+
+    info = find_model(provider, model)
+    state = info.lifecycle(day)
+    if state not in ("deprecated", "retired"):
+        return
+    when = f", shutdown {info.shutdown_date}" if info.shutdown_date else ""
+    then = f"; successor: {info.successor}" if info.successor else ""
+    click.echo(f"note: {provider}/{model} is {state} as of {day}{when}{then}", err=True)

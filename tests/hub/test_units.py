@@ -159,3 +159,15 @@ def test_search_ranking_is_literal_and_stable() -> None:
     assert [r["name"] for r in rank(rows, "%", ())] == ["zz"]
     assert [r["name"] for r in rank(rows, None, ["react"])] == ["react-x"]
     assert [r["name"] for r in rank(rows, None, (), 2)] == ["react-x", "vue"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://bob:s3cret@127.0.0.1:1", "http://127.0.0.1:1/?token=s3cret", "https://h.test/#s3cret"],
+)
+def test_a_hub_url_holding_a_credential_is_refused_without_echoing_it(url: str) -> None:
+    from provcat.hub import RegistryClient
+
+    with pytest.raises(ValidationError) as caught:
+        RegistryClient(url)
+    assert "user:password@" in str(caught.value) and "s3cret" not in str(caught.value)

@@ -215,3 +215,14 @@ def test_gpt_4_1_mini_names_the_replacement_openai_gives() -> None:
     with pytest.warns(ModelDeprecated, match="gpt-6-luna"):
         info = get_model("openai", "gpt-4.1-mini", as_of=REVIEWED)
     assert (info.shutdown_date, info.successor) == ("2027-01-14", "gpt-6-luna")
+
+
+def test_a_retired_model_without_prices_points_to_its_successor_not_to_adding_prices() -> None:
+    # docs/models.md: deepseek-chat is retired since 2026-07-24 in favour of deepseek-flash
+    from provcat import estimate_cost
+    from provcat.model_errors import PricingUnavailable
+
+    with pytest.raises(PricingUnavailable, match="is retired") as caught:
+        estimate_cost("deepseek", "deepseek-chat", {"input_tokens": 10})
+    assert "successor is 'deepseek-flash'" in str(caught.value)
+    assert "add them" not in str(caught.value)

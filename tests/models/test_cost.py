@@ -146,6 +146,9 @@ def test_a_retired_model_still_prices_past_usage() -> None:
         ({"output_tokens": 10, "reasoning_tokens": 11}, ValueError, "above output_tokens"),
         ({"input_tokens": 1.5}, TypeError, "must be an int"),
         ({"input_tokens": True}, TypeError, "must be an int"),
+        # a misspelt or vendor-named field is refused, never costed as zero tokens
+        ({"input_tokens": 10, "outptu_tokens": 5}, ValueError, "did you mean 'output_tokens'"),
+        ({"prompt_tokens": 10}, ValueError, "no field 'prompt_tokens'"),
     ],
 )
 def test_bad_usage(usage: dict[str, Any], error: type[Exception], text: str) -> None:
@@ -157,3 +160,13 @@ def test_as_dict_keeps_exact_strings() -> None:
     cost = estimate_cost("acme", "acme-large-2", {"input_tokens": 3, "output_tokens": 1})
     data = cost.as_dict()
     assert data["total"] == "0.000024" and data["currency"] == "USD"
+
+
+def test_a_usage_object_with_none_of_the_fields_is_refused() -> None:
+    @dataclass
+    class ChatUsage:  # OpenAI Chat Completions' names, not genai-prices'
+        prompt_tokens: int
+        completion_tokens: int
+
+    with pytest.raises(TypeError, match="has none of the fields"):
+        estimate_cost("acme", "acme-large-2", ChatUsage(1000, 1000))

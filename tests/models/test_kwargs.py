@@ -100,3 +100,19 @@ def test_cli_text_and_json() -> None:
     }
     result = CliRunner().invoke(main, ["model", "gemini/x-high"])
     assert result.exit_code == 1 and "does not support effort levels" in result.stderr
+
+
+def test_cli_effort_override_is_a_usage_error_when_unknown_and_shown_when_applied() -> None:
+    result = CliRunner().invoke(main, ["model", "codex/gpt-5.4", "--effort", "bogus"])
+    assert result.exit_code == 2 and "'bogus' is not one of" in result.stderr
+    result = CliRunner().invoke(main, ["model", "codex/gpt-5.4", "--effort", "High"])
+    assert result.exit_code == 0
+    assert "effort: high (from --effort)" in result.stdout
+    assert 'reasoning_effort: "high"' in result.stdout
+
+
+def test_an_unknown_provider_in_a_spec_names_the_closest() -> None:
+    with pytest.raises(ValueError, match=r"unknown provider 'opnai' .*did you mean 'openai'"):
+        model_kwargs("opnai/gpt-5.4")
+    with pytest.raises(ValueError, match=r"unknown provider 'zzzz' in model spec 'zzzz/x'$"):
+        model_kwargs("zzzz/x")

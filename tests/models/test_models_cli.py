@@ -36,6 +36,14 @@ def test_models_table_and_filters() -> None:
     assert [m["id"] for m in json.loads(result.stdout)] == ["acme-large-2", "acme-think"]
 
 
+def test_an_empty_table_says_no_model_matches() -> None:
+    # acme-ancient is the only retired model and records no tool calling
+    result = invoke("models", "--provider", "acme", "--status", "retired", "--tool-call",
+                    "--as-of", "2026-12-01")  # fmt: skip
+    assert result.exit_code == 0 and len(result.stdout.splitlines()) == 2
+    assert result.stderr == "note: no model matches these filters\n"
+
+
 def test_models_unknown_provider_is_a_clear_error() -> None:
     result = invoke("models", "--provider", "acne")
     assert result.exit_code == 1 and "unknown provider 'acne'" in result.stderr
@@ -75,6 +83,28 @@ def test_cost() -> None:
     assert data["total"] == "0.009" and data["batch"] is True
 
 
+def test_cost_of_a_deprecated_or_retired_model_carries_a_note_on_stderr() -> None:
+    day = ("--as-of", "2026-12-01")
+    result = invoke("cost", "acme", "acme-old", "--input", "1000", "--output", "1000", *day)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1].split() == ["total", "$0.002", "USD"]  # 0.40 + 1.60
+    assert result.stderr == (
+        "note: acme/acme-old is deprecated as of 2026-12-01, shutdown 2027-01-14; successor: acme-large-2\n"
+    )
+    result = invoke(
+        "cost", "acme", "acme-ancient", "--input", "1", "--output", "1", "--format", "json", *day
+    )
+    assert json.loads(result.stdout)["total"] == "0.00009"  # stdout stays pure JSON
+    assert "is retired as of 2026-12-01, shutdown 2025-06-01; successor: acme-old" in result.stderr
+    result = invoke("cost", "acme", "acme-large-2", "--input", "1", "--output", "1", *day)
+    assert result.stderr == ""
+    # the day the lifecycle is judged on moves the note, never the price
+    later = ("--as-of", "2027-02-01")
+    result = invoke("cost", "acme", "acme-old", "--input", "1000", "--output", "1000", *later)
+    assert result.stdout.splitlines()[-1].split() == ["total", "$0.002", "USD"]
+    assert "acme/acme-old is retired as of 2027-02-01, shutdown 2027-01-14" in result.stderr
+
+
 def test_cost_errors_are_clear() -> None:
     result = invoke("cost", "acme", "acme-free", "--input", "1", "--output", "1")
     assert result.exit_code == 1 and "has no prices" in result.stderr
@@ -99,3 +129,12 @@ def test_generated_docs_list_every_model_and_the_lifecycle(acme: dict[str, Any])
     rows = [line.split("|")[2].strip() for line in lifecycle if line.startswith("| `acme`")]
     # by shutdown date, none announced last
     assert rows == ["`acme-ancient`", "`acme-old`", "`acme-sunset`"]
+
+
+def test_model_command_shows_the_deprecation_warning_it_would_otherwise_hide() -> None:
+    result = invoke("model", "acme/acme-old", "--format", "json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["kwargs"]["model"] == "acme-old"
+    assert result.stderr.startswith("warning: model 'acme/acme-old' is deprecated")
+    assert "successor 'acme-large-2'" in result.stderr
+    result = invoke("model", "acme/acme-large-2")
+    assert result.exit_code == 0 and result.stderr == ""

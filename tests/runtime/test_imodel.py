@@ -35,7 +35,7 @@ def test_model_with_provider_prefix_and_default_endpoint() -> None:
 
 
 def test_unclassified_kwarg_warns_and_never_reaches_the_payload() -> None:
-    with pytest.warns(DeprecationWarning, match="max_tokenz"):
+    with pytest.warns(DeprecationWarning, match=r"max_tokenz.*\(did you mean 'max_tokens'\?\)"):
         m = iModel(provider="anthropic", model="claude-x", max_tokenz=10)
     assert "max_tokenz" not in m.request_defaults
 
@@ -45,6 +45,7 @@ def test_strict_switch_turns_the_warning_into_an_error() -> None:
     with pytest.raises(EndpointConfigurationError) as caught:
         iModel(provider="codex", reasoning_efort="high")
     assert caught.value.field == "reasoning_efort"
+    assert "(did you mean 'reasoning_effort'?)" in str(caught.value)
 
 
 def test_api_key_is_config_and_stays_secret() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import provcat_catalog
+import pytest
 from click.testing import CliRunner
 
 from provcat.cli import main
@@ -60,3 +61,29 @@ def test_resolve_compatible_needs_the_flag() -> None:
         "json",
     )
     assert code == 0 and json.loads(out)["config"]["openai_compatible"] is True
+
+
+def test_resolve_shows_the_legacy_fallback_warning_it_would_otherwise_hide(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("PROVCAT_STRICT", raising=False)
+    code, out, err = _run(
+        "resolve", "acme", "chat", "--base-url", "http://x.test/v1", "--format", "json"
+    )
+    assert code == 0 and json.loads(out)["config"]["openai_compatible"] is True
+    assert err.startswith("warning: unknown provider 'acme' falls back to an OpenAI-compatible")
+    assert err.endswith("(on the command line: --openai-compatible)\n")
+    monkeypatch.setenv("PROVCAT_STRICT", "1")
+    code, _, err = _run("resolve", "acme", "chat", "--base-url", "http://x.test/v1")
+    assert code == 1 and "implicit fallback by base_url is disabled" in err
+    assert "(on the command line: --openai-compatible)" in err
+    monkeypatch.delenv("PROVCAT_STRICT")
+    code, _, err = _run("resolve", "openai", "chat", "--base-url", "http://x.test/v1")
+    assert code == 0 and err == ""
+
+
+def test_an_empty_models_table_says_why_on_stderr() -> None:
+    # docs/models.md: ollama serves whatever the local server has pulled, so it lists no models
+    code, out, err = _run("models", "--provider", "ollama")
+    assert code == 0 and len(out.splitlines()) == 2  # the header and its rule
+    assert err == "note: ollama has no model inventory in the catalog (see docs/models.md)\n"

@@ -34,6 +34,34 @@ def _fail(error: HubError) -> NoReturn:
     sys.exit(1)
 
 
+def _ref(ref: str, *, concrete: str | None = None) -> HubRef:
+    """REF parsed, or a usage error (exit 2); ``concrete`` names a command that needs a version."""
+    try:
+        parsed = HubRef.parse(ref)
+    except HubError as error:
+        raise click.BadParameter(f"{error.message}, not {ref!r}", param_hint="REF") from None
+    if concrete and parsed.is_latest:
+        raise click.UsageError(f"{concrete} needs a concrete version: hub://namespace/name:1.2.0")
+    return parsed
+
+
+def _warn_unknown_fields(document: dict[str, Any], manifest_path: Path) -> None:
+    """Unknown fields are stored as extensions (protocol), so a misspelt one would pass silently."""
+    import difflib
+
+    known = sorted(AdapterManifest.model_fields)
+    for key in sorted(document):
+        if key in known:
+            continue
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+        if close:
+            click.echo(
+                f"provcat hub: warning: {manifest_path}: '{key}' is not a manifest v2 field "
+                f"(did you mean '{close[0]}'?); it is stored as an extension field",
+                err=True,
+            )
+
+
 def format_option(fn: F) -> F:
     return click.option(
         "--format",
@@ -128,7 +156,9 @@ def hub() -> None:
 @hub.command()
 @storage_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
-@click.option("--port", default=8080, show_default=True, type=int, help="TCP port.")
+@click.option(
+    "--port", default=8080, show_default=True, type=click.IntRange(1, 65535), help="TCP port."
+)
 @click.option(
     "--max-upload-bytes",
     type=click.IntRange(min=1),
@@ -149,7 +179,13 @@ def hub() -> None:
     show_default=True,
     help="Server processes sharing the port (and the database, blobs and data dir).",
 )
-@click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
+@click.option(
+    "--log-level",
+    type=click.Choice(["critical", "error", "warning", "info", "debug", "trace"]),
+    default="info",
+    show_default=True,
+    help="uvicorn log level.",
+)
 def serve(
     data_dir: Path,
     database: str | None,
@@ -276,6 +312,18 @@ def token_list(data_dir: Path, database: str | None, blobs: str | None, fmt: str
 @click.argument("token_id")
 def token_revoke(data_dir: Path, database: str | None, blobs: str | None, token_id: str) -> None:
     """Revoke a token by its id."""
+    import re
+
+    from provcat.hub.tokens import split_token
+
+    whole = split_token(token_id)
+    if whole is not None:  # the whole token was pasted: revoke it by its id, never echo it
+        token_id = whole[0]
+    elif not re.fullmatch(r"[0-9a-f]{12}", token_id):
+        raise click.BadParameter(
+            "a token id is 12 hex digits (the first column of `provcat hub token list`)",
+            param_hint="TOKEN_ID",
+        )  # the text is not echoed: it may be a mistyped secret
     try:
         _, storage = _storage(data_dir, database, blobs)
         revoked = storage.revoke_token(token_id)
@@ -283,7 +331,10 @@ def token_revoke(data_dir: Path, database: str | None, blobs: str | None, token_
     except HubError as error:
         _fail(error)
     if not revoked:
-        click.echo(f"provcat hub: no active token {token_id}", err=True)
+        click.echo(
+            f"provcat hub: no active token {token_id}; `provcat hub token list` shows the ids",
+            err=True,
+        )
         sys.exit(1)
     click.echo(f"revoked {token_id}")
 
@@ -319,8 +370,8 @@ def search(
 @format_option
 def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, fmt: str) -> None:
     """Print the manifest of REF (hub://namespace/name[:version])."""
+    parsed = _ref(ref)
     try:
-        parsed = HubRef.parse(ref)
         with _client(hub_url, token) as client:
             manifest = client.resolve(parsed, base_model=base_model)
     except HubError as error:
@@ -340,8 +391,8 @@ def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, f
 @format_option
 def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str) -> None:
     """Download and verify REF into the local store (latest is resolved to a concrete version)."""
+    parsed = _ref(ref)
     try:
-        parsed = HubRef.parse(ref)
         with _client(hub_url, token, store) as client:
             manifest = client.pull(parsed)
             path = client.local_path(manifest)
@@ -375,10 +426,8 @@ def push(
     fmt: str,
 ) -> None:
     """Publish PAYLOAD (safetensors) as REF (hub://namespace/name:version)."""
+    parsed = _ref(ref, concrete="push")
     try:
-        parsed = HubRef.parse(ref)
-        if parsed.is_latest:
-            raise click.UsageError("push needs a concrete version: hub://namespace/name:1.2.0")
         document: dict[str, Any] = {}
         if manifest_path is not None:
             try:
@@ -387,6 +436,7 @@ def push(
                 raise click.UsageError(f"{manifest_path} is not JSON: {exc}") from None
             if not isinstance(document, dict):
                 raise click.UsageError(f"{manifest_path} must hold a JSON object")
+            _warn_unknown_fields(document, manifest_path)
         for field, value in (
             ("namespace", parsed.namespace),
             ("name", parsed.name),
@@ -412,15 +462,20 @@ def push(
 @hub.command()
 @client_options
 @click.argument("ref")
-def rm(hub_url: str, token: str | None, ref: str) -> None:
+@format_option
+def rm(hub_url: str, token: str | None, ref: str, fmt: str) -> None:
     """Delete REF (a concrete version); the version can never be pushed again."""
+    parsed = _ref(ref, concrete="rm")
     try:
-        parsed = HubRef.parse(ref)
         with _client(hub_url, token) as client:
             deleted = client.delete(parsed)
     except HubError as error:
         _fail(error)
-    click.echo(f"deleted {parsed}" if deleted else f"{parsed} was already gone")
+    _emit(
+        fmt,
+        {"ref": str(parsed), "deleted": deleted},
+        f"deleted {parsed}" if deleted else f"{parsed} was already gone",
+    )
 
 
 @hub.command("export-static")

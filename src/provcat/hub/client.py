@@ -61,6 +61,12 @@ class RegistryClient:
         parsed = httpx.URL(self.base_url)
         if parsed.scheme not in ("http", "https") or not parsed.host:
             raise ValidationError("the hub URL must be http(s)://host[:port][/prefix]")
+        if parsed.userinfo or parsed.query or parsed.fragment:
+            # the URL is named in errors and reprs, so it must hold no credential
+            raise ValidationError(
+                "the hub URL must be http(s)://host[:port][/prefix], without user:password@, "
+                "?query or #fragment; give the token with --token or PROVCAT_HUB_TOKEN"
+            )
         self._origin = _origin(parsed)
         self._token = token
         self.store = store if isinstance(store, LocalStore) else LocalStore(store)
