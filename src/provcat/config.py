@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
+from provcat.redact import url_without_password
 
 __all__ = ["INHERITED_SETTINGS", "AuthType", "EndpointConfig", "credential_header"]
 
@@ -130,5 +132,14 @@ class EndpointConfig(BaseModel):
         return self.base_url.rstrip("/") + "/" + (self.path or self.endpoint).lstrip("/")
 
     def summary(self) -> dict[str, Any]:
-        """A JSON-safe view without the key."""
-        return self.model_dump(mode="json", exclude={"api_key", "request_options"})
+        """A JSON-safe view without the key (nor a password written into the base URL)."""
+        view = self.model_dump(mode="json", exclude={"api_key", "request_options"})
+        if view.get("base_url"):
+            view["base_url"] = url_without_password(view["base_url"])
+        return view
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        for name, value in super().__repr_args__():
+            if name == "base_url" and isinstance(value, str):
+                value = url_without_password(value)
+            yield name, value

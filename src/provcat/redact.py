@@ -6,9 +6,20 @@ import functools
 import os
 import re
 
-__all__ = ["sanitize"]
+__all__ = ["sanitize", "url_without_password"]
 
 MAX_LENGTH = 300
+
+
+@functools.cache
+def _userinfo() -> re.Pattern[str]:
+    """The password of a URL's user info (scheme://user:password@host)."""
+    return re.compile(r"(?<=://)([^/@:\s]*):[^/@\s]+@")
+
+
+def url_without_password(url: str) -> str:
+    """``url`` with the password of its user info replaced, for reprs, summaries and messages."""
+    return _userinfo().sub(r"\1:<redacted>@", url) if "@" in url else url
 
 
 @functools.cache
@@ -25,7 +36,7 @@ def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
 def sanitize(message: str, *, limit: int = MAX_LENGTH) -> str:
     """Redact secret-looking values and the values of secret-named environment variables."""
     secret_name, secret_shapes = _patterns()
-    text = message
+    text = url_without_password(message)
     for name, value in os.environ.items():
         if len(value) >= 6 and secret_name.search(name) and value in text:
             text = text.replace(value, f"<{name} redacted>")
