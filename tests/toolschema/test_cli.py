@@ -183,3 +183,28 @@ def test_probe_exit_codes(tools: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert [r["errorKind"] for r in json.loads(out)["results"]] == ["compile-refused"]
     code, _, _ = _run("probe", str(tools / "list.json"), "--targets", "openai")
     assert code == 1  # compile refused
+
+
+def test_compile_into_an_unwritable_folder_is_a_clear_input_error(
+    tools: Path, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    code, _, err = _run("compile", str(tools), "--out", str(blocker / "out"), "--targets", "mcp")
+    assert code == 2
+    assert "cannot write the output folder" in err and "Traceback" not in err
+
+
+def test_unknown_provider_gets_a_suggestion(tools: Path) -> None:
+    code, _, err = _run("check", str(tools), "--provider", "opnai")
+    assert code == 2
+    assert "unknown provider 'opnai'; did you mean 'openai'?" in err
+
+
+def test_summaries_count_in_the_singular_and_matrix_rows_end_cleanly(tmp_path: Path) -> None:
+    folder = tmp_path / "one"
+    _write(folder, "ping.json", FIXTURES["ping"])
+    code, out, _ = _run("check", str(folder), "--targets", "mcp")
+    assert code == 0 and "1 tool, 1 target: 0 errors," in out
+    code, out, _ = _run("matrix", str(folder), "--targets", "mcp,openai")
+    assert code == 0 and all(line == line.rstrip() for line in out.splitlines())

@@ -41,6 +41,10 @@ __all__ = ["tool"]
 _SYMBOL = {"clean": "✓", "warning": "!", "error": "✗", "info": "i"}
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _fail(command: str, fmt: str, errors: list[tuple[str, str]]) -> NoReturn:
     if fmt == "json":
         click.echo(
@@ -170,8 +174,9 @@ def check(
                         f"{d['path']}: {d['message']}"
                     )
         click.echo(
-            f"{len(tools)} tools, {len(chosen)} targets: {counts['error']} errors, "
-            f"{counts['warning']} warnings, {counts['info']} infos."
+            f"{_count(len(tools), 'tool')}, {_count(len(chosen), 'target')}: "
+            f"{_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, "
+            f"{_count(counts['info'], 'info')}."
         )
     sys.exit(1 if failed else 0)
 
@@ -242,7 +247,11 @@ def compile_command(
         "tools": manifest_tools,
     }
     files["manifest.json"] = stable_stringify(manifest)
-    _write_atomic(out, files)
+    try:
+        _write_atomic(out, files)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        _fail("compile", fmt, [(str(out), f"cannot write the output folder: {reason}")])
     if fmt == "json":
         click.echo(
             json.dumps(
@@ -272,7 +281,8 @@ def compile_command(
                     click.echo(f"{name} [{tid}] refused: {d.code} {d.path}: {d.message}", err=True)
         written = len(files) - 1
         click.echo(
-            f"wrote {written} tool files and manifest.json to {out}; {len(refused)} refused."
+            f"wrote {_count(written, 'tool file')} and manifest.json to {out}; "
+            f"{len(refused)} refused."
         )
     sys.exit(1 if refused else 0)
 
@@ -322,7 +332,7 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
     click.echo("tool".ljust(width) + "  " + "  ".join(t.id for t in chosen))
     for t in tools:
         row = "  ".join(_SYMBOL[cells[(t.tool.name, tg.id)]].center(len(tg.id)) for tg in chosen)
-        click.echo(t.tool.name.ljust(width) + "  " + row)
+        click.echo((t.tool.name.ljust(width) + "  " + row).rstrip())
     clean = " · ".join(
         f"{tg.display_name} {sum(1 for t in tools if cells[(t.tool.name, tg.id)] in ('clean', 'info'))}/{len(tools)}"
         for tg in chosen

@@ -162,10 +162,12 @@ def target_for_provider(provider: str) -> Target:
 
     key = PROVIDER_INDEX.get(canonical_key(provider))
     mapping = _provider_targets()
-    if key is None or key not in mapping:
-        raise UnknownTargetError(
-            f"provider {provider!r} has no tool_schema_target in the catalog"
-            if key is not None
-            else f"unknown provider {provider!r}"
-        )
+    if key is None:
+        import difflib
+
+        close = difflib.get_close_matches(canonical_key(provider), sorted(PROVIDER_INDEX), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UnknownTargetError(f"unknown provider {provider!r}{hint}")
+    if key not in mapping:
+        raise UnknownTargetError(f"provider {provider!r} has no tool_schema_target in the catalog")
     return get_target(mapping[key])
