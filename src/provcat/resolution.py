@@ -6,6 +6,8 @@ instance (and so never loads pydantic). ``match_endpoint`` builds on it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderEndpointSpec
 from provcat.errors import EndpointConfigurationError, EndpointNotFound, ProviderUnavailable
@@ -54,8 +56,10 @@ def lookup(
         if compatible:
             return Unlisted(pkey)
         known = ", ".join(sorted(snapshot.providers))
+        close = _closest(pkey, snapshot.provider_index)
+        hint = f"did you mean '{close}'? " if close else ""
         raise EndpointNotFound(
-            pkey, ekey, (), reason=f"unknown provider '{pkey}' (known providers: {known})"
+            pkey, ekey, (), reason=f"unknown provider '{pkey}' ({hint}known providers: {known})"
         )
     entry = snapshot.providers[owner]
     if not ekey:
@@ -72,7 +76,23 @@ def lookup(
         if target_key is None:
             if compatible:
                 return Unlisted(owner)
-            raise EndpointNotFound(owner, ekey, entry.available_endpoints())
+            close = _closest(ekey, entry.endpoint_index)
+            hint = f" (did you mean '{close}'?)" if close else ""
+            raise EndpointNotFound(
+                owner,
+                ekey,
+                entry.available_endpoints(),
+                reason=f"{owner} has no endpoint '{ekey}'{hint}",
+            )
         target = entry.endpoints[target_key]
     snapshot.remember(provider, endpoint, target)
     return target
+
+
+def _closest(key: str, index: Mapping[str, str]) -> str | None:
+    """The declared spelling closest to ``key`` (any spelling resolves), for a "did you mean"
+    (errors only)."""
+    import difflib
+
+    close = difflib.get_close_matches(key, sorted(index), n=1)
+    return close[0] if close else None

@@ -381,9 +381,20 @@ def test_d4_known_provider_unknown_endpoint_raises_even_with_one_endpoint(base: 
         match_endpoint("alpha", "chta")
     assert (caught.value.provider, caught.value.endpoint) == ("alpha", "chta")
     assert caught.value.available == ("chat/completions", "embeddings", "query_cli")
-    assert "alpha has no endpoint 'chta'; available: chat/completions" in str(caught.value)
+    message = str(caught.value)
+    assert (
+        "alpha has no endpoint 'chta' (did you mean 'chat'?); available: chat/completions"
+        in message
+    )
     with pytest.raises(EndpointNotFound):
         match_endpoint("scripted", "anything")
+
+
+def test_unknown_provider_gets_the_closest_spelling(base: Records) -> None:
+    with pytest.raises(
+        EndpointNotFound, match=r"unknown provider 'alpah' \(did you mean 'alpha'\?"
+    ):
+        match_endpoint("alpah", "chat")
 
 
 def test_d4_known_provider_miss_with_flag_is_a_marked_compatible_endpoint(base: Records) -> None:
