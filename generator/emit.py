@@ -197,9 +197,12 @@ def lifecycle_rows(inventory: dict[str, Any]) -> list[dict[str, Any]]:
     )
 
 
-def _environment() -> jinja2.Environment:
+def _environment(compiled: Path | None = None) -> jinja2.Environment:
+    """The templates' environment; ``compiled`` keeps their compiled code between runs (jinja
+    checks each template's source against it, and its own and Python's version)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(compiled)) if compiled else None,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
@@ -290,6 +293,8 @@ def _cached(
 
 
 class TextCache(Protocol):
+    @property
+    def templates(self) -> Path: ...
     def digest(self, data: str) -> str: ...
     def text(self, key: str) -> str | None: ...
     def put_text(self, key: str, text: str) -> None: ...
@@ -297,7 +302,7 @@ class TextCache(Protocol):
 
 def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None) -> dict[str, str]:
     """Every generated file, relative path -> text."""
-    env = _environment()
+    env = _environment(cache.templates if cache is not None else None)
     providers = snapshot["providers"]
     context: dict[str, Any] = {
         "snapshot": snapshot,

@@ -157,6 +157,10 @@ def test_a_damaged_or_foreign_cache_never_changes_the_output(
         entry.write_text(entry.read_text().replace("alpha", "omega"))
     for record in folder.glob("build-*.json"):
         record.write_text("{")
+    compiled = list((folder / "templates").iterdir())
+    assert compiled  # the templates' compiled code
+    for entry in compiled:
+        entry.write_bytes(b"not compiled code")
     assert workspace.run().exit_code == 0
     assert tree_bytes(workspace.out) == _full(workspace, tmp_path / "full")
     # another generator version (or other generator code) reads none of this cache
