@@ -124,6 +124,10 @@ def _tabs(text: str, display: str) -> list[Diagnostic]:
 _NOTHING: Any = object()  # no document, or only a null one
 _EXPECT_KEY, _SKIP_KEY, _SKIP_VALUE = object(), object(), object()
 _resolver: Any = yaml.resolver.Resolver()
+# the first characters the resolver's implicit types (bool, int, null, ...) can start with; the
+# shortcut holds while no implicit type matches any start and no path resolvers are registered
+_RESOLVED_FIRST = frozenset(_resolver.yaml_implicit_resolvers)
+_SHORTCUT = None not in _RESOLVED_FIRST and not _resolver.yaml_path_resolvers
 _constructor = yaml.constructor.SafeConstructor()
 _PLAIN_SCALARS = {
     tag: _constructor.yaml_constructors[tag]
@@ -173,7 +177,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                             f"anchor '&{event.anchor}' is declared",
                         )
                     )
-                if _explicit_tag(event):
+                if event.tag is not None and _explicit_tag(event):
                     problems.append(
                         diag(
                             "yaml_tag_not_allowed",
@@ -205,7 +209,13 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                 else:
                     tag = event.tag
                     if tag is None or tag == "!":
-                        tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+                        text = event.value
+                        if not event.implicit[0] or (
+                            _SHORTCUT and text and text[0] not in _RESOLVED_FIRST
+                        ):
+                            tag = _STR  # quoted, or no implicit type starts this way
+                        else:
+                            tag = _resolver.resolve(yaml.ScalarNode, text, event.implicit)
                 if not stack:
                     path: NodePath = ()
                     if collection:
