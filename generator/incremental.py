@@ -15,6 +15,9 @@ Two caches, both under ``.provcat-cache/`` beside the catalog folder (never in `
   first (``fast_build``) without importing the generator's heavy parts: when every input and
   every output still matches, nothing runs and nothing is written.
 
+The templates' compiled code is kept there too (jinja's own bytecode cache, checked against each
+template's source and jinja's and Python's versions).
+
 A record that cannot be read, or was written by another generator version, is ignored: a stale
 or damaged cache costs a full build, never a different output.
 """
@@ -89,6 +92,7 @@ class FileCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder / "files"
         self.texts = folder / "texts"
+        self._templates = folder / "templates"
         self.used: set[str] = set()
         self.hits = 0
         self.misses = 0
@@ -122,6 +126,12 @@ class FileCache:
         with open(tmp, "wb") as handle:
             pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, self.folder / key)
+
+    @property
+    def templates(self) -> Path:
+        """Where jinja keeps the templates' compiled code (one file per template)."""
+        self._templates.mkdir(parents=True, exist_ok=True)
+        return self._templates
 
     def digest(self, data: str) -> str:
         """A key for rendered text: ``data`` (the input's repr) and the generator's code."""

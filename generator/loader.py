@@ -8,6 +8,7 @@ non-UTF-8 bytes, empty files, symbolic links and files over the size cap.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,16 +100,14 @@ def load_file(path: Path, display: str) -> tuple[Document | None, list[Diagnosti
     problems = _tabs(text, display)
     if problems:
         return None, problems
-    problems = _scan_events(text, display)
+    doc = Document(display, None, text=text)
+    problems, shape, found = _read(text, doc)
     if problems:
         return None, problems
-    node = yaml.compose(text, Loader=_Loader)
-    if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _NULL):
+    if found is _NOTHING:
         return None, [diag("empty_file", at_start, "the file holds no YAML document")]
-    doc = Document(display, None, text=text)
-    problems = []
-    doc.data = _convert(node, (), doc, problems)
-    return (None, problems) if problems else (doc, [])
+    doc.data = found
+    return (None, shape) if shape else (doc, [])
 
 
 def _tabs(text: str, display: str) -> list[Diagnostic]:
@@ -122,44 +121,165 @@ def _tabs(text: str, display: str) -> list[Diagnostic]:
     return found
 
 
-def _scan_events(text: str, display: str) -> list[Diagnostic]:
-    """One pass over the parser's events: syntax, anchors, aliases, tags, documents, depth."""
+_NOTHING: Any = object()  # no document, or only a null one
+_EXPECT_KEY, _SKIP_KEY, _SKIP_VALUE = object(), object(), object()
+_resolver: Any = yaml.resolver.Resolver()
+# the first characters the resolver's implicit types (bool, int, null, ...) can start with; the
+# shortcut holds while no implicit type matches any start and no path resolvers are registered
+_RESOLVED_FIRST = frozenset(_resolver.yaml_implicit_resolvers)
+_SHORTCUT = None not in _RESOLVED_FIRST and not _resolver.yaml_path_resolvers
+_constructor = yaml.constructor.SafeConstructor()
+_PLAIN_SCALARS = {
+    tag: _constructor.yaml_constructors[tag]
+    for tag in (
+        "tag:yaml.org,2002:bool",
+        "tag:yaml.org,2002:int",
+        "tag:yaml.org,2002:float",
+        _NULL,
+    )
+}
+
+
+def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic], Any]:
+    """One pass over the parser's events that both refuses what makes a file hard to review
+    (syntax, anchors, aliases, tags, documents, depth: the first list) and builds the data with
+    the position of every node, refusing duplicate and non-string keys (the second list).
+
+    The data is only good when the first list is empty; it is ``_NOTHING`` for a file without a
+    document or with a null one.
+    """
+    display = doc.file
     problems: list[Diagnostic] = []
+    shape: list[Diagnostic] = []
+    positions = doc.positions
     documents = 0
     depth = 0
+    root: Any = _NOTHING
+    # open collections: [container, its path, is a mapping, the pending key or a marker]
+    stack: list[list[Any]] = []
+    skip = 0  # > 0: inside a subtree left out (a refused key or the value under it)
+    building = True
     try:
-        for event in yaml.parse(text, Loader=_Loader):
-            loc = (display, *_mark(event.start_mark))
-            if isinstance(event, yaml.DocumentStartEvent):
-                documents += 1
-                if documents == 2:
-                    problems.append(
-                        diag("multiple_documents", loc, "a second YAML document starts here")
-                    )
-            elif isinstance(event, yaml.AliasEvent):
-                problems.append(
-                    diag("anchor_not_allowed", loc, f"alias '*{event.anchor}' refers to an anchor")
-                )
-            elif isinstance(event, yaml.NodeEvent):
+        events: Iterator[Any] = yaml.parse(text, Loader=_Loader)
+        for event in events:
+            kind = type(event)
+            if (
+                kind is yaml.ScalarEvent
+                or kind is yaml.MappingStartEvent
+                or kind is yaml.SequenceStartEvent
+            ):
+                mark = event.start_mark
                 if event.anchor is not None:
                     problems.append(
-                        diag("anchor_not_allowed", loc, f"anchor '&{event.anchor}' is declared")
+                        diag(
+                            "anchor_not_allowed",
+                            (display, *_mark(mark)),
+                            f"anchor '&{event.anchor}' is declared",
+                        )
                     )
-                if _explicit_tag(event):
-                    tag = getattr(event, "tag", "")
-                    problems.append(diag("yaml_tag_not_allowed", loc, f"explicit tag '{tag}'"))
-                if isinstance(event, yaml.CollectionStartEvent):
+                if event.tag is not None and _explicit_tag(event):
+                    problems.append(
+                        diag(
+                            "yaml_tag_not_allowed",
+                            (display, *_mark(mark)),
+                            f"explicit tag '{event.tag}'",
+                        )
+                    )
+                collection = kind is not yaml.ScalarEvent
+                if collection:
                     depth += 1
                     if depth == MAX_DEPTH + 1:
                         problems.append(
                             diag(
                                 "nesting_too_deep",
-                                loc,
+                                (display, *_mark(mark)),
                                 f"the YAML nests more than {MAX_DEPTH} levels deep",
                             )
                         )
-            elif isinstance(event, yaml.CollectionEndEvent):
+                if problems:
+                    building = False
+                if not building:
+                    continue
+                if skip:
+                    skip += collection
+                    continue
+                value: Any
+                if collection:
+                    value = {} if kind is yaml.MappingStartEvent else []
+                else:
+                    tag = event.tag
+                    if tag is None or tag == "!":
+                        text = event.value
+                        if not event.implicit[0] or (
+                            _SHORTCUT and text and text[0] not in _RESOLVED_FIRST
+                        ):
+                            tag = _STR  # quoted, or no implicit type starts this way
+                        else:
+                            tag = _resolver.resolve(yaml.ScalarNode, text, event.implicit)
+                if not stack:
+                    path: NodePath = ()
+                    if collection:
+                        root = value
+                    elif tag != _NULL:
+                        root = _scalar(tag, event)
+                else:
+                    frame = stack[-1]
+                    if frame[2]:
+                        pending = frame[3]
+                        if pending is _EXPECT_KEY:  # this node is a key
+                            frame[3] = _key(
+                                event, collection, tag if not collection else "", frame, doc, shape
+                            )
+                            if collection:
+                                skip = 1
+                            continue
+                        if pending is _SKIP_VALUE:
+                            frame[3] = _EXPECT_KEY
+                            skip = int(collection)
+                            continue
+                        path = (*frame[1], pending)
+                        frame[3] = _EXPECT_KEY
+                        if not collection:
+                            value = _scalar(tag, event)
+                        frame[0][pending] = value
+                    else:
+                        path = (*frame[1], len(frame[0]))
+                        if not collection:
+                            value = _scalar(tag, event)
+                        frame[0].append(value)
+                positions[path] = _mark(mark)
+                if collection:
+                    stack.append([value, path, kind is yaml.MappingStartEvent, _EXPECT_KEY])
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 depth -= 1
+                if not building:
+                    continue
+                if skip:
+                    skip -= 1
+                    if not skip and stack and stack[-1][3] is _SKIP_KEY:
+                        stack[-1][3] = _SKIP_VALUE  # the value under a refused key goes too
+                    continue
+                stack.pop()
+            elif kind is yaml.AliasEvent:
+                building = False
+                problems.append(
+                    diag(
+                        "anchor_not_allowed",
+                        (display, *_mark(event.start_mark)),
+                        f"alias '*{event.anchor}' refers to an anchor",
+                    )
+                )
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents == 2:
+                    building = False
+                    problems.append(
+                        diag(
+                            "multiple_documents",
+                            (display, *_mark(event.start_mark)),
+                            "a second YAML document starts here",
+                        )
+                    )
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = _mark(mark) if mark is not None else (1, 1)
@@ -172,13 +292,55 @@ def _scan_events(text: str, display: str) -> list[Diagnostic]:
                     f"the YAML nests more than {MAX_DEPTH} levels deep",
                 )
             )
-            return problems
+            return problems, shape, _NOTHING
         if exc.context:
             what = f"{exc.context}: {what}"
         problems.append(diag("yaml_syntax", (display, line, column), what))
     except yaml.YAMLError as exc:  # a reader error without a mark
         problems.append(diag("yaml_syntax", (display, 1, 1), str(exc).splitlines()[0]))
-    return problems
+    return problems, shape, root
+
+
+def _key(
+    event: Any,
+    collection: bool,
+    tag: str,
+    frame: list[Any],
+    doc: Document,
+    shape: list[Diagnostic],
+) -> Any:
+    """Check one mapping key; returns the key, or the marker for what to leave out."""
+    key_loc = (doc.file, *_mark(event.start_mark))
+    if collection:
+        shape.append(diag("non_string_key", key_loc, "a collection is used as a key"))
+        return _SKIP_KEY
+    if tag == _MERGE:
+        shape.append(
+            diag(
+                "non_string_key",
+                key_loc,
+                "merge keys ('<<') are not allowed",
+                "write the merged keys out in full",
+            )
+        )
+        return _SKIP_VALUE
+    if tag != _STR:
+        kind = _YAML_TYPE_NAMES.get(tag, "not a string")
+        shape.append(diag("non_string_key", key_loc, f"key '{event.value}' is read as {kind}"))
+        return _SKIP_VALUE
+    key = event.value
+    if key in frame[0]:
+        first = doc.key_positions[(*frame[1], key)]
+        shape.append(
+            diag(
+                "duplicate_yaml_key",
+                key_loc,
+                f"key '{key}' is already defined at line {first[0]}, column {first[1]}",
+            )
+        )
+        return _SKIP_VALUE
+    doc.key_positions[(*frame[1], key)] = _mark(event.start_mark)
+    return key
 
 
 def _explicit_tag(event: Any) -> bool:
@@ -190,54 +352,11 @@ def _explicit_tag(event: Any) -> bool:
     return not bool(event.implicit)
 
 
-_constructor = yaml.constructor.SafeConstructor()
-
-
-def _scalar(node: yaml.ScalarNode) -> Any:
-    if node.tag in (_STR, _TIMESTAMP):  # dates stay the text the author wrote
-        return node.value
+def _scalar(tag: str, event: Any) -> Any:
+    if tag in (_STR, _TIMESTAMP):  # dates stay the text the author wrote
+        return event.value
+    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+    plain = _PLAIN_SCALARS.get(tag)
+    if plain is not None:
+        return plain(_constructor, node)
     return _constructor.construct_object(node, deep=True)
-
-
-def _convert(node: yaml.Node, path: NodePath, doc: Document, problems: list[Diagnostic]) -> Any:
-    doc.positions[path] = _mark(node.start_mark)
-    if isinstance(node, yaml.ScalarNode):
-        return _scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, (*path, i), doc, problems) for i, item in enumerate(node.value)]
-    assert isinstance(node, yaml.MappingNode)
-    result: dict[str, Any] = {}
-    for key_node, value_node in node.value:
-        key_loc = (doc.file, *_mark(key_node.start_mark))
-        if key_node.tag == _MERGE:
-            problems.append(
-                diag(
-                    "non_string_key",
-                    key_loc,
-                    "merge keys ('<<') are not allowed",
-                    "write the merged keys out in full",
-                )
-            )
-            continue
-        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _STR:
-            if isinstance(key_node, yaml.ScalarNode):
-                kind = _YAML_TYPE_NAMES.get(key_node.tag, "not a string")
-                message = f"key '{key_node.value}' is read as {kind}"
-            else:
-                message = "a collection is used as a key"
-            problems.append(diag("non_string_key", key_loc, message))
-            continue
-        key = key_node.value
-        if key in result:
-            first = doc.key_positions[(*path, key)]
-            problems.append(
-                diag(
-                    "duplicate_yaml_key",
-                    key_loc,
-                    f"key '{key}' is already defined at line {first[0]}, column {first[1]}",
-                )
-            )
-            continue
-        doc.key_positions[(*path, key)] = _mark(key_node.start_mark)
-        result[key] = _convert(value_node, (*path, key), doc, problems)
-    return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 WIDTH = 100
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # exact types: repr is their literal
 
 
 def literal(value: Any, indent: int = 0, step: int = 4) -> str:
@@ -21,16 +22,26 @@ class _Renderer:
         self.inline: dict[int, str] = {}
 
     def flat(self, value: Any) -> str:
+        if type(value) in _SCALARS:
+            return repr(value)
         if isinstance(value, bool) or value is None or isinstance(value, (int, float, str)):
             return repr(value)
         found = self.inline.get(id(value))
         if found is not None:
             return found
+        flat = self.flat
+        scalars = _SCALARS
         if isinstance(value, dict):
-            text = "{" + ", ".join(f"{self.flat(k)}: {self.flat(v)}" for k, v in value.items())
+            text = "{" + ", ".join(
+                [
+                    f"{repr(k) if type(k) in scalars else flat(k)}: "
+                    f"{repr(v) if type(v) in scalars else flat(v)}"
+                    for k, v in value.items()
+                ]
+            )
             text += "}"
         elif isinstance(value, (list, tuple)):
-            items = ", ".join(self.flat(v) for v in value)
+            items = ", ".join([repr(v) if type(v) in scalars else flat(v) for v in value])
             if isinstance(value, tuple):
                 text = "(" + items + ("," if len(value) == 1 else "") + ")"
             else:

@@ -14,6 +14,7 @@ from jsonschema.exceptions import ValidationError
 
 from generator.diagnostics import Diagnostic, diag
 from generator.loader import Document, NodePath
+from generator.schema_fast import Check, compile_schema
 from generator.schema_inline import inline_refs
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
@@ -24,6 +25,13 @@ def validator(schema_name: str) -> Draft202012Validator:
     schema = json.loads((SCHEMA_DIR / schema_name).read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(inline_refs(schema))
+
+
+@cache
+def quick(schema_name: str) -> Check:
+    """The schema as a quick "certainly valid" test (generator.schema_fast)."""
+    schema = validator(schema_name).schema
+    return compile_schema(schema)
 
 
 def check_schema_reference(doc: Document, schema_name: str) -> list[Diagnostic]:
@@ -46,6 +54,8 @@ def check_schema_reference(doc: Document, schema_name: str) -> list[Diagnostic]:
 
 def check(doc: Document, schema_name: str) -> list[Diagnostic]:
     """All schema violations of ``doc``, each at the position of the offending node."""
+    if quick(schema_name)(doc.data) is True:
+        return []  # proven valid: jsonschema would report nothing
     found: list[Diagnostic] = []
     for error in validator(schema_name).iter_errors(doc.data):
         found.extend(_explain(doc, error))

@@ -89,16 +89,16 @@ def test_a_crash_while_staging_leaves_the_old_tree(
 ) -> None:
     workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
     before = tree_bytes(workspace.out)
-    real_fsync = os.fsync
+    real_write = emit._write
     calls = {"n": 0}
 
-    def failing_fsync(fd: int) -> None:
+    def failing_write(target: Path, text: str) -> None:
         calls["n"] += 1
         if calls["n"] == 3:
             raise OSError(28, "No space left on device")
-        real_fsync(fd)
+        real_write(target, text)
 
-    monkeypatch.setattr(emit.os, "fsync", failing_fsync)
+    monkeypatch.setattr(emit, "_write", failing_write)
     with pytest.raises(OSError):
         workspace.run()
     assert tree_bytes(workspace.out) == before

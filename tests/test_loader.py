@@ -138,3 +138,20 @@ def _load(text: str) -> tuple[loader.Document | None, list[object]]:
         path.write_text(text, encoding="utf-8")
         doc, problems = loader.load_file(path, "x.yaml")
         return doc, list(problems)
+
+
+def test_a_scalar_without_a_constructor_is_a_syntax_diagnostic_not_a_crash(
+    workspace: Workspace,
+) -> None:
+    # a plain '=' resolves to YAML's 'value' tag, which the safe constructor cannot build
+    workspace.write("gamma.yaml", GOOD + "notes: =\n")
+    workspace.fails(("yaml_syntax", "gamma.yaml", 5, 8))
+
+
+def test_what_follows_a_refused_key_is_still_checked(workspace: Workspace) -> None:
+    # the value under a refused key is left out whole; the keys after it are read as usual
+    workspace.write("gamma.yaml", GOOD + "? [a, {b: 1}]\n: {c: 1, c: 2}\ndisplay_name: Again\n")
+    run = workspace.fails(
+        ("non_string_key", "gamma.yaml", 5, 3), ("duplicate_yaml_key", "gamma.yaml", 7, 1)
+    )
+    assert len(run.json["diagnostics"]) == 2

@@ -46,6 +46,17 @@ _PRICE_FIELDS = (
 )
 
 
+_DECIMALS: dict[str, Decimal] = {}
+_PRICE_SETS: dict[tuple[tuple[str, Any], ...], PriceSet] = {}
+
+
+def _decimal(text: str) -> Decimal:
+    found = _DECIMALS.get(text)
+    if found is None:
+        found = _DECIMALS.setdefault(text, Decimal(text))
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class PriceSet:
     """USD per million tokens; None where the vendor does not price the category apart."""
@@ -62,7 +73,16 @@ class PriceSet:
 
     @classmethod
     def from_record(cls, raw: Mapping[str, Any]) -> PriceSet:
-        return cls(**{k: Decimal(raw[k]) for k in _PRICE_FIELDS if k in raw})
+        """Equal records give one shared (frozen) PriceSet, and equal price texts one Decimal:
+        thousands of models repeat a few hundred prices."""
+        given = tuple((k, raw[k]) for k in _PRICE_FIELDS if k in raw)
+        if not all(type(v) is str for _, v in given):  # the snapshot writes prices as text
+            return cls(**{k: Decimal(v) for k, v in given})
+        found = _PRICE_SETS.get(given)
+        if found is None:
+            found = cls(**{k: _decimal(v) for k, v in given})
+            found = _PRICE_SETS.setdefault(given, found)
+        return found
 
     def over(self, base: PriceSet) -> PriceSet:
         """These prices where given, ``base``'s elsewhere."""

@@ -157,6 +157,10 @@ def test_a_damaged_or_foreign_cache_never_changes_the_output(
         entry.write_text(entry.read_text().replace("alpha", "omega"))
     for record in folder.glob("build-*.json"):
         record.write_text("{")
+    compiled = list((folder / "templates").iterdir())
+    assert compiled  # the templates' compiled code
+    for entry in compiled:
+        entry.write_bytes(b"not compiled code")
     assert workspace.run().exit_code == 0
     assert tree_bytes(workspace.out) == _full(workspace, tmp_path / "full")
     # another generator version (or other generator code) reads none of this cache
@@ -172,3 +176,20 @@ def test_the_cache_lives_beside_the_catalog_never_in_the_output(workspace: Works
     assert (workspace.root / ".provcat-cache").is_dir()
     assert not any(".provcat-cache" in str(p) for p in workspace.out.rglob("*"))
     assert not any(p.suffix in (".json", ".pickle") for p in workspace.out.rglob("*"))
+
+
+def test_a_file_broken_then_fixed_builds_as_a_full_build_does(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    # the broken file goes through jsonschema (the quick test cannot vouch for it) and the YAML
+    # refusals; fixed, it is read again, proven valid quickly, and the tree is a full build's
+    workspace.edit("alpha.yaml", "context_window: 8192}", "context_window: -5}")
+    broken = workspace.run()
+    assert broken.exit_code == 1
+    assert [d["code"] for d in broken.json["diagnostics"]] == ["schema_violation"]
+    workspace.edit("alpha.yaml", "context_window: -5}", "context_window: 1, context_window: 2}")
+    assert [d["code"] for d in workspace.run().json["diagnostics"]] == ["duplicate_yaml_key"]
+    workspace.edit("alpha.yaml", "context_window: 1, context_window: 2}", "context_window: 32768}")
+    fixed = workspace.run()
+    assert fixed.exit_code == 0, fixed.stdout
+    assert tree_bytes(workspace.out) == _full(workspace, tmp_path / "full")

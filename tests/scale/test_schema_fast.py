@@ -1,0 +1,102 @@
+"""The quick schema test never calls valid what jsonschema (the reference) rejects.
+
+Every bundled provider file, and thousands of variants of them with one node broken (a wrong
+type, a missing required field, an unknown field, an empty string, a bad pattern, a negative
+number, a duplicate list item), are judged by both: where the quick test answers True or False,
+jsonschema must agree; None is allowed (it only means "ask jsonschema").
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.loader import load_file
+from generator.schema_check import quick, validator
+from tests.conftest import ROOT
+
+SCHEMA = "provider.schema.json"
+FILES = sorted((ROOT / "catalog" / "providers").glob("*.yaml"))
+
+
+def _documents() -> list[tuple[str, Any]]:
+    found = []
+    for path in FILES:
+        doc, _ = load_file(path, path.name)
+        assert doc is not None
+        found.append((path.name, doc.data))
+    return found
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, (*path, i))
+
+
+def _replace(data: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    data = copy.deepcopy(data)
+    node = data
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = new
+    return data
+
+
+def _variants(data: Any) -> Iterator[Any]:
+    for path in _paths(data):
+        node = data
+        for step in path:
+            node = node[step]
+        for new in ("", "x y", -1, 1.5, True, None, [], {}, ["a", "a"], {"zz_unknown": 1}):
+            if new != node or type(new) is not type(node):
+                yield _replace(data, path, new)
+        if isinstance(node, dict):
+            for key in list(node)[:4]:
+                yield _replace(data, path, {k: v for k, v in node.items() if k != key})
+            yield _replace(data, path, {**node, "zz_unknown": 1})
+        if isinstance(node, list) and node:
+            yield _replace(data, path, [*node, node[0]])
+
+
+def test_the_bundled_files_are_proven_valid_quickly() -> None:
+    check = quick(SCHEMA)
+    for name, data in _documents():
+        assert not list(validator(SCHEMA).iter_errors(data)), name
+        assert check(data) is True, name
+
+
+@pytest.mark.parametrize("name", [p.name for p in FILES[:5]])
+def test_every_quick_verdict_agrees_with_jsonschema(name: str) -> None:
+    check = quick(SCHEMA)
+    full = validator(SCHEMA)
+    data = dict(_documents())[name]
+    judged = invalid = 0
+    for variant in _variants(data):
+        verdict = check(variant)
+        if verdict is None:
+            continue
+        judged += 1
+        valid = not any(True for _ in full.iter_errors(variant))
+        invalid += not valid
+        assert verdict is valid, (name, variant)
+    assert judged and invalid  # the variants did reach both answers
+
+
+def test_an_unknown_keyword_never_proves_anything(tmp_path: Path) -> None:
+    from generator.schema_fast import compile_schema
+
+    assert compile_schema({"type": "string", "format": "email"})("a") is None
+    assert compile_schema({"type": "string", "format": "email"})(1) is False
+    assert compile_schema({"not": {"format": "email"}})("a") is None
+    assert compile_schema({"oneOf": [{"type": "string"}, {"dependentRequired": {}}]})("a") is None
