@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from provcat.toolschema.core import finalize_records, materialize_diagnostics, record_key
+from provcat.toolschema.core import finalize_records, materialize_diagnostics
 from provcat.toolschema.executor import run
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic, plain_tool
@@ -48,6 +48,7 @@ def compile_tool(
         tool_name=canonical.name,
         output=outcome.output,
         transformations=outcome.transformations,
-        diagnostics=sorted(outcome.diagnostics, key=record_key),
+        diagnostics=outcome.diagnostics,
         allow_lossy=allow_lossy,
+        sort=True,
     )

@@ -417,13 +417,16 @@ def finalize_records(
     transformations: Sequence[TransformationRecord],
     diagnostics: Sequence[DiagnosticRecord],
     allow_lossy: bool = False,
+    sort: bool = False,
 ) -> CompileResult:
     """The one compile policy (SchemaPort ``finalizeCompile``), over records.
 
     Refuses when an error diagnostic cannot be compiled (``compile.supported`` false), then when a
     transformation is lossy and ``allow_lossy`` is off. Errors that compiling resolved are dropped
     (their transformation records stand for them); warnings and infos always survive. Diagnostics
-    are taken in the order given; the result builds its records on first access.
+    are taken in the order given, or with ``sort`` sorted by severity, path and code (only the
+    ones kept: sorting is stable, so that is the order sorting all of them first gives); the
+    result builds its records on first access.
     """
     kept_transformations = _unique(transformations, provider_id, tool_name)
     unresolved = False
@@ -434,6 +437,8 @@ def finalize_records(
                 continue
             unresolved = True
         kept.append(d)
+    if sort:
+        kept.sort(key=_record_key)
     ok = not unresolved
     if ok:
         lossy = [t for t in kept_transformations if t[2]]

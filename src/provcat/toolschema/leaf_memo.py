@@ -30,11 +30,15 @@ class LeafMemo(RewriteWalk):
     def node(self, s: Any, path: str, depth: int = 1, level: int = 1) -> Any:
         if s.__class__ is not dict or "$ref" in s:
             return _rewrite(self, s, path, depth, level)
-        content = leaf_key(s)
-        if content is None:
+        # ``values.leaf_key``, inlined: this runs once per subschema
+        classes = tuple(map(type, s.values()))
+        if not _ATOMS.issuperset(classes):
             return _rewrite(self, s, path, depth, level)
         tally = self.tally
-        key = (tally is not None, content)
+        if float in classes:
+            key: tuple[Any, ...] = (tally is not None, leaf_key(s))
+        else:
+            key = (tally is not None, (tuple(s.items()), classes))
         leaf = self.plan.leaves.get(key)
         if leaf is None:
             return self.remember(s, path, depth, level, key)

@@ -15,6 +15,7 @@ from provcat.toolschema.plan import (
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.run_state import RunState
 from provcat.toolschema.values import (
+    _STRINGS,
     _code,
     _js,
 )
@@ -123,7 +124,11 @@ class NodeReports(RunState):
     def enum_rules(self, values: list[Any], path: str, *, drop_allowed: bool) -> bool:
         """Fire enum-values rules; True when one of them drops the enum."""
         dropped = False
+        # all plain strings (the usual enum): neither case can hit, asked in C
+        strings = _STRINGS.issuperset(map(type, values))
         for rule, trig in self.plan.enum_values:
+            if strings:
+                continue
             case = trig["case"]
             if case == "non-primitive":
                 hit = any(isinstance(v, (dict, list)) for v in values)

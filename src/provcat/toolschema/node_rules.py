@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.toolschema.core import (
+    PATH_SEGMENTS,
     join_path,
     walk_schema,
 )
@@ -14,6 +15,7 @@ from provcat.toolschema.plan import (
 )
 from provcat.toolschema.run_state import RunState
 from provcat.toolschema.values import (
+    _STRINGS,
     _as_dict,
     _as_list,
     _clone,
@@ -192,25 +194,32 @@ class NodeRules(RunState):
         required = _as_list(s.get("required"))
         props: dict[str, Any] = out.get("properties") or {}
         base = path + ".properties"
+        segment = PATH_SEGMENTS.get
+        records = plan.optional_records
+        optional = False
         for name in canonical:
             if name in required:
                 continue
-            where = base + _segment(name)
+            optional = True
+            where = base + (segment(name) or _segment(name))
             values = {"property": name}  # read-only, shared by this property's records
             # what fire() and record() append, per optional-property rule, in rule order
-            for rank, code, supported, rule, spec in plan.optional_records:
+            for rank, code, supported, rule, spec in records:
                 diagnostics.append((rank, where, code, supported, (rule, values)))
-                fired.add(code)
                 if spec is not None:
                     dfs.append((spec["code"], where, rule.lossy, (spec["detail"], values)))
+            # the property's output is this walk's own fresh dict: made nullable in place
             props[name] = self.with_null(props.get(name, {}))
+        if optional:
+            fired.update(plan.optional_codes)
         out["properties"] = props
         out["required"] = list(canonical)
 
     def with_null(self, schema: Any) -> Any:
+        """``schema`` (an output the walk made, not shared) also accepting null."""
         if not isinstance(schema, dict):
             return schema
-        out = dict(schema)
+        out = schema
         t = out.get("type")
         if isinstance(t, str):
             if t != "null":
@@ -241,9 +250,9 @@ class NodeRules(RunState):
         if (
             isinstance(values, list)
             and values
-            and all(isinstance(v, str) for v in values)
+            and (_STRINGS.issuperset(map(type, values)) or all(isinstance(v, str) for v in values))
             and "format" not in out
-            and self.step("add-enum-format", join_path(path, "format"), self.dfs)
+            and self.step("add-enum-format", path + ".format", self.dfs)
         ):
             out["format"] = "enum"
         if plan.int64_set.isdisjoint(out):

@@ -182,6 +182,7 @@ class _Plan:
             )
             for rule, _ in self.optional
         )
+        self.optional_codes = frozenset(code for _, code, _, _, _ in self.optional_records)
         self.replaces_map = any(
             "schema" in trig["values"] and rule.action in ("close-object", "drop-keyword")
             for rule, trig in self.ap_rules

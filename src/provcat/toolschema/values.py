@@ -26,6 +26,8 @@ def _code(value: Any) -> str:
 
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
+# the one class of an all-plain-strings list (``_STRINGS.issuperset(map(type, values))``)
+_STRINGS = frozenset({str})
 
 
 def leaf_key(s: dict[str, Any]) -> tuple[Any, ...] | None:
