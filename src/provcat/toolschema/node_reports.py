@@ -145,8 +145,7 @@ class NodeReports(RunState):
         """Fire nullable rules; True when the keyword is consumed (converted or dropped)."""
         value = s["nullable"]
         consumed = False
-        for rule, trig in self.target.fires("nullable"):
-            want = str(trig.get("value", "any"))
+        for rule, want in self.plan.nullable_rules:
             hit = (
                 want == "any"
                 or (want == "true" and value is True)
@@ -154,7 +153,7 @@ class NodeReports(RunState):
             )
             if not hit:
                 continue
-            where = join_path(path, "nullable")
+            where = path + ".nullable"  # ``join_path(path, "nullable")``
             self.fire(rule, where, keyword="nullable")
             if out is None:
                 continue

@@ -113,7 +113,7 @@ class NodeRules(RunState):
         return [self.type_name(n) for n in names], nullable
 
     def type_name(self, name: str) -> str:
-        if self.target.output.get("type_case") == "upper":
+        if self.plan.upper:
             self.type_names += 1
             return name.upper()
         return name

@@ -169,6 +169,10 @@ class _Plan:
             state: tuple(rule for rule in rules if rule.action == "keep")
             for state, rules in self.ap_by_state.items()
         }
+        # (rule, which ``nullable`` values it fires on: any, true or other), read once
+        self.nullable_rules = tuple(
+            (rule, str(trig.get("value", "any"))) for rule, trig in fires("nullable")
+        )
         self.empty_rules = fires("empty-schema")
         self.optional = fires("optional-property")
         self.closing = any(rule.action == "required-nullable" for rule, _ in self.optional)
