@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from provcat.toolschema import compile_tool, core, wording
+from provcat.toolschema import check, compile_tool, core, wording
 from provcat.toolschema.plan import plan_for
 from provcat.toolschema.targets import get_target
 
@@ -126,3 +126,32 @@ def test_leaves_equal_but_written_differently_are_not_mixed_up(target: str) -> N
     # each written value comes back as written (the targets keep ``minimum`` on a number)
     for value, text in zip(written, seen, strict=True):
         assert f'"minimum": {json.dumps(value)}' in text or f'"minimum": "{value}"' in text
+
+
+def test_a_leaf_compiled_first_still_reports_its_resolved_errors_to_check() -> None:
+    """``compile_tool`` does not record the errors the compile resolves (it would drop them); a
+    leaf it remembered must not replay into ``check`` without them, nor the other way round.
+    The error is Anthropic strict mode's: ``minimum`` is unsupported and dropped (its catalog
+    rule), so ``check`` names it at the leaf and the compile records the drop instead."""
+    target = "anthropic-strict"
+    tool = {
+        "name": "t",
+        "description": "d",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"n": {"type": "integer", "minimum": 0}},
+            "required": ["n"],
+        },
+    }
+    code = "anthropic-strict/unsupported-constraint"
+    where = "inputSchema.properties.n.minimum"
+    plan_for(get_target(target)).leaves.clear()
+    first = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
+    checked = [(d.severity, d.code, d.path) for d in check(tool, target)]
+    assert ("error", code, where) in checked
+    plan_for(get_target(target)).leaves.clear()
+    assert [(d.severity, d.code, d.path) for d in check(tool, target)] == checked
+    again = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
+    assert again == first
+    assert all(d["code"] != code for d in first["diagnostics"])
+    assert any(t["path"] == where for t in first["transformations"])

@@ -42,7 +42,7 @@ def compile_tool(
     """
     canonical = as_tool(tool)
     resolved = get_target(target)
-    outcome = run(canonical, resolved)
+    outcome = run(canonical, resolved, keep_resolved=False)  # finalize_records drops them anyway
     return finalize_records(
         provider_id=resolved.id,
         tool_name=canonical.name,

@@ -136,12 +136,17 @@ class _Run(ToolChecks, RefInlining, LeafMemo, VerbatimWalk, Output):
         return Outcome(self.diagnostics, ordered, self.envelope(self.plan.recipe, schema, omit))
 
 
-def run(tool: CanonicalTool, target: Target) -> Outcome:
+def run(tool: CanonicalTool, target: Target, *, keep_resolved: bool = True) -> Outcome:
     """Check and compile ``tool`` for ``target``: in one walk when the plan allows, else in
-    full."""
+    full. ``keep_resolved``: record the errors compiling resolves too (a compile drops them,
+    so it need not record them; every other record is the same)."""
     if plan_for(target).single_pass:
         try:
-            return _Run(target, tool, tool.input_schema).execute(one_walk=True)
+            return _Run(target, tool, tool.input_schema, keep_resolved=keep_resolved).execute(
+                one_walk=True
+            )
         except _Bail:
             pass  # nested too deep, or references to inline: the full run handles it
-    return _Run(target, tool, tool.input_schema).execute(one_walk=False)
+    return _Run(target, tool, tool.input_schema, keep_resolved=keep_resolved).execute(
+        one_walk=False
+    )

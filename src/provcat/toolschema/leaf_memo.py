@@ -35,10 +35,12 @@ class LeafMemo(RewriteWalk):
         if not _ATOMS.issuperset(classes):
             return _rewrite(self, s, path, depth, level)
         tally = self.tally
+        # what a replay depends on besides the leaf: the one-walk measures, the resolved errors
+        mode = (tally is not None, self.keep_resolved)
         if float in classes:
-            key: tuple[Any, ...] = (tally is not None, leaf_key(s))
+            key: tuple[Any, ...] = (mode, leaf_key(s))
         else:
-            key = (tally is not None, (tuple(s.items()), classes))
+            key = (mode, (tuple(s.items()), classes))
         leaf = self.plan.leaves.get(key)
         if leaf is None:
             return self.remember(s, path, depth, level, key)

@@ -171,10 +171,12 @@ class NodeRules(RunState):
         where = path + ".additionalProperties"
         matched = False
         diagnostics, dfs, fired = self.diagnostics, self.dfs, self.fired
+        drop = not self.keep_resolved
         fire_values, record_values = plan.ap_values[state]
         # what fire() and record() append, per rule, in rule order
-        for rule, rank, code, supported, action, spec in plan.ap_heads_by_state[state]:
-            diagnostics.append((rank, where, code, supported, (rule, fire_values)))
+        for rule, rank, code, supported, action, spec, settled in plan.ap_heads_by_state[state]:
+            if not (settled and drop):
+                diagnostics.append((rank, where, code, supported, (rule, fire_values)))
             fired.add(code)
             if action == "keep":
                 continue
@@ -204,8 +206,9 @@ class NodeRules(RunState):
             where = base + (segment(name) or _segment(name))
             values = {"property": name}  # read-only, shared by this property's records
             # what fire() and record() append, per optional-property rule, in rule order
-            for rank, code, supported, rule, spec in records:
-                diagnostics.append((rank, where, code, supported, (rule, values)))
+            for rank, code, supported, rule, spec, settled in records:
+                if not (settled and drop):
+                    diagnostics.append((rank, where, code, supported, (rule, values)))
                 if spec is not None:
                     dfs.append((spec["code"], where, rule.lossy, (spec["detail"], values)))
             # the property's output is this walk's own fresh dict: made nullable in place

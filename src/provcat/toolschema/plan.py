@@ -144,7 +144,8 @@ class _Plan:
             for state in ("true", "false", "schema", "missing")
         }
         # per state, what ``fire`` and ``record`` append for each rule (the rewrite walk's):
-        # (rule, severity rank, code, compile.supported, action, transformation or None)
+        # (rule, severity rank, code, compile.supported, action, transformation or None, whether
+        # the diagnostic is an error the compile resolves)
         self.ap_heads_by_state = {
             state: tuple(
                 (
@@ -154,6 +155,7 @@ class _Plan:
                     rule.action != "unsupported",
                     rule.action,
                     None if rule.action == "keep" else rule.transformation,
+                    rule.severity == "error" and rule.action != "unsupported",
                 )
                 for rule in rules
             )
@@ -183,10 +185,11 @@ class _Plan:
                 rule.action != "unsupported",
                 rule,
                 rule.transformation if rule.action == "required-nullable" else None,
+                rule.severity == "error" and rule.action != "unsupported",
             )
             for rule, _ in self.optional
         )
-        self.optional_codes = frozenset(code for _, code, _, _, _ in self.optional_records)
+        self.optional_codes = frozenset(code for _, code, _, _, _, _ in self.optional_records)
         self.replaces_map = any(
             "schema" in trig["values"] and rule.action in ("close-object", "drop-keyword")
             for rule, trig in self.ap_rules

@@ -48,14 +48,17 @@ class RunState:
     pathed: list[tuple[dict[str, Any], str, int]] | None = None
     plan: _Plan = field(init=False)
     tally: _Tally | None = None  # set by the one-walk run, which measures as it walks
+    # whether errors the compile resolves (severity error, compile supported) are recorded:
+    # ``check`` reports them, ``compile_tool`` drops them (their transformations stand for them)
+    keep_resolved: bool = True
 
     def __post_init__(self) -> None:
         self.plan = plan_for(self.target)
 
     def fire(self, rule: Rule, path: str, **values: Any) -> None:
-        self.diagnostics.append(
-            (_RANK[rule.severity], path, rule.code, rule.action != "unsupported", (rule, values))
-        )
+        rank, supported = _RANK[rule.severity], rule.action != "unsupported"
+        if rank or not supported or self.keep_resolved:
+            self.diagnostics.append((rank, path, rule.code, supported, (rule, values)))
         self.fired.add(rule.code)
 
     def record(
