@@ -54,11 +54,8 @@ class Output(RunState):
         if self.type_names:
             self.step("uppercase-types", "inputSchema", tail, count=self.type_names)
         if self.int64_values:
-            keywords = ", ".join(
-                f"`{k}`"
-                for k in self.target.output.get("int64_keywords") or ()
-                if k in self.int64_seen
-            )
+            seen = self.int64_seen
+            keywords = ", ".join([quoted for k, quoted in self.plan.int64_shown if k in seen])
             self.step(
                 "int64-as-string", "inputSchema", tail, count=self.int64_values, keywords=keywords
             )

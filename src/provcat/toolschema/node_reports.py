@@ -40,8 +40,9 @@ class NodeReports(RunState):
                         fired.add(code)
         for rule, keywords, keyword_set in plan.constraints:
             if not keyword_set.isdisjoint(s):
-                present = [k for k in keywords if k in s]
-                self.fire(rule, path, keywords=", ".join(f"`{k}`" for k in present))
+                # each keyword as code (`k`), written once per target
+                shown = ", ".join([quoted for k, quoted in keywords if k in s])
+                self.fire(rule, path, keywords=shown)
         if plan.format_keep:
             value = s.get("format")
             if isinstance(value, str):

@@ -258,10 +258,13 @@ class NodeRules(RunState):
             and self.step("add-enum-format", path + ".format", self.dfs)
         ):
             out["format"] = "enum"
-        if plan.int64_set.isdisjoint(out):
+        int64 = plan.int64_set
+        if int64.isdisjoint(out):
             return
-        for key in plan.int64:
-            v = out.get(key)
+        # the node's own keys (a few) rather than every int64 keyword: each conversion stands
+        # alone (counted, its keyword noted in a set), so the order they are met in is no matter
+        for key in [k for k in out if k in int64]:
+            v = out[key]
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 out[key] = str(int(v)) if float(v).is_integer() else str(v)
                 self.int64_values += 1

@@ -93,6 +93,8 @@ class _Plan:
         self.key_order: tuple[str, ...] = tuple(output.get("key_order") or ())
         self.int64: tuple[str, ...] = tuple(output.get("int64_keywords") or ())
         self.int64_set = frozenset(self.int64)
+        # each int64 keyword with its name as code (`k`), in the target's order
+        self.int64_shown = tuple((k, f"`{k}`") for k in self.int64)
         self.collapse = "collapse-nullable-any-of" in target.steps
         self.enum_format = "add-enum-format" in target.steps
         self.drop_open = "drop-open-additional-properties" in target.steps
@@ -112,8 +114,9 @@ class _Plan:
             for k, rules in self.reported.items()
         }
         self.reported_keys = frozenset(self.reported)
+        # (rule, its keywords each with its name as code, the keywords as a set)
         self.constraints = tuple(
-            (rule, tuple(trig["keywords"]), frozenset(trig["keywords"]))
+            (rule, tuple((k, f"`{k}`") for k in trig["keywords"]), frozenset(trig["keywords"]))
             for rule, trig in fires("constraints-present")
         )
         self.format_keep = tuple(
