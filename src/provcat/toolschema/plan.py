@@ -235,6 +235,8 @@ class _Plan:
         )
         self.root_constrained_rules = tuple(rule for rule, _ in fires("root-constrained"))
         self.limit_rules = fires("limit")
+        # whether the one walk measures the schema as it goes (only what limit rules read)
+        self.measures = bool(self.limit_rules)
         # (rule, measure, maximum, threshold as given, threshold or 0) per limit rule, read once
         self.limits = tuple(
             (rule, trig["measure"], trig["max"], trig.get("threshold"), trig.get("threshold", 0))

@@ -42,8 +42,9 @@ class RewriteWalk(NodeReports, NodeRules):
         """The rewritten subschema ``s`` found at ``path``.
 
         ``depth`` counts subschemas (the root is 1) and ``level`` JSON nesting; the single pass
-        (``tally`` set) measures the limits and the nesting as it goes, bailing out past
-        ``MAX_NESTING``. Values the walk copies or drops without descending are measured whole.
+        (``tally`` set) checks the nesting as it goes, bailing out past ``MAX_NESTING``, and
+        measures what the target's limit rules read (``measure``: nothing when it has none).
+        Values the walk copies or drops without descending are checked and measured whole.
         """
         tally = self.tally
         if not isinstance(s, dict):
@@ -51,11 +52,12 @@ class RewriteWalk(NodeReports, NodeRules):
                 self.nesting(s, level - 1)
             return self.non_object(s, path)
         plan = self.plan
+        measure = tally if plan.measures else None
         if tally is not None:
             if level > MAX_NESTING:
                 raise _Bail
-            if depth > tally.depth:
-                tally.depth = depth
+            if measure is not None and depth > measure.depth:
+                measure.depth = depth
         if plan.collapse and "anyOf" in s:
             merged = self.collapse_nullable(s, path)
             if merged is not s and tally is not None:
@@ -101,7 +103,8 @@ class RewriteWalk(NodeReports, NodeRules):
                     if tally is not None:
                         if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
                             raise _Bail
-                        tally.names(value, key)
+                        if measure is not None:
+                            measure.names(value, key)
                     base = path + ".properties"
                     out[key] = {
                         k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
@@ -148,8 +151,8 @@ class RewriteWalk(NodeReports, NodeRules):
             elif key == "items" or key == "not":
                 out[key] = node(value, where, depth + 1, level + 1)
             elif key == "enum":
-                if tally is not None and isinstance(value, list):
-                    tally.enum(value)
+                if measure is not None and isinstance(value, list):
+                    measure.enum(value)
                 if (
                     isinstance(value, list)
                     and plan.enum_values
@@ -166,7 +169,8 @@ class RewriteWalk(NodeReports, NodeRules):
                     raise _Bail  # definitions to drop and references to inline: the full run
                 if tally is not None and isinstance(value, dict):
                     self.nesting(value, level, shallow=True)
-                    tally.names(value, key)
+                    if measure is not None:
+                        measure.names(value, key)
                 children = (
                     {
                         k: node(v, where + _segment(k), depth + 1, level + 2)
@@ -229,8 +233,8 @@ class RewriteWalk(NodeReports, NodeRules):
                         self.hidden(key, value, depth)
                     out[key] = _clone(value)
             elif key == "const":
-                if tally is not None and isinstance(value, str):
-                    tally.chars += len(value)
+                if measure is not None and isinstance(value, str):
+                    measure.chars += len(value)
                 const_enum = self.const_rules(s, value, where, out)
             elif key == "nullable":
                 nullable_key = True
@@ -266,10 +270,11 @@ class RewriteWalk(NodeReports, NodeRules):
 
     def hidden(self, key: str, value: Any, depth: int) -> None:
         """Account for ``key: value`` of a subschema at ``depth`` that the single pass drops or
-        replaces without walking: measure it, and hand the tool to the full run when a reference
-        or definitions under it would have been inlined first."""
+        replaces without walking: measure it (when the target measures), and hand the tool to the
+        full run when a reference or definitions under it would have been inlined first."""
         assert self.tally is not None
-        self.tally.key(key, value, depth)
+        if self.plan.measures:
+            self.tally.key(key, value, depth)
         if not self.plan.inlines:
             return
         if key in _REF_KEYS:
