@@ -94,7 +94,8 @@ class _Run(ToolChecks, RefInlining, LeafMemo, VerbatimWalk, Output):
         omit = False
         schema: Any = None
         if not rewrites:
-            self.pathed = []
+            # the subschemas as walked, when a check reads them after the walk
+            self.pathed = [] if self.plan.reads_nodes else None
             schema = self.verbatim_walk(self.root, "inputSchema", 1, 1)
             self.tool_rules()
             self.step("rename-input-schema", "inputSchema", steps)

@@ -250,6 +250,8 @@ class _Plan:
             for rule, trig in fires("top-level-property-name")
         )
         self.header_rules = fires("header-keyword")
+        # whether a check reads the list of subschemas after the walk (limits, header keywords)
+        self.reads_nodes = bool(self.limit_rules or self.header_rules)
         self.fates: dict[str, int] = {}
         # rewritten leaves, kept by ``leaf_memo.LeafMemo``
         self.leaves: dict[Any, Any] = {}

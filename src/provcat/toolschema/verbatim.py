@@ -35,11 +35,13 @@ class VerbatimWalk(NodeReports):
 
     def verbatim_walk(self, s: dict[str, Any], path: str, depth: int, level: int) -> Any:
         """A deep copy of subschema ``s``; reports it and its subschemas in ``schema_nodes``
-        order (slots in their fixed order, pre-order) and records them in ``pathed``."""
+        order (slots in their fixed order, pre-order) and records them in ``pathed`` when the run
+        keeps that list (``pathed_nodes`` makes the same list itself when it is not kept)."""
         if level > MAX_NESTING:
             raise _Bail
-        assert self.pathed is not None
-        self.pathed.append((s, path, depth))
+        pathed = self.pathed
+        if pathed is not None:
+            pathed.append((s, path, depth))
         self.verbatim_node(s, path)
         if _SLOTS.isdisjoint(s):
             if _ATOMS.issuperset(map(type, s.values())):
