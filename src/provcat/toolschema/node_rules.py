@@ -219,7 +219,8 @@ class NodeRules(RunState):
         out["required"] = list(canonical)
 
     def with_null(self, schema: Any) -> Any:
-        """``schema`` (an output the walk made, not shared) also accepting null."""
+        """``schema`` (an output the walk made, not shared, in the target's key order) also
+        accepting null: values of keys it holds are replaced, so it stays in order."""
         if not isinstance(schema, dict):
             return schema
         out = schema
@@ -245,7 +246,7 @@ class NodeRules(RunState):
             return out
         if isinstance(out.get("enum"), list) and None not in out["enum"]:
             out["enum"] = [*out["enum"], None]
-        return self.plan.order(out)
+        return out
 
     def finish_node(self, out: dict[str, Any], path: str) -> None:
         plan = self.plan
