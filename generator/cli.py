@@ -144,7 +144,9 @@ def build(
     changed = write_tree(out, result.files)
     if cache is not None:
         cache.prune()
-        save_record(catalog, out, import_paths, _day(as_of) or date.today(), _record(result))
+        save_record(
+            catalog, out, import_paths, _day(as_of) or date.today(), _record(result), result.files
+        )
     summary = _summary(result, time.perf_counter() - started)
     state = f"{len(changed)} files updated" if changed else "unchanged"
     _report(result, fmt, {"summary": summary, "changed": changed, "cached": False})

@@ -133,9 +133,9 @@ class FileCache:
         self._templates.mkdir(parents=True, exist_ok=True)
         return self._templates
 
-    def digest(self, data: str) -> str:
-        """A key for rendered text: ``data`` (the input's repr) and the generator's code."""
-        return _digest(generator_fingerprint().encode(), data.encode())
+    def digest(self, *parts: bytes) -> str:
+        """A key for rendered text: ``parts`` (its inputs' exact bytes) and the generator's code."""
+        return _digest(generator_fingerprint().encode(), *parts)
 
     def text(self, key: str) -> str | None:
         """Rendered text kept under ``key``, or None (never read: a miss)."""
@@ -202,9 +202,8 @@ def _dep_state(path: str, project: tuple[str, ...]) -> str:
         return "missing"
 
 
-def _out_digest(out: Path, names: list[str]) -> str | None:
-    parts: list[bytes] = []
-    on_disk = (
+def _out_names(out: Path) -> list[str]:
+    return (
         sorted(
             p.relative_to(out).as_posix()
             for p in out.rglob("*")
@@ -213,10 +212,23 @@ def _out_digest(out: Path, names: list[str]) -> str | None:
         if out.is_dir()
         else []
     )
-    if on_disk != names:
+
+
+def _out_digest(out: Path, names: list[str]) -> str | None:
+    parts: list[bytes] = []
+    if _out_names(out) != names:
         return None
     for name in names:
         parts += [name.encode(), (out / name).read_bytes()]
+    return _digest(*parts)
+
+
+def _files_digest(files: dict[str, str]) -> str:
+    """What ``_out_digest`` reads back from a tree holding ``files`` (written as UTF-8 with
+    ``\n`` line ends), without reading it: should the disk differ, the record only misses."""
+    parts: list[bytes] = []
+    for name in sorted(files):
+        parts += [name.encode(), files[name].encode("utf-8")]
     return _digest(*parts)
 
 
@@ -243,15 +255,18 @@ def save_record(
     import_paths: tuple[Path, ...],
     as_of: date,
     record: BuildRecord,
+    files: dict[str, str] | None = None,
 ) -> None:
-    """Write the per-build record after a successful build (best effort: a failure is a miss)."""
+    """Write the per-build record after a successful build (best effort: a failure is a miss).
+
+    ``files``, when given, is what the build just wrote to ``out``: its digest is taken from
+    memory instead of reading the tree back."""
     project = _project_roots(import_paths)
     deps = {path: _dep_state(path, project) for path in _module_files()}
-    names = sorted(
-        p.relative_to(out).as_posix()
-        for p in out.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts
-    )
+    names = _out_names(out)
+    written = None
+    if files is not None and sorted(files) == names:
+        written = _files_digest(files)
     payload = {
         "format": CACHE_FORMAT,
         "generator": GENERATOR_VERSION,
@@ -261,7 +276,7 @@ def save_record(
         "as_of": as_of.isoformat(),
         "deps": deps,
         "outputs": names,
-        "out": _out_digest(out, names),
+        "out": written if written is not None else _out_digest(out, names),
         "counts": record.counts,
         "diagnostics": record.diagnostics,
     }

@@ -193,3 +193,36 @@ def test_a_file_broken_then_fixed_builds_as_a_full_build_does(
     fixed = workspace.run()
     assert fixed.exit_code == 0, fixed.stdout
     assert tree_bytes(workspace.out) == _full(workspace, tmp_path / "full")
+
+
+def test_the_text_cache_key_tells_apart_every_value_the_templates_could_tell_apart() -> None:
+    from decimal import Decimal
+
+    from generator.emit import _exact
+
+    pairs = [
+        ({"a": True}, {"a": 1}),  # a template prints True and 1 differently
+        ({"a": 1.0}, {"a": 1}),
+        ({"a": (1,)}, {"a": [1]}),
+        ({"a": {"x": 1, "y": 2}}, {"a": {"y": 2, "x": 1}}),  # iteration order shows in the text
+        ({"a": "1"}, {"a": 1}),
+        ({"a": None}, {"a": "None"}),
+        ({"a": Decimal("1.0")}, {"a": Decimal("1.00")}),  # no marshal encoding: the repr
+    ]
+    for one, other in pairs:
+        assert _exact(one) != _exact(other), (one, other)
+        assert _exact(one) == _exact(dict(one))  # equal values find their entry again
+    # nor do reference counts or interning, which a newer marshal format would write down
+    shared = "model-id"
+    assert _exact({"a": shared, "b": shared}) == _exact(
+        {"a": "".join(["model", "-id"]), "b": "".join(["model-", "id"])}
+    )
+
+
+def test_the_record_hashes_the_written_tree_as_reading_it_back_would(
+    workspace: Workspace,
+) -> None:
+    result = run(workspace.catalog, (FIXTURE_MODULES,))
+    assert result.files is not None
+    names = sorted(result.files)
+    assert incremental._files_digest(result.files) == incremental._out_digest(workspace.out, names)
