@@ -3,10 +3,10 @@
 Two caches, both under ``.provcat-cache/`` beside the catalog folder (never in ``generated/``):
 
 * **Per file.** A provider file's load, schema check and typed records are kept under the
-  SHA-256 of its bytes, its name and the generator's own code (its modules, templates and
-  schemas, its version, the Python version). A one-file change re-reads that file alone; the
-  whole-set validation, the snapshot and the rendering always run, so the result is the result of
-  a full build.
+  SHA-256 of its bytes, its name, the generator's own code (its modules, templates and
+  schemas, its version, the Python version) and the runtime package's code (the records hold
+  its endpoint defaults). A one-file change re-reads that file alone; the whole-set validation,
+  the snapshot and the rendering always run, so the result is the result of a full build.
 * **Per build.** After a successful build the record holds the content hash of every catalog
   file and of the generator's code, templates and schemas, the day lifecycle diagnostics were
   judged on, every module file the build imported (its
@@ -25,6 +25,7 @@ or damaged cache costs a full build, never a different output.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import pickle
@@ -86,6 +87,27 @@ def generator_fingerprint() -> str:
     return _CODE
 
 
+def _runtime_root() -> Path | None:
+    """The provcat package the build imports (found without importing it)."""
+    spec = importlib.util.find_spec("provcat")
+    places = spec.submodule_search_locations if spec is not None else None
+    return Path(next(iter(places))) if places else None
+
+
+_RUNTIME_CODE: str | None = None
+
+
+def cache_fingerprint() -> str:
+    """What every cached result depends on beyond its own input: the generator's code and the
+    runtime's (the typed records hold defaults read from provcat's endpoint settings, the pages
+    its protocols, effort levels and snapshot format), so a change to either misses."""
+    global _RUNTIME_CODE
+    if _RUNTIME_CODE is None:
+        runtime = _runtime_root()
+        _RUNTIME_CODE = _tree_digest((runtime,), (".py",)) if runtime is not None else "none"
+    return _digest(generator_fingerprint().encode(), _RUNTIME_CODE.encode())
+
+
 class FileCache:
     """Per-file results (diagnostics and typed records), keyed by content and generator code."""
 
@@ -104,7 +126,7 @@ class FileCache:
             data = path.read_bytes()
         except OSError:
             return None
-        return _digest(generator_fingerprint().encode(), shown.encode(), path.stem.encode(), data)
+        return _digest(cache_fingerprint().encode(), shown.encode(), path.stem.encode(), data)
 
     def get(self, path: Path, shown: str) -> tuple[str, Any] | None:
         key = self._key(path, shown)
@@ -135,7 +157,7 @@ class FileCache:
 
     def digest(self, *parts: bytes) -> str:
         """A key for rendered text: ``parts`` (its inputs' exact bytes) and the generator's code."""
-        return _digest(generator_fingerprint().encode(), *parts)
+        return _digest(cache_fingerprint().encode(), *parts)
 
     def text(self, key: str) -> str | None:
         """Rendered text kept under ``key``, or None (never read: a miss)."""

@@ -226,3 +226,26 @@ def test_the_record_hashes_the_written_tree_as_reading_it_back_would(
     assert result.files is not None
     names = sorted(result.files)
     assert incremental._files_digest(result.files) == incremental._out_digest(workspace.out, names)
+
+
+def test_a_changed_runtime_misses_every_cached_result(
+    workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The typed records hold defaults read from provcat's endpoint settings: a change to the
+    runtime's code (here a stand-in copy of one of its files) reads every file again."""
+    runtime = tmp_path / "provcat"
+    runtime.mkdir()
+    shutil.copy(ROOT / "src" / "provcat" / "config.py", runtime / "config.py")
+    monkeypatch.setattr(incremental, "_runtime_root", lambda: runtime)
+    monkeypatch.setattr(incremental, "_RUNTIME_CODE", None)
+    cache = FileCache(cache_dir(workspace.catalog))
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    cache = FileCache(cache_dir(workspace.catalog))
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert (cache.hits, cache.misses) == (3, 0)
+    config = runtime / "config.py"
+    config.write_text(config.read_text().replace("timeout", "timeout ", 1))
+    monkeypatch.setattr(incremental, "_RUNTIME_CODE", None)  # a fresh process computes it anew
+    cache = FileCache(cache_dir(workspace.catalog))
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert (cache.hits, cache.misses) == (0, 3)
