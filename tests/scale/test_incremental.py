@@ -15,6 +15,7 @@ import pytest
 
 from generator import incremental
 from generator.incremental import FileCache, cache_dir, fast_build
+from generator.model import Key
 from generator.pipeline import run
 from tests.conftest import FIXTURE_MODULES, ROOT, Workspace, tree_bytes
 
@@ -249,3 +250,40 @@ def test_a_changed_runtime_misses_every_cached_result(
     cache = FileCache(cache_dir(workspace.catalog))
     run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
     assert (cache.hits, cache.misses) == (0, 3)
+
+
+def test_a_cached_file_places_its_diagnostics_where_a_fresh_read_does(
+    workspace: Workspace,
+) -> None:
+    """Model fact positions come back from the cache packed; unpacked on demand, they word the
+    diagnostics of an unchanged file exactly as the first read did."""
+    workspace.edit(
+        "alpha.yaml",
+        "context_window: 8192}",
+        "context_window: 8192, max_output_tokens: 9000, successor: nobody,\n"
+        "    prices: {input: '1.00', output: '-2'}}",
+    )
+    first = workspace.run()
+    assert first.exit_code == 1
+    codes = sorted(d["code"] for d in first.json["diagnostics"])
+    assert codes == ["limit_above_context", "negative_price", "unknown_successor"]
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    cache = FileCache(cache_dir(workspace.catalog))
+    again = run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert cache.hits == 2  # alpha's records came from the cache
+    assert [d.as_json() for d in again.diagnostics] == first.json["diagnostics"]
+
+
+def test_packed_places_round_trip_every_position() -> None:
+    import pickle
+
+    from generator.model import ModelDecl, PackedPlaces
+
+    places = {("name",): ("f.yaml", 3, 9), ("prices", "tiers", 0, "input"): ("f.yaml", 7, 21)}
+    decl = ModelDecl(Key("m", ("f.yaml", 2, 3)), (), {"name": "M"}, places)
+    back = pickle.loads(pickle.dumps(decl))
+    assert isinstance(back.places, PackedPlaces)
+    assert back == decl and dict(back.places) == places
+    assert back.at("prices", "tiers", 0, "input") == ("f.yaml", 7, 21)
+    assert back.at("family") == ("f.yaml", 2, 3)  # not written: the model's id
+    assert pickle.loads(pickle.dumps(back)) == decl  # packed again as it came
