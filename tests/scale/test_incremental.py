@@ -287,3 +287,31 @@ def test_packed_places_round_trip_every_position() -> None:
     assert back.at("prices", "tiers", 0, "input") == ("f.yaml", 7, 21)
     assert back.at("family") == ("f.yaml", 2, 3)  # not written: the model's id
     assert pickle.loads(pickle.dumps(back)) == decl  # packed again as it came
+
+
+def test_the_fingerprint_from_cached_pieces_is_the_canonical_json_hash(tmp_path: Path) -> None:
+    """Reference: ``snapshot.fingerprint``, the hash of the whole snapshot's canonical JSON."""
+    from generator.emit import _exact, _fingerprint, _part_values
+    from generator.snapshot import fingerprint
+
+    snapshot = {
+        "providers": ({"provider": "b", "models": ()}, {"provider": "a", "models": ()}),
+        "inventory": {
+            "b": ({"model": "b-1", "name": 'Bé \u2028 "quoted"', "prices": {"z": "1", "a": 2}},),
+            "a": ({"model": "a-1", "aliases": ("x",), "context_window": 8192},),
+            "a\n": ({"model": "odd key"},),
+        },
+        "inventory_index": {"b": {"b-1": "b-1"}, "a": {"a-1": "a-1", "x": "a-1"}},
+        "targets": (),
+        "model_alias_index": {},
+    }
+    reference = fingerprint(snapshot)
+    exact = {key: _exact(_part_values(snapshot, key)) for key in snapshot["inventory"]}
+    cold = FileCache(tmp_path)
+    assert _fingerprint(snapshot, exact, cold) == reference  # encoded, and kept
+    warm = FileCache(tmp_path)
+    assert _fingerprint(snapshot, exact, warm) == reference  # read back
+    assert warm.used and len(list((tmp_path / "texts").iterdir())) == 3
+    snapshot["inventory"]["a"] = ({"model": "a-1", "context_window": 16384},)
+    exact["a"] = _exact(_part_values(snapshot, "a"))
+    assert _fingerprint(snapshot, exact, FileCache(tmp_path)) == fingerprint(snapshot) != reference
