@@ -177,6 +177,13 @@ class FileCache:
         tmp.write_text(hashlib.sha256(text.encode()).hexdigest() + "\n" + text, encoding="utf-8")
         os.replace(tmp, self.texts / key)
 
+    def proven(self, fact: bytes) -> bool:
+        """Whether a build with this code proved ``fact`` (generator.schema_check.Proofs)."""
+        return self.text(self.digest(b"proven", fact)) == "proven"
+
+    def prove(self, fact: bytes) -> None:
+        self.put_text(self.digest(b"proven", fact), "proven")
+
     def prune(self) -> None:
         """Drop entries this build did not use, so the cache holds one build's worth."""
         for folder in (self.folder, self.texts):

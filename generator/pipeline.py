@@ -17,7 +17,7 @@ from generator.introspect import Importer
 from generator.loader import load_file
 from generator.model import ProviderDecl, build
 from generator.models_check import check as check_models
-from generator.schema_check import check, check_schema_reference
+from generator.schema_check import check, check_schema_reference, meta_check
 from generator.snapshot import build as build_snapshot
 from generator.targets import load as load_targets
 from generator.targets import provider_targets, records
@@ -70,6 +70,7 @@ def run(
         if str(extra.resolve()) not in sys.path:
             sys.path.insert(0, str(extra.resolve()))
     files, problems = provider_files(catalog, base)
+    meta_check(PROVIDER_SCHEMA, cache)
     decls: list[ProviderDecl] = []
     for path in files:
         shown = display_path(path, base)

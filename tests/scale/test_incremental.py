@@ -315,3 +315,39 @@ def test_the_fingerprint_from_cached_pieces_is_the_canonical_json_hash(tmp_path:
     snapshot["inventory"]["a"] = ({"model": "a-1", "context_window": 16384},)
     exact["a"] = _exact(_part_values(snapshot, "a"))
     assert _fingerprint(snapshot, exact, FileCache(tmp_path)) == fingerprint(snapshot) != reference
+
+
+def test_the_schema_meta_check_is_remembered_only_for_the_same_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    from generator import schema_check
+
+    folder = tmp_path / "schemas"
+    folder.mkdir()
+    schema = folder / "thing.schema.json"
+    monkeypatch.setattr(schema_check, "SCHEMA_DIR", folder)
+    monkeypatch.setattr(schema_check, "_META_CHECKED", set())
+
+    def fresh_process() -> FileCache:
+        schema_check._text.cache_clear()
+        schema_check._META_CHECKED.clear()
+        return FileCache(tmp_path / "cache")
+
+    schema.write_text('{"type": "object", "minProperties": -1}')
+    with pytest.raises(SchemaError):  # no valid schema: never proven, never remembered
+        schema_check.meta_check("thing.schema.json", fresh_process())
+    with pytest.raises(SchemaError):
+        schema_check.meta_check("thing.schema.json", fresh_process())
+    schema.write_text('{"type": "object", "minProperties": 1}')
+    schema_check.meta_check("thing.schema.json", fresh_process())  # checked, and remembered
+    walked: list[object] = []
+    monkeypatch.setattr(Draft202012Validator, "check_schema", walked.append)
+    schema_check.meta_check("thing.schema.json", fresh_process())
+    assert walked == []  # the same text: the earlier proof stands
+    schema.write_text('{"type": "object", "minProperties": 2}')
+    schema_check.meta_check("thing.schema.json", fresh_process())
+    assert walked == [{"type": "object", "minProperties": 2}]  # another text: checked again
+    schema_check._text.cache_clear()
