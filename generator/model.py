@@ -40,6 +40,11 @@ class Key:
     value: str
     loc: Loc
 
+    def __reduce__(self) -> tuple[type[Key], tuple[str, Loc]]:
+        # a cached catalog holds one per model and alias: rebuilt by one call, not the
+        # generic frozen-dataclass state restore (a third of loading the cached records)
+        return (Key, (self.value, self.loc))
+
 
 @dataclass(frozen=True, slots=True)
 class Valued:
