@@ -210,6 +210,21 @@ def _catalog_digest(catalog: Path) -> str:
     return _digest(*parts)
 
 
+_SEEN: tuple[str, str] | None = None  # (catalog folder, its digest) as the fast path read it
+
+
+def catalog_state(catalog: Path) -> str:
+    """The catalog's digest taken before a build reads it, for its record: a file edited while
+    the build runs then differs from the record, and the next build runs. The fast path's
+    digest of the same folder, taken moments earlier in this process, is used once."""
+    global _SEEN
+    seen, _SEEN = _SEEN, None
+    where = str(catalog.resolve())
+    if seen is not None and seen[0] == where:
+        return seen[1]
+    return _catalog_digest(catalog)
+
+
 def _module_files() -> list[str]:
     files = set()
     for module in list(sys.modules.values()):
@@ -285,11 +300,13 @@ def save_record(
     as_of: date,
     record: BuildRecord,
     files: dict[str, str] | None = None,
+    catalog_digest: str | None = None,
 ) -> None:
     """Write the per-build record after a successful build (best effort: a failure is a miss).
 
     ``files``, when given, is what the build just wrote to ``out``: its digest is taken from
-    memory instead of reading the tree back."""
+    memory instead of reading the tree back. ``catalog_digest`` is ``catalog_state`` taken
+    before the build (read now when not given)."""
     project = _project_roots(import_paths)
     deps = {path: _dep_state(path, project) for path in _module_files()}
     names = _out_names(out)
@@ -299,7 +316,7 @@ def save_record(
     payload = {
         "format": CACHE_FORMAT,
         "generator": GENERATOR_VERSION,
-        "catalog": _catalog_digest(catalog),
+        "catalog": catalog_digest if catalog_digest is not None else _catalog_digest(catalog),
         "code": generator_fingerprint(),
         "import_paths": [str(p.resolve()) for p in import_paths],
         "as_of": as_of.isoformat(),
@@ -323,6 +340,7 @@ def unchanged(
     catalog: Path, out: Path, import_paths: tuple[Path, ...], as_of: date
 ) -> BuildRecord | None:
     """The record of the last build when every input and output still matches it, else None."""
+    global _SEEN
     try:
         payload = json.loads(_record_path(catalog, out).read_text(encoding="utf-8"))
         if (
@@ -332,7 +350,9 @@ def unchanged(
             or payload.get("import_paths") != [str(p.resolve()) for p in import_paths]
         ):
             return None
-        if payload.get("catalog") != _catalog_digest(catalog):
+        digest = _catalog_digest(catalog)
+        _SEEN = (str(catalog.resolve()), digest)
+        if payload.get("catalog") != digest:
             return None
         if payload.get("code") != generator_fingerprint():  # templates and schemas are no modules
             return None

@@ -351,3 +351,16 @@ def test_the_schema_meta_check_is_remembered_only_for_the_same_text(
     schema_check.meta_check("thing.schema.json", fresh_process())
     assert walked == [{"type": "object", "minProperties": 2}]  # another text: checked again
     schema_check._text.cache_clear()
+
+
+def test_a_file_edited_while_the_build_runs_is_built_again_next_time(
+    workspace: Workspace,
+) -> None:
+    """The record holds the catalog as it was before the build read it, never after."""
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    assert not _fast(_argv(workspace))[0]  # the fast path's digest, handed to the build
+    workspace.edit("beta.yaml", "display_name: Beta Two", "display_name: Beta Three")
+    assert workspace.run().exit_code == 0  # "reads" the edit; its record holds the earlier state
+    assert not _fast(_argv(workspace))[0]
+    assert workspace.run().exit_code == 0
+    assert _fast(_argv(workspace))[0]
