@@ -25,16 +25,14 @@ or damaged cache costs a full build, never a different output.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
-import pickle
 import sys
 import time
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, NamedTuple
 
 from generator import GENERATOR_VERSION
 
@@ -61,12 +59,40 @@ def _digest(*parts: bytes) -> str:
     return h.hexdigest()
 
 
+def _walk(root: str, skip: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], os.DirEntry[str]]]:
+    """Every entry below ``root`` (links listed, never followed; folders named in ``skip`` left
+    out), with its path's parts, in the order of those parts: what ``sorted(Path.rglob("*"))``
+    gives, without a Path object per entry (the no-change check lists every input and output)."""
+    found: list[tuple[tuple[str, ...], os.DirEntry[str]]] = []
+
+    def visit(folder: str, prefix: tuple[str, ...]) -> None:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                parts = (*prefix, entry.name)
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name in skip:
+                        continue
+                    found.append((parts, entry))
+                    visit(entry.path, parts)
+                else:
+                    found.append((parts, entry))
+
+    visit(root, ())
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
 def _tree_digest(roots: tuple[Path, ...], suffixes: tuple[str, ...]) -> str:
     parts: list[bytes] = []
     for root in roots:
-        for path in sorted(root.rglob("*")):
-            if path.suffix in suffixes and path.is_file() and "__pycache__" not in path.parts:
-                parts += [path.as_posix().encode(), path.read_bytes()]
+        for _, entry in _walk(str(root), ("__pycache__",)):
+            if entry.name.endswith(suffixes) and entry.is_file():
+                parts += [Path(entry.path).as_posix().encode(), _read(entry.path)]
     return _digest(*parts)
 
 
@@ -89,6 +115,8 @@ def generator_fingerprint() -> str:
 
 def _runtime_root() -> Path | None:
     """The provcat package the build imports (found without importing it)."""
+    import importlib.util  # the build's path only: the no-change check needs no package lookup
+
     spec = importlib.util.find_spec("provcat")
     places = spec.submodule_search_locations if spec is not None else None
     return Path(next(iter(places))) if places else None
@@ -106,6 +134,12 @@ def cache_fingerprint() -> str:
         runtime = _runtime_root()
         _RUNTIME_CODE = _tree_digest((runtime,), (".py",)) if runtime is not None else "none"
     return _digest(generator_fingerprint().encode(), _RUNTIME_CODE.encode())
+
+
+def _pickle() -> ModuleType:
+    import pickle  # the build's path only, as the dataclasses are: the no-change check is lean
+
+    return pickle
 
 
 class FileCache:
@@ -135,7 +169,7 @@ class FileCache:
         self.used.add(key)
         try:
             with open(self.folder / key, "rb") as handle:
-                value = pickle.load(handle)
+                value = _pickle().load(handle)
         except Exception:  # missing, truncated or from an incompatible generator: a miss
             self.misses += 1
             return (key, None)
@@ -146,7 +180,7 @@ class FileCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         tmp = self.folder / f".{key}.{os.getpid()}.tmp"
         with open(tmp, "wb") as handle:
-            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            _pickle().dump(value, handle, protocol=5)
         os.replace(tmp, self.folder / key)
 
     @property
@@ -199,13 +233,13 @@ class FileCache:
 
 def _catalog_digest(catalog: Path) -> str:
     parts: list[bytes] = []
-    for path in sorted(catalog.rglob("*")):
-        rel = path.relative_to(catalog).as_posix().encode()
-        if path.is_symlink():
-            parts += [rel, b"link:" + os.readlink(path).encode()]
-        elif path.is_file():
-            parts += [rel, path.read_bytes()]
-        elif path.is_dir():
+    for names, entry in _walk(str(catalog)):
+        rel = "/".join(names).encode()
+        if entry.is_symlink():
+            parts += [rel, b"link:" + os.readlink(entry.path).encode()]
+        elif entry.is_file():
+            parts += [rel, _read(entry.path)]
+        elif entry.is_dir():
             parts += [rel, b"dir"]
     return _digest(*parts)
 
@@ -247,15 +281,9 @@ def _dep_state(path: str, project: tuple[str, ...]) -> str:
 
 
 def _out_names(out: Path) -> list[str]:
-    return (
-        sorted(
-            p.relative_to(out).as_posix()
-            for p in out.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts
-        )
-        if out.is_dir()
-        else []
-    )
+    if not out.is_dir():
+        return []
+    return sorted("/".join(names) for names, e in _walk(str(out), ("__pycache__",)) if e.is_file())
 
 
 def _out_digest(out: Path, names: list[str]) -> str | None:
@@ -263,7 +291,7 @@ def _out_digest(out: Path, names: list[str]) -> str | None:
     if _out_names(out) != names:
         return None
     for name in names:
-        parts += [name.encode(), (out / name).read_bytes()]
+        parts += [name.encode(), _read(os.path.join(out, name))]
     return _digest(*parts)
 
 
@@ -285,8 +313,7 @@ def _project_roots(import_paths: tuple[Path, ...]) -> tuple[str, ...]:
     return tuple(str(p.resolve()) + os.sep for p in (_ROOT, *import_paths))
 
 
-@dataclass(frozen=True, slots=True)
-class BuildRecord:
+class BuildRecord(NamedTuple):
     """What a successful build printed, so an unchanged rebuild can say it again."""
 
     counts: str
