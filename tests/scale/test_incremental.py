@@ -364,3 +364,20 @@ def test_a_file_edited_while_the_build_runs_is_built_again_next_time(
     assert not _fast(_argv(workspace))[0]
     assert workspace.run().exit_code == 0
     assert _fast(_argv(workspace))[0]
+
+
+def test_a_snapshot_from_cached_inventory_parts_equals_one_made_from_scratch(
+    workspace: Workspace,
+) -> None:
+    import marshal
+
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    cache = FileCache(cache_dir(workspace.catalog))
+    cached = run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert cache.hits == 2  # alpha's part came from the cache
+    fresh = run(workspace.catalog, (FIXTURE_MODULES,))
+    assert cached.snapshot is not None and fresh.snapshot is not None
+    assert cached.snapshot["inventory"]  # the fixture lists models
+    for name in ("inventory", "inventory_index"):  # same values, same types, same order
+        assert marshal.dumps(cached.snapshot[name], 2) == marshal.dumps(fresh.snapshot[name], 2)
+    assert cached.snapshot == fresh.snapshot
