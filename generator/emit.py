@@ -360,8 +360,12 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
     """Every generated file, relative path -> text."""
     env = _environment(cache.templates if cache is not None else None)
     providers = snapshot["providers"]
+    # each provider's data by the hash of its exact bytes: hashed once, not once per cache key
     exact = (
-        {key: _exact(_part_values(snapshot, key)) for key in snapshot.get("inventory", {})}
+        {
+            key: hashlib.sha256(_exact(_part_values(snapshot, key))).digest()
+            for key in snapshot.get("inventory", {})
+        }
         if cache is not None
         else {}
     )
