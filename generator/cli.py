@@ -15,7 +15,7 @@ import click
 from generator.diagnostics import render
 from generator.emit import changed_files, counts, diff, write_tree
 from generator.importers.cli import import_group
-from generator.incremental import BuildRecord, FileCache, cache_dir, save_record
+from generator.incremental import BuildRecord, FileCache, cache_dir, catalog_state, save_record
 from generator.pipeline import Result, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,6 +137,7 @@ def build(
     _check_catalog(catalog)
     started = time.perf_counter()
     cache = None if no_cache else FileCache(cache_dir(catalog))
+    before = catalog_state(catalog) if cache is not None else None
     result = run(catalog, import_paths, _day(as_of), cache)
     if not result.ok or result.files is None:
         _report(result, fmt, {})
@@ -144,7 +145,15 @@ def build(
     changed = write_tree(out, result.files)
     if cache is not None:
         cache.prune()
-        save_record(catalog, out, import_paths, _day(as_of) or date.today(), _record(result))
+        save_record(
+            catalog,
+            out,
+            import_paths,
+            _day(as_of) or date.today(),
+            _record(result),
+            result.files,
+            before,
+        )
     summary = _summary(result, time.perf_counter() - started)
     state = f"{len(changed)} files updated" if changed else "unchanged"
     _report(result, fmt, {"summary": summary, "changed": changed, "cached": False})

@@ -3,10 +3,10 @@
 Two caches, both under ``.provcat-cache/`` beside the catalog folder (never in ``generated/``):
 
 * **Per file.** A provider file's load, schema check and typed records are kept under the
-  SHA-256 of its bytes, its name and the generator's own code (its modules, templates and
-  schemas, its version, the Python version). A one-file change re-reads that file alone; the
-  whole-set validation, the snapshot and the rendering always run, so the result is the result of
-  a full build.
+  SHA-256 of its bytes, its name, the generator's own code (its modules, templates and
+  schemas, its version, the Python version) and the runtime package's code (the records hold
+  its endpoint defaults). A one-file change re-reads that file alone; the whole-set validation,
+  the snapshot and the rendering always run, so the result is the result of a full build.
 * **Per build.** After a successful build the record holds the content hash of every catalog
   file and of the generator's code, templates and schemas, the day lifecycle diagnostics were
   judged on, every module file the build imported (its
@@ -27,13 +27,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import sys
 import time
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, NamedTuple
 
 from generator import GENERATOR_VERSION
 
@@ -60,12 +59,40 @@ def _digest(*parts: bytes) -> str:
     return h.hexdigest()
 
 
+def _walk(root: str, skip: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], os.DirEntry[str]]]:
+    """Every entry below ``root`` (links listed, never followed; folders named in ``skip`` left
+    out), with its path's parts, in the order of those parts: what ``sorted(Path.rglob("*"))``
+    gives, without a Path object per entry (the no-change check lists every input and output)."""
+    found: list[tuple[tuple[str, ...], os.DirEntry[str]]] = []
+
+    def visit(folder: str, prefix: tuple[str, ...]) -> None:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                parts = (*prefix, entry.name)
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name in skip:
+                        continue
+                    found.append((parts, entry))
+                    visit(entry.path, parts)
+                else:
+                    found.append((parts, entry))
+
+    visit(root, ())
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
 def _tree_digest(roots: tuple[Path, ...], suffixes: tuple[str, ...]) -> str:
     parts: list[bytes] = []
     for root in roots:
-        for path in sorted(root.rglob("*")):
-            if path.suffix in suffixes and path.is_file() and "__pycache__" not in path.parts:
-                parts += [path.as_posix().encode(), path.read_bytes()]
+        for _, entry in _walk(str(root), ("__pycache__",)):
+            if entry.name.endswith(suffixes) and entry.is_file():
+                parts += [Path(entry.path).as_posix().encode(), _read(entry.path)]
     return _digest(*parts)
 
 
@@ -86,6 +113,35 @@ def generator_fingerprint() -> str:
     return _CODE
 
 
+def _runtime_root() -> Path | None:
+    """The provcat package the build imports (found without importing it)."""
+    import importlib.util  # the build's path only: the no-change check needs no package lookup
+
+    spec = importlib.util.find_spec("provcat")
+    places = spec.submodule_search_locations if spec is not None else None
+    return Path(next(iter(places))) if places else None
+
+
+_RUNTIME_CODE: str | None = None
+
+
+def cache_fingerprint() -> str:
+    """What every cached result depends on beyond its own input: the generator's code and the
+    runtime's (the typed records hold defaults read from provcat's endpoint settings, the pages
+    its protocols, effort levels and snapshot format), so a change to either misses."""
+    global _RUNTIME_CODE
+    if _RUNTIME_CODE is None:
+        runtime = _runtime_root()
+        _RUNTIME_CODE = _tree_digest((runtime,), (".py",)) if runtime is not None else "none"
+    return _digest(generator_fingerprint().encode(), _RUNTIME_CODE.encode())
+
+
+def _pickle() -> ModuleType:
+    import pickle  # the build's path only, as the dataclasses are: the no-change check is lean
+
+    return pickle
+
+
 class FileCache:
     """Per-file results (diagnostics and typed records), keyed by content and generator code."""
 
@@ -104,7 +160,7 @@ class FileCache:
             data = path.read_bytes()
         except OSError:
             return None
-        return _digest(generator_fingerprint().encode(), shown.encode(), path.stem.encode(), data)
+        return _digest(cache_fingerprint().encode(), shown.encode(), path.stem.encode(), data)
 
     def get(self, path: Path, shown: str) -> tuple[str, Any] | None:
         key = self._key(path, shown)
@@ -113,7 +169,7 @@ class FileCache:
         self.used.add(key)
         try:
             with open(self.folder / key, "rb") as handle:
-                value = pickle.load(handle)
+                value = _pickle().load(handle)
         except Exception:  # missing, truncated or from an incompatible generator: a miss
             self.misses += 1
             return (key, None)
@@ -124,7 +180,7 @@ class FileCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         tmp = self.folder / f".{key}.{os.getpid()}.tmp"
         with open(tmp, "wb") as handle:
-            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            _pickle().dump(value, handle, protocol=5)
         os.replace(tmp, self.folder / key)
 
     @property
@@ -133,9 +189,9 @@ class FileCache:
         self._templates.mkdir(parents=True, exist_ok=True)
         return self._templates
 
-    def digest(self, data: str) -> str:
-        """A key for rendered text: ``data`` (the input's repr) and the generator's code."""
-        return _digest(generator_fingerprint().encode(), data.encode())
+    def digest(self, *parts: bytes) -> str:
+        """A key for rendered text: ``parts`` (its inputs' exact bytes) and the generator's code."""
+        return _digest(cache_fingerprint().encode(), *parts)
 
     def text(self, key: str) -> str | None:
         """Rendered text kept under ``key``, or None (never read: a miss)."""
@@ -155,6 +211,13 @@ class FileCache:
         tmp.write_text(hashlib.sha256(text.encode()).hexdigest() + "\n" + text, encoding="utf-8")
         os.replace(tmp, self.texts / key)
 
+    def proven(self, fact: bytes) -> bool:
+        """Whether a build with this code proved ``fact`` (generator.schema_check.Proofs)."""
+        return self.text(self.digest(b"proven", fact)) == "proven"
+
+    def prove(self, fact: bytes) -> None:
+        self.put_text(self.digest(b"proven", fact), "proven")
+
     def prune(self) -> None:
         """Drop entries this build did not use, so the cache holds one build's worth."""
         for folder in (self.folder, self.texts):
@@ -170,15 +233,30 @@ class FileCache:
 
 def _catalog_digest(catalog: Path) -> str:
     parts: list[bytes] = []
-    for path in sorted(catalog.rglob("*")):
-        rel = path.relative_to(catalog).as_posix().encode()
-        if path.is_symlink():
-            parts += [rel, b"link:" + os.readlink(path).encode()]
-        elif path.is_file():
-            parts += [rel, path.read_bytes()]
-        elif path.is_dir():
+    for names, entry in _walk(str(catalog)):
+        rel = "/".join(names).encode()
+        if entry.is_symlink():
+            parts += [rel, b"link:" + os.readlink(entry.path).encode()]
+        elif entry.is_file():
+            parts += [rel, _read(entry.path)]
+        elif entry.is_dir():
             parts += [rel, b"dir"]
     return _digest(*parts)
+
+
+_SEEN: tuple[str, str] | None = None  # (catalog folder, its digest) as the fast path read it
+
+
+def catalog_state(catalog: Path) -> str:
+    """The catalog's digest taken before a build reads it, for its record: a file edited while
+    the build runs then differs from the record, and the next build runs. The fast path's
+    digest of the same folder, taken moments earlier in this process, is used once."""
+    global _SEEN
+    seen, _SEEN = _SEEN, None
+    where = str(catalog.resolve())
+    if seen is not None and seen[0] == where:
+        return seen[1]
+    return _catalog_digest(catalog)
 
 
 def _module_files() -> list[str]:
@@ -202,21 +280,27 @@ def _dep_state(path: str, project: tuple[str, ...]) -> str:
         return "missing"
 
 
+def _out_names(out: Path) -> list[str]:
+    if not out.is_dir():
+        return []
+    return sorted("/".join(names) for names, e in _walk(str(out), ("__pycache__",)) if e.is_file())
+
+
 def _out_digest(out: Path, names: list[str]) -> str | None:
     parts: list[bytes] = []
-    on_disk = (
-        sorted(
-            p.relative_to(out).as_posix()
-            for p in out.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts
-        )
-        if out.is_dir()
-        else []
-    )
-    if on_disk != names:
+    if _out_names(out) != names:
         return None
     for name in names:
-        parts += [name.encode(), (out / name).read_bytes()]
+        parts += [name.encode(), _read(os.path.join(out, name))]
+    return _digest(*parts)
+
+
+def _files_digest(files: dict[str, str]) -> str:
+    """What ``_out_digest`` reads back from a tree holding ``files`` (written as UTF-8 with
+    ``\n`` line ends), without reading it: should the disk differ, the record only misses."""
+    parts: list[bytes] = []
+    for name in sorted(files):
+        parts += [name.encode(), files[name].encode("utf-8")]
     return _digest(*parts)
 
 
@@ -229,8 +313,7 @@ def _project_roots(import_paths: tuple[Path, ...]) -> tuple[str, ...]:
     return tuple(str(p.resolve()) + os.sep for p in (_ROOT, *import_paths))
 
 
-@dataclass(frozen=True, slots=True)
-class BuildRecord:
+class BuildRecord(NamedTuple):
     """What a successful build printed, so an unchanged rebuild can say it again."""
 
     counts: str
@@ -243,25 +326,30 @@ def save_record(
     import_paths: tuple[Path, ...],
     as_of: date,
     record: BuildRecord,
+    files: dict[str, str] | None = None,
+    catalog_digest: str | None = None,
 ) -> None:
-    """Write the per-build record after a successful build (best effort: a failure is a miss)."""
+    """Write the per-build record after a successful build (best effort: a failure is a miss).
+
+    ``files``, when given, is what the build just wrote to ``out``: its digest is taken from
+    memory instead of reading the tree back. ``catalog_digest`` is ``catalog_state`` taken
+    before the build (read now when not given)."""
     project = _project_roots(import_paths)
     deps = {path: _dep_state(path, project) for path in _module_files()}
-    names = sorted(
-        p.relative_to(out).as_posix()
-        for p in out.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts
-    )
+    names = _out_names(out)
+    written = None
+    if files is not None and sorted(files) == names:
+        written = _files_digest(files)
     payload = {
         "format": CACHE_FORMAT,
         "generator": GENERATOR_VERSION,
-        "catalog": _catalog_digest(catalog),
+        "catalog": catalog_digest if catalog_digest is not None else _catalog_digest(catalog),
         "code": generator_fingerprint(),
         "import_paths": [str(p.resolve()) for p in import_paths],
         "as_of": as_of.isoformat(),
         "deps": deps,
         "outputs": names,
-        "out": _out_digest(out, names),
+        "out": written if written is not None else _out_digest(out, names),
         "counts": record.counts,
         "diagnostics": record.diagnostics,
     }
@@ -279,6 +367,7 @@ def unchanged(
     catalog: Path, out: Path, import_paths: tuple[Path, ...], as_of: date
 ) -> BuildRecord | None:
     """The record of the last build when every input and output still matches it, else None."""
+    global _SEEN
     try:
         payload = json.loads(_record_path(catalog, out).read_text(encoding="utf-8"))
         if (
@@ -288,7 +377,9 @@ def unchanged(
             or payload.get("import_paths") != [str(p.resolve()) for p in import_paths]
         ):
             return None
-        if payload.get("catalog") != _catalog_digest(catalog):
+        digest = _catalog_digest(catalog)
+        _SEEN = (str(catalog.resolve()), digest)
+        if payload.get("catalog") != digest:
             return None
         if payload.get("code") != generator_fingerprint():  # templates and schemas are no modules
             return None

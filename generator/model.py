@@ -7,6 +7,8 @@ filled) are computed here once.
 
 from __future__ import annotations
 
+import marshal
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +39,11 @@ class Key:
 
     value: str
     loc: Loc
+
+    def __reduce__(self) -> tuple[type[Key], tuple[str, Loc]]:
+        # a cached catalog holds one per model and alias: rebuilt by one call, not the
+        # generic frozen-dataclass state restore (a third of loading the cached records)
+        return (Key, (self.value, self.loc))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,17 +88,57 @@ class PolicyDecl:
     fast_kwargs: dict[str, Valued]
 
 
+FactPath = tuple[str | int, ...]
+
+
+class PackedPlaces(Mapping[FactPath, Loc]):
+    """A model's fact positions as one marshal blob, decoded on the first look-up.
+
+    Positions are read only to word a diagnostic, yet they are most of a model's objects: a
+    cached provider file's records come back without building them (a third of the load of a
+    10,000-model catalog's unchanged files)."""
+
+    __slots__ = ("_blob", "_places")
+
+    def __init__(self, blob: bytes) -> None:
+        self._blob = blob
+        self._places: dict[FactPath, Loc] | None = None
+
+    def _open(self) -> dict[FactPath, Loc]:
+        if self._places is None:
+            self._places = marshal.loads(self._blob)
+        return self._places
+
+    def __getitem__(self, path: FactPath) -> Loc:
+        return self._open()[path]
+
+    def __iter__(self) -> Iterator[FactPath]:
+        return iter(self._open())
+
+    def __len__(self) -> int:
+        return len(self._open())
+
+    def __reduce__(self) -> tuple[type[PackedPlaces], tuple[bytes]]:
+        return (PackedPlaces, (self._blob,))
+
+
 @dataclass(frozen=True, slots=True)
 class ModelDecl:
     key: Key
     aliases: tuple[Key, ...]
     facts: dict[str, Any]
     # position of every fact's value, by its path below the model (("prices", "tiers", 0), ...)
-    places: dict[tuple[str | int, ...], Loc] = field(default_factory=dict)
+    places: Mapping[FactPath, Loc] = field(default_factory=dict)
 
     def at(self, *path: str | int) -> Loc:
         """Where the fact at ``path`` was written, or the model's id when it was not."""
         return self.places.get(path, self.key.loc)
+
+    def __reduce__(self) -> tuple[type[ModelDecl], tuple[Any, ...]]:
+        places = self.places
+        if not isinstance(places, PackedPlaces):
+            places = PackedPlaces(marshal.dumps(dict(places)))
+        return (ModelDecl, (self.key, self.aliases, self.facts, places))
 
 
 @dataclass(frozen=True, slots=True)

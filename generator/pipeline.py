@@ -17,7 +17,8 @@ from generator.introspect import Importer
 from generator.loader import load_file
 from generator.model import ProviderDecl, build
 from generator.models_check import check as check_models
-from generator.schema_check import check, check_schema_reference
+from generator.schema_check import check, check_schema_reference, meta_check
+from generator.snapshot import Part, inventory_part
 from generator.snapshot import build as build_snapshot
 from generator.targets import load as load_targets
 from generator.targets import provider_targets, records
@@ -70,19 +71,24 @@ def run(
         if str(extra.resolve()) not in sys.path:
             sys.path.insert(0, str(extra.resolve()))
     files, problems = provider_files(catalog, base)
+    meta_check(PROVIDER_SCHEMA, cache)
     decls: list[ProviderDecl] = []
+    parts: dict[str, Part | None] = {}  # with a cache: each file's inventory part, kept with it
     for path in files:
         shown = display_path(path, base)
         cached = cache.get(path, shown) if cache is not None else None
-        if cached is not None and cached[1] is not None:
-            found, decl = cached[1]
+        if cached is not None and isinstance(cached[1], tuple) and len(cached[1]) == 3:
+            found, decl, part = cached[1]
         else:
             found, decl = load_provider(path, shown)
+            part = inventory_part(decl) if decl is not None and cache is not None else None
             if cached is not None and cache is not None:
-                cache.put(cached[0], (found, decl))
+                cache.put(cached[0], (found, decl, part))
         problems.extend(found)
         if decl is not None:
             decls.append(decl)
+            if cache is not None:
+                parts[decl.file] = part
     problems.extend(validate(decls, Importer()))
     problems.extend(check_models(decls, as_of or date.today()))
     targets, found = load_targets(catalog, base)
@@ -104,7 +110,7 @@ def run(
     problems.extend(found)
     result = Result(ordered(problems))
     if result.ok:
-        result.snapshot = build_snapshot(decls, records(targets), mapping)
+        result.snapshot = build_snapshot(decls, records(targets), mapping, parts)
         source = display_path(catalog, base) + "/"
         result.files = render(result.snapshot, source, cache)
     return result

@@ -6,8 +6,9 @@ import difflib
 import json
 from collections.abc import Iterable
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -20,18 +21,53 @@ from generator.schema_inline import inline_refs
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 
+class Proofs(Protocol):
+    """Facts an earlier build with the same code proved (generator.incremental.FileCache)."""
+
+    def proven(self, fact: bytes) -> bool: ...
+    def prove(self, fact: bytes) -> None: ...
+
+
+@cache
+def _text(schema_name: str) -> str:
+    return (SCHEMA_DIR / schema_name).read_text(encoding="utf-8")
+
+
+@cache
+def _inlined(schema_name: str) -> dict[str, Any]:
+    inlined: dict[str, Any] = inline_refs(json.loads(_text(schema_name)))
+    return inlined
+
+
+_META_CHECKED: set[str] = set()
+
+
+def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
+    """Fail (jsonschema's SchemaError) when our own schema file is no valid 2020-12 schema.
+
+    The verdict depends on the file's text and jsonschema's release alone: ``proofs`` remembers
+    it between builds, so an unchanged schema is not walked against the metaschema again."""
+    if schema_name in _META_CHECKED:
+        return
+    fact = f"2020-12 schema, jsonschema {version('jsonschema')}\n{_text(schema_name)}".encode()
+    if proofs is None or not proofs.proven(fact):
+        Draft202012Validator.check_schema(json.loads(_text(schema_name)))
+        if proofs is not None:
+            proofs.prove(fact)
+    _META_CHECKED.add(schema_name)
+
+
 @cache
 def validator(schema_name: str) -> Draft202012Validator:
-    schema = json.loads((SCHEMA_DIR / schema_name).read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(inline_refs(schema))
+    meta_check(schema_name)
+    return Draft202012Validator(_inlined(schema_name))
 
 
 @cache
 def quick(schema_name: str) -> Check:
     """The schema as a quick "certainly valid" test (generator.schema_fast)."""
-    schema = validator(schema_name).schema
-    return compile_schema(schema)
+    meta_check(schema_name)
+    return compile_schema(_inlined(schema_name))
 
 
 def check_schema_reference(doc: Document, schema_name: str) -> list[Diagnostic]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from generator.model import EndpointDecl, ModelDecl, ProviderDecl
@@ -133,12 +134,27 @@ def model_index(models: tuple[ModelDecl, ...]) -> dict[str, str]:
     return dict(sorted(index.items()))
 
 
+# a provider's inventory records (by model id) and its id/alias index
+Part = tuple[tuple[dict[str, Any], ...], dict[str, str]]
+
+
+def inventory_part(p: ProviderDecl) -> Part | None:
+    """The provider's part of the inventory: from its own file alone, so the build cache keeps
+    it beside the file's records (None: no models)."""
+    if not p.models:
+        return None
+    records = tuple(model_record(m) for m in sorted(p.models, key=lambda m: m.key.value))
+    return records, model_index(p.models)
+
+
 def build(
     providers: list[ProviderDecl],
     targets: tuple[dict[str, Any], ...] = (),
     provider_targets: dict[str, str] | None = None,
+    parts: Mapping[str, Part | None] | None = None,
 ) -> dict[str, Any]:
-    """The whole snapshot as one plain-data mapping (input: a valid catalog)."""
+    """The whole snapshot as one plain-data mapping (input: a valid catalog). ``parts`` holds
+    ``inventory_part`` of providers by file, made earlier; the others' are made here."""
     rows = []
     inventory: dict[str, tuple[dict[str, Any], ...]] = {}
     inventory_index: dict[str, dict[str, str]] = {}
@@ -198,11 +214,9 @@ def build(
                 ),
             }
         )
-        if p.models:
-            inventory[key] = tuple(
-                model_record(m) for m in sorted(p.models, key=lambda m: m.key.value)
-            )
-            inventory_index[key] = model_index(p.models)
+        part = parts[p.file] if parts is not None and p.file in parts else inventory_part(p)
+        if part is not None:
+            inventory[key], inventory_index[key] = part
     return {
         "providers": tuple(rows),
         "provider_index": provider_index,

@@ -15,6 +15,7 @@ import pytest
 
 from generator import incremental
 from generator.incremental import FileCache, cache_dir, fast_build
+from generator.model import Key
 from generator.pipeline import run
 from tests.conftest import FIXTURE_MODULES, ROOT, Workspace, tree_bytes
 
@@ -193,3 +194,190 @@ def test_a_file_broken_then_fixed_builds_as_a_full_build_does(
     fixed = workspace.run()
     assert fixed.exit_code == 0, fixed.stdout
     assert tree_bytes(workspace.out) == _full(workspace, tmp_path / "full")
+
+
+def test_the_text_cache_key_tells_apart_every_value_the_templates_could_tell_apart() -> None:
+    from decimal import Decimal
+
+    from generator.emit import _exact
+
+    pairs = [
+        ({"a": True}, {"a": 1}),  # a template prints True and 1 differently
+        ({"a": 1.0}, {"a": 1}),
+        ({"a": (1,)}, {"a": [1]}),
+        ({"a": {"x": 1, "y": 2}}, {"a": {"y": 2, "x": 1}}),  # iteration order shows in the text
+        ({"a": "1"}, {"a": 1}),
+        ({"a": None}, {"a": "None"}),
+        ({"a": Decimal("1.0")}, {"a": Decimal("1.00")}),  # no marshal encoding: the repr
+    ]
+    for one, other in pairs:
+        assert _exact(one) != _exact(other), (one, other)
+        assert _exact(one) == _exact(dict(one))  # equal values find their entry again
+    # nor do reference counts or interning, which a newer marshal format would write down
+    shared = "model-id"
+    assert _exact({"a": shared, "b": shared}) == _exact(
+        {"a": "".join(["model", "-id"]), "b": "".join(["model-", "id"])}
+    )
+
+
+def test_the_record_hashes_the_written_tree_as_reading_it_back_would(
+    workspace: Workspace,
+) -> None:
+    result = run(workspace.catalog, (FIXTURE_MODULES,))
+    assert result.files is not None
+    names = sorted(result.files)
+    assert incremental._files_digest(result.files) == incremental._out_digest(workspace.out, names)
+
+
+def test_a_changed_runtime_misses_every_cached_result(
+    workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The typed records hold defaults read from provcat's endpoint settings: a change to the
+    runtime's code (here a stand-in copy of one of its files) reads every file again."""
+    runtime = tmp_path / "provcat"
+    runtime.mkdir()
+    shutil.copy(ROOT / "src" / "provcat" / "config.py", runtime / "config.py")
+    monkeypatch.setattr(incremental, "_runtime_root", lambda: runtime)
+    monkeypatch.setattr(incremental, "_RUNTIME_CODE", None)
+    cache = FileCache(cache_dir(workspace.catalog))
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    cache = FileCache(cache_dir(workspace.catalog))
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert (cache.hits, cache.misses) == (3, 0)
+    config = runtime / "config.py"
+    config.write_text(config.read_text().replace("timeout", "timeout ", 1))
+    monkeypatch.setattr(incremental, "_RUNTIME_CODE", None)  # a fresh process computes it anew
+    cache = FileCache(cache_dir(workspace.catalog))
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert (cache.hits, cache.misses) == (0, 3)
+
+
+def test_a_cached_file_places_its_diagnostics_where_a_fresh_read_does(
+    workspace: Workspace,
+) -> None:
+    """Model fact positions come back from the cache packed; unpacked on demand, they word the
+    diagnostics of an unchanged file exactly as the first read did."""
+    workspace.edit(
+        "alpha.yaml",
+        "context_window: 8192}",
+        "context_window: 8192, max_output_tokens: 9000, successor: nobody,\n"
+        "    prices: {input: '1.00', output: '-2'}}",
+    )
+    first = workspace.run()
+    assert first.exit_code == 1
+    codes = sorted(d["code"] for d in first.json["diagnostics"])
+    assert codes == ["limit_above_context", "negative_price", "unknown_successor"]
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    cache = FileCache(cache_dir(workspace.catalog))
+    again = run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert cache.hits == 2  # alpha's records came from the cache
+    assert [d.as_json() for d in again.diagnostics] == first.json["diagnostics"]
+
+
+def test_packed_places_round_trip_every_position() -> None:
+    import pickle
+
+    from generator.model import ModelDecl, PackedPlaces
+
+    places = {("name",): ("f.yaml", 3, 9), ("prices", "tiers", 0, "input"): ("f.yaml", 7, 21)}
+    decl = ModelDecl(Key("m", ("f.yaml", 2, 3)), (), {"name": "M"}, places)
+    back = pickle.loads(pickle.dumps(decl))
+    assert isinstance(back.places, PackedPlaces)
+    assert back == decl and dict(back.places) == places
+    assert back.at("prices", "tiers", 0, "input") == ("f.yaml", 7, 21)
+    assert back.at("family") == ("f.yaml", 2, 3)  # not written: the model's id
+    assert pickle.loads(pickle.dumps(back)) == decl  # packed again as it came
+
+
+def test_the_fingerprint_from_cached_pieces_is_the_canonical_json_hash(tmp_path: Path) -> None:
+    """Reference: ``snapshot.fingerprint``, the hash of the whole snapshot's canonical JSON."""
+    from generator.emit import _exact, _fingerprint, _part_values
+    from generator.snapshot import fingerprint
+
+    snapshot = {
+        "providers": ({"provider": "b", "models": ()}, {"provider": "a", "models": ()}),
+        "inventory": {
+            "b": ({"model": "b-1", "name": 'Bé \u2028 "quoted"', "prices": {"z": "1", "a": 2}},),
+            "a": ({"model": "a-1", "aliases": ("x",), "context_window": 8192},),
+            "a\n": ({"model": "odd key"},),
+        },
+        "inventory_index": {"b": {"b-1": "b-1"}, "a": {"a-1": "a-1", "x": "a-1"}},
+        "targets": (),
+        "model_alias_index": {},
+    }
+    reference = fingerprint(snapshot)
+    exact = {key: _exact(_part_values(snapshot, key)) for key in snapshot["inventory"]}
+    cold = FileCache(tmp_path)
+    assert _fingerprint(snapshot, exact, cold) == reference  # encoded, and kept
+    warm = FileCache(tmp_path)
+    assert _fingerprint(snapshot, exact, warm) == reference  # read back
+    assert warm.used and len(list((tmp_path / "texts").iterdir())) == 3
+    snapshot["inventory"]["a"] = ({"model": "a-1", "context_window": 16384},)
+    exact["a"] = _exact(_part_values(snapshot, "a"))
+    assert _fingerprint(snapshot, exact, FileCache(tmp_path)) == fingerprint(snapshot) != reference
+
+
+def test_the_schema_meta_check_is_remembered_only_for_the_same_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    from generator import schema_check
+
+    folder = tmp_path / "schemas"
+    folder.mkdir()
+    schema = folder / "thing.schema.json"
+    monkeypatch.setattr(schema_check, "SCHEMA_DIR", folder)
+    monkeypatch.setattr(schema_check, "_META_CHECKED", set())
+
+    def fresh_process() -> FileCache:
+        schema_check._text.cache_clear()
+        schema_check._META_CHECKED.clear()
+        return FileCache(tmp_path / "cache")
+
+    schema.write_text('{"type": "object", "minProperties": -1}')
+    with pytest.raises(SchemaError):  # no valid schema: never proven, never remembered
+        schema_check.meta_check("thing.schema.json", fresh_process())
+    with pytest.raises(SchemaError):
+        schema_check.meta_check("thing.schema.json", fresh_process())
+    schema.write_text('{"type": "object", "minProperties": 1}')
+    schema_check.meta_check("thing.schema.json", fresh_process())  # checked, and remembered
+    walked: list[object] = []
+    monkeypatch.setattr(Draft202012Validator, "check_schema", walked.append)
+    schema_check.meta_check("thing.schema.json", fresh_process())
+    assert walked == []  # the same text: the earlier proof stands
+    schema.write_text('{"type": "object", "minProperties": 2}')
+    schema_check.meta_check("thing.schema.json", fresh_process())
+    assert walked == [{"type": "object", "minProperties": 2}]  # another text: checked again
+    schema_check._text.cache_clear()
+
+
+def test_a_file_edited_while_the_build_runs_is_built_again_next_time(
+    workspace: Workspace,
+) -> None:
+    """The record holds the catalog as it was before the build read it, never after."""
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    assert not _fast(_argv(workspace))[0]  # the fast path's digest, handed to the build
+    workspace.edit("beta.yaml", "display_name: Beta Two", "display_name: Beta Three")
+    assert workspace.run().exit_code == 0  # "reads" the edit; its record holds the earlier state
+    assert not _fast(_argv(workspace))[0]
+    assert workspace.run().exit_code == 0
+    assert _fast(_argv(workspace))[0]
+
+
+def test_a_snapshot_from_cached_inventory_parts_equals_one_made_from_scratch(
+    workspace: Workspace,
+) -> None:
+    import marshal
+
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    cache = FileCache(cache_dir(workspace.catalog))
+    cached = run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert cache.hits == 2  # alpha's part came from the cache
+    fresh = run(workspace.catalog, (FIXTURE_MODULES,))
+    assert cached.snapshot is not None and fresh.snapshot is not None
+    assert cached.snapshot["inventory"]  # the fixture lists models
+    for name in ("inventory", "inventory_index"):  # same values, same types, same order
+        assert marshal.dumps(cached.snapshot[name], 2) == marshal.dumps(fresh.snapshot[name], 2)
+    assert cached.snapshot == fresh.snapshot
