@@ -14,7 +14,6 @@ from provcat.compat import CompatibleEndpoint, compatible_request_model, is_stri
 from provcat.config import EndpointConfig
 from provcat.endpoint import Endpoint
 from provcat.errors import EndpointConfigurationError, EndpointNotFound
-from provcat.inventory import check_model_use
 from provcat.keys import canonical_endpoint_key, canonical_provider_key
 from provcat.registry import EndpointRegistry
 from provcat.request import field_names, field_problem, suggest
@@ -199,5 +198,7 @@ def match_endpoint(
         return _compatible(str(found), endpoint, request_defaults, config_overrides)
     model = request_defaults.get("model") if request_defaults else None
     if isinstance(model, str):
+        from provcat.inventory import check_model_use  # only when a model is named: cold start
+
         check_model_use(found.provider, model)  # deprecated: warns; retired: raises when strict
     return build(found, request_defaults, config_overrides)

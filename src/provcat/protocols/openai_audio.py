@@ -14,15 +14,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from provcat.protocols.openai_voice import VoiceReference
 from provcat.request import RequestModel
 
 __all__ = ["ServerVadChunking", "SpeechRequest", "TranscriptionRequest", "VoiceReference"]
-
-
-class VoiceReference(RequestModel):
-    """A custom voice, named by its id instead of a built-in voice name."""
-
-    id: str = Field(description="Custom voice ID, e.g. voice_1234.")
 
 
 class ServerVadChunking(RequestModel):

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.protocols.openai_audio import VoiceReference
+from provcat.protocols.openai_voice import VoiceReference
 from provcat.request import RequestModel
 
 __all__ = [
