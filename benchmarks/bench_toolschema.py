@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks import table
 from benchmarks.strict_floor import strict_walk
 from provcat.toolschema import compile_tool, list_targets
 
@@ -201,6 +202,7 @@ def main() -> None:
                 f" {'—':>8} {'no peer':<9} {per_tool[f'{tid}+records']:6.1f} µs {'—':>8} no peer"
             )
             print(line)
+            table.row("toolschema", tid, per_tool[tid], "us/tool", note="no same-work peer")
             continue
         lean_ratio, full_ratio = best[peer] / lean, best[peer] / full
         lean_met, full_met = lean_ratio >= 1.5, full_ratio >= 1.2
@@ -209,6 +211,22 @@ def main() -> None:
         line += f" {per_tool[f'{tid}+records']:6.1f} µs {full_ratio:7.2f}x "
         line += "met" if full_met else "NOT met"
         print(line)
+        peer_name = "pydantic-ai " + peer.split(":", 1)[1]
+        for figure, ours, ratio, goal, met in (
+            (tid, per_tool[tid], lean_ratio, 1.5, lean_met),
+            (f"{tid} +records", per_tool[f"{tid}+records"], full_ratio, 1.2, full_met),
+        ):
+            table.row(
+                "toolschema",
+                figure,
+                ours,
+                "us/tool",
+                per_tool[peer],
+                peer_name,
+                goal=f">= {goal}x faster",
+                ratio=ratio,
+                met=met,
+            )
     print(
         "  goal: against pydantic-ai's transformer for the same API surface, compile_tool is "
         ">= 1.5x as fast (records decided, built on first access) and >= 1.2x with every "
