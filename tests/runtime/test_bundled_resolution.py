@@ -141,7 +141,7 @@ def test_cold_resolution_builds_no_validator_and_evaluates_no_annotation_string(
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     first, count, built, strings, scanned = out.stdout.splitlines()
-    assert first == "['provcat.protocols.openai_audio', 'provcat.protocols.openai_chat']"
+    assert first == "['provcat.protocols.openai_chat', 'provcat.protocols.openai_voice']"
     assert int(count) >= 100  # inspection loaded every provider
     assert built == "[]"
     assert strings == "[]"

@@ -135,8 +135,8 @@ def test_a_fresh_process_resolving_a_record_loads_no_pydantic_and_no_provider() 
     assert after == str(
         [
             "provcat.protocols",
-            "provcat.protocols.openai_audio",
             "provcat.protocols.openai_chat",
+            "provcat.protocols.openai_voice",
             "provcat.providers",
             "provcat.providers.openai",
         ]
