@@ -4,8 +4,6 @@ Its own module so that the chat request does not import the audio requests (cold
 Source: https://developers.openai.com/api/reference/resources/audio/subresources/speech/methods/create
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from provcat.request import RequestModel
