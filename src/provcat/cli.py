@@ -46,7 +46,7 @@ def main() -> None:
     """provcat: the validated catalog of LLM provider adapters."""
 
 
-_FORMAT = click.option(
+FORMAT_OPTION = click.option(
     "--format",
     "fmt",
     type=click.Choice(["table", "json"]),
@@ -69,7 +69,7 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
 
 
 @main.command()
-@_FORMAT
+@FORMAT_OPTION
 def providers(fmt: str) -> None:
     """Every provider in the catalog: availability, aliases and endpoints."""
     import json

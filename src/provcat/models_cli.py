@@ -8,18 +8,11 @@ from typing import Any
 
 import click
 
+from provcat.cli import FORMAT_OPTION
 from provcat.inventory import STATUSES, ModelInfo
 
 __all__ = ["cost", "models"]
 
-_FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="A table for people, JSON for machines.",
-)
 _AS_OF = click.option(
     "--as-of",
     "as_of",
@@ -73,7 +66,7 @@ def _row(m: ModelInfo, day: date) -> list[str]:
 @click.option("--tool-call", is_flag=True, default=None, help="Only models with tool calling.")
 @click.option("--reasoning", is_flag=True, default=None, help="Only reasoning models.")
 @_AS_OF
-@_FORMAT
+@FORMAT_OPTION
 @click.pass_context
 def models(
     ctx: click.Context,
