@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from provcat.hub.errors import HubError, ValidationError
+from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import LATEST, SLUG, SLUG_MAX, HubRef
 from provcat.hub.server.auth import verify_token
 from provcat.hub.settings import HubSettings
@@ -41,23 +42,8 @@ _SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
-_KNOWN = frozenset(
-    {
-        "manifest_version",
-        "adapter_id",
-        "namespace",
-        "name",
-        "version",
-        "description",
-        "tags",
-        "base_model_compatibility",
-        "rank",
-        "target_modules",
-        "storage_uri",
-        "checksum_sha256",
-        "created_at",
-    }
-)
+# manifest fields the page shows in their own places; any other is an extension field
+_KNOWN = frozenset(AdapterManifest.model_fields)
 _STATIC = {"hub.css": "text/css; charset=utf-8", "copy.js": "text/javascript; charset=utf-8"}
 
 Reads = Callable[..., Awaitable[Any]]
