@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:21dc4d1737513e56d2e3761740a94036a6bb66b24b100424f45b1d4aadbfa521'
+FINGERPRINT: Final = 'sha256:ff9bc82ecc0fbaca5dca4a52c1634501d51ddcfa670da2bb29e64f85870a0248'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

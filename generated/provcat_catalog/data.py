@@ -812,7 +812,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'type': 'api',
                 'class': None,
                 'protocol': 'openai-chat',
-                'request_options': 'provcat.protocols.openai_chat:ChatCompletionsRequest',
+                'request_options': 'provcat.providers.google.gemini_chat:GeminiChatRequest',
                 'request_defaults': {'model': 'gemini-3.8-flash'},
                 'method': 'POST',
                 'path': 'chat/completions',

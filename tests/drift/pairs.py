@@ -344,8 +344,10 @@ NO_SDK: dict[str, str] = {
         "the shared OpenAI embeddings model; fireworks-ai 1.2.30 types no embeddings request"
     ),
     "gemini/chat/completions": (
-        "Gemini's OpenAI-compatible surface, served by the shared OpenAI model; google-genai "
-        "types only the native generateContent API, which no catalog endpoint uses"
+        "Gemini's OpenAI-compatible surface: the shared OpenAI model plus Google's extra_body "
+        "settings; google-genai types only the native generateContent API, which no catalog "
+        "endpoint uses. The extra_body settings are checked against "
+        "https://ai.google.dev/gemini-api/docs/openai by tests/runtime/test_vendor_chat_subsets.py"
     ),
     "gemini_code/query_cli": _CLI,
     "lattice/chat/completions": "Lattice is a local test vendor with no SDK",

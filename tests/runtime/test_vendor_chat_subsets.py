@@ -9,6 +9,12 @@ Expected values come from the vendors' own pages:
 - xAI: the ChatRequest schema of xAI's REST OpenAPI spec
   (https://github.com/xai-org/xai-sdk-ts/blob/main/spec/openapi.json, commit 41e766a), whose
   properties and bounds are transcribed below.
+- Gemini: https://ai.google.dev/gemini-api/docs/openai ("Thinking" and "extra_body") sends Gemini
+  settings as ``{"extra_body": {"google": {...}}}`` in the JSON body: ``cached_content`` and
+  ``thinking_config`` (``thinking_budget``, ``thinking_level``, ``include_thoughts``), and says
+  ``reasoning_effort`` and ``thinking_config`` cannot be used at the same time;
+  https://ai.google.dev/gemini-api/docs/thinking says a request may not carry both
+  ``thinking_level`` and ``thinking_budget``.
 """
 
 from __future__ import annotations
@@ -155,3 +161,84 @@ def test_xai_chat_max_tokens_is_deprecated_in_favour_of_max_completion_tokens() 
     request = XaiChatRequest(model="grok-4.3", messages=[], max_tokens=10)
     with pytest.warns(DeprecationWarning, match="max_completion_tokens"):
         assert request.max_tokens == 10
+
+
+def _gemini(url: str) -> Any:
+    return match_endpoint(
+        "gemini", "chat", base_url=url + "/v1beta/openai", allow_local_network=True
+    )
+
+
+# The request bodies of Google's page, with the openai SDK's outer extra_body merged away.
+GEMINI_DOCUMENTED_BODIES = [
+    {"extra_body": {"google": {"cached_content": "cachedContents/XXX"}}},
+    {
+        "extra_body": {
+            "google": {"thinking_config": {"thinking_budget": 800, "include_thoughts": True}}
+        }
+    },
+    {"extra_body": {"google": {"thinking_config": {"thinking_level": "low"}}}},
+    {"reasoning_effort": "low"},
+]
+
+
+@pytest.mark.parametrize("extra", GEMINI_DOCUMENTED_BODIES)
+def test_gemini_chat_sends_googles_extra_body_unchanged(
+    extra: dict[str, Any],
+    server: tuple[str, list[dict[str, Any]]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url, seen = server
+    monkeypatch.setenv("GEMINI_API_KEY", "gemini-sentinel-0123456789abcdef")
+    body = {
+        "model": "gemini-3.8-flash",
+        "messages": [{"role": "user", "content": "Explain to me how AI works"}],
+        **extra,
+    }
+    asyncio.run(_gemini(url).call(body))
+    (request,) = seen
+    assert request["path"] == "/v1beta/openai/chat/completions"
+    assert json.loads(request["body"]) == body
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (
+            {
+                "reasoning_effort": "low",
+                "extra_body": {"google": {"thinking_config": {"thinking_budget": 0}}},
+            },
+            "reasoning_effort and extra_body.google.thinking_config",
+        ),
+        (
+            {
+                "extra_body": {
+                    "google": {"thinking_config": {"thinking_budget": 0, "thinking_level": "low"}}
+                }
+            },
+            "thinking_budget and thinking_level",
+        ),
+        ({"extra_body": {"google": {"thinking_confg": {}}}}, "thinking_confg"),
+        ({"extra_body": {"gogle": {}}}, "gogle"),
+        (
+            {"extra_body": {"google": {"thinking_config": {"thinking_level": "max"}}}},
+            "'minimal', 'low', 'medium' or 'high'",
+        ),
+        ({"extra_body": {"google": {"thinking_config": {"thinking_budget": -2}}}}, "-1"),
+    ],
+)
+def test_gemini_chat_refuses_conflicting_or_misspelled_settings_and_sends_nothing(
+    extra: dict[str, Any],
+    words: str,
+    server: tuple[str, list[dict[str, Any]]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url, seen = server
+    monkeypatch.setenv("GEMINI_API_KEY", "gemini-sentinel-0123456789abcdef")
+    body = {"model": "gemini-3.8-flash", "messages": [{"role": "user", "content": "hi"}], **extra}
+    with pytest.raises(EndpointConfigurationError, match="gemini/chat/completions") as caught:
+        asyncio.run(_gemini(url).call(body))
+    assert words in str(caught.value)
+    assert "gemini-sentinel" not in str(caught.value)
+    assert seen == []
