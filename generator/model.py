@@ -70,6 +70,7 @@ class EndpointDecl:
     path: str
     description: str | None
     docs_url: str | None
+    tool_schema_target: Valued | None = None  # its own, when it differs from the provider's
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +235,11 @@ def build(doc: Document, stem: str) -> ProviderDecl:
                 path=raw.get("path", name),
                 description=raw.get("description"),
                 docs_url=raw.get("docs_url"),
+                tool_schema_target=(
+                    Valued(raw["tool_schema_target"], doc.loc((*path, "tool_schema_target")))
+                    if "tool_schema_target" in raw
+                    else None
+                ),
             )
         )
     policy = None

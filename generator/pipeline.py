@@ -108,9 +108,25 @@ def run(
         target_ids,
     )
     problems.extend(found)
+    endpoint_mapping, found = provider_targets(
+        [
+            (
+                f"{canonical_key(p.key.value)}/{canonical_key(e.key.value)}",
+                e.tool_schema_target.value,
+                e.tool_schema_target.loc,
+            )
+            for p in decls
+            for e in p.endpoints
+            if e.tool_schema_target is not None
+        ],
+        target_ids,
+    )
+    problems.extend(found)
     result = Result(ordered(problems))
     if result.ok:
-        result.snapshot = build_snapshot(decls, records(targets), mapping, parts)
+        result.snapshot = build_snapshot(
+            decls, records(targets), mapping, parts, endpoint_targets=endpoint_mapping
+        )
         source = display_path(catalog, base) + "/"
         result.files = render(result.snapshot, source, cache)
     return result

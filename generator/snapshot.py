@@ -152,9 +152,11 @@ def build(
     targets: tuple[dict[str, Any], ...] = (),
     provider_targets: dict[str, str] | None = None,
     parts: Mapping[str, Part | None] | None = None,
+    endpoint_targets: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The whole snapshot as one plain-data mapping (input: a valid catalog). ``parts`` holds
-    ``inventory_part`` of providers by file, made earlier; the others' are made here."""
+    ``inventory_part`` of providers by file, made earlier; the others' are made here.
+    ``endpoint_targets`` maps "provider/endpoint" to an endpoint's own tool-schema target."""
     rows = []
     inventory: dict[str, tuple[dict[str, Any], ...]] = {}
     inventory_index: dict[str, dict[str, str]] = {}
@@ -223,6 +225,7 @@ def build(
         "model_alias_index": dict(sorted(model_alias_index.items())),
         "targets": targets,
         "provider_targets": dict(sorted((provider_targets or {}).items())),
+        "endpoint_targets": dict(sorted((endpoint_targets or {}).items())),
         "inventory": inventory,
         "inventory_index": inventory_index,
     }

@@ -577,7 +577,8 @@ def records(decls: list[TargetDecl]) -> tuple[dict[str, Any], ...]:
 def provider_targets(
     providers: list[tuple[str, str | None, Loc]], target_ids: set[str]
 ) -> tuple[dict[str, str], list[Diagnostic]]:
-    """provider key -> target id, and a diagnostic for each name that is not a target."""
+    """key (a provider, or "provider/endpoint") -> target id, and a diagnostic for each name
+    that is not a target."""
     mapping: dict[str, str] = {}
     problems: list[Diagnostic] = []
     for key, target, loc in providers:

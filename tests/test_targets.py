@@ -237,6 +237,22 @@ def test_unknown_provider_target(workspace: Workspace) -> None:
     assert _codes(workspace) == ["unknown_schema_target"]
 
 
+def test_unknown_endpoint_target_is_reported_at_its_position(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml",
+        "    class: AlphaEmbedEndpoint\n",
+        "    class: AlphaEmbedEndpoint\n    tool_schema_target: nowhere\n",
+    )
+    before = tree_bytes(workspace.out)
+    run = workspace.run()
+    assert run.exit_code == 1 and tree_bytes(workspace.out) == before
+    (found,) = [d for d in run.json["diagnostics"] if d["code"] == "unknown_schema_target"]
+    text = workspace.file("alpha.yaml").read_text(encoding="utf-8").splitlines()
+    assert text[found["line"] - 1].strip() == "tool_schema_target: nowhere"
+    assert found["file"].endswith("providers/alpha.yaml") and found["column"] == 25
+    assert "'nowhere' is not a schema target" in found["message"]
+
+
 def test_extends_takes_the_rules_with_this_targets_prefix(workspace: Workspace) -> None:
     _write(workspace, "demo.yaml", MINIMAL)
     child = MINIMAL.split("rules:")[0].replace("id: demo", "id: demo-child") + "extends: demo\n"

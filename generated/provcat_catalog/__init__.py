@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 4
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:ff9bc82ecc0fbaca5dca4a52c1634501d51ddcfa670da2bb29e64f85870a0248'
+FINGERPRINT: Final = 'sha256:9295ecb6a086d2f112b58ec95527ef26fef3bcac802f3478ae074c09551cdc0b'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

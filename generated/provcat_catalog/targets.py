@@ -3535,3 +3535,7 @@ PROVIDER_TARGETS: Final[dict[str, str]] = {
     'together': 'openai-chat',
     'xai': 'openai-chat',
 }
+
+# "provider/endpoint" (canonical keys) -> the target of an endpoint whose tools differ from its
+# provider's
+ENDPOINT_TARGETS: Final[dict[str, str]] = {'perplexity/v1/agent': 'openai', 'xai/responses': 'openai'}

@@ -108,6 +108,32 @@ def test_compile_by_provider(tools: Path, tmp_path: Path) -> None:
     assert code == 2 and "unknown provider" in err
 
 
+def test_compile_for_an_endpoint_with_its_own_target(tools: Path, tmp_path: Path) -> None:
+    """xAI's responses endpoint is Responses-shaped: in xAI's OpenAPI spec (POST /v1/responses,
+    ModelRequest) a function is named at the top level of its object ({"type": "function",
+    "name": ...}, as ModelToolChoice and FunctionToolCall show), as in OpenAI's Responses API; its
+    chat endpoint takes Chat Completions' nested "function" object."""
+    out = tmp_path / "xai"
+    code, _, _ = _run(
+        "compile", str(tools), "--provider", "xai", "--endpoint", "response", "--out", str(out)
+    )
+    assert code == 1  # a lossy tool is refused, as for any target
+    body = json.loads((out / "openai" / "refund-order.json").read_text(encoding="utf-8"))
+    assert body["type"] == "function" and body["name"] == "refund_order"
+    assert "function" not in body
+    chat = tmp_path / "xai-chat"
+    _run("compile", str(tools), "--provider", "xai", "--endpoint", "chat", "--out", str(chat))
+    body = json.loads((chat / "openai-chat" / "refund-order.json").read_text(encoding="utf-8"))
+    assert body["function"]["name"] == "refund_order"
+    never = tmp_path / "never"
+    code, _, err = _run(
+        "compile", str(tools), "--provider", "xai", "--endpoint", "respnses", "--out", str(never)
+    )
+    assert code == 2 and "did you mean 'responses'?" in err and not never.exists()
+    code, _, err = _run("compile", str(tools), "--endpoint", "responses", "--out", str(never))
+    assert code == 2 and "--endpoint needs --provider" in err and not never.exists()
+
+
 @pytest.mark.parametrize(
     "content",
     [b"{not json", b"\xff\xfe\x00", b'{"name": "x"}', b'{"name": "a b", "inputSchema": {}}'],

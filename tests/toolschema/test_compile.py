@@ -249,6 +249,12 @@ def test_targets_and_provider_mapping() -> None:
     assert get_target("mcp").probe is None
     assert target_for_provider("groq").id == "openai-chat"
     assert target_for_provider("Claude-Code").id == "mcp"
+    # an endpoint with its own target (any spelling), and one that has none (the provider's)
+    assert target_for_provider("xai", "responses").id == "openai"
+    assert target_for_provider("perplexity", "agent").id == "openai"
+    assert target_for_provider("perplexity", "chat").id == "openai-chat"
+    with pytest.raises(KeyError, match="did you mean 'responses'"):
+        target_for_provider("xai", "respnses")
     with pytest.raises(KeyError):
         get_target("nope")
     with pytest.raises(KeyError):

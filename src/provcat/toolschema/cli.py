@@ -66,13 +66,20 @@ def _fail(command: str, fmt: str, errors: list[tuple[str, str]]) -> NoReturn:
 
 
 def _targets(
-    command: str, fmt: str, spec: str | None, provider: str | None, hosted: bool = False
+    command: str,
+    fmt: str,
+    spec: str | None,
+    provider: str | None,
+    hosted: bool = False,
+    endpoint: str | None = None,
 ) -> list[Target]:
     if spec and provider:
         _fail(command, fmt, [("", "use --targets or --provider, not both")])
+    if endpoint is not None and not provider:
+        _fail(command, fmt, [("", "--endpoint needs --provider (the provider it belongs to)")])
     try:
         if provider:
-            return [target_for_provider(provider)]
+            return [target_for_provider(provider, endpoint)]
         if not spec or spec.strip() == "all":
             found = list_targets()
             return [t for t in found if t.probe is not None] if hosted else found
@@ -107,6 +114,12 @@ _targets_opt = click.option(
 _provider_opt = click.option(
     "--provider", default=None, help="Compile for the target the catalog maps this provider to."
 )
+_endpoint_opt = click.option(
+    "--endpoint",
+    default=None,
+    help="With --provider: the endpoint the tools are for, where it has its own target "
+    "(e.g. a Responses-style endpoint of a Chat Completions provider).",
+)
 _format_opt = click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
@@ -121,6 +134,7 @@ def tool() -> None:
 @_paths
 @_targets_opt
 @_provider_opt
+@_endpoint_opt
 @_format_opt
 @click.option(
     "--fail-on",
@@ -130,10 +144,15 @@ def tool() -> None:
     help="The lowest severity that makes the exit status 1 (info never does).",
 )
 def check(
-    paths: tuple[Path, ...], targets: str | None, provider: str | None, fmt: str, fail_on: str
+    paths: tuple[Path, ...],
+    targets: str | None,
+    provider: str | None,
+    endpoint: str | None,
+    fmt: str,
+    fail_on: str,
 ) -> None:
     """Report what each target has against each tool."""
-    chosen = _targets("check", fmt, targets, provider)
+    chosen = _targets("check", fmt, targets, provider, endpoint=endpoint)
     tools = _load("check", fmt, paths)
     rows: list[dict[str, Any]] = []
     all_diags: list[Diagnostic] = []
@@ -202,6 +221,7 @@ def _write_atomic(out: Path, files: dict[str, str]) -> None:
 )
 @_targets_opt
 @_provider_opt
+@_endpoint_opt
 @_format_opt
 @click.option("--allow-lossy", is_flag=True, help="Accept outputs that weaken the schema.")
 def compile_command(
@@ -209,11 +229,12 @@ def compile_command(
     out: Path,
     targets: str | None,
     provider: str | None,
+    endpoint: str | None,
     fmt: str,
     allow_lossy: bool,
 ) -> None:
     """Write `<out>/<target>/<tool-name>.json` for each tool and target, plus manifest.json."""
-    chosen = _targets("compile", fmt, targets, provider)
+    chosen = _targets("compile", fmt, targets, provider, endpoint=endpoint)
     tools = _load("compile", fmt, paths)
     files: dict[str, str] = {}
     manifest_tools = []

@@ -133,6 +133,13 @@ def _provider_targets() -> dict[str, str]:
     return dict(PROVIDER_TARGETS)
 
 
+@cache
+def _endpoint_targets() -> dict[str, str]:
+    from provcat_catalog.targets import ENDPOINT_TARGETS
+
+    return dict(ENDPOINT_TARGETS)
+
+
 def target_ids() -> list[str]:
     """Every target id, sorted by code point."""
     return sorted(_registry())
@@ -156,8 +163,9 @@ def get_target(target: str | Target) -> Target:
     return registry[target]
 
 
-def target_for_provider(provider: str) -> Target:
-    """The target the catalog maps ``provider`` (any declared spelling) to."""
+def target_for_provider(provider: str, endpoint: str | None = None) -> Target:
+    """The target the catalog maps ``provider`` (any declared spelling) to; with ``endpoint``
+    (any declared spelling), that endpoint's own target where it has one."""
     from provcat_catalog import PROVIDER_INDEX
 
     key = PROVIDER_INDEX.get(canonical_key(provider))
@@ -168,6 +176,25 @@ def target_for_provider(provider: str) -> Target:
         close = difflib.get_close_matches(canonical_key(provider), sorted(PROVIDER_INDEX), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UnknownTargetError(f"unknown provider {provider!r}{hint}")
+    if endpoint is not None:
+        own = _endpoint_targets().get(f"{key}/{_endpoint_key(key, endpoint)}")
+        if own is not None:
+            return get_target(own)
     if key not in mapping:
         raise UnknownTargetError(f"provider {provider!r} has no tool_schema_target in the catalog")
     return get_target(mapping[key])
+
+
+def _endpoint_key(provider: str, endpoint: str) -> str:
+    """The canonical key of ``provider``'s endpoint ``endpoint`` (any declared spelling)."""
+    from provcat.errors import EndpointNotFound
+    from provcat.registry import EndpointRegistry
+    from provcat.resolution import Unlisted, lookup
+
+    try:
+        found = lookup(EndpointRegistry.snapshot(), provider, endpoint, compatible=False)
+    except EndpointNotFound as exc:
+        raise UnknownTargetError(str(exc)) from None
+    if isinstance(found, Unlisted):  # only a compatible lookup answers this
+        raise UnknownTargetError(f"{provider!r} has no endpoint {endpoint!r}")
+    return found.key
