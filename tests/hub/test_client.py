@@ -65,16 +65,73 @@ def test_push_pull_latest_stores_concrete_version(live: Live, tmp_path: Path) ->
             client.resolve("hub://acme/r:1.9.0")
 
 
+def _unreachable(request: httpx.Request) -> httpx.Response:
+    raise httpx.ConnectError("the hub is down", request=request)
+
+
 def test_local_hit_is_reverified_and_served_offline(live: Live, tmp_path: Path) -> None:
     store = tmp_path / "store"
     with RegistryClient(live.url, live.hub.token, store=store) as client:
         client.push(_payload(tmp_path), {"namespace": "acme", "name": "off", "version": "1.0.0"})
         client.pull("hub://acme/off:1.0.0")
-    dead = f"http://127.0.0.1:{free_port()}"
-    with RegistryClient(dead, store=store) as offline:
-        assert offline.pull("hub://acme/off:1.0.0").version == "1.0.0"  # no network needed
+    # the same hub, now unreachable: its own copy needs no network
+    down = httpx.MockTransport(_unreachable)
+    with RegistryClient(live.url, store=store, transport=down) as offline:
+        assert offline.pull("hub://acme/off:1.0.0").version == "1.0.0"
         with pytest.raises(RegistryUnavailableError):
             offline.pull("hub://acme/off")  # latest always asks the hub
+    # another hub never gets this hub's copy without asking: its bytes may differ
+    other = RegistryClient(f"http://127.0.0.1:{free_port()}", store=store)
+    with other, pytest.raises(RegistryUnavailableError):
+        other.pull("hub://acme/off:1.0.0")
+    assert (store / "acme__off__v1.0.0" / "source").read_text().strip() == live.url
+
+
+def _serving(payload: bytes) -> httpx.MockTransport:
+    """A hub holding acme/m 1.0.0 with ``payload``; it counts the payload downloads."""
+    document = _manifest(payload)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/payload"):
+            handler.downloads += 1  # type: ignore[attr-defined]
+            return httpx.Response(200, content=payload)
+        return httpx.Response(200, json=document)
+
+    handler.downloads = 0  # type: ignore[attr-defined]
+    return httpx.MockTransport(handler)
+
+
+def test_two_hubs_with_other_bytes_under_one_id_each_get_their_own(tmp_path: Path) -> None:
+    """Found by hand: a store shared by clients of two hubs served hub A's bytes to a pull from
+    hub B (and said "verified"), because a concrete version in the store was taken as it stood."""
+    store = tmp_path / "store"
+    bytes_a, bytes_b = safetensors(b"A" * 32), safetensors(b"B" * 32)
+    hub_a, hub_b = _serving(bytes_a), _serving(bytes_b)
+    with RegistryClient("http://hub-a.example", store=store, transport=hub_a) as a:
+        got = a.pull("hub://acme/m:1.0.0")
+        assert a.local_path(got).read_bytes() == bytes_a
+    with RegistryClient("http://hub-b.example", store=store, transport=hub_b) as b:
+        got = b.pull("hub://acme/m:1.0.0")
+        assert got.checksum_sha256 == sha256(bytes_b)
+        assert b.local_path(got).read_bytes() == bytes_b
+        b.pull("hub://acme/m:1.0.0")  # now its own copy: no second download
+    assert hub_b.handler.downloads == 1  # type: ignore[attr-defined]
+    assert _store_entries(store) == ["acme__m__v1.0.0"]  # replaced, nothing left behind
+    assert (store / "acme__m__v1.0.0" / "source").read_text().strip() == "http://hub-b.example"
+
+
+def test_another_hubs_copy_with_the_same_bytes_is_adopted_without_download(
+    tmp_path: Path,
+) -> None:
+    store = tmp_path / "store"
+    same = safetensors(b"S" * 32)
+    hub_a, mirror = _serving(same), _serving(same)
+    with RegistryClient("http://hub-a.example", store=store, transport=hub_a) as a:
+        a.pull("hub://acme/m:1.0.0")
+    with RegistryClient("http://mirror.example", store=store, transport=mirror) as m:
+        assert m.pull("hub://acme/m:1.0.0").checksum_sha256 == sha256(same)
+    assert mirror.handler.downloads == 0  # type: ignore[attr-defined]
+    assert (store / "acme__m__v1.0.0" / "source").read_text().strip() == "http://mirror.example"
 
 
 def test_tampered_local_file_is_caught_on_next_pull(live: Live, tmp_path: Path) -> None:
@@ -91,9 +148,9 @@ def test_tampered_local_file_is_caught_on_next_pull(live: Live, tmp_path: Path) 
         client.pull("hub://acme/t:1.0.0")  # detected: removed and downloaded again, verified
         assert path.read_bytes() == good
         path.write_bytes(b"evil")
-    offline = RegistryClient(f"http://127.0.0.1:{free_port()}", store=store)
+    offline = RegistryClient(live.url, store=store, transport=httpx.MockTransport(_unreachable))
     with offline, pytest.raises(RegistryUnavailableError):
-        offline.pull("hub://acme/t:1.0.0")
+        offline.pull("hub://acme/t:1.0.0")  # its own copy, but tampered: never served
     assert _store_entries(store) == []  # the tampered copy is never left to be used
 
 

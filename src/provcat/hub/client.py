@@ -144,8 +144,8 @@ class RegistryClient:
         manifest = self.resolve(ref)
         if manifest.checksum_sha256 is None:
             raise ValidationError(f"{manifest.ref} has no checksum_sha256: it cannot be pulled")
-        if ref.is_latest and (hit := self._local_hit(manifest.canonical_id)) is not None:
-            return hit
+        if self._same_bytes_here(manifest):
+            return manifest
         with self.store.staging() as staging:
             target = staging / PAYLOAD_FILE
             actual, header_digests = self._download(manifest.ref.path() + "/payload", target)
@@ -157,7 +157,9 @@ class RegistryClient:
                         f"{where}; nothing was stored",
                         {"expected": value, "actual": actual, "source": where},
                     )
-            self.store.install(staging, manifest)
+            # a copy of this id from another hub, with other bytes, makes way for this hub's
+            self.store.remove(manifest.canonical_id)
+            self.store.install(staging, manifest, source=self.base_url)
         return manifest
 
     def local_path(self, manifest: AdapterManifest) -> Path:
@@ -216,6 +218,23 @@ class RegistryClient:
 
     # -- transport -----------------------------------------------------------------------------
     def _local_hit(self, adapter_id: str) -> AdapterManifest | None:
+        """The stored copy, verified, when it was pulled from this hub (versions are immutable
+        on a hub, so it needs no network); None otherwise."""
+        if self.store.source(adapter_id) != self.base_url:
+            return None  # absent, or another hub's copy: this hub decides (_same_bytes_here)
+        return self._verified(adapter_id)
+
+    def _same_bytes_here(self, manifest: AdapterManifest) -> bool:
+        """Whether the stored copy of ``manifest``'s id (from any hub) has this hub's bytes; it
+        is then recorded as this hub's and no byte is downloaded."""
+        adapter_id = manifest.canonical_id
+        stored = self._verified(adapter_id)
+        if stored is None or stored.checksum_sha256 != manifest.checksum_sha256:
+            return False
+        self.store.adopt(adapter_id, manifest, self.base_url)
+        return True
+
+    def _verified(self, adapter_id: str) -> AdapterManifest | None:
         manifest = self.store.manifest(adapter_id)
         if manifest is None:
             return None

@@ -1,6 +1,10 @@
 """The local adapter store a client pulls into: ``<root>/<adapter_id>/`` holding
-``adapter.safetensors`` and ``manifest.json``. A version appears there only complete and verified:
-it is assembled in a staging directory beside it, then renamed into place in one step."""
+``adapter.safetensors``, ``manifest.json`` and ``source`` (the URL of the hub it came from). A
+version appears there only complete and verified: it is assembled in a staging directory beside
+it, then renamed into place in one step.
+
+One store may serve clients of several hubs, and two hubs may hold different bytes under one
+adapter id; ``source`` is what lets a client tell its own hub's copy from another's."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ __all__ = ["PAYLOAD_FILE", "LocalStore", "default_store_dir", "sha256_file"]
 
 PAYLOAD_FILE = "adapter.safetensors"
 MANIFEST_FILE = "manifest.json"
+SOURCE_FILE = "source"
 _STAGING = ".staging-"
 
 
@@ -72,6 +77,24 @@ class LocalStore:
             return None
         return AdapterManifest.model_validate_json(text)
 
+    def source(self, adapter_id: str) -> str | None:
+        """The hub URL the stored copy was pulled from (None for a copy stored before this was
+        recorded, or none at all)."""
+        try:
+            text = (self.path(adapter_id) / SOURCE_FILE).read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        return text.strip() or None
+
+    def adopt(self, adapter_id: str, manifest: AdapterManifest, source: str) -> None:
+        """Record that the stored copy is also ``source``'s version (same bytes): its manifest
+        and source replace the stored ones, each file in one step."""
+        folder = self.path(adapter_id)
+        for name, text in ((MANIFEST_FILE, _manifest_text(manifest)), (SOURCE_FILE, source + "\n")):
+            temp = folder / f"{_STAGING}{uuid.uuid4().hex}"
+            temp.write_text(text, encoding="utf-8")
+            os.replace(temp, folder / name)
+
     def remove(self, adapter_id: str) -> None:
         target = self.path(adapter_id)
         if target.exists():
@@ -90,12 +113,16 @@ class LocalStore:
         finally:
             shutil.rmtree(path, ignore_errors=True)
 
-    def install(self, staging: Path, manifest: AdapterManifest) -> Path:
-        """Write the manifest beside the verified payload and rename the directory into place."""
+    def install(self, staging: Path, manifest: AdapterManifest, source: str | None = None) -> Path:
+        """Write the manifest (and the hub it came from) beside the verified payload and rename
+        the directory into place."""
         adapter_id = manifest.canonical_id
-        text = json.dumps(manifest.to_dict(), sort_keys=True, indent=2) + "\n"
-        (staging / MANIFEST_FILE).write_text(text, encoding="utf-8")
-        for name in (PAYLOAD_FILE, MANIFEST_FILE):
+        (staging / MANIFEST_FILE).write_text(_manifest_text(manifest), encoding="utf-8")
+        names = [PAYLOAD_FILE, MANIFEST_FILE]
+        if source is not None:
+            (staging / SOURCE_FILE).write_text(source + "\n", encoding="utf-8")
+            names.append(SOURCE_FILE)
+        for name in names:
             _fsync(staging / name)
         _fsync(staging)
         target = self.path(adapter_id)
@@ -108,3 +135,7 @@ class LocalStore:
             return target
         _fsync(self.root)
         return target
+
+
+def _manifest_text(manifest: AdapterManifest) -> str:
+    return json.dumps(manifest.to_dict(), sort_keys=True, indent=2) + "\n"
