@@ -335,6 +335,26 @@ class _Inventory:
                 self._size += 1
         return info
 
+    def lookup(self, provider: str, model: str) -> ModelInfo | None:
+        """The model by id or alias, or None when the provider lists no such model (or is not
+        known, or there is no inventory). For the lifecycle check of a model in use, which lets
+        unlisted models pass: no suggestions are computed and no exception is raised for them."""
+        if not isinstance(model, str):
+            raise TypeError(f"model must be a str, not {type(model).__name__}")
+        if not isinstance(provider, str):
+            raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+        index = self._by_provider.get(provider)  # callers pass the canonical key: one read
+        if index is None:
+            try:
+                provider_index = self._data()[2]
+            except ModelNotFound:  # a snapshot without inventory lists nothing
+                return None
+            key = provider_index.get(canonical_key(provider))
+            if key is None:
+                return None
+            index = self.index(key)
+        return index.get(model.strip().casefold())
+
 
 _INVENTORY = _Inventory()
 
@@ -414,11 +434,8 @@ def check_model_use(provider_key: str, model: str) -> None:
     is retired, raise :class:`ModelRetired` in strict mode and warn otherwise. A model the
     provider does not list (or a provider without inventory) passes: the inventory may be partial.
     """
-    try:
-        info = find_model(provider_key, model)
-    except ModelNotFound:
-        return
-    if not info.dated:
+    info = _INVENTORY.lookup(provider_key, model)
+    if info is None or not info.dated:
         return
     now = info.lifecycle()
     if now == "retired":

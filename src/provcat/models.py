@@ -11,11 +11,12 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderModelPolicy
 from provcat.effort import EFFORT_LEVELS
 from provcat.inventory import check_model_use
 from provcat.keys import canonical_key
-from provcat.modelspec import ModelSpec, parse_model_spec
+from provcat.modelspec import ModelSpec, read_spec
 from provcat.registry import EndpointRegistry
 
 __all__ = ["model_kwargs", "translate_effort"]
@@ -23,8 +24,11 @@ __all__ = ["model_kwargs", "translate_effort"]
 
 def translate_effort(policy: ProviderModelPolicy, effort: str, model: str) -> str:
     """The vendor value for generic ``effort`` on ``model``: translate, then the model's clamp."""
-    level = policy.effort_translate.get(effort, effort)
     name = canonical_key(model)
+    found = policy.effort_values.get(name, policy.effort_values_other).get(effort)
+    if found is not None:  # a generic level: the policy's tables hold the answer
+        return found
+    level = policy.effort_translate.get(effort, effort)
     for models, table in policy.effort_model_rules:
         if name in models or "*" in models:
             return table.get(level, level)
@@ -62,21 +66,36 @@ def model_kwargs(
     raises :class:`ModelRetired` in strict mode.
     """
     snapshot = EndpointRegistry.snapshot()
+    memo = snapshot.applied_specs
     key = (spec, yolo, bypass, fast, effort)
     try:  # a pure function of its arguments and the snapshot
-        return dict(snapshot.applied_specs[key])
-    except (KeyError, TypeError):
-        pass
-    result = _apply(spec, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
-    if len(snapshot.applied_specs) < snapshot.MEMO_LIMIT:
-        snapshot.applied_specs[key] = dict(result)
+        known: dict[str, Any] | None = memo.get(key)
+    except TypeError:  # unhashable: _apply says what is wrong with it
+        known = None
+    if known is not None:
+        return dict(known)
+    result = _apply(snapshot, spec, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
+    if len(memo) < snapshot.MEMO_LIMIT:
+        memo[key] = dict(result)
     return result
 
 
 def _apply(
-    spec: str | ModelSpec, *, yolo: bool, bypass: bool, fast: bool, effort: str | None
+    snapshot: CatalogSnapshot,
+    spec: str | ModelSpec,
+    *,
+    yolo: bool,
+    bypass: bool,
+    fast: bool,
+    effort: str | None,
 ) -> dict[str, Any]:
-    parsed = spec if isinstance(spec, ModelSpec) else parse_model_spec(spec)
+    if isinstance(spec, ModelSpec):
+        parsed = spec
+        provider_raw, slash, model = spec.model.partition("/")
+        found = snapshot.spec_providers.get(provider_raw.strip().casefold()) if slash else None
+        name: str | None = model if slash else None
+    else:
+        parsed, name, found = read_spec(snapshot, spec)
     if effort is not None:
         if not isinstance(effort, str):
             raise TypeError(f"effort must be a str, not {type(effort).__name__}")
@@ -86,33 +105,39 @@ def _apply(
         effort = folded
     else:
         effort = parsed.effort
-    provider_raw, slash, model = parsed.model.partition("/")
-    if not slash:
+    if name is None:
         raise ValueError(
             f"'{parsed.model}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
         )
-    snapshot = EndpointRegistry.snapshot()
-    provider = snapshot.provider_index.get(canonical_key(provider_raw))
-    if provider is None:
+    if found is None:
+        provider_raw = parsed.model.partition("/")[0]
         close = difflib.get_close_matches(
             canonical_key(provider_raw), sorted(snapshot.provider_index), n=1
         )
         hint = f"; did you mean '{close[0]}'?" if close else ""
         raise ValueError(f"unknown provider '{provider_raw}' in model spec '{parsed}'{hint}")
-    check_model_use(provider, model)  # deprecated: warns; retired: raises when strict
-    policy = snapshot.policy(provider)
-    kwargs: dict[str, Any] = {"provider": provider, "model": model}
+    provider, policy = found
+    check_model_use(provider, name)  # deprecated: warns; retired: raises when strict
+    kwargs: dict[str, Any] = {"provider": provider, "model": name}
     if policy is None:
         if fast:
             raise ValueError(f"{provider} has no fast mode")
         return kwargs
-    if policy.effort_mode == "none" and effort is not None:
+    mode = policy.effort_mode
+    if mode == "kwarg":
+        if effort is not None:
+            assert policy.effort_kwarg is not None
+            value = policy.effort_values.get(
+                name.strip().casefold(), policy.effort_values_other
+            ).get(effort)  # None only for an effort a caller's own ModelSpec carries
+            kwargs[policy.effort_kwarg] = (
+                value if value is not None else translate_effort(policy, effort, name)
+            )
+    elif mode == "model_name":
+        kwargs["model"] = _fold(policy, name, effort)
+    elif effort is not None:
+        provider_raw = parsed.model.partition("/")[0]
         raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
-    if policy.effort_mode == "kwarg" and effort is not None:
-        assert policy.effort_kwarg is not None
-        kwargs[policy.effort_kwarg] = translate_effort(policy, effort, model)
-    elif policy.effort_mode == "model_name":
-        kwargs["model"] = _fold(policy, model, effort)
     if bypass:
         kwargs.update(policy.bypass_kwargs)
     elif yolo:

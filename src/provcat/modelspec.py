@@ -18,10 +18,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from provcat.catalog.snapshot import CatalogSnapshot
-from provcat.catalog.specs import ProviderModelPolicy
+from provcat.catalog.snapshot import CatalogSnapshot, SpecProvider
 from provcat.effort import EFFORT_LEVELS
-from provcat.keys import canonical_key
 from provcat.registry import EndpointRegistry
 
 __all__ = ["ModelSpec", "parse_model_spec", "split_effort_suffix"]
@@ -42,6 +40,10 @@ class ModelSpec(NamedTuple):
         return f"{self.model}-{self.effort}" if self.effort else self.model
 
 
+# ModelSpec(model, effort) without the generated keyword-argument __new__ (same object)
+_new = tuple.__new__
+
+
 def split_effort_suffix(model: str) -> tuple[str, str] | None:
     """``(name, effort)`` when ``model`` ends in ``-<level>``, else None. Linear time."""
     if "/" in model:
@@ -53,54 +55,70 @@ def split_effort_suffix(model: str) -> tuple[str, str] | None:
     return (name, effort) if effort in _LEVELS else None
 
 
-def _policy(snapshot: CatalogSnapshot, provider_raw: str) -> ProviderModelPolicy | None:
-    owner = snapshot.provider_index.get(canonical_key(provider_raw))
-    return snapshot.policy(owner) if owner is not None else None
-
-
-def _with_prefix(model: str, policy: ProviderModelPolicy | None) -> str:
-    if policy is None or not policy.model_prefix:
-        return model
-    for start in policy.model_prefix_for:
-        if model.startswith(start) and model != start:
-            return policy.model_prefix + model
-    return model
-
-
 def parse_model_spec(spec: str) -> ModelSpec:
     """Parse ``spec`` into the model string and its effort (see the module docstring)."""
     snapshot = EndpointRegistry.snapshot()
+    memo = snapshot.parsed_specs
     try:  # a pure function of (spec, snapshot): a spelling seen before is a dict read
-        known: ModelSpec = snapshot.parsed_specs[spec]
+        known: ModelSpec | None = memo.get(spec)
+    except TypeError:  # unhashable: read_spec says what is wrong with it
+        known = None
+    if known is not None:
         return known
-    except (KeyError, TypeError):
-        pass
-    result = _parse(snapshot, spec)
-    if len(snapshot.parsed_specs) < snapshot.MEMO_LIMIT:
-        snapshot.parsed_specs[spec] = result
+    result = read_spec(snapshot, spec)[0]
+    if len(memo) < snapshot.MEMO_LIMIT:
+        memo[spec] = result
     return result
 
 
-def _parse(snapshot: CatalogSnapshot, spec: str) -> ModelSpec:
+def read_spec(
+    snapshot: CatalogSnapshot, spec: str
+) -> tuple[ModelSpec, str | None, SpecProvider | None]:
+    """The parse of ``spec``, the model part of its ``provider/model`` (None: no provider), and
+    the provider it names (None: none, or not one the catalog knows).
+
+    One pass: each part is split and canonicalized once, and the provider's key and policy are
+    one read of the snapshot's spec tables (model_kwargs goes on from here)."""
     if not isinstance(spec, str):
         raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
-    if not spec.strip():
+    key = spec.strip().casefold()
+    if not key:
         raise ValueError("the model spec is empty")
-    target = snapshot.model_aliases.get(canonical_key(spec))
-    if target is not None:
-        return ModelSpec(target, None)
-    provider_raw, slash, model_part = spec.partition("/")
-    if not slash:
-        split = split_effort_suffix(spec)
-        return ModelSpec(spec) if split is None else ModelSpec(split[0], split[1])
-    policy = _policy(snapshot, provider_raw)
-    split = split_effort_suffix(model_part)
-    if split is None:
-        return ModelSpec(f"{provider_raw}/{_with_prefix(model_part, policy)}")
-    name, effort = split
-    if policy is not None and policy.effort_mode == "none":
-        raise ValueError(
-            f"Provider '{provider_raw}' does not support effort levels. "
-            f"Remove '-{effort}' from '{spec}'."
-        )
-    return ModelSpec(f"{provider_raw}/{_with_prefix(name, policy)}", effort)
+    alias = snapshot.spec_aliases.get(key)
+    if alias is not None:
+        return _new(ModelSpec, (alias[0], None)), alias[1], alias[2]
+    provider_raw, slash, model = spec.partition("/")
+    if not slash:  # a bare model: only the effort suffix to read
+        name, dash, suffix = spec.rpartition("-")
+        if dash and name and suffix.isascii():
+            level = suffix.lower()
+            if level in _LEVELS:
+                return _new(ModelSpec, (name, level)), None, None
+        return _new(ModelSpec, (spec, None)), None, None
+    found = snapshot.spec_providers.get(provider_raw.strip().casefold())
+    policy = found.policy if found is not None else None
+    effort: str | None = None
+    if "/" not in model:  # vendor ids such as qwen/qwen3-max are literal
+        name, dash, suffix = model.rpartition("-")
+        if dash and name and suffix.isascii():
+            level = suffix.lower()
+            if level in _LEVELS:
+                if policy is not None and policy.effort_mode == "none":
+                    raise ValueError(
+                        f"Provider '{provider_raw}' does not support effort levels. "
+                        f"Remove '-{level}' from '{spec}'."
+                    )
+                model, effort = name, level
+    if policy is not None and policy.model_prefix:
+        model = _with_prefix(model, policy.model_prefix, policy.model_prefix_for)
+    return _new(ModelSpec, (f"{provider_raw}/{model}", effort)), model, found
+
+
+def _with_prefix(model: str, prefix: str, starts: tuple[str, ...]) -> str:
+    """``prefix + model`` when ``model`` starts with one of ``starts`` and is longer than it."""
+    if not model.startswith(starts):
+        return model
+    for start in starts:
+        if model.startswith(start) and model != start:
+            return prefix + model
+    return model

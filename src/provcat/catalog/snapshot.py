@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from provcat.catalog.specs import (
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from provcat.config import EndpointConfig
     from provcat.endpoint import Endpoint
 
-__all__ = ["Binding", "CatalogSnapshot", "ProviderEntry"]
+__all__ = ["Binding", "CatalogSnapshot", "ProviderEntry", "SpecProvider"]
 
 
 class Binding(NamedTuple):
@@ -33,6 +34,15 @@ class Binding(NamedTuple):
 
     endpoint_class: type[Endpoint]
     config: EndpointConfig
+
+
+class SpecProvider(NamedTuple):
+    """What reading and applying a model spec needs of the provider a spelling names: its
+    canonical key and its model policy, in one read (no canonical key, then the entry, then the
+    policy, per spec)."""
+
+    provider: str
+    policy: ProviderModelPolicy | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +87,31 @@ class CatalogSnapshot:
     parsed_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
     applied_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
 
+    # derived from the facts above when the snapshot is made, for model specs: every canonical
+    # provider spelling -> its SpecProvider; every canonical model alias -> its target
+    # "provider/model", the model part, and the target provider's SpecProvider (None: unknown)
+    spec_providers: Mapping[str, SpecProvider] = field(init=False, repr=False, compare=False)
+    spec_aliases: Mapping[str, tuple[str, str | None, SpecProvider | None]] = field(
+        init=False, repr=False, compare=False
+    )
+
     MEMO_LIMIT = 4096  # model-spec memos; and provider spellings, each with up to MEMO_SPELLINGS
     MEMO_SPELLINGS = 256  # endpoint spellings remembered per provider spelling
+
+    def __post_init__(self) -> None:
+        spec_providers = {
+            spelling: SpecProvider(key, self.policy(key))
+            for spelling, key in self.provider_index.items()
+        }
+        aliases: dict[str, tuple[str, str | None, SpecProvider | None]] = {}
+        for alias, target in self.model_aliases.items():
+            provider, slash, model = target.partition("/")
+            if slash:
+                aliases[alias] = (target, model, spec_providers.get(provider.strip().casefold()))
+            else:
+                aliases[alias] = (target, None, None)
+        object.__setattr__(self, "spec_providers", MappingProxyType(spec_providers))
+        object.__setattr__(self, "spec_aliases", MappingProxyType(aliases))
 
     @property
     def modules(self) -> tuple[ProviderModuleSpec, ...]:

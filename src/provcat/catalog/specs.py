@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
+from provcat.effort import EFFORT_LEVELS
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -173,6 +174,10 @@ class ProviderModelPolicy:
     # the provider's model inventory: canonical id or alias -> model id, and default efforts
     model_index: Mapping[str, str] = field(default_factory=dict)
     model_default_effort: Mapping[str, str] = field(default_factory=dict)
+    # derived from effort_translate and effort_model_rules once, for every generic level: canonical
+    # model name a rule names -> generic level -> vendor value; and the table of every other model
+    effort_values: Mapping[str, Mapping[str, str]] = field(init=False, repr=False, compare=False)
+    effort_values_other: Mapping[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in (
@@ -185,3 +190,23 @@ class ProviderModelPolicy:
             "model_default_effort",
         ):
             object.__setattr__(self, name, frozen_mapping(getattr(self, name)))
+        # the clamp tables, applied once for every generic level: a model takes the first rule
+        # that names it or "*" (so a rule after the first "*" is never reached); a model that no
+        # rule names takes that "*" rule, or the translation alone
+        translate = self.effort_translate
+        values: dict[str, Mapping[str, str]] = {}
+        other: Mapping[str, str] | None = None
+        for models, clamp in self.effort_model_rules:
+            table = MappingProxyType(
+                {e: clamp.get(translate.get(e, e), translate.get(e, e)) for e in EFFORT_LEVELS}
+            )
+            for model in sorted(models):
+                if model != "*":
+                    values.setdefault(model, table)
+            if "*" in models:
+                other = table
+                break
+        if other is None:
+            other = MappingProxyType({e: translate.get(e, e) for e in EFFORT_LEVELS})
+        object.__setattr__(self, "effort_values", MappingProxyType(values))
+        object.__setattr__(self, "effort_values_other", other)
