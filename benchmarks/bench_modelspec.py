@@ -8,7 +8,6 @@ same work.
 
 from __future__ import annotations
 
-import contextlib
 import timeit
 import warnings
 from typing import Any
@@ -75,8 +74,13 @@ def main() -> None:
 
     def ours_kwargs() -> None:
         for spec in SPECS:
-            with contextlib.suppress(ValueError):  # a spec without a provider
+            # a spec without a provider raises (none of SPECS does); try/except rather than
+            # contextlib.suppress, whose context manager alone cost ~0.3 us a call here and which
+            # lionagi's side does not pay
+            try:  # noqa: SIM105
                 model_kwargs(spec, bypass=True)
+            except ValueError:
+                pass
 
     def lion_kwargs() -> None:
         for spec in SPECS:

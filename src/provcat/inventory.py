@@ -260,6 +260,9 @@ class _Inventory:
             self._models: dict[str, tuple[ModelInfo, ...]] = {}
             # provider as given -> model as given -> ModelInfo (the repeated-lookup fast path)
             self.memo: dict[str, dict[str, ModelInfo]] = {}
+            # provider -> canonical id or alias -> model, for the models that have a lifecycle
+            # date or status (the few the lifecycle check acts on); filled with _by_provider
+            self.dated: dict[str, dict[str, ModelInfo]] = {}
             self._size = 0
 
     def _data(self) -> _Data:
@@ -309,9 +312,9 @@ class _Inventory:
                 return
             infos = tuple(_info(key, raw) for raw in models.get(key, ()))
             by_id = {m.id: m for m in infos}
-            self._by_provider[key] = {
-                spelling: by_id[model] for spelling, model in model_index.get(key, {}).items()
-            }
+            index = {spelling: by_id[model] for spelling, model in model_index.get(key, {}).items()}
+            self._by_provider[key] = index
+            self.dated[key] = {spelling: m for spelling, m in index.items() if m.dated}
             self._models[key] = infos
 
     def find(self, provider: str, model: str) -> ModelInfo:
@@ -434,7 +437,15 @@ def check_model_use(provider_key: str, model: str) -> None:
     is retired, raise :class:`ModelRetired` in strict mode and warn otherwise. A model the
     provider does not list (or a provider without inventory) passes: the inventory may be partial.
     """
-    info = _INVENTORY.lookup(provider_key, model)
+    if not isinstance(model, str):
+        raise TypeError(f"model must be a str, not {type(model).__name__}")
+    dated = _INVENTORY.dated.get(provider_key)
+    if dated is None:  # the provider's first use, or not its canonical key
+        info = _INVENTORY.lookup(provider_key, model)
+    elif dated:
+        info = dated.get(model.strip().casefold())
+    else:
+        return  # nothing the provider lists can be deprecated or retired
     if info is None or not info.dated:
         return
     now = info.lifecycle()

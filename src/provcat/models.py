@@ -138,12 +138,6 @@ def _apply(
     elif effort is not None:
         provider_raw = parsed.model.partition("/")[0]
         raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
-    if bypass:
-        kwargs.update(policy.bypass_kwargs)
-    elif yolo:
-        kwargs.update(policy.yolo_kwargs)
-    if fast:
-        if not policy.fast_kwargs:
-            raise ValueError(f"{provider} has no fast mode")
-        kwargs.update(policy.fast_kwargs)
+    if bypass or yolo or fast:
+        policy.add_mode_kwargs(kwargs, yolo, bypass, fast)
     return kwargs

@@ -178,6 +178,11 @@ class ProviderModelPolicy:
     # model name a rule names -> generic level -> vendor value; and the table of every other model
     effort_values: Mapping[str, Mapping[str, str]] = field(init=False, repr=False, compare=False)
     effort_values_other: Mapping[str, str] = field(init=False, repr=False, compare=False)
+    # plain-dict copies of the yolo / bypass / fast tables, never handed out: dict.update takes
+    # its fast path from a dict, the generic (several times slower) one from a mappingproxy
+    _yolo: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _bypass: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _fast: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in (
@@ -210,3 +215,18 @@ class ProviderModelPolicy:
             other = MappingProxyType({e: translate.get(e, e) for e in EFFORT_LEVELS})
         object.__setattr__(self, "effort_values", MappingProxyType(values))
         object.__setattr__(self, "effort_values_other", other)
+        object.__setattr__(self, "_yolo", dict(self.yolo_kwargs))
+        object.__setattr__(self, "_bypass", dict(self.bypass_kwargs))
+        object.__setattr__(self, "_fast", dict(self.fast_kwargs))
+
+    def add_mode_kwargs(self, kwargs: dict[str, Any], yolo: bool, bypass: bool, fast: bool) -> None:
+        """Add the bypass (which beats yolo) or yolo kwargs, then the fast ones, to ``kwargs``;
+        ValueError when fast mode is asked of a provider that declares none."""
+        if bypass:
+            kwargs.update(self._bypass)
+        elif yolo:
+            kwargs.update(self._yolo)
+        if fast:
+            if not self._fast:
+                raise ValueError(f"{self.provider} has no fast mode")
+            kwargs.update(self._fast)
