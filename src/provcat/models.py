@@ -24,11 +24,8 @@ __all__ = ["model_kwargs", "translate_effort"]
 
 def translate_effort(policy: ProviderModelPolicy, effort: str, model: str) -> str:
     """The vendor value for generic ``effort`` on ``model``: translate, then the model's clamp."""
-    name = canonical_key(model)
-    found = policy.effort_values.get(name, policy.effort_values_other).get(effort)
-    if found is not None:  # a generic level: the policy's tables hold the answer
-        return found
     level = policy.effort_translate.get(effort, effort)
+    name = canonical_key(model)
     for models, table in policy.effort_model_rules:
         if name in models or "*" in models:
             return table.get(level, level)
@@ -73,17 +70,16 @@ def model_kwargs(
     except TypeError:  # unhashable: _apply says what is wrong with it
         known = None
     if known is not None:
-        return dict(known)
-    result = _apply(snapshot, spec, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
+        return known.copy()  # the caller may change its dict; copy() is dict()'s fast twin
+    result = _apply(snapshot, spec, yolo, bypass, fast, effort)
     if len(memo) < snapshot.MEMO_LIMIT:
-        memo[key] = dict(result)
+        memo[key] = result.copy()
     return result
 
 
 def _apply(
     snapshot: CatalogSnapshot,
     spec: str | ModelSpec,
-    *,
     yolo: bool,
     bypass: bool,
     fast: bool,
@@ -116,28 +112,35 @@ def _apply(
         )
         hint = f"; did you mean '{close[0]}'?" if close else ""
         raise ValueError(f"unknown provider '{provider_raw}' in model spec '{parsed}'{hint}")
-    provider, policy = found
+    provider = found.provider
     check_model_use(provider, name)  # deprecated: warns; retired: raises when strict
     kwargs: dict[str, Any] = {"provider": provider, "model": name}
-    if policy is None:
-        if fast:
-            raise ValueError(f"{provider} has no fast mode")
-        return kwargs
-    mode = policy.effort_mode
-    if mode == "kwarg":
-        if effort is not None:
-            assert policy.effort_kwarg is not None
-            value = policy.effort_values.get(
-                name.strip().casefold(), policy.effort_values_other
-            ).get(effort)  # None only for an effort a caller's own ModelSpec carries
-            kwargs[policy.effort_kwarg] = (
-                value if value is not None else translate_effort(policy, effort, name)
+    if effort is not None:
+        kwarg = found.effort_kwarg
+        if kwarg is not None:
+            values = found.effort_values  # empty: no clamp rule names a model
+            table = (
+                values.get(name.strip().casefold(), found.effort_values_other)
+                if values
+                else found.effort_values_other
             )
-    elif mode == "model_name":
-        kwargs["model"] = _fold(policy, name, effort)
-    elif effort is not None:
-        provider_raw = parsed.model.partition("/")[0]
-        raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
-    if bypass or yolo or fast:
-        policy.add_mode_kwargs(kwargs, yolo, bypass, fast)
+            value = table.get(effort)  # None only for an effort a caller's own ModelSpec carries
+            if value is None:
+                assert found.policy is not None
+                value = translate_effort(found.policy, effort, name)
+            kwargs[kwarg] = value
+        elif found.refuses_effort:
+            provider_raw = parsed.model.partition("/")[0]
+            raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
+    if found.effort_in_name:
+        assert found.policy is not None
+        kwargs["model"] = _fold(found.policy, name, effort)
+    if bypass:
+        kwargs.update(found.bypass_kwargs)
+    elif yolo:
+        kwargs.update(found.yolo_kwargs)
+    if fast:
+        if not found.fast_kwargs:
+            raise ValueError(f"{provider} has no fast mode")
+        kwargs.update(found.fast_kwargs)
     return kwargs

@@ -18,13 +18,28 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from provcat.catalog.snapshot import CatalogSnapshot, SpecProvider
+from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.catalog.spec_tables import SpecProvider
 from provcat.effort import EFFORT_LEVELS
 from provcat.registry import EndpointRegistry
 
 __all__ = ["ModelSpec", "parse_model_spec", "split_effort_suffix"]
 
 _LEVELS = frozenset(EFFORT_LEVELS)
+
+
+def _ascii_case_variants(word: str) -> list[str]:
+    variants = [""]
+    for c in word:
+        variants = [v + x for v in variants for x in dict.fromkeys((c.lower(), c.upper()))]
+    return variants
+
+
+# every spelling of an effort suffix the grammar accepts (a level in any mix of ASCII letter
+# case; 304 of them) -> the level: reading a suffix is one dict read
+_SUFFIXES: dict[str, str] = {
+    variant: level for level in EFFORT_LEVELS for variant in _ascii_case_variants(level)
+}
 
 
 class ModelSpec(NamedTuple):
@@ -77,45 +92,52 @@ def read_spec(
     """The parse of ``spec``, the model part of its ``provider/model`` (None: no provider), and
     the provider it names (None: none, or not one the catalog knows).
 
-    One pass: each part is split and canonicalized once, and the provider's key and policy are
-    one read of the snapshot's spec tables (model_kwargs goes on from here)."""
+    One pass: each part is split and canonicalized once at most, the effort suffix is one read of
+    a table, and the provider is one read of the snapshot's spec tables (model_kwargs goes on from
+    here)."""
     if not isinstance(spec, str):
         raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
-    key = spec.strip().casefold()
-    if not key:
-        raise ValueError("the model spec is empty")
-    alias = snapshot.spec_aliases.get(key)
-    if alias is not None:
-        return _new(ModelSpec, (alias[0], None)), alias[1], alias[2]
     provider_raw, slash, model = spec.partition("/")
-    if not slash:  # a bare model: only the effort suffix to read
-        name, dash, suffix = spec.rpartition("-")
-        if dash and name and suffix.isascii():
-            level = suffix.lower()
-            if level in _LEVELS:
+    if not slash or snapshot.slashed_aliases:
+        key = spec.strip().casefold()
+        if not key:
+            raise ValueError("the model spec is empty")
+        alias = snapshot.spec_aliases.get(key)
+        if alias is not None:
+            return _new(ModelSpec, (alias.target, None)), alias.model, alias.provider
+        if not slash:  # a bare model: only the effort suffix to read
+            name, _, suffix = spec.rpartition("-")
+            level = _SUFFIXES.get(suffix) if name else None
+            if level is not None:
                 return _new(ModelSpec, (name, level)), None, None
-        return _new(ModelSpec, (spec, None)), None, None
-    found = snapshot.spec_providers.get(provider_raw.strip().casefold())
-    policy = found.policy if found is not None else None
-    effort: str | None = None
+            return _new(ModelSpec, (spec, None)), None, None
+    providers = snapshot.spec_providers
+    found = providers.get(provider_raw)  # a canonical spelling as written: one read
+    if found is None:
+        found = providers.get(provider_raw.strip().casefold())
     if "/" not in model:  # vendor ids such as qwen/qwen3-max are literal
-        name, dash, suffix = model.rpartition("-")
-        if dash and name and suffix.isascii():
-            level = suffix.lower()
-            if level in _LEVELS:
-                if policy is not None and policy.effort_mode == "none":
+        name, _, suffix = model.rpartition("-")
+        level = _SUFFIXES.get(suffix) if name else None
+        if level is not None:
+            if found is not None:
+                if found.refuses_effort:
                     raise ValueError(
                         f"Provider '{provider_raw}' does not support effort levels. "
                         f"Remove '-{level}' from '{spec}'."
                     )
-                model, effort = name, level
-    if policy is not None and policy.model_prefix:
-        model = _with_prefix(model, policy.model_prefix, policy.model_prefix_for)
-    return _new(ModelSpec, (f"{provider_raw}/{model}", effort)), model, found
+                if found.model_prefix:
+                    name = _with_prefix(name, found.model_prefix, found.model_prefix_for)
+            return _new(ModelSpec, (f"{provider_raw}/{name}", level)), name, found
+    if found is not None and found.model_prefix:
+        prefixed = _with_prefix(model, found.model_prefix, found.model_prefix_for)
+        if prefixed is not model:
+            return _new(ModelSpec, (f"{provider_raw}/{prefixed}", None)), prefixed, found
+    return _new(ModelSpec, (spec, None)), model, found
 
 
 def _with_prefix(model: str, prefix: str, starts: tuple[str, ...]) -> str:
-    """``prefix + model`` when ``model`` starts with one of ``starts`` and is longer than it."""
+    """``prefix + model`` when ``model`` starts with one of ``starts`` and is longer than it;
+    otherwise ``model`` itself."""
     if not model.startswith(starts):
         return model
     for start in starts:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from provcat.catalog.spec_tables import SpecAlias, SpecProvider, spec_aliases, spec_providers
 from provcat.catalog.specs import (
     ProviderDiagnostic,
     ProviderEndpointSpec,
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from provcat.config import EndpointConfig
     from provcat.endpoint import Endpoint
 
-__all__ = ["Binding", "CatalogSnapshot", "ProviderEntry", "SpecProvider"]
+__all__ = ["Binding", "CatalogSnapshot", "ProviderEntry"]
 
 
 class Binding(NamedTuple):
@@ -34,15 +34,6 @@ class Binding(NamedTuple):
 
     endpoint_class: type[Endpoint]
     config: EndpointConfig
-
-
-class SpecProvider(NamedTuple):
-    """What reading and applying a model spec needs of the provider a spelling names: its
-    canonical key and its model policy, in one read (no canonical key, then the entry, then the
-    policy, per spec)."""
-
-    provider: str
-    policy: ProviderModelPolicy | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,31 +78,23 @@ class CatalogSnapshot:
     parsed_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
     applied_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
 
-    # derived from the facts above when the snapshot is made, for model specs: every canonical
-    # provider spelling -> its SpecProvider; every canonical model alias -> its target
-    # "provider/model", the model part, and the target provider's SpecProvider (None: unknown)
+    # derived from the facts above when the snapshot is made (provcat.catalog.spec_tables):
+    # every canonical provider spelling -> what a model spec needs of its provider; every
+    # canonical model alias -> its target; whether any alias has a "/" (when none has, a spec
+    # with one is never an alias)
     spec_providers: Mapping[str, SpecProvider] = field(init=False, repr=False, compare=False)
-    spec_aliases: Mapping[str, tuple[str, str | None, SpecProvider | None]] = field(
-        init=False, repr=False, compare=False
-    )
+    spec_aliases: Mapping[str, SpecAlias] = field(init=False, repr=False, compare=False)
+    slashed_aliases: bool = field(init=False, repr=False, compare=False)
 
     MEMO_LIMIT = 4096  # model-spec memos; and provider spellings, each with up to MEMO_SPELLINGS
     MEMO_SPELLINGS = 256  # endpoint spellings remembered per provider spelling
 
     def __post_init__(self) -> None:
-        spec_providers = {
-            spelling: SpecProvider(key, self.policy(key))
-            for spelling, key in self.provider_index.items()
-        }
-        aliases: dict[str, tuple[str, str | None, SpecProvider | None]] = {}
-        for alias, target in self.model_aliases.items():
-            provider, slash, model = target.partition("/")
-            if slash:
-                aliases[alias] = (target, model, spec_providers.get(provider.strip().casefold()))
-            else:
-                aliases[alias] = (target, None, None)
-        object.__setattr__(self, "spec_providers", MappingProxyType(spec_providers))
-        object.__setattr__(self, "spec_aliases", MappingProxyType(aliases))
+        policies = {key: entry.policy for key, entry in self.providers.items()}
+        providers = spec_providers(self.provider_index, policies)
+        object.__setattr__(self, "spec_providers", providers)
+        object.__setattr__(self, "spec_aliases", spec_aliases(self.model_aliases, providers))
+        object.__setattr__(self, "slashed_aliases", any("/" in a for a in self.model_aliases))
 
     @property
     def modules(self) -> tuple[ProviderModuleSpec, ...]:

@@ -14,7 +14,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
-from provcat.effort import EFFORT_LEVELS
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -174,15 +173,6 @@ class ProviderModelPolicy:
     # the provider's model inventory: canonical id or alias -> model id, and default efforts
     model_index: Mapping[str, str] = field(default_factory=dict)
     model_default_effort: Mapping[str, str] = field(default_factory=dict)
-    # derived from effort_translate and effort_model_rules once, for every generic level: canonical
-    # model name a rule names -> generic level -> vendor value; and the table of every other model
-    effort_values: Mapping[str, Mapping[str, str]] = field(init=False, repr=False, compare=False)
-    effort_values_other: Mapping[str, str] = field(init=False, repr=False, compare=False)
-    # plain-dict copies of the yolo / bypass / fast tables, never handed out: dict.update takes
-    # its fast path from a dict, the generic (several times slower) one from a mappingproxy
-    _yolo: dict[str, Any] = field(init=False, repr=False, compare=False)
-    _bypass: dict[str, Any] = field(init=False, repr=False, compare=False)
-    _fast: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in (
@@ -195,38 +185,3 @@ class ProviderModelPolicy:
             "model_default_effort",
         ):
             object.__setattr__(self, name, frozen_mapping(getattr(self, name)))
-        # the clamp tables, applied once for every generic level: a model takes the first rule
-        # that names it or "*" (so a rule after the first "*" is never reached); a model that no
-        # rule names takes that "*" rule, or the translation alone
-        translate = self.effort_translate
-        values: dict[str, Mapping[str, str]] = {}
-        other: Mapping[str, str] | None = None
-        for models, clamp in self.effort_model_rules:
-            table = MappingProxyType(
-                {e: clamp.get(translate.get(e, e), translate.get(e, e)) for e in EFFORT_LEVELS}
-            )
-            for model in sorted(models):
-                if model != "*":
-                    values.setdefault(model, table)
-            if "*" in models:
-                other = table
-                break
-        if other is None:
-            other = MappingProxyType({e: translate.get(e, e) for e in EFFORT_LEVELS})
-        object.__setattr__(self, "effort_values", MappingProxyType(values))
-        object.__setattr__(self, "effort_values_other", other)
-        object.__setattr__(self, "_yolo", dict(self.yolo_kwargs))
-        object.__setattr__(self, "_bypass", dict(self.bypass_kwargs))
-        object.__setattr__(self, "_fast", dict(self.fast_kwargs))
-
-    def add_mode_kwargs(self, kwargs: dict[str, Any], yolo: bool, bypass: bool, fast: bool) -> None:
-        """Add the bypass (which beats yolo) or yolo kwargs, then the fast ones, to ``kwargs``;
-        ValueError when fast mode is asked of a provider that declares none."""
-        if bypass:
-            kwargs.update(self._bypass)
-        elif yolo:
-            kwargs.update(self._yolo)
-        if fast:
-            if not self._fast:
-                raise ValueError(f"{self.provider} has no fast mode")
-            kwargs.update(self._fast)
