@@ -21,6 +21,8 @@ from provcat.registry import EndpointRegistry
 
 __all__ = ["model_kwargs", "translate_effort"]
 
+_MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than the class attribute
+
 
 def translate_effort(policy: ProviderModelPolicy, effort: str, model: str) -> str:
     """The vendor value for generic ``effort`` on ``model``: translate, then the model's clamp."""
@@ -62,7 +64,7 @@ def model_kwargs(
     inventory marks deprecated warns (:class:`ModelDeprecated`); a retired one warns too, and
     raises :class:`ModelRetired` in strict mode.
     """
-    snapshot = EndpointRegistry.snapshot()
+    snapshot = EndpointRegistry._snapshot or EndpointRegistry.snapshot()  # a read once published
     memo = snapshot.applied_specs
     key = (spec, yolo, bypass, fast, effort)
     try:  # a pure function of its arguments and the snapshot
@@ -72,7 +74,7 @@ def model_kwargs(
     if known is not None:
         return known.copy()  # the caller may change its dict; copy() is dict()'s fast twin
     result = _apply(snapshot, spec, yolo, bypass, fast, effort)
-    if len(memo) < snapshot.MEMO_LIMIT:
+    if len(memo) < _MEMO_LIMIT:
         memo[key] = result.copy()
     return result
 

@@ -25,6 +25,8 @@ from provcat.registry import EndpointRegistry
 
 __all__ = ["ModelSpec", "parse_model_spec", "split_effort_suffix"]
 
+_MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than the class attribute
+
 _LEVELS = frozenset(EFFORT_LEVELS)
 
 
@@ -72,7 +74,7 @@ def split_effort_suffix(model: str) -> tuple[str, str] | None:
 
 def parse_model_spec(spec: str) -> ModelSpec:
     """Parse ``spec`` into the model string and its effort (see the module docstring)."""
-    snapshot = EndpointRegistry.snapshot()
+    snapshot = EndpointRegistry._snapshot or EndpointRegistry.snapshot()  # a read once published
     memo = snapshot.parsed_specs
     try:  # a pure function of (spec, snapshot): a spelling seen before is a dict read
         known: ModelSpec | None = memo.get(spec)
@@ -81,7 +83,7 @@ def parse_model_spec(spec: str) -> ModelSpec:
     if known is not None:
         return known
     result = read_spec(snapshot, spec)[0]
-    if len(memo) < snapshot.MEMO_LIMIT:
+    if len(memo) < _MEMO_LIMIT:
         memo[spec] = result
     return result
 
