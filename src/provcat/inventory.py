@@ -439,7 +439,10 @@ def check_model_use(provider_key: str, model: str) -> None:
     """
     if not isinstance(model, str):
         raise TypeError(f"model must be a str, not {type(model).__name__}")
-    dated = _INVENTORY.dated.get(provider_key)
+    try:
+        dated = _INVENTORY.dated.get(provider_key)
+    except TypeError:  # unhashable: lookup says what is wrong with it
+        dated = None
     if dated is None:  # the provider's first use, or not its canonical key
         info = _INVENTORY.lookup(provider_key, model)
     elif dated:
