@@ -87,6 +87,7 @@ def _apply(
     fast: bool,
     effort: str | None,
 ) -> dict[str, Any]:
+    parsed: tuple[str, str | None]  # (model, effort): a ModelSpec's fields
     if isinstance(spec, ModelSpec):
         parsed = spec
         provider_raw, slash, model = spec.model.partition("/")
@@ -102,18 +103,19 @@ def _apply(
             raise ValueError(f"effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}")
         effort = folded
     else:
-        effort = parsed.effort
+        effort = parsed[1]
     if name is None:
         raise ValueError(
-            f"'{parsed.model}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
+            f"'{parsed[0]}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
         )
     if found is None:
-        provider_raw = parsed.model.partition("/")[0]
+        provider_raw = parsed[0].partition("/")[0]
         close = difflib.get_close_matches(
             canonical_key(provider_raw), sorted(snapshot.provider_index), n=1
         )
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise ValueError(f"unknown provider '{provider_raw}' in model spec '{parsed}'{hint}")
+        shown = ModelSpec(*parsed)
+        raise ValueError(f"unknown provider '{provider_raw}' in model spec '{shown}'{hint}")
     provider = found.provider
     check_model_use(provider, name)  # deprecated: warns; retired: raises when strict
     kwargs: dict[str, Any] = {"provider": provider, "model": name}
@@ -132,7 +134,7 @@ def _apply(
                 value = translate_effort(found.policy, effort, name)
             kwargs[kwarg] = value
         elif found.refuses_effort:
-            provider_raw = parsed.model.partition("/")[0]
+            provider_raw = parsed[0].partition("/")[0]
             raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
     if found.effort_in_name:
         assert found.policy is not None

@@ -82,7 +82,7 @@ def parse_model_spec(spec: str) -> ModelSpec:
         known = None
     if known is not None:
         return known
-    result = read_spec(snapshot, spec)[0]
+    result: ModelSpec = _new(ModelSpec, read_spec(snapshot, spec)[0])
     if len(memo) < _MEMO_LIMIT:
         memo[spec] = result
     return result
@@ -90,9 +90,10 @@ def parse_model_spec(spec: str) -> ModelSpec:
 
 def read_spec(
     snapshot: CatalogSnapshot, spec: str
-) -> tuple[ModelSpec, str | None, SpecProvider | None]:
-    """The parse of ``spec``, the model part of its ``provider/model`` (None: no provider), and
-    the provider it names (None: none, or not one the catalog knows).
+) -> tuple[tuple[str, str | None], str | None, SpecProvider | None]:
+    """The parse of ``spec`` as a plain ``(model, effort)`` pair (the fields of its ModelSpec,
+    which model_kwargs does not need to build), the model part of its ``provider/model`` (None:
+    no provider), and the provider it names (None: none, or not one the catalog knows).
 
     One pass: each part is split and canonicalized once at most, the effort suffix is one read of
     a table, and the provider is one read of the snapshot's spec tables (model_kwargs goes on from
@@ -106,35 +107,34 @@ def read_spec(
             raise ValueError("the model spec is empty")
         alias = snapshot.spec_aliases.get(key)
         if alias is not None:
-            return _new(ModelSpec, (alias.target, None)), alias.model, alias.provider
+            return (alias.target, None), alias.model, alias.provider
         if not slash:  # a bare model: only the effort suffix to read
             name, _, suffix = spec.rpartition("-")
             level = _SUFFIXES.get(suffix) if name else None
             if level is not None:
-                return _new(ModelSpec, (name, level)), None, None
-            return _new(ModelSpec, (spec, None)), None, None
+                return (name, level), None, None
+            return (spec, None), None, None
     providers = snapshot.spec_providers
     found = providers.get(provider_raw)  # a canonical spelling as written: one read
     if found is None:
         found = providers.get(provider_raw.strip().casefold())
-    if "/" not in model:  # vendor ids such as qwen/qwen3-max are literal
-        name, _, suffix = model.rpartition("-")
-        level = _SUFFIXES.get(suffix) if name else None
-        if level is not None:
-            if found is not None:
-                if found.refuses_effort:
-                    raise ValueError(
-                        f"Provider '{provider_raw}' does not support effort levels. "
-                        f"Remove '-{level}' from '{spec}'."
-                    )
-                if found.model_prefix:
-                    name = _with_prefix(name, found.model_prefix, found.model_prefix_for)
-            return _new(ModelSpec, (f"{provider_raw}/{name}", level)), name, found
+    name, _, suffix = model.rpartition("-")
+    level = _SUFFIXES.get(suffix) if name else None
+    if level is not None and "/" not in name:  # vendor ids such as qwen/qwen3-max are literal
+        if found is not None:
+            if found.refuses_effort:
+                raise ValueError(
+                    f"Provider '{provider_raw}' does not support effort levels. "
+                    f"Remove '-{level}' from '{spec}'."
+                )
+            if found.model_prefix:
+                name = _with_prefix(name, found.model_prefix, found.model_prefix_for)
+        return (f"{provider_raw}/{name}", level), name, found
     if found is not None and found.model_prefix:
         prefixed = _with_prefix(model, found.model_prefix, found.model_prefix_for)
         if prefixed is not model:
-            return _new(ModelSpec, (f"{provider_raw}/{prefixed}", None)), prefixed, found
-    return _new(ModelSpec, (spec, None)), model, found
+            return (f"{provider_raw}/{prefixed}", None), prefixed, found
+    return (spec, None), model, found
 
 
 def _with_prefix(model: str, prefix: str, starts: tuple[str, ...]) -> str:
