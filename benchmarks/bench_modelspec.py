@@ -3,7 +3,12 @@
 Goal (issue 4): at least 5x faster. lionagi applies its tables inside ``build_imodel_from_spec``,
 which also builds an iModel; its table-application steps (parse, canonical provider, bypass/yolo,
 fast, effort kwarg with the codex/Claude clamps) are run here on their own, so both sides do the
-same work.
+same work (provcat's side also checks each model's lifecycle against its inventory).
+
+The "first sight" rows clear the snapshot's two spec memos before every round, so every call
+parses and applies; what stays is what lionagi's side keeps too: the loaded catalog (the
+snapshot and its spec tables; a provider's inventory index once read, as lionagi's registry
+stays loaded). The lifecycle check reads that index, no memo.
 """
 
 from __future__ import annotations
