@@ -27,8 +27,6 @@ __all__ = ["ModelSpec", "parse_model_spec", "split_effort_suffix"]
 
 _MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than the class attribute
 
-_LEVELS = frozenset(EFFORT_LEVELS)
-
 
 def _ascii_case_variants(word: str) -> list[str]:
     variants = [""]
@@ -63,13 +61,9 @@ _new = tuple.__new__
 
 def split_effort_suffix(model: str) -> tuple[str, str] | None:
     """``(name, effort)`` when ``model`` ends in ``-<level>``, else None. Linear time."""
-    if "/" in model:
-        return None
-    name, dash, suffix = model.rpartition("-")
-    if not dash or not name or not suffix.isascii():
-        return None
-    effort = suffix.lower()
-    return (name, effort) if effort in _LEVELS else None
+    name, _, suffix = model.rpartition("-")
+    level = _SUFFIXES.get(suffix) if name else None
+    return (name, level) if level is not None and "/" not in name else None
 
 
 def parse_model_spec(spec: str) -> ModelSpec:
