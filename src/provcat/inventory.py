@@ -260,6 +260,9 @@ class _Inventory:
             self._models: dict[str, tuple[ModelInfo, ...]] = {}
             # provider as given -> model as given -> ModelInfo (the repeated-lookup fast path)
             self.memo: dict[str, dict[str, ModelInfo]] = {}
+            # provider -> canonical id or alias -> model, for the models that have a lifecycle
+            # date or status (the few the lifecycle check acts on); filled with _by_provider
+            self.dated: dict[str, dict[str, ModelInfo]] = {}
             self._size = 0
 
     def _data(self) -> _Data:
@@ -309,9 +312,9 @@ class _Inventory:
                 return
             infos = tuple(_info(key, raw) for raw in models.get(key, ()))
             by_id = {m.id: m for m in infos}
-            self._by_provider[key] = {
-                spelling: by_id[model] for spelling, model in model_index.get(key, {}).items()
-            }
+            index = {spelling: by_id[model] for spelling, model in model_index.get(key, {}).items()}
+            self._by_provider[key] = index
+            self.dated[key] = {spelling: m for spelling, m in index.items() if m.dated}
             self._models[key] = infos
 
     def find(self, provider: str, model: str) -> ModelInfo:
@@ -334,6 +337,26 @@ class _Inventory:
                 self.memo.setdefault(provider, {})[model] = info
                 self._size += 1
         return info
+
+    def lookup(self, provider: str, model: str) -> ModelInfo | None:
+        """The model by id or alias, or None when the provider lists no such model (or is not
+        known, or there is no inventory). For the lifecycle check of a model in use, which lets
+        unlisted models pass: no suggestions are computed and no exception is raised for them."""
+        if not isinstance(model, str):
+            raise TypeError(f"model must be a str, not {type(model).__name__}")
+        if not isinstance(provider, str):
+            raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+        index = self._by_provider.get(provider)  # callers pass the canonical key: one read
+        if index is None:
+            try:
+                provider_index = self._data()[2]
+            except ModelNotFound:  # a snapshot without inventory lists nothing
+                return None
+            key = provider_index.get(canonical_key(provider))
+            if key is None:
+                return None
+            index = self.index(key)
+        return index.get(model.strip().casefold())
 
 
 _INVENTORY = _Inventory()
@@ -414,11 +437,19 @@ def check_model_use(provider_key: str, model: str) -> None:
     is retired, raise :class:`ModelRetired` in strict mode and warn otherwise. A model the
     provider does not list (or a provider without inventory) passes: the inventory may be partial.
     """
+    if not isinstance(model, str):
+        raise TypeError(f"model must be a str, not {type(model).__name__}")
     try:
-        info = find_model(provider_key, model)
-    except ModelNotFound:
-        return
-    if not info.dated:
+        dated = _INVENTORY.dated.get(provider_key)
+    except TypeError:  # unhashable: lookup says what is wrong with it
+        dated = None
+    if dated is None:  # the provider's first use, or not its canonical key
+        info = _INVENTORY.lookup(provider_key, model)
+    elif dated:
+        info = dated.get(model.strip().casefold())
+    else:
+        return  # nothing the provider lists can be deprecated or retired
+    if info is None or not info.dated:
         return
     now = info.lifecycle()
     if now == "retired":

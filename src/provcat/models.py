@@ -11,14 +11,17 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderModelPolicy
 from provcat.effort import EFFORT_LEVELS
 from provcat.inventory import check_model_use
 from provcat.keys import canonical_key
-from provcat.modelspec import ModelSpec, parse_model_spec
+from provcat.modelspec import ModelSpec, read_spec
 from provcat.registry import EndpointRegistry
 
 __all__ = ["model_kwargs", "translate_effort"]
+
+_MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than the class attribute
 
 
 def translate_effort(policy: ProviderModelPolicy, effort: str, model: str) -> str:
@@ -61,22 +64,37 @@ def model_kwargs(
     inventory marks deprecated warns (:class:`ModelDeprecated`); a retired one warns too, and
     raises :class:`ModelRetired` in strict mode.
     """
-    snapshot = EndpointRegistry.snapshot()
+    snapshot = EndpointRegistry._snapshot or EndpointRegistry.snapshot()  # a read once published
+    memo = snapshot.applied_specs
     key = (spec, yolo, bypass, fast, effort)
     try:  # a pure function of its arguments and the snapshot
-        return dict(snapshot.applied_specs[key])
-    except (KeyError, TypeError):
-        pass
-    result = _apply(spec, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
-    if len(snapshot.applied_specs) < snapshot.MEMO_LIMIT:
-        snapshot.applied_specs[key] = dict(result)
+        known: dict[str, Any] | None = memo.get(key)
+    except TypeError:  # unhashable: _apply says what is wrong with it
+        known = None
+    if known is not None:
+        return known.copy()  # the caller may change its dict; copy() is dict()'s fast twin
+    result = _apply(snapshot, spec, yolo, bypass, fast, effort)
+    if len(memo) < _MEMO_LIMIT:
+        memo[key] = result.copy()
     return result
 
 
 def _apply(
-    spec: str | ModelSpec, *, yolo: bool, bypass: bool, fast: bool, effort: str | None
+    snapshot: CatalogSnapshot,
+    spec: str | ModelSpec,
+    yolo: bool,
+    bypass: bool,
+    fast: bool,
+    effort: str | None,
 ) -> dict[str, Any]:
-    parsed = spec if isinstance(spec, ModelSpec) else parse_model_spec(spec)
+    parsed: tuple[str, str | None]  # (model, effort): a ModelSpec's fields
+    if isinstance(spec, ModelSpec):
+        parsed = spec
+        provider_raw, slash, model = spec.model.partition("/")
+        found = snapshot.spec_providers.get(provider_raw.strip().casefold()) if slash else None
+        name: str | None = model if slash else None
+    else:
+        parsed, name, found = read_spec(snapshot, spec)
     if effort is not None:
         if not isinstance(effort, str):
             raise TypeError(f"effort must be a str, not {type(effort).__name__}")
@@ -85,40 +103,48 @@ def _apply(
             raise ValueError(f"effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}")
         effort = folded
     else:
-        effort = parsed.effort
-    provider_raw, slash, model = parsed.model.partition("/")
-    if not slash:
+        effort = parsed[1]
+    if name is None:
         raise ValueError(
-            f"'{parsed.model}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
+            f"'{parsed[0]}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
         )
-    snapshot = EndpointRegistry.snapshot()
-    provider = snapshot.provider_index.get(canonical_key(provider_raw))
-    if provider is None:
+    if found is None:
+        provider_raw = parsed[0].partition("/")[0]
         close = difflib.get_close_matches(
             canonical_key(provider_raw), sorted(snapshot.provider_index), n=1
         )
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise ValueError(f"unknown provider '{provider_raw}' in model spec '{parsed}'{hint}")
-    check_model_use(provider, model)  # deprecated: warns; retired: raises when strict
-    policy = snapshot.policy(provider)
-    kwargs: dict[str, Any] = {"provider": provider, "model": model}
-    if policy is None:
-        if fast:
-            raise ValueError(f"{provider} has no fast mode")
-        return kwargs
-    if policy.effort_mode == "none" and effort is not None:
-        raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
-    if policy.effort_mode == "kwarg" and effort is not None:
-        assert policy.effort_kwarg is not None
-        kwargs[policy.effort_kwarg] = translate_effort(policy, effort, model)
-    elif policy.effort_mode == "model_name":
-        kwargs["model"] = _fold(policy, model, effort)
+        shown = ModelSpec(*parsed)
+        raise ValueError(f"unknown provider '{provider_raw}' in model spec '{shown}'{hint}")
+    provider = found.provider
+    check_model_use(provider, name)  # deprecated: warns; retired: raises when strict
+    kwargs: dict[str, Any] = {"provider": provider, "model": name}
+    if effort is not None:
+        kwarg = found.effort_kwarg
+        if kwarg is not None:
+            values = found.effort_values  # empty: no clamp rule names a model
+            table = (
+                values.get(name.strip().casefold(), found.effort_values_other)
+                if values
+                else found.effort_values_other
+            )
+            value = table.get(effort)  # None only for an effort a caller's own ModelSpec carries
+            if value is None:
+                assert found.policy is not None
+                value = translate_effort(found.policy, effort, name)
+            kwargs[kwarg] = value
+        elif found.refuses_effort:
+            provider_raw = parsed[0].partition("/")[0]
+            raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
+    if found.effort_in_name:
+        assert found.policy is not None
+        kwargs["model"] = _fold(found.policy, name, effort)
     if bypass:
-        kwargs.update(policy.bypass_kwargs)
+        kwargs.update(found.bypass_kwargs)
     elif yolo:
-        kwargs.update(policy.yolo_kwargs)
+        kwargs.update(found.yolo_kwargs)
     if fast:
-        if not policy.fast_kwargs:
+        if not found.fast_kwargs:
             raise ValueError(f"{provider} has no fast mode")
-        kwargs.update(policy.fast_kwargs)
+        kwargs.update(found.fast_kwargs)
     return kwargs

@@ -19,14 +19,27 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from provcat.catalog.snapshot import CatalogSnapshot
-from provcat.catalog.specs import ProviderModelPolicy
+from provcat.catalog.spec_tables import SpecProvider
 from provcat.effort import EFFORT_LEVELS
-from provcat.keys import canonical_key
 from provcat.registry import EndpointRegistry
 
 __all__ = ["ModelSpec", "parse_model_spec", "split_effort_suffix"]
 
-_LEVELS = frozenset(EFFORT_LEVELS)
+_MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than the class attribute
+
+
+def _ascii_case_variants(word: str) -> list[str]:
+    variants = [""]
+    for c in word:
+        variants = [v + x for v in variants for x in dict.fromkeys((c.lower(), c.upper()))]
+    return variants
+
+
+# every spelling of an effort suffix the grammar accepts (a level in any mix of ASCII letter
+# case; 304 of them) -> the level: reading a suffix is one dict read
+_SUFFIXES: dict[str, str] = {
+    variant: level for level in EFFORT_LEVELS for variant in _ascii_case_variants(level)
+}
 
 
 class ModelSpec(NamedTuple):
@@ -42,65 +55,88 @@ class ModelSpec(NamedTuple):
         return f"{self.model}-{self.effort}" if self.effort else self.model
 
 
+# ModelSpec(model, effort) without the generated keyword-argument __new__ (same object)
+_new = tuple.__new__
+
+
 def split_effort_suffix(model: str) -> tuple[str, str] | None:
     """``(name, effort)`` when ``model`` ends in ``-<level>``, else None. Linear time."""
-    if "/" in model:
-        return None
-    name, dash, suffix = model.rpartition("-")
-    if not dash or not name or not suffix.isascii():
-        return None
-    effort = suffix.lower()
-    return (name, effort) if effort in _LEVELS else None
-
-
-def _policy(snapshot: CatalogSnapshot, provider_raw: str) -> ProviderModelPolicy | None:
-    owner = snapshot.provider_index.get(canonical_key(provider_raw))
-    return snapshot.policy(owner) if owner is not None else None
-
-
-def _with_prefix(model: str, policy: ProviderModelPolicy | None) -> str:
-    if policy is None or not policy.model_prefix:
-        return model
-    for start in policy.model_prefix_for:
-        if model.startswith(start) and model != start:
-            return policy.model_prefix + model
-    return model
+    name, _, suffix = model.rpartition("-")
+    level = _SUFFIXES.get(suffix) if name else None
+    return (name, level) if level is not None and "/" not in name else None
 
 
 def parse_model_spec(spec: str) -> ModelSpec:
     """Parse ``spec`` into the model string and its effort (see the module docstring)."""
-    snapshot = EndpointRegistry.snapshot()
+    snapshot = EndpointRegistry._snapshot or EndpointRegistry.snapshot()  # a read once published
+    memo = snapshot.parsed_specs
     try:  # a pure function of (spec, snapshot): a spelling seen before is a dict read
-        known: ModelSpec = snapshot.parsed_specs[spec]
+        known: ModelSpec | None = memo.get(spec)
+    except TypeError:  # unhashable: read_spec says what is wrong with it
+        known = None
+    if known is not None:
         return known
-    except (KeyError, TypeError):
-        pass
-    result = _parse(snapshot, spec)
-    if len(snapshot.parsed_specs) < snapshot.MEMO_LIMIT:
-        snapshot.parsed_specs[spec] = result
+    result: ModelSpec = _new(ModelSpec, read_spec(snapshot, spec)[0])
+    if len(memo) < _MEMO_LIMIT:
+        memo[spec] = result
     return result
 
 
-def _parse(snapshot: CatalogSnapshot, spec: str) -> ModelSpec:
+def read_spec(
+    snapshot: CatalogSnapshot, spec: str
+) -> tuple[tuple[str, str | None], str | None, SpecProvider | None]:
+    """The parse of ``spec`` as a plain ``(model, effort)`` pair (the fields of its ModelSpec,
+    which model_kwargs does not need to build), the model part of its ``provider/model`` (None:
+    no provider), and the provider it names (None: none, or not one the catalog knows).
+
+    One pass: each part is split and canonicalized once at most, the effort suffix is one read of
+    a table, and the provider is one read of the snapshot's spec tables (model_kwargs goes on from
+    here)."""
     if not isinstance(spec, str):
         raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
-    if not spec.strip():
-        raise ValueError("the model spec is empty")
-    target = snapshot.model_aliases.get(canonical_key(spec))
-    if target is not None:
-        return ModelSpec(target, None)
-    provider_raw, slash, model_part = spec.partition("/")
-    if not slash:
-        split = split_effort_suffix(spec)
-        return ModelSpec(spec) if split is None else ModelSpec(split[0], split[1])
-    policy = _policy(snapshot, provider_raw)
-    split = split_effort_suffix(model_part)
-    if split is None:
-        return ModelSpec(f"{provider_raw}/{_with_prefix(model_part, policy)}")
-    name, effort = split
-    if policy is not None and policy.effort_mode == "none":
-        raise ValueError(
-            f"Provider '{provider_raw}' does not support effort levels. "
-            f"Remove '-{effort}' from '{spec}'."
-        )
-    return ModelSpec(f"{provider_raw}/{_with_prefix(name, policy)}", effort)
+    provider_raw, slash, model = spec.partition("/")
+    if not slash or snapshot.slashed_aliases:
+        key = spec.strip().casefold()
+        if not key:
+            raise ValueError("the model spec is empty")
+        alias = snapshot.spec_aliases.get(key)
+        if alias is not None:
+            return (alias.target, None), alias.model, alias.provider
+        if not slash:  # a bare model: only the effort suffix to read
+            name, _, suffix = spec.rpartition("-")
+            level = _SUFFIXES.get(suffix) if name else None
+            if level is not None:
+                return (name, level), None, None
+            return (spec, None), None, None
+    providers = snapshot.spec_providers
+    found = providers.get(provider_raw)  # a canonical spelling as written: one read
+    if found is None:
+        found = providers.get(provider_raw.strip().casefold())
+    name, _, suffix = model.rpartition("-")
+    level = _SUFFIXES.get(suffix) if name else None
+    if level is not None and "/" not in name:  # vendor ids such as qwen/qwen3-max are literal
+        if found is not None:
+            if found.refuses_effort:
+                raise ValueError(
+                    f"Provider '{provider_raw}' does not support effort levels. "
+                    f"Remove '-{level}' from '{spec}'."
+                )
+            if found.model_prefix:
+                name = _with_prefix(name, found.model_prefix, found.model_prefix_for)
+        return (f"{provider_raw}/{name}", level), name, found
+    if found is not None and found.model_prefix:
+        prefixed = _with_prefix(model, found.model_prefix, found.model_prefix_for)
+        if prefixed is not model:
+            return (f"{provider_raw}/{prefixed}", None), prefixed, found
+    return (spec, None), model, found
+
+
+def _with_prefix(model: str, prefix: str, starts: tuple[str, ...]) -> str:
+    """``prefix + model`` when ``model`` starts with one of ``starts`` and is longer than it;
+    otherwise ``model`` itself."""
+    if not model.startswith(starts):
+        return model
+    for start in starts:
+        if model.startswith(start) and model != start:
+            return prefix + model
+    return model

@@ -167,3 +167,31 @@ def test_the_inventory_loads_only_on_the_first_model_lookup() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_model_kwargs_checks_every_spelling_and_each_dated_model_of_a_provider() -> None:
+    with pytest.warns(ModelDeprecated, match="acme-old"):
+        model_kwargs("ACME-AI/ Acme-Old ")
+    with pytest.warns(ModelDeprecated, match="retired since 2025-06-01"):
+        model_kwargs("acme/ACME-ANCIENT")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert model_kwargs("acme/acme-large-2")["model"] == "acme-large-2"
+        assert model_kwargs("acme/fine-tuned:acme:xyz")["model"] == "fine-tuned:acme:xyz"
+
+
+def test_the_lifecycle_check_folds_the_provider_and_passes_what_it_cannot_place() -> None:
+    from provcat.inventory import check_model_use
+
+    with pytest.warns(ModelDeprecated, match="acme-old"):
+        check_model_use(" ACME-AI ", "acme-old")
+    with pytest.warns(ModelDeprecated, match="acme-old"):
+        check_model_use("acme", "Acme-Old")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_model_use("nobody", "acme-old")  # not a provider: nothing to check against
+        check_model_use("acme", "acme-olde")  # not listed: the inventory may be partial
+    with pytest.raises(TypeError, match="provider must be a str"):
+        check_model_use(["acme"], "acme-old")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="model must be a str"):
+        check_model_use("acme", None)  # type: ignore[arg-type]

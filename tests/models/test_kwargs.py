@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from provcat import model_kwargs, parse_model_spec
 from provcat.cli import main
+from provcat.modelspec import ModelSpec
 
 
 def test_bypass_beats_yolo_and_fast_adds_on_top() -> None:
@@ -116,3 +117,23 @@ def test_an_unknown_provider_in_a_spec_names_the_closest() -> None:
         model_kwargs("opnai/gpt-5.4")
     with pytest.raises(ValueError, match=r"unknown provider 'zzzz' in model spec 'zzzz/x'$"):
         model_kwargs("zzzz/x")
+
+
+def test_a_parsed_spec_with_an_effort_of_its_own_passes_it_through_the_rules() -> None:
+    # not a generic level: translated and clamped by the rules as written (nothing to map it to)
+    assert model_kwargs(ModelSpec("codex/gpt-5.4", "turbo"))["reasoning_effort"] == "turbo"
+    assert model_kwargs(ModelSpec("claude/opus-4-7", "ultra"))["effort"] == "max"
+
+
+@pytest.mark.parametrize("spec", [None, 3, ["codex/gpt-5.4"], {"model": "x"}])
+def test_a_spec_that_is_not_a_string_is_a_clear_type_error(spec: object) -> None:
+    with pytest.raises(TypeError, match="a model spec must be a str"):
+        model_kwargs(spec)  # type: ignore[arg-type]
+
+
+def test_the_result_is_the_callers_to_change() -> None:
+    first = model_kwargs("codex/gpt-5.4-high", bypass=True)
+    first["model"] = "changed"
+    first.pop("reasoning_effort")
+    assert model_kwargs("codex/gpt-5.4-high", bypass=True)["model"] == "gpt-5.4"
+    assert "reasoning_effort" in model_kwargs("codex/gpt-5.4-high", bypass=True)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
+from provcat.effort import EFFORT_LEVELS
 from provcat.modelspec import ModelSpec, parse_model_spec, split_effort_suffix
 
 
@@ -105,3 +108,28 @@ def test_100kb_spec_is_linear() -> None:
 def test_str_round_trip() -> None:
     assert str(parse_model_spec("codex/gpt-5.4-XHigh")) == "codex/gpt-5.4-xhigh"
     assert str(parse_model_spec("claude")) == "claude_code/sonnet"
+
+
+def _ascii_case_spellings(word: str) -> set[str]:
+    return {"".join(cs) for cs in itertools.product(*((c.lower(), c.upper()) for c in word))}
+
+
+@pytest.mark.parametrize("level", EFFORT_LEVELS)
+def test_every_ascii_case_spelling_of_a_level_splits(level: str) -> None:
+    # the grammar: a level matches ASCII letters case-insensitively (module docstring, rule 3)
+    for suffix in sorted(_ascii_case_spellings(level)):
+        assert parse_model_spec(f"codex/gpt-5.4-{suffix}") == ModelSpec("codex/gpt-5.4", level)
+        assert parse_model_spec(f"gpt-5.4-{suffix}") == ModelSpec("gpt-5.4", level)
+        assert split_effort_suffix(f"gpt-5.4-{suffix}") == ("gpt-5.4", level)
+
+
+@pytest.mark.parametrize("spec", ["codex/gpt-5.4-hi", "codex/gpt-5.4-highh", "gpt-5.4-", "-", "a-"])
+def test_near_levels_do_not_split(spec: str) -> None:
+    assert parse_model_spec(spec) == ModelSpec(spec, None)
+
+
+def test_the_prefix_rule_needs_more_than_the_bare_start() -> None:
+    # claude_code's prefix rule: opus/sonnet/haiku/fable names gain "claude-" (module docstring)
+    assert parse_model_spec("claude/opus-high") == ModelSpec("claude/opus", "high")
+    assert parse_model_spec("claude/opusx") == ModelSpec("claude/claude-opusx", None)
+    assert parse_model_spec("claude/haiku-4-5-max") == ModelSpec("claude/claude-haiku-4-5", "max")

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from provcat.catalog.spec_tables import SpecAlias, SpecProvider, spec_aliases, spec_providers
 from provcat.catalog.specs import (
     ProviderDiagnostic,
     ProviderEndpointSpec,
@@ -77,8 +78,23 @@ class CatalogSnapshot:
     parsed_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
     applied_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
 
+    # derived from the facts above when the snapshot is made (provcat.catalog.spec_tables):
+    # every canonical provider spelling -> what a model spec needs of its provider; every
+    # canonical model alias -> its target; whether any alias has a "/" (when none has, a spec
+    # with one is never an alias)
+    spec_providers: Mapping[str, SpecProvider] = field(init=False, repr=False, compare=False)
+    spec_aliases: Mapping[str, SpecAlias] = field(init=False, repr=False, compare=False)
+    slashed_aliases: bool = field(init=False, repr=False, compare=False)
+
     MEMO_LIMIT = 4096  # model-spec memos; and provider spellings, each with up to MEMO_SPELLINGS
     MEMO_SPELLINGS = 256  # endpoint spellings remembered per provider spelling
+
+    def __post_init__(self) -> None:
+        policies = {key: entry.policy for key, entry in self.providers.items()}
+        providers = spec_providers(self.provider_index, policies)
+        object.__setattr__(self, "spec_providers", providers)
+        object.__setattr__(self, "spec_aliases", spec_aliases(self.model_aliases, providers))
+        object.__setattr__(self, "slashed_aliases", any("/" in a for a in self.model_aliases))
 
     @property
     def modules(self) -> tuple[ProviderModuleSpec, ...]:
