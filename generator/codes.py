@@ -586,6 +586,35 @@ _CODES = (
         "two source model ids differ only in case or surrounding spaces; the later one is left out",
         "report the duplicate upstream; keep the model you mean by hand",
     ),
+    # endpoint lifecycle (an endpoint's `lifecycle:`)
+    Code(
+        "unknown_endpoint_successor",
+        "error",
+        "catalog",
+        "an endpoint's lifecycle `successor` names no other endpoint of the same provider",
+        "name another endpoint of the provider by its key or an alias",
+    ),
+    Code(
+        "endpoint_dates_out_of_order",
+        "error",
+        "catalog",
+        "an endpoint's deprecation date is after its shutdown date",
+        "fix the dates: deprecation <= shutdown",
+    ),
+    Code(
+        "retired_endpoint_without_shutdown_date",
+        "error",
+        "catalog",
+        "a retired endpoint has no shutdown_date",
+        "add the shutdown date the vendor announced",
+    ),
+    Code(
+        "endpoint_successor_retired",
+        "error",
+        "catalog",
+        "an endpoint's successor is itself retired",
+        "name the endpoint the vendor points to now",
+    ),
 )
 
 CODES: dict[str, Code] = {code.name: code for code in _CODES}

@@ -71,6 +71,7 @@ class EndpointDecl:
     description: str | None
     docs_url: str | None
     tool_schema_target: Valued | None = None  # its own, when it differs from the provider's
+    lifecycle: dict[str, Valued] | None = None  # status, dates, successor, source: as written
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +239,14 @@ def build(doc: Document, stem: str) -> ProviderDecl:
                 tool_schema_target=(
                     Valued(raw["tool_schema_target"], doc.loc((*path, "tool_schema_target")))
                     if "tool_schema_target" in raw
+                    else None
+                ),
+                lifecycle=(
+                    {
+                        k: Valued(v, doc.loc((*path, "lifecycle", k)))
+                        for k, v in raw["lifecycle"].items()
+                    }
+                    if isinstance(raw.get("lifecycle"), dict)
                     else None
                 ),
             )

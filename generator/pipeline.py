@@ -10,6 +10,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, errors, ordered
 from generator.emit import render
+from generator.endpoint_lifecycle import check_endpoint_lifecycles
 from generator.files import display_path, yaml_files
 from generator.gcpause import paused_gc
 from generator.incremental import FileCache
@@ -91,6 +92,7 @@ def run(
                 parts[decl.file] = part
     problems.extend(validate(decls, Importer()))
     problems.extend(check_models(decls, as_of or date.today()))
+    problems.extend(check_endpoint_lifecycles(decls))
     targets, found = load_targets(catalog, base)
     problems.extend(found)
     target_problems = validate_targets(targets)

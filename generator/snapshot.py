@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from generator.endpoint_lifecycle import successor_key
 from generator.model import EndpointDecl, ModelDecl, ProviderDecl
 from generator.validate import request_options_ref
 from provcat.catalog.keyspace import EndpointKeys, ProviderKeys, Spelling, indexes
@@ -24,7 +25,21 @@ def _ref(ref: str | None, module: str | None) -> str | None:
     return ref if ":" in ref else f"{module}:{ref}"
 
 
-def _endpoint(ep: EndpointDecl, module: str | None) -> dict[str, Any]:
+def _lifecycle(p: ProviderDecl, ep: EndpointDecl) -> dict[str, Any] | None:
+    if ep.lifecycle is None:
+        return None
+    life = {k: v.value for k, v in ep.lifecycle.items()}
+    source = life["source"]
+    return {
+        "status": life["status"],
+        "deprecation_date": life.get("deprecation_date"),
+        "shutdown_date": life.get("shutdown_date"),
+        "successor": successor_key(p, ep),  # canonical, though written as a key or an alias
+        "source": tuple(source) if isinstance(source, list) else (source,),
+    }
+
+
+def _endpoint(p: ProviderDecl, ep: EndpointDecl, module: str | None) -> dict[str, Any]:
     settings = dict(ep.settings)
     return {
         "endpoint": ep.key.value,
@@ -50,6 +65,7 @@ def _endpoint(ep: EndpointDecl, module: str | None) -> dict[str, Any]:
         "allow_local_network": settings["allow_local_network"],
         "description": ep.description,
         "docs_url": ep.docs_url,
+        "lifecycle": _lifecycle(p, ep),
     }
 
 
@@ -178,7 +194,7 @@ def build(
     for p in ordered:
         key = canonical_key(p.key.value)
         module = p.module.value if p.module is not None else None
-        endpoints = sorted((_endpoint(ep, module) for ep in p.endpoints), key=lambda e: e["key"])
+        endpoints = sorted((_endpoint(p, ep, module) for ep in p.endpoints), key=lambda e: e["key"])
         endpoint_index = endpoint_indexes[key]
         policy = _policy(p)
         if p.policy is not None:

@@ -12,9 +12,9 @@ from typing import Final
 
 from provcat.snapshot_format import check_format
 
-FORMAT_VERSION: Final = 4
+FORMAT_VERSION: Final = 5
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:9295ecb6a086d2f112b58ec95527ef26fef3bcac802f3478ae074c09551cdc0b'
+FINGERPRINT: Final = 'sha256:495bbf1920e8993f18342d124fa667ba9c4a565f3b99a3f130325bc10557696a'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -17,7 +17,9 @@ __all__ = [
     "BadRequestError",
     "CatalogValidationError",
     "EndpointConfigurationError",
+    "EndpointDeprecated",
     "EndpointNotFound",
+    "EndpointRetired",
     "InvalidResponseError",
     "LocalNetworkRefused",
     "NotFoundError",
@@ -179,3 +181,54 @@ class InvalidResponseError(APIError):
 
 class StreamError(APIError):
     """The vendor sent an error event in the middle of a stream."""
+
+
+def _endpoint_name(provider: str, endpoint: str) -> str:
+    return f"endpoint '{provider}/{endpoint}'"
+
+
+class EndpointRetired(ProviderCatalogError):
+    """The vendor retired the endpoint (or its shutdown date has come): calls to it fail there.
+    Raised in strict mode; otherwise :class:`EndpointDeprecated` warns with ``retired`` true."""
+
+    def __init__(
+        self, provider: str, endpoint: str, shutdown_date: str | None, successor: str | None
+    ) -> None:
+        self.provider = provider
+        self.endpoint = endpoint
+        self.shutdown_date = shutdown_date
+        self.successor = successor
+        since = f" since {shutdown_date}" if shutdown_date else ""
+        instead = f"; use its successor '{successor}'" if successor else ""
+        super().__init__(f"{_endpoint_name(provider, endpoint)} is retired{since}{instead}")
+
+
+class EndpointDeprecated(DeprecationWarning):
+    """The vendor deprecated the endpoint: it still answers until its shutdown date. Also the
+    warning for a retired endpoint outside strict mode (``retired`` is then true)."""
+
+    def __init__(
+        self,
+        provider: str,
+        endpoint: str,
+        shutdown_date: str | None,
+        successor: str | None,
+        *,
+        retired: bool = False,
+    ) -> None:
+        self.provider = provider
+        self.endpoint = endpoint
+        self.shutdown_date = shutdown_date
+        self.successor = successor
+        self.retired = retired
+        name = _endpoint_name(provider, endpoint)
+        instead = f"; move to its successor '{successor}'" if successor else ""
+        if retired:
+            since = f" since {shutdown_date}" if shutdown_date else ""
+            text = f"{name} is retired{since}: calls to it fail{instead}"
+        else:
+            until = (
+                f"shuts down on {shutdown_date}" if shutdown_date else "no shutdown date announced"
+            )
+            text = f"{name} is deprecated ({until}){instead}"
+        super().__init__(text)

@@ -13,6 +13,7 @@ from provcat.catalog.specs import ProviderEndpointSpec
 from provcat.compat import CompatibleEndpoint, compatible_request_model, is_strict
 from provcat.config import EndpointConfig
 from provcat.endpoint import Endpoint
+from provcat.endpoint_lifecycle import check_endpoint_use
 from provcat.errors import EndpointConfigurationError, EndpointNotFound
 from provcat.keys import canonical_endpoint_key, canonical_provider_key
 from provcat.registry import EndpointRegistry
@@ -139,6 +140,8 @@ def build(
 ) -> Endpoint:
     """A fresh instance of the registered endpoint ``spec`` (loading its provider on first use),
     with the caller's request defaults and configuration overrides checked."""
+    if spec.lifecycle is not None:
+        check_endpoint_use(spec)
     binding = EndpointRegistry.bind(EndpointRegistry.snapshot(), spec)
     where = f"{spec.provider}/{spec.endpoint}"
     defaults = {**spec.request_defaults}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["SUPPORTED_FORMAT", "SnapshotFormatError", "check_format"]
 
-SUPPORTED_FORMAT = 4
+SUPPORTED_FORMAT = 5
 
 
 class SnapshotFormatError(ImportError):

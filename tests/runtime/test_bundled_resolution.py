@@ -3,11 +3,13 @@ inventory (§2, §3), with ADR-0028's deliberate changes (§9 item 9)."""
 
 from __future__ import annotations
 
+import contextlib
+
 import provcat_catalog
 import pytest
 
-from provcat import EndpointRegistry, match_endpoint
-from provcat.errors import EndpointNotFound
+from provcat import EndpointRegistry, match_endpoint, resolve
+from provcat.errors import EndpointDeprecated, EndpointNotFound
 from tests.runtime.conftest import assert_configs_equal_validated
 from tests.test_bundled_catalog import ENDPOINTS, PROVIDER_ALIASES
 
@@ -34,7 +36,10 @@ def test_the_bundled_snapshot_is_whole() -> None:
 def test_every_inventory_spelling_resolves(
     spelling: str, endpoint_spelling: str, provider: str, endpoint: str
 ) -> None:
-    ep = match_endpoint(spelling, endpoint_spelling)
+    # an endpoint its vendor deprecated or retired says so (tests/runtime/test_endpoint_lifecycle)
+    deprecated = resolve(provider, endpoint).lifecycle is not None
+    with pytest.warns(EndpointDeprecated) if deprecated else contextlib.nullcontext():
+        ep = match_endpoint(spelling, endpoint_spelling)
     assert (ep.config.provider, ep.config.endpoint) == (provider, endpoint)
     assert ep.config.name == f"{provider}_{endpoint}"
     assert ep.config.openai_compatible is False

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from provcat import match_endpoint
-from provcat.errors import EndpointConfigurationError
+from provcat.errors import EndpointConfigurationError, EndpointDeprecated
 
 # Ollama's compatibility page, "Supported request fields" of /v1/chat/completions (checked ones).
 OLLAMA_SUPPORTED = {
@@ -107,7 +107,8 @@ def test_xai_chat_model_takes_the_spec_fields_xai_acts_on() -> None:
 
 
 def _xai(url: str) -> Any:
-    return match_endpoint("xai", "chat", base_url=url + "/v1", allow_local_network=True)
+    with pytest.warns(EndpointDeprecated, match="successor 'responses'"):  # xAI prefers responses
+        return match_endpoint("xai", "chat", base_url=url + "/v1", allow_local_network=True)
 
 
 def test_xai_chat_sends_live_search_and_a_deferred_request(

@@ -106,6 +106,8 @@ class CatalogSnapshot:
         return {k: self.providers[k].aliases for k in self.unavailable}
 
     def remember(self, provider: str, endpoint: str, spec: ProviderEndpointSpec) -> None:
+        if spec.lifecycle is not None:
+            return  # never on the fast path: each use is told it is deprecated or retired
         spellings = self.memo.get(provider)
         if spellings is None:
             if len(self.memo) >= self.MEMO_LIMIT:

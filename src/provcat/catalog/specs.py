@@ -76,6 +76,8 @@ class ProviderEndpointSpec:
     allow_local_network: bool
     description: str | None = None
     docs_url: str | None = None
+    # status, deprecation_date, shutdown_date, successor, source: once the vendor deprecates it
+    lifecycle: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "request_defaults", frozen_mapping(self.request_defaults))
@@ -111,6 +113,7 @@ class ProviderEndpointSpec:
             allow_local_network=ep["allow_local_network"],
             description=ep["description"],
             docs_url=ep["docs_url"],
+            lifecycle=ep["lifecycle"],
         )
 
     @property
