@@ -136,9 +136,11 @@ def resolve(
             click.echo(json.dumps({"error": type(exc).__name__, "message": message}, indent=2))
             raise SystemExit(1) from None
         raise click.ClickException(f"{type(exc).__name__}: {message}") from None
-    for warning in caught:  # a legacy behaviour the command would otherwise hide
+    told: list[str] = []
+    for warning in caught:  # a legacy behaviour or a retiring endpoint the command would hide
         text = str(warning.message)
         flag = " (on the command line: --openai-compatible)" if "openai_compatible=" in text else ""
+        told.append(text + flag)
         click.echo(f"warning: {text}{flag}", err=True)
     model = ep.request_model
     config = ep.config.summary()
@@ -147,6 +149,8 @@ def resolve(
         "config": config,
         "request_model": f"{model.__module__}:{model.__qualname__}" if model else None,
         "request_defaults": ep.request_defaults,
+        "lifecycle": _lifecycle(config["provider"], config["endpoint"]),
+        "warnings": told,
     }
     if fmt == "json":
         click.echo(json.dumps(info, indent=2, sort_keys=True))
@@ -156,6 +160,22 @@ def resolve(
         click.echo(f"  {key}: {json.dumps(config[key])}")
     click.echo(f"  request_model: {info['request_model'] or '-'}")
     click.echo(f"  request_defaults: {json.dumps(ep.request_defaults, sort_keys=True)}")
+    if info["lifecycle"] is not None:
+        click.echo(f"  lifecycle: {json.dumps(info['lifecycle'], sort_keys=True)}")
+
+
+def _lifecycle(provider: str, endpoint: str) -> dict[str, Any] | None:
+    """The catalog's lifecycle of a registered endpoint (None when active or not registered)."""
+    from provcat.errors import ProviderCatalogError
+    from provcat.resolution import resolve as record
+
+    try:
+        life = record(provider, endpoint).lifecycle
+    except ProviderCatalogError:
+        return None
+    if life is None:
+        return None
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in life.items()}
 
 
 @main.command()

@@ -87,3 +87,26 @@ def test_an_empty_models_table_says_why_on_stderr() -> None:
     code, out, err = _run("models", "--provider", "ollama")
     assert code == 0 and len(out.splitlines()) == 2  # the header and its rule
     assert err == "note: ollama has no model inventory in the catalog (see docs/models.md)\n"
+
+
+def test_resolve_tells_a_retired_endpoint_in_text_and_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Perplexity retired Sonar chat completions on 2026-09-27 for its Agent API (v1/agent):
+    https://docs.perplexity.ai/docs/agent-api/migrate-from-sonar/how-to.md"""
+    monkeypatch.delenv("PROVCAT_STRICT", raising=False)
+    code, out, err = _run("resolve", "perplexity", "chat", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["lifecycle"]["status"] == "retired"
+    assert data["lifecycle"]["successor"] == "v1/agent"
+    assert data["lifecycle"]["shutdown_date"] == "2026-09-27"
+    assert data["warnings"] == [
+        "endpoint 'perplexity/chat/completions' is retired since 2026-09-27: calls to it fail; "
+        "move to its successor 'v1/agent'"
+    ]
+    assert err.startswith("warning: endpoint 'perplexity/chat/completions' is retired")
+    code, out, _ = _run("resolve", "openai", "chat", "--format", "json")
+    assert json.loads(out)["lifecycle"] is None and json.loads(out)["warnings"] == []
+    monkeypatch.setenv("PROVCAT_STRICT", "1")
+    code, out, _ = _run("resolve", "perplexity", "chat", "--format", "json")
+    assert code == 1 and json.loads(out)["error"] == "EndpointRetired"
