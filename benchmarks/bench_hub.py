@@ -140,16 +140,33 @@ def _serve(
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
+    workers = int(extra[extra.index("--workers") + 1]) if "--workers" in extra else 1
     deadline = time.monotonic() + 30
     while True:
         try:
-            if httpx.get(url + "/v1/health", timeout=1).status_code == 200:
+            # every worker listens on its own socket: wait for all, not the first to answer
+            healthy = httpx.get(url + "/v1/health", timeout=1).status_code == 200
+            if healthy and _listening(port) >= workers:
                 return server, url
         except httpx.TransportError:
-            if time.monotonic() > deadline:
-                server.kill()
-                raise
+            pass
+        if time.monotonic() > deadline:
+            server.kill()
+            raise RuntimeError(f"provcat hub serve did not start on port {port}")
         time.sleep(0.05)
+
+
+def _listening(port: int) -> int:
+    """How many sockets listen on TCP ``port`` (Linux; elsewhere: assume all)."""
+    try:
+        lines = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    except OSError:
+        return 1 << 30
+    return sum(
+        1
+        for fields in (line.split() for line in lines)
+        if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A"
+    )
 
 
 def main() -> None:
