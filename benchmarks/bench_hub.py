@@ -3,7 +3,7 @@ physical floor measured in the same run (``sha256sum`` + a plain file copy of th
 peak RSS of server and client; the p99 of 200 concurrent resolves against one process, and
 against ``serve --workers 2`` (two processes on one port and one data dir) in the same run:
 both serve at once and are measured in alternating order, round after round, and the figure is
-the median of the rounds' ratios (``PROVCAT_BENCH_HUB_ROUNDS`` rounds, default 15).
+the median of the rounds' ratios (``PROVCAT_BENCH_HUB_ROUNDS`` rounds, default 31).
 
 ``PROVCAT_BENCH_HUB_BYTES`` sets the payload size (default 1 GiB). Goals (issue 15): end-to-end
 throughput >= 60 % of the floor's, server and client peak RSS < 150 MB each, and the p99 of 200
@@ -31,7 +31,7 @@ from benchmarks import http_load, table
 MIB = 1 << 20
 CALLERS = 200  # concurrent resolves per round
 WARMUP_ROUNDS = 2
-ROUNDS = int(os.environ.get("PROVCAT_BENCH_HUB_ROUNDS", "15"))
+ROUNDS = int(os.environ.get("PROVCAT_BENCH_HUB_ROUNDS", "31"))
 # The client's peak RSS is its own address space's high-water mark (VmHWM), read at its end.
 # Not getrusage's ru_maxrss: Linux carries the high-water mark of the process image replaced by
 # exec into it, so a client started from this (possibly large) bench process would report the
@@ -138,6 +138,10 @@ def _serve(
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        # a session of its own, as a service runs: where the scheduler groups CPU time by
+        # session (Linux autogroup), the server must not share one group's share with the
+        # load generator measuring it
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     workers = int(extra[extra.index("--workers") + 1]) if "--workers" in extra else 1
