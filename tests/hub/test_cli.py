@@ -206,6 +206,10 @@ def test_hub_errors_are_json_objects_without_the_token(tmp_path: Path) -> None:
     body = _json_error(out, err)
     assert code == 1 and body["error"] == "RegistryUnavailableError"
     assert "http://127.0.0.1:1" in str(body["message"]) and secret not in out + err
+    code, out, err = run("pull", secret, "--format", "json")  # a token pasted for the REF
+    body = _json_error(out, err)
+    assert code == 2 and body["error"] == "UsageError" and "<redacted>" in str(body["message"])
+    assert secret[4:] not in out + err
     where = ("--data-dir", str(tmp_path / "data"))
     code, out, err = run("token", "revoke", "0123456789ab", *where, "--format", "json")
     body = _json_error(out, err)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -39,6 +40,7 @@ LOCAL_FILE_ERROR = "LocalFileError"
 INTERNAL_ERROR = "InternalError"
 
 _ARGS = "provcat.hub.args"  # ctx.meta key: the command line below ``provcat hub``
+_TOKEN_SHAPE = re.compile(r"pch_[0-9a-f]{12}_[A-Za-z0-9_-]{8,}")
 
 
 def _json_from_args(args: Sequence[str]) -> bool:
@@ -65,9 +67,23 @@ def _json_mode(ctx: click.Context | None) -> bool:
     return _json_from_args(ctx.find_root().meta.get(_ARGS, ()))
 
 
+def _token_values(args: Sequence[str]) -> set[str]:
+    """The values of ``--token`` on the command line (parsed or not)."""
+    values = set()
+    for i, item in enumerate(args):
+        if item == "--token" and i + 1 < len(args):
+            values.add(args[i + 1])
+        elif item.startswith("--token="):
+            values.add(item.partition("=")[2])
+    return values
+
+
 def _redact(text: str, ctx: click.Context | None) -> str:
-    """Without the token (given by option or environment) and without URL passwords."""
+    """Without the token (given by option or environment, or anything shaped like a hub token,
+    such as one pasted where a REF goes) and without URL passwords."""
     secrets = {os.environ.get("PROVCAT_HUB_TOKEN") or ""}
+    if ctx is not None:
+        secrets |= _token_values(ctx.find_root().meta.get(_ARGS, ()))
     while ctx is not None:
         token = ctx.params.get("token")
         if isinstance(token, str):
@@ -76,7 +92,7 @@ def _redact(text: str, ctx: click.Context | None) -> str:
     for secret in sorted(secrets, key=len, reverse=True):
         if len(secret) >= 6:
             text = text.replace(secret, "<redacted>")
-    return url_without_password(text)
+    return _TOKEN_SHAPE.sub("<redacted>", url_without_password(text))
 
 
 def fail_with(
