@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from provcat.cli import main
@@ -141,3 +142,103 @@ def test_token_revoke_takes_an_id_or_the_whole_token_and_never_echoes_a_secret(
     assert secret not in out + err
     code, out, err = run("token", "revoke", "pch_" + secret, *where)  # a mangled token
     assert code == 2 and "12 hex digits" in err and secret not in out + err
+
+
+def _json_error(out: str, err: str) -> dict[str, object]:
+    """The one JSON object a failed command printed on stdout (nothing else there, no usage
+    text on stderr)."""
+    body = json.loads(out)
+    assert set(body) == {"error", "message", "details"} and isinstance(body["details"], dict)
+    assert "Usage:" not in err and "Traceback" not in err
+    return body  # type: ignore[no-any-return]
+
+
+# every hub command that takes --format, with arguments it would otherwise accept
+JSON_COMMANDS = [
+    ("token", "create", "--namespace", "acme"),
+    ("token", "list"),
+    ("token", "revoke", "0123456789ab"),
+    ("search",),
+    ("resolve", "hub://acme/x"),
+    ("pull", "hub://acme/x"),
+    ("rm", "hub://acme/x:1.0.0"),
+    ("export-static", "site"),
+]
+
+
+@pytest.mark.parametrize("command", JSON_COMMANDS, ids=lambda c: " ".join(c[:2]))
+def test_every_command_refuses_an_unknown_option_with_a_json_error(
+    command: tuple[str, ...],
+) -> None:
+    for fmt in (["--format", "json"], ["--format=json"]):
+        code, out, err = run(*command, "--bogus", *fmt)
+        assert code == 2
+        body = _json_error(out, err)
+        assert body["error"] == "UsageError" and "--bogus" in str(body["message"])
+    code, out, err = run(*command, "--bogus")  # text mode: click's usage text, as before
+    assert code == 2 and out == "" and "Usage:" in err and "--bogus" in err
+
+
+def test_usage_errors_are_json_objects_with_format_json(tmp_path: Path) -> None:
+    cases = [
+        (("pull", "hub://Bad/x"), "Invalid value for REF"),  # refused by the command
+        (("search", "--limit", "0"), "'--limit'"),  # refused by click while parsing
+        (("rm", "hub://acme/x"), "rm needs a concrete version"),
+        (("token", "create", "--data-dir", str(tmp_path)), "--namespace"),
+        (("nope",), "No such command 'nope'"),
+    ]
+    for args, expected in cases:
+        code, out, err = run(*args, "--format", "json")
+        body = _json_error(out, err)
+        assert code == 2 and body["error"] == "UsageError", (args, body)
+        assert expected in str(body["message"]), (args, body)
+    # a later --format wins, as click reads it
+    code, out, err = run("pull", "hub://Bad/x", "--format", "json", "--format", "text")
+    assert code == 2 and out == "" and "Usage:" in err
+
+
+def test_hub_errors_are_json_objects_without_the_token(tmp_path: Path) -> None:
+    secret = "pch_0123456789ab_" + "s" * 43
+    code, out, err = run(
+        "resolve", "hub://acme/x", "--hub", "http://127.0.0.1:1", "--token", secret,
+        "--format", "json",
+    )  # fmt: skip
+    body = _json_error(out, err)
+    assert code == 1 and body["error"] == "RegistryUnavailableError"
+    assert "http://127.0.0.1:1" in str(body["message"]) and secret not in out + err
+    code, out, err = run("pull", secret, "--format", "json")  # a token pasted for the REF
+    body = _json_error(out, err)
+    assert code == 2 and body["error"] == "UsageError" and "<redacted>" in str(body["message"])
+    assert secret[4:] not in out + err
+    where = ("--data-dir", str(tmp_path / "data"))
+    code, out, err = run("token", "revoke", "0123456789ab", *where, "--format", "json")
+    body = _json_error(out, err)
+    assert code == 1 and body == {
+        "error": "TokenNotFoundError",
+        "message": "no active token 0123456789ab; `provcat hub token list` shows the ids",
+        "details": {"token_id": "0123456789ab"},
+    }
+    code, out, err = run("token", "revoke", "0123456789ab", *where)  # text mode: stderr
+    assert code == 1 and out == ""
+    assert err.startswith("provcat hub: TokenNotFoundError: no active token 0123456789ab")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code, out, err = run("token", "list", "--data-dir", str(blocker / "data"), "--format", "json")
+    body = _json_error(out, err)
+    assert code == 1 and body["error"] == "LocalFileError" and str(blocker) in str(body["message"])
+
+
+def test_protocol_errors_from_a_live_hub_are_json_objects(live: Live, tmp_path: Path) -> None:
+    env = {"PROVCAT_HUB_URL": live.url, "PROVCAT_ADAPTERS_DIR": str(tmp_path / "store")}
+    code, out, err = run("pull", "hub://acme/missing:1.0.0", "--format", "json", env=env)
+    body = _json_error(out, err)
+    assert code == 1 and body["error"] == "AdapterNotFoundError"
+    payload = tmp_path / "adapter.safetensors"
+    payload.write_bytes(safetensors())
+    forged = "pch_000000000000_" + "x" * 43
+    code, out, err = run(
+        "push", str(payload), "hub://acme/x:1.0.0", "--format", "json",
+        env={**env, "PROVCAT_HUB_TOKEN": forged},
+    )  # fmt: skip
+    body = _json_error(out, err)
+    assert code == 1 and body["error"] == "AuthenticationError" and forged not in out + err

@@ -2,19 +2,20 @@
 
 Client commands read ``--hub`` / ``PROVCAT_HUB_URL`` and ``--token`` / ``PROVCAT_HUB_TOKEN``;
 server-side commands read ``--data-dir``, ``--database`` and ``--blobs`` (or ``PROVCAT_HUB_*``).
-Exit status: 0 success, 1 a hub error (printed as ``ErrorName: message``), 2 usage error.
+Exit status: 0 success, 1 a hub error (printed as ``ErrorName: message``), 2 usage error; with
+``--format json`` every error is a JSON object on stdout instead (``cli_errors``).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import click
 
+from provcat.hub.cli_errors import TOKEN_NOT_FOUND, HubGroup, fail, fail_with
 from provcat.hub.errors import HubError
 from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import HubRef
@@ -27,11 +28,6 @@ DEFAULT_HUB = "http://127.0.0.1:8080"
 
 def _emit(fmt: str, data: Any, text: str) -> None:
     click.echo(json.dumps(data, sort_keys=True, indent=2) if fmt == "json" else text)
-
-
-def _fail(error: HubError) -> NoReturn:
-    click.echo(f"provcat hub: {error.wire_name}: {error.message}", err=True)
-    sys.exit(1)
 
 
 def _ref(ref: str, *, concrete: str | None = None) -> HubRef:
@@ -148,7 +144,7 @@ def _manifest_text(m: AdapterManifest) -> str:
     return "\n".join(lines)
 
 
-@click.group()
+@click.group(cls=HubGroup)
 def hub() -> None:
     """The adapter hub: registry protocol v1 server and client."""
 
@@ -229,7 +225,7 @@ def serve(
     try:
         run(settings, host, port, workers, log_level)
     except HubError as error:
-        _fail(error)
+        fail(error)
 
 
 @hub.group()
@@ -266,7 +262,7 @@ def token_create(
         created = storage.create_token(scope, description)
         storage.close()
     except HubError as error:
-        _fail(error)
+        fail(error)
     _emit(
         fmt,
         {"token": created.text, "token_id": created.token_id, "namespaces": scope},
@@ -288,7 +284,7 @@ def token_list(data_dir: Path, database: str | None, blobs: str | None, fmt: str
         records = storage.list_tokens()
         storage.close()
     except HubError as error:
-        _fail(error)
+        fail(error)
     rows = [
         {
             "token_id": r.token_id,
@@ -310,7 +306,10 @@ def token_list(data_dir: Path, database: str | None, blobs: str | None, fmt: str
 @token.command("revoke")
 @storage_options
 @click.argument("token_id")
-def token_revoke(data_dir: Path, database: str | None, blobs: str | None, token_id: str) -> None:
+@format_option
+def token_revoke(
+    data_dir: Path, database: str | None, blobs: str | None, token_id: str, fmt: str
+) -> None:
     """Revoke a token by its id."""
     import re
 
@@ -329,14 +328,14 @@ def token_revoke(data_dir: Path, database: str | None, blobs: str | None, token_
         revoked = storage.revoke_token(token_id)
         storage.close()
     except HubError as error:
-        _fail(error)
+        fail(error)
     if not revoked:
-        click.echo(
-            f"provcat hub: no active token {token_id}; `provcat hub token list` shows the ids",
-            err=True,
+        fail_with(
+            TOKEN_NOT_FOUND,
+            f"no active token {token_id}; `provcat hub token list` shows the ids",
+            {"token_id": token_id},
         )
-        sys.exit(1)
-    click.echo(f"revoked {token_id}")
+    _emit(fmt, {"token_id": token_id, "revoked": True}, f"revoked {token_id}")
 
 
 @hub.command()
@@ -353,7 +352,7 @@ def search(
         with _client(hub_url, token) as client:
             results = client.search(query, tag=list(tags), limit=limit)
     except HubError as error:
-        _fail(error)
+        fail(error)
     rows = [r.model_dump(mode="json") for r in results]
     text = "\n".join(
         f"hub://{r['namespace']}/{r['name']}:{r['version']}  {r['description'] or ''}"
@@ -375,7 +374,7 @@ def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, f
         with _client(hub_url, token) as client:
             manifest = client.resolve(parsed, base_model=base_model)
     except HubError as error:
-        _fail(error)
+        fail(error)
     _emit(fmt, manifest.to_dict(), _manifest_text(manifest))
 
 
@@ -397,7 +396,7 @@ def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str
             manifest = client.pull(parsed)
             path = client.local_path(manifest)
     except HubError as error:
-        _fail(error)
+        fail(error)
     _emit(
         fmt,
         {"adapter_id": manifest.canonical_id, "path": str(path), "manifest": manifest.to_dict()},
@@ -451,7 +450,7 @@ def push(
         with _client(hub_url, token) as client:
             manifest = client.push(payload, document)
     except HubError as error:
-        _fail(error)
+        fail(error)
     _emit(
         fmt,
         manifest.to_dict(),
@@ -470,7 +469,7 @@ def rm(hub_url: str, token: str | None, ref: str, fmt: str) -> None:
         with _client(hub_url, token) as client:
             deleted = client.delete(parsed)
     except HubError as error:
-        _fail(error)
+        fail(error)
     _emit(
         fmt,
         {"ref": str(parsed), "deleted": deleted},
@@ -499,7 +498,7 @@ def export_static_cmd(
         summary = export_static(storage, out, base_url=base_url)
         storage.close()
     except HubError as error:
-        _fail(error)
+        fail(error)
     _emit(
         fmt,
         {

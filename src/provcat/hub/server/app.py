@@ -69,12 +69,16 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     settings = settings or HubSettings()
     store = storage or open_storage(settings)
 
+    # metadata reads: off the event loop, as many at once as the reader pool has connections
+    reads = BoundedReads(READ_CONCURRENCY)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(warm_up)  # before the first request, not during the first push
         # claim this process's upload folder now: its lock tells other processes it is alive
         await run_in_threadpool(lambda: store.tmp_dir)
         yield
+        reads.close()
         store.close()
 
     app = FastAPI(
@@ -86,8 +90,6 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     )
     app.state.storage = store
     app.state.settings = settings
-    # metadata reads: off the event loop, as many at once as the reader pool has connections
-    reads = BoundedReads(READ_CONCURRENCY)
     _install_error_handlers(app)
     app.add_middleware(CatchAll)
     app.add_middleware(PathGuard)

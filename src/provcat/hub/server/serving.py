@@ -2,9 +2,11 @@
 
 Every process serves the same settings (handed to workers through ``PROVCAT_HUB_SERVE_SETTINGS``,
 never on a command line) and opens its own storage: its own connection pools and its own
-locked upload temp folder. Start-up housekeeping runs once, in the parent, before any worker
-starts; it removes only what dead processes left, so a worker that restarts, or another server
-on the same database and bucket, never loses an upload in flight. Forwarded headers are never
+locked upload temp folder, and (where the OS has ``SO_REUSEPORT``) its own listening socket on
+the shared address, so new connections are spread evenly (``listeners``). Start-up housekeeping
+runs once, in the parent, before any worker starts; it removes only what dead processes left, so
+a worker that restarts, or another server on the same database and bucket, never loses an upload
+in flight. Forwarded headers are never
 trusted: URLs come from the configured public URL.
 """
 
@@ -15,7 +17,9 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from provcat.hub.errors import RegistryUnavailableError
 from provcat.hub.server.app import create_app
+from provcat.hub.server.listeners import REUSE_PORT, reserve
 from provcat.hub.server.transport import HubHttpProtocol
 from provcat.hub.settings import HubSettings
 
@@ -58,11 +62,28 @@ def run(settings: HubSettings, host: str, port: int, workers: int, log_level: st
 
     open_storage(settings).close()  # migrate and clean once, before any worker starts
     os.environ[SETTINGS_ENV] = settings.to_json()
-    uvicorn.run(
-        "provcat.hub.server.serving:worker_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        **options,
-    )
+    factory = "provcat.hub.server.serving:worker_app"
+    if not REUSE_PORT:  # one shared accept queue: uvicorn's own way
+        uvicorn.run(factory, factory=True, host=host, port=port, workers=workers, **options)
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(factory, factory=True, host=host, port=port, workers=workers, **options)
+    supervisor: Any = Multiprocess
+    # uvicorn < 0.30 also takes the function each worker runs
+    extra = {"target": uvicorn.Server(config).run} if "target" in _parameters(supervisor) else {}
+    try:
+        sock = reserve(host, port)
+    except OSError as exc:
+        raise RegistryUnavailableError(
+            f"cannot listen on {host}:{port} ({exc.strerror or type(exc).__name__}); is another "
+            "server using that port? Stop it or give --port"
+        ) from None
+    with sock:
+        supervisor(config, sockets=[sock], **extra).run()
+
+
+def _parameters(fn: Any) -> set[str]:
+    import inspect
+
+    return set(inspect.signature(fn).parameters)

@@ -21,6 +21,7 @@ from provcat.hub.ref import LATEST, resolve_latest
 from provcat.hub.searching import DEFAULT_LIMIT
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage.blobs import BlobReader, BlobStore, FileBlobStore
+from provcat.hub.storage.dbfailure import database_failure
 from provcat.hub.storage.metadata import MetadataStore
 from provcat.hub.storage.records import StoredAdapter, now_rfc3339
 from provcat.hub.storage.sql import SqlMetadata, same_or_conflict
@@ -86,12 +87,12 @@ class Storage:
         self.metadata.close()
 
     # -- start-up ------------------------------------------------------------------------------
-    @guarded
     def prepare(self, orphan_grace_seconds: float, *, housekeeping: bool = True) -> None:
         """Migrate the schema; with ``housekeeping`` (a server starting) also remove the temp
         folders of dead processes, abort unfinished blob uploads and sweep unreferenced blobs
         (those two only once older than the grace period: another server sharing the blob store
-        may be publishing them right now)."""
+        may be publishing them right now). A database that cannot be opened raises its driver's
+        error: ``open_storage`` names the database in the message."""
         self.metadata.migrate()
         if not housekeeping:
             return
@@ -271,7 +272,19 @@ def open_storage(
             f"cannot use the database URL ({type(exc).__name__}); expected sqlite:///PATH or "
             "postgresql+psycopg://USER:PASSWORD@HOST:PORT/DB"
         ) from None
-    storage = Storage(metadata, _blob_store(settings), settings.data_dir / "tmp")
-    if prepare:
-        storage.prepare(settings.orphan_grace_seconds, housekeeping=housekeeping)
+    try:
+        metadata.ping()  # before the blob store makes anything for a database never reached
+        storage = Storage(metadata, _blob_store(settings), settings.data_dir / "tmp")
+        if prepare:
+            storage.prepare(settings.orphan_grace_seconds, housekeeping=housekeeping)
+    except _database_errors() as exc:
+        metadata.close()
+        raise database_failure(settings.resolved_database_url, exc) from None
     return storage
+
+
+def _database_errors() -> tuple[type[BaseException], ...]:
+    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    return (DBAPIError, PoolTimeout)

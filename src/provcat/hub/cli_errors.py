@@ -1,0 +1,160 @@
+"""How ``provcat hub`` commands fail: ``provcat hub: Code: message`` on stderr for people; with
+``--format json``, one JSON object on stdout, where the command's JSON goes, for machines:
+
+    {"error": "AdapterNotFoundError", "message": "no adapter hub://acme/x:1.0.0", "details": {}}
+
+``error`` is a stable code: a hub error's wire name (the protocol's, e.g. ``AdapterNotFoundError``
+or ``RegistryUnavailableError``: exit 1), ``UsageError`` for a command line that is refused
+(exit 2), ``TokenNotFoundError`` (exit 1), ``LocalFileError`` for a local file or directory that
+cannot be read or written (exit 1), ``InternalError`` for anything unexpected (exit 1). The
+token and URL passwords never appear in a message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import click
+
+from provcat.hub.errors import HubError
+from provcat.redact import url_without_password
+
+__all__ = [
+    "INTERNAL_ERROR",
+    "LOCAL_FILE_ERROR",
+    "TOKEN_NOT_FOUND",
+    "USAGE_ERROR",
+    "HubGroup",
+    "fail",
+    "fail_with",
+]
+
+USAGE_ERROR = "UsageError"
+TOKEN_NOT_FOUND = "TokenNotFoundError"
+LOCAL_FILE_ERROR = "LocalFileError"
+INTERNAL_ERROR = "InternalError"
+
+_ARGS = "provcat.hub.args"  # ctx.meta key: the command line below ``provcat hub``
+_TOKEN_SHAPE = re.compile(r"pch_[0-9a-f]{12}_[A-Za-z0-9_-]{8,}")
+
+
+def _json_from_args(args: Sequence[str]) -> bool:
+    """Whether the command line asks for ``--format json`` (for errors raised while it is being
+    parsed, before any option has a value); the last ``--format`` wins, as it does in click."""
+    fmt = None
+    items = list(args)
+    for i, item in enumerate(items):
+        if item == "--":
+            break
+        if item == "--format" and i + 1 < len(items):
+            fmt = items[i + 1]
+        elif item.startswith("--format="):
+            fmt = item.partition("=")[2]
+    return fmt == "json"
+
+
+def _json_mode(ctx: click.Context | None) -> bool:
+    if ctx is None:
+        return False
+    fmt = ctx.params.get("fmt")
+    if fmt is not None:
+        return bool(fmt == "json")
+    return _json_from_args(ctx.find_root().meta.get(_ARGS, ()))
+
+
+def _token_values(args: Sequence[str]) -> set[str]:
+    """The values of ``--token`` on the command line (parsed or not)."""
+    values = set()
+    for i, item in enumerate(args):
+        if item == "--token" and i + 1 < len(args):
+            values.add(args[i + 1])
+        elif item.startswith("--token="):
+            values.add(item.partition("=")[2])
+    return values
+
+
+def _redact(text: str, ctx: click.Context | None) -> str:
+    """Without the token (given by option or environment, or anything shaped like a hub token,
+    such as one pasted where a REF goes) and without URL passwords."""
+    secrets = {os.environ.get("PROVCAT_HUB_TOKEN") or ""}
+    if ctx is not None:
+        secrets |= _token_values(ctx.find_root().meta.get(_ARGS, ()))
+    while ctx is not None:
+        token = ctx.params.get("token")
+        if isinstance(token, str):
+            secrets.add(token)
+        ctx = ctx.parent
+    for secret in sorted(secrets, key=len, reverse=True):
+        if len(secret) >= 6:
+            text = text.replace(secret, "<redacted>")
+    return _TOKEN_SHAPE.sub("<redacted>", url_without_password(text))
+
+
+def fail_with(
+    code: str, message: str, details: dict[str, Any] | None = None, *, exit_code: int = 1
+) -> NoReturn:
+    """Print an error the way the current command's ``--format`` asks, and exit."""
+    ctx = click.get_current_context(silent=True)
+    message = _redact(message, ctx)
+    if _json_mode(ctx):
+        body = {"error": code, "message": message, "details": details or {}}
+        text = _redact(json.dumps(body, sort_keys=True, indent=2, ensure_ascii=False), ctx)
+        click.echo(text)
+    else:
+        click.echo(f"provcat hub: {code}: {message}", err=True)
+    sys.exit(exit_code)
+
+
+def fail(error: HubError) -> NoReturn:
+    fail_with(error.wire_name, error.message, error.details)
+
+
+class HubGroup(click.Group):
+    """A command group whose commands' errors follow ``--format`` (see the module docstring).
+
+    Usage errors (click's own, raised while parsing, and the commands') and unexpected failures
+    are turned into the JSON object here when the command line asks for JSON; in text mode they
+    stay click's usage text on stderr (and a traceback for a bug).
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.find_root().meta.setdefault(_ARGS, list(args))
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            where = getattr(exc, "ctx", None) or ctx
+            if not _json_mode(where) and not _json_mode(ctx):
+                raise
+            with where.scope(cleanup=False):
+                code = USAGE_ERROR if isinstance(exc, click.UsageError) else INTERNAL_ERROR
+                details = {"command": where.command_path}
+                fail_with(code, exc.format_message(), details, exit_code=exc.exit_code)
+        except HubError as exc:  # one a command did not catch itself
+            with ctx.scope(cleanup=False):
+                fail(exc)
+        except OSError as exc:  # a local file or directory (store, payload, data dir, output)
+            if not _json_mode(ctx):
+                raise
+            what = exc.strerror or type(exc).__name__
+            where_file = f": {exc.filename}" if exc.filename else ""
+            fail_with(
+                LOCAL_FILE_ERROR,
+                f"{what}{where_file}; check the path and its permissions",
+                {"errno": exc.errno},
+            )
+        except Exception as exc:
+            if isinstance(exc, click.exceptions.Exit) or not _json_mode(ctx):
+                raise
+            fail_with(
+                INTERNAL_ERROR,
+                f"unexpected error ({type(exc).__name__}); run without --format json for the "
+                "traceback, and please report it",
+            )
