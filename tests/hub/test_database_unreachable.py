@@ -43,6 +43,7 @@ def test_postgresql_on_a_closed_port(tmp_path: Path) -> None:
         assert f"@127.0.0.1:{port}/hubdb" in line and "?" not in line  # which database
         assert f"nothing accepts connections at 127.0.0.1:{port}" in line  # what failed
         assert "start the database server there" in line and "--database" in line  # what to do
+        assert "serving on" not in err  # a start that failed never announced itself
     code, out, err = run("token", "list", "--data-dir", str(data_dir), "--database", url,
                          "--format", "json")  # fmt: skip
     body = json.loads(out)

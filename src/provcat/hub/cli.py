@@ -216,14 +216,17 @@ def serve(
         private_reads=private,
         public_url=public_url,
     )
-    click.echo(
-        f"provcat hub: serving on http://{host}:{port} as {public_url} "
-        f"({workers} process{'es' if workers > 1 else ''}; database: {settings.database_kind}, "
-        f"blobs: {settings.blobs_kind})",
-        err=True,
-    )
+
+    def opened() -> None:
+        click.echo(
+            f"provcat hub: serving on http://{host}:{port} as {public_url} "
+            f"({workers} process{'es' if workers > 1 else ''}; database: "
+            f"{settings.database_kind}, blobs: {settings.blobs_kind})",
+            err=True,
+        )
+
     try:
-        run(settings, host, port, workers, log_level)
+        run(settings, host, port, workers, log_level, opened)
     except HubError as error:
         fail(error)
 

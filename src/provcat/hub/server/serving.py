@@ -13,6 +13,7 @@ trusted: URLs come from the configured public URL.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
@@ -48,7 +49,16 @@ def worker_app() -> FastAPI:
     return create_app(settings, storage=open_storage(settings, housekeeping=False))
 
 
-def run(settings: HubSettings, host: str, port: int, workers: int, log_level: str) -> None:
+def run(
+    settings: HubSettings,
+    host: str,
+    port: int,
+    workers: int,
+    log_level: str,
+    opened: Callable[[], None] = lambda: None,
+) -> None:
+    """Serve; ``opened`` is called once the storage has opened (so a start that fails there
+    never announces itself as serving)."""
     import uvicorn
 
     options = uvicorn_options(log_level)
@@ -56,6 +66,7 @@ def run(settings: HubSettings, host: str, port: int, workers: int, log_level: st
         from provcat.hub.storage import open_storage
 
         app = create_app(settings, storage=open_storage(settings))
+        opened()
         uvicorn.run(app, host=host, port=port, **options)
         return
     from provcat.hub.storage import open_storage
@@ -64,6 +75,7 @@ def run(settings: HubSettings, host: str, port: int, workers: int, log_level: st
     os.environ[SETTINGS_ENV] = settings.to_json()
     factory = "provcat.hub.server.serving:worker_app"
     if not REUSE_PORT:  # one shared accept queue: uvicorn's own way
+        opened()
         uvicorn.run(factory, factory=True, host=host, port=port, workers=workers, **options)
         return
     from uvicorn.supervisors import Multiprocess
@@ -79,6 +91,7 @@ def run(settings: HubSettings, host: str, port: int, workers: int, log_level: st
             f"cannot listen on {host}:{port} ({exc.strerror or type(exc).__name__}); is another "
             "server using that port? Stop it or give --port"
         ) from None
+    opened()
     with sock:
         supervisor(config, sockets=[sock], **extra).run()
 
