@@ -57,6 +57,10 @@ class BlobStore(Protocol):
     def describe(self) -> str:
         """Where the blobs are, for messages (no credentials)."""
 
+    def ping(self) -> None:
+        """Check at start-up that the store can be used; raise ``RegistryUnavailableError``
+        saying where, what failed and what to do."""
+
 
 @dataclass
 class _FileReader:
@@ -101,6 +105,9 @@ class FileBlobStore:
 
     def exists(self, sha256: str) -> bool:
         return self.path(sha256).is_file()
+
+    def ping(self) -> None:
+        """Nothing to reach: the folder was made (or found) when the store was opened."""
 
     def put(self, sha256: str, source: Path) -> None:
         target = self.path(sha256)

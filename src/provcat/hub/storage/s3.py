@@ -50,6 +50,18 @@ class S3BlobStore:
             "s3", config=Config(retries={"max_attempts": 3, "mode": "standard"})
         )
 
+    def ping(self) -> None:
+        """Check that the bucket is there and these credentials may use it; raise
+        ``RegistryUnavailableError`` saying which bucket, what failed and what to do."""
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        from provcat.hub.storage.blobfailure import blob_store_failure
+
+        try:
+            self.client.head_bucket(Bucket=self.bucket)
+        except (BotoCoreError, ClientError) as exc:
+            raise blob_store_failure(self.bucket, self.client.meta.endpoint_url, exc) from None
+
     def key(self, sha256: str) -> str:
         key = blob_key(sha256)
         return f"{self.prefix}/{key}" if self.prefix else key

@@ -274,7 +274,13 @@ def open_storage(
         ) from None
     try:
         metadata.ping()  # before the blob store makes anything for a database never reached
-        storage = Storage(metadata, _blob_store(settings), settings.data_dir / "tmp")
+        blobs = _blob_store(settings)
+        try:
+            blobs.ping()  # a remote store: say now, and clearly, when it cannot be used
+        except RegistryUnavailableError:
+            metadata.close()
+            raise
+        storage = Storage(metadata, blobs, settings.data_dir / "tmp")
         if prepare:
             storage.prepare(settings.orphan_grace_seconds, housekeeping=housekeeping)
     except _database_errors() as exc:
