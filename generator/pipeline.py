@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from generator.incremental import FileCache
 from generator.introspect import Importer
 from generator.loader import load_file
 from generator.model import ProviderDecl, build
-from generator.models_check import check as check_models
+from generator.models_check import Summary, judge, summarize
 from generator.schema_check import check, check_schema_reference, meta_check
 from generator.snapshot import Part, inventory_part
 from generator.snapshot import build as build_snapshot
@@ -53,6 +53,13 @@ def load_provider(path: Path, shown: str) -> tuple[list[Diagnostic], ProviderDec
     return found, (None if errors(found) else build(doc, path.stem))
 
 
+def _light(decl: ProviderDecl) -> ProviderDecl:
+    """What the build cache keeps of a provider's records: without its models when no policy
+    reads them (the whole-set checks read models through a policy only; the inventory checks
+    are kept as their summary, the snapshot's inventory as the provider's part)."""
+    return decl if decl.policy is not None else replace(decl, models=())
+
+
 @paused_gc
 def run(
     catalog: Path,
@@ -73,24 +80,34 @@ def run(
     files, problems = provider_files(catalog, base)
     meta_check(PROVIDER_SCHEMA, cache)
     decls: list[ProviderDecl] = []
+    summaries: list[Summary] = []
     parts: dict[str, Part | None] = {}  # with a cache: each file's inventory part, kept with it
     for path in files:
         shown = display_path(path, base)
         cached = cache.get(path, shown) if cache is not None else None
-        if cached is not None and isinstance(cached[1], tuple) and len(cached[1]) == 3:
-            found, decl, part = cached[1]
+        if cached is not None and isinstance(cached[1], tuple) and len(cached[1]) == 4:
+            found, decl, part, summary = cached[1]
         else:
             found, decl = load_provider(path, shown)
-            part = inventory_part(decl) if decl is not None and cache is not None else None
+            part, summary = None, None
+            if decl is not None:
+                summary = summarize(decl)
+                if cache is not None:
+                    part = inventory_part(decl)
+                    decl = _light(decl)
             if cached is not None and cache is not None:
-                cache.put(cached[0], (found, decl, part))
+                cache.put(cached[0], (found, decl, part, summary))
         problems.extend(found)
-        if decl is not None:
+        if decl is not None and summary is not None:
             decls.append(decl)
+            summaries.append(summary)
             if cache is not None:
                 parts[decl.file] = part
     problems.extend(validate(decls, Importer()))
-    problems.extend(check_models(decls, as_of or date.today()))
+    day = as_of or date.today()
+    for summary in summaries:
+        problems.extend(summary.problems)
+        problems.extend(judge(summary, day))
     targets, found = load_targets(catalog, base)
     problems.extend(found)
     target_problems = validate_targets(targets)
