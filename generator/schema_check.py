@@ -1,4 +1,8 @@
-"""Check a loaded document against its JSON Schema and report each violation at its node."""
+"""Check a loaded document against its JSON Schema and report each violation at its node.
+
+jsonschema is imported the first time it is needed: a file the quick check proves valid and a
+schema an earlier build proved sound need none of it (a rebuild of one valid file skips it).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,16 @@ from collections.abc import Iterable
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, Protocol
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.diagnostics import Diagnostic, diag
 from generator.loader import Document, NodePath
 from generator.schema_fast import Check, compile_schema
 from generator.schema_inline import inline_refs
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -51,6 +56,8 @@ def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
         return
     fact = f"2020-12 schema, jsonschema {version('jsonschema')}\n{_text(schema_name)}".encode()
     if proofs is None or not proofs.proven(fact):
+        from jsonschema import Draft202012Validator
+
         Draft202012Validator.check_schema(json.loads(_text(schema_name)))
         if proofs is not None:
             proofs.prove(fact)
@@ -59,6 +66,8 @@ def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
 
 @cache
 def validator(schema_name: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     meta_check(schema_name)
     return Draft202012Validator(_inlined(schema_name))
 
