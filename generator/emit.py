@@ -16,11 +16,11 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import marshal
 import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,6 +30,7 @@ from generator import GENERATOR_VERSION
 from generator.codes import all_codes
 from generator.pyliteral import literal
 from generator.snapshot import fingerprint
+from generator.stored_parts import LazyInventory, canonical_json, exact, in_lifecycle, part_values
 from provcat.effort import EFFORT_LEVELS
 from provcat.protocols import PROTOCOLS
 from provcat.snapshot_format import SUPPORTED_FORMAT as FORMAT_VERSION
@@ -183,16 +184,15 @@ def _sources(urls: Any) -> str:
     return " ".join(f"[{i}]({url})" for i, url in enumerate(urls or (), 1)) or "—"
 
 
-def lifecycle_rows(inventory: dict[str, Any]) -> list[dict[str, Any]]:
+def lifecycle_rows(inventory: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every model marked deprecated or retired or carrying a lifecycle date, by shutdown date."""
-    rows = [
-        {"provider": provider, **m}
-        for provider, models in inventory.items()
-        for m in models
-        if m.get("status") in ("deprecated", "retired")
-        or m.get("deprecation_date")
-        or m.get("shutdown_date")
-    ]
+    if isinstance(inventory, LazyInventory):  # each part's rows, kept with it
+        listed = ((k, part.facts.lifecycle) for k, part in inventory.parts.items())
+    else:
+        listed = (
+            (k, tuple(m for m in models if in_lifecycle(m))) for k, models in inventory.items()
+        )
+    rows = [{"provider": provider, **m} for provider, models in listed for m in models]
     return sorted(
         rows, key=lambda r: (r.get("shutdown_date") or "9999-99-99", r["provider"], r["model"])
     )
@@ -230,6 +230,13 @@ def _environment(compiled: Path | None = None) -> jinja2.Environment:
     return env
 
 
+def model_counts(inventory: Mapping[str, Any]) -> dict[str, int]:
+    """Each provider's number of models, in the inventory's order."""
+    if isinstance(inventory, LazyInventory):
+        return {key: part.facts.models for key, part in inventory.parts.items()}
+    return {key: len(models) for key, models in inventory.items()}
+
+
 def counts(snapshot: dict[str, Any]) -> dict[str, int]:
     providers = snapshot["providers"]
     endpoints = [e for p in providers for e in p["endpoints"]]
@@ -239,7 +246,7 @@ def counts(snapshot: dict[str, Any]) -> dict[str, int]:
         "aliases": sum(len(p["aliases"]) for p in providers)
         + sum(len(e["aliases"]) for e in endpoints),
         "model_aliases": len(snapshot["model_alias_index"]),
-        "models": sum(len(models) for models in snapshot.get("inventory", {}).values()),
+        "models": sum(model_counts(snapshot.get("inventory", {})).values()),
         "schema_targets": len(snapshot.get("targets", ())),
     }
 
@@ -269,7 +276,10 @@ def _model_parts(
     }
     page = env.get_template("docs/provider_models.md.j2")
     for key in context["inventory"]:
-        values = _part_values(snapshot, key)
+
+        def values(key: str = key) -> dict[str, Any]:
+            return _part_values(snapshot, key)
+
         data = exact.get(key, b"")
         files[f"provcat_catalog/models/{parts[key]}.py"] = _cached(
             template, context, values, data, cache
@@ -282,11 +292,10 @@ def _part_values(snapshot: dict[str, Any], key: str) -> dict[str, Any]:
     """What provider ``key``'s model module and page show (plain data)."""
     models = snapshot["inventory"][key]
     index = snapshot.get("inventory_index", {}).get(key, {})
-    return {"key": key, "provider": key, "models": models, "index": index}
+    return part_values(key, models, index)
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_json = canonical_json
 
 
 def _fingerprint(snapshot: dict[str, Any], exact: dict[str, bytes], cache: TextCache | None) -> str:
@@ -299,11 +308,15 @@ def _fingerprint(snapshot: dict[str, Any], exact: dict[str, bytes], cache: TextC
         return fingerprint(snapshot)
     members: dict[str, list[str]] = {"inventory": [], "inventory_index": []}
     for key in sorted(inventory):
-        digest = cache.digest(b"snapshot-json", exact[key])
-        text = cache.text(digest)
-        if text is None:  # JSON escapes every line break: the first one splits the two texts
-            text = _json(inventory[key]) + "\n" + _json(index.get(key, {}))
-            cache.put_text(digest, text)
+        if isinstance(inventory, LazyInventory):  # kept with the part
+            text = inventory.parts[key].facts.json
+        else:
+            digest = cache.digest(b"snapshot-json", exact[key])
+            kept = cache.text(digest)
+            if kept is None:  # JSON escapes every line break: the first one splits the two texts
+                kept = _json(inventory[key]) + "\n" + _json(index.get(key, {}))
+                cache.put_text(digest, kept)
+            text = kept
         models, _, names = text.partition("\n")
         members["inventory"].append(f"{_json(key)}:{models}")
         if key in index:
@@ -317,33 +330,24 @@ def _fingerprint(snapshot: dict[str, Any], exact: dict[str, bytes], cache: TextC
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _exact(values: dict[str, Any]) -> bytes:
-    """Bytes that only equal values hold (same types, same order at every level): marshal's
-    encoding round-trips exactly, and is several times quicker than a repr of 10,000 models.
-    Version 2 writes no back-references and no interned-string marks, which depend on reference
-    counts, so equal values always give equal bytes.
-    Data marshal cannot encode falls back to the repr, tagged so the two never collide."""
-    try:
-        return b"m" + marshal.dumps(values, 2)
-    except ValueError:
-        return b"r" + repr(values).encode()
+_exact = exact
 
 
 def _cached(
     template: jinja2.Template,
     context: dict[str, Any],
-    values: dict[str, Any],
+    values: Callable[[], dict[str, Any]],
     data: bytes,
     cache: TextCache | None,
 ) -> str:
-    """``template`` rendered with ``values`` (plain data, ``data`` its exact bytes) over the
+    """``template`` rendered with ``values()`` (plain data, ``data`` its exact bytes) over the
     header fields of ``context``; from the cache when the same template saw the same values."""
     if cache is None:
-        return template.render({**context, **values})
+        return template.render({**context, **values()})
     digest = cache.digest(str(template.name).encode(), context["source"].encode(), data)
     text = cache.text(digest)
     if text is None:
-        text = template.render({**context, **values})
+        text = template.render({**context, **values()})
         cache.put_text(digest, text)
     return text
 
@@ -361,10 +365,12 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
     env = _environment(cache.templates if cache is not None else None)
     providers = snapshot["providers"]
     # each provider's data by the hash of its exact bytes: hashed once, not once per cache key
+    inventory = snapshot.get("inventory", {})
     exact = (
-        {
-            key: hashlib.sha256(_exact(_part_values(snapshot, key))).digest()
-            for key in snapshot.get("inventory", {})
+        {key: part.facts.digest for key, part in inventory.parts.items()}
+        if isinstance(inventory, LazyInventory)  # kept with each part
+        else {
+            key: hashlib.sha256(_exact(_part_values(snapshot, key))).digest() for key in inventory
         }
         if cache is not None
         else {}
@@ -402,6 +408,7 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
     }
     context["inventory"] = snapshot.get("inventory", {})
     context["lifecycle_rows"] = lifecycle_rows(context["inventory"])
+    context["model_counts"] = model_counts(context["inventory"])
     targets = snapshot.get("targets", ())
     context["targets"] = targets
     context["matrix"] = matrix(targets)

@@ -153,7 +153,8 @@ class FileCache:
         self.hits = 0
         self.misses = 0
 
-    def _key(self, path: Path, shown: str) -> str | None:
+    def key(self, path: Path, shown: str) -> str | None:
+        """The entry of file ``path`` as it is now (None: never cached)."""
         if path.is_symlink():
             return None  # the loader refuses links; never cache that decision by content
         try:
@@ -163,7 +164,7 @@ class FileCache:
         return _digest(cache_fingerprint().encode(), shown.encode(), path.stem.encode(), data)
 
     def get(self, path: Path, shown: str) -> tuple[str, Any] | None:
-        key = self._key(path, shown)
+        key = self.key(path, shown)
         if key is None:
             return None
         self.used.add(key)
@@ -182,6 +183,27 @@ class FileCache:
         with open(tmp, "wb") as handle:
             _pickle().dump(value, handle, protocol=5)
         os.replace(tmp, self.folder / key)
+
+    def has_part(self, key: str) -> bool:
+        """Whether the bulk kept apart from entry ``key`` (``put_part``) is there."""
+        name = f"{key}.part"
+        self.used.add(name)
+        return (self.folder / name).is_file()
+
+    def put_part(self, key: str, value: Any) -> None:
+        """Keep the bulk of entry ``key`` apart, to be loaded only when it is read (``part``)."""
+        self.used.add(f"{key}.part")
+        self.put(f"{key}.part", value)
+
+    def part(self, key: str) -> Any | None:
+        """What ``put_part`` kept for entry ``key``; None when it is missing or damaged."""
+        name = f"{key}.part"
+        self.used.add(name)
+        try:
+            with open(self.folder / name, "rb") as handle:
+                return _pickle().load(handle)
+        except Exception:
+            return None
 
     @property
     def templates(self) -> Path:

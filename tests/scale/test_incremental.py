@@ -379,5 +379,50 @@ def test_a_snapshot_from_cached_inventory_parts_equals_one_made_from_scratch(
     assert cached.snapshot is not None and fresh.snapshot is not None
     assert cached.snapshot["inventory"]  # the fixture lists models
     for name in ("inventory", "inventory_index"):  # same values, same types, same order
-        assert marshal.dumps(cached.snapshot[name], 2) == marshal.dumps(fresh.snapshot[name], 2)
+        loaded = dict(cached.snapshot[name])  # kept apart in the cache, loaded when read
+        assert marshal.dumps(loaded, 2) == marshal.dumps(fresh.snapshot[name], 2)
     assert cached.snapshot == fresh.snapshot
+
+
+def test_a_damaged_or_missing_inventory_part_is_made_again_from_its_file(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    """A provider's records are kept apart from the facts the whole-catalog outputs read, and
+    loaded only when its module or page is rendered: one that cannot be read is made again from
+    the file, one that is missing makes its entry a miss; neither changes the output."""
+    folder = cache_dir(workspace.catalog)
+    parts = sorted((folder / "files").glob("*.part"))
+    assert len(parts) == 1  # alpha lists models
+    parts[0].write_bytes(b"not a pickle")
+    shutil.rmtree(folder / "texts")  # alpha's module and page must be rendered from its part
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    assert workspace.run().exit_code == 0
+    assert tree_bytes(workspace.out) == _full(workspace, tmp_path / "full")
+    assert parts[0].read_bytes() != b"not a pickle"  # made again, and kept
+    parts[0].unlink()
+    workspace.edit("beta.yaml", "display_name: Beta Two", "display_name: Beta Three")
+    cache = FileCache(folder)
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert (cache.hits, cache.misses) == (2, 1)  # beta changed; alpha's entry is found ...
+    assert parts[0].is_file()  # ... without its part: alpha was read again, its part kept again
+
+
+def test_a_part_to_be_made_again_from_a_file_edited_meanwhile_is_an_error(
+    workspace: Workspace,
+) -> None:
+    """Never a part from other bytes than its entry's: the build stops and says to build again."""
+    from generator.pipeline import _part_loader
+
+    cache = FileCache(cache_dir(workspace.catalog))
+    path = workspace.file("alpha.yaml")
+    shown = "catalog/providers/alpha.yaml"
+    key = cache.key(path, shown)
+    assert key is not None and cache.has_part(key)
+    (cache.folder / f"{key}.part").write_bytes(b"damaged")
+    load = _part_loader(cache, key, path, shown)
+    workspace.edit("alpha.yaml", "context_window: 8192", "context_window: 16384")
+    with pytest.raises(RuntimeError, match="changed while the build ran"):
+        load()
+    workspace.edit("alpha.yaml", "context_window: 16384", "context_window: 8192")
+    records, index = load()  # the entry's own bytes again: made from the file
+    assert records and index
