@@ -34,7 +34,6 @@ from generator.stored_parts import LazyInventory, canonical_json, exact, in_life
 from provcat.effort import EFFORT_LEVELS
 from provcat.protocols import PROTOCOLS
 from provcat.snapshot_format import SUPPORTED_FORMAT as FORMAT_VERSION
-from provcat.toolschema.vocabulary import ACTIONS, STEPS, TRIGGERS
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 IGNORED = {"__pycache__"}
@@ -412,11 +411,6 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
     targets = snapshot.get("targets", ())
     context["targets"] = targets
     context["matrix"] = matrix(targets)
-    context["vocabulary"] = {
-        "triggers": sorted(TRIGGERS.items()),
-        "actions": sorted(ACTIONS.items()),
-        "steps": sorted(STEPS.items()),
-    }
     parts = {key: part_module(key) for key in context["inventory"]}
     context["parts"] = parts
     files = {}
@@ -436,7 +430,16 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
         "lifecycle.md",
     ):
         files[f"docs/{name}"] = env.get_template(f"docs/{name}.j2").render(context)
-    files["docs/schema-targets.md"] = env.get_template("docs/schema-targets.md.j2").render(context)
+    # the targets' page reads the targets, which provider uses which, and the runtime's vocabulary
+    # (code: in every cache key): kept under the first two, so a provider edit imports no toolschema
+    shown = {"targets": targets, "provider_targets": snapshot.get("provider_targets", {})}
+    files["docs/schema-targets.md"] = _cached(
+        env.get_template("docs/schema-targets.md.j2"),
+        context,
+        _vocabulary,
+        hashlib.sha256(_exact(shown)).digest(),
+        cache,
+    )
     page = env.get_template("docs/target.md.j2")
     for target in targets:
         limits = [
@@ -446,6 +449,19 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
             {**context, "t": target, "limits": limits}
         )
     return files
+
+
+def _vocabulary() -> dict[str, Any]:
+    """The tool-schema vocabulary the targets' page lists."""
+    from provcat.toolschema.vocabulary import ACTIONS, STEPS, TRIGGERS
+
+    return {
+        "vocabulary": {
+            "triggers": sorted(TRIGGERS.items()),
+            "actions": sorted(ACTIONS.items()),
+            "steps": sorted(STEPS.items()),
+        }
+    }
 
 
 # trigger kind -> the keyword it concerns (keyword-list triggers are read from `keywords`)

@@ -426,3 +426,22 @@ def test_a_part_to_be_made_again_from_a_file_edited_meanwhile_is_an_error(
     workspace.edit("alpha.yaml", "context_window: 16384", "context_window: 8192")
     records, index = load()  # the entry's own bytes again: made from the file
     assert records and index
+
+
+def test_the_targets_page_reads_only_what_its_cache_key_holds() -> None:
+    """Its text is kept under the targets and the provider -> target map (the vocabulary is the
+    runtime's code, in every key): a template that read more would be served stale."""
+    import re
+
+    import jinja2.meta
+
+    from generator.emit import _environment
+
+    env = _environment()
+    read: set[str] = set()
+    for name in ("docs/schema-targets.md.j2", "docs/header.j2"):
+        source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
+        read |= jinja2.meta.find_undeclared_variables(env.parse(source))
+        if name.startswith("docs/schema"):
+            assert set(re.findall(r"snapshot\.(\w+)", source)) == {"provider_targets"}
+    assert read == {"targets", "matrix", "snapshot", "vocabulary", "source", "generator_version"}
