@@ -13,13 +13,11 @@ byte (the build record hashes each file), so such a file is reported and rewritt
 
 from __future__ import annotations
 
-import difflib
+import contextlib
 import hashlib
 import json
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -543,15 +541,24 @@ def read_tree(root: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     if not root.is_dir():
         return found
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if any(part in IGNORED for part in rel.parts) or not path.is_file():
-            continue
-        try:
-            found[rel.as_posix()] = path.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            found[rel.as_posix()] = "<unreadable>"
-    return found
+
+    def visit(folder: str, prefix: str) -> None:  # os.scandir: no Path object per file
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name in IGNORED:
+                    continue
+                rel = prefix + entry.name
+                if entry.is_dir():
+                    visit(entry.path, rel + "/")
+                elif entry.is_file():
+                    try:
+                        with open(entry.path, encoding="utf-8") as handle:
+                            found[rel] = handle.read()
+                    except (UnicodeDecodeError, OSError):
+                        found[rel] = "<unreadable>"
+
+    visit(str(root), "")
+    return dict(sorted(found.items()))
 
 
 def changed_files(root: Path, files: dict[str, str]) -> list[str]:
@@ -565,6 +572,8 @@ def diff(root: Path, files: dict[str, str], per_file: int = 12) -> str:
     """A short unified diff of the stale files: the snapshot data first, ``per_file`` lines each."""
     current = read_tree(root)
     names = sorted(changed_files(root, files), key=lambda n: (not n.endswith("data.py"), n))
+    import difflib  # `check` only
+
     lines: list[str] = []
     for name in names:
         chunk = list(
@@ -587,14 +596,45 @@ def recover(root: Path) -> None:
     """Restore a tree left half-swapped by a crash between the two renames."""
     if root.exists():
         for leftover in root.parent.glob(f".{root.name}.old-*"):
-            shutil.rmtree(leftover, ignore_errors=True)
+            _remove(str(leftover))
         return
     olds = sorted(root.parent.glob(f".{root.name}.old-*"))
     if olds:
         os.rename(olds[-1], root)
 
 
-def _link(source: Path, target: Path) -> bool:
+def _remove(path: str) -> None:
+    """Delete the tree at ``path`` as far as it can be (what is left is a later run's leftover)."""
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    _remove(entry.path)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+def _fresh(parent: Path, prefix: str, make: bool) -> str:
+    """A new name ``prefix<random>`` in ``parent``, made a folder when ``make`` (then with the
+    umask's permissions, as any folder of the tree)."""
+    while True:
+        path = os.path.join(parent, f"{prefix}{os.getpid()}-{os.urandom(4).hex()}")
+        if not make:
+            if not os.path.lexists(path):
+                return path
+            continue
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            continue
+        return path
+
+
+def _link(source: str, target: str) -> bool:
     try:
         os.link(source, target)
     except OSError:  # another file system, or links not supported: write the file instead
@@ -602,7 +642,7 @@ def _link(source: Path, target: Path) -> bool:
     return True
 
 
-def _write(target: Path, text: str) -> None:
+def _write(target: str, text: str) -> None:
     """One staged file (no fsync: see the module's docstring)."""
     with open(target, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
@@ -615,26 +655,27 @@ def write_tree(root: Path, files: dict[str, str]) -> list[str]:
     if not changed:
         return []
     root.parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-", dir=root.parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(stage, 0o777 & ~umask)  # mkdtemp makes it private; the tree is not
+    stage = _fresh(root.parent, f".{root.name}.new-", make=True)
     keep = set(files) - set(changed)
+    folders = {stage}
+    here = str(root)
     try:
         for name, text in files.items():
-            target = stage / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if name in keep and _link(root / name, target):
+            target = os.path.join(stage, name)
+            folder = os.path.dirname(target)
+            if folder not in folders:
+                os.makedirs(folder, exist_ok=True)
+                folders.add(folder)
+            if name in keep and _link(os.path.join(here, name), target):
                 continue  # unchanged: the new tree shares the old file, nothing is rewritten
             _write(target, text)
-        old = Path(tempfile.mkdtemp(prefix=f".{root.name}.old-", dir=root.parent))
-        os.rmdir(old)
+        old = _fresh(root.parent, f".{root.name}.old-", make=False)
         if root.exists():
             os.rename(root, old)
         os.rename(stage, root)
     except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
+        _remove(stage)
         recover(root)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    _remove(old)
     return changed

@@ -6,11 +6,9 @@ schema an earlier build proved sound need none of it (a rebuild of one valid fil
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable
 from functools import cache
-from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -47,6 +45,22 @@ def _inlined(schema_name: str) -> dict[str, Any]:
 _META_CHECKED: set[str] = set()
 
 
+def _release(name: str) -> str:
+    """The installed release of package ``name``: from the name of the wheel's
+    ``<name>-<version>.dist-info`` folder beside it, else from importlib.metadata (a large import
+    a rebuild need not pay)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is not None and spec.origin:
+        found = list(Path(spec.origin).parent.parent.glob(f"{name}-*.dist-info"))
+        if len(found) == 1:
+            return found[0].name[len(name) + 1 : -len(".dist-info")]
+    from importlib.metadata import version
+
+    return version(name)
+
+
 def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
     """Fail (jsonschema's SchemaError) when our own schema file is no valid 2020-12 schema.
 
@@ -54,7 +68,7 @@ def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
     it between builds, so an unchanged schema is not walked against the metaschema again."""
     if schema_name in _META_CHECKED:
         return
-    fact = f"2020-12 schema, jsonschema {version('jsonschema')}\n{_text(schema_name)}".encode()
+    fact = f"2020-12 schema, jsonschema {_release('jsonschema')}\n{_text(schema_name)}".encode()
     if proofs is None or not proofs.proven(fact):
         from jsonschema import Draft202012Validator
 
@@ -117,6 +131,8 @@ def _where(path: NodePath) -> str:
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str | None:
+    import difflib  # only a file with errors is worded
+
     close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
     return close[0] if close else None
 

@@ -402,8 +402,6 @@ def _coverage(
 
 def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
     """Every problem of the target files, all at once."""
-    from provcat.toolschema.vocabulary import COMMON_PLACEHOLDERS, STEPS
-
     out: list[Diagnostic] = []
     by_id = {d.id: d for d in decls}
     for decl in sorted(decls, key=lambda d: d.doc.file):
@@ -450,6 +448,8 @@ def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
             codes.setdefault(rule["code"], i)
             out.extend(_check_rule(decl, i, rule, all_codes, style))
         for name in data.get("steps") or {}:
+            from provcat.toolschema.vocabulary import COMMON_PLACEHOLDERS, STEPS
+
             if name not in STEPS:
                 out.append(
                     diag(

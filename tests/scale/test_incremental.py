@@ -353,6 +353,15 @@ def test_the_schema_meta_check_is_remembered_only_for_the_same_text(
     schema_check._text.cache_clear()
 
 
+def test_the_jsonschema_release_in_the_meta_check_proof_is_the_installed_one() -> None:
+    """Read from the wheel's folder name, not importlib.metadata: both must agree."""
+    from importlib.metadata import version
+
+    from generator.schema_check import _release
+
+    assert _release("jsonschema") == version("jsonschema")
+
+
 def test_a_file_edited_while_the_build_runs_is_built_again_next_time(
     workspace: Workspace,
 ) -> None:
