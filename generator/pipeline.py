@@ -144,7 +144,7 @@ def run(
         if decl is not None and summary is not None:
             decls.append(decl)
             summaries.append(summary)
-    problems.extend(validate(decls, Importer()))
+    problems.extend(validate(decls, Importer(), cache))
     day = as_of or date.today()
     for summary in summaries:
         problems.extend(summary.problems)

@@ -45,7 +45,8 @@ def _inlined(schema_name: str) -> dict[str, Any]:
 _META_CHECKED: set[str] = set()
 
 
-def _release(name: str) -> str:
+@cache
+def installed_release(name: str) -> str:
     """The installed release of package ``name``: from the name of the wheel's
     ``<name>-<version>.dist-info`` folder beside it, else from importlib.metadata (a large import
     a rebuild need not pay)."""
@@ -68,7 +69,7 @@ def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
     it between builds, so an unchanged schema is not walked against the metaschema again."""
     if schema_name in _META_CHECKED:
         return
-    fact = f"2020-12 schema, jsonschema {_release('jsonschema')}\n{_text(schema_name)}".encode()
+    fact = f"2020-12 schema, jsonschema {installed_release('jsonschema')}\n{_text(schema_name)}".encode()
     if proofs is None or not proofs.proven(fact):
         from jsonschema import Draft202012Validator
 

@@ -357,9 +357,9 @@ def test_the_jsonschema_release_in_the_meta_check_proof_is_the_installed_one() -
     """Read from the wheel's folder name, not importlib.metadata: both must agree."""
     from importlib.metadata import version
 
-    from generator.schema_check import _release
+    from generator.schema_check import installed_release
 
-    assert _release("jsonschema") == version("jsonschema")
+    assert installed_release("jsonschema") == version("jsonschema")
 
 
 def test_a_file_edited_while_the_build_runs_is_built_again_next_time(
@@ -454,3 +454,38 @@ def test_the_targets_page_reads_only_what_its_cache_key_holds() -> None:
         if name.startswith("docs/schema"):
             assert set(re.findall(r"snapshot\.(\w+)", source)) == {"provider_targets"}
     assert read == {"targets", "matrix", "snapshot", "vocabulary", "source", "generator_version"}
+
+
+def test_a_request_default_the_runtime_model_accepted_is_not_validated_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only an acceptance is remembered, only for a model of the runtime's own code (in every
+    cache key), and only for the exact value; a rejection is judged every time."""
+    from generator import validate
+    from generator.model import Valued
+    from provcat.protocols.openai_chat import ChatCompletionsRequest
+
+    asked: list[object] = []
+    real = validate.field_problem
+
+    def counting(model: type, key: str, value: object) -> str | None:
+        asked.append(value)
+        return real(model, key, value)
+
+    monkeypatch.setattr(validate, "field_problem", counting)
+
+    def check(value: object, cache: FileCache) -> object:
+        valued = Valued(value, ("f.yaml", 1, 1))
+        return validate._field_value(ChatCompletionsRequest, "temperature", valued, "p/e", cache)
+
+    assert check(0.5, FileCache(tmp_path)) is None and asked == [0.5]
+    assert check(0.5, FileCache(tmp_path)) is None and asked == [0.5]  # proven: not asked again
+    assert check(0.7, FileCache(tmp_path)) is None and asked == [0.5, 0.7]  # another value
+    for _ in range(2):  # rejected: a diagnostic each time, never remembered
+        found = check("hot", FileCache(tmp_path))
+        assert found is not None and found.code == "invalid_request_default"  # type: ignore[attr-defined]
+    assert asked == [0.5, 0.7, "hot", "hot"]
+    made = type("Local", (ChatCompletionsRequest,), {"__module__": "provcat.protocols.openai_chat"})
+    assert validate._acceptance(made, "temperature", 0.5) is None  # not the module's own class
+    monkeypatch.setattr(incremental, "_CODE", "other generator code")
+    assert check(0.5, FileCache(tmp_path)) is None and asked[-1] == 0.5  # other code: asked anew
