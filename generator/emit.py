@@ -425,9 +425,17 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
         "policies.md",
         "diagnostics.md",
         "models.md",
-        "lifecycle.md",
     ):
         files[f"docs/{name}"] = env.get_template(f"docs/{name}.j2").render(context)
+    # the lifecycle page reads its rows alone: kept under them (an edit seldom changes them)
+    rows = {"lifecycle_rows": context["lifecycle_rows"]}
+    files["docs/lifecycle.md"] = _cached(
+        env.get_template("docs/lifecycle.md.j2"),
+        context,
+        dict,
+        hashlib.sha256(_exact(rows)).digest(),
+        cache,
+    )
     # the targets' page reads the targets, which provider uses which, and the runtime's vocabulary
     # (code: in every cache key): kept under the first two, so a provider edit imports no toolschema
     shown = {"targets": targets, "provider_targets": snapshot.get("provider_targets", {})}

@@ -437,9 +437,17 @@ def test_a_part_to_be_made_again_from_a_file_edited_meanwhile_is_an_error(
     assert records and index
 
 
-def test_the_targets_page_reads_only_what_its_cache_key_holds() -> None:
-    """Its text is kept under the targets and the provider -> target map (the vocabulary is the
-    runtime's code, in every key): a template that read more would be served stale."""
+@pytest.mark.parametrize(
+    ("page", "inputs"),
+    [
+        ("docs/schema-targets.md.j2", {"targets", "matrix", "snapshot", "vocabulary"}),
+        ("docs/lifecycle.md.j2", {"lifecycle_rows"}),
+    ],
+)
+def test_a_page_kept_under_its_inputs_reads_only_those(page: str, inputs: set[str]) -> None:
+    """The targets' page is kept under the targets and the provider -> target map (the vocabulary
+    is the runtime's code, in every key; the matrix is made from the targets), the lifecycle page
+    under its rows: a template that read more would be served stale."""
     import re
 
     import jinja2.meta
@@ -448,12 +456,12 @@ def test_the_targets_page_reads_only_what_its_cache_key_holds() -> None:
 
     env = _environment()
     read: set[str] = set()
-    for name in ("docs/schema-targets.md.j2", "docs/header.j2"):
+    for name in (page, "docs/header.j2"):
         source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
         read |= jinja2.meta.find_undeclared_variables(env.parse(source))
-        if name.startswith("docs/schema"):
+        if name == page and "snapshot" in inputs:
             assert set(re.findall(r"snapshot\.(\w+)", source)) == {"provider_targets"}
-    assert read == {"targets", "matrix", "snapshot", "vocabulary", "source", "generator_version"}
+    assert read == inputs | {"source", "generator_version"}
 
 
 def test_a_request_default_the_runtime_model_accepted_is_not_validated_again(
