@@ -24,6 +24,7 @@ or damaged cache costs a full build, never a different output.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -142,6 +143,9 @@ def _pickle() -> ModuleType:
     return pickle
 
 
+_PROOFS = "proofs"
+
+
 class FileCache:
     """Per-file results (diagnostics and typed records), keyed by content and generator code."""
 
@@ -150,6 +154,8 @@ class FileCache:
         self.texts = folder / "texts"
         self._templates = folder / "templates"
         self.used: set[str] = set()
+        self._proved: set[str] | None = None
+        self._proofs_used: set[str] = set()
         self.hits = 0
         self.misses = 0
 
@@ -233,15 +239,38 @@ class FileCache:
         tmp.write_text(hashlib.sha256(text.encode()).hexdigest() + "\n" + text, encoding="utf-8")
         os.replace(tmp, self.texts / key)
 
+    def _proofs(self) -> set[str]:
+        """The digests of every proven fact: one file (``proofs``), read once, a line each."""
+        if self._proved is None:
+            self._proved = set()
+            text = self.text(_PROOFS)
+            if text is not None:
+                self._proved.update(text.split())
+        return self._proved
+
     def proven(self, fact: bytes) -> bool:
         """Whether a build with this code proved ``fact`` (generator.schema_check.Proofs)."""
-        return self.text(self.digest(b"proven", fact)) == "proven"
+        digest = self.digest(b"proven", fact)
+        if digest in self._proofs():
+            self._proofs_used.add(digest)
+            return True
+        return False
 
     def prove(self, fact: bytes) -> None:
-        self.put_text(self.digest(b"proven", fact), "proven")
+        digest = self.digest(b"proven", fact)
+        self._proofs().add(digest)
+        self._proofs_used.add(digest)
+        self._save_proofs(self._proofs())
+
+    def _save_proofs(self, digests: set[str]) -> None:
+        with contextlib.suppress(OSError):  # a proof not kept is made again
+            self.put_text(_PROOFS, "\n".join(sorted(digests)))
 
     def prune(self) -> None:
         """Drop entries this build did not use, so the cache holds one build's worth."""
+        if self._proved is not None and self._proofs_used != self._proved:
+            self._save_proofs(self._proofs_used)
+        self.used.add(_PROOFS)
         for folder in (self.folder, self.texts):
             if not folder.is_dir():
                 continue

@@ -497,3 +497,17 @@ def test_a_request_default_the_runtime_model_accepted_is_not_validated_again(
     assert validate._acceptance(made, "temperature", 0.5) is None  # not the module's own class
     monkeypatch.setattr(incremental, "_CODE", "other generator code")
     assert check(0.5, FileCache(tmp_path)) is None and asked[-1] == 0.5  # other code: asked anew
+
+
+def test_proofs_live_in_one_file_and_a_damaged_one_proves_nothing(tmp_path: Path) -> None:
+    cache = FileCache(tmp_path)
+    cache.prove(b"fact one")
+    cache.prove(b"fact two")
+    assert [p.name for p in (tmp_path / "texts").iterdir()] == ["proofs"]
+    again = FileCache(tmp_path)
+    assert again.proven(b"fact one") and not again.proven(b"fact three")
+    again.prune()  # keeps what this build used
+    assert FileCache(tmp_path).proven(b"fact one") and not FileCache(tmp_path).proven(b"fact two")
+    proofs = tmp_path / "texts" / "proofs"
+    proofs.write_text(proofs.read_text().replace("\n", "\n0", 1))  # damaged: proves nothing
+    assert not FileCache(tmp_path).proven(b"fact one")
