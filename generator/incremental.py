@@ -88,12 +88,19 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
+# sha256 of the project files this process has read whole (by absolute path): a module's
+# dependency state (``_dep_state``) is then not read and hashed a second time
+_HASHED: dict[str, str] = {}
+
+
 def _tree_digest(roots: tuple[Path, ...], suffixes: tuple[str, ...]) -> str:
     parts: list[bytes] = []
     for root in roots:
         for _, entry in _walk(str(root), ("__pycache__",)):
             if entry.name.endswith(suffixes) and entry.is_file():
-                parts += [Path(entry.path).as_posix().encode(), _read(entry.path)]
+                data = _read(entry.path)
+                _HASHED[os.path.abspath(entry.path)] = hashlib.sha256(data).hexdigest()
+                parts += [Path(entry.path).as_posix().encode(), data]
     return _digest(*parts)
 
 
@@ -323,6 +330,9 @@ def _dep_state(path: str, project: tuple[str, ...]) -> str:
     """A content hash for the project's own files; size and mtime for installed ones."""
     try:
         if path.startswith(project):
+            known = _HASHED.get(path)
+            if known is not None:
+                return "sha256:" + known
             with open(path, "rb") as handle:
                 return "sha256:" + hashlib.sha256(handle.read()).hexdigest()
         st = os.stat(path)
