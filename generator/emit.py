@@ -26,7 +26,7 @@ import jinja2
 
 from generator import GENERATOR_VERSION
 from generator.codes import all_codes
-from generator.pyliteral import literal
+from generator.pyliteral import entries, literal, measured
 from generator.snapshot import fingerprint
 from generator.stored_parts import LazyInventory, canonical_json, exact, in_lifecycle, part_values
 from provcat.effort import EFFORT_LEVELS
@@ -406,6 +406,7 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
     context["inventory"] = snapshot.get("inventory", {})
     context["lifecycle_rows"] = lifecycle_rows(context["inventory"])
     context["model_counts"] = model_counts(context["inventory"])
+    context["provider_rows"] = _rows(providers, cache)
     targets = snapshot.get("targets", ())
     context["targets"] = targets
     context["matrix"] = matrix(targets)
@@ -455,6 +456,33 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
             {**context, "t": target, "limits": limits}
         )
     return files
+
+
+def _rows(rows: tuple[Any, ...], cache: TextCache | None) -> str:
+    """``rows | pyliteral(4)`` (generator.pyliteral): with a cache, each row's measured form is
+    kept under its exact bytes, all in one entry (the rows this build used), so the snapshot's
+    provider table renders only changed rows."""
+    if cache is None:
+        return literal(rows, 0, 4)
+    key = cache.digest(b"literal rows")
+    kept: dict[str, list[Any]] = {}
+    with contextlib.suppress(ValueError, TypeError):
+        loaded = json.loads(cache.text(key) or "{}")
+        kept = loaded if isinstance(loaded, dict) else {}
+    used: dict[str, list[Any]] = {}
+
+    def measure(row: Any) -> tuple[int, str]:
+        digest = hashlib.sha256(_exact(row)).hexdigest()
+        form = kept.get(digest)
+        if not (isinstance(form, list) and len(form) == 2):
+            form = list(measured(row, 4))
+        used[digest] = form
+        return int(form[0]), str(form[1])
+
+    text = entries(rows, 4, measure)
+    if used != kept:
+        cache.put_text(key, json.dumps(used, sort_keys=True, ensure_ascii=False))
+    return text
 
 
 def _vocabulary() -> dict[str, Any]:

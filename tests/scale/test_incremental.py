@@ -511,3 +511,29 @@ def test_proofs_live_in_one_file_and_a_damaged_one_proves_nothing(tmp_path: Path
     proofs = tmp_path / "texts" / "proofs"
     proofs.write_text(proofs.read_text().replace("\n", "\n0", 1))  # damaged: proves nothing
     assert not FileCache(tmp_path).proven(b"fact one")
+
+
+def test_a_sequence_from_its_entries_measured_forms_is_its_literal() -> None:
+    """Reference: ``literal``, which renders the snapshot's tables when no cache is used."""
+    import random
+    import string
+
+    from generator.pyliteral import entries, literal
+
+    chooser = random.Random(7)
+
+    def value(depth: int = 0) -> object:
+        pick = chooser.random()
+        if depth > 3 or pick < 0.4:
+            return chooser.choice([1, 2.5, "x" * chooser.randint(0, 40), None, True, "a\nb"])
+        items = [value(depth + 1) for _ in range(chooser.randint(0, 4))]
+        if pick < 0.6:
+            return tuple(items)
+        if pick < 0.8:
+            return items
+        return {"".join(chooser.choices(string.ascii_letters, k=5)): item for item in items}
+
+    for _ in range(2000):
+        items = [value() for _ in range(chooser.randint(0, 6))]
+        for shape in (tuple(items), items):
+            assert entries(shape) == literal(shape, 0, 4), shape
