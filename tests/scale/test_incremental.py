@@ -537,3 +537,17 @@ def test_a_sequence_from_its_entries_measured_forms_is_its_literal() -> None:
         items = [value() for _ in range(chooser.randint(0, 6))]
         for shape in (tuple(items), items):
             assert entries(shape) == literal(shape, 0, 4), shape
+
+
+def test_cached_provider_records_come_back_equal() -> None:
+    """Records are rebuilt through their constructors (``__reduce__``): every field comes back."""
+    import pickle
+
+    from generator.pipeline import load_provider
+
+    for name in ("openai", "anthropic"):
+        path = ROOT / "catalog" / "providers" / f"{name}.yaml"
+        found, decl = load_provider(path, f"catalog/providers/{name}.yaml")
+        assert decl is not None and not found
+        back = pickle.loads(pickle.dumps(decl, protocol=5))
+        assert back == decl and back.endpoints and back.endpoints[0] == decl.endpoints[0]
