@@ -303,28 +303,35 @@ def _fingerprint(snapshot: dict[str, Any], exact: dict[str, bytes], cache: TextC
     index = snapshot.get("inventory_index", {})
     if cache is None or set(index) - set(inventory) or set(exact) != set(inventory):
         return fingerprint(snapshot)
-    members: dict[str, list[str]] = {"inventory": [], "inventory_index": []}
+    members: dict[str, list[bytes]] = {"inventory": [], "inventory_index": []}
     for key in sorted(inventory):
         if isinstance(inventory, LazyInventory):  # kept with the part
-            text = inventory.parts[key].facts.json
+            blob = inventory.parts[key].facts.json
         else:
             digest = cache.digest(b"snapshot-json", exact[key])
             kept = cache.text(digest)
             if kept is None:  # JSON escapes every line break: the first one splits the two texts
                 kept = _json(inventory[key]) + "\n" + _json(index.get(key, {}))
                 cache.put_text(digest, kept)
-            text = kept
-        models, _, names = text.partition("\n")
-        members["inventory"].append(f"{_json(key)}:{models}")
+            blob = kept.encode("utf-8")
+        models, _, names = blob.partition(b"\n")
+        label = _json(key).encode("utf-8") + b":"
+        members["inventory"].append(label + models)
         if key in index:
-            members["inventory_index"].append(f"{_json(key)}:{names}")
-    pieces = [
-        f"{_json(name)}:"
-        + ("{" + ",".join(members[name]) + "}" if name in members else _json(value))
-        for name, value in sorted(snapshot.items())
-    ]
-    text = "{" + ",".join(pieces) + "}"
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+            members["inventory_index"].append(label + names)
+    # the canonical JSON's bytes, hashed piece by piece (not joined: megabytes at scale)
+    hashed = hashlib.sha256(b"{")
+    for i, (name, value) in enumerate(sorted(snapshot.items())):
+        hashed.update((b"," if i else b"") + _json(name).encode("utf-8") + b":")
+        if name in members:
+            hashed.update(b"{")
+            for j, piece in enumerate(members[name]):
+                hashed.update(b"," + piece if j else piece)
+            hashed.update(b"}")
+        else:
+            hashed.update(_json(value).encode("utf-8"))
+    hashed.update(b"}")
+    return "sha256:" + hashed.hexdigest()
 
 
 _exact = exact

@@ -60,7 +60,7 @@ class PartFacts:
 
     models: int
     digest: bytes  # sha256 of exact(part_values(...)): the key of its module's and page's text
-    json: str  # canonical JSON of its records, a line break, canonical JSON of its index
+    json: bytes  # canonical JSON of its records, a line break, canonical JSON of its index (UTF-8)
     lifecycle: tuple[dict[str, Any], ...]  # its models the lifecycle page lists, in file order
 
 
@@ -70,7 +70,7 @@ def part_facts(key: str, part: Part) -> PartFacts:
         len(records),
         hashlib.sha256(exact(part_values(key, records, index))).digest(),
         # JSON escapes every line break: the first one splits the two texts
-        canonical_json(records) + "\n" + canonical_json(index),
+        (canonical_json(records) + "\n" + canonical_json(index)).encode("utf-8"),
         tuple(m for m in records if in_lifecycle(m)),
     )
 
