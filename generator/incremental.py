@@ -326,10 +326,17 @@ def _module_files() -> list[str]:
     return sorted(files)
 
 
+# where installed packages live (a virtual environment inside the project folder included)
+_INSTALLED = tuple(
+    sorted({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+)
+
+
 def _dep_state(path: str, project: tuple[str, ...]) -> str:
-    """A content hash for the project's own files; size and mtime for installed ones."""
+    """A content hash for the project's own files; size and mtime for installed ones (a package
+    in a virtual environment inside the project folder is installed, not the project's)."""
     try:
-        if path.startswith(project):
+        if path.startswith(project) and not path.startswith(_INSTALLED):
             known = _HASHED.get(path)
             if known is not None:
                 return "sha256:" + known

@@ -551,3 +551,16 @@ def test_cached_provider_records_come_back_equal() -> None:
         assert decl is not None and not found
         back = pickle.loads(pickle.dumps(decl, protocol=5))
         assert back == decl and back.endpoints and back.endpoints[0] == decl.endpoints[0]
+
+
+def test_the_record_hashes_the_projects_modules_and_stats_installed_ones(
+    workspace: Workspace,
+) -> None:
+    """A virtual environment inside the project folder holds installed packages, not project
+    code: their size and mtime are recorded, the project's own modules by content."""
+    (record,) = cache_dir(workspace.catalog).glob("build-*.json")
+    deps = json.loads(record.read_text(encoding="utf-8"))["deps"]
+    installed = [p for p in deps if p.startswith(incremental._INSTALLED)]
+    assert installed and all(deps[p].startswith("stat:") for p in installed)
+    own = [p for p in deps if p.startswith(str(ROOT / "generator"))]
+    assert own and all(deps[p].startswith("sha256:") for p in own)
