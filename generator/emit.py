@@ -2,7 +2,11 @@
 
 Nothing is written unless the catalog is valid; then the whole ``generated/`` tree is staged
 beside the old one and swapped in with renames, so a crash leaves either the old tree or the new
-one (a leftover ``.old`` tree is restored by the next run), never a mix.
+one (a leftover ``.old`` tree is restored by the next run), never a mix. When only a few files
+change (a one-file edit of a large catalog), those are staged beside the tree and a journal listing
+them is written before they are moved in: a crash while they move leaves the journal, and the next
+run (or ``recover``) finishes the moves first, so the tree is again all new; relinking and removing
+every unchanged file of a swap would cost more than the rest of such a rebuild.
 
 Files are not flushed to disk one by one (``fsync``): the swap protects against the build being
 interrupted (a crash, a kill, a full disk), which needs only the renames, and a flush per file
@@ -636,7 +640,9 @@ def diff(root: Path, files: dict[str, str], per_file: int = 12) -> str:
 
 
 def recover(root: Path) -> None:
-    """Restore a tree left half-swapped by a crash between the two renames."""
+    """Finish moves a journal lists, and restore a tree left half-swapped by a crash between the
+    two renames."""
+    _finish(root)
     if root.exists():
         for leftover in root.parent.glob(f".{root.name}.old-*"):
             _remove(str(leftover))
@@ -644,6 +650,69 @@ def recover(root: Path) -> None:
     olds = sorted(root.parent.glob(f".{root.name}.old-*"))
     if olds:
         os.rename(olds[-1], root)
+
+
+def _in_place_limit(total: int) -> int:
+    """How many changed files of a tree of ``total`` are moved in place (eight, or a tenth of the
+    tree if more); more, and the whole tree is staged and swapped."""
+    return max(8, total // 10)
+
+
+def _journal(root: Path) -> Path:
+    return root.parent / f".{root.name}.journal"
+
+
+def _finish(root: Path) -> None:
+    """Carry out the moves and deletions the journal beside ``root`` lists (an interrupted
+    ``_in_place``), then drop the journal and its staging folder."""
+    journal = _journal(root)
+    try:
+        plan = json.loads(journal.read_text(encoding="utf-8"))
+        stage, moves, deletes = plan["stage"], plan["moves"], plan["deletes"]
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError, KeyError, TypeError):  # never written whole: nothing was moved
+        journal.unlink(missing_ok=True)
+        return
+    for name in moves:
+        staged = os.path.join(stage, name)
+        if os.path.exists(staged):
+            target = os.path.join(root, name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.replace(staged, target)
+    for name in deletes:
+        target = os.path.join(root, name)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(target)
+        folder = os.path.dirname(target)
+        while folder != str(root) and folder.startswith(str(root)):
+            try:
+                os.rmdir(folder)  # only an emptied one: a full build would not have it
+            except OSError:
+                break
+            folder = os.path.dirname(folder)
+    _remove(stage)
+    journal.unlink(missing_ok=True)
+
+
+def _in_place(root: Path, files: dict[str, str], changed: list[str]) -> None:
+    """Stage the changed files beside ``root``, write the journal, then move them in."""
+    stage = _fresh(root.parent, f".{root.name}.new-", make=True)
+    moves = [name for name in changed if name in files]
+    try:
+        for name in moves:
+            target = os.path.join(stage, name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            _write(target, files[name])
+        plan = {"stage": stage, "moves": moves, "deletes": [n for n in changed if n not in files]}
+        journal = _journal(root)
+        tmp = f"{journal}.{os.getpid()}.tmp"
+        _write(tmp, json.dumps(plan))
+        os.replace(tmp, journal)  # from here on the moves happen, now or in the next run
+    except BaseException:
+        _remove(stage)
+        raise
+    _finish(root)
 
 
 def _remove(path: str) -> None:
@@ -697,6 +766,9 @@ def write_tree(root: Path, files: dict[str, str]) -> list[str]:
     changed = changed_files(root, files)
     if not changed:
         return []
+    if root.is_dir() and len(changed) <= _in_place_limit(len(files)):
+        _in_place(root, files, changed)
+        return changed
     root.parent.mkdir(parents=True, exist_ok=True)
     stage = _fresh(root.parent, f".{root.name}.new-", make=True)
     keep = set(files) - set(changed)
