@@ -14,7 +14,6 @@ import click
 
 from generator.diagnostics import render
 from generator.emit import changed_files, counts, diff, write_tree
-from generator.importers.cli import import_group
 from generator.incremental import BuildRecord, FileCache, cache_dir, catalog_state, save_record
 from generator.pipeline import Result, run
 
@@ -106,12 +105,23 @@ def _check_catalog(catalog: Path) -> None:
         raise click.UsageError(f"no catalog at {catalog}: expected a providers/ folder in it")
 
 
-@click.group()
+class _Commands(click.Group):
+    """The commands, with `import` loaded when it is named: a build needs none of the importers."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), "import"})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name == "import":
+            from generator.importers.cli import import_group
+
+            return import_group
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands)
 def main() -> None:
     """provcat's catalog compiler: validate catalog/ and generate the snapshot and docs."""
-
-
-main.add_command(import_group)
 
 
 @main.command()

@@ -2,7 +2,11 @@
 
 Nothing is written unless the catalog is valid; then the whole ``generated/`` tree is staged
 beside the old one and swapped in with renames, so a crash leaves either the old tree or the new
-one (a leftover ``.old`` tree is restored by the next run), never a mix.
+one (a leftover ``.old`` tree is restored by the next run), never a mix. When only a few files
+change (a one-file edit of a large catalog), those are staged beside the tree and a journal listing
+them is written before they are moved in: a crash while they move leaves the journal, and the next
+run (or ``recover``) finishes the moves first, so the tree is again all new; relinking and removing
+every unchanged file of a swap would cost more than the rest of such a rebuild.
 
 Files are not flushed to disk one by one (``fsync``): the swap protects against the build being
 interrupted (a crash, a kill, a full disk), which needs only the renames, and a flush per file
@@ -13,14 +17,12 @@ byte (the build record hashes each file), so such a file is reported and rewritt
 
 from __future__ import annotations
 
-import difflib
+import contextlib
 import hashlib
 import json
-import marshal
 import os
 import re
-import shutil
-import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,12 +30,12 @@ import jinja2
 
 from generator import GENERATOR_VERSION
 from generator.codes import all_codes
-from generator.pyliteral import literal
+from generator.pyliteral import entries, literal, measured
 from generator.snapshot import fingerprint
+from generator.stored_parts import LazyInventory, canonical_json, exact, in_lifecycle, part_values
 from provcat.effort import EFFORT_LEVELS
 from provcat.protocols import PROTOCOLS
 from provcat.snapshot_format import SUPPORTED_FORMAT as FORMAT_VERSION
-from provcat.toolschema.vocabulary import ACTIONS, STEPS, TRIGGERS
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 IGNORED = {"__pycache__"}
@@ -183,16 +185,15 @@ def _sources(urls: Any) -> str:
     return " ".join(f"[{i}]({url})" for i, url in enumerate(urls or (), 1)) or "—"
 
 
-def lifecycle_rows(inventory: dict[str, Any]) -> list[dict[str, Any]]:
+def lifecycle_rows(inventory: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every model marked deprecated or retired or carrying a lifecycle date, by shutdown date."""
-    rows = [
-        {"provider": provider, **m}
-        for provider, models in inventory.items()
-        for m in models
-        if m.get("status") in ("deprecated", "retired")
-        or m.get("deprecation_date")
-        or m.get("shutdown_date")
-    ]
+    if isinstance(inventory, LazyInventory):  # each part's rows, kept with it
+        listed = ((k, part.facts.lifecycle) for k, part in inventory.parts.items())
+    else:
+        listed = (
+            (k, tuple(m for m in models if in_lifecycle(m))) for k, models in inventory.items()
+        )
+    rows = [{"provider": provider, **m} for provider, models in listed for m in models]
     return sorted(
         rows, key=lambda r: (r.get("shutdown_date") or "9999-99-99", r["provider"], r["model"])
     )
@@ -230,6 +231,13 @@ def _environment(compiled: Path | None = None) -> jinja2.Environment:
     return env
 
 
+def model_counts(inventory: Mapping[str, Any]) -> dict[str, int]:
+    """Each provider's number of models, in the inventory's order."""
+    if isinstance(inventory, LazyInventory):
+        return {key: part.facts.models for key, part in inventory.parts.items()}
+    return {key: len(models) for key, models in inventory.items()}
+
+
 def counts(snapshot: dict[str, Any]) -> dict[str, int]:
     providers = snapshot["providers"]
     endpoints = [e for p in providers for e in p["endpoints"]]
@@ -239,7 +247,7 @@ def counts(snapshot: dict[str, Any]) -> dict[str, int]:
         "aliases": sum(len(p["aliases"]) for p in providers)
         + sum(len(e["aliases"]) for e in endpoints),
         "model_aliases": len(snapshot["model_alias_index"]),
-        "models": sum(len(models) for models in snapshot.get("inventory", {}).values()),
+        "models": sum(model_counts(snapshot.get("inventory", {})).values()),
         "schema_targets": len(snapshot.get("targets", ())),
     }
 
@@ -269,7 +277,10 @@ def _model_parts(
     }
     page = env.get_template("docs/provider_models.md.j2")
     for key in context["inventory"]:
-        values = _part_values(snapshot, key)
+
+        def values(key: str = key) -> dict[str, Any]:
+            return _part_values(snapshot, key)
+
         data = exact.get(key, b"")
         files[f"provcat_catalog/models/{parts[key]}.py"] = _cached(
             template, context, values, data, cache
@@ -282,11 +293,10 @@ def _part_values(snapshot: dict[str, Any], key: str) -> dict[str, Any]:
     """What provider ``key``'s model module and page show (plain data)."""
     models = snapshot["inventory"][key]
     index = snapshot.get("inventory_index", {}).get(key, {})
-    return {"key": key, "provider": key, "models": models, "index": index}
+    return part_values(key, models, index)
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_json = canonical_json
 
 
 def _fingerprint(snapshot: dict[str, Any], exact: dict[str, bytes], cache: TextCache | None) -> str:
@@ -297,53 +307,55 @@ def _fingerprint(snapshot: dict[str, Any], exact: dict[str, bytes], cache: TextC
     index = snapshot.get("inventory_index", {})
     if cache is None or set(index) - set(inventory) or set(exact) != set(inventory):
         return fingerprint(snapshot)
-    members: dict[str, list[str]] = {"inventory": [], "inventory_index": []}
+    members: dict[str, list[bytes]] = {"inventory": [], "inventory_index": []}
     for key in sorted(inventory):
-        digest = cache.digest(b"snapshot-json", exact[key])
-        text = cache.text(digest)
-        if text is None:  # JSON escapes every line break: the first one splits the two texts
-            text = _json(inventory[key]) + "\n" + _json(index.get(key, {}))
-            cache.put_text(digest, text)
-        models, _, names = text.partition("\n")
-        members["inventory"].append(f"{_json(key)}:{models}")
+        if isinstance(inventory, LazyInventory):  # kept with the part
+            blob = inventory.parts[key].facts.json
+        else:
+            digest = cache.digest(b"snapshot-json", exact[key])
+            kept = cache.text(digest)
+            if kept is None:  # JSON escapes every line break: the first one splits the two texts
+                kept = _json(inventory[key]) + "\n" + _json(index.get(key, {}))
+                cache.put_text(digest, kept)
+            blob = kept.encode("utf-8")
+        models, _, names = blob.partition(b"\n")
+        label = _json(key).encode("utf-8") + b":"
+        members["inventory"].append(label + models)
         if key in index:
-            members["inventory_index"].append(f"{_json(key)}:{names}")
-    pieces = [
-        f"{_json(name)}:"
-        + ("{" + ",".join(members[name]) + "}" if name in members else _json(value))
-        for name, value in sorted(snapshot.items())
-    ]
-    text = "{" + ",".join(pieces) + "}"
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+            members["inventory_index"].append(label + names)
+    # the canonical JSON's bytes, hashed piece by piece (not joined: megabytes at scale)
+    hashed = hashlib.sha256(b"{")
+    for i, (name, value) in enumerate(sorted(snapshot.items())):
+        hashed.update((b"," if i else b"") + _json(name).encode("utf-8") + b":")
+        if name in members:
+            hashed.update(b"{")
+            for j, piece in enumerate(members[name]):
+                hashed.update(b"," + piece if j else piece)
+            hashed.update(b"}")
+        else:
+            hashed.update(_json(value).encode("utf-8"))
+    hashed.update(b"}")
+    return "sha256:" + hashed.hexdigest()
 
 
-def _exact(values: dict[str, Any]) -> bytes:
-    """Bytes that only equal values hold (same types, same order at every level): marshal's
-    encoding round-trips exactly, and is several times quicker than a repr of 10,000 models.
-    Version 2 writes no back-references and no interned-string marks, which depend on reference
-    counts, so equal values always give equal bytes.
-    Data marshal cannot encode falls back to the repr, tagged so the two never collide."""
-    try:
-        return b"m" + marshal.dumps(values, 2)
-    except ValueError:
-        return b"r" + repr(values).encode()
+_exact = exact
 
 
 def _cached(
     template: jinja2.Template,
     context: dict[str, Any],
-    values: dict[str, Any],
+    values: Callable[[], dict[str, Any]],
     data: bytes,
     cache: TextCache | None,
 ) -> str:
-    """``template`` rendered with ``values`` (plain data, ``data`` its exact bytes) over the
+    """``template`` rendered with ``values()`` (plain data, ``data`` its exact bytes) over the
     header fields of ``context``; from the cache when the same template saw the same values."""
     if cache is None:
-        return template.render({**context, **values})
+        return template.render({**context, **values()})
     digest = cache.digest(str(template.name).encode(), context["source"].encode(), data)
     text = cache.text(digest)
     if text is None:
-        text = template.render({**context, **values})
+        text = template.render({**context, **values()})
         cache.put_text(digest, text)
     return text
 
@@ -361,10 +373,12 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
     env = _environment(cache.templates if cache is not None else None)
     providers = snapshot["providers"]
     # each provider's data by the hash of its exact bytes: hashed once, not once per cache key
+    inventory = snapshot.get("inventory", {})
     exact = (
-        {
-            key: hashlib.sha256(_exact(_part_values(snapshot, key))).digest()
-            for key in snapshot.get("inventory", {})
+        {key: part.facts.digest for key, part in inventory.parts.items()}
+        if isinstance(inventory, LazyInventory)  # kept with each part
+        else {
+            key: hashlib.sha256(_exact(_part_values(snapshot, key))).digest() for key in inventory
         }
         if cache is not None
         else {}
@@ -402,14 +416,11 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
     }
     context["inventory"] = snapshot.get("inventory", {})
     context["lifecycle_rows"] = lifecycle_rows(context["inventory"])
+    context["model_counts"] = model_counts(context["inventory"])
+    context["provider_rows"] = _rows(providers, cache)
     targets = snapshot.get("targets", ())
     context["targets"] = targets
     context["matrix"] = matrix(targets)
-    context["vocabulary"] = {
-        "triggers": sorted(TRIGGERS.items()),
-        "actions": sorted(ACTIONS.items()),
-        "steps": sorted(STEPS.items()),
-    }
     parts = {key: part_module(key) for key in context["inventory"]}
     context["parts"] = parts
     files = {}
@@ -426,10 +437,32 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
         "policies.md",
         "diagnostics.md",
         "models.md",
-        "lifecycle.md",
     ):
         files[f"docs/{name}"] = env.get_template(f"docs/{name}.j2").render(context)
-    files["docs/schema-targets.md"] = env.get_template("docs/schema-targets.md.j2").render(context)
+    # the lifecycle page reads its rows alone: kept under them (an edit seldom changes them)
+    rows = {"lifecycle_rows": context["lifecycle_rows"]}
+    files["docs/lifecycle.md"] = _cached(
+        env.get_template("docs/lifecycle.md.j2"),
+        context,
+        dict,
+        hashlib.sha256(_exact(rows)).digest(),
+        cache,
+    )
+    # the targets' page reads the targets, which provider (and endpoint) uses which, and the
+    # runtime's vocabulary (code: in every cache key): kept under the others, so a provider edit
+    # imports no toolschema
+    shown = {
+        "targets": targets,
+        "provider_targets": snapshot.get("provider_targets", {}),
+        "endpoint_targets": snapshot.get("endpoint_targets", {}),
+    }
+    files["docs/schema-targets.md"] = _cached(
+        env.get_template("docs/schema-targets.md.j2"),
+        context,
+        _vocabulary,
+        hashlib.sha256(_exact(shown)).digest(),
+        cache,
+    )
     page = env.get_template("docs/target.md.j2")
     for target in targets:
         limits = [
@@ -439,6 +472,46 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
             {**context, "t": target, "limits": limits}
         )
     return files
+
+
+def _rows(rows: tuple[Any, ...], cache: TextCache | None) -> str:
+    """``rows | pyliteral(4)`` (generator.pyliteral): with a cache, each row's measured form is
+    kept under its exact bytes, all in one entry (the rows this build used), so the snapshot's
+    provider table renders only changed rows."""
+    if cache is None:
+        return literal(rows, 0, 4)
+    key = cache.digest(b"literal rows")
+    kept: dict[str, list[Any]] = {}
+    with contextlib.suppress(ValueError, TypeError):
+        loaded = json.loads(cache.text(key) or "{}")
+        kept = loaded if isinstance(loaded, dict) else {}
+    used: dict[str, list[Any]] = {}
+
+    def measure(row: Any) -> tuple[int, str]:
+        digest = hashlib.sha256(_exact(row)).hexdigest()
+        form = kept.get(digest)
+        if not (isinstance(form, list) and len(form) == 2):
+            form = list(measured(row, 4))
+        used[digest] = form
+        return int(form[0]), str(form[1])
+
+    text = entries(rows, 4, measure)
+    if used != kept:
+        cache.put_text(key, json.dumps(used, sort_keys=True, ensure_ascii=False))
+    return text
+
+
+def _vocabulary() -> dict[str, Any]:
+    """The tool-schema vocabulary the targets' page lists."""
+    from provcat.toolschema.vocabulary import ACTIONS, STEPS, TRIGGERS
+
+    return {
+        "vocabulary": {
+            "triggers": sorted(TRIGGERS.items()),
+            "actions": sorted(ACTIONS.items()),
+            "steps": sorted(STEPS.items()),
+        }
+    }
 
 
 # trigger kind -> the keyword it concerns (keyword-list triggers are read from `keywords`)
@@ -520,15 +593,24 @@ def read_tree(root: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     if not root.is_dir():
         return found
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if any(part in IGNORED for part in rel.parts) or not path.is_file():
-            continue
-        try:
-            found[rel.as_posix()] = path.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            found[rel.as_posix()] = "<unreadable>"
-    return found
+
+    def visit(folder: str, prefix: str) -> None:  # os.scandir: no Path object per file
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name in IGNORED:
+                    continue
+                rel = prefix + entry.name
+                if entry.is_dir():
+                    visit(entry.path, rel + "/")
+                elif entry.is_file():
+                    try:
+                        with open(entry.path, encoding="utf-8") as handle:
+                            found[rel] = handle.read()
+                    except (UnicodeDecodeError, OSError):
+                        found[rel] = "<unreadable>"
+
+    visit(str(root), "")
+    return dict(sorted(found.items()))
 
 
 def changed_files(root: Path, files: dict[str, str]) -> list[str]:
@@ -542,6 +624,8 @@ def diff(root: Path, files: dict[str, str], per_file: int = 12) -> str:
     """A short unified diff of the stale files: the snapshot data first, ``per_file`` lines each."""
     current = read_tree(root)
     names = sorted(changed_files(root, files), key=lambda n: (not n.endswith("data.py"), n))
+    import difflib  # `check` only
+
     lines: list[str] = []
     for name in names:
         chunk = list(
@@ -561,17 +645,113 @@ def diff(root: Path, files: dict[str, str], per_file: int = 12) -> str:
 
 
 def recover(root: Path) -> None:
-    """Restore a tree left half-swapped by a crash between the two renames."""
+    """Finish moves a journal lists, and restore a tree left half-swapped by a crash between the
+    two renames."""
+    _finish(root)
     if root.exists():
         for leftover in root.parent.glob(f".{root.name}.old-*"):
-            shutil.rmtree(leftover, ignore_errors=True)
+            _remove(str(leftover))
         return
     olds = sorted(root.parent.glob(f".{root.name}.old-*"))
     if olds:
         os.rename(olds[-1], root)
 
 
-def _link(source: Path, target: Path) -> bool:
+def _in_place_limit(total: int) -> int:
+    """How many changed files of a tree of ``total`` are moved in place (eight, or a tenth of the
+    tree if more); more, and the whole tree is staged and swapped."""
+    return max(8, total // 10)
+
+
+def _journal(root: Path) -> Path:
+    return root.parent / f".{root.name}.journal"
+
+
+def _finish(root: Path) -> None:
+    """Carry out the moves and deletions the journal beside ``root`` lists (an interrupted
+    ``_in_place``), then drop the journal and its staging folder."""
+    journal = _journal(root)
+    try:
+        plan = json.loads(journal.read_text(encoding="utf-8"))
+        stage, moves, deletes = plan["stage"], plan["moves"], plan["deletes"]
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError, KeyError, TypeError):  # never written whole: nothing was moved
+        journal.unlink(missing_ok=True)
+        return
+    for name in moves:
+        staged = os.path.join(stage, name)
+        if os.path.exists(staged):
+            target = os.path.join(root, name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.replace(staged, target)
+    for name in deletes:
+        target = os.path.join(root, name)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(target)
+        folder = os.path.dirname(target)
+        while folder != str(root) and folder.startswith(str(root)):
+            try:
+                os.rmdir(folder)  # only an emptied one: a full build would not have it
+            except OSError:
+                break
+            folder = os.path.dirname(folder)
+    _remove(stage)
+    journal.unlink(missing_ok=True)
+
+
+def _in_place(root: Path, files: dict[str, str], changed: list[str]) -> None:
+    """Stage the changed files beside ``root``, write the journal, then move them in."""
+    stage = _fresh(root.parent, f".{root.name}.new-", make=True)
+    moves = [name for name in changed if name in files]
+    try:
+        for name in moves:
+            target = os.path.join(stage, name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            _write(target, files[name])
+        plan = {"stage": stage, "moves": moves, "deletes": [n for n in changed if n not in files]}
+        journal = _journal(root)
+        tmp = f"{journal}.{os.getpid()}.tmp"
+        _write(tmp, json.dumps(plan))
+        os.replace(tmp, journal)  # from here on the moves happen, now or in the next run
+    except BaseException:
+        _remove(stage)
+        raise
+    _finish(root)
+
+
+def _remove(path: str) -> None:
+    """Delete the tree at ``path`` as far as it can be (what is left is a later run's leftover)."""
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    _remove(entry.path)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+def _fresh(parent: Path, prefix: str, make: bool) -> str:
+    """A new name ``prefix<random>`` in ``parent``, made a folder when ``make`` (then with the
+    umask's permissions, as any folder of the tree)."""
+    while True:
+        path = os.path.join(parent, f"{prefix}{os.getpid()}-{os.urandom(4).hex()}")
+        if not make:
+            if not os.path.lexists(path):
+                return path
+            continue
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            continue
+        return path
+
+
+def _link(source: str, target: str) -> bool:
     try:
         os.link(source, target)
     except OSError:  # another file system, or links not supported: write the file instead
@@ -579,7 +759,7 @@ def _link(source: Path, target: Path) -> bool:
     return True
 
 
-def _write(target: Path, text: str) -> None:
+def _write(target: str, text: str) -> None:
     """One staged file (no fsync: see the module's docstring)."""
     with open(target, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
@@ -591,27 +771,31 @@ def write_tree(root: Path, files: dict[str, str]) -> list[str]:
     changed = changed_files(root, files)
     if not changed:
         return []
+    if root.is_dir() and len(changed) <= _in_place_limit(len(files)):
+        _in_place(root, files, changed)
+        return changed
     root.parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-", dir=root.parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(stage, 0o777 & ~umask)  # mkdtemp makes it private; the tree is not
+    stage = _fresh(root.parent, f".{root.name}.new-", make=True)
     keep = set(files) - set(changed)
+    folders = {stage}
+    here = str(root)
     try:
         for name, text in files.items():
-            target = stage / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if name in keep and _link(root / name, target):
+            target = os.path.join(stage, name)
+            folder = os.path.dirname(target)
+            if folder not in folders:
+                os.makedirs(folder, exist_ok=True)
+                folders.add(folder)
+            if name in keep and _link(os.path.join(here, name), target):
                 continue  # unchanged: the new tree shares the old file, nothing is rewritten
             _write(target, text)
-        old = Path(tempfile.mkdtemp(prefix=f".{root.name}.old-", dir=root.parent))
-        os.rmdir(old)
+        old = _fresh(root.parent, f".{root.name}.old-", make=False)
         if root.exists():
             os.rename(root, old)
         os.rename(stage, root)
     except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
+        _remove(stage)
         recover(root)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    _remove(old)
     return changed

@@ -24,6 +24,7 @@ or damaged cache costs a full build, never a different output.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -87,12 +88,19 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
+# sha256 of the project files this process has read whole (by absolute path): a module's
+# dependency state (``_dep_state``) is then not read and hashed a second time
+_HASHED: dict[str, str] = {}
+
+
 def _tree_digest(roots: tuple[Path, ...], suffixes: tuple[str, ...]) -> str:
     parts: list[bytes] = []
     for root in roots:
         for _, entry in _walk(str(root), ("__pycache__",)):
             if entry.name.endswith(suffixes) and entry.is_file():
-                parts += [Path(entry.path).as_posix().encode(), _read(entry.path)]
+                data = _read(entry.path)
+                _HASHED[os.path.abspath(entry.path)] = hashlib.sha256(data).hexdigest()
+                parts += [Path(entry.path).as_posix().encode(), data]
     return _digest(*parts)
 
 
@@ -142,6 +150,9 @@ def _pickle() -> ModuleType:
     return pickle
 
 
+_PROOFS = "proofs"
+
+
 class FileCache:
     """Per-file results (diagnostics and typed records), keyed by content and generator code."""
 
@@ -150,10 +161,13 @@ class FileCache:
         self.texts = folder / "texts"
         self._templates = folder / "templates"
         self.used: set[str] = set()
+        self._proved: set[str] | None = None
+        self._proofs_used: set[str] = set()
         self.hits = 0
         self.misses = 0
 
-    def _key(self, path: Path, shown: str) -> str | None:
+    def key(self, path: Path, shown: str) -> str | None:
+        """The entry of file ``path`` as it is now (None: never cached)."""
         if path.is_symlink():
             return None  # the loader refuses links; never cache that decision by content
         try:
@@ -163,7 +177,7 @@ class FileCache:
         return _digest(cache_fingerprint().encode(), shown.encode(), path.stem.encode(), data)
 
     def get(self, path: Path, shown: str) -> tuple[str, Any] | None:
-        key = self._key(path, shown)
+        key = self.key(path, shown)
         if key is None:
             return None
         self.used.add(key)
@@ -182,6 +196,27 @@ class FileCache:
         with open(tmp, "wb") as handle:
             _pickle().dump(value, handle, protocol=5)
         os.replace(tmp, self.folder / key)
+
+    def has_part(self, key: str) -> bool:
+        """Whether the bulk kept apart from entry ``key`` (``put_part``) is there."""
+        name = f"{key}.part"
+        self.used.add(name)
+        return (self.folder / name).is_file()
+
+    def put_part(self, key: str, value: Any) -> None:
+        """Keep the bulk of entry ``key`` apart, to be loaded only when it is read (``part``)."""
+        self.used.add(f"{key}.part")
+        self.put(f"{key}.part", value)
+
+    def part(self, key: str) -> Any | None:
+        """What ``put_part`` kept for entry ``key``; None when it is missing or damaged."""
+        name = f"{key}.part"
+        self.used.add(name)
+        try:
+            with open(self.folder / name, "rb") as handle:
+                return _pickle().load(handle)
+        except Exception:
+            return None
 
     @property
     def templates(self) -> Path:
@@ -211,15 +246,38 @@ class FileCache:
         tmp.write_text(hashlib.sha256(text.encode()).hexdigest() + "\n" + text, encoding="utf-8")
         os.replace(tmp, self.texts / key)
 
+    def _proofs(self) -> set[str]:
+        """The digests of every proven fact: one file (``proofs``), read once, a line each."""
+        if self._proved is None:
+            self._proved = set()
+            text = self.text(_PROOFS)
+            if text is not None:
+                self._proved.update(text.split())
+        return self._proved
+
     def proven(self, fact: bytes) -> bool:
         """Whether a build with this code proved ``fact`` (generator.schema_check.Proofs)."""
-        return self.text(self.digest(b"proven", fact)) == "proven"
+        digest = self.digest(b"proven", fact)
+        if digest in self._proofs():
+            self._proofs_used.add(digest)
+            return True
+        return False
 
     def prove(self, fact: bytes) -> None:
-        self.put_text(self.digest(b"proven", fact), "proven")
+        digest = self.digest(b"proven", fact)
+        self._proofs().add(digest)
+        self._proofs_used.add(digest)
+        self._save_proofs(self._proofs())
+
+    def _save_proofs(self, digests: set[str]) -> None:
+        with contextlib.suppress(OSError):  # a proof not kept is made again
+            self.put_text(_PROOFS, "\n".join(sorted(digests)))
 
     def prune(self) -> None:
         """Drop entries this build did not use, so the cache holds one build's worth."""
+        if self._proved is not None and self._proofs_used != self._proved:
+            self._save_proofs(self._proofs_used)
+        self.used.add(_PROOFS)
         for folder in (self.folder, self.texts):
             if not folder.is_dir():
                 continue
@@ -268,10 +326,20 @@ def _module_files() -> list[str]:
     return sorted(files)
 
 
+# where installed packages live (a virtual environment inside the project folder included)
+_INSTALLED = tuple(
+    sorted({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+)
+
+
 def _dep_state(path: str, project: tuple[str, ...]) -> str:
-    """A content hash for the project's own files; size and mtime for installed ones."""
+    """A content hash for the project's own files; size and mtime for installed ones (a package
+    in a virtual environment inside the project folder is installed, not the project's)."""
     try:
-        if path.startswith(project):
+        if path.startswith(project) and not path.startswith(_INSTALLED):
+            known = _HASHED.get(path)
+            if known is not None:
+                return "sha256:" + known
             with open(path, "rb") as handle:
                 return "sha256:" + hashlib.sha256(handle.read()).hexdigest()
         st = os.stat(path)

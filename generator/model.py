@@ -33,6 +33,13 @@ TYPE_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
+def _rebuilt(self: Any) -> tuple[type[Any], tuple[Any, ...]]:
+    """Pickle support for a frozen dataclass with slots: rebuilt by one call of its constructor
+    with its fields in order, not the generic frozen-dataclass state restore (the build cache
+    loads one record per provider, endpoint and declared value on every rebuild)."""
+    return (type(self), tuple(getattr(self, name) for name in self.__slots__))
+
+
 @dataclass(frozen=True, slots=True)
 class Key:
     """A declared key or alias, as written, with its position."""
@@ -53,6 +60,8 @@ class Valued:
     value: Any
     loc: Loc
 
+    __reduce__ = _rebuilt
+
 
 @dataclass(frozen=True, slots=True)
 class EndpointDecl:
@@ -72,6 +81,8 @@ class EndpointDecl:
     docs_url: str | None
     tool_schema_target: Valued | None = None  # its own, when it differs from the provider's
     lifecycle: dict[str, Valued] | None = None  # status, dates, successor, source: as written
+
+    __reduce__ = _rebuilt
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +170,8 @@ class ProviderDecl:
     tool_schema_target: Valued | None = None
     reviewed_at: str | None = None  # last field-by-field check against the vendor (YYYY-MM-DD)
     inventory_only: str | None = None  # why the provider has no endpoints (models only)
+
+    __reduce__ = _rebuilt
 
 
 def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:

@@ -4,21 +4,27 @@ Keys, references (successor, points_to) and their cycles, limits, lifecycle date
 signs within each provider; then what makes a stale catalog visible: every request default and
 model alias must name a listed model that is not retired, and a deprecated one is a warning.
 Only these last diagnostics depend on the day (``as_of``); nothing here changes generated output.
+
+A provider's checks read its own file alone, so they run in two halves: ``summarize`` (everything
+but the day, kept in the build cache with the file's records) and ``judge`` (the lifecycle of the
+models its defaults and aliases name, as of the day). An unchanged file of a one-file rebuild is
+judged from its summary; its models are not checked again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from generator.diagnostics import Diagnostic, Loc, diag
 from generator.model import Key, ModelDecl, ProviderDecl
 from provcat.keys import canonical_key
 from provcat.lifecycle import parse_day, state
 
-__all__ = ["check"]
+__all__ = ["Summary", "Use", "check", "judge", "summarize"]
 
 _DATES = ("release_date", "deprecation_date", "shutdown_date")
 _LIMITS = ("max_input_tokens", "max_output_tokens")
@@ -28,20 +34,51 @@ def _at(loc: Loc) -> str:
     return f"{loc[0]}:{loc[1]}:{loc[2]}"
 
 
+class Use(NamedTuple):
+    """A listed model a request default or model alias names, with the facts its lifecycle is
+    judged on."""
+
+    what: str
+    model: str
+    loc: Loc
+    status: str | None
+    deprecation_date: str | None
+    shutdown_date: str | None
+    successor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """One provider's inventory checks without the day: its problems and the models it uses."""
+
+    problems: tuple[Diagnostic, ...]
+    uses: tuple[Use, ...]
+
+
 def check(providers: Iterable[ProviderDecl], as_of: date) -> list[Diagnostic]:
     """Every inventory problem of ``providers`` (which passed their schema check)."""
     out: list[Diagnostic] = []
     for p in providers:
-        index = _keys(p, out)
-        for m in p.models:
-            out.extend(_references(p, m, index))
-            out.extend(_limits(m))
-            out.extend(_dates(m))
-            out.extend(_prices(m))
-        out.extend(_cycles(p, index))
-        if p.models:
-            out.extend(_uses(p, index, as_of))
+        summary = summarize(p)
+        out.extend(summary.problems)
+        out.extend(judge(summary, as_of))
     return out
+
+
+def summarize(p: ProviderDecl) -> Summary:
+    """Every problem of ``p``'s inventory that does not depend on the day, and what it uses."""
+    out: list[Diagnostic] = []
+    index = _keys(p, out)
+    for m in p.models:
+        out.extend(_references(p, m, index))
+        out.extend(_limits(m))
+        out.extend(_dates(m))
+        out.extend(_prices(m))
+    out.extend(_cycles(p, index))
+    uses: list[Use] = []
+    if p.models:
+        out.extend(_uses(p, index, uses))
+    return Summary(tuple(out), tuple(uses))
 
 
 def _keys(p: ProviderDecl, out: list[Diagnostic]) -> dict[str, ModelDecl]:
@@ -241,8 +278,9 @@ def _tiers(m: ModelDecl, tiers: Any, path: tuple[str, ...]) -> Iterator[Diagnost
         previous = threshold
 
 
-def _uses(p: ProviderDecl, index: dict[str, ModelDecl], as_of: date) -> Iterator[Diagnostic]:
-    """Request defaults and policy model aliases against the inventory, as of ``as_of``."""
+def _uses(p: ProviderDecl, index: dict[str, ModelDecl], found: list[Use]) -> Iterator[Diagnostic]:
+    """Request defaults and policy model aliases against the inventory: an unknown model is
+    reported here; each known one is added to ``found`` for ``judge``."""
     uses: list[tuple[str, str, Loc, bool]] = []  # (what, model, where, unknown is ours to report)
     for ep in p.endpoints:
         valued = ep.request_defaults.get("model")
@@ -261,8 +299,8 @@ def _uses(p: ProviderDecl, index: dict[str, ModelDecl], as_of: date) -> Iterator
                     (f"model alias '{alias.value}' of {p.key.value}", model, target.loc, False)
                 )
     for what, model, loc, report_unknown in uses:
-        found = index.get(canonical_key(model))
-        if found is None:
+        listed = index.get(canonical_key(model))
+        if listed is None:
             if report_unknown:
                 yield diag(
                     "unknown_default_model",
@@ -270,25 +308,39 @@ def _uses(p: ProviderDecl, index: dict[str, ModelDecl], as_of: date) -> Iterator
                     f"{what} names model '{model}', which {p.key.value}'s models do not list",
                 )
             continue
-        facts = found.facts
-        now = state(
-            facts.get("status"), facts.get("deprecation_date"), facts.get("shutdown_date"), as_of
+        facts = listed.facts
+        found.append(
+            Use(
+                what,
+                model,
+                loc,
+                facts.get("status"),
+                facts.get("deprecation_date"),
+                facts.get("shutdown_date"),
+                facts.get("successor"),
+            )
         )
-        successor = facts.get("successor")
-        instead = f"; its successor is '{successor}'" if successor else ""
+
+
+def judge(summary: Summary, as_of: date) -> Iterator[Diagnostic]:
+    """The models ``summary``'s provider uses, as of ``as_of``: retired is an error,
+    deprecated a warning."""
+    for use in summary.uses:
+        now = state(use.status, use.deprecation_date, use.shutdown_date, as_of)
+        instead = f"; its successor is '{use.successor}'" if use.successor else ""
         if now == "retired":
-            shutdown = facts.get("shutdown_date")
-            since = f" since {shutdown}" if shutdown else ""
+            since = f" since {use.shutdown_date}" if use.shutdown_date else ""
             yield diag(
                 "retired_model_in_use",
-                loc,
-                f"{what} names '{model}', retired{since} (as of {as_of.isoformat()}){instead}",
+                use.loc,
+                f"{use.what} names '{use.model}', retired{since} (as of {as_of.isoformat()})"
+                f"{instead}",
             )
         elif now == "deprecated":
-            shutdown = facts.get("shutdown_date")
+            shutdown = use.shutdown_date
             until = f", shut down on {shutdown}" if shutdown else ", no shutdown date announced"
             yield diag(
                 "deprecated_model_in_use",
-                loc,
-                f"{what} names '{model}', deprecated{until}{instead}",
+                use.loc,
+                f"{use.what} names '{use.model}', deprecated{until}{instead}",
             )

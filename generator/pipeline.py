@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -17,10 +18,11 @@ from generator.incremental import FileCache
 from generator.introspect import Importer
 from generator.loader import load_file
 from generator.model import ProviderDecl, build
-from generator.models_check import check as check_models
+from generator.models_check import Summary, judge, summarize
 from generator.schema_check import check, check_schema_reference, meta_check
-from generator.snapshot import Part, inventory_part
 from generator.snapshot import build as build_snapshot
+from generator.snapshot import inventory_part
+from generator.stored_parts import Part, StoredPart
 from generator.targets import load as load_targets
 from generator.targets import provider_targets, records
 from generator.targets import validate as validate_targets
@@ -54,6 +56,37 @@ def load_provider(path: Path, shown: str) -> tuple[list[Diagnostic], ProviderDec
     return found, (None if errors(found) else build(doc, path.stem))
 
 
+def _light(decl: ProviderDecl) -> ProviderDecl:
+    """What the build cache keeps of a provider's records: without its models when no policy
+    reads them (the whole-set checks read models through a policy only; the inventory checks
+    are kept as their summary, the snapshot's inventory as the provider's part)."""
+    return decl if decl.policy is not None else replace(decl, models=())
+
+
+def _key(decl: ProviderDecl) -> str:
+    return canonical_key(decl.key.value)
+
+
+def _part_loader(cache: FileCache, key: str, path: Path, shown: str) -> Callable[[], Part]:
+    """Loads the part kept for cache entry ``key``; a damaged one is made again from the file,
+    which must still be the file the entry was kept for."""
+
+    def load() -> Part:
+        part = cache.part(key)
+        if isinstance(part, tuple) and len(part) == 2:
+            return part
+        _, decl = load_provider(path, shown)
+        if cache.key(path, shown) != key or decl is None:
+            raise RuntimeError(f"{shown} changed while the build ran; build again")
+        made = inventory_part(decl)
+        if made is None:
+            raise RuntimeError(f"{shown} changed while the build ran; build again")
+        cache.put_part(key, made)
+        return made
+
+    return load
+
+
 @paused_gc
 def run(
     catalog: Path,
@@ -74,24 +107,49 @@ def run(
     files, problems = provider_files(catalog, base)
     meta_check(PROVIDER_SCHEMA, cache)
     decls: list[ProviderDecl] = []
-    parts: dict[str, Part | None] = {}  # with a cache: each file's inventory part, kept with it
+    summaries: list[Summary] = []
+    parts: dict[str, StoredPart | None] = {}  # with a cache: each file's inventory part
     for path in files:
         shown = display_path(path, base)
         cached = cache.get(path, shown) if cache is not None else None
-        if cached is not None and isinstance(cached[1], tuple) and len(cached[1]) == 3:
-            found, decl, part = cached[1]
+        value = cached[1] if cached is not None else None
+        if (
+            cache is not None
+            and cached is not None
+            and isinstance(value, tuple)
+            and len(value) == 4
+            and (value[2] is None or cache.has_part(cached[0]))
+        ):
+            found, decl, facts, summary = value
+            if decl is not None and facts is not None:
+                load = _part_loader(cache, cached[0], path, shown)
+                parts[decl.file] = StoredPart(facts, load)
+            elif decl is not None:
+                parts[decl.file] = None
         else:
             found, decl = load_provider(path, shown)
-            part = inventory_part(decl) if decl is not None and cache is not None else None
+            facts, summary = None, None
+            if decl is not None:
+                summary = summarize(decl)
+                if cache is not None:
+                    part = inventory_part(decl)
+                    stored = None if part is None else StoredPart.made(_key(decl), part)
+                    facts = stored.facts if stored is not None else None
+                    parts[decl.file] = stored
+                    decl = _light(decl)
+                    if cached is not None and part is not None:
+                        cache.put_part(cached[0], part)
             if cached is not None and cache is not None:
-                cache.put(cached[0], (found, decl, part))
+                cache.put(cached[0], (found, decl, facts, summary))
         problems.extend(found)
-        if decl is not None:
+        if decl is not None and summary is not None:
             decls.append(decl)
-            if cache is not None:
-                parts[decl.file] = part
-    problems.extend(validate(decls, Importer()))
-    problems.extend(check_models(decls, as_of or date.today()))
+            summaries.append(summary)
+    problems.extend(validate(decls, Importer(), cache))
+    day = as_of or date.today()
+    for summary in summaries:
+        problems.extend(summary.problems)
+        problems.extend(judge(summary, day))
     problems.extend(check_endpoint_lifecycles(decls))
     targets, found = load_targets(catalog, base)
     problems.extend(found)

@@ -1,22 +1,25 @@
-"""Check a loaded document against its JSON Schema and report each violation at its node."""
+"""Check a loaded document against its JSON Schema and report each violation at its node.
+
+jsonschema is imported the first time it is needed: a file the quick check proves valid and a
+schema an earlier build proved sound need none of it (a rebuild of one valid file skips it).
+"""
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable
 from functools import cache
-from importlib.metadata import version
 from pathlib import Path
-from typing import Any, Protocol
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.diagnostics import Diagnostic, diag
 from generator.loader import Document, NodePath
 from generator.schema_fast import Check, compile_schema
 from generator.schema_inline import inline_refs
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -42,6 +45,23 @@ def _inlined(schema_name: str) -> dict[str, Any]:
 _META_CHECKED: set[str] = set()
 
 
+@cache
+def installed_release(name: str) -> str:
+    """The installed release of package ``name``: from the name of the wheel's
+    ``<name>-<version>.dist-info`` folder beside it, else from importlib.metadata (a large import
+    a rebuild need not pay)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is not None and spec.origin:
+        found = list(Path(spec.origin).parent.parent.glob(f"{name}-*.dist-info"))
+        if len(found) == 1:
+            return found[0].name[len(name) + 1 : -len(".dist-info")]
+    from importlib.metadata import version
+
+    return version(name)
+
+
 def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
     """Fail (jsonschema's SchemaError) when our own schema file is no valid 2020-12 schema.
 
@@ -49,8 +69,10 @@ def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
     it between builds, so an unchanged schema is not walked against the metaschema again."""
     if schema_name in _META_CHECKED:
         return
-    fact = f"2020-12 schema, jsonschema {version('jsonschema')}\n{_text(schema_name)}".encode()
+    fact = f"2020-12 schema, jsonschema {installed_release('jsonschema')}\n{_text(schema_name)}".encode()
     if proofs is None or not proofs.proven(fact):
+        from jsonschema import Draft202012Validator
+
         Draft202012Validator.check_schema(json.loads(_text(schema_name)))
         if proofs is not None:
             proofs.prove(fact)
@@ -59,6 +81,8 @@ def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
 
 @cache
 def validator(schema_name: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     meta_check(schema_name)
     return Draft202012Validator(_inlined(schema_name))
 
@@ -108,6 +132,8 @@ def _where(path: NodePath) -> str:
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str | None:
+    import difflib  # only a file with errors is worded
+
     close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
     return close[0] if close else None
 

@@ -7,14 +7,18 @@ position order, so which side is "first" never depends on the file system.
 
 from __future__ import annotations
 
+import marshal
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel
 
 from generator.diagnostics import Diagnostic, Loc, diag
 from generator.introspect import Importer, Resolved, request_model
 from generator.model import EndpointDecl, Key, ProviderDecl, Valued
+from generator.schema_check import Proofs, installed_release
 from provcat.catalog.keyspace import (
     ClassUse,
     EndpointKeys,
@@ -61,6 +65,7 @@ def _report(problem: KeyProblem[Loc] | None) -> Diagnostic | None:
 @dataclass
 class _Context:
     importer: Importer
+    proofs: Proofs | None = None
     out: list[Diagnostic] = field(default_factory=list)
     # canonical provider spelling -> canonical provider key, for every valid claim
     provider_owner: dict[str, str] = field(default_factory=dict)
@@ -73,9 +78,12 @@ class _Context:
             self.out.append(found)
 
 
-def validate(providers: Iterable[ProviderDecl], importer: Importer) -> list[Diagnostic]:
-    """Every whole-set problem of ``providers`` (which passed their schema check)."""
-    ctx = _Context(importer)
+def validate(
+    providers: Iterable[ProviderDecl], importer: Importer, proofs: Proofs | None = None
+) -> list[Diagnostic]:
+    """Every whole-set problem of ``providers`` (which passed their schema check). ``proofs``
+    remembers which request defaults the runtime's own request models accepted (``_field_value``)."""
+    ctx = _Context(importer, proofs)
     ordered = sorted(providers, key=lambda p: (p.file, p.key.loc))
     _provider_keys(ordered, ctx)
     classes: list[ClassUse[Loc]] = []
@@ -155,7 +163,7 @@ def _endpoints(p: ProviderDecl, ctx: _Context, classes: list[ClassUse[Loc]]) -> 
             if model not in models:
                 models.append(model)
             for key, valued in ep.request_defaults.items():
-                ctx.report(_field_value(model, key, valued, where))
+                ctx.report(_field_value(model, key, valued, where, ctx.proofs))
 
 
 def _resolve(p: ProviderDecl, ref: Valued, where: str, ctx: _Context) -> Resolved:
@@ -260,9 +268,36 @@ def _request_options(
     return model
 
 
-def _field_value(model: type[BaseModel], key: str, valued: Valued, where: str) -> Diagnostic | None:
+def _acceptance(model: type[BaseModel], key: str, value: Any) -> bytes | None:
+    """The fact "``model`` accepts ``key=value``" when its verdict depends on the runtime's code
+    and pydantic's release alone (a class defined at the top of a provcat module: the build
+    cache's every key holds that code's hash), else None. Building a request model's validator is
+    most of a rebuild's validation; a default an earlier build with the same code accepted needs
+    none."""
+    module = sys.modules.get(model.__module__)
+    if (
+        not model.__module__.startswith("provcat.")
+        or getattr(module, model.__qualname__, None) is not model
+    ):
+        return None
+    try:
+        data = b"m" + marshal.dumps(value, 2)
+    except ValueError:
+        return None
+    words = ["request model accepts", f"pydantic {installed_release('pydantic')}", model.__module__]
+    return b"\n".join([*(w.encode() for w in (*words, model.__qualname__, key)), data])
+
+
+def _field_value(
+    model: type[BaseModel], key: str, valued: Valued, where: str, proofs: Proofs | None = None
+) -> Diagnostic | None:
+    fact = _acceptance(model, key, valued.value) if proofs is not None else None
+    if fact is not None and proofs is not None and proofs.proven(fact):
+        return None
     problem = field_problem(model, key, valued.value)
     if problem is None:
+        if fact is not None and proofs is not None:
+            proofs.prove(fact)
         return None
     return diag(
         "invalid_request_default",

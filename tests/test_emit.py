@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator import emit
-from tests.conftest import ROOT, Workspace, tree_bytes
+from tests.conftest import FIXTURE_MODULES, ROOT, Workspace, tree_bytes
 
 
 def test_second_build_changes_no_byte(workspace: Workspace) -> None:
@@ -122,6 +122,7 @@ def test_an_interrupt_between_the_renames_puts_the_old_tree_back(
             raise KeyboardInterrupt  # after the old tree was moved aside
         real_rename(src, dst)
 
+    monkeypatch.setattr(emit, "_in_place_limit", lambda total: 0)  # the whole tree is swapped
     monkeypatch.setattr(emit.os, "rename", interrupt_on_second_rename)
     assert workspace.run().exit_code != 0  # click turns the interrupt into "Aborted!"
     monkeypatch.undo()
@@ -159,3 +160,58 @@ def test_a_failed_build_writes_nothing_even_into_an_empty_out(workspace: Workspa
     workspace.edit("beta.yaml", "provider: beta", "provider: gamma")
     assert workspace.run().exit_code == 1
     assert not workspace.out.exists()
+
+
+def test_a_few_changed_files_are_moved_into_the_tree_in_place(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    folder = workspace.out.stat().st_ino
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    result = workspace.run()
+    assert result.exit_code == 0 and 0 < len(result.json["changed"]) <= 8
+    assert workspace.out.stat().st_ino == folder  # not swapped: the same folder, updated
+    assert sorted(p.name for p in workspace.root.iterdir() if p.name != ".provcat-cache") == [
+        "catalog",
+        "generated",
+    ]
+    full = workspace.run("build", "--no-cache", "--out", str(tmp_path / "full"))
+    assert full.exit_code == 0
+    assert tree_bytes(workspace.out) == tree_bytes(tmp_path / "full")
+
+
+def test_moves_interrupted_after_the_journal_are_finished_by_the_next_run(
+    workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    real_replace = os.replace
+    calls = {"n": 0}
+
+    def interrupt_on_second_replace(src: str, dst: str) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt  # the journal is in place; the first move is not done
+        real_replace(src, dst)
+
+    monkeypatch.setattr(emit.os, "replace", interrupt_on_second_replace)
+    with pytest.raises(KeyboardInterrupt):
+        emit.write_tree(workspace.out, _files(workspace))
+    monkeypatch.undo()
+    journal = workspace.root / ".generated.journal"
+    assert journal.is_file()
+    emit.recover(workspace.out)  # what the next run does first
+    assert not journal.exists()
+    assert tree_bytes(workspace.out) == {
+        name: text.encode() for name, text in _files(workspace).items()
+    }
+    assert sorted(p.name for p in workspace.root.iterdir() if p.name != ".provcat-cache") == [
+        "catalog",
+        "generated",
+    ]
+
+
+def _files(workspace: Workspace) -> dict[str, str]:
+    from generator.pipeline import run
+
+    result = run(workspace.catalog, (FIXTURE_MODULES,))
+    assert result.files is not None
+    return result.files

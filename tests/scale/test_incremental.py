@@ -353,6 +353,15 @@ def test_the_schema_meta_check_is_remembered_only_for_the_same_text(
     schema_check._text.cache_clear()
 
 
+def test_the_jsonschema_release_in_the_meta_check_proof_is_the_installed_one() -> None:
+    """Read from the wheel's folder name, not importlib.metadata: both must agree."""
+    from importlib.metadata import version
+
+    from generator.schema_check import installed_release
+
+    assert installed_release("jsonschema") == version("jsonschema")
+
+
 def test_a_file_edited_while_the_build_runs_is_built_again_next_time(
     workspace: Workspace,
 ) -> None:
@@ -379,5 +388,180 @@ def test_a_snapshot_from_cached_inventory_parts_equals_one_made_from_scratch(
     assert cached.snapshot is not None and fresh.snapshot is not None
     assert cached.snapshot["inventory"]  # the fixture lists models
     for name in ("inventory", "inventory_index"):  # same values, same types, same order
-        assert marshal.dumps(cached.snapshot[name], 2) == marshal.dumps(fresh.snapshot[name], 2)
+        loaded = dict(cached.snapshot[name])  # kept apart in the cache, loaded when read
+        assert marshal.dumps(loaded, 2) == marshal.dumps(fresh.snapshot[name], 2)
     assert cached.snapshot == fresh.snapshot
+
+
+def test_a_damaged_or_missing_inventory_part_is_made_again_from_its_file(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    """A provider's records are kept apart from the facts the whole-catalog outputs read, and
+    loaded only when its module or page is rendered: one that cannot be read is made again from
+    the file, one that is missing makes its entry a miss; neither changes the output."""
+    folder = cache_dir(workspace.catalog)
+    parts = sorted((folder / "files").glob("*.part"))
+    assert len(parts) == 1  # alpha lists models
+    parts[0].write_bytes(b"not a pickle")
+    shutil.rmtree(folder / "texts")  # alpha's module and page must be rendered from its part
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    assert workspace.run().exit_code == 0
+    assert tree_bytes(workspace.out) == _full(workspace, tmp_path / "full")
+    assert parts[0].read_bytes() != b"not a pickle"  # made again, and kept
+    parts[0].unlink()
+    workspace.edit("beta.yaml", "display_name: Beta Two", "display_name: Beta Three")
+    cache = FileCache(folder)
+    run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert (cache.hits, cache.misses) == (2, 1)  # beta changed; alpha's entry is found ...
+    assert parts[0].is_file()  # ... without its part: alpha was read again, its part kept again
+
+
+def test_a_part_to_be_made_again_from_a_file_edited_meanwhile_is_an_error(
+    workspace: Workspace,
+) -> None:
+    """Never a part from other bytes than its entry's: the build stops and says to build again."""
+    from generator.pipeline import _part_loader
+
+    cache = FileCache(cache_dir(workspace.catalog))
+    path = workspace.file("alpha.yaml")
+    shown = "catalog/providers/alpha.yaml"
+    key = cache.key(path, shown)
+    assert key is not None and cache.has_part(key)
+    (cache.folder / f"{key}.part").write_bytes(b"damaged")
+    load = _part_loader(cache, key, path, shown)
+    workspace.edit("alpha.yaml", "context_window: 8192", "context_window: 16384")
+    with pytest.raises(RuntimeError, match="changed while the build ran"):
+        load()
+    workspace.edit("alpha.yaml", "context_window: 16384", "context_window: 8192")
+    records, index = load()  # the entry's own bytes again: made from the file
+    assert records and index
+
+
+@pytest.mark.parametrize(
+    ("page", "inputs"),
+    [
+        ("docs/schema-targets.md.j2", {"targets", "matrix", "snapshot", "vocabulary"}),
+        ("docs/lifecycle.md.j2", {"lifecycle_rows"}),
+    ],
+)
+def test_a_page_kept_under_its_inputs_reads_only_those(page: str, inputs: set[str]) -> None:
+    """The targets' page is kept under the targets and the provider and endpoint -> target maps (the vocabulary
+    is the runtime's code, in every key; the matrix is made from the targets), the lifecycle page
+    under its rows: a template that read more would be served stale."""
+    import re
+
+    import jinja2.meta
+
+    from generator.emit import _environment
+
+    env = _environment()
+    read: set[str] = set()
+    for name in (page, "docs/header.j2"):
+        source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
+        read |= jinja2.meta.find_undeclared_variables(env.parse(source))
+        if name == page and "snapshot" in inputs:
+            found = set(re.findall(r"snapshot\.(\w+)", source))
+            assert found == {"provider_targets", "endpoint_targets"}
+    assert read == inputs | {"source", "generator_version"}
+
+
+def test_a_request_default_the_runtime_model_accepted_is_not_validated_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only an acceptance is remembered, only for a model of the runtime's own code (in every
+    cache key), and only for the exact value; a rejection is judged every time."""
+    from generator import validate
+    from generator.model import Valued
+    from provcat.protocols.openai_chat import ChatCompletionsRequest
+
+    asked: list[object] = []
+    real = validate.field_problem
+
+    def counting(model: type, key: str, value: object) -> str | None:
+        asked.append(value)
+        return real(model, key, value)
+
+    monkeypatch.setattr(validate, "field_problem", counting)
+
+    def check(value: object, cache: FileCache) -> object:
+        valued = Valued(value, ("f.yaml", 1, 1))
+        return validate._field_value(ChatCompletionsRequest, "temperature", valued, "p/e", cache)
+
+    assert check(0.5, FileCache(tmp_path)) is None and asked == [0.5]
+    assert check(0.5, FileCache(tmp_path)) is None and asked == [0.5]  # proven: not asked again
+    assert check(0.7, FileCache(tmp_path)) is None and asked == [0.5, 0.7]  # another value
+    for _ in range(2):  # rejected: a diagnostic each time, never remembered
+        found = check("hot", FileCache(tmp_path))
+        assert found is not None and found.code == "invalid_request_default"  # type: ignore[attr-defined]
+    assert asked == [0.5, 0.7, "hot", "hot"]
+    made = type("Local", (ChatCompletionsRequest,), {"__module__": "provcat.protocols.openai_chat"})
+    assert validate._acceptance(made, "temperature", 0.5) is None  # not the module's own class
+    monkeypatch.setattr(incremental, "_CODE", "other generator code")
+    assert check(0.5, FileCache(tmp_path)) is None and asked[-1] == 0.5  # other code: asked anew
+
+
+def test_proofs_live_in_one_file_and_a_damaged_one_proves_nothing(tmp_path: Path) -> None:
+    cache = FileCache(tmp_path)
+    cache.prove(b"fact one")
+    cache.prove(b"fact two")
+    assert [p.name for p in (tmp_path / "texts").iterdir()] == ["proofs"]
+    again = FileCache(tmp_path)
+    assert again.proven(b"fact one") and not again.proven(b"fact three")
+    again.prune()  # keeps what this build used
+    assert FileCache(tmp_path).proven(b"fact one") and not FileCache(tmp_path).proven(b"fact two")
+    proofs = tmp_path / "texts" / "proofs"
+    proofs.write_text(proofs.read_text().replace("\n", "\n0", 1))  # damaged: proves nothing
+    assert not FileCache(tmp_path).proven(b"fact one")
+
+
+def test_a_sequence_from_its_entries_measured_forms_is_its_literal() -> None:
+    """Reference: ``literal``, which renders the snapshot's tables when no cache is used."""
+    import random
+    import string
+
+    from generator.pyliteral import entries, literal
+
+    chooser = random.Random(7)
+
+    def value(depth: int = 0) -> object:
+        pick = chooser.random()
+        if depth > 3 or pick < 0.4:
+            return chooser.choice([1, 2.5, "x" * chooser.randint(0, 40), None, True, "a\nb"])
+        items = [value(depth + 1) for _ in range(chooser.randint(0, 4))]
+        if pick < 0.6:
+            return tuple(items)
+        if pick < 0.8:
+            return items
+        return {"".join(chooser.choices(string.ascii_letters, k=5)): item for item in items}
+
+    for _ in range(2000):
+        items = [value() for _ in range(chooser.randint(0, 6))]
+        for shape in (tuple(items), items):
+            assert entries(shape) == literal(shape, 0, 4), shape
+
+
+def test_cached_provider_records_come_back_equal() -> None:
+    """Records are rebuilt through their constructors (``__reduce__``): every field comes back."""
+    import pickle
+
+    from generator.pipeline import load_provider
+
+    for name in ("openai", "anthropic"):
+        path = ROOT / "catalog" / "providers" / f"{name}.yaml"
+        found, decl = load_provider(path, f"catalog/providers/{name}.yaml")
+        assert decl is not None and not found
+        back = pickle.loads(pickle.dumps(decl, protocol=5))
+        assert back == decl and back.endpoints and back.endpoints[0] == decl.endpoints[0]
+
+
+def test_the_record_hashes_the_projects_modules_and_stats_installed_ones(
+    workspace: Workspace,
+) -> None:
+    """A virtual environment inside the project folder holds installed packages, not project
+    code: their size and mtime are recorded, the project's own modules by content."""
+    (record,) = cache_dir(workspace.catalog).glob("build-*.json")
+    deps = json.loads(record.read_text(encoding="utf-8"))["deps"]
+    installed = [p for p in deps if p.startswith(incremental._INSTALLED)]
+    assert installed and all(deps[p].startswith("stat:") for p in installed)
+    own = [p for p in deps if p.startswith(str(ROOT / "generator"))]
+    assert own and all(deps[p].startswith("sha256:") for p in own)
