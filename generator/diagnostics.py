@@ -28,8 +28,9 @@ class Diagnostic:
     def severity(self) -> Severity:
         return CODES[self.code].severity
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.file, self.line, self.column, self.code, self.message)
+    def sort_key(self) -> tuple[str, int, int, str, str, str]:
+        # every field: two diagnostics that differ only in their hint still sort one way
+        return (self.file, self.line, self.column, self.code, self.message, self.hint)
 
     def as_text(self) -> str:
         text = f"{self.file}:{self.line}:{self.column}: {self.severity}[{self.code}] {self.message}"
@@ -64,7 +65,7 @@ def diag(code: str, loc: Loc, message: str, hint: str | None = None) -> Diagnost
 
 
 def ordered(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """Sorted by file, line, column, code; exact duplicates dropped."""
+    """Sorted by file, line, column, code, message, hint; exact duplicates dropped."""
     return sorted(set(diagnostics), key=Diagnostic.sort_key)
 
 

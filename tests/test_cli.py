@@ -83,3 +83,12 @@ def test_a_stale_custom_out_names_the_command_that_rebuilds_it(workspace: Worksp
     last = run.stderr.strip().splitlines()[-1]
     assert "make generate" not in last  # it would rebuild the repository's generated/, not this
     assert f"--catalog {workspace.catalog} --out {workspace.out}" in last
+
+
+def test_diagnostics_that_differ_only_in_their_hint_sort_one_way() -> None:
+    from generator.diagnostics import Diagnostic, ordered
+
+    a = Diagnostic("catalog/providers/x.yaml", 3, 5, "unknown_field", "same message", "hint a")
+    b = Diagnostic("catalog/providers/x.yaml", 3, 5, "unknown_field", "same message", "hint b")
+    assert ordered([a, b]) == ordered([b, a]) == [a, b]
+    assert ordered([a, a, b]) == [a, b]  # exact duplicates once
