@@ -14,6 +14,7 @@ import click
 
 from generator.diagnostics import render
 from generator.emit import changed_files, counts, diff, write_tree
+from generator.files import from_here
 from generator.incremental import BuildRecord, FileCache, cache_dir, catalog_state, save_record
 from generator.pipeline import Result, run
 
@@ -81,17 +82,19 @@ def _record(result: Result) -> BuildRecord:
     return BuildRecord(_counts(result), [d.as_json() for d in result.diagnostics])
 
 
-def _report(result: Result, fmt: str, extra: dict[str, Any]) -> None:
+def _report(result: Result, fmt: str, extra: dict[str, Any], catalog: Path) -> None:
+    here = from_here(catalog)
+    diagnostics = [here(d) for d in result.diagnostics]
     if fmt == "json":
         payload = {
             "ok": result.ok and not extra.get("stale"),
-            "diagnostics": [d.as_json() for d in result.diagnostics],
+            "diagnostics": [d.as_json() for d in diagnostics],
             **extra,
         }
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
         return
-    if result.diagnostics:
-        click.echo(render(result.diagnostics, fmt), err=fmt == "text")
+    if diagnostics:
+        click.echo(render(diagnostics, fmt), err=fmt == "text")
     if fmt == "text" and not result.ok:
         n = sum(1 for d in result.diagnostics if d.severity == "error")
         click.echo(
@@ -150,7 +153,7 @@ def build(
     before = catalog_state(catalog) if cache is not None else None
     result = run(catalog, import_paths, _day(as_of), cache)
     if not result.ok or result.files is None:
-        _report(result, fmt, {})
+        _report(result, fmt, {}, catalog)
         sys.exit(1)
     changed = write_tree(out, result.files)
     if cache is not None:
@@ -166,7 +169,7 @@ def build(
         )
     summary = _summary(result, time.perf_counter() - started)
     state = f"{len(changed)} files updated" if changed else "unchanged"
-    _report(result, fmt, {"summary": summary, "changed": changed, "cached": False})
+    _report(result, fmt, {"summary": summary, "changed": changed, "cached": False}, catalog)
     if fmt != "json":
         click.echo(f"provcat: {summary}; {out.name}/ {state}.")
 
@@ -188,10 +191,10 @@ def check(
     _check_catalog(catalog)
     result = run(catalog, import_paths, _day(as_of))
     if not result.ok or result.files is None:
-        _report(result, fmt, {})
+        _report(result, fmt, {}, catalog)
         sys.exit(1)
     stale = changed_files(out, result.files)
-    _report(result, fmt, {"stale": stale})
+    _report(result, fmt, {"stale": stale}, catalog)
     if not stale:
         if fmt != "json":
             click.echo(f"provcat: {out.name}/ is up to date with the catalog.")

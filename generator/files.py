@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from generator.diagnostics import Diagnostic, diag
@@ -16,6 +19,36 @@ def display_path(path: Path, base: Path) -> str:
         return path.relative_to(base).as_posix()
     except ValueError:
         return os.path.relpath(path, base).replace(os.sep, "/")
+
+
+def from_here(catalog: Path) -> Callable[[Diagnostic], Diagnostic]:
+    """How a diagnostic is printed: its paths as the user can open them from the current folder.
+
+    Diagnostics (and the generated files) name files relative to the catalog's parent folder,
+    which keeps the outputs the same wherever the generator runs. Printed, a path under the
+    current folder is shown relative to it, any other path in full: ``--catalog ../x`` or a
+    catalog elsewhere gives paths that open as printed.
+    """
+    folder = Path(os.path.abspath(catalog))
+    old = f"{folder.name}/"
+    try:
+        new = f"{folder.relative_to(Path.cwd()).as_posix()}/"
+    except ValueError:
+        new = f"{folder.as_posix()}/"
+    if new == old:
+        return lambda d: d
+    # the catalog's own prefix, where a path starts (not inside another word or path)
+    pattern = re.compile(r"(?<![\w./-])" + re.escape(old))
+
+    def shown(d: Diagnostic) -> Diagnostic:
+        return replace(
+            d,
+            file=pattern.sub(new, d.file, count=1),
+            message=pattern.sub(new, d.message),
+            hint=pattern.sub(new, d.hint),
+        )
+
+    return shown
 
 
 def yaml_files(folder: Path, base: Path, kind: str) -> tuple[list[Path], list[Diagnostic]]:

@@ -513,23 +513,29 @@ def fast_build(argv: list[str]) -> bool:
     if record is None:
         return False
     summary = f"{record.counts} in {time.perf_counter() - started:.2f}s"
+    items = []
+    if record.diagnostics:
+        from generator.diagnostics import Diagnostic
+        from generator.files import from_here
+
+        here = from_here(catalog)
+        items = [
+            here(Diagnostic(d["file"], d["line"], d["column"], d["code"], d["message"], d["hint"]))
+            for d in record.diagnostics
+        ]
     if fmt == "json":
         payload = {
             "ok": True,
-            "diagnostics": record.diagnostics,
+            "diagnostics": [d.as_json() for d in items],
             "summary": summary,
             "changed": [],
             "cached": True,
         }
         print(json.dumps(payload, indent=2, ensure_ascii=False))
         return True
-    if record.diagnostics:
-        from generator.diagnostics import Diagnostic, render
+    if items:
+        from generator.diagnostics import render
 
-        items = [
-            Diagnostic(d["file"], d["line"], d["column"], d["code"], d["message"], d["hint"])
-            for d in record.diagnostics
-        ]
         print(render(items, fmt), file=sys.stderr if fmt == "text" else sys.stdout)
     print(f"provcat: {summary}; {out.name}/ unchanged.")
     return True

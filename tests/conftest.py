@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from collections.abc import Callable
@@ -95,7 +96,8 @@ class Workspace:
             fmt,
             *extra,
         ]
-        result = CliRunner().invoke(main, args, catch_exceptions=False)
+        with contextlib.chdir(self.root):  # as a maintainer runs it, from the project's root
+            result = CliRunner().invoke(main, args, catch_exceptions=False)
         return Run(result.exit_code, result.stdout, result.stderr)
 
     def fails(self, *expected: tuple[str, str, int, int]) -> Run:

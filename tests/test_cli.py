@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from generator.cli import main
 from tests.conftest import FIXTURE_MODULES, ROOT, Workspace
 
 
@@ -92,3 +96,26 @@ def test_diagnostics_that_differ_only_in_their_hint_sort_one_way() -> None:
     b = Diagnostic("catalog/providers/x.yaml", 3, 5, "unknown_field", "same message", "hint b")
     assert ordered([a, b]) == ordered([b, a]) == [a, b]
     assert ordered([a, a, b]) == [a, b]  # exact duplicates once
+
+
+def test_diagnostic_paths_open_from_where_the_generator_runs(workspace: Workspace) -> None:
+    """From the project's root they are catalog/...; from a folder above it, relative to that
+    folder; from anywhere else, in full: every path printed (the message's too) opens as shown."""
+    workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, chat]")
+    args = ["build", "--catalog", str(workspace.catalog), "--out", str(workspace.out),
+            "--import-path", str(FIXTURE_MODULES)]  # fmt: skip
+    aside = workspace.root / "elsewhere"
+    aside.mkdir()
+    for cwd, prefix in [
+        (workspace.root, "catalog/"),
+        (workspace.root.parent, f"{workspace.root.name}/catalog/"),
+        (aside, f"{workspace.catalog.as_posix()}/"),
+    ]:
+        with contextlib.chdir(cwd):
+            text = CliRunner().invoke(main, [*args, "--format", "text"])
+            data = CliRunner().invoke(main, [*args, "--format", "json"])
+        (found,) = json.loads(data.stdout)["diagnostics"]
+        assert found["file"] == f"{prefix}providers/beta.yaml"
+        assert f"({prefix}providers/beta.yaml:7:3)" in found["message"]  # the other place
+        assert text.stderr.startswith(f"{prefix}providers/beta.yaml:13:21: error[")
+        assert (cwd / found["file"]).is_file()
