@@ -101,7 +101,7 @@ def test_warm_compiles_give_the_cold_records(target: str) -> None:
     }
     core._TRANSFORMATIONS.clear()
     wording._TEXTS.clear()
-    plan_for(get_target(target)).leaves.clear()
+    plan_for(get_target(target)).subschemas.clear()
     cold = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     warm = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     assert warm == cold
@@ -145,11 +145,11 @@ def test_a_leaf_compiled_first_still_reports_its_resolved_errors_to_check() -> N
     }
     code = "anthropic-strict/unsupported-constraint"
     where = "inputSchema.properties.n.minimum"
-    plan_for(get_target(target)).leaves.clear()
+    plan_for(get_target(target)).subschemas.clear()
     first = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     checked = [(d.severity, d.code, d.path) for d in check(tool, target)]
     assert ("error", code, where) in checked
-    plan_for(get_target(target)).leaves.clear()
+    plan_for(get_target(target)).subschemas.clear()
     assert [(d.severity, d.code, d.path) for d in check(tool, target)] == checked
     again = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     assert again == first

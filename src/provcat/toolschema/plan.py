@@ -253,8 +253,8 @@ class _Plan:
         # whether a check reads the list of subschemas after the walk (limits, header keywords)
         self.reads_nodes = bool(self.limit_rules or self.header_rules)
         self.fates: dict[str, int] = {}
-        # rewritten leaves, kept by ``leaf_memo.LeafMemo``
-        self.leaves: dict[Any, Any] = {}
+        # rewritten small subschemas, kept by ``subschema_memo.SubschemaMemo``
+        self.subschemas: dict[Any, Any] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 

@@ -1,0 +1,165 @@
+"""Small subschemas remembered per target: an equal subschema met again is not rewritten.
+
+Below the root, what the rewrite walk does to a subschema depends only on its content, the
+target's plan and the run's mode (one walk or full; resolved errors recorded or not), unless it
+holds a reference (whose verdict depends on the document) or definitions. So the first rewrite of
+a small subschema is kept with everything it did: diagnostics, transformations, fired codes,
+counters and limit measures. An equal subschema met later, at any path or depth, gets a fresh
+copy of the output and the same records re-rooted at its own path. Every record is still made,
+in the same order, so the outcome is byte-identical to rewriting it again.
+
+Subschemas are compared by their ``marshal`` form (version 2, which writes no back-references):
+one C call that tells apart every two values not written alike (``True``, ``1`` and ``1.0``;
+``0.0`` and ``-0.0``; a list and a tuple) and refuses anything that is not plain JSON data (a
+dict or str subclass), which is then rewritten as usual. Only small subschemas are kept (at most
+``_SMALL`` bytes of that form): the leaves, enums, arrays and unions that tool schemas repeat;
+a large subschema seldom repeats and costs more to compare.
+"""
+
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+from provcat.toolschema.core import MAX_NESTING, json_nesting
+from provcat.toolschema.rewrite import RewriteWalk
+from provcat.toolschema.tally import _Tally
+from provcat.toolschema.values import _ATOMS, _Bail
+
+_MEMO_MAX = 4096
+_SMALL = 192
+_dumps, _loads = marshal.dumps, marshal.loads
+_rewrite = RewriteWalk.node  # what ``super().node`` reaches, without building a super object
+
+# What a remembered rewrite did, replayed at each equal subschema:
+# (output: a dict of scalars to copy, or its marshal form; the path it was made at; diagnostic
+# records; transformation records; codes fired; type names; int64 values; int64 keywords seen;
+# the limit measures (properties, enum values, characters, depth below it, largest enum) or None
+# outside the one walk; how deep its JSON nests)
+_Kept = tuple[
+    Any,
+    str,
+    list[Any],
+    list[Any],
+    frozenset[str],
+    int,
+    int,
+    frozenset[str],
+    tuple[int, int, int, int, int] | None,
+    int,
+]
+
+
+class SubschemaMemo(RewriteWalk):
+    """The rewrite walk with small subschemas remembered per target (see the module docstring)."""
+
+    def node(self, s: Any, path: str, depth: int = 1, level: int = 1) -> Any:
+        if s.__class__ is not dict or depth == 1:
+            return _rewrite(self, s, path, depth, level)
+        try:
+            written = _dumps(s, 2)
+        except ValueError:  # not plain JSON data
+            return _rewrite(self, s, path, depth, level)
+        if (
+            len(written) > _SMALL
+            or b"$ref" in written
+            or b"$defs" in written
+            or b"definitions" in written
+        ):
+            return _rewrite(self, s, path, depth, level)
+        tally = self.tally
+        key = (tally is not None, self.keep_resolved, written)
+        kept: _Kept | None = self.plan.subschemas.get(key)
+        if kept is None:
+            return self.remember(s, path, depth, level, key)
+        out, made_at, diagnostics, transformations, fired, names, int64, seen, measured, nests = (
+            kept
+        )
+        if tally is not None:
+            if level + nests - 1 > MAX_NESTING:
+                raise _Bail
+            assert measured is not None
+            properties, values, chars, below, largest = measured
+            if properties:
+                tally.properties += properties
+            if values:
+                tally.values += values
+                if largest > tally.largest_enum:
+                    tally.largest_enum = largest
+            tally.chars += chars
+            if depth + below > tally.depth:
+                tally.depth = depth + below
+        if diagnostics:
+            cut = len(made_at)
+            append = self.diagnostics.append
+            for d in diagnostics:
+                append((d[0], path + d[1][cut:], d[2], d[3], d[4]))
+        if transformations:
+            cut = len(made_at)
+            dfs = self.dfs.append
+            for t in transformations:
+                dfs((t[0], path + t[1][cut:], t[2], t[3]))
+        if fired:
+            self.fired.update(fired)
+        if names:
+            self.type_names += names
+        if int64:
+            self.int64_values += int64
+            self.int64_seen.update(seen)
+        return dict(out) if out.__class__ is dict else _loads(out)
+
+    def remember(
+        self, s: dict[str, Any], path: str, depth: int, level: int, key: tuple[Any, ...]
+    ) -> Any:
+        """Rewrite ``s`` and keep the result with everything the rewrite did."""
+        nd, nt = len(self.diagnostics), len(self.dfs)
+        names, int64 = self.type_names, self.int64_values
+        # what this subschema fires, converts and measures, whatever came before it
+        outer_fired, self.fired = self.fired, set()
+        outer_seen, self.int64_seen = self.int64_seen, set()
+        outer_tally = self.tally
+        if outer_tally is not None:
+            self.tally = _Tally()
+        try:
+            out = _rewrite(self, s, path, depth, level)
+        finally:
+            fired, seen, inner = self.fired, self.int64_seen, self.tally
+            outer_fired.update(fired)
+            outer_seen.update(seen)
+            self.fired, self.int64_seen, self.tally = outer_fired, outer_seen, outer_tally
+        measured: tuple[int, int, int, int, int] | None = None
+        if outer_tally is not None:
+            assert inner is not None
+            outer_tally.properties += inner.properties
+            outer_tally.values += inner.values
+            outer_tally.chars += inner.chars
+            if inner.largest_enum > outer_tally.largest_enum:
+                outer_tally.largest_enum = inner.largest_enum
+            if inner.depth > outer_tally.depth:
+                outer_tally.depth = inner.depth
+            below = max(inner.depth - depth, 0)
+            measured = (inner.properties, inner.values, inner.chars, below, inner.largest_enum)
+        memo = self.plan.subschemas
+        if len(memo) >= _MEMO_MAX or out.__class__ is not dict:
+            return out
+        copy: Any
+        if _ATOMS.issuperset(map(type, out.values())):
+            copy = dict(out)
+        else:
+            try:
+                copy = _dumps(out, 2)
+            except ValueError:
+                return out
+        memo[key] = (
+            copy,
+            path,
+            self.diagnostics[nd:],
+            self.dfs[nt:],
+            frozenset(fired),
+            self.type_names - names,
+            self.int64_values - int64,
+            frozenset(seen),
+            measured,
+            json_nesting(s),
+        )
+        return out
