@@ -41,6 +41,8 @@ def _general(template: str, path: str, values: dict[str, Any]) -> str:
         ("{value} as given", {"value": True}),
         ("{value} as given", {"value": None}),
         ("{path} overridden", {"path": "mine"}),
+        ("{tool} alone", {"keyword": "x"}),
+        ("{keyword} twice: {keyword}", {"keyword": 3}),
     ],
 )
 def test_fill_matches_the_general_fill_cold_and_warm(template: str, values: dict[str, Any]) -> None:
@@ -51,8 +53,9 @@ def test_fill_matches_the_general_fill_cold_and_warm(template: str, values: dict
 
 def test_equal_values_of_other_classes_never_share_text() -> None:
     template = "{value} as given"
-    shown = [wording.fill(template, "p", "t", "x", {"value": v}) for v in (1, True, 1.0, 0.0, -0.0)]
-    assert shown == ["1 as given", "True as given", "1.0 as given", "0.0 as given", "-0.0 as given"]
+    written = (1, True, 1.0, 0.0, -0.0, "1", None)
+    shown = [wording.fill(template, "p", "t", "x", {"value": v}) for v in written]
+    assert shown == [template.format(value=v) for v in written]
     assert wording.values_key({"value": True}) is None
     assert wording.values_key({"value": 1.5}) is None
     assert wording.values_key({"value": [1]}) is None

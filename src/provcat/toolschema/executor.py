@@ -97,7 +97,7 @@ class _Run(ToolChecks, RefInlining, SubschemaMemo, Output):
             self.pathed = [] if self.plan.reads_nodes else None
             schema = self.verbatim_walk(self.root, "inputSchema", 1, 1)
             self.tool_rules()
-            self.step("rename-input-schema", "inputSchema", steps)
+            self.root_step("rename-input-schema", steps)
         else:
             resolved: Any = self.root
             if not one_walk and self.plan.inlines:
@@ -124,8 +124,8 @@ class _Run(ToolChecks, RefInlining, SubschemaMemo, Output):
             else:
                 if isinstance(schema, dict):
                     self.rewrite_refs(schema)
-                self.step("rename-input-schema", "inputSchema", steps)
-        self.step("enable-strict", "inputSchema", steps)
+                self.root_step("rename-input-schema", steps)
+        self.root_step("enable-strict", steps)
         if isinstance(schema, dict):
             schema = self.root_type_actions(schema, steps)
         tail = self.tail()

@@ -11,6 +11,7 @@ from provcat.toolschema.core import (
     join_path,
 )
 from provcat.toolschema.targets import Rule, Target
+from provcat.toolschema.types import Transformation, fast_build
 from provcat.toolschema.vocabulary import TRIGGERS
 
 # Trigger kinds checked once per tool (``tool_rules``), not per subschema: the vocabulary says.
@@ -95,6 +96,24 @@ class _Plan:
         self.int64_set = frozenset(self.int64)
         # each int64 keyword with its name as code (`k`), in the target's order
         self.int64_shown = tuple((k, f"`{k}`") for k in self.int64)
+        # the records of the steps taken at the root without values, built once: a step's
+        # record is (code, path, lossy, the built transformation) when its detail is constant
+        self.root_steps = {
+            name: (
+                spec["code"],
+                "inputSchema",
+                False,
+                fast_build(
+                    Transformation,
+                    code=spec["code"],
+                    path="inputSchema",
+                    detail=spec["detail"],
+                    lossy=False,
+                ),
+            )
+            for name, spec in target.steps.items()
+            if "{" not in spec["detail"]
+        }
         self.collapse = "collapse-nullable-any-of" in target.steps
         self.enum_format = "add-enum-format" in target.steps
         self.drop_open = "drop-open-additional-properties" in target.steps

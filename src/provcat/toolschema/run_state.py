@@ -88,6 +88,15 @@ class RunState:
         into.append((spec["code"], path, False, (spec["detail"], values)))
         return True
 
+    def root_step(self, name: str, into: list[TransformationRecord]) -> bool:
+        """``step(name, "inputSchema", into)`` for a step recorded without values: its record,
+        worded once per target, shared by every run."""
+        record = self.plan.root_steps.get(name)
+        if record is None:
+            return self.step(name, "inputSchema", into)
+        into.append(record)
+        return True
+
     def lean_nodes(self) -> list[tuple[dict[str, Any], int]]:
         """The canonical root's subschemas with their depths (computed once per run)."""
         if self.lean is None:
