@@ -34,6 +34,7 @@ from provcat.toolschema.targets import Target
 from provcat.toolschema.tool_checks import ToolChecks
 from provcat.toolschema.types import CanonicalTool, Diagnostic
 from provcat.toolschema.values import _Bail
+from provcat.toolschema.verbatim import VerbatimWalk
 
 __all__ = ["NESTING_CODE", "Outcome", "run"]
 
@@ -51,7 +52,7 @@ class Outcome:
     output: dict[str, Any] | None
 
 
-class _Run(ToolChecks, RefInlining, SubschemaMemo, Output):
+class _Run(ToolChecks, RefInlining, SubschemaMemo, VerbatimWalk, Output):
     """Every part of a run, over one shared state."""
 
     def too_deep(self, schema: Any, message: str) -> bool:

@@ -1,9 +1,8 @@
 """Small subschemas remembered per target: an equal subschema met again is not rewritten.
 
-Below the root, what either walk (the rewrite or the verbatim copy) does to a subschema depends
-only on its content, the target's plan and the run's mode (one walk or full; resolved errors
-recorded or not), unless it holds a reference (whose verdict depends on the document) or
-definitions. So the first rewrite of
+Below the root, what the rewrite walk does to a subschema depends only on its content, the
+target's plan and the run's mode (one walk or full; resolved errors recorded or not), unless it
+holds a reference (whose verdict depends on the document) or definitions. So the first rewrite of
 a small subschema is kept with everything it did: diagnostics, transformations, fired codes,
 counters and limit measures. An equal subschema met later, at any path or depth, gets a fresh
 copy of the output and the same records re-rooted at its own path. Every record is still made,
@@ -14,27 +13,24 @@ one C call that tells apart every two values not written alike (``True``, ``1`` 
 ``0.0`` and ``-0.0``; a list and a tuple) and refuses anything that is not plain JSON data (a
 dict or str subclass), which is then rewritten as usual. Only small subschemas are kept (at most
 ``_SMALL`` bytes of that form): the leaves, enums, arrays and unions that tool schemas repeat;
-a large subschema seldom repeats and costs more to compare.
+a large subschema seldom repeats and costs more to compare. The verbatim walk has no memo: a
+copy with a few reports costs about what a replay does (measured with ``make bench``).
 """
 
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable
 from typing import Any
 
 from provcat.toolschema.core import MAX_NESTING, json_nesting
 from provcat.toolschema.rewrite import RewriteWalk
 from provcat.toolschema.tally import _Tally
 from provcat.toolschema.values import _ATOMS, _Bail
-from provcat.toolschema.verbatim import VerbatimWalk
 
 _MEMO_MAX = 4096
 _SMALL = 192
 _dumps, _loads = marshal.dumps, marshal.loads
-# the walks themselves, reached without building a super object
-_rewrite = RewriteWalk.node
-_verbatim = VerbatimWalk.verbatim_walk
+_rewrite = RewriteWalk.node  # what ``super().node`` reaches, without building a super object
 
 # What a remembered rewrite did, replayed at each equal subschema:
 # (output: a dict of scalars to copy, or its marshal form; the path it was made at; diagnostic
@@ -55,46 +51,34 @@ _Kept = tuple[
 ]
 
 
-_Walk = Callable[[Any, Any, str, int, int], Any]
-
-
-class SubschemaMemo(RewriteWalk, VerbatimWalk):
-    """Both walks with small subschemas remembered per target (see the module docstring)."""
+class SubschemaMemo(RewriteWalk):
+    """The rewrite walk with small subschemas remembered per target (see the module docstring)."""
 
     def node(self, s: Any, path: str, depth: int = 1, level: int = 1) -> Any:
-        return self.replayed(_rewrite, s, path, depth, level)
-
-    def verbatim_walk(self, s: dict[str, Any], path: str, depth: int, level: int) -> Any:
-        if self.pathed is not None:  # a check reads the walked subschemas themselves afterwards
-            return _verbatim(self, s, path, depth, level)
-        return self.replayed(_verbatim, s, path, depth, level)
-
-    def replayed(self, walk: _Walk, s: Any, path: str, depth: int, level: int) -> Any:
-        """What ``walk`` gives for ``s``: replayed when an equal subschema was walked before."""
         if s.__class__ is not dict or depth == 1:
-            return walk(self, s, path, depth, level)
+            return _rewrite(self, s, path, depth, level)
         try:
             written = _dumps(s, 2)
         except ValueError:  # not plain JSON data
-            return walk(self, s, path, depth, level)
+            return _rewrite(self, s, path, depth, level)
         if (
             len(written) > _SMALL
             or b"$ref" in written
             or b"$defs" in written
             or b"definitions" in written
         ):
-            return walk(self, s, path, depth, level)
+            return _rewrite(self, s, path, depth, level)
         tally = self.tally
         key = (tally is not None, self.keep_resolved, written)
         kept: _Kept | None = self.plan.subschemas.get(key)
         if kept is None:
-            return self.remember(walk, s, path, depth, level, key)
+            return self.remember(s, path, depth, level, key)
         out, made_at, diagnostics, transformations, fired, names, int64, seen, measured, nests = (
             kept
         )
-        if level + nests - 1 > MAX_NESTING:
-            raise _Bail  # (only the one walk meets this: the full run checked the nesting first)
         if tally is not None:
+            if level + nests - 1 > MAX_NESTING:
+                raise _Bail
             assert measured is not None
             properties, values, chars, below, largest = measured
             if properties:
@@ -126,15 +110,9 @@ class SubschemaMemo(RewriteWalk, VerbatimWalk):
         return dict(out) if out.__class__ is dict else _loads(out)
 
     def remember(
-        self,
-        walk: _Walk,
-        s: dict[str, Any],
-        path: str,
-        depth: int,
-        level: int,
-        key: tuple[Any, ...],
+        self, s: dict[str, Any], path: str, depth: int, level: int, key: tuple[Any, ...]
     ) -> Any:
-        """Walk ``s`` and keep the result with everything the walk did."""
+        """Rewrite ``s`` and keep the result with everything the rewrite did."""
         nd, nt = len(self.diagnostics), len(self.dfs)
         names, int64 = self.type_names, self.int64_values
         # what this subschema fires, converts and measures, whatever came before it
@@ -144,7 +122,7 @@ class SubschemaMemo(RewriteWalk, VerbatimWalk):
         if outer_tally is not None:
             self.tally = _Tally()
         try:
-            out = walk(self, s, path, depth, level)
+            out = _rewrite(self, s, path, depth, level)
         finally:
             fired, seen, inner = self.fired, self.int64_seen, self.tally
             outer_fired.update(fired)
