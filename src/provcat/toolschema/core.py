@@ -266,6 +266,7 @@ def stable_stringify(value: Any) -> str:
 record_key: Callable[[DiagnosticRecord], tuple[int, str, str]] = itemgetter(0, 1, 2)
 _record_key = record_key
 _codes, _paths, _head = itemgetter(0), itemgetter(1), itemgetter(0, 1, 2)
+_ranks = _codes  # a diagnostic record's first item is its severity rank
 
 
 def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
@@ -465,19 +466,23 @@ def finalize_records(
     """
     kept_transformations = _unique(transformations, provider_id, tool_name)
     unresolved = False
-    kept: list[DiagnosticRecord] = []
-    for d in diagnostics:
-        if d[0] == 0:
-            if d[3]:
-                continue
-            unresolved = True
-        kept.append(d)
+    kept: list[DiagnosticRecord]
+    if 0 in map(_ranks, diagnostics):  # an error (severity rank 0): resolved or not
+        kept = []
+        for d in diagnostics:
+            if d[0] == 0:
+                if d[3]:
+                    continue
+                unresolved = True
+            kept.append(d)
+    else:
+        kept = list(diagnostics)
     if sort:
         kept.sort(key=_record_key)
     ok = not unresolved
-    if ok:
+    if ok and not allow_lossy:
         lossy = [t for t in kept_transformations if t[2]]
-        if lossy and not allow_lossy:
+        if lossy:
             ok = False
             weakened = ", ".join(f"{t[0]} at {t[1]}" for t in lossy)
             refusal = Diagnostic(

@@ -133,9 +133,8 @@ def plain_tool(value: Any) -> CanonicalTool | None:
         return None
     if description is not None and description.__class__ is not str:
         return None
-    for key in schema:
-        if key.__class__ is not str:
-            return None
+    if not _STR.issuperset(map(type, schema)):  # a key that is not a plain string
+        return None
     fields = {"name", "input_schema", "description"} if "description" in value else _NAME_SCHEMA
     return build_from(
         CanonicalTool,
@@ -145,6 +144,7 @@ def plain_tool(value: Any) -> CanonicalTool | None:
 
 
 _PLAIN_TOOL_KEYS = frozenset({"name", "description", "inputSchema"})
+_STR = frozenset({str})
 _NAME_SCHEMA = frozenset({"name", "input_schema"})
 
 
@@ -199,6 +199,9 @@ def _result_dict(self: CompileResult) -> dict[str, Any]:
 
 
 _EAGER_ORDER = ("provider_id", "tool_name", "ok", "output")
+# the fields a deferred result sets explicitly (``output`` only when there is one)
+_SET_WHEN_REFUSED = frozenset({"provider_id", "tool_name", "ok", "transformations", "diagnostics"})
+_SET_WHEN_OK = _SET_WHEN_REFUSED | {"output"}
 
 
 class CompileResult(_Shape):
@@ -249,11 +252,8 @@ class CompileResult(_Shape):
             _PENDING: records,
         }
         obj = _new(cls)
-        _REAL_DICT.__set__(obj, values)
-        fields = {"provider_id", "tool_name", "ok", "transformations", "diagnostics"}
-        if ok:
-            fields.add("output")
-        return _finish(obj, fields)
+        _set_dict(obj, values)
+        return _finish(obj, set(_SET_WHEN_OK if ok else _SET_WHEN_REFUSED))
 
     @property
     def lossy(self) -> bool:
