@@ -49,12 +49,14 @@ class NodeReports(RunState):
                 for rule, allowed in plan.format_keep:
                     if value not in allowed:
                         self.fire(rule, path + ".format", format=value, keyword="format")
-        for rule, trig in plan.min_items:
-            if "minItems" in s and s["minItems"] not in trig["values"]:
+        for rule, trig in plan.min_items if "minItems" in s else ():
+            if s["minItems"] not in trig["values"]:
                 self.fire(rule, path + ".minItems", value=_js(s["minItems"]), keyword="minItems")
 
     def verbatim_node(self, s: dict[str, Any], path: str) -> None:
         plan = self.plan
+        if plan.verbatim_keys.isdisjoint(s):
+            return  # holds no keyword any check below looks for
         if plan.reports:
             self.report_node(s, path)
         if plan.enum_values and isinstance(s.get("enum"), list):

@@ -151,6 +151,15 @@ class _Plan:
         self.min_items = fires("min-items-not-in")
         # whether report_node can fire anything at all for this target
         self.reports = bool(self.reported or self.constraints or self.format_keep or self.min_items)
+        # every keyword report_node looks for: a subschema holding none of them reports nothing
+        report_keys = set(self.reported_keys)
+        for _, _, keyword_set in self.constraints:
+            report_keys |= keyword_set
+        if self.format_keep:
+            report_keys.add("format")
+        if self.min_items:
+            report_keys.add("minItems")
+        self.report_keys = frozenset(report_keys)
         self.unknown = fires("unknown-keyword")
         self.enum_values = fires("enum-values")
         plain: frozenset[str] | None = None
@@ -227,6 +236,20 @@ class _Plan:
         # a target that keeps references checks them where they stand (inlining checks its own)
         self.kept_ref_rules = () if self.inlines else fires("ref")
         self.recursive_ref_rules = any(t["case"] == "recursive" for _, t in self.kept_ref_rules)
+        # every keyword the verbatim walk's per-subschema checks look for (``verbatim_node``):
+        # a subschema holding none of them is not reported on
+        watched = set(self.report_keys)
+        if self.enum_values:
+            watched.add("enum")
+        if self.kept_ref_rules:
+            watched.add("$ref")
+        if self.nullable_rules:
+            watched.add("nullable")
+        if any(self.ap_keep_by_state[state] for state in ("true", "false", "schema")):
+            watched.add("additionalProperties")
+        if self.ap_keep_by_state["missing"]:  # an object without the keyword
+            watched.update(("type", "properties", "required", "additionalProperties"))
+        self.verbatim_keys = frozenset(watched)
         self.recipe = _recipe(output["envelope"])
         self.describe_empty = output.get("description") == "when-defined"
         self.single_pass = not (tool_codes & walk_codes) and (

@@ -63,7 +63,7 @@ class RewriteWalk(NodeReports, NodeRules):
             if merged is not s and tally is not None:
                 self.nesting(s["anyOf"], level)
             s = merged
-        if plan.reports:
+        if plan.reports and not plan.report_keys.isdisjoint(s):
             self.report_node(s, path)
         out: dict[str, Any] = {}
         const_enum: list[Any] | None = None
