@@ -12,7 +12,8 @@ Subschemas are compared by their ``marshal`` form (version 2, which writes no ba
 one C call that tells apart every two values not written alike (``True``, ``1`` and ``1.0``;
 ``0.0`` and ``-0.0``; a list and a tuple) and refuses anything that is not plain JSON data (a
 dict or str subclass), which is then rewritten as usual. Only small subschemas are kept (at most
-``_SMALL`` bytes of that form): the leaves, enums, arrays and unions that tool schemas repeat;
+``_SMALL`` bytes of that form), and no object with properties: the leaves, enums, arrays and
+unions that tool schemas repeat. Objects with properties are what differs from tool to tool, and
 a large subschema seldom repeats and costs more to compare. The verbatim walk has no memo: a
 copy with a few reports costs about what a replay does (measured with ``make bench``).
 """
@@ -55,7 +56,7 @@ class SubschemaMemo(RewriteWalk):
     """The rewrite walk with small subschemas remembered per target (see the module docstring)."""
 
     def node(self, s: Any, path: str, depth: int = 1, level: int = 1) -> Any:
-        if s.__class__ is not dict or depth == 1:
+        if s.__class__ is not dict or depth == 1 or "properties" in s:
             return _rewrite(self, s, path, depth, level)
         try:
             written = _dumps(s, 2)
@@ -63,8 +64,7 @@ class SubschemaMemo(RewriteWalk):
             return _rewrite(self, s, path, depth, level)
         if (
             len(written) > _SMALL
-            or b"$ref" in written
-            or b"$defs" in written
+            or (b"$" in written and (b"$ref" in written or b"$defs" in written))
             or b"definitions" in written
         ):
             return _rewrite(self, s, path, depth, level)

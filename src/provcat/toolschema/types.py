@@ -261,6 +261,23 @@ class CompileResult(_Shape):
         return any(t.lossy for t in self.transformations)
 
 
+def _records_field(name: str) -> property:
+    """A read of ``transformations`` or ``diagnostics`` that builds pending records first.
+
+    Set on the class after pydantic made it, so the field's value is reached without the failed
+    instance-attribute lookup (and its AttributeError) that falling back to ``__getattr__``
+    costs; a result built by validation simply has the value in its dict."""
+
+    def read(self: CompileResult) -> Any:
+        return _result_dict(self)[name]
+
+    return property(read, doc=CompileResult.model_fields[name].description)
+
+
+for _name in ("transformations", "diagnostics"):
+    type.__setattr__(CompileResult, _name, _records_field(_name))
+
+
 class DocReference(_Shape):
     """An official source a target's rules were read from."""
 
