@@ -7,7 +7,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from provcat.toolschema.core import (
+    LIST_SLOTS,
+    MAP_SLOTS,
     PATH_SEGMENTS,
+    SINGLE_SLOTS,
     join_path,
 )
 from provcat.toolschema.targets import Rule, Target
@@ -250,6 +253,9 @@ class _Plan:
         if self.ap_keep_by_state["missing"]:  # an object without the keyword
             watched.update(("type", "properties", "required", "additionalProperties"))
         self.verbatim_keys = frozenset(watched)
+        # a subschema holding none of these (no check looks at it, no subschema below it) is a
+        # leaf the verbatim walk copies without walking it
+        self.quiet_leaf_stops = self.verbatim_keys.union(MAP_SLOTS, LIST_SLOTS, SINGLE_SLOTS)
         self.recipe = _recipe(output["envelope"])
         self.describe_empty = output.get("description") == "when-defined"
         self.single_pass = not (tool_codes & walk_codes) and (
