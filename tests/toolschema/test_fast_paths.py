@@ -352,4 +352,4 @@ def test_remembered_leaves_give_the_outcome_a_fresh_rewrite_gives(target: str) -
         leaves.clear()
         cold.append(dump(raw))
     assert [dump(raw) for raw in tools] == cold
-    assert leaves  # the warm pass did remember leaves
+    assert any(leaves.values())  # the warm pass did remember subschemas

@@ -48,6 +48,7 @@ class RunState:
     pathed: list[tuple[dict[str, Any], str, int]] | None = None
     plan: _Plan = field(init=False)
     tally: _Tally | None = None  # set by the one-walk run, which measures as it walks
+    memo: dict[bytes, Any] | None = None  # the plan's remembered subschemas for this run's mode
     # whether errors the compile resolves (severity error, compile supported) are recorded:
     # ``check`` reports them, ``compile_tool`` drops them (their transformations stand for them)
     keep_resolved: bool = True

@@ -33,23 +33,17 @@ _SMALL = 192
 _dumps, _loads = marshal.dumps, marshal.loads
 _rewrite = RewriteWalk.node  # what ``super().node`` reaches, without building a super object
 
-# What a remembered rewrite did, replayed at each equal subschema:
-# (output: a dict of scalars to copy, or its marshal form; the path it was made at; diagnostic
-# records; transformation records; codes fired; type names; int64 values; int64 keywords seen;
-# the limit measures (properties, enum values, characters, depth below it, largest enum) or None
-# outside the one walk; how deep its JSON nests)
-_Kept = tuple[
-    Any,
-    str,
-    list[Any],
-    list[Any],
-    frozenset[str],
-    int,
-    int,
-    frozenset[str],
-    tuple[int, int, int, int, int] | None,
-    int,
-]
+# (depth below the subschema, and its other measures (properties, enum values, characters,
+# largest enum) or None when all are zero)
+_Measured = tuple[int, tuple[int, int, int, int] | None]
+# (the path it was made at, diagnostic records, transformation records, codes fired, type
+# names, int64 values, int64 keywords seen)
+_Replay = tuple[str, list[Any], list[Any], frozenset[str], int, int, frozenset[str]]
+# What a remembered rewrite did, replayed at each equal subschema: (its output, a dict of
+# scalars to copy or its marshal form; how deep its JSON nests; the limit measures or None
+# outside the one walk; the records and counts to replay or None when it made none). Most
+# subschemas make no record and measure only their depth, so a replay reads little.
+_Kept = tuple[Any, int, _Measured | None, _Replay | None]
 
 
 class SubschemaMemo(RewriteWalk):
@@ -68,35 +62,41 @@ class SubschemaMemo(RewriteWalk):
             or b"definitions" in written
         ):
             return _rewrite(self, s, path, depth, level)
-        tally = self.tally
-        key = (tally is not None, self.keep_resolved, written)
-        kept: _Kept | None = self.plan.subschemas.get(key)
+        memo = self.memo
+        if memo is None:  # the plan's memo for this run's mode, looked up once per run
+            memo = self.memo = self.plan.memo_for(self.tally is not None, self.keep_resolved)
+        kept: _Kept | None = memo.get(written)
         if kept is None:
-            return self.remember(s, path, depth, level, key)
-        out, made_at, diagnostics, transformations, fired, names, int64, seen, measured, nests = (
-            kept
-        )
+            return self.remember(memo, written, s, path, depth, level)
+        out, nests, measured, replay = kept
+        tally = self.tally
         if tally is not None:
             if level + nests - 1 > MAX_NESTING:
                 raise _Bail
             assert measured is not None
-            properties, values, chars, below, largest = measured
-            if properties:
-                tally.properties += properties
-            if values:
-                tally.values += values
-                if largest > tally.largest_enum:
-                    tally.largest_enum = largest
-            tally.chars += chars
+            below, counts = measured
             if depth + below > tally.depth:
                 tally.depth = depth + below
+            if counts is not None:
+                properties, values, chars, largest = counts
+                tally.properties += properties
+                tally.values += values
+                tally.chars += chars
+                if largest > tally.largest_enum:
+                    tally.largest_enum = largest
+        if replay is not None:
+            self.replay(replay, path)
+        return dict(out) if out.__class__ is dict else _loads(out)
+
+    def replay(self, replay: _Replay, path: str) -> None:
+        """Make a remembered subschema's records again, re-rooted at ``path``."""
+        made_at, diagnostics, transformations, fired, names, int64, seen = replay
+        cut = len(made_at)
         if diagnostics:
-            cut = len(made_at)
             append = self.diagnostics.append
             for d in diagnostics:
                 append((d[0], path + d[1][cut:], d[2], d[3], d[4]))
         if transformations:
-            cut = len(made_at)
             dfs = self.dfs.append
             for t in transformations:
                 dfs((t[0], path + t[1][cut:], t[2], t[3]))
@@ -107,10 +107,15 @@ class SubschemaMemo(RewriteWalk):
         if int64:
             self.int64_values += int64
             self.int64_seen.update(seen)
-        return dict(out) if out.__class__ is dict else _loads(out)
 
     def remember(
-        self, s: dict[str, Any], path: str, depth: int, level: int, key: tuple[Any, ...]
+        self,
+        memo: dict[bytes, Any],
+        written: bytes,
+        s: dict[str, Any],
+        path: str,
+        depth: int,
+        level: int,
     ) -> Any:
         """Rewrite ``s`` and keep the result with everything the rewrite did."""
         nd, nt = len(self.diagnostics), len(self.dfs)
@@ -128,7 +133,7 @@ class SubschemaMemo(RewriteWalk):
             outer_fired.update(fired)
             outer_seen.update(seen)
             self.fired, self.int64_seen, self.tally = outer_fired, outer_seen, outer_tally
-        measured: tuple[int, int, int, int, int] | None = None
+        measured: _Measured | None = None
         if outer_tally is not None:
             assert inner is not None
             outer_tally.properties += inner.properties
@@ -138,9 +143,8 @@ class SubschemaMemo(RewriteWalk):
                 outer_tally.largest_enum = inner.largest_enum
             if inner.depth > outer_tally.depth:
                 outer_tally.depth = inner.depth
-            below = max(inner.depth - depth, 0)
-            measured = (inner.properties, inner.values, inner.chars, below, inner.largest_enum)
-        memo = self.plan.subschemas
+            counts = (inner.properties, inner.values, inner.chars, inner.largest_enum)
+            measured = (max(inner.depth - depth, 0), counts if any(counts) else None)
         if len(memo) >= _MEMO_MAX or out.__class__ is not dict:
             return out
         copy: Any
@@ -151,8 +155,7 @@ class SubschemaMemo(RewriteWalk):
                 copy = _dumps(out, 2)
             except ValueError:
                 return out
-        memo[key] = (
-            copy,
+        made: _Replay = (
             path,
             self.diagnostics[nd:],
             self.dfs[nt:],
@@ -160,7 +163,7 @@ class SubschemaMemo(RewriteWalk):
             self.type_names - names,
             self.int64_values - int64,
             frozenset(seen),
-            measured,
-            json_nesting(s),
         )
+        replay = made if made[1] or made[2] or made[3] or made[4] or made[5] else None
+        memo[written] = (copy, json_nesting(s), measured, replay)
         return out
