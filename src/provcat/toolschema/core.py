@@ -267,6 +267,7 @@ record_key: Callable[[DiagnosticRecord], tuple[int, str, str]] = itemgetter(0, 1
 _record_key = record_key
 _codes, _paths, _head = itemgetter(0), itemgetter(1), itemgetter(0, 1, 2)
 _ranks = _codes  # a diagnostic record's first item is its severity rank
+_lossy = itemgetter(2)  # a transformation record's third item is its lossiness
 
 
 def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
@@ -464,45 +465,46 @@ def finalize_records(
     ones kept: sorting is stable, so that is the order sorting all of them first gives); the
     result builds its records on first access.
     """
-    kept_transformations = _unique(transformations, provider_id, tool_name)
-    unresolved = False
-    kept: list[DiagnosticRecord]
-    if 0 in map(_ranks, diagnostics):  # an error (severity rank 0): resolved or not
-        kept = []
-        for d in diagnostics:
-            if d[0] == 0:
-                if d[3]:
-                    continue
-                unresolved = True
-            kept.append(d)
-    else:
-        kept = list(diagnostics)
-    if sort:
-        kept.sort(key=_record_key)
+    # The verdict needs only two questions of the records; which records survive, in what
+    # order, is worked out with the records themselves, on first access.
+    unresolved = 0 in map(_ranks, diagnostics) and any(
+        d[0] == 0 and not d[3]
+        for d in diagnostics  # an error compiling cannot resolve
+    )
     ok = not unresolved
-    if ok and not allow_lossy:
-        lossy = [t for t in kept_transformations if t[2]]
-        if lossy:
-            ok = False
-            weakened = ", ".join(f"{t[0]} at {t[1]}" for t in lossy)
-            refusal = Diagnostic(
-                provider_id=provider_id,
-                tool_name=tool_name,
-                severity="error",
-                code=LOSSY_REFUSED,
-                message=f"Compiling for {provider_id} would weaken this schema: {weakened}. "
-                "Re-run with --allow-lossy to accept the weaker output.",
-                path="inputSchema",
-                compile=not_compilable(
-                    "Refused: the output would drop or weaken a canonical constraint."
-                ),
-                docs_url=None,
-            )
-            kept.append((0, "inputSchema", LOSSY_REFUSED, False, refusal))
+    kept_transformations: list[TransformationRecord] | None = None
+    refusal: DiagnosticRecord | None = None
+    if ok and not allow_lossy and True in map(_lossy, transformations):
+        ok = False
+        kept_transformations = _unique(transformations, provider_id, tool_name)
+        weakened = ", ".join(f"{t[0]} at {t[1]}" for t in kept_transformations if t[2])
+        refused = Diagnostic(
+            provider_id=provider_id,
+            tool_name=tool_name,
+            severity="error",
+            code=LOSSY_REFUSED,
+            message=f"Compiling for {provider_id} would weaken this schema: {weakened}. "
+            "Re-run with --allow-lossy to accept the weaker output.",
+            path="inputSchema",
+            compile=not_compilable(
+                "Refused: the output would drop or weaken a canonical constraint."
+            ),
+            docs_url=None,
+        )
+        refusal = (0, "inputSchema", LOSSY_REFUSED, False, refused)
 
     def records() -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
+        changes = kept_transformations
+        if changes is None:
+            changes = _unique(transformations, provider_id, tool_name)
+        # errors compiling resolved are dropped: their transformation records stand for them
+        kept = [d for d in diagnostics if d[0] or not d[3]]
+        if sort:
+            kept.sort(key=_record_key)
+        if refusal is not None:
+            kept.append(refusal)
         return (
-            tuple([_build_transformation(t, provider_id, tool_name) for t in kept_transformations]),
+            tuple([_build_transformation(t, provider_id, tool_name) for t in changes]),
             tuple([_build_diagnostic(d, provider_id, tool_name) for d in kept]),
         )
 
