@@ -158,3 +158,23 @@ def test_a_leaf_compiled_first_still_reports_its_resolved_errors_to_check() -> N
     assert again == first
     assert all(d["code"] != code for d in first["diagnostics"])
     assert any(t["path"] == where for t in first["transformations"])
+
+
+def test_remembered_property_name_verdicts_fire_for_every_tool() -> None:
+    """Gemini's top-level parameter names are 1 to 64 letters, digits and underscores starting
+    with a letter or underscore (Vertex AI's Schema reference): each verdict is read once per
+    name, and a name met again in another tool, or in the same tool's next compile, is judged
+    the same."""
+    code = "gemini/parameter-name-charset"
+    for _ in range(2):
+        for name in ("first", "second"):
+            raw = {
+                "name": name,
+                "description": "d",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"9lives": {"type": "string"}, "ok_name": {"type": "string"}},
+                },
+            }
+            fired = [(d.code, d.path) for d in check(raw, "gemini") if d.code == code]
+            assert fired == [(code, 'inputSchema.properties["9lives"]')]

@@ -293,8 +293,9 @@ class _Plan:
         self.dialect_rules = tuple(
             (rule, tuple(trig["allowed"])) for rule, trig in fires("dialect")
         )
+        # (rule, pattern, maximum length, the verdicts so far: property name -> whether it fails)
         self.property_name_rules = tuple(
-            (rule, _regex(trig.get("pattern")), trig.get("max_length"))
+            (rule, _regex(trig.get("pattern")), trig.get("max_length"), dict[str, bool]())
             for rule, trig in fires("top-level-property-name")
         )
         self.header_rules = fires("header-keyword")
