@@ -205,6 +205,9 @@ class _Plan:
             state: tuple(rule for rule in rules if rule.action == "keep")
             for state, rules in self.ap_by_state.items()
         }
+        # whether a rule only reports a state of the keyword where it is written, or its absence
+        self.ap_keep_present = any(self.ap_keep_by_state[k] for k in ("true", "false", "schema"))
+        self.ap_keep_missing = bool(self.ap_keep_by_state["missing"])
         # (rule, which ``nullable`` values it fires on: any, true or other), read once
         self.nullable_rules = tuple(
             (rule, str(trig.get("value", "any"))) for rule, trig in fires("nullable")
