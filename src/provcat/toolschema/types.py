@@ -225,13 +225,9 @@ class CompileResult(_Shape):
 
     # Every explicit ``__dict__`` read (pydantic's serializer, ``==``, ``repr``, ``model_copy``,
     # pickling, ``vars``) materializes pending records first; plain attribute reads of the eager
-    # fields go straight to the instance dict.
+    # fields go straight to the instance dict, and of the two record fields through the
+    # properties set below the class.
     __dict__ = property(_result_dict, _REAL_DICT.__set__)
-
-    def __getattr__(self, name: str) -> Any:
-        if name in ("transformations", "diagnostics"):
-            return self.__dict__[name]
-        return super().__getattr__(name)  # type: ignore[misc]
 
     @classmethod
     def deferred(
