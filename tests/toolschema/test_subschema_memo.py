@@ -122,3 +122,21 @@ def test_values_that_are_not_plain_json_data_are_rewritten_not_remembered(target
     assert first.ok
     assert not any(memo.values())
     assert compile_tool(raw, target, allow_lossy=True) == first
+
+
+@pytest.mark.parametrize("target", REWRITING)
+def test_a_small_subschema_with_a_reference_is_rewritten_every_time(target: str) -> None:
+    """A reference's verdict depends on the document it is in: the same small array of
+    references, once resolvable and once dangling, is judged in each tool on its own."""
+    refs = {"type": "array", "items": {"$ref": "#/$defs/A"}}
+    found = tool(
+        {
+            "type": "object",
+            "properties": {"a": refs},
+            "required": ["a"],
+            "$defs": {"A": {"type": "string"}},
+        }
+    )
+    dangling = tool({"type": "object", "properties": {"a": refs}, "required": ["a"]})
+    _cold_and_warm(dangling, found, target)
+    _cold_and_warm(found, dangling, target)

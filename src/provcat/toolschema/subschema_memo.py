@@ -46,6 +46,11 @@ _Replay = tuple[str, list[Any], list[Any], frozenset[str], int, int, frozenset[s
 _Kept = tuple[Any, int, _Measured | None, _Replay | None]
 
 
+# the memo's entry for a subschema that is rewritten every time (it holds a reference or
+# definitions), so the written form is searched for them once
+_REWRITTEN: Any = ("rewritten every time",)
+
+
 class SubschemaMemo(RewriteWalk):
     """The rewrite walk with small subschemas remembered per target (see the module docstring)."""
 
@@ -56,18 +61,24 @@ class SubschemaMemo(RewriteWalk):
             written = _dumps(s, 2)
         except ValueError:  # not plain JSON data
             return _rewrite(self, s, path, depth, level)
-        if (
-            len(written) > _SMALL
-            or (b"$" in written and (b"$ref" in written or b"$defs" in written))
-            or b"definitions" in written
-        ):
+        if len(written) > _SMALL:
             return _rewrite(self, s, path, depth, level)
         memo = self.memo
         if memo is None:  # the plan's memo for this run's mode, looked up once per run
             memo = self.memo = self.plan.memo_for(self.tally is not None, self.keep_resolved)
         kept: _Kept | None = memo.get(written)
         if kept is None:
+            if (b"$" in written and (b"$ref" in written or b"$defs" in written)) or (
+                b"definitions" in written
+            ):
+                # a reference or definitions somewhere in it: never replayed (the bytes may
+                # only hold the word in a string; then the subschema is rewritten all the same)
+                if len(memo) < _MEMO_MAX:
+                    memo[written] = _REWRITTEN
+                return _rewrite(self, s, path, depth, level)
             return self.remember(memo, written, s, path, depth, level)
+        if kept is _REWRITTEN:
+            return _rewrite(self, s, path, depth, level)
         out, nests, measured, replay = kept
         tally = self.tally
         if tally is not None:
