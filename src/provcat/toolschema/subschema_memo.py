@@ -36,9 +36,9 @@ _rewrite = RewriteWalk.node  # what ``super().node`` reaches, without building a
 # (depth below the subschema, and its other measures (properties, enum values, characters,
 # largest enum) or None when all are zero)
 _Measured = tuple[int, tuple[int, int, int, int] | None]
-# (the path it was made at, diagnostic records, transformation records, codes fired, type
-# names, int64 values, int64 keywords seen)
-_Replay = tuple[str, list[Any], list[Any], frozenset[str], int, int, frozenset[str]]
+# (diagnostic records and transformation records, each with its path below the subschema's
+# own; codes fired; type names; int64 values; int64 keywords seen)
+_Replay = tuple[list[Any], list[Any], frozenset[str], int, int, frozenset[str]]
 # What a remembered rewrite did, replayed at each equal subschema: (its output, a dict of
 # scalars to copy or its marshal form; how deep its JSON nests; the limit measures or None
 # outside the one walk; the records and counts to replay or None when it made none). Most
@@ -101,16 +101,15 @@ class SubschemaMemo(RewriteWalk):
 
     def replay(self, replay: _Replay, path: str) -> None:
         """Make a remembered subschema's records again, re-rooted at ``path``."""
-        made_at, diagnostics, transformations, fired, names, int64, seen = replay
-        cut = len(made_at)
+        diagnostics, transformations, fired, names, int64, seen = replay
         if diagnostics:
             append = self.diagnostics.append
             for d in diagnostics:
-                append((d[0], path + d[1][cut:], d[2], d[3], d[4]))
+                append((d[0], path + d[1], d[2], d[3], d[4]))
         if transformations:
             dfs = self.dfs.append
             for t in transformations:
-                dfs((t[0], path + t[1][cut:], t[2], t[3]))
+                dfs((t[0], path + t[1], t[2], t[3]))
         if fired:
             self.fired.update(fired)
         if names:
@@ -166,15 +165,15 @@ class SubschemaMemo(RewriteWalk):
                 copy = _dumps(out, 2)
             except ValueError:
                 return out
+        cut = len(path)  # records keep their paths below the subschema's own
         made: _Replay = (
-            path,
-            self.diagnostics[nd:],
-            self.dfs[nt:],
+            [(d[0], d[1][cut:], d[2], d[3], d[4]) for d in self.diagnostics[nd:]],
+            [(t[0], t[1][cut:], t[2], t[3]) for t in self.dfs[nt:]],
             frozenset(fired),
             self.type_names - names,
             self.int64_values - int64,
             frozenset(seen),
         )
-        replay = made if made[1] or made[2] or made[3] or made[4] or made[5] else None
+        replay = made if made[0] or made[1] or made[2] or made[3] or made[4] else None
         memo[written] = (copy, json_nesting(s), measured, replay)
         return out
