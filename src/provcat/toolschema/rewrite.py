@@ -103,8 +103,9 @@ class RewriteWalk(NodeReports, NodeRules):
                     if tally is not None:
                         if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
                             raise _Bail
-                        if measure is not None:
-                            measure.names(value, key)
+                        if measure is not None:  # ``measure.names(value, key)``
+                            measure.chars += sum(map(len, value))
+                            measure.properties += len(value)
                     base = path + ".properties"
                     out[key] = {
                         k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
