@@ -339,7 +339,7 @@ def test_remembered_leaves_give_the_outcome_a_fresh_rewrite_gives(target: str) -
     """Each tool compiled with the target's leaf memo emptied first, then all again with the memo
     warm from every earlier tool (equal leaves at other paths, other depths): the same dumps."""
     resolved = get_target(target)
-    leaves = plan_for(resolved).leaves
+    leaves = plan_for(resolved).subschemas
     tools = list(FIXTURES.values()) + _random_tools(300) + corpus(300)
 
     def dump(raw: dict[str, Any]) -> Any:
@@ -352,4 +352,4 @@ def test_remembered_leaves_give_the_outcome_a_fresh_rewrite_gives(target: str) -
         leaves.clear()
         cold.append(dump(raw))
     assert [dump(raw) for raw in tools] == cold
-    assert leaves  # the warm pass did remember leaves
+    assert any(leaves.values())  # the warm pass did remember subschemas

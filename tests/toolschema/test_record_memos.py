@@ -41,6 +41,8 @@ def _general(template: str, path: str, values: dict[str, Any]) -> str:
         ("{value} as given", {"value": True}),
         ("{value} as given", {"value": None}),
         ("{path} overridden", {"path": "mine"}),
+        ("{tool} alone", {"keyword": "x"}),
+        ("{keyword} twice: {keyword}", {"keyword": 3}),
     ],
 )
 def test_fill_matches_the_general_fill_cold_and_warm(template: str, values: dict[str, Any]) -> None:
@@ -51,8 +53,9 @@ def test_fill_matches_the_general_fill_cold_and_warm(template: str, values: dict
 
 def test_equal_values_of_other_classes_never_share_text() -> None:
     template = "{value} as given"
-    shown = [wording.fill(template, "p", "t", "x", {"value": v}) for v in (1, True, 1.0, 0.0, -0.0)]
-    assert shown == ["1 as given", "True as given", "1.0 as given", "0.0 as given", "-0.0 as given"]
+    written = (1, True, 1.0, 0.0, -0.0, "1", None)
+    shown = [wording.fill(template, "p", "t", "x", {"value": v}) for v in written]
+    assert shown == [template.format(value=v) for v in written]
     assert wording.values_key({"value": True}) is None
     assert wording.values_key({"value": 1.5}) is None
     assert wording.values_key({"value": [1]}) is None
@@ -101,7 +104,7 @@ def test_warm_compiles_give_the_cold_records(target: str) -> None:
     }
     core._TRANSFORMATIONS.clear()
     wording._TEXTS.clear()
-    plan_for(get_target(target)).leaves.clear()
+    plan_for(get_target(target)).subschemas.clear()
     cold = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     warm = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     assert warm == cold
@@ -145,13 +148,33 @@ def test_a_leaf_compiled_first_still_reports_its_resolved_errors_to_check() -> N
     }
     code = "anthropic-strict/unsupported-constraint"
     where = "inputSchema.properties.n.minimum"
-    plan_for(get_target(target)).leaves.clear()
+    plan_for(get_target(target)).subschemas.clear()
     first = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     checked = [(d.severity, d.code, d.path) for d in check(tool, target)]
     assert ("error", code, where) in checked
-    plan_for(get_target(target)).leaves.clear()
+    plan_for(get_target(target)).subschemas.clear()
     assert [(d.severity, d.code, d.path) for d in check(tool, target)] == checked
     again = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     assert again == first
     assert all(d["code"] != code for d in first["diagnostics"])
     assert any(t["path"] == where for t in first["transformations"])
+
+
+def test_remembered_property_name_verdicts_fire_for_every_tool() -> None:
+    """Gemini's top-level parameter names are 1 to 64 letters, digits and underscores starting
+    with a letter or underscore (Vertex AI's Schema reference): each verdict is read once per
+    name, and a name met again in another tool, or in the same tool's next compile, is judged
+    the same."""
+    code = "gemini/parameter-name-charset"
+    for _ in range(2):
+        for name in ("first", "second"):
+            raw = {
+                "name": name,
+                "description": "d",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"9lives": {"type": "string"}, "ok_name": {"type": "string"}},
+                },
+            }
+            fired = [(d.code, d.path) for d in check(raw, "gemini") if d.code == code]
+            assert fired == [(code, 'inputSchema.properties["9lives"]')]

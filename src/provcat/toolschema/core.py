@@ -21,8 +21,8 @@ from provcat.toolschema.types import (
     Transformation,
     build_from,
 )
+from provcat.toolschema.wording import KEYABLE, format_template, template_fields
 from provcat.toolschema.wording import fill as _fill
-from provcat.toolschema.wording import format_template, template_fields, values_key
 
 __all__ = [
     "LIST_SLOTS",
@@ -266,6 +266,8 @@ def stable_stringify(value: Any) -> str:
 record_key: Callable[[DiagnosticRecord], tuple[int, str, str]] = itemgetter(0, 1, 2)
 _record_key = record_key
 _codes, _paths, _head = itemgetter(0), itemgetter(1), itemgetter(0, 1, 2)
+_ranks = _codes  # a diagnostic record's first item is its severity rank
+_lossy = itemgetter(2)  # a transformation record's third item is its lossiness
 
 
 def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
@@ -278,31 +280,49 @@ _ABILITIES: dict[tuple[str, bool, bool], CompileAbility] = {}
 _DIAGNOSTIC_FIELDS = frozenset(
     ("provider_id", "tool_name", "severity", "code", "message", "path", "compile", "docs_url")
 )
+# Per rule (by identity, the rule kept alive here), verdict and target: the rule object, its
+# diagnostic's fields in declared order with every constant one filled, and its message and
+# compile templates when they have placeholders (None: the constant field stands).
+_DiagnosticHead = tuple[Any, dict[str, Any], str | None, str | None]
+_DIAGNOSTIC_HEADS: dict[tuple[int, bool, str], _DiagnosticHead] = {}
+_HEADS_MAX = 4096
 
 
-def _ability(
-    rule: Any, supported: bool, provider_id: str, tool_name: str, path: str, values: Any
-) -> CompileAbility:
-    """The ``compile`` part of a diagnostic: shared when the rule's compile text is constant."""
-    text = rule.compile
-    if "{" in text:
-        return build_from(
-            CompileAbility,
-            {
-                "supported": supported,
-                "lossy": rule.lossy,
-                "detail": _fill(text, provider_id, tool_name, path, values),
-            },
-        )
-    key = (text, rule.lossy, supported)
+def _shared_ability(text: str, lossy: bool, supported: bool) -> CompileAbility:
+    """The one ``compile`` part for a constant compile text, lossiness and verdict."""
+    key = (text, lossy, supported)
     shared = _ABILITIES.get(key)
     if shared is None:
         shared = build_from(
-            CompileAbility, {"supported": supported, "lossy": rule.lossy, "detail": text}
+            CompileAbility, {"supported": supported, "lossy": lossy, "detail": text}
         )
         if len(_ABILITIES) < 4096:
             _ABILITIES[key] = shared
     return shared
+
+
+def _diagnostic_head(rule: Any, supported: bool, provider_id: str) -> _DiagnosticHead:
+    """What every diagnostic of ``rule`` with this verdict for this target has in common."""
+    key = (id(rule), supported, provider_id)
+    head = _DIAGNOSTIC_HEADS.get(key)
+    if head is not None and head[0] is rule:
+        return head
+    message, text = rule.message, rule.compile
+    fields = {
+        "provider_id": provider_id,
+        "tool_name": None,
+        "severity": rule.severity,
+        "code": rule.code,
+        "message": message,
+        "path": None,
+        "compile": None if "{" in text else _shared_ability(text, rule.lossy, supported),
+        "docs_url": rule.docs_url,
+    }
+    head = (rule, fields, message if "{" in message else None, text if "{" in text else None)
+    if len(_DIAGNOSTIC_HEADS) >= _HEADS_MAX:
+        _DIAGNOSTIC_HEADS.clear()  # bounded: start over rather than keep stale entries
+    _DIAGNOSTIC_HEADS[key] = head
+    return head
 
 
 def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
@@ -310,27 +330,26 @@ def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> 
     if payload.__class__ is not tuple:
         return payload  # type: ignore[no-any-return]  # built already
     rule, values = payload
-    path = r[1]
-    message = rule.message
-    if "{" in message:
-        message = _fill(message, provider_id, tool_name, path, values)
-    ability = _ABILITIES.get((rule.compile, rule.lossy, r[3]))  # the shared one, when constant
-    if ability is None:
-        ability = _ability(rule, r[3], provider_id, tool_name, path, values)
-    return build_from(
-        Diagnostic,
-        {
-            "provider_id": provider_id,
-            "tool_name": tool_name,
-            "severity": rule.severity,
-            "code": rule.code,
-            "message": message,
-            "path": path,
-            "compile": ability,
-            "docs_url": rule.docs_url,
-        },
-        set(_DIAGNOSTIC_FIELDS),
-    )
+    supported = r[3]
+    head = _DIAGNOSTIC_HEADS.get((id(rule), supported, provider_id))
+    if head is None or head[0] is not rule:
+        head = _diagnostic_head(rule, supported, provider_id)
+    _, fields, message, text = head
+    data = fields.copy()  # the fields in declared order; the per-record ones replaced below
+    data["tool_name"] = tool_name
+    path = data["path"] = r[1]
+    if message is not None:
+        data["message"] = _fill(message, provider_id, tool_name, path, values)
+    if text is not None:
+        data["compile"] = build_from(
+            CompileAbility,
+            {
+                "supported": supported,
+                "lossy": rule.lossy,
+                "detail": _fill(text, provider_id, tool_name, path, values),
+            },
+        )
+    return build_from(Diagnostic, data, set(_DIAGNOSTIC_FIELDS))
 
 
 # Built transformations by what decides them (code, path, lossiness, detail template and its
@@ -341,10 +360,19 @@ _TRANSFORMATIONS: dict[tuple[Any, ...], Transformation] = {}
 _TRANSFORMATIONS_MAX = 16_384
 
 
+# template -> whether filling it may read the tool's name
+_NAMES_TOOL: dict[str, bool] = {}
+
+
 def _names_tool(template: str) -> bool:
-    """Whether filling ``template`` may read the tool's name."""
-    fields = template_fields(template)
-    return fields is None or "tool" in fields
+    """Whether filling ``template`` may read the tool's name (read once per template)."""
+    names = _NAMES_TOOL.get(template)
+    if names is None:
+        fields = template_fields(template) if "{" in template else frozenset()
+        names = fields is None or "tool" in fields
+        if len(_NAMES_TOOL) < 4096:
+            _NAMES_TOOL[template] = names
+    return names
 
 
 def _build_transformation(
@@ -354,12 +382,21 @@ def _build_transformation(
     if payload.__class__ is not tuple:
         return payload  # type: ignore[no-any-return]  # built already
     template, values = payload
-    shown = values_key(values) if values else ()
     key: tuple[Any, ...] | None = None
     built = None
-    if shown is not None:
-        names_tool = "{" in template and _names_tool(template)
-        key = (r[0], r[1], r[2], template, shown, provider_id, tool_name if names_tool else None)
+    if not values or KEYABLE.issuperset(map(type, values.values())):  # ``values_key`` is not None
+        names_tool = _NAMES_TOOL.get(template)
+        if names_tool is None:
+            names_tool = _names_tool(template)
+        key = (
+            r[0],
+            r[1],
+            r[2],
+            template,
+            tuple(values.items()) if values else (),
+            provider_id,
+            tool_name if names_tool else None,
+        )
         built = _TRANSFORMATIONS.get(key)
     if built is None:
         built = build_from(
@@ -428,41 +465,46 @@ def finalize_records(
     ones kept: sorting is stable, so that is the order sorting all of them first gives); the
     result builds its records on first access.
     """
-    kept_transformations = _unique(transformations, provider_id, tool_name)
-    unresolved = False
-    kept: list[DiagnosticRecord] = []
-    for d in diagnostics:
-        if d[0] == 0:
-            if d[3]:
-                continue
-            unresolved = True
-        kept.append(d)
-    if sort:
-        kept.sort(key=_record_key)
+    # The verdict needs only two questions of the records; which records survive, in what
+    # order, is worked out with the records themselves, on first access.
+    unresolved = 0 in map(_ranks, diagnostics) and any(
+        d[0] == 0 and not d[3]
+        for d in diagnostics  # an error compiling cannot resolve
+    )
     ok = not unresolved
-    if ok:
-        lossy = [t for t in kept_transformations if t[2]]
-        if lossy and not allow_lossy:
-            ok = False
-            weakened = ", ".join(f"{t[0]} at {t[1]}" for t in lossy)
-            refusal = Diagnostic(
-                provider_id=provider_id,
-                tool_name=tool_name,
-                severity="error",
-                code=LOSSY_REFUSED,
-                message=f"Compiling for {provider_id} would weaken this schema: {weakened}. "
-                "Re-run with --allow-lossy to accept the weaker output.",
-                path="inputSchema",
-                compile=not_compilable(
-                    "Refused: the output would drop or weaken a canonical constraint."
-                ),
-                docs_url=None,
-            )
-            kept.append((0, "inputSchema", LOSSY_REFUSED, False, refusal))
+    kept_transformations: list[TransformationRecord] | None = None
+    refusal: DiagnosticRecord | None = None
+    if ok and not allow_lossy and True in map(_lossy, transformations):
+        ok = False
+        kept_transformations = _unique(transformations, provider_id, tool_name)
+        weakened = ", ".join(f"{t[0]} at {t[1]}" for t in kept_transformations if t[2])
+        refused = Diagnostic(
+            provider_id=provider_id,
+            tool_name=tool_name,
+            severity="error",
+            code=LOSSY_REFUSED,
+            message=f"Compiling for {provider_id} would weaken this schema: {weakened}. "
+            "Re-run with --allow-lossy to accept the weaker output.",
+            path="inputSchema",
+            compile=not_compilable(
+                "Refused: the output would drop or weaken a canonical constraint."
+            ),
+            docs_url=None,
+        )
+        refusal = (0, "inputSchema", LOSSY_REFUSED, False, refused)
 
     def records() -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
+        changes = kept_transformations
+        if changes is None:
+            changes = _unique(transformations, provider_id, tool_name)
+        # errors compiling resolved are dropped: their transformation records stand for them
+        kept = [d for d in diagnostics if d[0] or not d[3]]
+        if sort:
+            kept.sort(key=_record_key)
+        if refusal is not None:
+            kept.append(refusal)
         return (
-            tuple([_build_transformation(t, provider_id, tool_name) for t in kept_transformations]),
+            tuple([_build_transformation(t, provider_id, tool_name) for t in changes]),
             tuple([_build_diagnostic(d, provider_id, tool_name) for d in kept]),
         )
 

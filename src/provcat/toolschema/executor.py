@@ -27,8 +27,8 @@ from provcat.toolschema.core import (
 )
 from provcat.toolschema.envelope import Output
 from provcat.toolschema.inlining import RefInlining
-from provcat.toolschema.leaf_memo import LeafMemo
 from provcat.toolschema.plan import plan_for
+from provcat.toolschema.subschema_memo import SubschemaMemo
 from provcat.toolschema.tally import _Tally
 from provcat.toolschema.targets import Target
 from provcat.toolschema.tool_checks import ToolChecks
@@ -52,7 +52,7 @@ class Outcome:
     output: dict[str, Any] | None
 
 
-class _Run(ToolChecks, RefInlining, LeafMemo, VerbatimWalk, Output):
+class _Run(ToolChecks, RefInlining, SubschemaMemo, VerbatimWalk, Output):
     """Every part of a run, over one shared state."""
 
     def too_deep(self, schema: Any, message: str) -> bool:
@@ -98,7 +98,7 @@ class _Run(ToolChecks, RefInlining, LeafMemo, VerbatimWalk, Output):
             self.pathed = [] if self.plan.reads_nodes else None
             schema = self.verbatim_walk(self.root, "inputSchema", 1, 1)
             self.tool_rules()
-            self.step("rename-input-schema", "inputSchema", steps)
+            self.root_step("rename-input-schema", steps)
         else:
             resolved: Any = self.root
             if not one_walk and self.plan.inlines:
@@ -125,8 +125,8 @@ class _Run(ToolChecks, RefInlining, LeafMemo, VerbatimWalk, Output):
             else:
                 if isinstance(schema, dict):
                     self.rewrite_refs(schema)
-                self.step("rename-input-schema", "inputSchema", steps)
-        self.step("enable-strict", "inputSchema", steps)
+                self.root_step("rename-input-schema", steps)
+        self.root_step("enable-strict", steps)
         if isinstance(schema, dict):
             schema = self.root_type_actions(schema, steps)
         tail = self.tail()

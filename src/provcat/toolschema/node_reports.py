@@ -49,19 +49,27 @@ class NodeReports(RunState):
                 for rule, allowed in plan.format_keep:
                     if value not in allowed:
                         self.fire(rule, path + ".format", format=value, keyword="format")
-        for rule, trig in plan.min_items:
-            if "minItems" in s and s["minItems"] not in trig["values"]:
+        for rule, trig in plan.min_items if "minItems" in s else ():
+            if s["minItems"] not in trig["values"]:
                 self.fire(rule, path + ".minItems", value=_js(s["minItems"]), keyword="minItems")
 
     def verbatim_node(self, s: dict[str, Any], path: str) -> None:
         plan = self.plan
-        if plan.reports:
+        if plan.verbatim_keys.isdisjoint(s):
+            return  # holds no keyword any check below looks for
+        if plan.reports and not plan.report_keys.isdisjoint(s):
             self.report_node(s, path)
         if plan.enum_values and isinstance(s.get("enum"), list):
             self.enum_rules(s["enum"], path, drop_allowed=False)
         if "$ref" in s and plan.kept_ref_rules:
             self.ref_rules(s["$ref"], path)
-        state = self.ap_state(s) if plan.ap_rules else None
+        # the keyword's state, when a rule only reports it (an object without the keyword is
+        # in state "missing": looked at only when a rule reports that state)
+        state = (
+            self.ap_state(s)
+            if plan.ap_keep_missing or (plan.ap_keep_present and "additionalProperties" in s)
+            else None
+        )
         if state is not None:
             for rule in plan.ap_keep_by_state[state]:
                 self.fire(

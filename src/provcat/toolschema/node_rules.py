@@ -212,7 +212,12 @@ class NodeRules(RunState):
                 if spec is not None:
                     dfs.append((spec["code"], where, rule.lossy, (spec["detail"], values)))
             # the property's output is this walk's own fresh dict: made nullable in place
-            props[name] = self.with_null(props.get(name, {}))
+            child: Any = props.get(name, {})
+            named = child.get("type") if child.__class__ is dict else None
+            if named.__class__ is str and named != "null" and "enum" not in child:
+                child["type"] = [named, "null"]  # the usual case of ``with_null``
+            else:
+                props[name] = self.with_null(child)
         if optional:
             fired.update(plan.optional_codes)
         out["properties"] = props

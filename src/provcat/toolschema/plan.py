@@ -7,10 +7,14 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from provcat.toolschema.core import (
+    LIST_SLOTS,
+    MAP_SLOTS,
     PATH_SEGMENTS,
+    SINGLE_SLOTS,
     join_path,
 )
 from provcat.toolschema.targets import Rule, Target
+from provcat.toolschema.types import Transformation, fast_build
 from provcat.toolschema.vocabulary import TRIGGERS
 
 # Trigger kinds checked once per tool (``tool_rules``), not per subschema: the vocabulary says.
@@ -95,6 +99,24 @@ class _Plan:
         self.int64_set = frozenset(self.int64)
         # each int64 keyword with its name as code (`k`), in the target's order
         self.int64_shown = tuple((k, f"`{k}`") for k in self.int64)
+        # the records of the steps taken at the root without values, built once: a step's
+        # record is (code, path, lossy, the built transformation) when its detail is constant
+        self.root_steps = {
+            name: (
+                spec["code"],
+                "inputSchema",
+                False,
+                fast_build(
+                    Transformation,
+                    code=spec["code"],
+                    path="inputSchema",
+                    detail=spec["detail"],
+                    lossy=False,
+                ),
+            )
+            for name, spec in target.steps.items()
+            if "{" not in spec["detail"]
+        }
         self.collapse = "collapse-nullable-any-of" in target.steps
         self.enum_format = "add-enum-format" in target.steps
         self.drop_open = "drop-open-additional-properties" in target.steps
@@ -132,6 +154,15 @@ class _Plan:
         self.min_items = fires("min-items-not-in")
         # whether report_node can fire anything at all for this target
         self.reports = bool(self.reported or self.constraints or self.format_keep or self.min_items)
+        # every keyword report_node looks for: a subschema holding none of them reports nothing
+        report_keys = set(self.reported_keys)
+        for _, _, keyword_set in self.constraints:
+            report_keys |= keyword_set
+        if self.format_keep:
+            report_keys.add("format")
+        if self.min_items:
+            report_keys.add("minItems")
+        self.report_keys = frozenset(report_keys)
         self.unknown = fires("unknown-keyword")
         self.enum_values = fires("enum-values")
         plain: frozenset[str] | None = None
@@ -174,6 +205,9 @@ class _Plan:
             state: tuple(rule for rule in rules if rule.action == "keep")
             for state, rules in self.ap_by_state.items()
         }
+        # whether a rule only reports a state of the keyword where it is written, or its absence
+        self.ap_keep_present = any(self.ap_keep_by_state[k] for k in ("true", "false", "schema"))
+        self.ap_keep_missing = bool(self.ap_keep_by_state["missing"])
         # (rule, which ``nullable`` values it fires on: any, true or other), read once
         self.nullable_rules = tuple(
             (rule, str(trig.get("value", "any"))) for rule, trig in fires("nullable")
@@ -208,6 +242,23 @@ class _Plan:
         # a target that keeps references checks them where they stand (inlining checks its own)
         self.kept_ref_rules = () if self.inlines else fires("ref")
         self.recursive_ref_rules = any(t["case"] == "recursive" for _, t in self.kept_ref_rules)
+        # every keyword the verbatim walk's per-subschema checks look for (``verbatim_node``):
+        # a subschema holding none of them is not reported on
+        watched = set(self.report_keys)
+        if self.enum_values:
+            watched.add("enum")
+        if self.kept_ref_rules:
+            watched.add("$ref")
+        if self.nullable_rules:
+            watched.add("nullable")
+        if any(self.ap_keep_by_state[state] for state in ("true", "false", "schema")):
+            watched.add("additionalProperties")
+        if self.ap_keep_by_state["missing"]:  # an object without the keyword
+            watched.update(("type", "properties", "required", "additionalProperties"))
+        self.verbatim_keys = frozenset(watched)
+        # a subschema holding none of these (no check looks at it, no subschema below it) is a
+        # leaf the verbatim walk copies without walking it
+        self.quiet_leaf_stops = self.verbatim_keys.union(MAP_SLOTS, LIST_SLOTS, SINGLE_SLOTS)
         self.recipe = _recipe(output["envelope"])
         self.describe_empty = output.get("description") == "when-defined"
         self.single_pass = not (tool_codes & walk_codes) and (
@@ -245,16 +296,18 @@ class _Plan:
         self.dialect_rules = tuple(
             (rule, tuple(trig["allowed"])) for rule, trig in fires("dialect")
         )
+        # (rule, pattern, maximum length, the verdicts so far: property name -> whether it fails)
         self.property_name_rules = tuple(
-            (rule, _regex(trig.get("pattern")), trig.get("max_length"))
+            (rule, _regex(trig.get("pattern")), trig.get("max_length"), dict[str, bool]())
             for rule, trig in fires("top-level-property-name")
         )
         self.header_rules = fires("header-keyword")
         # whether a check reads the list of subschemas after the walk (limits, header keywords)
         self.reads_nodes = bool(self.limit_rules or self.header_rules)
         self.fates: dict[str, int] = {}
-        # rewritten leaves, kept by ``leaf_memo.LeafMemo``
-        self.leaves: dict[Any, Any] = {}
+        # rewritten small subschemas, kept by ``subschema_memo.SubschemaMemo``
+        # per run mode (one walk or not, resolved errors recorded or not): written form -> entry
+        self.subschemas: dict[tuple[bool, bool], dict[bytes, Any]] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 
@@ -275,6 +328,10 @@ class _Plan:
         if len(self.fates) < _CACHE_MAX:
             self.fates[key] = fate
         return fate
+
+    def memo_for(self, one_walk: bool, keep_resolved: bool) -> dict[bytes, Any]:
+        """The remembered subschemas of runs of this mode (``subschema_memo``)."""
+        return self.subschemas.setdefault((one_walk, keep_resolved), {})
 
     def order(self, out: dict[str, Any]) -> dict[str, Any]:
         """``out`` with its keys in the target's key order (keys outside that order left out)."""

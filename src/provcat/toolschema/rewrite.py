@@ -63,7 +63,7 @@ class RewriteWalk(NodeReports, NodeRules):
             if merged is not s and tally is not None:
                 self.nesting(s["anyOf"], level)
             s = merged
-        if plan.reports:
+        if plan.reports and not plan.report_keys.isdisjoint(s):
             self.report_node(s, path)
         out: dict[str, Any] = {}
         const_enum: list[Any] | None = None
@@ -103,8 +103,9 @@ class RewriteWalk(NodeReports, NodeRules):
                     if tally is not None:
                         if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
                             raise _Bail
-                        if measure is not None:
-                            measure.names(value, key)
+                        if measure is not None:  # ``measure.names(value, key)``
+                            measure.chars += sum(map(len, value))
+                            measure.properties += len(value)
                     base = path + ".properties"
                     out[key] = {
                         k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from provcat.toolschema.core import (
@@ -23,37 +22,47 @@ from provcat.toolschema.types import CanonicalTool
 _INLINE_BUDGET = 10_000
 
 
-@dataclass
 class RunState:
     """One check-and-compile run of one tool for one target: the records it gathers and the
-    per-run memos; ``fire``, ``record`` and ``step`` are the only ways records are made."""
+    per-run memos; ``fire``, ``record`` and ``step`` are the only ways records are made.
 
-    target: Target
-    tool: CanonicalTool
-    root: dict[str, Any]
-    diagnostics: list[DiagnosticRecord] = field(default_factory=list)
-    pre: list[TransformationRecord] = field(default_factory=list)
-    dfs: list[TransformationRecord] = field(default_factory=list)
-    post: list[TransformationRecord] = field(default_factory=list)
-    fired: set[str] = field(default_factory=set)
+    The lists and sets are made per run; the counters, flags and memos start as the class's
+    values below and become the run's own when first set (most runs never set most of them)."""
+
     type_names: int = 0
     int64_values: int = 0
-    int64_seen: set[str] = field(default_factory=set)
     renamed_definitions: bool = False
     rename_rule: Rule | None = None
     unresolved: bool = False
     inline_budget: int = _INLINE_BUDGET
-    drops: list[str] = field(default_factory=list)
     lean: list[tuple[dict[str, Any], int]] | None = None
     pathed: list[tuple[dict[str, Any], str, int]] | None = None
-    plan: _Plan = field(init=False)
     tally: _Tally | None = None  # set by the one-walk run, which measures as it walks
-    # whether errors the compile resolves (severity error, compile supported) are recorded:
-    # ``check`` reports them, ``compile_tool`` drops them (their transformations stand for them)
-    keep_resolved: bool = True
+    memo: dict[bytes, Any] | None = None  # the plan's remembered subschemas for this run's mode
 
-    def __post_init__(self) -> None:
-        self.plan = plan_for(self.target)
+    def __init__(
+        self,
+        target: Target,
+        tool: CanonicalTool,
+        root: dict[str, Any],
+        *,
+        keep_resolved: bool = True,
+    ) -> None:
+        self.target = target
+        self.tool = tool
+        self.root = root
+        # whether errors the compile resolves (severity error, compile supported) are recorded:
+        # ``check`` reports them, ``compile_tool`` drops them (their transformations stand for
+        # them)
+        self.keep_resolved = keep_resolved
+        self.plan: _Plan = plan_for(target)
+        self.diagnostics: list[DiagnosticRecord] = []
+        self.pre: list[TransformationRecord] = []
+        self.dfs: list[TransformationRecord] = []
+        self.post: list[TransformationRecord] = []
+        self.fired: set[str] = set()
+        self.int64_seen: set[str] = set()
+        self.drops: list[str] = []
 
     def fire(self, rule: Rule, path: str, **values: Any) -> None:
         rank, supported = _RANK[rule.severity], rule.action != "unsupported"
@@ -86,6 +95,15 @@ class RunState:
         if spec is None:
             return False
         into.append((spec["code"], path, False, (spec["detail"], values)))
+        return True
+
+    def root_step(self, name: str, into: list[TransformationRecord]) -> bool:
+        """``step(name, "inputSchema", into)`` for a step recorded without values: its record,
+        worded once per target, shared by every run."""
+        record = self.plan.root_steps.get(name)
+        if record is None:
+            return self.step(name, "inputSchema", into)
+        into.append(record)
         return True
 
     def lean_nodes(self) -> list[tuple[dict[str, Any], int]]:

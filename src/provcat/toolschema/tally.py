@@ -38,8 +38,7 @@ class _Tally:
             self.chars += len(const)
 
     def names(self, entries: dict[str, Any], slot: str) -> None:
-        for k in entries:
-            self.chars += len(k)
+        self.chars += sum(map(len, entries))
         if slot == "properties":
             self.properties += len(entries)
 

@@ -16,6 +16,8 @@ from provcat.toolschema.values import (
     _js,
 )
 
+_VERDICTS_MAX = 4096
+
 
 def _root_type_hit(case: str, root: dict[str, Any], raw: Any, types: list[str]) -> bool:
     """Whether the root's ``type`` is a ``root-type`` trigger's case."""
@@ -85,11 +87,16 @@ class ToolChecks(LimitChecks):
                     self.fire(rule, "inputSchema.$schema", dialect=_code(root["$schema"]))
         props = root.get("properties")
         if isinstance(props, dict):
-            for rule, regex, hi in plan.property_name_rules:
+            for rule, regex, hi, verdicts in plan.property_name_rules:
                 for prop in props:
-                    if (regex is not None and regex.search(prop) is None) or (
-                        hi is not None and len(prop) > hi
-                    ):
+                    fails = verdicts.get(prop)
+                    if fails is None:  # names repeat from tool to tool: each is read once
+                        fails = (regex is not None and regex.search(prop) is None) or (
+                            hi is not None and len(prop) > hi
+                        )
+                        if len(verdicts) < _VERDICTS_MAX:
+                            verdicts[prop] = fails
+                    if fails:
                         self.fire(rule, join_path("inputSchema", "properties", prop), property=prop)
         if plan.header_rules:
             self.header_rules()

@@ -133,9 +133,8 @@ def plain_tool(value: Any) -> CanonicalTool | None:
         return None
     if description is not None and description.__class__ is not str:
         return None
-    for key in schema:
-        if key.__class__ is not str:
-            return None
+    if not _STR.issuperset(map(type, schema)):  # a key that is not a plain string
+        return None
     fields = {"name", "input_schema", "description"} if "description" in value else _NAME_SCHEMA
     return build_from(
         CanonicalTool,
@@ -145,6 +144,7 @@ def plain_tool(value: Any) -> CanonicalTool | None:
 
 
 _PLAIN_TOOL_KEYS = frozenset({"name", "description", "inputSchema"})
+_STR = frozenset({str})
 _NAME_SCHEMA = frozenset({"name", "input_schema"})
 
 
@@ -199,6 +199,9 @@ def _result_dict(self: CompileResult) -> dict[str, Any]:
 
 
 _EAGER_ORDER = ("provider_id", "tool_name", "ok", "output")
+# the fields a deferred result sets explicitly (``output`` only when there is one)
+_SET_WHEN_REFUSED = frozenset({"provider_id", "tool_name", "ok", "transformations", "diagnostics"})
+_SET_WHEN_OK = _SET_WHEN_REFUSED | {"output"}
 
 
 class CompileResult(_Shape):
@@ -222,13 +225,9 @@ class CompileResult(_Shape):
 
     # Every explicit ``__dict__`` read (pydantic's serializer, ``==``, ``repr``, ``model_copy``,
     # pickling, ``vars``) materializes pending records first; plain attribute reads of the eager
-    # fields go straight to the instance dict.
+    # fields go straight to the instance dict, and of the two record fields through the
+    # properties set below the class.
     __dict__ = property(_result_dict, _REAL_DICT.__set__)
-
-    def __getattr__(self, name: str) -> Any:
-        if name in ("transformations", "diagnostics"):
-            return self.__dict__[name]
-        return super().__getattr__(name)  # type: ignore[misc]
 
     @classmethod
     def deferred(
@@ -249,16 +248,30 @@ class CompileResult(_Shape):
             _PENDING: records,
         }
         obj = _new(cls)
-        _REAL_DICT.__set__(obj, values)
-        fields = {"provider_id", "tool_name", "ok", "transformations", "diagnostics"}
-        if ok:
-            fields.add("output")
-        return _finish(obj, fields)
+        _set_dict(obj, values)
+        return _finish(obj, set(_SET_WHEN_OK if ok else _SET_WHEN_REFUSED))
 
     @property
     def lossy(self) -> bool:
         """Whether any transformation weakened the schema (SchemaPort's ``isLossy``)."""
         return any(t.lossy for t in self.transformations)
+
+
+def _records_field(name: str) -> property:
+    """A read of ``transformations`` or ``diagnostics`` that builds pending records first.
+
+    Set on the class after pydantic made it, so the field's value is reached without the failed
+    instance-attribute lookup (and its AttributeError) that falling back to ``__getattr__``
+    costs; a result built by validation simply has the value in its dict."""
+
+    def read(self: CompileResult) -> Any:
+        return _result_dict(self)[name]
+
+    return property(read, doc=CompileResult.model_fields[name].description)
+
+
+for _name in ("transformations", "diagnostics"):
+    type.__setattr__(CompileResult, _name, _records_field(_name))
 
 
 class DocReference(_Shape):

@@ -30,20 +30,6 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 _STRINGS = frozenset({str})
 
 
-def leaf_key(s: dict[str, Any]) -> tuple[Any, ...] | None:
-    """A memo key that tells apart every two leaf subschemas (all values JSON scalars) that are
-    not written alike; None when ``s`` holds a container.
-
-    Equal dict items are not enough: ``True == 1 == 1.0`` (the value classes keep them apart)
-    and ``0.0 == -0.0`` (the floats' ``repr`` keeps them apart)."""
-    classes = tuple(map(type, s.values()))
-    if not _ATOMS.issuperset(classes):
-        return None
-    if float in classes:
-        return (tuple(s.items()), classes, tuple(repr(v) for v in s.values()))
-    return (tuple(s.items()), classes)
-
-
 class _Bail(Exception):
     """The single pass met what only the full run handles: input nested past ``MAX_NESTING``,
     or references to inline first."""

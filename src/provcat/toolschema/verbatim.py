@@ -86,15 +86,29 @@ class VerbatimWalk(NodeReports):
             raise _Bail
 
         walk, copied, segment = self.verbatim_walk, self.copied, PATH_SEGMENTS.get
+        # A leaf of scalars no check looks at is copied here, not walked, unless the walked
+        # subschemas are kept or the nesting limit is near (then the walk sees to both).
+        stops = self.plan.quiet_leaf_stops
+        quiet = self.pathed is None and level + 2 <= MAX_NESTING
         if isinstance(entries, dict):
             return {
-                k: walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+                k: dict(v)
+                if quiet
+                and v.__class__ is dict
+                and stops.isdisjoint(v)
+                and _ATOMS.issuperset(map(type, v.values()))
+                else walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
                 if isinstance(v, dict)
                 else copied(v, level + 1)
                 for k, v in entries.items()
             }
         return [
-            walk(v, f"{base}[{i}]", depth + 1, level + 2)
+            dict(v)
+            if quiet
+            and v.__class__ is dict
+            and stops.isdisjoint(v)
+            and _ATOMS.issuperset(map(type, v.values()))
+            else walk(v, f"{base}[{i}]", depth + 1, level + 2)
             if isinstance(v, dict)
             else copied(v, level + 1)
             for i, v in enumerate(entries)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from string import Formatter
 from typing import Any, Final
 
-__all__ = ["fill", "format_template", "template_fields", "values_key"]
+__all__ = ["KEYABLE", "fill", "format_template", "template_fields", "values_key"]
 
 _MEMO_MAX: Final = 4096
 _UNSEEN: Any = object()
@@ -26,7 +26,10 @@ _FIELDS: dict[str, frozenset[str] | None] = {}
 _TEXTS: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
 # Value classes whose equal values always print alike and never equal a value of another class
 # here (unlike ``True == 1 == 1.0`` or ``0.0 == -0.0``), so equal keys mean equal text.
-_KEYABLE: Final = frozenset({str, int, type(None)})
+KEYABLE: Final = frozenset({str, int, type(None)})
+# template -> (its one placeholder, the texts filled so far by that placeholder's value) for a
+# template naming exactly one plain name (most rules' wording); None for any other template
+_SINGLE: dict[str, tuple[str, dict[Any, str]] | None] = {}
 
 
 class _Values(dict[str, Any]):
@@ -45,7 +48,7 @@ def values_key(values: Mapping[str, Any]) -> tuple[tuple[str, Any], ...] | None:
     if not values:
         return ()
     for v in values.values():
-        if v.__class__ not in _KEYABLE:
+        if v.__class__ not in KEYABLE:
             return None
     return tuple(values.items())
 
@@ -74,6 +77,17 @@ def template_fields(template: str) -> frozenset[str] | None:
     return found
 
 
+def _single(template: str) -> tuple[str, dict[Any, str]] | None:
+    """``_SINGLE``'s entry for ``template``, made on first use."""
+    fields = template_fields(template)
+    single: tuple[str, dict[Any, str]] | None = None
+    if fields is not None and len(fields) == 1:
+        single = (next(iter(fields)), {})
+    if len(_SINGLE) < _MEMO_MAX:
+        _SINGLE[template] = single
+    return single
+
+
 def fill(template: str, provider_id: str, tool_name: str, path: str, values: Any) -> str:
     """A rule template filled for one record; a template without braces is returned as is.
 
@@ -81,17 +95,32 @@ def fill(template: str, provider_id: str, tool_name: str, path: str, values: Any
     them names is kept as written."""
     if "{" not in template:
         return template
-    fields = template_fields(template)
+    single = _SINGLE.get(template, _UNSEEN)
+    if single is _UNSEEN:
+        single = _single(template)
+    if single is not None:
+        name, texts = single
+        value = values.get(name, _UNSEEN)
+        if value.__class__ in KEYABLE:  # the text depends on this value alone
+            text: str | None = texts.get(value)
+            if text is None:
+                text = template.format_map(values)
+                if len(texts) < _MEMO_MAX:
+                    texts[value] = text
+            return text
+    fields = _FIELDS.get(template, _UNSEEN)
+    if fields is _UNSEEN:
+        fields = template_fields(template)
     if fields is not None and fields <= values.keys():
-        key = values_key(values)
-        if key is None:
+        if not KEYABLE.issuperset(map(type, values.values())):  # ``values_key`` is None
             return template.format_map(values)
-        text = _TEXTS.get((template, key))
+        key = (template, tuple(values.items()))
+        text = _TEXTS.get(key)
         if text is None:
             text = template.format_map(values)
             if len(_TEXTS) >= _MEMO_MAX:
                 _TEXTS.clear()  # bounded: start over rather than keep stale entries
-            _TEXTS[template, key] = text
+            _TEXTS[key] = text
         return text
     return template.format_map(
         _Values({"tool": tool_name, "target": provider_id, "path": path, **values})
