@@ -140,3 +140,30 @@ def test_a_small_subschema_with_a_reference_is_rewritten_every_time(target: str)
     dangling = tool({"type": "object", "properties": {"a": refs}, "required": ["a"]})
     _cold_and_warm(dangling, found, target)
     _cold_and_warm(found, dangling, target)
+
+
+def test_clear_caches_forgets_and_changes_no_result() -> None:
+    """After clear_caches() a compile starts from nothing (as a fresh process would) and gives
+    the same result as one answered from what earlier compiles remembered."""
+    from provcat.toolschema import clear_caches, compile_tool
+    from provcat.toolschema.plan import _PLANS
+
+    tool = {
+        "name": "t",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string"},
+                "b": {"type": "string"},
+                "n": {"type": "integer", "format": "int64"},
+            },
+        },
+    }
+    warm = compile_tool(tool, "openai", allow_lossy=True)
+    warm_again = compile_tool(tool, "openai", allow_lossy=True)
+    assert _PLANS
+    clear_caches()
+    assert not _PLANS
+    cold = compile_tool(tool, "openai", allow_lossy=True)
+    for result in (warm_again, cold):
+        assert result.model_dump(mode="json") == warm.model_dump(mode="json")
