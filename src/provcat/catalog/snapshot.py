@@ -13,15 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from provcat.catalog.specs import (
-    ProviderDiagnostic,
-    ProviderEndpointSpec,
-    ProviderModelPolicy,
-    ProviderModuleSpec,
-)
+from provcat.catalog.specs import ProviderEndpointSpec
 
 if TYPE_CHECKING:
+    from provcat.catalog.module_spec import ProviderModuleSpec
+    from provcat.catalog.policy import ProviderModelPolicy
     from provcat.config import EndpointConfig
+    from provcat.diagnostic import ProviderDiagnostic
     from provcat.endpoint import Endpoint
 
 __all__ = ["Binding", "CatalogSnapshot", "ProviderEntry"]
@@ -45,7 +43,6 @@ class ProviderEntry:
     module: str | None  # None: declared in YAML alone
     endpoints: Mapping[str, ProviderEndpointSpec]  # canonical endpoint key -> record, sorted
     endpoint_index: Mapping[str, str]  # canonical spelling -> canonical endpoint key
-    policy: ProviderModelPolicy | None
 
     def available_endpoints(self) -> tuple[str, ...]:
         """Canonical endpoint keys, sorted (what EndpointNotFound lists)."""
@@ -56,8 +53,12 @@ class ProviderEntry:
 class CatalogSnapshot:
     """Every provider the catalog knows. Lookups are plain reads of these mappings."""
 
+    # canonical key -> entry; the bundled snapshot makes each entry on first access
+    # (provcat.catalog.lazy), a checked source all of them up front
     providers: Mapping[str, ProviderEntry]
     provider_index: Mapping[str, str]  # every canonical provider spelling -> canonical key
+    # canonical key -> model policy (None: the catalog gives it none), made like providers
+    policies: Mapping[str, ProviderModelPolicy | None]
     model_aliases: Mapping[str, str]  # canonical bare alias -> "provider/model"
     fingerprint: str
     trusted: bool  # written by the generator: configs are built without re-validation
@@ -83,6 +84,8 @@ class CatalogSnapshot:
     @property
     def modules(self) -> tuple[ProviderModuleSpec, ...]:
         """The import unit of every provider, sorted by provider."""
+        from provcat.catalog.module_spec import ProviderModuleSpec
+
         return tuple(ProviderModuleSpec(k, p.module) for k, p in self.providers.items())
 
     @property
@@ -103,8 +106,7 @@ class CatalogSnapshot:
         return self.provider_index.get(name.strip().casefold())
 
     def policy(self, provider: str) -> ProviderModelPolicy | None:
-        entry = self.providers.get(provider)
-        return entry.policy if entry is not None else None
+        return self.policies.get(provider)
 
     def endpoint(self, provider: str, key: str) -> ProviderEndpointSpec:
         """The record of canonical ``provider``/``key``."""

@@ -3,6 +3,11 @@
 An endpoint exists at run time as its :class:`ProviderEndpointSpec` (this frozen record) and the
 instances built from it. The record names its Python parts by reference (``"module:Name"``); they
 are imported the first time the endpoint is used. Nothing here imports pydantic.
+
+The other ADR records are re-exported here and defined in modules of their own, made only where
+they are used (so never on the cold path, ``import provcat`` + the first ``match_endpoint``):
+:class:`ProviderModelPolicy` (:mod:`provcat.catalog.policy`), :class:`ProviderModuleSpec`
+(:mod:`provcat.catalog.module_spec`) and :class:`ProviderDiagnostic` (:mod:`provcat.diagnostic`).
 """
 
 from __future__ import annotations
@@ -11,12 +16,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
-
-from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+
+    from provcat.catalog.module_spec import ProviderModuleSpec
+    from provcat.catalog.policy import EffortMode, ProviderModelPolicy
+    from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
 
 __all__ = [
     "CatalogDiagnosticCode",
@@ -31,7 +38,24 @@ __all__ = [
 ]
 
 RequestOptionsFactory = Callable[[], "type[BaseModel]"]
-EffortMode = Literal["none", "kwarg", "model_name"]
+
+_ELSEWHERE = {
+    "CatalogDiagnosticCode": "provcat.diagnostic",
+    "ProviderDiagnostic": "provcat.diagnostic",
+    "EffortMode": "provcat.catalog.policy",
+    "ProviderModelPolicy": "provcat.catalog.policy",
+    "ProviderModuleSpec": "provcat.catalog.module_spec",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ELSEWHERE:
+        import importlib
+
+        value = getattr(importlib.import_module(_ELSEWHERE[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'provcat.catalog.specs' has no attribute {name!r}")
 
 
 class EndpointType(StrEnum):
@@ -138,50 +162,3 @@ class ProviderEndpointSpec:
             "allow_local_network": self.allow_local_network,
             "openai_compatible": False,
         }
-
-
-@dataclass(frozen=True, slots=True)
-class ProviderModuleSpec:
-    """One import unit: the module expected to provide ``provider``'s Python parts (D3).
-
-    ``module`` is None for a provider declared in YAML alone."""
-
-    provider: str
-    module: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class ProviderModelPolicy:
-    """How model specs for a provider are read and applied (D5)."""
-
-    provider: str
-    provider_aliases: tuple[str, ...] = ()
-    model_aliases: Mapping[str, str] = field(default_factory=dict)
-    effort_mode: EffortMode = "none"
-    effort_kwarg: str | None = None
-    effort_levels: tuple[str, ...] = ()
-    yolo_kwargs: Mapping[str, Any] = field(default_factory=dict)
-    bypass_kwargs: Mapping[str, Any] = field(default_factory=dict)
-    fast_kwargs: Mapping[str, Any] = field(default_factory=dict)
-    # provcat additions: the model-name prefix rule, and how effort maps to vendor values
-    model_prefix: str | None = None
-    model_prefix_for: tuple[str, ...] = ()
-    effort_translate: Mapping[str, str] = field(default_factory=dict)
-    # ((canonical model names, or "*"), vendor level -> vendor level), first match wins
-    effort_model_rules: tuple[tuple[frozenset[str], Mapping[str, str]], ...] = ()
-    effort_name_format: str | None = None
-    # the provider's model inventory: canonical id or alias -> model id, and default efforts
-    model_index: Mapping[str, str] = field(default_factory=dict)
-    model_default_effort: Mapping[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        for name in (
-            "model_aliases",
-            "yolo_kwargs",
-            "bypass_kwargs",
-            "fast_kwargs",
-            "effort_translate",
-            "model_index",
-            "model_default_effort",
-        ):
-            object.__setattr__(self, name, frozen_mapping(getattr(self, name)))
