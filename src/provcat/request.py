@@ -10,8 +10,6 @@ first use of an endpoint (and inspection imports every request model: ~100 class
 Quote only true forward references; a test checks that no request model has string annotations.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,6 +17,10 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError
 
 if TYPE_CHECKING:
     from provcat.sdk_deviation import DeviationAspect, SdkDeviation
+
+    _Deviations = tuple[SdkDeviation, ...]
+else:  # the class is made where a model records a deviation (provcat.sdk_deviation)
+    _Deviations = tuple
 
 __all__ = [
     "DeviationAspect",
@@ -51,7 +53,7 @@ class RequestModel(BaseModel):
 
     # Known differences from the vendor's SDK, read by the drift check; never request data.
     # A subclass inherits its parent's list (extend it with ``Parent.sdk_deviations + (...)``).
-    sdk_deviations: ClassVar[tuple[SdkDeviation, ...]] = ()
+    sdk_deviations: ClassVar[_Deviations] = ()
 
 
 def field_names(model: type[BaseModel]) -> dict[str, str]:
