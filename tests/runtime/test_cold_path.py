@@ -50,7 +50,6 @@ MATCH_PATH = [
     "provcat.snapshot_format",
     "provcat_catalog",
     "provcat_catalog.data",
-    "provcat_catalog.records",
 ]
 
 # ... and of import provcat + resolve("openai", "chat"): the record, nothing built
@@ -71,7 +70,6 @@ RESOLVE_PATH = [
     "provcat.snapshot_format",
     "provcat_catalog",
     "provcat_catalog.data",
-    "provcat_catalog.records",
 ]
 
 # each one was on the cold path once, or would be a plausible regression
@@ -86,6 +84,7 @@ NEVER_ON_THE_COLD_PATH = [
     "provcat.inventory",  # a request default that names a model
     "provcat.sdk_deviation",  # request models that record one, the drift check
     "provcat_catalog.models",  # the model inventory
+    "provcat_catalog.records",  # the snapshot's record types: for type checkers
     "provcat_catalog.targets",  # the tool-schema compiler
     "difflib",  # "did you mean" hints of errors
     "generator",
