@@ -15,6 +15,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import FrozenInstanceError
+from types import MappingProxyType
+
+import pytest
+
+from provcat.catalog.snapshot import CatalogSnapshot
 
 # a process that only defines a pydantic model: what any pydantic-based catalog imports
 _PYDANTIC_BASELINE = (
@@ -146,3 +152,33 @@ def test_the_names_moved_off_the_cold_path_still_import_from_their_old_homes() -
         "provcat.agent_result",
         "provcat.sdk_deviation",
     ]
+
+
+def test_the_hand_written_snapshot_record_keeps_the_dataclass_behaviour() -> None:
+    """CatalogSnapshot is written out instead of made by @dataclass (a cold-start cost); it must
+    still be frozen, compare its facts only, and start every process's state empty."""
+
+    def make(fingerprint: str) -> CatalogSnapshot:
+        return CatalogSnapshot(
+            MappingProxyType({}), MappingProxyType({"a": "a"}), {}, {}, fingerprint, True
+        )
+
+    one, same, other = make("f1"), make("f1"), make("f2")
+    assert one == same and one != other and one != ("f1",)
+    one.memo.setdefault("a", {})  # state is mutated in place and left out of ==
+    one.loaded_modules.add("a")
+    assert one == same and same.memo == {} and same.loaded_modules == set()
+    assert one.bindings is not same.bindings
+    for name in ("fingerprint", "memo", "anything"):
+        with pytest.raises(FrozenInstanceError):
+            setattr(one, name, None)
+        with pytest.raises(FrozenInstanceError):
+            delattr(one, name)
+    with pytest.raises(TypeError):
+        hash(one)  # its mappings are unhashable, as the dataclass's hash of them was
+    assert repr(other).startswith("CatalogSnapshot(providers=mappingproxy({}), provider_index=")
+    assert repr(other).endswith(
+        "fingerprint='f2', trusted=True, unavailable={}, bindings={}, "
+        "loaded_modules=set(), factories={}, memo={}, parsed_specs={}, "
+        "applied_specs={})"
+    )

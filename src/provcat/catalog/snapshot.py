@@ -10,7 +10,7 @@ import (``unavailable``, kept for the snapshot's life), and the memos of resolve
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from provcat.catalog.specs import ProviderEndpointSpec
@@ -49,9 +49,38 @@ class ProviderEntry(NamedTuple):
         return tuple(self.endpoints)
 
 
-@dataclass(frozen=True, slots=True)
+_FACTS = ("providers", "provider_index", "policies", "model_aliases", "fingerprint", "trusted")
+_STATE = (
+    "unavailable",
+    "bindings",
+    "loaded_modules",
+    "factories",
+    "memo",
+    "parsed_specs",
+    "applied_specs",
+)
+
+
 class CatalogSnapshot:
-    """Every provider the catalog knows. Lookups are plain reads of these mappings."""
+    """Every provider the catalog knows. Lookups are plain reads of these mappings.
+
+    A frozen record with slots, written out rather than made by ``@dataclass``: the class is made
+    on every cold start, and generating a 13-field frozen dataclass cost more than everything
+    else in this module (about 1 ms). It behaves as that dataclass did: its facts (the first six
+    attributes) are given when it is made and compared by ``==``; its state (what a process
+    learns while using it) starts empty, is left out of ``==``, and is mutated in place; no
+    attribute can be assigned or deleted (:class:`dataclasses.FrozenInstanceError`).
+    """
+
+    __slots__ = _FACTS + _STATE
+    __match_args__ = (
+        "providers",
+        "provider_index",
+        "policies",
+        "model_aliases",
+        "fingerprint",
+        "trusted",
+    )
 
     # canonical key -> entry; the bundled snapshot makes each entry on first access
     # (provcat.catalog.lazy), a checked source all of them up front
@@ -63,20 +92,60 @@ class CatalogSnapshot:
     fingerprint: str
     trusted: bool  # written by the generator: configs are built without re-validation
     # provider -> its import_error; filled when a provider's Python fails to load, then final
-    unavailable: dict[str, ProviderDiagnostic] = field(default_factory=dict, compare=False)
+    unavailable: dict[str, ProviderDiagnostic]
     # provider -> canonical endpoint key -> binding; filled on first use of each endpoint
-    bindings: dict[str, dict[str, Binding]] = field(default_factory=dict, compare=False)
+    bindings: dict[str, dict[str, Binding]]
     # providers whose module imported (or that have none)
-    loaded_modules: set[str] = field(default_factory=set, compare=False)
+    loaded_modules: set[str]
     # id of a request-options factory -> its result: each factory is called once per snapshot
-    factories: dict[int, Any] = field(default_factory=dict, compare=False)
+    factories: dict[int, Any]
     # provider -> endpoint, exactly as a caller spelled them -> the record; filled on first
     # resolution of a spelling. Nested: a hit is two dict reads, no tuple to build and hash.
-    memo: dict[str, dict[str, ProviderEndpointSpec]] = field(default_factory=dict, compare=False)
+    memo: dict[str, dict[str, ProviderEndpointSpec]]
     # model spec -> its parse, and model_kwargs arguments -> its result (pure functions of the
     # snapshot); filled on first use, bounded like memo
-    parsed_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
-    applied_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
+    parsed_specs: dict[Any, Any]
+    applied_specs: dict[Any, Any]
+
+    def __init__(
+        self,
+        providers: Mapping[str, ProviderEntry],
+        provider_index: Mapping[str, str],
+        policies: Mapping[str, ProviderModelPolicy | None],
+        model_aliases: Mapping[str, str],
+        fingerprint: str,
+        trusted: bool,
+    ) -> None:
+        for name, value in zip(
+            _FACTS,
+            (providers, provider_index, policies, model_aliases, fingerprint, trusted),
+            strict=True,
+        ):
+            object.__setattr__(self, name, value)
+        for name in _STATE:
+            object.__setattr__(self, name, set() if name == "loaded_modules" else {})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _facts(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _FACTS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, CatalogSnapshot)
+        return self._facts() == other._facts()
+
+    def __hash__(self) -> int:
+        return hash(self._facts())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__qualname__}({fields})"
 
     MEMO_LIMIT = 4096  # model-spec memos; and provider spellings, each with up to MEMO_SPELLINGS
     MEMO_SPELLINGS = 256  # endpoint spellings remembered per provider spelling
