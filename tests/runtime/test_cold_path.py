@@ -182,3 +182,59 @@ def test_the_hand_written_snapshot_record_keeps_the_dataclass_behaviour() -> Non
         "loaded_modules=set(), factories={}, memo={}, parsed_specs={}, "
         "applied_specs={})"
     )
+
+
+def test_the_written_out_spec_methods_match_what_dataclass_generates() -> None:
+    """ProviderEndpointSpec writes its __init__, __repr__, __eq__ and __hash__ (generating them
+    for 24 fields was a cold-start cost). The oracle is Python's own generated methods: a
+    dataclass made by ``make_dataclass`` with the same fields, frozen, slotted and keyword-only."""
+    from dataclasses import field, fields, make_dataclass, replace
+
+    from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
+
+    reference = make_dataclass(
+        "ProviderEndpointSpec",
+        [
+            (f.name, f.type, field(default=f.default, default_factory=f.default_factory))
+            for f in fields(ProviderEndpointSpec)
+        ],
+        frozen=True,
+        slots=True,
+        kw_only=True,
+    )
+    values: dict[str, object] = {
+        "provider": "p",
+        "endpoint": "Chat",
+        "key": "chat",
+        "endpoint_type": EndpointType.API,
+        "endpoint_class": None,
+        "protocol": "openai-chat",
+        "request_options": None,
+        "endpoint_aliases": ("c",),
+        "request_defaults": MappingProxyType({"model": "m"}),
+        "path": "chat",
+        "method": "POST",
+        "base_url": "https://example.invalid/v1",
+        "auth_type": "bearer",
+        "api_key_env": "P_KEY",
+        "content_type": "application/json",
+        "timeout": 60.0,
+        "default_headers": MappingProxyType({}),
+        "requires_tokens": True,
+        "idempotent_retries": False,
+        "serialize_by_alias": False,
+        "allow_local_network": False,
+        "docs_url": "https://example.invalid/docs",
+    }
+    ours, theirs = ProviderEndpointSpec(**values), reference(**values)  # type: ignore[arg-type]
+    assert repr(ours) == repr(theirs)
+    assert ours == ProviderEndpointSpec(**values)  # type: ignore[arg-type]
+    assert ours != replace(ours, timeout=61.0) and ours != theirs  # another class: not equal
+    assert replace(replace(ours, timeout=61.0), timeout=60.0) == ours
+    for spec in (ours, theirs):
+        with pytest.raises(TypeError):  # its two mappings make every spec unhashable
+            hash(spec)
+        with pytest.raises(FrozenInstanceError):
+            spec.provider = "q"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ProviderEndpointSpec(**{k: v for k, v in values.items() if k != "method"})  # type: ignore[arg-type]
