@@ -3,9 +3,12 @@
 
 """The catalog as literal data, sorted by canonical key (code point order)."""
 
-from typing import Final
+from __future__ import annotations
 
-from provcat_catalog.records import ProviderRecord
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # the record types are for type checkers: the runtime never imports them
+    from provcat_catalog.records import ProviderRecord
 
 # canonical spelling of every provider key and alias -> canonical provider key
 PROVIDER_INDEX: Final[dict[str, str]] = {

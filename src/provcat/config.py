@@ -1,6 +1,8 @@
-"""EndpointConfig: the endpoint-control fields. Unknown fields are errors, never request data."""
+"""EndpointConfig: the endpoint-control fields. Unknown fields are errors, never request data.
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here (as in the request-model modules): pydantic would
+compile and evaluate each string annotation at class creation, on the cold path.
+"""
 
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
@@ -96,7 +98,7 @@ class EndpointConfig(BaseModel):
         return value
 
     @classmethod
-    def _from_catalog(cls, values: Mapping[str, Any]) -> EndpointConfig:
+    def _from_catalog(cls, values: Mapping[str, Any]) -> "EndpointConfig":
         """The config ``values`` describe, built without running the validator.
 
         Only for catalog records the generator already checked against the provider JSON Schema

@@ -15,7 +15,6 @@ import contextlib
 import copy
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
@@ -34,10 +33,22 @@ from provcat.redact import sanitize
 if TYPE_CHECKING:
     import httpx
 
+    from provcat.agent_result import AgentResult
     from provcat.config import EndpointConfig
     from provcat.pool import ConnectionPool, Sleep
 
 __all__ = ["AgentResult", "AgenticEndpoint", "Endpoint", "EndpointType"]
+
+
+def __getattr__(name: str) -> object:
+    """``AgentResult`` lives in :mod:`provcat.agent_result`, loaded when an agentic endpoint runs
+    (or the name is imported): endpoints reached over HTTP never create the class."""
+    if name == "AgentResult":
+        from provcat.agent_result import AgentResult
+
+        globals()[name] = AgentResult
+        return AgentResult
+    raise AttributeError(f"module 'provcat.endpoint' has no attribute {name!r}")
 
 
 class Endpoint:
@@ -361,20 +372,6 @@ def _form_value(value: Any) -> str:
     return json.dumps(value)
 
 
-@dataclass(frozen=True, slots=True)
-class AgentResult:
-    """What an agentic run produced."""
-
-    argv: tuple[str, ...]
-    returncode: int
-    stdout: str
-    stderr: str
-
-    @property
-    def ok(self) -> bool:
-        return self.returncode == 0
-
-
 class AgenticEndpoint(Endpoint):
     """An endpoint that runs an agent: a command-line tool or an in-process framework.
 
@@ -420,6 +417,8 @@ class AgenticEndpoint(Endpoint):
         **kwargs: Any,
     ) -> AgentResult:
         import asyncio
+
+        from provcat.agent_result import AgentResult
 
         model = self.request_model
         data = self.payload(request, **kwargs)

@@ -10,15 +10,17 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from provcat.catalog.specs import ProviderEndpointSpec
-from provcat.compat import CompatibleEndpoint, compatible_request_model, is_strict
 from provcat.config import EndpointConfig
 from provcat.endpoint import Endpoint
-from provcat.endpoint_lifecycle import check_endpoint_use
 from provcat.errors import EndpointConfigurationError, EndpointNotFound
 from provcat.keys import canonical_endpoint_key, canonical_provider_key
 from provcat.registry import EndpointRegistry
-from provcat.request import field_names, field_problem, suggest
 from provcat.resolution import Unlisted, lookup, resolve
+
+# Imported where they are used, off the cold path (``import provcat`` + the first
+# ``match_endpoint`` of a registered endpoint, guarded by tests/runtime/test_cold_path.py):
+# provcat.compat (compatible endpoints, the implicit fallback) and provcat.request (checking a
+# caller's request defaults, and the hints of errors).
 
 __all__ = ["build", "match_endpoint", "resolve", "target"]
 
@@ -29,6 +31,8 @@ def _check_overrides(overrides: Mapping[str, Any]) -> None:
     allowed = EndpointConfig.field_names() - _FIXED
     for key in sorted(overrides):
         if key not in allowed:
+            from provcat.request import suggest
+
             hint = suggest(key, allowed)
             raise EndpointConfigurationError(
                 key,
@@ -43,6 +47,8 @@ def _check_defaults(
 ) -> dict[str, Any]:
     if not isinstance(defaults, Mapping):
         raise TypeError(f"request_defaults must be a mapping, not {type(defaults).__name__}")
+    from provcat.request import field_names, field_problem, suggest
+
     for key in sorted(defaults):
         if not isinstance(key, str):
             raise EndpointConfigurationError(str(key), f"request default key {key!r} is not a str")
@@ -72,6 +78,8 @@ def _compatible(
     request_defaults: Mapping[str, Any] | None,
     overrides: Mapping[str, Any],
 ) -> Endpoint:
+    from provcat.compat import CompatibleEndpoint, compatible_request_model
+
     base_url = overrides.get("base_url")
     if not isinstance(base_url, str) or not base_url.strip():
         raise EndpointConfigurationError(
@@ -115,6 +123,8 @@ def target(
     )
     found = lookup(snapshot, provider, endpoint, compatible=openai_compatible or implicit)
     if implicit and isinstance(found, Unlisted):
+        from provcat.compat import is_strict
+
         if is_strict():
             raise EndpointNotFound(
                 pkey,
@@ -140,7 +150,9 @@ def build(
 ) -> Endpoint:
     """A fresh instance of the registered endpoint ``spec`` (loading its provider on first use),
     with the caller's request defaults and configuration overrides checked."""
-    if spec.lifecycle is not None:
+    if spec.lifecycle is not None:  # a deprecated or retired endpoint: off the cold path
+        from provcat.endpoint_lifecycle import check_endpoint_use
+
         check_endpoint_use(spec)
     binding = EndpointRegistry.bind(EndpointRegistry.snapshot(), spec)
     where = f"{spec.provider}/{spec.endpoint}"

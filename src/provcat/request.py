@@ -10,13 +10,17 @@ first use of an endpoint (and inspection imports every request model: ~100 class
 Quote only true forward references; a test checks that no request model has string annotations.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError
+
+if TYPE_CHECKING:
+    from provcat.sdk_deviation import DeviationAspect, SdkDeviation
+
+    _Deviations = tuple[SdkDeviation, ...]
+else:  # the class is made where a model records a deviation (provcat.sdk_deviation)
+    _Deviations = tuple
 
 __all__ = [
     "DeviationAspect",
@@ -27,29 +31,17 @@ __all__ = [
     "suggest",
 ]
 
-DeviationAspect = Literal["missing", "extra", "required", "values", "bounds"]
-"""What differs: a field only the SDK has, one only the model has, which side requires it, the
-enum/literal values accepted, or a numeric or length bound."""
 
+def __getattr__(name: str) -> object:
+    """``DeviationAspect`` and ``SdkDeviation`` live in :mod:`provcat.sdk_deviation`, loaded
+    when first named (most processes never create the class)."""
+    if name in ("DeviationAspect", "SdkDeviation"):
+        from provcat import sdk_deviation
 
-@dataclass(frozen=True, slots=True)
-class SdkDeviation:
-    """A known, intended difference between a request model and a vendor's official SDK.
-
-    The drift check (``tests/drift``) compares every request model with the typed request
-    parameters of its vendor's SDK at the pinned version; a difference fails unless the model
-    records it here with the reason the model is right (or the SDK is), e.g. a field the SDK sends
-    as a header, or an SDK type that lags the vendor's API reference.
-    """
-
-    sdk: str  # the SDK's distribution name on PyPI, e.g. "openai"
-    field: str  # the field as the report names it: the SDK's spelling, else the model's
-    aspect: DeviationAspect
-    reason: str  # why the difference is right, with the vendor page that says so
-
-    def __post_init__(self) -> None:
-        if not self.reason.strip():
-            raise ValueError(f"SdkDeviation {self.sdk}:{self.field}:{self.aspect} needs a reason")
+        value = getattr(sdk_deviation, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'provcat.request' has no attribute {name!r}")
 
 
 class RequestModel(BaseModel):
@@ -61,7 +53,7 @@ class RequestModel(BaseModel):
 
     # Known differences from the vendor's SDK, read by the drift check; never request data.
     # A subclass inherits its parent's list (extend it with ``Parent.sdk_deviations + (...)``).
-    sdk_deviations: ClassVar[tuple[SdkDeviation, ...]] = ()
+    sdk_deviations: ClassVar[_Deviations] = ()
 
 
 def field_names(model: type[BaseModel]) -> dict[str, str]:

@@ -19,15 +19,10 @@ import importlib
 import re
 from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from provcat.catalog.snapshot import Binding, CatalogSnapshot
-from provcat.catalog.specs import (
-    CatalogDiagnosticCode,
-    EndpointType,
-    ProviderDiagnostic,
-    ProviderEndpointSpec,
-)
+from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
 from provcat.errors import ProviderUnavailable
 from provcat.protocols import PROTOCOLS
 from provcat.redact import sanitize
@@ -35,12 +30,14 @@ from provcat.redact import sanitize
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
     from provcat.endpoint import Endpoint
 
 __all__ = ["Importer", "Problems", "load_endpoint"]
 
 Importer = Callable[[str], ModuleType]
-Problems = list[ProviderDiagnostic]
+# a string: provcat.diagnostic is imported when a problem is found, not on the cold path
+Problems: TypeAlias = "list[ProviderDiagnostic]"
 
 
 class _Invalid(Exception):
@@ -61,6 +58,8 @@ def _diag(
     cause: BaseException | None = None,
     endpoint: bool = True,
 ) -> ProviderDiagnostic:
+    from provcat.diagnostic import ProviderDiagnostic
+
     return ProviderDiagnostic(
         code,
         spec.provider,

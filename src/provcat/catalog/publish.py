@@ -17,19 +17,17 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from provcat.catalog.lazy import LazyMapping
 from provcat.catalog.load import Importer, Problems, load_endpoint
 from provcat.catalog.snapshot import CatalogSnapshot, ProviderEntry
-from provcat.catalog.specs import (
-    CatalogDiagnosticCode,
-    ProviderDiagnostic,
-    ProviderEndpointSpec,
-    ProviderModelPolicy,
-)
+from provcat.catalog.specs import ProviderEndpointSpec
 from provcat.errors import CatalogValidationError, ProviderUnavailable
 from provcat.keys import canonical_key
 
 if TYPE_CHECKING:
     from provcat.catalog.keyspace import ClassUse, KeyProblem
+    from provcat.catalog.policy import ProviderModelPolicy
+    from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
 
 __all__ = ["checked_snapshot", "trusted_snapshot"]
 
@@ -40,6 +38,8 @@ def _policy(record: Record) -> ProviderModelPolicy | None:
     raw = record.get("policy")
     if raw is None:
         return None
+    from provcat.catalog.policy import ProviderModelPolicy
+
     return ProviderModelPolicy(
         provider=record["provider"],
         provider_aliases=tuple(record["aliases"]),
@@ -74,7 +74,11 @@ def _policy(record: Record) -> ProviderModelPolicy | None:
     )
 
 
-def _entry(record: Record, endpoint_index: Mapping[str, str]) -> ProviderEntry:
+def _entry(record: Record) -> ProviderEntry:
+    return _entry_with(record, record["endpoint_index"])
+
+
+def _entry_with(record: Record, endpoint_index: Mapping[str, str]) -> ProviderEntry:
     key = record["provider"]
     aliases = tuple(sorted(record["aliases"]))
     specs = sorted(
@@ -88,7 +92,6 @@ def _entry(record: Record, endpoint_index: Mapping[str, str]) -> ProviderEntry:
         module=record["module"],
         endpoints=MappingProxyType({s.key: s for s in specs}),
         endpoint_index=MappingProxyType(dict(endpoint_index)),
-        policy=_policy(record),
     )
 
 
@@ -98,12 +101,13 @@ def trusted_snapshot(
     model_aliases: Mapping[str, str],
     fingerprint: str,
 ) -> CatalogSnapshot:
-    """The generator's records and indexes, published as written."""
+    """The generator's records and indexes, published as written: each provider's entry and
+    policy are made from its record on first use (the generator already checked them all)."""
+    by_key = MappingProxyType({r["provider"]: r for r in records})
     return CatalogSnapshot(
-        providers=MappingProxyType(
-            {r["provider"]: _entry(r, r["endpoint_index"]) for r in records}
-        ),
+        providers=LazyMapping(by_key, _entry),
         provider_index=MappingProxyType(provider_index),
+        policies=LazyMapping(by_key, _policy),
         model_aliases=MappingProxyType(model_aliases),
         fingerprint=fingerprint,
         trusted=True,
@@ -118,6 +122,8 @@ _RUNTIME_CODE: dict[str, CatalogDiagnosticCode] = {
 
 
 def _diagnostic(problem: KeyProblem[Any]) -> ProviderDiagnostic:
+    from provcat.diagnostic import ProviderDiagnostic
+
     code: Any = _RUNTIME_CODE.get(problem.code, problem.code)
     return ProviderDiagnostic(
         code, problem.provider, problem.endpoint, None, problem.key, problem.message
@@ -145,9 +151,10 @@ def checked_snapshot(
     ]
     snapshot = CatalogSnapshot(
         providers=MappingProxyType(
-            {r["provider"]: _entry(r, endpoint_indexes[r["provider"]]) for r in canonical}
+            {r["provider"]: _entry_with(r, endpoint_indexes[r["provider"]]) for r in canonical}
         ),
         provider_index=MappingProxyType(provider_index),
+        policies=MappingProxyType({r["provider"]: _policy(r) for r in canonical}),
         model_aliases=MappingProxyType(dict(model_aliases or {})),
         fingerprint=fingerprint,
         trusted=False,
@@ -171,5 +178,5 @@ def checked_snapshot(
                 )
     problems.extend(_diagnostic(p) for p in check_classes(uses))
     if problems:
-        raise CatalogValidationError(sorted(set(problems), key=ProviderDiagnostic.sort_key))
+        raise CatalogValidationError(sorted(set(problems), key=lambda d: d.sort_key()))
     return snapshot

@@ -10,19 +10,17 @@ import (``unavailable``, kept for the snapshot's life), and the memos of resolve
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from provcat.catalog.spec_tables import SpecAlias, SpecProvider, spec_aliases, spec_providers
-from provcat.catalog.specs import (
-    ProviderDiagnostic,
-    ProviderEndpointSpec,
-    ProviderModelPolicy,
-    ProviderModuleSpec,
-)
+from provcat.catalog.specs import ProviderEndpointSpec
 
 if TYPE_CHECKING:
+    from provcat.catalog.module_spec import ProviderModuleSpec
+    from provcat.catalog.policy import ProviderModelPolicy
+    from provcat.catalog.spec_tables import SpecAlias, SpecProvider
     from provcat.config import EndpointConfig
+    from provcat.diagnostic import ProviderDiagnostic
     from provcat.endpoint import Endpoint
 
 __all__ = ["Binding", "CatalogSnapshot", "ProviderEntry"]
@@ -36,9 +34,9 @@ class Binding(NamedTuple):
     config: EndpointConfig
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderEntry:
-    """One provider the catalog lists."""
+class ProviderEntry(NamedTuple):
+    """One provider the catalog lists (a named tuple, like Binding: an immutable record whose
+    class costs a fraction of a dataclass's to make, on the cold path)."""
 
     provider: str
     display_name: str
@@ -46,59 +44,141 @@ class ProviderEntry:
     module: str | None  # None: declared in YAML alone
     endpoints: Mapping[str, ProviderEndpointSpec]  # canonical endpoint key -> record, sorted
     endpoint_index: Mapping[str, str]  # canonical spelling -> canonical endpoint key
-    policy: ProviderModelPolicy | None
 
     def available_endpoints(self) -> tuple[str, ...]:
         """Canonical endpoint keys, sorted (what EndpointNotFound lists)."""
         return tuple(self.endpoints)
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogSnapshot:
-    """Every provider the catalog knows. Lookups are plain reads of these mappings."""
+_FACTS = ("providers", "provider_index", "policies", "model_aliases", "fingerprint", "trusted")
+_STATE = (
+    "unavailable",
+    "bindings",
+    "loaded_modules",
+    "factories",
+    "memo",
+    "parsed_specs",
+    "applied_specs",
+)
+# derived from the facts by provcat.catalog.spec_tables on first read (a model spec): every
+# canonical provider spelling -> what a model spec needs of its provider; every canonical model
+# alias -> its target; whether any alias has a "/" (when none has, a spec with one is never an
+# alias). Made on first read, not with the snapshot: they read every provider's policy, which
+# the bundled snapshot makes only on first use (a cold start never needs them).
+_DERIVED = ("spec_providers", "spec_aliases", "slashed_aliases")
 
+
+class CatalogSnapshot:
+    """Every provider the catalog knows. Lookups are plain reads of these mappings.
+
+    A frozen record with slots, written out rather than made by ``@dataclass``: the class is made
+    on every cold start, and generating a 13-field frozen dataclass cost more than everything
+    else in this module (about 1 ms). It behaves as that dataclass did: its facts (the first six
+    attributes) are given when it is made and compared by ``==``; its state (what a process
+    learns while using it) starts empty, is left out of ``==``, and is mutated in place; no
+    attribute can be assigned or deleted (:class:`dataclasses.FrozenInstanceError`).
+    """
+
+    __slots__ = _FACTS + _STATE + _DERIVED
+    __match_args__ = (
+        "providers",
+        "provider_index",
+        "policies",
+        "model_aliases",
+        "fingerprint",
+        "trusted",
+    )
+
+    # canonical key -> entry; the bundled snapshot makes each entry on first access
+    # (provcat.catalog.lazy), a checked source all of them up front
     providers: Mapping[str, ProviderEntry]
     provider_index: Mapping[str, str]  # every canonical provider spelling -> canonical key
+    # canonical key -> model policy (None: the catalog gives it none), made like providers
+    policies: Mapping[str, ProviderModelPolicy | None]
     model_aliases: Mapping[str, str]  # canonical bare alias -> "provider/model"
     fingerprint: str
     trusted: bool  # written by the generator: configs are built without re-validation
     # provider -> its import_error; filled when a provider's Python fails to load, then final
-    unavailable: dict[str, ProviderDiagnostic] = field(default_factory=dict, compare=False)
+    unavailable: dict[str, ProviderDiagnostic]
     # provider -> canonical endpoint key -> binding; filled on first use of each endpoint
-    bindings: dict[str, dict[str, Binding]] = field(default_factory=dict, compare=False)
+    bindings: dict[str, dict[str, Binding]]
     # providers whose module imported (or that have none)
-    loaded_modules: set[str] = field(default_factory=set, compare=False)
+    loaded_modules: set[str]
     # id of a request-options factory -> its result: each factory is called once per snapshot
-    factories: dict[int, Any] = field(default_factory=dict, compare=False)
+    factories: dict[int, Any]
     # provider -> endpoint, exactly as a caller spelled them -> the record; filled on first
     # resolution of a spelling. Nested: a hit is two dict reads, no tuple to build and hash.
-    memo: dict[str, dict[str, ProviderEndpointSpec]] = field(default_factory=dict, compare=False)
+    memo: dict[str, dict[str, ProviderEndpointSpec]]
     # model spec -> its parse, and model_kwargs arguments -> its result (pure functions of the
     # snapshot); filled on first use, bounded like memo
-    parsed_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
-    applied_specs: dict[Any, Any] = field(default_factory=dict, compare=False)
+    parsed_specs: dict[Any, Any]
+    applied_specs: dict[Any, Any]
 
-    # derived from the facts above when the snapshot is made (provcat.catalog.spec_tables):
-    # every canonical provider spelling -> what a model spec needs of its provider; every
-    # canonical model alias -> its target; whether any alias has a "/" (when none has, a spec
-    # with one is never an alias)
-    spec_providers: Mapping[str, SpecProvider] = field(init=False, repr=False, compare=False)
-    spec_aliases: Mapping[str, SpecAlias] = field(init=False, repr=False, compare=False)
-    slashed_aliases: bool = field(init=False, repr=False, compare=False)
+    def __init__(
+        self,
+        providers: Mapping[str, ProviderEntry],
+        provider_index: Mapping[str, str],
+        policies: Mapping[str, ProviderModelPolicy | None],
+        model_aliases: Mapping[str, str],
+        fingerprint: str,
+        trusted: bool,
+    ) -> None:
+        for name, value in zip(
+            _FACTS,
+            (providers, provider_index, policies, model_aliases, fingerprint, trusted),
+            strict=True,
+        ):
+            object.__setattr__(self, name, value)
+        for name in _STATE:
+            object.__setattr__(self, name, set() if name == "loaded_modules" else {})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _facts(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _FACTS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, CatalogSnapshot)
+        return self._facts() == other._facts()
+
+    def __hash__(self) -> int:
+        return hash(self._facts())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FACTS + _STATE)
+        return f"{type(self).__qualname__}({fields})"
+
+    spec_providers: Mapping[str, SpecProvider]
+    spec_aliases: Mapping[str, SpecAlias]
+    slashed_aliases: bool
+
+    def __getattr__(self, name: str) -> Any:
+        """The derived tables (``_DERIVED``), made on their first read and kept in their slots,
+        so every later read is a plain slot read (this runs only for an unset slot)."""
+        if name not in _DERIVED:
+            raise AttributeError(name)
+        from provcat.catalog.spec_tables import spec_aliases, spec_providers
+
+        providers = spec_providers(self.provider_index, self.policies)
+        object.__setattr__(self, "spec_providers", providers)
+        object.__setattr__(self, "spec_aliases", spec_aliases(self.model_aliases, providers))
+        object.__setattr__(self, "slashed_aliases", any("/" in a for a in self.model_aliases))
+        return object.__getattribute__(self, name)
 
     MEMO_LIMIT = 4096  # model-spec memos; and provider spellings, each with up to MEMO_SPELLINGS
     MEMO_SPELLINGS = 256  # endpoint spellings remembered per provider spelling
 
-    def __post_init__(self) -> None:
-        policies = {key: entry.policy for key, entry in self.providers.items()}
-        providers = spec_providers(self.provider_index, policies)
-        object.__setattr__(self, "spec_providers", providers)
-        object.__setattr__(self, "spec_aliases", spec_aliases(self.model_aliases, providers))
-        object.__setattr__(self, "slashed_aliases", any("/" in a for a in self.model_aliases))
-
     @property
     def modules(self) -> tuple[ProviderModuleSpec, ...]:
         """The import unit of every provider, sorted by provider."""
+        from provcat.catalog.module_spec import ProviderModuleSpec
+
         return tuple(ProviderModuleSpec(k, p.module) for k, p in self.providers.items())
 
     @property
@@ -121,8 +201,7 @@ class CatalogSnapshot:
         return self.provider_index.get(name.strip().casefold())
 
     def policy(self, provider: str) -> ProviderModelPolicy | None:
-        entry = self.providers.get(provider)
-        return entry.policy if entry is not None else None
+        return self.policies.get(provider)
 
     def endpoint(self, provider: str, key: str) -> ProviderEndpointSpec:
         """The record of canonical ``provider``/``key``."""

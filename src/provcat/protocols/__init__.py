@@ -9,18 +9,17 @@ This table is the one list of protocols: the generator checks ``protocol:`` agai
 runtime builds endpoints from it. Importing it imports nothing else (no pydantic).
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 __all__ = ["COMPATIBLE_PROTOCOL", "PROTOCOLS", "Protocol"]
 
 
-@dataclass(frozen=True, slots=True)
-class Protocol:
-    """One generic endpoint implementation."""
+class Protocol(NamedTuple):
+    """One generic endpoint implementation (a named tuple: this table is read on the cold path,
+    and a tuple class costs a fraction of a dataclass to create; this module's annotations are
+    not strings, so that making the class evaluates none)."""
 
     name: str
     implementation: str  # "package.module:Class", an Endpoint subclass

@@ -1,0 +1,240 @@
+"""What a fresh process imports on the cold path: ``import provcat`` + the first resolution.
+
+``make bench`` times the cold path; these tests keep what it imports from growing again. The
+expected module lists are regression guards of this repository's own import graph (written down
+from it on purpose, not taken from an outside source): a change that pulls another module onto
+the cold path must change them here, deliberately.
+
+A pydantic model class needs ``pydantic.fields`` (and with it ``pydantic.types``,
+``annotated_types``, ``secrets``, ...), so the baseline that ``match_endpoint`` is compared with is
+a process that defines one model; everything it imports beyond that baseline must be provcat's own.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import FrozenInstanceError
+from types import MappingProxyType
+
+import pytest
+
+from provcat.catalog.snapshot import CatalogSnapshot
+
+# a process that only defines a pydantic model: what any pydantic-based catalog imports
+_PYDANTIC_BASELINE = (
+    "from pydantic import BaseModel, ConfigDict\n"
+    "class Model(BaseModel):\n"
+    "    model_config = ConfigDict(defer_build=True)\n"
+    "    field: int = 0\n"
+)
+
+# provcat's own modules on the path of import provcat + match_endpoint("openai", "chat")
+MATCH_PATH = [
+    "provcat",
+    "provcat.catalog",
+    "provcat.catalog.lazy",
+    "provcat.catalog.load",
+    "provcat.catalog.publish",
+    "provcat.catalog.snapshot",
+    "provcat.catalog.specs",
+    "provcat.config",
+    "provcat.endpoint",
+    "provcat.errors",
+    "provcat.keys",
+    "provcat.match",
+    "provcat.protocols",
+    "provcat.protocols.openai_chat",
+    "provcat.protocols.openai_voice",
+    "provcat.providers",
+    "provcat.providers.openai",
+    "provcat.redact",
+    "provcat.registry",
+    "provcat.request",
+    "provcat.resolution",
+    "provcat.snapshot_format",
+    "provcat_catalog",
+    "provcat_catalog.data",
+]
+
+# ... and of import provcat + resolve("openai", "chat"): the record, nothing built
+RESOLVE_PATH = [
+    "provcat",
+    "provcat.catalog",
+    "provcat.catalog.lazy",
+    "provcat.catalog.load",
+    "provcat.catalog.publish",
+    "provcat.catalog.snapshot",
+    "provcat.catalog.specs",
+    "provcat.errors",
+    "provcat.keys",
+    "provcat.protocols",
+    "provcat.redact",
+    "provcat.registry",
+    "provcat.resolution",
+    "provcat.snapshot_format",
+    "provcat_catalog",
+    "provcat_catalog.data",
+]
+
+# each one was on the cold path once, or would be a plausible regression
+NEVER_ON_THE_COLD_PATH = [
+    "provcat.agent_result",  # agentic endpoints only
+    "provcat.catalog.inspect",  # list_providers()
+    "provcat.catalog.keyspace",  # a custom catalog source's validation
+    "provcat.catalog.module_spec",  # inspection
+    "provcat.catalog.policy",  # model-spec parsing
+    "provcat.compat",  # openai_compatible=True, the implicit fallback
+    "provcat.diagnostic",  # a provider that failed to load
+    "provcat.inventory",  # a request default that names a model
+    "provcat.sdk_deviation",  # request models that record one, the drift check
+    "provcat_catalog.models",  # the model inventory
+    "provcat_catalog.records",  # the snapshot's record types: for type checkers
+    "provcat_catalog.targets",  # the tool-schema compiler
+    "difflib",  # "did you mean" hints of errors
+    "generator",
+    "httpx",
+    "jinja2",
+    "jsonschema",
+    "yaml",
+]
+
+
+def _modules(code: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running ``code``."""
+    probe = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+def _ours(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in ("provcat", "provcat_catalog"))
+
+
+def test_match_endpoint_imports_only_provcat_beyond_a_pydantic_model() -> None:
+    baseline = _modules(_PYDANTIC_BASELINE)
+    cold = _modules("import provcat\nprovcat.match_endpoint('openai', 'chat')")
+    assert _ours(cold) == MATCH_PATH
+    assert sorted(cold - baseline - set(MATCH_PATH)) == []
+    assert sorted(set(NEVER_ON_THE_COLD_PATH) & cold) == []
+
+
+def test_resolving_a_record_imports_no_pydantic_and_no_provider() -> None:
+    cold = _modules("import provcat\nprovcat.resolve('openai', 'chat')")
+    assert _ours(cold) == RESOLVE_PATH
+    assert sorted(m for m in cold if m.split(".")[0] in ("pydantic", "pydantic_core")) == []
+    assert sorted(set(NEVER_ON_THE_COLD_PATH) & cold) == []
+
+
+def test_the_names_moved_off_the_cold_path_still_import_from_their_old_homes() -> None:
+    """Re-exported where they were defined before, and loaded when first named."""
+    code = (
+        "from provcat.catalog.specs import (CatalogDiagnosticCode, EffortMode, "
+        "ProviderDiagnostic, ProviderModelPolicy, ProviderModuleSpec)\n"
+        "from provcat.endpoint import AgentResult\n"
+        "from provcat.request import DeviationAspect, SdkDeviation\n"
+        "import provcat.catalog as c\n"
+        "print(c.ProviderModelPolicy is ProviderModelPolicy, ProviderModelPolicy.__module__,\n"
+        "      ProviderModuleSpec.__module__, ProviderDiagnostic.__module__,\n"
+        "      AgentResult.__module__, SdkDeviation.__module__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == [
+        "True",
+        "provcat.catalog.policy",
+        "provcat.catalog.module_spec",
+        "provcat.diagnostic",
+        "provcat.agent_result",
+        "provcat.sdk_deviation",
+    ]
+
+
+def test_the_hand_written_snapshot_record_keeps_the_dataclass_behaviour() -> None:
+    """CatalogSnapshot is written out instead of made by @dataclass (a cold-start cost); it must
+    still be frozen, compare its facts only, and start every process's state empty."""
+
+    def make(fingerprint: str) -> CatalogSnapshot:
+        return CatalogSnapshot(
+            MappingProxyType({}), MappingProxyType({"a": "a"}), {}, {}, fingerprint, True
+        )
+
+    one, same, other = make("f1"), make("f1"), make("f2")
+    assert one == same and one != other and one != ("f1",)
+    one.memo.setdefault("a", {})  # state is mutated in place and left out of ==
+    one.loaded_modules.add("a")
+    assert one == same and same.memo == {} and same.loaded_modules == set()
+    assert one.bindings is not same.bindings
+    for name in ("fingerprint", "memo", "anything"):
+        with pytest.raises(FrozenInstanceError):
+            setattr(one, name, None)
+        with pytest.raises(FrozenInstanceError):
+            delattr(one, name)
+    with pytest.raises(TypeError):
+        hash(one)  # its mappings are unhashable, as the dataclass's hash of them was
+    assert repr(other).startswith("CatalogSnapshot(providers=mappingproxy({}), provider_index=")
+    assert repr(other).endswith(
+        "fingerprint='f2', trusted=True, unavailable={}, bindings={}, "
+        "loaded_modules=set(), factories={}, memo={}, parsed_specs={}, "
+        "applied_specs={})"
+    )
+
+
+def test_the_written_out_spec_methods_match_what_dataclass_generates() -> None:
+    """ProviderEndpointSpec writes its __init__, __repr__, __eq__ and __hash__ (generating them
+    for 24 fields was a cold-start cost). The oracle is Python's own generated methods: a
+    dataclass made by ``make_dataclass`` with the same fields, frozen, slotted and keyword-only."""
+    from dataclasses import field, fields, make_dataclass, replace
+
+    from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
+
+    reference = make_dataclass(
+        "ProviderEndpointSpec",
+        [
+            (f.name, f.type, field(default=f.default, default_factory=f.default_factory))
+            for f in fields(ProviderEndpointSpec)
+        ],
+        frozen=True,
+        slots=True,
+        kw_only=True,
+    )
+    values: dict[str, object] = {
+        "provider": "p",
+        "endpoint": "Chat",
+        "key": "chat",
+        "endpoint_type": EndpointType.API,
+        "endpoint_class": None,
+        "protocol": "openai-chat",
+        "request_options": None,
+        "endpoint_aliases": ("c",),
+        "request_defaults": MappingProxyType({"model": "m"}),
+        "path": "chat",
+        "method": "POST",
+        "base_url": "https://example.invalid/v1",
+        "auth_type": "bearer",
+        "api_key_env": "P_KEY",
+        "content_type": "application/json",
+        "timeout": 60.0,
+        "default_headers": MappingProxyType({}),
+        "requires_tokens": True,
+        "idempotent_retries": False,
+        "serialize_by_alias": False,
+        "allow_local_network": False,
+        "docs_url": "https://example.invalid/docs",
+    }
+    ours, theirs = ProviderEndpointSpec(**values), reference(**values)  # type: ignore[arg-type]
+    assert repr(ours) == repr(theirs)
+    assert ours == ProviderEndpointSpec(**values)  # type: ignore[arg-type]
+    assert ours != replace(ours, timeout=61.0) and ours != theirs  # another class: not equal
+    assert replace(replace(ours, timeout=61.0), timeout=60.0) == ours
+    for spec in (ours, theirs):
+        with pytest.raises(TypeError):  # its two mappings make every spec unhashable
+            hash(spec)
+        with pytest.raises(FrozenInstanceError):
+            spec.provider = "q"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ProviderEndpointSpec(**{k: v for k, v in values.items() if k != "method"})  # type: ignore[arg-type]
