@@ -17,7 +17,7 @@ from provcat.toolschema.plan import (
 )
 from provcat.toolschema.tally import _Tally
 from provcat.toolschema.targets import Rule, Target
-from provcat.toolschema.types import CanonicalTool
+from provcat.toolschema.types import CanonicalTool, PlainTool
 
 _INLINE_BUDGET = 10_000
 
@@ -43,7 +43,7 @@ class RunState:
     def __init__(
         self,
         target: Target,
-        tool: CanonicalTool,
+        tool: CanonicalTool | PlainTool,
         root: dict[str, Any],
         *,
         keep_resolved: bool = True,
