@@ -378,3 +378,20 @@ def test_a_plain_dict_compiles_as_its_validated_tool_and_is_left_unchanged(targe
                 mode="json", by_alias=True
             )
         assert json.dumps(raw) == before
+
+
+def test_no_root_type_case_hits_a_root_typed_object() -> None:
+    """tool_rules skips the root-type rules for a root whose type is "object": no case of any
+    bundled target's root-type trigger may hit it (a new case that does must drop the skip)."""
+    from provcat.toolschema.tool_checks import _root_type_hit
+
+    cases = {case for t in list_targets() for _, case in plan_for(t).root_type_rules}
+    assert cases  # the bundled targets have root-type rules
+    for case in cases:
+        root = {"type": "object", "properties": {}}
+        assert not _root_type_hit(case, root, "object", ["object"]), case
+    # while a root of another type is a case of some rule (the question is asked for it)
+    assert any(
+        _root_type_hit(case, {"type": ["object", "null"]}, ["object", "null"], ["object", "null"])
+        for case in cases
+    )
