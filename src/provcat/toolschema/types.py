@@ -124,7 +124,7 @@ class PlainTool(tuple[str, str | None, dict[str, Any]]):
     :class:`CanonicalTool` (``name``, ``description``, ``input_schema``) without building one.
 
     ``compile_tool`` neither keeps the tool nor changes its schema, so it need not copy the
-    input into a model first (which costs about as much as a small tool's whole rewrite)."""
+    input into a model first (about 0.6 us of a small tool's 20-30 us compile)."""
 
     __slots__ = ()
 
