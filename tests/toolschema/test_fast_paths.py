@@ -21,7 +21,7 @@ from provcat.toolschema.core import finalize_records
 from provcat.toolschema.executor import Outcome, _Run, run
 from provcat.toolschema.plan import plan_for
 from provcat.toolschema.targets import get_target, list_targets
-from provcat.toolschema.types import CanonicalTool, plain_tool
+from provcat.toolschema.types import CanonicalTool, plain_parts, plain_tool
 from provcat.toolschema.values import _Bail
 from tests.toolschema.conftest import FIXTURES, obj, tool
 
@@ -246,6 +246,13 @@ def test_a_plain_tool_skips_pydantic_and_equals_its_validation(raw: dict[str, An
         mode="json", by_alias=True
     )
     assert fast.input_schema is not raw["inputSchema"]  # a copy, as pydantic makes
+    parts = plain_parts(raw)  # what compile_tool reads instead, without the model
+    assert parts is not None
+    assert (parts.name, parts.description, parts.input_schema) == (
+        slow.name,
+        slow.description,
+        slow.input_schema,
+    )
 
 
 @pytest.mark.parametrize(
@@ -262,6 +269,7 @@ def test_a_plain_tool_skips_pydantic_and_equals_its_validation(raw: dict[str, An
 )
 def test_anything_else_goes_through_pydantic(raw: dict[str, Any]) -> None:
     assert plain_tool(raw) is None
+    assert plain_parts(raw) is None
     try:
         expected = CanonicalTool.model_validate(dict(raw))
     except ValidationError:
@@ -353,3 +361,37 @@ def test_remembered_leaves_give_the_outcome_a_fresh_rewrite_gives(target: str) -
         cold.append(dump(raw))
     assert [dump(raw) for raw in tools] == cold
     assert any(leaves.values())  # the warm pass did remember subschemas
+
+
+@pytest.mark.parametrize("target", [t.id for t in list_targets()])
+def test_a_plain_dict_compiles_as_its_validated_tool_and_is_left_unchanged(target: str) -> None:
+    """compile_tool reads a plain dict as it is, without copying it into a CanonicalTool: the
+    result must equal the validated tool's, and the dict (schemas included) stay as given."""
+    raws = [*FIXTURES.values(), *corpus(150, seed=11)]
+    for raw in raws:
+        before = json.dumps(raw)
+        validated = CanonicalTool.model_validate(raw)
+        for lossy in (False, True):
+            fast = compile_tool(raw, target, allow_lossy=lossy)
+            slow = compile_tool(validated, target, allow_lossy=lossy)
+            assert fast.model_dump(mode="json", by_alias=True) == slow.model_dump(
+                mode="json", by_alias=True
+            )
+        assert json.dumps(raw) == before
+
+
+def test_no_root_type_case_hits_a_root_typed_object() -> None:
+    """tool_rules skips the root-type rules for a root whose type is "object": no case of any
+    bundled target's root-type trigger may hit it (a new case that does must drop the skip)."""
+    from provcat.toolschema.tool_checks import _root_type_hit
+
+    cases = {case for t in list_targets() for _, case in plan_for(t).root_type_rules}
+    assert cases  # the bundled targets have root-type rules
+    for case in cases:
+        root = {"type": "object", "properties": {}}
+        assert not _root_type_hit(case, root, "object", ["object"]), case
+    # while a root of another type is a case of some rule (the question is asked for it)
+    assert any(
+        _root_type_hit(case, {"type": ["object", "null"]}, ["object", "null"], ["object", "null"])
+        for case in cases
+    )

@@ -8,7 +8,14 @@ from typing import Any
 from provcat.toolschema.core import finalize_records, materialize_diagnostics
 from provcat.toolschema.executor import run
 from provcat.toolschema.targets import Target, get_target
-from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic, plain_tool
+from provcat.toolschema.types import (
+    CanonicalTool,
+    CompileResult,
+    Diagnostic,
+    PlainTool,
+    plain_parts,
+    plain_tool,
+)
 
 __all__ = ["as_tool", "check", "compile_tool"]
 
@@ -40,7 +47,12 @@ def compile_tool(
     A compile that would weaken the schema (a lossy transformation) is refused unless
     ``allow_lossy``; an error the target cannot compile is always refused.
     """
-    canonical = as_tool(tool)
+    # a plain dict is read as it is (the compile keeps nothing of it and changes nothing in it)
+    canonical: CanonicalTool | PlainTool | None = (
+        tool if isinstance(tool, CanonicalTool) else plain_parts(tool)
+    )
+    if canonical is None:
+        canonical = CanonicalTool.model_validate(dict(tool))
     resolved = get_target(target)
     outcome = run(canonical, resolved, keep_resolved=False)  # finalize_records drops them anyway
     return finalize_records(

@@ -32,7 +32,7 @@ from provcat.toolschema.subschema_memo import SubschemaMemo
 from provcat.toolschema.tally import _Tally
 from provcat.toolschema.targets import Target
 from provcat.toolschema.tool_checks import ToolChecks
-from provcat.toolschema.types import CanonicalTool, Diagnostic
+from provcat.toolschema.types import CanonicalTool, Diagnostic, PlainTool
 from provcat.toolschema.values import _Bail
 from provcat.toolschema.verbatim import VerbatimWalk
 
@@ -137,17 +137,18 @@ class _Run(ToolChecks, RefInlining, SubschemaMemo, VerbatimWalk, Output):
         return Outcome(self.diagnostics, ordered, self.envelope(self.plan.recipe, schema, omit))
 
 
-def run(tool: CanonicalTool, target: Target, *, keep_resolved: bool = True) -> Outcome:
+def run(tool: CanonicalTool | PlainTool, target: Target, *, keep_resolved: bool = True) -> Outcome:
     """Check and compile ``tool`` for ``target``: in one walk when the plan allows, else in
     full. ``keep_resolved``: record the errors compiling resolves too (a compile drops them,
     so it need not record them; every other record is the same)."""
-    if plan_for(target).single_pass:
+    plan = plan_for(target)
+    if plan.single_pass:
         try:
-            return _Run(target, tool, tool.input_schema, keep_resolved=keep_resolved).execute(
-                one_walk=True
-            )
+            return _Run(
+                target, tool, tool.input_schema, keep_resolved=keep_resolved, plan=plan
+            ).execute(one_walk=True)
         except _Bail:
             pass  # nested too deep, or references to inline: the full run handles it
-    return _Run(target, tool, tool.input_schema, keep_resolved=keep_resolved).execute(
+    return _Run(target, tool, tool.input_schema, keep_resolved=keep_resolved, plan=plan).execute(
         one_walk=False
     )

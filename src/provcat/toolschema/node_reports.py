@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.toolschema.core import (
+    PATH_SEGMENTS,
     join_path,
     walk_schema,
 )
@@ -29,10 +30,11 @@ class NodeReports(RunState):
         if not plan.reported_keys.isdisjoint(s):
             heads_of = plan.reported_heads.get
             append, fired = self.diagnostics.append, self.fired
+            segment = PATH_SEGMENTS.get
             for key in s:
                 heads = heads_of(key)
                 if heads:
-                    where = path + _segment(key)
+                    where = path + (segment(key) or _segment(key))
                     values = {"keyword": key}  # read-only, shared by this keyword's records
                     # what fire() appends, per rule, in rule order
                     for rank, code, supported, rule in heads:

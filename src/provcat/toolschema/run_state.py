@@ -17,7 +17,7 @@ from provcat.toolschema.plan import (
 )
 from provcat.toolschema.tally import _Tally
 from provcat.toolschema.targets import Rule, Target
-from provcat.toolschema.types import CanonicalTool
+from provcat.toolschema.types import CanonicalTool, PlainTool
 
 _INLINE_BUDGET = 10_000
 
@@ -43,10 +43,11 @@ class RunState:
     def __init__(
         self,
         target: Target,
-        tool: CanonicalTool,
+        tool: CanonicalTool | PlainTool,
         root: dict[str, Any],
         *,
         keep_resolved: bool = True,
+        plan: _Plan | None = None,
     ) -> None:
         self.target = target
         self.tool = tool
@@ -55,7 +56,8 @@ class RunState:
         # ``check`` reports them, ``compile_tool`` drops them (their transformations stand for
         # them)
         self.keep_resolved = keep_resolved
-        self.plan: _Plan = plan_for(target)
+        # ``plan``: the target's plan, when the caller looked it up already
+        self.plan: _Plan = plan_for(target) if plan is None else plan
         self.diagnostics: list[DiagnosticRecord] = []
         self.pre: list[TransformationRecord] = []
         self.dfs: list[TransformationRecord] = []

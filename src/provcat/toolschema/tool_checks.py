@@ -20,7 +20,8 @@ _VERDICTS_MAX = 4096
 
 
 def _root_type_hit(case: str, root: dict[str, Any], raw: Any, types: list[str]) -> bool:
-    """Whether the root's ``type`` is a ``root-type`` trigger's case."""
+    """Whether the root's ``type`` is a ``root-type`` trigger's case. No case hits a root whose
+    ``type`` is the string "object" (``tool_rules`` skips the question for it)."""
     if case == "not-exactly-object":
         return types != ["object"]
     if case == "present-not-object":
@@ -64,8 +65,9 @@ class ToolChecks(LimitChecks):
             if desc is None or desc == "" or (blank_counts and not desc.strip()):
                 self.fire(rule, "description", name=name)
         root = self.root
-        if plan.root_type_rules:
-            raw = root.get("type")
+        raw = root.get("type")
+        # a root typed exactly "object" is no case of any root-type trigger (the usual root)
+        if plan.root_type_rules and (raw != "object" or raw.__class__ is not str):
             types = schema_types(root)
             for rule, case in plan.root_type_rules:
                 if _root_type_hit(case, root, raw, types):

@@ -119,11 +119,36 @@ class CanonicalTool(_Shape):
     )
 
 
-def plain_tool(value: Any) -> CanonicalTool | None:
-    """``value`` as a :class:`CanonicalTool` without pydantic when it is the plain JSON shape
-    (a dict with a string ``name``, an optional string ``description`` and an object
-    ``inputSchema`` with string keys, nothing else); None when it needs full validation.
-    The result is what ``CanonicalTool.model_validate`` gives for such input."""
+class PlainTool(tuple[str, str | None, dict[str, Any]]):
+    """A tool given in the plain JSON shape, read as it is: what a compile reads of a
+    :class:`CanonicalTool` (``name``, ``description``, ``input_schema``) without building one.
+
+    ``compile_tool`` neither keeps the tool nor changes its schema, so it need not copy the
+    input into a model first (about 0.6 us of a small tool's 20-30 us compile)."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        return self[0]
+
+    @property
+    def description(self) -> str | None:
+        return self[1]
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        return self[2]
+
+
+_tuple_new = tuple.__new__
+
+
+def plain_parts(value: Any) -> PlainTool | None:
+    """``value`` read as a :class:`PlainTool` when it is the plain JSON shape (a dict with a
+    string ``name``, an optional string ``description`` and an object ``inputSchema`` with
+    string keys, nothing else); None when it needs full validation. The fields are what
+    ``CanonicalTool.model_validate`` gives for such input (the schema is the input's own dict)."""
     if value.__class__ is not dict or not _PLAIN_TOOL_KEYS.issuperset(value):
         return None
     name = value.get("name")
@@ -135,6 +160,17 @@ def plain_tool(value: Any) -> CanonicalTool | None:
         return None
     if not _STR.issuperset(map(type, schema)):  # a key that is not a plain string
         return None
+    return _tuple_new(PlainTool, (name, description, schema))
+
+
+def plain_tool(value: Any) -> CanonicalTool | None:
+    """``value`` as a :class:`CanonicalTool` without pydantic when it is the plain JSON shape
+    (see :func:`plain_parts`); None when it needs full validation. The result is what
+    ``CanonicalTool.model_validate`` gives for such input."""
+    parts = plain_parts(value)
+    if parts is None:
+        return None
+    name, description, schema = parts
     fields = {"name", "input_schema", "description"} if "description" in value else _NAME_SCHEMA
     return build_from(
         CanonicalTool,
