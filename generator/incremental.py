@@ -218,6 +218,21 @@ class FileCache:
         except Exception:
             return None
 
+    def kept(self, name: str) -> Any | None:
+        """What ``keep`` kept under ``name``; None when it is missing or damaged."""
+        self.used.add(name)
+        try:
+            with open(self.folder / name, "rb") as handle:
+                return _pickle().load(handle)
+        except Exception:
+            return None
+
+    def keep(self, name: str, value: Any) -> None:
+        """Keep ``value`` under ``name`` (best effort: what is not kept is made again)."""
+        self.used.add(name)
+        with contextlib.suppress(OSError):
+            self.put(name, value)
+
     @property
     def templates(self) -> Path:
         """Where jinja keeps the templates' compiled code (one file per template)."""

@@ -14,23 +14,42 @@ from typing import Any
 
 from generator.diagnostics import Loc
 from generator.loader import Document, NodePath
-from provcat.config import INHERITED_SETTINGS, EndpointConfig
 
-# Settings an endpoint inherits from its provider's `defaults` when it does not set them.
-INHERITED = INHERITED_SETTINGS
+# Settings an endpoint inherits from its provider's `defaults` when it does not set them, and the
+# values it gets when neither sets them: EndpointConfig's own defaults (the one place they are
+# written), except where the endpoint type differs (lionagi's EndpointMeta.create_config: a 600 s
+# timeout for APIs; agents need no key and run longer). Read from provcat.config on first use
+# (it imports pydantic), or given by ``use_endpoint_defaults`` (the build cache keeps them).
+EndpointDefaults = tuple[tuple[str, ...], dict[str, dict[str, Any]]]
+_DEFAULTS: EndpointDefaults | None = None
 
-_CONFIG = {
-    name: EndpointConfig.model_fields[name].get_default(call_default_factory=True)
-    for name in INHERITED
-}
 
-# Values an endpoint gets when neither it nor its provider's defaults set them: EndpointConfig's
-# own defaults (the one place they are written), except where the endpoint type differs (lionagi's
-# EndpointMeta.create_config: a 600 s timeout for APIs; agents need no key and run longer).
-TYPE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "api": {**_CONFIG, "timeout": 600},
-    "agentic": {**_CONFIG, "auth_type": "none", "timeout": 3600},
-}
+def config_endpoint_defaults() -> EndpointDefaults:
+    """The inherited setting names and each endpoint type's defaults, read from the runtime."""
+    from provcat.config import INHERITED_SETTINGS, EndpointConfig
+
+    config = {
+        name: EndpointConfig.model_fields[name].get_default(call_default_factory=True)
+        for name in INHERITED_SETTINGS
+    }
+    types = {
+        "api": {**config, "timeout": 600},
+        "agentic": {**config, "auth_type": "none", "timeout": 3600},
+    }
+    return tuple(INHERITED_SETTINGS), types
+
+
+def use_endpoint_defaults(defaults: EndpointDefaults) -> None:
+    """Use ``defaults`` (what ``config_endpoint_defaults`` returned with this runtime)."""
+    global _DEFAULTS
+    _DEFAULTS = defaults
+
+
+def endpoint_defaults() -> EndpointDefaults:
+    global _DEFAULTS
+    if _DEFAULTS is None:
+        _DEFAULTS = config_endpoint_defaults()
+    return _DEFAULTS
 
 
 def _rebuilt(self: Any) -> tuple[type[Any], tuple[Any, ...]]:
@@ -204,12 +223,13 @@ def build(doc: Document, stem: str) -> ProviderDecl:
     data: dict[str, Any] = doc.data
     defaults: dict[str, Any] = data.get("defaults", {})
     endpoints = []
+    inherited, type_defaults = endpoint_defaults()
     for name, raw in data.get("endpoints", {}).items():
         path = ("endpoints", name)
         kind = raw["type"]
         settings = {
-            field: raw.get(field, defaults.get(field, TYPE_DEFAULTS[kind][field]))
-            for field in INHERITED
+            field: raw.get(field, defaults.get(field, type_defaults[kind][field]))
+            for field in inherited
         }
         if "base_url" in raw:
             base_url_loc = doc.loc((*path, "base_url"))
