@@ -68,7 +68,8 @@ class EndpointMemo:
         if not all(_runtime_only(ep) for ep in p.endpoints):
             return None
         try:
-            data = marshal.dumps((_plain(p.key), _plain(p.endpoints)), 4)
+            data = marshal.dumps((_plain(p.key), _plain(p.endpoints)), 2)  # 2: no refs, whose
+            # placement follows which objects happen to be shared
         except ValueError:  # a value marshal cannot write (a date): check it
             return None
         return self._store.digest(b"endpoint check", self._release, data)

@@ -21,6 +21,7 @@ from generator.loader import Document, NodePath
 # timeout for APIs; agents need no key and run longer). Read from provcat.config on first use
 # (it imports pydantic), or given by ``use_endpoint_defaults`` (the build cache keeps them).
 EndpointDefaults = tuple[tuple[str, ...], dict[str, dict[str, Any]]]
+ENDPOINT_TYPES = ("api", "agentic")
 _DEFAULTS: EndpointDefaults | None = None
 
 
@@ -36,13 +37,27 @@ def config_endpoint_defaults() -> EndpointDefaults:
         "api": {**config, "timeout": 600},
         "agentic": {**config, "auth_type": "none", "timeout": 3600},
     }
+    assert sorted(types) == sorted(ENDPOINT_TYPES)
     return tuple(INHERITED_SETTINGS), types
 
 
-def use_endpoint_defaults(defaults: EndpointDefaults) -> None:
-    """Use ``defaults`` (what ``config_endpoint_defaults`` returned with this runtime)."""
+def use_endpoint_defaults(data: Any) -> bool:
+    """Use ``data`` (``[names, {type: {name: default}}]``, as ``config_endpoint_defaults``
+    returned them with this runtime, kept as JSON) when it has that shape; False otherwise."""
     global _DEFAULTS
-    _DEFAULTS = defaults
+    if not (isinstance(data, list) and len(data) == 2):
+        return False
+    names, types = data
+    if not (
+        isinstance(names, list)
+        and all(isinstance(n, str) for n in names)
+        and isinstance(types, dict)
+        and sorted(types) == sorted(ENDPOINT_TYPES)
+        and all(isinstance(t, dict) and sorted(t) == sorted(names) for t in types.values())
+    ):
+        return False
+    _DEFAULTS = (tuple(names), types)
+    return True
 
 
 def endpoint_defaults() -> EndpointDefaults:

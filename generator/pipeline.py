@@ -22,7 +22,7 @@ from generator.loader import load_file
 from generator.model import (
     ProviderDecl,
     build,
-    endpoint_defaults,
+    config_endpoint_defaults,
     use_endpoint_defaults,
 )
 from generator.models_check import Summary, judge, summarize
@@ -100,18 +100,12 @@ def _endpoint_defaults(cache: FileCache) -> None:
     key = cache.digest(b"endpoint defaults")
     text = cache.text(key)
     if text is not None:
-        with contextlib.suppress(ValueError, TypeError):
-            names, types = json.loads(text)
-            if (
-                isinstance(names, list)
-                and all(isinstance(n, str) for n in names)
-                and isinstance(types, dict)
-                and all(isinstance(t, dict) and sorted(t) == sorted(names) for t in types.values())
-            ):
-                use_endpoint_defaults((tuple(names), types))
+        with contextlib.suppress(ValueError):
+            if use_endpoint_defaults(json.loads(text)):
                 return
-    names, types = endpoint_defaults()
+    names, types = config_endpoint_defaults()
     data = [list(names), types]
+    use_endpoint_defaults(data)
     text = json.dumps(data, sort_keys=True)
     if json.loads(text) == data:  # kept only when JSON gives back the very values
         with contextlib.suppress(OSError):
