@@ -6,7 +6,9 @@ Two caches, both under ``.provcat-cache/`` beside the catalog folder (never in `
   SHA-256 of its bytes, its name, the generator's own code (its modules, templates and
   schemas, its version, the Python version) and the runtime package's code (the records hold
   its endpoint defaults). A one-file change re-reads that file alone; the whole-set validation,
-  the snapshot and the rendering always run, so the result is the result of a full build.
+  the snapshot and the rendering always run, so the result is the result of a full build (what
+  they keep between builds is kept under exactly what it was made from: the endpoint checks,
+  generator.endpoint_memo; the proofs; the rendered texts).
 * **Per build.** After a successful build the record holds the content hash of every catalog
   file and of the generator's code, templates and schemas, the day lifecycle diagnostics were
   judged on, every module file the build imported (its
