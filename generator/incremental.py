@@ -144,7 +144,13 @@ def cache_fingerprint() -> str:
     if _RUNTIME_CODE is None:
         runtime = _runtime_root()
         _RUNTIME_CODE = _tree_digest((runtime,), (".py",)) if runtime is not None else "none"
-    return _digest(generator_fingerprint().encode(), _RUNTIME_CODE.encode())
+    parts = (generator_fingerprint(), _RUNTIME_CODE)
+    if parts not in _COMBINED:  # every cache key holds it: taken once per process
+        _COMBINED[parts] = _digest(*(part.encode() for part in parts))
+    return _COMBINED[parts]
+
+
+_COMBINED: dict[tuple[str, str], str] = {}
 
 
 def _pickle() -> ModuleType:
