@@ -7,7 +7,8 @@ provider's key and endpoint records alone, positions included, on the runtime's 
 generator's code (in every key of the build cache) and on pydantic's release. It is kept under
 the digest of exactly those, so any change to them checks again. Providers whose checks import
 their own code (a ``module`` or an endpoint ``class``), name a request model outside the runtime,
-or have a policy (whose checks read the request models themselves) are always checked.
+or have a policy (whose checks read the request models of every provider under its key; the
+whole-set validation also checks those providers) are always checked.
 
 All verdicts live in one file, read once per build and written only when it changed; an
 unreadable or unexpected file is ignored (every provider is then checked).

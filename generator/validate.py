@@ -113,8 +113,12 @@ def validate(
     _provider_keys(ordered, ctx)
     classes: list[ClassUse[Loc]] = []
     memo = EndpointMemo(memo_store, installed_release("pydantic")) if memo_store else None
+    # a policy's checks read the request models of every provider under its canonical key (a
+    # duplicate key included): those providers are always checked
+    read = {canonical_key(p.key.value) for p in ordered if p.policy is not None}
     for provider in ordered:
-        key = memo.key(provider) if memo is not None else None
+        kept_ok = memo is not None and canonical_key(provider.key.value) not in read
+        key = memo.key(provider) if memo is not None and kept_ok else None
         kept = memo.get(key) if memo is not None and key is not None else None
         if kept is not None:
             ctx.out.extend(kept[0])
