@@ -2,11 +2,10 @@
 
 Checking a provider's endpoints resolves its protocols' request models and so imports pydantic
 and the runtime's request code: some 30-50 ms of a one-file rebuild, which needs nothing else
-from them. The
-verdict (its diagnostics, and the request-default acceptances it relied on) depends on the
-provider's key and endpoint records alone, positions included, on the runtime's and the
-generator's code (in every key of the build cache) and on pydantic's release. It is kept under
-the digest of exactly those, so any change to them checks again. Providers whose checks import
+from them. The verdict (its diagnostics, and the request-default acceptances it relied on)
+depends on the provider's key and endpoint records alone, positions included, on the runtime's
+and the generator's code (in every key of the build cache) and on pydantic's release. It is kept
+under the digest of exactly those, so any change to them checks again. Providers whose checks import
 their own code (a ``module`` or an endpoint ``class``), name a request model outside the runtime,
 or have a policy (whose checks read the request models of every provider under its key; the
 whole-set validation also checks those providers) are always checked.
