@@ -166,6 +166,7 @@ def build(
             _record(result),
             result.files,
             before,
+            cache.known,
         )
     summary = _summary(result, time.perf_counter() - started)
     state = f"{len(changed)} files updated" if changed else "unchanged"

@@ -6,7 +6,9 @@ Two caches, both under ``.provcat-cache/`` beside the catalog folder (never in `
   SHA-256 of its bytes, its name, the generator's own code (its modules, templates and
   schemas, its version, the Python version) and the runtime package's code (the records hold
   its endpoint defaults). A one-file change re-reads that file alone; the whole-set validation,
-  the snapshot and the rendering always run, so the result is the result of a full build.
+  the snapshot and the rendering always run, so the result is the result of a full build (what
+  they keep between builds is kept under exactly what it was made from: the endpoint checks,
+  generator.endpoint_memo; the proofs; the rendered texts).
 * **Per build.** After a successful build the record holds the content hash of every catalog
   file and of the generator's code, templates and schemas, the day lifecycle diagnostics were
   judged on, every module file the build imported (its
@@ -30,6 +32,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from types import ModuleType
@@ -141,7 +144,13 @@ def cache_fingerprint() -> str:
     if _RUNTIME_CODE is None:
         runtime = _runtime_root()
         _RUNTIME_CODE = _tree_digest((runtime,), (".py",)) if runtime is not None else "none"
-    return _digest(generator_fingerprint().encode(), _RUNTIME_CODE.encode())
+    parts = (generator_fingerprint(), _RUNTIME_CODE)
+    if parts not in _COMBINED:  # every cache key holds it: taken once per process
+        _COMBINED[parts] = _digest(*(part.encode() for part in parts))
+    return _COMBINED[parts]
+
+
+_COMBINED: dict[tuple[str, str], str] = {}
 
 
 def _pickle() -> ModuleType:
@@ -165,6 +174,9 @@ class FileCache:
         self._proofs_used: set[str] = set()
         self.hits = 0
         self.misses = 0
+        # text -> SHA-256 of its UTF-8, for every text this cache read or kept: the build record
+        # hashes the output files, most of which are such texts
+        self.known: dict[str, bytes] = {}
 
     def key(self, path: Path, shown: str) -> str | None:
         """The entry of file ``path`` as it is now (None: never cached)."""
@@ -218,6 +230,21 @@ class FileCache:
         except Exception:
             return None
 
+    def kept(self, name: str) -> Any | None:
+        """What ``keep`` kept under ``name``; None when it is missing or damaged."""
+        self.used.add(name)
+        try:
+            with open(self.folder / name, "rb") as handle:
+                return _pickle().load(handle)
+        except Exception:
+            return None
+
+    def keep(self, name: str, value: Any) -> None:
+        """Keep ``value`` under ``name`` (best effort: what is not kept is made again)."""
+        self.used.add(name)
+        with contextlib.suppress(OSError):
+            self.put(name, value)
+
     @property
     def templates(self) -> Path:
         """Where jinja keeps the templates' compiled code (one file per template)."""
@@ -232,19 +259,29 @@ class FileCache:
         """Rendered text kept under ``key``, or None (never read: a miss)."""
         self.used.add(key)
         try:
-            stored = (self.texts / key).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            stored = _read(os.path.join(self.texts, key))
+        except OSError:
             return None
-        check, _, text = stored.partition("\n")
-        if check != hashlib.sha256(text.encode()).hexdigest():
+        check, _, data = stored.partition(b"\n")
+        digest = hashlib.sha256(data).digest()
+        if check != digest.hex().encode():
             return None  # damaged: render it again
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        self.known[text] = digest
         return text
 
     def put_text(self, key: str, text: str) -> None:
         self.texts.mkdir(parents=True, exist_ok=True)
         tmp = self.texts / f".{key}.{os.getpid()}.tmp"
-        tmp.write_text(hashlib.sha256(text.encode()).hexdigest() + "\n" + text, encoding="utf-8")
+        data = text.encode("utf-8")
+        digest = hashlib.sha256(data).digest()
+        with open(tmp, "wb") as handle:
+            handle.write(digest.hex().encode() + b"\n" + data)
         os.replace(tmp, self.texts / key)
+        self.known[text] = digest
 
     def _proofs(self) -> set[str]:
         """The digests of every proven fact: one file (``proofs``), read once, a line each."""
@@ -355,20 +392,25 @@ def _out_names(out: Path) -> list[str]:
 
 
 def _out_digest(out: Path, names: list[str]) -> str | None:
+    """The output tree's digest: each file's name and the SHA-256 of its bytes."""
     parts: list[bytes] = []
     if _out_names(out) != names:
         return None
     for name in names:
-        parts += [name.encode(), _read(os.path.join(out, name))]
+        parts += [name.encode(), hashlib.sha256(_read(os.path.join(out, name))).digest()]
     return _digest(*parts)
 
 
-def _files_digest(files: dict[str, str]) -> str:
+def _files_digest(files: dict[str, str], known: Mapping[str, bytes] | None = None) -> str:
     """What ``_out_digest`` reads back from a tree holding ``files`` (written as UTF-8 with
-    ``\n`` line ends), without reading it: should the disk differ, the record only misses."""
+    ``\n`` line ends), without reading it: should the disk differ, the record only misses.
+    ``known`` maps texts to the SHA-256 of their UTF-8 (``FileCache.known``: the text cache
+    checked it when it read them), which is then not taken again."""
     parts: list[bytes] = []
     for name in sorted(files):
-        parts += [name.encode(), files[name].encode("utf-8")]
+        text = files[name]
+        found = known.get(text) if known is not None else None
+        parts += [name.encode(), found or hashlib.sha256(text.encode("utf-8")).digest()]
     return _digest(*parts)
 
 
@@ -396,18 +438,19 @@ def save_record(
     record: BuildRecord,
     files: dict[str, str] | None = None,
     catalog_digest: str | None = None,
+    known: Mapping[str, bytes] | None = None,
 ) -> None:
     """Write the per-build record after a successful build (best effort: a failure is a miss).
 
     ``files``, when given, is what the build just wrote to ``out``: its digest is taken from
-    memory instead of reading the tree back. ``catalog_digest`` is ``catalog_state`` taken
+    memory instead of reading the tree back (``known``: the SHA-256 of those texts already taken). ``catalog_digest`` is ``catalog_state`` taken
     before the build (read now when not given)."""
     project = _project_roots(import_paths)
     deps = {path: _dep_state(path, project) for path in _module_files()}
     names = _out_names(out)
     written = None
     if files is not None and sorted(files) == names:
-        written = _files_digest(files)
+        written = _files_digest(files, known)
     payload = {
         "format": CACHE_FORMAT,
         "generator": GENERATOR_VERSION,

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from pydantic import BaseModel
-
 from provcat.redact import sanitize
 
 
@@ -53,6 +51,8 @@ class Importer:
 
 def request_model(obj: Any) -> Resolved:
     """A BaseModel subclass as-is; a factory is called exactly once and must return one."""
+    from pydantic import BaseModel  # a rebuild that reuses every endpoint check needs none
+
     if isinstance(obj, type):
         if issubclass(obj, BaseModel):
             return Resolved(obj)

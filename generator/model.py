@@ -14,23 +14,57 @@ from typing import Any
 
 from generator.diagnostics import Loc
 from generator.loader import Document, NodePath
-from provcat.config import INHERITED_SETTINGS, EndpointConfig
 
-# Settings an endpoint inherits from its provider's `defaults` when it does not set them.
-INHERITED = INHERITED_SETTINGS
+# Settings an endpoint inherits from its provider's `defaults` when it does not set them, and the
+# values it gets when neither sets them: EndpointConfig's own defaults (the one place they are
+# written), except where the endpoint type differs (lionagi's EndpointMeta.create_config: a 600 s
+# timeout for APIs; agents need no key and run longer). Read from provcat.config on first use
+# (it imports pydantic), or given by ``use_endpoint_defaults`` (the build cache keeps them).
+EndpointDefaults = tuple[tuple[str, ...], dict[str, dict[str, Any]]]
+ENDPOINT_TYPES = ("api", "agentic")
+_DEFAULTS: EndpointDefaults | None = None
 
-_CONFIG = {
-    name: EndpointConfig.model_fields[name].get_default(call_default_factory=True)
-    for name in INHERITED
-}
 
-# Values an endpoint gets when neither it nor its provider's defaults set them: EndpointConfig's
-# own defaults (the one place they are written), except where the endpoint type differs (lionagi's
-# EndpointMeta.create_config: a 600 s timeout for APIs; agents need no key and run longer).
-TYPE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "api": {**_CONFIG, "timeout": 600},
-    "agentic": {**_CONFIG, "auth_type": "none", "timeout": 3600},
-}
+def config_endpoint_defaults() -> EndpointDefaults:
+    """The inherited setting names and each endpoint type's defaults, read from the runtime."""
+    from provcat.config import INHERITED_SETTINGS, EndpointConfig
+
+    config = {
+        name: EndpointConfig.model_fields[name].get_default(call_default_factory=True)
+        for name in INHERITED_SETTINGS
+    }
+    types = {
+        "api": {**config, "timeout": 600},
+        "agentic": {**config, "auth_type": "none", "timeout": 3600},
+    }
+    assert sorted(types) == sorted(ENDPOINT_TYPES)
+    return tuple(INHERITED_SETTINGS), types
+
+
+def use_endpoint_defaults(data: Any) -> bool:
+    """Use ``data`` (``[names, {type: {name: default}}]``, as ``config_endpoint_defaults``
+    returned them with this runtime, kept as JSON) when it has that shape; False otherwise."""
+    global _DEFAULTS
+    if not (isinstance(data, list) and len(data) == 2):
+        return False
+    names, types = data
+    if not (
+        isinstance(names, list)
+        and all(isinstance(n, str) for n in names)
+        and isinstance(types, dict)
+        and sorted(types) == sorted(ENDPOINT_TYPES)
+        and all(isinstance(t, dict) and sorted(t) == sorted(names) for t in types.values())
+    ):
+        return False
+    _DEFAULTS = (tuple(names), types)
+    return True
+
+
+def endpoint_defaults() -> EndpointDefaults:
+    global _DEFAULTS
+    if _DEFAULTS is None:
+        _DEFAULTS = config_endpoint_defaults()
+    return _DEFAULTS
 
 
 def _rebuilt(self: Any) -> tuple[type[Any], tuple[Any, ...]]:
@@ -204,12 +238,13 @@ def build(doc: Document, stem: str) -> ProviderDecl:
     data: dict[str, Any] = doc.data
     defaults: dict[str, Any] = data.get("defaults", {})
     endpoints = []
+    inherited, type_defaults = endpoint_defaults()
     for name, raw in data.get("endpoints", {}).items():
         path = ("endpoints", name)
         kind = raw["type"]
         settings = {
-            field: raw.get(field, defaults.get(field, TYPE_DEFAULTS[kind][field]))
-            for field in INHERITED
+            field: raw.get(field, defaults.get(field, type_defaults[kind][field]))
+            for field in inherited
         }
         if "base_url" in raw:
             base_url_loc = doc.loc((*path, "base_url"))

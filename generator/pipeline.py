@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -17,7 +19,12 @@ from generator.gcpause import paused_gc
 from generator.incremental import FileCache
 from generator.introspect import Importer
 from generator.loader import load_file
-from generator.model import ProviderDecl, build
+from generator.model import (
+    ProviderDecl,
+    build,
+    config_endpoint_defaults,
+    use_endpoint_defaults,
+)
 from generator.models_check import Summary, judge, summarize
 from generator.schema_check import check, check_schema_reference, meta_check
 from generator.snapshot import build as build_snapshot
@@ -87,6 +94,24 @@ def _part_loader(cache: FileCache, key: str, path: Path, shown: str) -> Callable
     return load
 
 
+def _endpoint_defaults(cache: FileCache) -> None:
+    """The endpoint settings' defaults, as the last build with this runtime read them: reading
+    them from the runtime imports pydantic, which a one-file rebuild need not otherwise pay."""
+    key = cache.digest(b"endpoint defaults")
+    text = cache.text(key)
+    if text is not None:
+        with contextlib.suppress(ValueError):
+            if use_endpoint_defaults(json.loads(text)):
+                return
+    names, types = config_endpoint_defaults()
+    data = [list(names), types]
+    use_endpoint_defaults(data)
+    text = json.dumps(data, sort_keys=True)
+    if json.loads(text) == data:  # kept only when JSON gives back the very values
+        with contextlib.suppress(OSError):
+            cache.put_text(key, text)
+
+
 @paused_gc
 def run(
     catalog: Path,
@@ -109,6 +134,7 @@ def run(
     decls: list[ProviderDecl] = []
     summaries: list[Summary] = []
     parts: dict[str, StoredPart | None] = {}  # with a cache: each file's inventory part
+    primed = False  # the endpoint defaults, read from the cache on the first file it misses
     for path in files:
         shown = display_path(path, base)
         cached = cache.get(path, shown) if cache is not None else None
@@ -127,6 +153,9 @@ def run(
             elif decl is not None:
                 parts[decl.file] = None
         else:
+            if cache is not None and not primed:
+                _endpoint_defaults(cache)
+                primed = True
             found, decl = load_provider(path, shown)
             facts, summary = None, None
             if decl is not None:
@@ -145,7 +174,7 @@ def run(
         if decl is not None and summary is not None:
             decls.append(decl)
             summaries.append(summary)
-    problems.extend(validate(decls, Importer(), cache))
+    problems.extend(validate(decls, Importer(), cache, cache))
     day = as_of or date.today()
     for summary in summaries:
         problems.extend(summary.problems)

@@ -11,11 +11,10 @@ import marshal
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Diagnostic, Loc, diag
+from generator.endpoint_memo import EndpointMemo, Store
 from generator.introspect import Importer, Resolved, request_model
 from generator.model import EndpointDecl, Key, ProviderDecl, Valued
 from generator.schema_check import Proofs, installed_release
@@ -29,11 +28,31 @@ from provcat.catalog.keyspace import (
     check_classes,
     check_keys,
 )
-from provcat.config import credential_header
 from provcat.effort import EFFORT_LEVELS
 from provcat.keys import canonical_key
 from provcat.protocols import PROTOCOLS
-from provcat.request import field_names, field_problem, suggest
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+
+# provcat.request imports pydantic: a rebuild whose endpoint checks are all kept needs neither
+def field_names(model: type[BaseModel]) -> dict[str, str]:
+    from provcat.request import field_names
+
+    return field_names(model)
+
+
+def field_problem(model: type[BaseModel], key: str, value: Any) -> str | None:
+    from provcat.request import field_problem
+
+    return field_problem(model, key, value)
+
+
+def suggest(key: str, names: Iterable[str]) -> str | None:
+    from provcat.request import suggest
+
+    return suggest(key, names)
 
 
 def _at(loc: Loc) -> str:
@@ -71,6 +90,8 @@ class _Context:
     provider_owner: dict[str, str] = field(default_factory=dict)
     # provider canonical key -> request models of its endpoints (those that resolved)
     request_models: dict[str, list[type[BaseModel]]] = field(default_factory=dict)
+    # the request-default acceptances relied on (for the endpoint memo)
+    facts: list[bytes] = field(default_factory=list)
     _factory_results: dict[int, Resolved] = field(default_factory=dict)
 
     def report(self, found: Diagnostic | None) -> None:
@@ -79,17 +100,41 @@ class _Context:
 
 
 def validate(
-    providers: Iterable[ProviderDecl], importer: Importer, proofs: Proofs | None = None
+    providers: Iterable[ProviderDecl],
+    importer: Importer,
+    proofs: Proofs | None = None,
+    memo_store: Store | None = None,
 ) -> list[Diagnostic]:
     """Every whole-set problem of ``providers`` (which passed their schema check). ``proofs``
-    remembers which request defaults the runtime's own request models accepted (``_field_value``)."""
+    remembers which request defaults the runtime's own request models accepted (``_field_value``),
+    ``memo_store`` each provider's endpoint checks (generator.endpoint_memo)."""
     ctx = _Context(importer, proofs)
     ordered = sorted(providers, key=lambda p: (p.file, p.key.loc))
     _provider_keys(ordered, ctx)
     classes: list[ClassUse[Loc]] = []
+    memo = EndpointMemo(memo_store, installed_release("pydantic")) if memo_store else None
+    # a policy's checks read the request models of every provider under its canonical key (a
+    # duplicate key included): those providers are always checked
+    read = {canonical_key(p.key.value) for p in ordered if p.policy is not None}
     for provider in ordered:
+        kept_ok = memo is not None and canonical_key(provider.key.value) not in read
+        key = memo.key(provider) if memo is not None and kept_ok else None
+        kept = memo.get(key) if memo is not None and key is not None else None
+        if kept is not None:
+            ctx.out.extend(kept[0])
+            ctx.request_models.setdefault(canonical_key(provider.key.value), [])
+            for fact in kept[1]:
+                if proofs is not None:
+                    proofs.proven(fact)  # still relied on: kept for the next check
+            continue
+        start = len(ctx.out)
+        ctx.facts = []
         _endpoints(provider, ctx, classes)
-    for problem in check_classes(classes):
+        if memo is not None and key is not None:
+            memo.put(key, ctx.out[start:], ctx.facts)
+    if memo is not None:
+        memo.save()
+    for problem in check_classes(classes) if classes else ():  # it imports the runtime's base
         ctx.report(_report(problem))
     _policies(ordered, ctx)
     return ctx.out
@@ -152,6 +197,8 @@ def _endpoints(p: ProviderDecl, ctx: _Context, classes: list[ClassUse[Loc]]) -> 
             ctx.report(
                 diag("missing_base_url", ep.key.loc, f"api endpoint {where} has no base_url")
             )
+        from provcat.config import credential_header  # imports pydantic: checked here only
+
         headers = ep.settings["default_headers"]
         problem = credential_header(headers)
         if problem is not None:
@@ -163,7 +210,7 @@ def _endpoints(p: ProviderDecl, ctx: _Context, classes: list[ClassUse[Loc]]) -> 
             if model not in models:
                 models.append(model)
             for key, valued in ep.request_defaults.items():
-                ctx.report(_field_value(model, key, valued, where, ctx.proofs))
+                ctx.report(_field_value(model, key, valued, where, ctx.proofs, ctx.facts))
 
 
 def _resolve(p: ProviderDecl, ref: Valued, where: str, ctx: _Context) -> Resolved:
@@ -289,15 +336,24 @@ def _acceptance(model: type[BaseModel], key: str, value: Any) -> bytes | None:
 
 
 def _field_value(
-    model: type[BaseModel], key: str, valued: Valued, where: str, proofs: Proofs | None = None
+    model: type[BaseModel],
+    key: str,
+    valued: Valued,
+    where: str,
+    proofs: Proofs | None = None,
+    facts: list[bytes] | None = None,
 ) -> Diagnostic | None:
     fact = _acceptance(model, key, valued.value) if proofs is not None else None
     if fact is not None and proofs is not None and proofs.proven(fact):
+        if facts is not None:
+            facts.append(fact)
         return None
     problem = field_problem(model, key, valued.value)
     if problem is None:
         if fact is not None and proofs is not None:
             proofs.prove(fact)
+            if facts is not None:
+                facts.append(fact)
         return None
     return diag(
         "invalid_request_default",

@@ -229,6 +229,38 @@ def test_the_record_hashes_the_written_tree_as_reading_it_back_would(
     assert incremental._files_digest(result.files) == incremental._out_digest(workspace.out, names)
 
 
+def test_the_record_hashes_cached_texts_as_reading_the_tree_back_would(
+    workspace: Workspace,
+) -> None:
+    """The digests the text cache took when it read (or kept) a text stand in for hashing the
+    text again; the record still equals what reading the written tree back gives."""
+    cache = FileCache(cache_dir(workspace.catalog))
+    result = run(workspace.catalog, (FIXTURE_MODULES,), None, cache)
+    assert result.files is not None
+    reused = [name for name, text in result.files.items() if text in cache.known]
+    assert reused  # the provider's model module and docs page, at least
+    names = sorted(result.files)
+    expected = incremental._out_digest(workspace.out, names)
+    assert incremental._files_digest(result.files, cache.known) == expected
+    assert incremental._files_digest(result.files) == expected
+
+
+def test_a_kept_text_comes_back_exactly_and_a_damaged_one_not_at_all(tmp_path: Path) -> None:
+    import hashlib
+
+    text = "line one\r\nline two\rthree\n\u00e9\U0001f600"
+    FileCache(tmp_path).put_text("k", text)
+    again = FileCache(tmp_path)
+    assert again.text("k") == text
+    assert again.known[text] == hashlib.sha256(text.encode()).digest()
+    stored = tmp_path / "texts" / "k"
+    stored.write_bytes(stored.read_bytes()[:-1])  # truncated: the checksum fails
+    assert FileCache(tmp_path).text("k") is None
+    body = b"\xff\xfe"  # a right checksum over bytes that are not UTF-8
+    stored.write_bytes(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    assert FileCache(tmp_path).text("k") is None
+
+
 def test_a_changed_runtime_misses_every_cached_result(
     workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
