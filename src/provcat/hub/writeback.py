@@ -16,6 +16,8 @@ import threading
 __all__ = ["STEP", "EarlyWriteback"]
 
 STEP = 64 << 20
+# the data without the metadata a read does not need (macOS has no fdatasync: fsync there)
+_datasync = getattr(os, "fdatasync", os.fsync)
 
 
 class EarlyWriteback:
@@ -41,7 +43,7 @@ class EarlyWriteback:
 
     def _flush(self) -> None:
         try:
-            os.fdatasync(self.fd)
+            _datasync(self.fd)
         except OSError as exc:
             self.error = exc
 
