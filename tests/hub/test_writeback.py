@@ -1,16 +1,13 @@
-"""EarlyWriteback: flushes start every ``step`` bytes, never overlap, and their errors surface;
-the pull's sink writes every byte once, whatever ``writev`` takes at a time."""
+"""EarlyWriteback: flushes start every ``step`` bytes, never overlap, and their errors surface."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from pathlib import Path
 
 import pytest
 
-from provcat.hub import client as client_module
 from provcat.hub import writeback as module
 from provcat.hub.writeback import EarlyWriteback
 
@@ -25,7 +22,7 @@ def test_a_flush_starts_each_step_and_finish_waits_for_it(
         release.wait(5)
         flushed.append(fd)
 
-    monkeypatch.setattr(module, "_datasync", fdatasync)
+    monkeypatch.setattr(module.os, "fdatasync", fdatasync)
     with (tmp_path / "f").open("wb") as f:
         early = EarlyWriteback(f.fileno(), step=10)
         early.wrote(9)
@@ -50,28 +47,3 @@ def test_a_flush_error_is_raised_by_finish(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         early.finish()
     early.finish()  # raised once, not again
-
-
-def test_the_pull_sink_resumes_a_short_writev_and_writes_every_byte(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A regular file may take fewer bytes than offered (a full disk, a signal): the pull's sink
-    goes on from where the write stopped, mid-buffer, and nothing is lost or written twice."""
-    writev = os.writev
-
-    def short(fd: int, buffers: list[memoryview]) -> int:
-        first = buffers[0]
-        return writev(fd, [first[: max(1, len(first) // 3)]])  # a third of the first buffer
-
-    monkeypatch.setattr(client_module.os, "writev", short)
-    chunks = [bytes([i]) * (1000 + 7 * i) for i in range(40)]
-    digest = hashlib.sha256()
-    with (
-        (tmp_path / "out").open("wb", buffering=0) as out,
-        client_module._Sink(digest, out) as sink,
-    ):
-        for chunk in chunks:
-            sink.add(chunk)
-    expected = b"".join(chunks)
-    assert (tmp_path / "out").read_bytes() == expected
-    assert digest.hexdigest() == hashlib.sha256(expected).hexdigest()

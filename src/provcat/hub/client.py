@@ -14,7 +14,6 @@ import binascii
 import contextlib
 import hashlib
 import json
-import os
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -41,7 +40,6 @@ __all__ = ["RegistryClient"]
 CHUNK = 1 << 20
 _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
-_IOV_MAX = 512  # buffers per writev (the system limit is at least 1024 on Linux)
 
 
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
@@ -350,12 +348,11 @@ class RegistryClient:
 
 
 class _Sink:
-    """Hash and write received chunks in worker threads, a batch at a time, one batch behind
-    the receiving thread: one thread hashes a batch while another writes it (hashlib and file
-    writes release the GIL), the batch in one ``writev``; the file's bytes go to the disk as they
-    come (the install's fsync then waits only for the tail). Leaving the ``with`` block normally
-    writes what is left; either way it waits until the workers and the writeback are done with
-    the file."""
+    """Hash and write received chunks in a worker thread, a batch at a time, one batch behind
+    the receiving thread (hashlib and file writes release the GIL); the file's bytes go to the
+    disk as they come (the install's fsync then waits only for the tail). Leaving the ``with``
+    block normally writes what is left; either way it waits until the worker and the writeback
+    are done with the file."""
 
     def __init__(self, digest: Any, out: BinaryIO) -> None:
         self.digest = digest
@@ -365,7 +362,6 @@ class _Sink:
         self.size = 0
         self.pending: Future[None] | None = None
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="provcat-pull")
-        self.writer = ThreadPoolExecutor(1, thread_name_prefix="provcat-pull-write")
 
     def __enter__(self) -> _Sink:
         return self
@@ -377,7 +373,6 @@ class _Sink:
                 self._wait()
         finally:
             self.pool.shutdown(wait=True)
-            self.writer.shutdown(wait=True)
             if kind is None:
                 self.writeback.finish()
             else:
@@ -402,26 +397,12 @@ class _Sink:
             pending.result()
 
     def _consume(self, batch: list[bytes]) -> None:
-        written = self.writer.submit(self._write, batch)
-        try:
-            for chunk in batch:
-                self.digest.update(chunk)
-        finally:
-            written.result()
-
-    def _write(self, batch: list[bytes]) -> None:
-        fd = self.out.fileno()
-        for first in range(0, len(batch), _IOV_MAX):
-            views = [memoryview(chunk) for chunk in batch[first : first + _IOV_MAX]]
-            total = left = sum(len(view) for view in views)
-            while left:
-                done = os.writev(fd, views)
-                left -= done
-                while views and done >= len(views[0]):  # a short write: resume where it ended
-                    done -= len(views.pop(0))
-                if done:
-                    views[0] = views[0][done:]
-            self.writeback.wrote(total)
+        for chunk in batch:
+            self.digest.update(chunk)
+            view = memoryview(chunk)
+            while view:
+                view = view[self.out.write(view) or 0 :]
+            self.writeback.wrote(len(chunk))
 
 
 def _ref(ref: HubRef | str) -> HubRef:

@@ -16,8 +16,6 @@ import threading
 __all__ = ["STEP", "EarlyWriteback"]
 
 STEP = 64 << 20
-# the data without the metadata a read does not need (macOS has no fdatasync: fsync there)
-_datasync = getattr(os, "fdatasync", os.fsync)
 
 
 class EarlyWriteback:
@@ -43,7 +41,7 @@ class EarlyWriteback:
 
     def _flush(self) -> None:
         try:
-            _datasync(self.fd)
+            os.fdatasync(self.fd)
         except OSError as exc:
             self.error = exc
 
