@@ -16,6 +16,8 @@ import threading
 __all__ = ["STEP", "EarlyWriteback"]
 
 STEP = 64 << 20
+# the data without the metadata a read does not need (macOS has no fdatasync: fsync there)
+_datasync = getattr(os, "fdatasync", os.fsync)
 
 
 class EarlyWriteback:
@@ -23,9 +25,9 @@ class EarlyWriteback:
     running flush and raises what a flush raised: an I/O error seen by an early flush is reported
     to this fd only, so it must not be lost)."""
 
-    def __init__(self, fd: int, step: int = STEP) -> None:
+    def __init__(self, fd: int, step: int | None = None) -> None:
         self.fd = fd
-        self.step = step
+        self.step = STEP if step is None else step
         self.unflushed = 0
         self.thread: threading.Thread | None = None
         self.error: OSError | None = None
@@ -41,7 +43,7 @@ class EarlyWriteback:
 
     def _flush(self) -> None:
         try:
-            os.fdatasync(self.fd)
+            _datasync(self.fd)
         except OSError as exc:
             self.error = exc
 
