@@ -8,7 +8,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from provcat.hub import writeback
 from provcat.hub.server import upload
+from provcat.hub.storage.blobs import FileBlobStore
 from tests.hub.conftest import Hub
 from tests.hub.helpers import manifest, multipart_headers, push_body, safetensors, unique
 
@@ -57,4 +59,28 @@ async def test_a_bad_upload_leaves_no_temp_file_while_batches_are_queued(
     async with hub.client() as c:
         r = await c.post("/v1/adapters", content=gen(), headers=multipart_headers(hub.token))
     assert r.status_code == 400 and r.json()["error"] == "ValidationError"
+    assert hub.tmp_files() == []
+
+
+async def test_an_upload_to_a_file_blob_store_reaches_the_disk_while_it_arrives(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file store fsyncs the temp file before linking it: its bytes start going to the disk
+    during the upload (early writeback). For S3 the temp file is only read back: no flush."""
+    flushed: list[int] = []
+    monkeypatch.setattr(writeback, "STEP", 16 << 10)
+    monkeypatch.setattr(writeback, "_datasync", flushed.append)
+    payload = safetensors(b"\x07" * 300_000)
+    name = unique()
+    body = push_body(manifest("acme", name, "1.0.0", payload), payload)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for i in range(0, len(body), 8192):
+            yield body[i : i + 8192]
+
+    async with hub.client() as c:
+        r = await c.post("/v1/adapters", content=chunks(), headers=multipart_headers(hub.token))
+        assert r.status_code == 201, r.text
+        assert (await c.get(f"/v1/adapters/acme/{name}/1.0.0/payload")).content == payload
+    assert bool(flushed) == isinstance(hub.storage.blobs, FileBlobStore)
     assert hub.tmp_files() == []

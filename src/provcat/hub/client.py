@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import json
 import secrets
@@ -32,6 +33,7 @@ from provcat.hub.manifest import AdapterManifest, SearchResult
 from provcat.hub.progress import progress
 from provcat.hub.ref import HubRef
 from provcat.hub.searching import DEFAULT_LIMIT, rank
+from provcat.hub.writeback import EarlyWriteback
 
 __all__ = ["RegistryClient"]
 
@@ -347,12 +349,15 @@ class RegistryClient:
 
 class _Sink:
     """Hash and write received chunks in a worker thread, a batch at a time, one batch behind
-    the receiving thread (hashlib and file writes release the GIL). Leaving the ``with`` block
-    normally writes what is left; either way it waits until the worker is done with the file."""
+    the receiving thread (hashlib and file writes release the GIL); the file's bytes go to the
+    disk as they come (the install's fsync then waits only for the tail). Leaving the ``with``
+    block normally writes what is left; either way it waits until the worker and the writeback
+    are done with the file."""
 
     def __init__(self, digest: Any, out: BinaryIO) -> None:
         self.digest = digest
         self.out = out
+        self.writeback = EarlyWriteback(out.fileno())
         self.batch: list[bytes] = []
         self.size = 0
         self.pending: Future[None] | None = None
@@ -368,6 +373,11 @@ class _Sink:
                 self._wait()
         finally:
             self.pool.shutdown(wait=True)
+            if kind is None:
+                self.writeback.finish()
+            else:
+                with contextlib.suppress(OSError):  # the download is dropped anyway
+                    self.writeback.finish()
 
     def add(self, chunk: bytes) -> None:
         self.batch.append(chunk)
@@ -392,6 +402,7 @@ class _Sink:
             view = memoryview(chunk)
             while view:
                 view = view[self.out.write(view) or 0 :]
+            self.writeback.wrote(len(chunk))
 
 
 def _ref(ref: HubRef | str) -> HubRef:

@@ -25,6 +25,7 @@ PAYLOAD_FILE = "adapter.safetensors"
 MANIFEST_FILE = "manifest.json"
 SOURCE_FILE = "source"
 _STAGING = ".staging-"
+_HASH_CHUNK = 1 << 20
 
 
 def default_store_dir() -> Path:
@@ -37,12 +38,15 @@ def default_store_dir() -> Path:
 
 
 def sha256_file(path: Path, on_bytes: Callable[[int], None] | None = None) -> str:
+    """The file's SHA-256, read into one reused buffer (no new object per chunk)."""
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
+    buffer = bytearray(_HASH_CHUNK)
+    view = memoryview(buffer)
+    with path.open("rb", buffering=0) as handle:
+        while n := handle.readinto(buffer):
+            digest.update(view[:n])
             if on_bytes is not None:
-                on_bytes(len(chunk))
+                on_bytes(n)
     return digest.hexdigest()
 
 

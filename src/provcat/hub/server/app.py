@@ -263,7 +263,11 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             holder["manifest"] = manifest
 
         upload = await receive_upload(
-            request, store.tmp_dir, settings.max_upload_bytes, on_manifest
+            request,
+            store.tmp_dir,
+            settings.max_upload_bytes,
+            on_manifest,
+            durable=store.blobs.syncs_source,
         )
         try:
             manifest = holder["manifest"]

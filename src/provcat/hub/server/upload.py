@@ -8,12 +8,14 @@ while the loop goes on receiving the next batch. The loop waits for the worker o
 sender down instead of filling memory (and other requests are served meanwhile). The manifest
 part is capped at 1 MiB and must come first: it is checked (schema, token scope, taken version)
 the moment it ends, in the worker, before the payload part may open a temp file, so a refused
-push never has a payload byte written or hashed. On any failure, the worker is waited for and
-the temp file removed.
+push never has a payload byte written or hashed. When the blob store fsyncs the temp file
+before publishing it, its bytes start going to the disk while the rest arrives (``writeback``).
+On any failure, the worker is waited for and the temp file removed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -30,6 +32,7 @@ from python_multipart.multipart import MultipartParser, parse_options_header
 from starlette.requests import Request
 
 from provcat.hub.errors import PayloadTooLargeError, ValidationError
+from provcat.hub.writeback import EarlyWriteback
 
 __all__ = ["MANIFEST_MAX_BYTES", "Upload", "receive_upload"]
 
@@ -57,6 +60,7 @@ class Upload:
 class _State:
     tmp_dir: Path
     on_manifest: Callable[[bytes], None]
+    durable: bool = False
     seen: set[str] = field(default_factory=set)
     current: str | None = None
     header_field: bytearray = field(default_factory=bytearray)
@@ -65,6 +69,7 @@ class _State:
     header_bytes: int = 0
     manifest: bytearray = field(default_factory=bytearray)
     file: IO[bytes] | None = None
+    writeback: EarlyWriteback | None = None
     path: Path | None = None
     hasher: Any = field(default_factory=hashlib.sha256)
     size: int = 0
@@ -112,6 +117,8 @@ class _State:
             self.path = Path(path)
             # unbuffered: received chunks are large, each is written straight from its buffer
             self.file = os.fdopen(fd, "wb", buffering=0)
+            if self.durable:
+                self.writeback = EarlyWriteback(fd)
 
     def on_part_data(self, data: bytes, start: int, end: int) -> None:
         chunk = memoryview(data)[start:end]
@@ -123,12 +130,16 @@ class _State:
             self.hasher.update(chunk)  # hashlib releases the GIL for large buffers
             _write_all(self.file, chunk)
             self.size += len(chunk)
+            if self.writeback is not None:
+                self.writeback.wrote(len(chunk))
 
     def on_part_end(self) -> None:
         if self.current == "manifest":
             self.manifest_done = True
             self.on_manifest(bytes(self.manifest))  # raises to refuse the push
         elif self.current == "payload" and self.file is not None:
+            if self.writeback is not None:
+                self.writeback.finish()
             self.file.close()
         self.current = None
 
@@ -158,6 +169,9 @@ class _State:
 
     def discard(self) -> None:
         if self.file is not None and not self.file.closed:
+            if self.writeback is not None:
+                with contextlib.suppress(OSError):  # the upload is dropped anyway
+                    self.writeback.finish()  # no flush may outlive the descriptor
             self.file.close()
         if self.path is not None:
             self.path.unlink(missing_ok=True)
@@ -227,10 +241,13 @@ async def receive_upload(
     tmp_dir: Path,
     max_bytes: int,
     on_manifest: Callable[[bytes], None],
+    *,
+    durable: bool = False,
 ) -> Upload:
     """Parse a ``multipart/form-data`` push; ``on_manifest`` runs (in the parsing worker
     thread) as soon as that part ends, so a bad manifest or a forbidden namespace is refused
-    before the payload is read."""
+    before the payload is read. ``durable``: the temp file will be fsynced before it is
+    published, so its bytes start going to the disk while the rest arrives."""
     ctype, params = parse_options_header(request.headers.get("content-type", ""))
     boundary = params.get(b"boundary")
     if ctype != b"multipart/form-data" or not boundary:
@@ -243,7 +260,7 @@ async def receive_upload(
             raise ValidationError("invalid Content-Length")
         if int(length) > max_bytes:
             raise _too_large(max_bytes)
-    state = _State(tmp_dir, on_manifest)
+    state = _State(tmp_dir, on_manifest, durable)
     worker = _Worker(MultipartParser(boundary, state.callbacks()))  # type: ignore[arg-type]
 
     async def pump(task_group: anyio.abc.TaskGroup) -> None:

@@ -36,6 +36,9 @@ class BlobReader(Protocol):
 class BlobStore(Protocol):
     """Where payload bytes live."""
 
+    # whether put fsyncs its source file (then an upload starts its writeback while it arrives)
+    syncs_source: bool
+
     def exists(self, sha256: str) -> bool: ...
 
     def put(self, sha256: str, source: Path) -> None:
@@ -95,6 +98,8 @@ def _fsync_dir(path: Path) -> None:
 
 class FileBlobStore:
     """Blobs as files under ``root/blobs/sha256/``."""
+
+    syncs_source = True
 
     def __init__(self, root: Path) -> None:
         self.root = root

@@ -40,6 +40,8 @@ class _S3Reader:
 class S3BlobStore:
     """Blobs as objects ``<prefix>/blobs/sha256/ab/<hex>`` in ``bucket``."""
 
+    syncs_source = False  # the temp file is only read back to upload it
+
     def __init__(self, bucket: str, prefix: str = "", client: S3Client | None = None) -> None:
         import boto3
         from botocore.config import Config
