@@ -222,13 +222,7 @@ class FileCache:
 
     def part(self, key: str) -> Any | None:
         """What ``put_part`` kept for entry ``key``; None when it is missing or damaged."""
-        name = f"{key}.part"
-        self.used.add(name)
-        try:
-            with open(self.folder / name, "rb") as handle:
-                return _pickle().load(handle)
-        except Exception:
-            return None
+        return self.kept(f"{key}.part")
 
     def kept(self, name: str) -> Any | None:
         """What ``keep`` kept under ``name``; None when it is missing or damaged."""
