@@ -6,7 +6,9 @@ that reads it. Importing ``provcat`` is cheap: nothing is imported from the snap
 
 __version__ = "0.1.0"
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from provcat.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from provcat.cost import Cost, estimate_cost
@@ -56,11 +58,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'provcat' has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, _LAZY)

@@ -28,6 +28,7 @@ from provcat.errors import (
     InvalidResponseError,
     LocalNetworkRefused,
 )
+from provcat.lazy_names import lazy_names
 from provcat.redact import sanitize
 
 if TYPE_CHECKING:
@@ -40,15 +41,9 @@ if TYPE_CHECKING:
 __all__ = ["AgentResult", "AgenticEndpoint", "Endpoint", "EndpointType"]
 
 
-def __getattr__(name: str) -> object:
-    """``AgentResult`` lives in :mod:`provcat.agent_result`, loaded when an agentic endpoint runs
-    (or the name is imported): endpoints reached over HTTP never create the class."""
-    if name == "AgentResult":
-        from provcat.agent_result import AgentResult
-
-        globals()[name] = AgentResult
-        return AgentResult
-    raise AttributeError(f"module 'provcat.endpoint' has no attribute {name!r}")
+# ``AgentResult`` lives in provcat.agent_result, loaded when an agentic endpoint runs (or the
+# name is imported): endpoints reached over HTTP never create the class
+__getattr__ = lazy_names(__name__, {"AgentResult": "provcat.agent_result"})
 
 
 class Endpoint:

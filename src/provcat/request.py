@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError
 
+from provcat.lazy_names import lazy_names
+
 if TYPE_CHECKING:
     from provcat.sdk_deviation import DeviationAspect, SdkDeviation
 
@@ -32,16 +34,12 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    """``DeviationAspect`` and ``SdkDeviation`` live in :mod:`provcat.sdk_deviation`, loaded
-    when first named (most processes never create the class)."""
-    if name in ("DeviationAspect", "SdkDeviation"):
-        from provcat import sdk_deviation
-
-        value = getattr(sdk_deviation, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'provcat.request' has no attribute {name!r}")
+# ``DeviationAspect`` and ``SdkDeviation`` live in provcat.sdk_deviation, loaded when first named
+# (most processes never create the class)
+__getattr__ = lazy_names(
+    __name__,
+    {"DeviationAspect": "provcat.sdk_deviation", "SdkDeviation": "provcat.sdk_deviation"},
+)
 
 
 class RequestModel(BaseModel):

@@ -3,9 +3,10 @@
 Names load on first access, so ``from provcat.catalog.specs import ...`` costs only that module.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from provcat.keys import canonical_endpoint_key, canonical_provider_key
+from provcat.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from provcat.catalog.inspect import EndpointCatalogItem, ProviderCatalogItem
@@ -43,11 +44,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'provcat.catalog' has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, _LAZY)

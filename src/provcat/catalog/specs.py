@@ -18,6 +18,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from provcat.lazy_names import lazy_names
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -48,14 +50,7 @@ _ELSEWHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _ELSEWHERE:
-        import importlib
-
-        value = getattr(importlib.import_module(_ELSEWHERE[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'provcat.catalog.specs' has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, _ELSEWHERE)
 
 
 class EndpointType(StrEnum):
