@@ -74,3 +74,35 @@ async def test_pages_answer_bad_input_with_a_400_page(hub: Hub) -> None:
         r = await c.get("/static/hub.css")
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/css")
         assert (await c.get("/static/nothing.js")).status_code == 404
+
+
+async def test_the_base_model_filter_reads_every_match_not_one_page(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Found in review: the filter ran on the first PAGE_LIMIT matches, so an adapter for the base
+    model ranked below them never showed. The field also suggests the base models of the matches
+(its datalist was always empty)."""
+    import httpx
+
+    from provcat.hub.web.pages import PAGE_LIMIT
+    from tests.hub.helpers import manifest, multipart_headers, push_body, safetensors
+
+    hub = make_hub("sqlite", tmp_path / "hub-data", request)
+    try:
+        payload = safetensors(b"\x41" * 16)
+        async with hub.client() as c:
+            for i in range(PAGE_LIMIT + 5):  # names sort a000 ... a104: the last one is wanted
+                extra = {"base_model_compatibility": ["org/wanted-base"]} if i == PAGE_LIMIT else {}
+                doc = manifest("acme", f"a{i:03d}", "1.0.0", payload, **extra)
+                r = await c.post(
+                    "/v1/adapters",
+                    content=push_body(doc, payload),
+                    headers=multipart_headers(hub.token),
+                )
+                assert r.status_code == 201, r.text
+            page = await c.get("/", params={"base_model": "org/wanted-base"})
+    finally:
+        hub.storage.close()
+    assert isinstance(page, httpx.Response) and page.status_code == 200
+    assert f"acme/a{PAGE_LIMIT:03d}" in page.text and "acme/a000" not in page.text
+    assert '<option value="org/wanted-base">' in page.text  # the field suggests what it found

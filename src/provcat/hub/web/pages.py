@@ -32,6 +32,7 @@ __all__ = ["COOKIE", "install_pages"]
 
 COOKIE = "provcat_hub_token"
 PAGE_LIMIT = 100
+FILTER_SCAN = 10_000  # matches read for a base-model filter before the page is cut
 _FORM_MAX_BYTES = 4096
 _SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -84,6 +85,20 @@ def _adapter_url(namespace: str, name: str, version: str | None = None) -> str:
 
 def _strings(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _row_view(row: StoredAdapter) -> dict[str, Any]:
+    """What a row of the adapter list shows, with the manifest's text fields read as the adapter
+    page reads them (a stored manifest is arbitrary JSON)."""
+    m = row.manifest
+    return {
+        "namespace": row.namespace,
+        "name": row.name,
+        "version": row.version,
+        "size_bytes": row.size_bytes,
+        "description": m.get("description") if isinstance(m.get("description"), str) else None,
+        "tags": _strings(m.get("tags")),
+    }
 
 
 def _manifest_view(row: StoredAdapter) -> dict[str, Any]:
@@ -209,20 +224,26 @@ def install_pages(
         if namespace:
             wanted = (namespace,) if scope is None or namespace in scope else ()
         counts = await reads(store.namespace_counts)
-        rows: list[StoredAdapter] = []
+        found: list[StoredAdapter] = []
         if wanted != ():
-            rows = await reads(store.search, q or None, [tag] if tag else [], PAGE_LIMIT, wanted)
-        if base_model:
-            rows = [
-                r
-                for r in rows
-                if base_model in _strings(r.manifest.get("base_model_compatibility"))
-            ]
+            # the base-model filter reads manifests, so it runs on the matches before the page
+            # is cut (up to FILTER_SCAN of them), never on one page of them
+            limit = FILTER_SCAN if base_model else PAGE_LIMIT
+            found = await reads(store.search, q or None, [tag] if tag else [], limit, wanted)
+        rows = [
+            r
+            for r in found
+            if not base_model
+            or base_model in _strings(r.manifest.get("base_model_compatibility"))
+        ]
         return render(
             request,
             "index.html",
-            rows=rows,
-            truncated=len(rows) >= PAGE_LIMIT,
+            rows=[_row_view(r) for r in rows[:PAGE_LIMIT]],
+            truncated=len(rows) >= PAGE_LIMIT or len(found) >= FILTER_SCAN,
+            base_models=sorted(
+                {m for r in found for m in _strings(r.manifest.get("base_model_compatibility"))}
+            ),
             q=q,
             tag=tag,
             base_model=base_model,
