@@ -64,6 +64,8 @@ def _num(value: float | None, unit: str) -> str:
 
 
 def render(rows: list[Row]) -> str:
+    if not rows:
+        return "(no figures: no benchmark recorded any)"
     header = ("bench", "figure", "value", "baseline", "ratio", "goal", "met")
     lines = []
     for r in rows:

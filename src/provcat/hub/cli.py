@@ -314,14 +314,13 @@ def token_revoke(
     data_dir: Path, database: str | None, blobs: str | None, token_id: str, fmt: str
 ) -> None:
     """Revoke a token by its id."""
-    import re
 
-    from provcat.hub.tokens import split_token
+    from provcat.hub.tokens import TOKEN_ID, split_token
 
     whole = split_token(token_id)
     if whole is not None:  # the whole token was pasted: revoke it by its id, never echo it
         token_id = whole[0]
-    elif not re.fullmatch(r"[0-9a-f]{12}", token_id):
+    elif not TOKEN_ID.fullmatch(token_id):
         raise click.BadParameter(
             "a token id is 12 hex digits (the first column of `provcat hub token list`)",
             param_hint="TOKEN_ID",

@@ -230,8 +230,10 @@ class RegistryClient:
         """Whether the stored copy of ``manifest``'s id (from any hub) has this hub's bytes; it
         is then recorded as this hub's and no byte is downloaded."""
         adapter_id = manifest.canonical_id
-        stored = self._verified(adapter_id)
-        if stored is None or stored.checksum_sha256 != manifest.checksum_sha256:
+        kept = self.store.manifest(adapter_id)
+        if kept is None or kept.checksum_sha256 != manifest.checksum_sha256:
+            return False  # other bytes: no need to hash the stored copy to know it goes
+        if self._verified(adapter_id) is None:
             return False
         self.store.adopt(adapter_id, manifest, self.base_url)
         return True

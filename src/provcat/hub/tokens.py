@@ -9,10 +9,19 @@ import re
 import secrets
 from dataclasses import dataclass, field
 
-__all__ = ["ADMIN", "NewToken", "TokenRecord", "hash_secret", "new_token", "split_token"]
+__all__ = [
+    "ADMIN",
+    "TOKEN_ID",
+    "NewToken",
+    "TokenRecord",
+    "hash_secret",
+    "new_token",
+    "split_token",
+]
 
 ADMIN = "*"
-_SHAPE = re.compile(r"pch_([0-9a-f]{12})_([A-Za-z0-9_-]{20,100})")
+TOKEN_ID = re.compile(r"[0-9a-f]{12}")  # secrets.token_hex(6): what `token list` shows
+_SHAPE = re.compile(rf"pch_({TOKEN_ID.pattern})_([A-Za-z0-9_-]{{20,100}})")
 
 
 @dataclass(frozen=True)

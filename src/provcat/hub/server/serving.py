@@ -45,8 +45,8 @@ def worker_app() -> FastAPI:
     settings = HubSettings.from_json(os.environ[SETTINGS_ENV])
     from provcat.hub.storage import open_storage
 
-    # the parent migrated and cleaned; a worker only opens (a migration would be a no-op)
-    return create_app(settings, storage=open_storage(settings, housekeeping=False))
+    # the parent migrated and cleaned before any worker started: a worker only opens
+    return create_app(settings, storage=open_storage(settings, prepare=False))
 
 
 def run(

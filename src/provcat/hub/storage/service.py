@@ -275,17 +275,15 @@ def open_storage(
     try:
         metadata.ping()  # before the blob store makes anything for a database never reached
         blobs = _blob_store(settings)
-        try:
-            blobs.ping()  # a remote store: say now, and clearly, when it cannot be used
-        except RegistryUnavailableError:
-            metadata.close()
-            raise
+        blobs.ping()  # a remote store: say now, and clearly, when it cannot be used
         storage = Storage(metadata, blobs, settings.data_dir / "tmp")
         if prepare:
             storage.prepare(settings.orphan_grace_seconds, housekeeping=housekeeping)
-    except _database_errors() as exc:
+    except BaseException as exc:  # whatever failed, the database is not left open
         metadata.close()
-        raise database_failure(settings.resolved_database_url, exc) from None
+        if isinstance(exc, _database_errors()):
+            raise database_failure(settings.resolved_database_url, exc) from None
+        raise
     return storage
 
 

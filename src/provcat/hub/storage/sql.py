@@ -366,7 +366,7 @@ class SqlMetadata:
         """Each namespace with a live adapter, and how many adapters it holds."""
         statement = select(search.c.namespace, func.count()).group_by(search.c.namespace)
         # code-point order, made here as search's is (a database collation may differ)
-        return sorted((str(ns), int(n)) for ns, n in self._read(statement))
+        return sorted((str(ns), int(n)) for ns, n in (tuple(r) for r in self._read(statement)))
 
     def _lock_blob(self, conn: Connection, sha256: str, size: int) -> None:
         _insert_ignore(

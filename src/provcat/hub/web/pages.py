@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from provcat.hub.errors import HubError, ValidationError
 from provcat.hub.manifest import AdapterManifest
-from provcat.hub.ref import LATEST, SLUG, SLUG_MAX, HubRef
+from provcat.hub.ref import LATEST, SLUG, SLUG_MAX, HubRef, resolve_latest
 from provcat.hub.server.auth import verify_token
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import Storage, StoredAdapter
@@ -233,8 +233,7 @@ def install_pages(
         rows = [
             r
             for r in found
-            if not base_model
-            or base_model in _strings(r.manifest.get("base_model_compatibility"))
+            if not base_model or base_model in _strings(r.manifest.get("base_model_compatibility"))
         ]
         return render(
             request,
@@ -270,7 +269,9 @@ def install_pages(
                 f"Your token may not read namespace '{ref.namespace}'.",
             )
         versions: list[StoredAdapter] = await reads(store.versions, ref.namespace, ref.name)
-        latest = await reads(store.resolve, ref.namespace, ref.name, LATEST)
+        # latest from the list itself: one read, so the two can never disagree
+        best = resolve_latest([v.semver for v in versions])
+        latest = next((v for v in versions if v.semver == best), None)
         row = (
             latest
             if ref.is_latest
