@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import itertools
 import json
 import random
 import time
@@ -29,15 +30,24 @@ ROUNDS = 5
 
 
 def corpus(n: int = 1000, seed: int = 5) -> list[dict[str, Any]]:
-    """``n`` canonical tools of mixed shape, the same on every run."""
+    """``n`` canonical tools of mixed shape, the same on every run. Every parameter describes
+    itself in its own words, as real tools' parameters do (a corpus whose leaves repeat word for
+    word would favour a compiler that remembers subschemas)."""
     rng = random.Random(seed)
+    numbers = itertools.count(1)
 
     def leaf(depth: int) -> dict[str, Any]:
+        node = _leaf(depth)
+        if "properties" not in node:
+            node["description"] = f"Parameter {next(numbers)}: what the tool needs here."
+        return node
+
+    def _leaf(depth: int) -> dict[str, Any]:
         kind = rng.choice(
             ["string", "integer", "number", "boolean", "enum", "array", "object", "nullable"]
         )
         if kind == "string":
-            node: dict[str, Any] = {"type": "string", "description": "a text"}
+            node: dict[str, Any] = {"type": "string"}
             if rng.random() < 0.3:
                 node["maxLength"] = rng.randint(5, 50)
             if rng.random() < 0.2:

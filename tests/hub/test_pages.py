@@ -80,8 +80,8 @@ async def test_the_base_model_filter_reads_every_match_not_one_page(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     """Found in review: the filter ran on the first PAGE_LIMIT matches, so an adapter for the base
-    model ranked below them never showed. The field also suggests the base models of the matches
-(its datalist was always empty)."""
+        model ranked below them never showed. The field also suggests the base models of the matches
+    (its datalist was always empty)."""
     import httpx
 
     from provcat.hub.web.pages import PAGE_LIMIT

@@ -9,13 +9,12 @@ compared with a cold one, record by record.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
-from provcat.toolschema import check, compile_tool, core, wording
-from provcat.toolschema.plan import plan_for
-from provcat.toolschema.targets import get_target
+from provcat.toolschema import check, clear_caches, compile_tool, core, wording
 
 
 class _Kept(dict[str, Any]):
@@ -104,7 +103,7 @@ def test_warm_compiles_give_the_cold_records(target: str) -> None:
     }
     core._TRANSFORMATIONS.clear()
     wording._TEXTS.clear()
-    plan_for(get_target(target)).subschemas.clear()
+    clear_caches()
     cold = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     warm = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     assert warm == cold
@@ -128,7 +127,9 @@ def test_leaves_equal_but_written_differently_are_not_mixed_up(target: str) -> N
         seen.append(json.dumps(out["output"]))
     # each written value comes back as written (the targets keep ``minimum`` on a number)
     for value, text in zip(written, seen, strict=True):
-        assert f'"minimum": {json.dumps(value)}' in text or f'"minimum": "{value}"' in text
+        # the whole value, not a prefix of it: ``1`` must not pass for ``1.0``
+        as_written = re.escape(json.dumps(value)) + r"(?![\d.eE])"
+        assert re.search(f'"minimum": {as_written}', text) or f'"minimum": "{value}"' in text
 
 
 def test_a_leaf_compiled_first_still_reports_its_resolved_errors_to_check() -> None:
@@ -148,11 +149,11 @@ def test_a_leaf_compiled_first_still_reports_its_resolved_errors_to_check() -> N
     }
     code = "anthropic-strict/unsupported-constraint"
     where = "inputSchema.properties.n.minimum"
-    plan_for(get_target(target)).subschemas.clear()
+    clear_caches()
     first = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     checked = [(d.severity, d.code, d.path) for d in check(tool, target)]
     assert ("error", code, where) in checked
-    plan_for(get_target(target)).subschemas.clear()
+    clear_caches()
     assert [(d.severity, d.code, d.path) for d in check(tool, target)] == checked
     again = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     assert again == first
@@ -178,3 +179,30 @@ def test_remembered_property_name_verdicts_fire_for_every_tool() -> None:
             }
             fired = [(d.code, d.path) for d in check(raw, "gemini") if d.code == code]
             assert fired == [(code, 'inputSchema.properties["9lives"]')]
+
+
+def test_clear_caches_forgets_and_changes_no_result() -> None:
+    """After clear_caches() a compile starts from nothing (as a fresh process would) and gives
+    the same result as one answered from what earlier compiles remembered."""
+    from provcat.toolschema import clear_caches, compile_tool
+    from provcat.toolschema.plan import _PLANS
+
+    tool = {
+        "name": "t",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string"},
+                "b": {"type": "string"},
+                "n": {"type": "integer", "format": "int64"},
+            },
+        },
+    }
+    warm = compile_tool(tool, "openai", allow_lossy=True)
+    warm_again = compile_tool(tool, "openai", allow_lossy=True)
+    assert _PLANS
+    clear_caches()
+    assert not _PLANS
+    cold = compile_tool(tool, "openai", allow_lossy=True)
+    for result in (warm_again, cold):
+        assert result.model_dump(mode="json") == warm.model_dump(mode="json")

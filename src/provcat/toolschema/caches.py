@@ -1,8 +1,8 @@
 """What the compiler remembers between calls, and a way to forget it.
 
-Compiling keeps, per process: each target's walk plan (with the small subschemas it rewrote and
-the verdicts it reached), built records that repeat (transformations, compile abilities,
-diagnostic heads) and filled wording. All are bounded. :func:`clear_caches` empties them: the
+Compiling keeps, per process: each target's walk plan (with the verdicts it reached), built
+records that repeat (transformations, compile abilities, diagnostic heads), path segments and
+filled wording. All are bounded. :func:`clear_caches` empties them: the
 next compile works as in a fresh process. ``make bench`` calls it before every round of
 provcat's, so its figures never profit from having seen the corpus in an earlier round.
 """
@@ -22,6 +22,7 @@ def clear_caches() -> None:
         core._DIAGNOSTIC_HEADS,
         core._TRANSFORMATIONS,
         core._NAMES_TOOL,
+        core.PATH_SEGMENTS,
         wording._FIELDS,
         wording._TEXTS,
         wording._SINGLE,

@@ -28,7 +28,7 @@ from provcat.toolschema.core import (
 from provcat.toolschema.envelope import Output
 from provcat.toolschema.inlining import RefInlining
 from provcat.toolschema.plan import plan_for
-from provcat.toolschema.subschema_memo import SubschemaMemo
+from provcat.toolschema.rewrite import RewriteWalk
 from provcat.toolschema.tally import _Tally
 from provcat.toolschema.targets import Target
 from provcat.toolschema.tool_checks import ToolChecks
@@ -52,7 +52,7 @@ class Outcome:
     output: dict[str, Any] | None
 
 
-class _Run(ToolChecks, RefInlining, SubschemaMemo, VerbatimWalk, Output):
+class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
     """Every part of a run, over one shared state."""
 
     def too_deep(self, schema: Any, message: str) -> bool:

@@ -305,9 +305,6 @@ class _Plan:
         # whether a check reads the list of subschemas after the walk (limits, header keywords)
         self.reads_nodes = bool(self.limit_rules or self.header_rules)
         self.fates: dict[str, int] = {}
-        # rewritten small subschemas, kept by ``subschema_memo.SubschemaMemo``
-        # per run mode (one walk or not, resolved errors recorded or not): written form -> entry
-        self.subschemas: dict[tuple[bool, bool], dict[bytes, Any]] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 
@@ -328,10 +325,6 @@ class _Plan:
         if len(self.fates) < _CACHE_MAX:
             self.fates[key] = fate
         return fate
-
-    def memo_for(self, one_walk: bool, keep_resolved: bool) -> dict[bytes, Any]:
-        """The remembered subschemas of runs of this mode (``subschema_memo``)."""
-        return self.subschemas.setdefault((one_walk, keep_resolved), {})
 
     def order(self, out: dict[str, Any]) -> dict[str, Any]:
         """``out`` with its keys in the target's key order (keys outside that order left out)."""

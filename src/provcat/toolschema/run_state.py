@@ -24,7 +24,10 @@ _INLINE_BUDGET = 10_000
 
 class RunState:
     """One check-and-compile run of one tool for one target: the records it gathers and the
-    per-run memos; ``fire``, ``record`` and ``step`` are the only ways records are made.
+    per-run memos. Records are made by ``fire``, ``record`` and ``step``, and on the hot paths
+    (per-node reports, closing strict objects, the root steps) from the plan's prepared heads;
+    ``finalize_records`` decides what survives (a resolved error a hot path recorded although
+    ``keep_resolved`` is off is dropped there).
 
     The lists and sets are made per run; the counters, flags and memos start as the class's
     values below and become the run's own when first set (most runs never set most of them)."""
@@ -38,7 +41,6 @@ class RunState:
     lean: list[tuple[dict[str, Any], int]] | None = None
     pathed: list[tuple[dict[str, Any], str, int]] | None = None
     tally: _Tally | None = None  # set by the one-walk run, which measures as it walks
-    memo: dict[bytes, Any] | None = None  # the plan's remembered subschemas for this run's mode
 
     def __init__(
         self,
