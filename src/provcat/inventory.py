@@ -432,10 +432,12 @@ def find_model(provider: str, model: str) -> ModelInfo:
         return _INVENTORY.find(provider, model)
 
 
-def check_model_use(provider_key: str, model: str) -> None:
+def check_model_use(provider_key: str, model: str, stacklevel: int = 3) -> None:
     """For an endpoint or model spec about to use ``model``: warn when it is deprecated; when it
     is retired, raise :class:`ModelRetired` in strict mode and warn otherwise. A model the
     provider does not list (or a provider without inventory) passes: the inventory may be partial.
+    ``stacklevel`` points the warning at the caller's line (Python shows a DeprecationWarning
+    only there), counted from this function.
     """
     if not isinstance(model, str):
         raise TypeError(f"model must be a str, not {type(model).__name__}")
@@ -461,10 +463,10 @@ def check_model_use(provider_key: str, model: str) -> None:
             ModelDeprecated(
                 info.provider, info.id, info.shutdown_date, info.successor, retired=True
             ),
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
     elif now == "deprecated":
         warnings.warn(
             ModelDeprecated(info.provider, info.id, info.shutdown_date, info.successor),
-            stacklevel=3,
+            stacklevel=stacklevel,
         )

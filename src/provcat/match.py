@@ -154,6 +154,12 @@ def build(
         from provcat.endpoint_lifecycle import check_endpoint_use
 
         check_endpoint_use(spec)
+    model = request_defaults.get("model") if request_defaults else None
+    if isinstance(model, str):  # the caller named a model (match_endpoint's or iModel's)
+        from provcat.inventory import check_model_use  # only then: off the cold path
+
+        # deprecated: warns; retired: raises when strict
+        check_model_use(spec.provider, model, stacklevel=4)
     binding = EndpointRegistry.bind(EndpointRegistry.snapshot(), spec)
     where = f"{spec.provider}/{spec.endpoint}"
     defaults = {**spec.request_defaults}
@@ -211,9 +217,4 @@ def match_endpoint(
     found = target(provider, endpoint, openai_compatible, config_overrides)
     if isinstance(found, Unlisted):
         return _compatible(str(found), endpoint, request_defaults, config_overrides)
-    model = request_defaults.get("model") if request_defaults else None
-    if isinstance(model, str):
-        from provcat.inventory import check_model_use  # only when a model is named: cold start
-
-        check_model_use(found.provider, model)  # deprecated: warns; retired: raises when strict
     return build(found, request_defaults, config_overrides)

@@ -117,7 +117,8 @@ def _apply(
         shown = ModelSpec(*parsed)
         raise ValueError(f"unknown provider '{provider_raw}' in model spec '{shown}'{hint}")
     provider = found.provider
-    check_model_use(provider, name)  # deprecated: warns; retired: raises when strict
+    # deprecated: warns; retired: raises when strict (the warning at model_kwargs' caller)
+    check_model_use(provider, name, stacklevel=4)
     kwargs: dict[str, Any] = {"provider": provider, "model": name}
     if effort is not None:
         kwarg = found.effort_kwarg

@@ -136,6 +136,31 @@ def test_match_endpoint_refuses_a_retired_model_in_strict_mode_only() -> None:
         set_strict(None)
 
 
+def test_imodel_warns_and_refuses_a_retired_model_as_match_endpoint_does() -> None:
+    """Found in review: iModel built its endpoint without the model check match_endpoint made."""
+    from provcat import iModel
+
+    with pytest.warns(ModelDeprecated, match="retired since 2025-06-01"):
+        iModel(provider="acme", endpoint="chat", model="acme-ancient")
+    set_strict(True)
+    try:
+        with pytest.raises(ModelRetired):
+            iModel(provider="acme", endpoint="chat", model="acme-ancient")
+    finally:
+        set_strict(None)
+
+
+def test_the_warnings_point_at_the_callers_line() -> None:
+    """Python shows a DeprecationWarning by default only where the caller's code made the call:
+    model_kwargs' warning pointed into provcat, so users never saw it."""
+    with pytest.warns(ModelDeprecated) as caught:
+        model_kwargs("acme/acme-old")
+    with pytest.warns(ModelDeprecated) as matched:
+        match_endpoint("acme", "chat", request_defaults={"model": "acme-old"})
+    for record in (*caught, *matched):
+        assert record.filename == __file__
+
+
 def test_match_endpoint_passes_current_and_unlisted_models_silently() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")

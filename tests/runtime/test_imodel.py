@@ -28,9 +28,7 @@ def test_kwargs_are_classified_into_config_and_request_defaults() -> None:
 
 
 def test_model_with_provider_prefix_and_default_endpoint() -> None:
-    assert (
-        iModel(model="groq/llama-3.3-70b-versatile").endpoint.config.endpoint == "chat/completions"
-    )
+    assert iModel(model="groq/openai/gpt-oss-120b").endpoint.config.endpoint == "chat/completions"
     assert iModel(provider="claude").endpoint.config.endpoint == "query_cli"
 
 
