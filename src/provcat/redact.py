@@ -13,13 +13,20 @@ MAX_LENGTH = 300
 
 @functools.cache
 def _userinfo() -> re.Pattern[str]:
-    """The password of a URL's user info (scheme://user:password@host)."""
-    return re.compile(r"(?<=://)([^/@:\s]*):[^/@\s]+@")
+    """A URL's whole user info (scheme://userinfo@host): up to the last ``@`` before the path,
+    query or fragment, so a password holding ``@`` is matched whole."""
+    return re.compile(r"(?<=://)[^/?#\s]*@")
+
+
+def _hide(found: re.Match[str]) -> str:
+    user, colon, _ = found.group(0)[:-1].partition(":")
+    # user:password keeps the user; a lone token (https://TOKEN@host) is all secret
+    return f"{user}:<redacted>@" if colon else "<redacted>@"
 
 
 def url_without_password(url: str) -> str:
-    """``url`` with the password of its user info replaced, for reprs, summaries and messages."""
-    return _userinfo().sub(r"\1:<redacted>@", url) if "@" in url else url
+    """``url`` with the secret of its user info replaced, for reprs, summaries and messages."""
+    return _userinfo().sub(_hide, url) if "@" in url else url
 
 
 @functools.cache

@@ -16,8 +16,19 @@ URL = "http://bob:Sentinel-PW-42@127.0.0.1:9/v1"
 
 def test_url_without_password_keeps_everything_else() -> None:
     assert url_without_password(URL) == "http://bob:<redacted>@127.0.0.1:9/v1"
-    assert url_without_password("https://bob@host/v1") == "https://bob@host/v1"
     assert url_without_password("https://host/v1?a=b") == "https://host/v1?a=b"
+    assert url_without_password("https://host/v1?to=a@b") == "https://host/v1?to=a@b"
+
+
+def test_a_lone_token_and_a_password_holding_an_at_sign_are_hidden_whole() -> None:
+    """Found in review: only ``user:password@`` was hidden, so a token written as the user info
+    (RFC 3986 allows any text there, e.g. ``https://TOKEN@host``) showed, and a password with an
+    ``@`` showed its tail."""
+    assert url_without_password("https://ghp_Sentinel42@host/v1") == "https://<redacted>@host/v1"
+    assert url_without_password("https://bob:p@ss-Sentinel@host/v1") == (
+        "https://bob:<redacted>@host/v1"
+    )
+    assert "Sentinel" not in sanitize("GET https://bob:p@ss-Sentinel@host/v1 failed")
 
 
 def test_repr_and_summary_hide_the_password() -> None:
