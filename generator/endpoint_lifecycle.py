@@ -12,6 +12,7 @@ import difflib
 from generator.diagnostics import Diagnostic, diag
 from generator.model import EndpointDecl, ProviderDecl
 from provcat.keys import canonical_key
+from provcat.lifecycle import parse_day
 
 __all__ = ["check_endpoint_lifecycles", "successor_key"]
 
@@ -51,8 +52,23 @@ def check_endpoint_lifecycles(providers: list[ProviderDecl]) -> list[Diagnostic]
                         f"{name} is retired but has no shutdown_date",
                     )
                 )
+            days = {}
+            for field in ("deprecation_date", "shutdown_date"):
+                written = life.get(field)
+                if written is None:
+                    continue
+                try:  # the schema checks the shape; the runtime reads it as a day
+                    days[field] = parse_day(str(written.value))
+                except ValueError:
+                    problems.append(
+                        diag(
+                            "invalid_date",
+                            written.loc,
+                            f"{field} '{written.value}' of endpoint {name} is no day",
+                        )
+                    )
             dep, shut = life.get("deprecation_date"), life.get("shutdown_date")
-            if dep is not None and shut is not None and str(dep.value) > str(shut.value):
+            if dep and shut and len(days) == 2 and days["deprecation_date"] > days["shutdown_date"]:
                 problems.append(
                     diag(
                         "endpoint_dates_out_of_order",

@@ -61,6 +61,12 @@ def test_dates_out_of_order(workspace: Workspace) -> None:
     workspace.fails(("endpoint_dates_out_of_order", "alpha.yaml", *_at(lines, "shutdown_date: ")))
 
 
+def test_a_date_that_is_no_day(workspace: Workspace) -> None:
+    """Found in review: the shape passed the schema and the runtime then failed to read it."""
+    lines = _retire_embeddings(workspace, f'status: retired\nshutdown_date: "2026-02-30"\n{SOURCE}')
+    workspace.fails(("invalid_date", "alpha.yaml", *_at(lines, "shutdown_date: ")))
+
+
 def test_unknown_successor_with_a_suggestion(workspace: Workspace) -> None:
     lines = _retire_embeddings(workspace, f"status: deprecated\nsuccessor: chta\n{SOURCE}")
     run = workspace.fails(("unknown_endpoint_successor", "alpha.yaml", *_at(lines, "successor: ")))
