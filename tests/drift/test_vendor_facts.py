@@ -15,6 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from provcat import match_endpoint
+from provcat.errors import EndpointNotFound
 from tests.conftest import ROOT
 
 
@@ -35,7 +36,7 @@ def _endpoint(provider: str, endpoint: str) -> dict[str, object]:
 @pytest.mark.parametrize("name", ["scrape", "map", "crawl"])
 def test_firecrawl_endpoints_are_the_v2_ones(name: str) -> None:
     assert match_endpoint("firecrawl", name).url == f"https://api.firecrawl.dev/v2/{name}"
-    with pytest.raises(Exception, match="v1"):
+    with pytest.raises(EndpointNotFound, match=f"has no endpoint 'v1/{name}'"):
         match_endpoint("firecrawl", f"v1/{name}")
 
 
