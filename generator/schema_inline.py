@@ -28,7 +28,9 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
             if name in defs and "/" not in name and name not in expanding:
                 target = walk(defs[name], (*expanding, name))
                 rest = {k: walk(v, expanding) for k, v in node.items() if k != "$ref"}
-                return {"allOf": [target], **rest} if rest else target
+                # an allOf beside the $ref keeps its members after the inlined definition
+                together = [target, *rest.pop("allOf", [])]
+                return {**rest, "allOf": together} if rest or len(together) > 1 else target
         return {k: (v if k == "$defs" else walk(v, expanding)) for k, v in node.items()}
 
     inlined: dict[str, Any] = walk(schema, ())

@@ -5,7 +5,6 @@
 
 from typing import Any, Literal, TypedDict
 
-# Functional syntax: "class" is a field name.
 class EndpointLifecycleRecord(TypedDict):
     status: Literal["deprecated", "retired"]
     deprecation_date: str | None  # YYYY-MM-DD
@@ -14,6 +13,7 @@ class EndpointLifecycleRecord(TypedDict):
     source: tuple[str, ...]  # the vendor pages that say so
 
 
+# Functional syntax: "class" is a field name.
 EndpointRecord = TypedDict(
     "EndpointRecord",
     {
@@ -65,6 +65,8 @@ class ProviderRecord(TypedDict):
     display_name: str
     description: str | None
     docs_url: str | None
+    reviewed_at: str | None  # when its facts were last checked against the vendor (YYYY-MM-DD)
+    inventory_only: str | None  # why it has no endpoints (an imported inventory), or None
     aliases: tuple[str, ...]
     module: str | None  # None: declared in YAML alone
     source: str

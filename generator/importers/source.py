@@ -101,16 +101,16 @@ def _read_tar(path: Path, display: str) -> Snapshot:
     try:
         with tarfile.open(path, "r:*") as archive:
             members = archive.getmembers()
-            prefix = _strip_top([m.name.lstrip("./") for m in members])
+            prefix = _strip_top([m.name.removeprefix("./") for m in members])
             for member in members:
-                name = _inside(member.name.lstrip("./"))
+                name = _inside(member.name.removeprefix("./"))
                 if name is None or not name.startswith(prefix):
                     continue
                 rel = name[len(prefix) :]
                 if member.issym():
                     links[rel] = member.linkname
                 elif member.islnk():  # a hard link names its target from the archive's root
-                    target = member.linkname.lstrip("./")[len(prefix) :]
+                    target = member.linkname.removeprefix("./")[len(prefix) :]
                     links[rel] = "/".join([".."] * rel.count("/") + [target])
                 elif member.isfile():
                     handle = archive.extractfile(member)

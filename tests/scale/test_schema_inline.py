@@ -59,3 +59,19 @@ def test_same_diagnostics_with_and_without_refs() -> None:
             assert _diagnostics(inlined, broken) == _diagnostics(with_refs, broken), node_path
             compared += 1
     assert compared > 1000
+
+
+def test_an_all_of_beside_a_ref_keeps_both() -> None:
+    """Found in review: the inlined definition replaced an allOf written beside the $ref. JSON
+    Schema 2020-12 applies $ref and its sibling keywords together, so the inlined form must
+    accept exactly what the original accepts."""
+    schema = {
+        "$defs": {"name": {"type": "string", "minLength": 2}},
+        "type": "object",
+        "properties": {"n": {"$ref": "#/$defs/name", "allOf": [{"maxLength": 4}]}},
+    }
+    inlined = inline_refs(schema)
+    for value, ok in (("ab", True), ("a", False), ("abcde", False), (3, False)):
+        doc = {"n": value}
+        assert Draft202012Validator(schema).is_valid(doc) is ok
+        assert Draft202012Validator(inlined).is_valid(doc) is ok
