@@ -187,14 +187,13 @@ def target_for_provider(provider: str, endpoint: str | None = None) -> Target:
 
 def _endpoint_key(provider: str, endpoint: str) -> str:
     """The canonical key of ``provider``'s endpoint ``endpoint`` (any declared spelling)."""
-    from provcat.errors import EndpointNotFound
+    from provcat.errors import ProviderCatalogError
     from provcat.registry import EndpointRegistry
     from provcat.resolution import Unlisted, lookup
 
-    try:
+    try:  # an unknown endpoint, or a provider whose Python failed to load: a clear message
         found = lookup(EndpointRegistry.snapshot(), provider, endpoint, compatible=False)
-    except EndpointNotFound as exc:
+    except ProviderCatalogError as exc:
         raise UnknownTargetError(str(exc)) from None
-    if isinstance(found, Unlisted):  # only a compatible lookup answers this
-        raise UnknownTargetError(f"{provider!r} has no endpoint {endpoint!r}")
+    assert not isinstance(found, Unlisted)  # only a compatible lookup answers Unlisted
     return found.key
