@@ -183,29 +183,72 @@ class StreamError(APIError):
     """The vendor sent an error event in the middle of a stream."""
 
 
-def _endpoint_name(provider: str, endpoint: str) -> str:
-    return f"endpoint '{provider}/{endpoint}'"
+class _LifecycleRetired(ProviderCatalogError):
+    """One wording for every retired thing (endpoint, model): names the date and the successor."""
 
-
-class EndpointRetired(ProviderCatalogError):
-    """The vendor retired the endpoint (or its shutdown date has come): calls to it fail there.
-    Raised in strict mode; otherwise :class:`EndpointDeprecated` warns with ``retired`` true."""
+    _kind = "thing"
 
     def __init__(
-        self, provider: str, endpoint: str, shutdown_date: str | None, successor: str | None
+        self, provider: str, name: str, shutdown_date: str | None, successor: str | None
     ) -> None:
         self.provider = provider
-        self.endpoint = endpoint
         self.shutdown_date = shutdown_date
         self.successor = successor
         since = f" since {shutdown_date}" if shutdown_date else ""
         instead = f"; use its successor '{successor}'" if successor else ""
-        super().__init__(f"{_endpoint_name(provider, endpoint)} is retired{since}{instead}")
+        super().__init__(f"{self._kind} '{provider}/{name}' is retired{since}{instead}")
 
 
-class EndpointDeprecated(DeprecationWarning):
+class _LifecycleDeprecated(DeprecationWarning):
+    """One wording for every deprecation warning (endpoint, model), the retired-but-not-strict
+    case included: names the shutdown date and the successor."""
+
+    _kind = "thing"
+
+    def __init__(
+        self,
+        provider: str,
+        name: str,
+        shutdown_date: str | None,
+        successor: str | None,
+        *,
+        retired: bool = False,
+    ) -> None:
+        self.provider = provider
+        self.shutdown_date = shutdown_date
+        self.successor = successor
+        self.retired = retired
+        subject = f"{self._kind} '{provider}/{name}'"
+        instead = f"; move to its successor '{successor}'" if successor else ""
+        if retired:
+            since = f" since {shutdown_date}" if shutdown_date else ""
+            text = f"{subject} is retired{since}: calls to it fail{instead}"
+        else:
+            until = (
+                f"shuts down on {shutdown_date}" if shutdown_date else "no shutdown date announced"
+            )
+            text = f"{subject} is deprecated ({until}){instead}"
+        super().__init__(text)
+
+
+class EndpointRetired(_LifecycleRetired):
+    """The vendor retired the endpoint (or its shutdown date has come): calls to it fail there.
+    Raised in strict mode; otherwise :class:`EndpointDeprecated` warns with ``retired`` true."""
+
+    _kind = "endpoint"
+
+    def __init__(
+        self, provider: str, endpoint: str, shutdown_date: str | None, successor: str | None
+    ) -> None:
+        self.endpoint = endpoint
+        super().__init__(provider, endpoint, shutdown_date, successor)
+
+
+class EndpointDeprecated(_LifecycleDeprecated):
     """The vendor deprecated the endpoint: it still answers until its shutdown date. Also the
     warning for a retired endpoint outside strict mode (``retired`` is then true)."""
+
+    _kind = "endpoint"
 
     def __init__(
         self,
@@ -216,19 +259,5 @@ class EndpointDeprecated(DeprecationWarning):
         *,
         retired: bool = False,
     ) -> None:
-        self.provider = provider
         self.endpoint = endpoint
-        self.shutdown_date = shutdown_date
-        self.successor = successor
-        self.retired = retired
-        name = _endpoint_name(provider, endpoint)
-        instead = f"; move to its successor '{successor}'" if successor else ""
-        if retired:
-            since = f" since {shutdown_date}" if shutdown_date else ""
-            text = f"{name} is retired{since}: calls to it fail{instead}"
-        else:
-            until = (
-                f"shuts down on {shutdown_date}" if shutdown_date else "no shutdown date announced"
-            )
-            text = f"{name} is deprecated ({until}){instead}"
-        super().__init__(text)
+        super().__init__(provider, endpoint, shutdown_date, successor, retired=retired)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from provcat.errors import ProviderCatalogError
+from provcat.errors import ProviderCatalogError, _LifecycleDeprecated, _LifecycleRetired
 
 __all__ = ["ModelDeprecated", "ModelNotFound", "ModelRetired", "PricingUnavailable"]
 
@@ -20,24 +20,23 @@ class ModelNotFound(ProviderCatalogError, LookupError):
         super().__init__(f"{reason}{hint}")
 
 
-class ModelRetired(ProviderCatalogError):
+class ModelRetired(_LifecycleRetired):
     """The model is retired, or its shutdown date has come: a call to it fails at the vendor."""
+
+    _kind = "model"
 
     def __init__(
         self, provider: str, model: str, shutdown_date: str | None, successor: str | None
     ) -> None:
-        self.provider = provider
         self.model = model
-        self.shutdown_date = shutdown_date
-        self.successor = successor
-        since = f" since {shutdown_date}" if shutdown_date else ""
-        instead = f"; use its successor '{successor}'" if successor else ""
-        super().__init__(f"model '{provider}/{model}' is retired{since}{instead}")
+        super().__init__(provider, model, shutdown_date, successor)
 
 
-class ModelDeprecated(DeprecationWarning):
+class ModelDeprecated(_LifecycleDeprecated):
     """The model is deprecated: it still answers until its shutdown date. Also the warning for a
     retired model outside strict mode (``retired`` is then true)."""
+
+    _kind = "model"
 
     def __init__(
         self,
@@ -48,21 +47,8 @@ class ModelDeprecated(DeprecationWarning):
         *,
         retired: bool = False,
     ) -> None:
-        self.provider = provider
         self.model = model
-        self.shutdown_date = shutdown_date
-        self.successor = successor
-        self.retired = retired
-        instead = f"; move to its successor '{successor}'" if successor else ""
-        if retired:
-            since = f" since {shutdown_date}" if shutdown_date else ""
-            text = f"model '{provider}/{model}' is retired{since}: calls to it fail{instead}"
-        else:
-            until = (
-                f"shuts down on {shutdown_date}" if shutdown_date else "no shutdown date announced"
-            )
-            text = f"model '{provider}/{model}' is deprecated ({until}){instead}"
-        super().__init__(text)
+        super().__init__(provider, model, shutdown_date, successor, retired=retired)
 
 
 class PricingUnavailable(ProviderCatalogError, LookupError):
