@@ -7,12 +7,11 @@ only what the YAML says must hold together.
 
 from __future__ import annotations
 
-import difflib
-
 from generator.diagnostics import Diagnostic, diag
 from generator.model import EndpointDecl, ProviderDecl
 from provcat.keys import canonical_key
 from provcat.lifecycle import parse_day
+from provcat.request import suggest
 
 __all__ = ["check_endpoint_lifecycles", "successor_key"]
 
@@ -82,8 +81,7 @@ def check_endpoint_lifecycles(providers: list[ProviderDecl]) -> list[Diagnostic]
             target = index.get(canonical_key(successor.value))
             if target is None or target is ep:
                 others = sorted(k for k, e in index.items() if e is not ep)
-                close = difflib.get_close_matches(canonical_key(successor.value), others, n=1)
-                hint = f"did you mean '{close[0]}'?" if close else None
+                hint = suggest(canonical_key(successor.value), others)
                 problems.append(
                     diag(
                         "unknown_endpoint_successor",

@@ -15,7 +15,6 @@ is billed at the base input (or output) price. A model without prices is an erro
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -96,10 +95,9 @@ def _unknown_fields(usage: Any) -> None:
     if isinstance(usage, Mapping):
         for key in sorted(str(k) for k in usage):
             if key not in USAGE_FIELDS:
-                close = difflib.get_close_matches(key, USAGE_FIELDS, n=1)
-                hint = (
-                    f"did you mean '{close[0]}'?" if close else "fields: " + ", ".join(USAGE_FIELDS)
-                )
+                from provcat.request import suggest  # only when a field is wrong
+
+                hint = suggest(key, USAGE_FIELDS) or "fields: " + ", ".join(USAGE_FIELDS)
                 raise ValueError(f"usage has no field '{key}'; {hint}")
     elif not any(hasattr(usage, name) for name in USAGE_FIELDS):
         raise TypeError(

@@ -8,7 +8,6 @@ model name), and the yolo / bypass / fast kwargs. Every table comes from the sna
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from provcat.catalog.snapshot import CatalogSnapshot
@@ -110,10 +109,10 @@ def _apply(
         )
     if found is None:
         provider_raw = parsed[0].partition("/")[0]
-        close = difflib.get_close_matches(
-            canonical_key(provider_raw), sorted(snapshot.provider_index), n=1
-        )
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        from provcat.request import suggest  # only when a provider is wrong
+
+        close = suggest(canonical_key(provider_raw), snapshot.provider_index)
+        hint = f"; {close}" if close else ""
         shown = ModelSpec(*parsed)
         raise ValueError(f"unknown provider '{provider_raw}' in model spec '{shown}'{hint}")
     provider = found.provider
