@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.catalog.spec_tables import effort_value
 from provcat.catalog.specs import ProviderModelPolicy
 from provcat.effort import EFFORT_LEVELS
 from provcat.inventory import check_model_use
@@ -25,12 +26,7 @@ _MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than 
 
 def translate_effort(policy: ProviderModelPolicy, effort: str, model: str) -> str:
     """The vendor value for generic ``effort`` on ``model``: translate, then the model's clamp."""
-    level = policy.effort_translate.get(effort, effort)
-    name = canonical_key(model)
-    for models, table in policy.effort_model_rules:
-        if name in models or "*" in models:
-            return table.get(level, level)
-    return level
+    return effort_value(policy, effort, canonical_key(model))
 
 
 def _fold(policy: ProviderModelPolicy, model: str, effort: str | None) -> str:

@@ -15,7 +15,14 @@ from typing import Any
 from provcat.catalog.specs import ProviderModelPolicy
 from provcat.effort import EFFORT_LEVELS
 
-__all__ = ["SpecAlias", "SpecProvider", "effort_tables", "spec_aliases", "spec_providers"]
+__all__ = [
+    "SpecAlias",
+    "SpecProvider",
+    "effort_tables",
+    "effort_value",
+    "spec_aliases",
+    "spec_providers",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,21 +55,30 @@ class SpecAlias:
     provider: SpecProvider | None
 
 
-def effort_tables(policy: ProviderModelPolicy) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
-    """The policy's translation and clamp rules applied once to every generic level: per canonical
-    model name a rule names, and for every other model. A model takes the first rule naming it or
-    "*" (so no rule after the first "*" is reached); an unnamed model that "*" rule, or the
-    translation alone."""
-    translate = policy.effort_translate
-    values: dict[str, dict[str, str]] = {}
+def effort_value(policy: ProviderModelPolicy, effort: str, name: str | None) -> str:
+    """The vendor value for generic ``effort`` on the model with canonical name ``name`` (None: a
+    model no clamp rule names): translate, then the first rule naming the model or "*" clamps.
+    The one implementation of the rules (provcat.models.translate_effort, the tables below)."""
+    level = policy.effort_translate.get(effort, effort)
     for models, clamp in policy.effort_model_rules:
-        table = {e: clamp.get(translate.get(e, e), translate.get(e, e)) for e in EFFORT_LEVELS}
-        for model in sorted(models):
-            if model != "*":
-                values.setdefault(model, table)
+        if name in models or "*" in models:
+            return clamp.get(level, level)
+    return level
+
+
+def effort_tables(policy: ProviderModelPolicy) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """:func:`effort_value` applied once to every generic level: per canonical model name a rule
+    before the first "*" names (a name after it takes the "*" rule, as every other model does),
+    and for every other model."""
+    named: set[str] = set()
+    for models, _ in policy.effort_model_rules:
         if "*" in models:
-            return values, table
-    return values, {e: translate.get(e, e) for e in EFFORT_LEVELS}
+            break
+        named |= models
+    values = {
+        model: {e: effort_value(policy, e, model) for e in EFFORT_LEVELS} for model in sorted(named)
+    }
+    return values, {e: effort_value(policy, e, None) for e in EFFORT_LEVELS}
 
 
 def _spec_provider(key: str, policy: ProviderModelPolicy | None) -> SpecProvider:
