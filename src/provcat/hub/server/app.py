@@ -253,8 +253,10 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         def on_manifest(raw: bytes) -> None:  # in the upload's worker thread
             manifest = parse_manifest(raw)
             authorize(token, manifest["namespace"])
-            # refuse a taken version before reading its payload (the constraint still decides races)
-            store.precheck(
+            # refuse a taken version before reading its payload (the constraint still decides races);
+            # a metadata read like any other: within the read bound
+            reads.from_thread(
+                store.precheck,
                 manifest["namespace"],
                 manifest["name"],
                 manifest["version"],

@@ -27,7 +27,8 @@ Ts = TypeVarTuple("Ts")
 
 
 class BoundedReads:
-    """``await reads(fn, *args)`` runs ``fn(*args)`` in a worker thread, ``limit`` at a time.
+    """``await reads(fn, *args)`` runs ``fn(*args)`` in a worker thread, ``limit`` at a time;
+    ``reads.from_thread(fn, *args)`` does the same from a thread that is not the event loop's.
 
     The threads start on first use and stop at :meth:`close` (the app's shutdown); a later call
     starts a new pool (an app may be served again, as tests do).
@@ -50,6 +51,11 @@ class BoundedReads:
     async def __call__(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor(), functools.partial(fn, *args))
+
+    def from_thread(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
+        """``fn(*args)`` in a worker of the pool, for code already in some other worker thread
+        (a push's parsing thread): the calling thread waits, and the read still takes a slot."""
+        return self._executor().submit(fn, *args).result()
 
     def close(self) -> None:
         with self._lock:
