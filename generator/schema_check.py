@@ -138,11 +138,26 @@ def _suggest(word: str, choices: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
+_UNKNOWN_FIELD = ("additionalProperties", "unevaluatedProperties")
+
+
+def _field_names(schema: dict[str, Any], with_all_of: bool) -> set[str]:
+    """The fields a mapping may have: its ``properties`` and, for ``unevaluatedProperties``,
+    those of its ``allOf`` members (a shared block's ``$ref``, inlined). A field a failing member
+    names is reported as unevaluated too; it is no unknown field (its own error says why)."""
+    names = set(schema.get("properties", {}))
+    if with_all_of:
+        for member in schema.get("allOf", []):
+            if isinstance(member, dict):
+                names |= _field_names(member, True)
+    return names
+
+
 def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
     path: NodePath = tuple(error.absolute_path)
     schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = set(schema.get("properties", {}))
+    if error.validator in _UNKNOWN_FIELD and isinstance(error.instance, dict):
+        allowed = _field_names(schema, error.validator == "unevaluatedProperties")
         out = []
         for name in sorted(set(error.instance) - allowed):
             guess = _suggest(name, allowed)

@@ -193,6 +193,18 @@ def _keyword(
             return _every(extra, [v[k] for k in v if k not in known])
 
         return additional
+    if word == "unevaluatedProperties":
+        evaluated = _evaluated_names(schema)
+        if evaluated is None:
+            return lambda v: None
+        rest = compile_(arg)
+
+        def unevaluated(v: Any) -> Verdict:
+            if not isinstance(v, dict):
+                return True
+            return _every(rest, [v[k] for k in v if k not in evaluated])
+
+        return unevaluated
     if word == "propertyNames":
         name_check = compile_(arg)
         return lambda v: _every(name_check, list(v)) if isinstance(v, dict) else True
@@ -221,6 +233,39 @@ def _keyword(
     if word in ("then", "else"):
         return lambda v: True  # read by "if" (and ignored without one)
     return lambda v: None
+
+
+# keywords that may evaluate a property in ways _evaluated_names does not follow
+_OTHER_EVALUATORS = frozenset(
+    {
+        "patternProperties",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "anyOf",
+        "oneOf",
+        "if",
+        "dependentSchemas",
+        "$ref",
+        "$dynamicRef",
+    }
+)
+
+
+def _evaluated_names(schema: dict[str, Any]) -> frozenset[str] | None:
+    """The property names ``schema``'s own ``properties`` and its ``allOf`` members' evaluate
+    (what ``unevaluatedProperties`` beside them leaves alone), or None when something else might
+    evaluate one. An allOf member that fails drops its names, but then the node fails anyway."""
+    names = set(schema.get("properties", {}))
+    for member in schema.get("allOf", []):
+        if member is True:
+            continue
+        if not isinstance(member, dict) or _OTHER_EVALUATORS & set(member):
+            return None
+        found = _evaluated_names(member)
+        if found is None:
+            return None
+        names |= found
+    return frozenset(names)
 
 
 def _every(check: Check, values: list[Any]) -> Verdict:

@@ -148,6 +148,55 @@ def test_negative_price(inv: Workspace) -> None:
     assert "prices/tiers/0/output" in run.json["diagnostics"][0]["message"]
 
 
+# The schema's price pattern admits a minus sign on purpose: the generator, not the schema, refuses
+# a negative price, with its code and the price's path. Every price set (base, tier, batch, batch
+# tier) and both written forms (string, integer) reach it.
+@pytest.mark.parametrize(
+    ("old", "new", "line", "column", "where"),
+    [
+        ('      output: "10"\n', "      output: -10\n", 45, 15, "prices/output"),
+        (
+            '      output: "10"\n',
+            '      output: "10"\n      batch: {input: "-0.5"}\n',
+            46,
+            22,
+            "prices/batch/input",
+        ),
+        (
+            '      output: "10"\n',
+            '      output: "10"\n      batch: {tiers: [{above_input_tokens: 10, output: -1}]}\n',
+            46,
+            56,
+            "prices/batch/tiers/0/output",
+        ),
+    ],
+)
+def test_negative_price_in_every_price_set(
+    inv: Workspace, old: str, new: str, line: int, column: int, where: str
+) -> None:
+    inv.edit("alpha.yaml", old, new)
+    run = inv.fails(("negative_price", "alpha.yaml", line, column))
+    assert where in run.json["diagnostics"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "column"),
+    [
+        ('      output: "10"\n', '      output: "10"\n      cache_raed: "1"\n', 46, 7),
+        ('output: "15"}', 'output: "15", cache_raed: "1"}', 47, 67),
+        ('      output: "10"\n', '      output: "10"\n      batch: {cache_raed: "1"}\n', 46, 15),
+    ],
+)
+def test_misspelled_price_in_every_price_set(
+    inv: Workspace, old: str, new: str, line: int, column: int
+) -> None:
+    """The price sets share one block of fields in the schema; each still refuses an unknown one
+    and names the field meant."""
+    inv.edit("alpha.yaml", old, new)
+    run = inv.fails(("unknown_field", "alpha.yaml", line, column))
+    assert run.json["diagnostics"][0]["hint"] == "did you mean 'cache_read'?"
+
+
 def test_float_price_with_binary_noise_is_refused(inv: Workspace) -> None:
     inv.edit("alpha.yaml", 'input: "1.25"', "input: 0.1")
     run = inv.fails(("schema_violation", "alpha.yaml", 44, 14))

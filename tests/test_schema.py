@@ -30,8 +30,9 @@ def _strict_and_described(node: object, where: str, *, open_root: bool = False) 
                 assert isinstance(extra, dict) and "description" in extra, (
                     f"{where} open, undescribed"
                 )
-            else:
-                assert node.get("additionalProperties") is False, f"{where} is not closed"
+            else:  # a node that takes a shared block by $ref closes with unevaluatedProperties
+                closed = node.get("additionalProperties", node.get("unevaluatedProperties"))
+                assert closed is False, f"{where} is not closed"
             for name, sub in node["properties"].items():
                 described = "description" in sub or "$ref" in sub
                 assert described, f"{where}/{name} has no description"

@@ -100,3 +100,26 @@ def test_an_unknown_keyword_never_proves_anything(tmp_path: Path) -> None:
     assert compile_schema({"type": "string", "format": "email"})(1) is False
     assert compile_schema({"not": {"format": "email"}})("a") is None
     assert compile_schema({"oneOf": [{"type": "string"}, {"dependentRequired": {}}]})("a") is None
+
+
+def test_unevaluated_properties_beside_an_all_of_agree_with_jsonschema() -> None:
+    """The price sets take one shared block of fields by $ref (inlined: an allOf member) and
+    close with unevaluatedProperties: the quick test must still decide them."""
+    from jsonschema import Draft202012Validator
+
+    from generator.schema_fast import compile_schema
+
+    schema = {
+        "type": "object",
+        "properties": {"t": {"type": "integer"}},
+        "allOf": [{"properties": {"a": {"type": "string"}}}],
+        "unevaluatedProperties": False,
+    }
+    cases = [({"t": 1, "a": "x"}, True), ({"t": 1}, True), ({"a": "x", "b": 1}, False)]
+    cases += [({"a": 1}, False), ({}, True)]
+    for document, valid in cases:
+        assert Draft202012Validator(schema).is_valid(document) is valid, document
+        assert compile_schema(schema)(document) is valid, document
+    # a member that may evaluate a property some other way: no verdict, jsonschema decides
+    other = {**schema, "allOf": [{"anyOf": [{"properties": {"a": {}}}]}]}
+    assert compile_schema(other)({"a": 1}) is None
