@@ -13,7 +13,7 @@ judged from its summary; its models are not checked again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -24,7 +24,7 @@ from generator.model import Key, ModelDecl, ProviderDecl
 from provcat.keys import canonical_key
 from provcat.lifecycle import parse_day, state
 
-__all__ = ["Summary", "Use", "check", "judge", "summarize"]
+__all__ = ["Summary", "Use", "judge", "summarize"]
 
 _DATES = ("release_date", "deprecation_date", "shutdown_date")
 _LIMITS = ("max_input_tokens", "max_output_tokens")
@@ -53,16 +53,6 @@ class Summary:
 
     problems: tuple[Diagnostic, ...]
     uses: tuple[Use, ...]
-
-
-def check(providers: Iterable[ProviderDecl], as_of: date) -> list[Diagnostic]:
-    """Every inventory problem of ``providers`` (which passed their schema check)."""
-    out: list[Diagnostic] = []
-    for p in providers:
-        summary = summarize(p)
-        out.extend(summary.problems)
-        out.extend(judge(summary, as_of))
-    return out
 
 
 def summarize(p: ProviderDecl) -> Summary:
