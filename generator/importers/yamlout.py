@@ -29,7 +29,8 @@ def dump(header: str, document: dict[str, Any]) -> str:
 
 def splice_models(text: str, models: dict[str, Any]) -> str:
     """``text`` with its top-level ``models:`` block replaced (or appended): every line outside
-    that block, comments included, stays as it was."""
+    that block, comments included, stays as it was. The block ends at the next top-level key; the
+    column-0 comments just before that key (or the end of the file) are outside it."""
     lines = text.splitlines(keepends=True)
     start = next((i for i, line in enumerate(lines) if _top_key(line) == "models"), None)
     block = dump("", {"models": models}) if models else ""
@@ -40,6 +41,13 @@ def splice_models(text: str, models: dict[str, Any]) -> str:
     end = start + 1
     while end < len(lines) and (_top_key(lines[end]) is None):
         end += 1
+    # column-0 comments (and the blank lines around them) between the block and the next key or
+    # the end of the file belong to the file, not to the block: they stay
+    keep = end
+    while keep > start + 1 and (lines[keep - 1].startswith("#") or not lines[keep - 1].strip()):
+        keep -= 1
+    if any(line.startswith("#") for line in lines[keep:end]):
+        end = keep
     return "".join(lines[:start]) + block + "".join(lines[end:])
 
 

@@ -188,3 +188,22 @@ def test_models_only_refuses_a_provider_without_a_file(snapshot_dir: Path, tmp_p
     assert result.exit_code == 2
     assert "did you mean deepseek" in result.stderr
     assert list((tmp_path / "catalog" / "providers").iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "# the policy below is hand-written\npolicy:\n  model_aliases: {}\n",
+        "\n# reviewed by hand: keep\n\npolicy:\n  model_aliases: {}\n",
+        "# a closing note at the end of the file\n",
+    ],
+)
+def test_splicing_models_keeps_the_top_level_comments_after_the_block(after: str) -> None:
+    """A comment at column 0 after the `models:` block is the file's, not the block's: a
+    re-import (`--models-only`) replaces the models and keeps it where it was."""
+    from generator.importers.yamlout import splice_models
+
+    head = "# yaml-language-server: $schema=../../schemas/provider.schema.json\nprovider: p\n"
+    old = head + "models:\n  a: {context_window: 1}\n  # a note inside the block\n" + after
+    new = splice_models(old, {"b": {"context_window": 2}})
+    assert new == head + "models:\n  b: {context_window: 2}\n" + after
