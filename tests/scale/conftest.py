@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import tarfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,9 +80,3 @@ def run_import(source: Path, into: Path, *extra: str) -> ImportRun:
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
     return ImportRun(result.exit_code, result.stdout, result.stderr)
-
-
-def files_of(root: Path) -> Iterator[tuple[str, bytes]]:
-    for path in sorted(root.rglob("*")):
-        if path.is_file():
-            yield path.relative_to(root).as_posix(), path.read_bytes()

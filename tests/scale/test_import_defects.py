@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from generator.pipeline import run
-from tests.conftest import ROOT
-from tests.scale.conftest import ImportRun, files_of, run_import
+from tests.conftest import ROOT, tree_bytes
+from tests.scale.conftest import ImportRun, run_import
 
 GOOD_MODEL = """name = "Good"
 release_date = "2025-01-02"
@@ -187,11 +187,11 @@ def test_an_unreadable_catalog_file_stops_the_import_before_any_write(tmp_path: 
     (into / "providers").mkdir(parents=True)
     (into / "providers" / "acme.yaml").write_text("provider: acme\n  bad: [indent\n")
     (into / "providers" / "other.yaml").write_text("provider: other\n")
-    before = dict(files_of(into))
+    before = tree_bytes(into)
     result = run_import(src, into)
     assert result.exit_code == 1
     assert "nothing was written" in result.stderr
-    assert dict(files_of(into)) == before
+    assert tree_bytes(into) == before
 
 
 def test_the_readme_command_line_shape(tmp_path: Path) -> None:
@@ -233,7 +233,7 @@ def test_a_failed_write_changes_no_file(tmp_path: Path, monkeypatch: pytest.Monk
         (src / "providers" / "acme" / "provider.toml").read_text().replace("Acme", "Acme Two")
     )
     (src / "providers" / "zeta" / "provider.toml").write_text('name = "Zeta Two"\nnpm = "x"\n')
-    before = dict(files_of(into))
+    before = tree_bytes(into)
     calls = []
 
     def full_disk(path: object, mode: int) -> None:
@@ -247,7 +247,7 @@ def test_a_failed_write_changes_no_file(tmp_path: Path, monkeypatch: pytest.Monk
     assert (
         "No space left on device" in result.stderr and "no file of it was changed" in result.stderr
     )
-    assert dict(files_of(into)) == before
+    assert tree_bytes(into) == before
 
 
 def test_the_text_summary_lists_what_changed(tmp_path: Path) -> None:

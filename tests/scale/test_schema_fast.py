@@ -8,7 +8,6 @@ jsonschema must agree; None is allowed (it only means "ask jsonschema").
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 from generator.loader import load_file
 from generator.schema_check import quick, validator
 from tests.conftest import ROOT
+from tests.scale.trees import node_paths, replaced
 
 SCHEMA = "provider.schema.json"
 FILES = sorted((ROOT / "catalog" / "providers").glob("*.yaml"))
@@ -32,41 +32,20 @@ def _documents() -> list[tuple[str, Any]]:
     return found
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _paths(item, (*path, i))
-
-
-def _replace(data: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    data = copy.deepcopy(data)
-    node = data
-    for step in path[:-1]:
-        node = node[step]
-    node[path[-1]] = new
-    return data
-
-
 def _variants(data: Any) -> Iterator[Any]:
-    for path in _paths(data):
+    for path in node_paths(data):
         node = data
         for step in path:
             node = node[step]
         for new in ("", "x y", -1, 1.5, True, None, [], {}, ["a", "a"], {"zz_unknown": 1}):
             if new != node or type(new) is not type(node):
-                yield _replace(data, path, new)
+                yield replaced(data, path, new)
         if isinstance(node, dict):
             for key in list(node)[:4]:
-                yield _replace(data, path, {k: v for k, v in node.items() if k != key})
-            yield _replace(data, path, {**node, "zz_unknown": 1})
+                yield replaced(data, path, {k: v for k, v in node.items() if k != key})
+            yield replaced(data, path, {**node, "zz_unknown": 1})
         if isinstance(node, list) and node:
-            yield _replace(data, path, [*node, node[0]])
+            yield replaced(data, path, [*node, node[0]])
 
 
 def test_the_bundled_files_are_proven_valid_quickly() -> None:

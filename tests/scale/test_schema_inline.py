@@ -3,9 +3,7 @@ every bundled provider file and on thousands of broken variants of them."""
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -14,28 +12,9 @@ from generator.loader import Document, load_file
 from generator.schema_check import SCHEMA_DIR, _explain
 from generator.schema_inline import inline_refs
 from tests.conftest import ROOT
+from tests.scale.trees import node_paths, replaced
 
 WRONG: tuple[Any, ...] = (12345, "not-a-thing", [], {}, None, -1, "0.1e3", True)
-
-
-def _paths(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    if path:
-        yield path
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _paths(value, (*path, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _paths(value, (*path, i))
-
-
-def _set(data: Any, path: tuple[Any, ...], value: Any) -> Any:
-    out = copy.deepcopy(data)
-    node = out
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = value
-    return out
 
 
 def _diagnostics(validator: Draft202012Validator, doc: Document) -> list[str]:
@@ -53,9 +32,9 @@ def test_same_diagnostics_with_and_without_refs() -> None:
         doc, problems = load_file(path, path.name)
         assert doc is not None, problems
         assert _diagnostics(inlined, doc) == _diagnostics(with_refs, doc) == []
-        for i, node_path in enumerate(_paths(doc.data)):
+        for i, node_path in enumerate(p for p in node_paths(doc.data) if p):  # not the root
             wrong = WRONG[i % len(WRONG)]
-            broken = Document(doc.file, _set(doc.data, node_path, wrong), doc.positions)
+            broken = Document(doc.file, replaced(doc.data, node_path, wrong), doc.positions)
             assert _diagnostics(inlined, broken) == _diagnostics(with_refs, broken), node_path
             compared += 1
     assert compared > 1000
