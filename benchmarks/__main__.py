@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import pkgutil
 import sys
 import time
@@ -21,9 +22,20 @@ from pathlib import Path
 from benchmarks import table
 
 LOGS = Path(__file__).resolve().parent.parent / "build" / "bench"
+# HTTP clients that log every request at INFO. A baseline library may configure the root logger
+# at INFO when it is imported (lionagi's provider modules call logging.basicConfig), and from then
+# on each request a later benchmark makes would print a line to the terminal, past the table.
+QUIET_LOGGERS = ("httpx", "httpx2")
+
+
+def quiet_http_logs() -> None:
+    """Keep the HTTP clients' per-request INFO lines out of the terminal (warnings still show)."""
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def main(argv: list[str]) -> int:
+    quiet_http_logs()
     here = Path(__file__).resolve().parent
     names = sorted(m.name for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
     wanted = [f"bench_{a.removeprefix('bench_')}" for a in argv] or names
