@@ -291,14 +291,15 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         response_class=Response,
         summary="Delete a version (it stays a tombstone: never reusable)",
     )
-    def delete(
+    async def delete(
         request: Request, namespace: Namespace, name: Name, version: VersionParam
     ) -> Response:
         if version == LATEST:
             raise ValidationError("DELETE needs a concrete version, not 'latest'")
         ref = HubRef.of(namespace, name, version)
-        authorize(authenticate(request, store), ref.namespace)
-        if not store.delete(ref.namespace, ref.name, ref.version):
+        # the token check is a metadata read like any other: within the read bound
+        authorize(await reads(authenticate, request, store), ref.namespace)
+        if not await run_in_threadpool(store.delete, ref.namespace, ref.name, ref.version):
             raise AdapterNotFoundError(f"no adapter {ref} (unknown or already deleted)")
         return Response(status_code=204)
 
