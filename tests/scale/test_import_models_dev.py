@@ -13,7 +13,8 @@ import pytest
 import yaml
 
 from generator.pipeline import run
-from tests.scale.conftest import ImportRun, files_of, run_import
+from tests.conftest import tree_bytes
+from tests.scale.conftest import ImportRun, run_import
 
 SHOWN = "models-dev-f3fc692.tar.gz"
 
@@ -130,7 +131,7 @@ def test_same_input_same_bytes_from_folder_or_tarball(
 ) -> None:
     again = run_import(snapshot_dir, tmp_path / "from-dir")
     assert again.exit_code == 0
-    assert dict(files_of(tmp_path / "from-dir")) == dict(files_of(imported[0]))
+    assert tree_bytes(tmp_path / "from-dir") == tree_bytes(imported[0])
 
 
 def test_reimporting_the_same_snapshot_rewrites_nothing(
