@@ -39,8 +39,10 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from generator import GENERATOR_VERSION
+from generator.build_args import BuildArgs, parse_build
+from generator.written import Written, read_checked
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 CACHE_DIR_NAME = ".provcat-cache"
 _GENERATOR = Path(__file__).resolve().parent
 _ROOT = _GENERATOR.parent
@@ -177,6 +179,9 @@ class FileCache:
         # text -> SHA-256 of its UTF-8, for every text this cache read or kept: the build record
         # hashes the output files, most of which are such texts
         self.known: dict[str, bytes] = {}
+        # what the last build left in the output folder (previous_outputs): a text it wrote
+        # there, untouched since, is neither made nor read again (``holds``)
+        self.written: Written | None = None
 
     def key(self, path: Path, shown: str) -> str | None:
         """The entry of file ``path`` as it is now (None: never cached)."""
@@ -266,6 +271,16 @@ class FileCache:
             return None
         self.known[text] = digest
         return text
+
+    def holds(self, name: str, key: str) -> bytes | None:
+        """The SHA-256 of output ``name`` when the last build wrote it from the text under
+        ``key`` and it is untouched since (generator.written); None otherwise."""
+        if self.written is None:
+            return None
+        found = self.written.holds(name, key)
+        if found is not None:
+            self.used.add(key)  # kept for the day it is read (an output edited by hand)
+        return found
 
     def put_text(self, key: str, text: str) -> None:
         self.texts.mkdir(parents=True, exist_ok=True)
@@ -385,27 +400,26 @@ def _out_names(out: Path) -> list[str]:
     return sorted("/".join(names) for names, e in _walk(str(out), ("__pycache__",)) if e.is_file())
 
 
-def _out_digest(out: Path, names: list[str]) -> str | None:
-    """The output tree's digest: each file's name and the SHA-256 of its bytes."""
-    parts: list[bytes] = []
-    if _out_names(out) != names:
-        return None
-    for name in names:
-        parts += [name.encode(), hashlib.sha256(_read(os.path.join(out, name))).digest()]
-    return _digest(*parts)
+def _outputs_match(out: Path, written: Written) -> bool:
+    """Whether ``out`` holds exactly the files of the record, each with its recorded bytes: a
+    file with its recorded stat is not read (generator.written), any other is read and hashed."""
+    if _out_names(out) != sorted(written.entries):
+        return False
+    for name, (digest, _, _) in written.entries.items():
+        if written.untouched(name) is not None:
+            continue
+        found = read_checked(os.path.join(out, name))
+        if found is None or hashlib.sha256(found[0]).hexdigest() != digest:
+            return False
+    return True
 
 
-def _files_digest(files: dict[str, str], known: Mapping[str, bytes] | None = None) -> str:
-    """What ``_out_digest`` reads back from a tree holding ``files`` (written as UTF-8 with
-    ``\n`` line ends), without reading it: should the disk differ, the record only misses.
-    ``known`` maps texts to the SHA-256 of their UTF-8 (``FileCache.known``: the text cache
-    checked it when it read them), which is then not taken again."""
-    parts: list[bytes] = []
-    for name in sorted(files):
-        text = files[name]
-        found = known.get(text) if known is not None else None
-        parts += [name.encode(), found or hashlib.sha256(text.encode("utf-8")).digest()]
-    return _digest(*parts)
+def _read_outputs(out: Path) -> dict[str, list[Any]]:
+    """The record's ``outputs`` read back from the tree (no stats: each is read next time)."""
+    return {
+        name: [hashlib.sha256(_read(os.path.join(out, name))).hexdigest(), None, None]
+        for name in _out_names(out)
+    }
 
 
 def _record_path(catalog: Path, out: Path) -> Path:
@@ -430,21 +444,18 @@ def save_record(
     import_paths: tuple[Path, ...],
     as_of: date,
     record: BuildRecord,
-    files: dict[str, str] | None = None,
+    outputs: Mapping[str, list[Any]] | None = None,
     catalog_digest: str | None = None,
-    known: Mapping[str, bytes] | None = None,
 ) -> None:
     """Write the per-build record after a successful build (best effort: a failure is a miss).
 
-    ``files``, when given, is what the build just wrote to ``out``: its digest is taken from
-    memory instead of reading the tree back (``known``: the SHA-256 of those texts already taken). ``catalog_digest`` is ``catalog_state`` taken
-    before the build (read now when not given)."""
+    ``outputs`` is what the build just left in ``out`` (generator.written.entries: each file's
+    digest, text key and stat), read back from the tree when not given. ``catalog_digest`` is
+    ``catalog_state`` taken before the build (read now when not given)."""
     project = _project_roots(import_paths)
     deps = {path: _dep_state(path, project) for path in _module_files()}
-    names = _out_names(out)
-    written = None
-    if files is not None and sorted(files) == names:
-        written = _files_digest(files, known)
+    if outputs is None or sorted(outputs) != _out_names(out):
+        outputs = _read_outputs(out)
     payload = {
         "format": CACHE_FORMAT,
         "generator": GENERATOR_VERSION,
@@ -453,8 +464,7 @@ def save_record(
         "import_paths": [str(p.resolve()) for p in import_paths],
         "as_of": as_of.isoformat(),
         "deps": deps,
-        "outputs": names,
-        "out": written if written is not None else _out_digest(out, names),
+        "outputs": outputs,
         "counts": record.counts,
         "diagnostics": record.diagnostics,
     }
@@ -468,13 +478,41 @@ def save_record(
         pass
 
 
+_LAST: tuple[str, Any] | None = None  # (record path, its payload) as the fast path read it
+
+
+def _payload(catalog: Path, out: Path, again: bool = False) -> Any:
+    """The last build's record for ``catalog`` and ``out``; with ``again``, the copy the fast
+    path read moments earlier in this process, if it did (used once)."""
+    global _LAST
+    path = str(_record_path(catalog, out))
+    seen, _LAST = _LAST, None
+    if again and seen is not None and seen[0] == path:
+        return seen[1]
+    with open(path, encoding="utf-8") as handle:
+        payload = json.loads(handle.read())
+    _LAST = (path, payload)
+    return payload
+
+
+def previous_outputs(catalog: Path, out: Path) -> Written | None:
+    """What the last build with this generator left in ``out`` (None: nothing is known)."""
+    try:
+        payload = _payload(catalog, out, again=True)
+        if payload.get("format") != CACHE_FORMAT or payload.get("generator") != GENERATOR_VERSION:
+            return None
+        return Written.from_json(str(out), payload.get("outputs"))
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def unchanged(
     catalog: Path, out: Path, import_paths: tuple[Path, ...], as_of: date
 ) -> BuildRecord | None:
     """The record of the last build when every input and output still matches it, else None."""
     global _SEEN
     try:
-        payload = json.loads(_record_path(catalog, out).read_text(encoding="utf-8"))
+        payload = _payload(catalog, out)
         if (
             payload.get("format") != CACHE_FORMAT
             or payload.get("generator") != GENERATOR_VERSION
@@ -492,60 +530,25 @@ def unchanged(
         for path, state in payload["deps"].items():
             if _dep_state(path, project) != state:
                 return None
-        if payload.get("out") is None or _out_digest(out, payload["outputs"]) != payload["out"]:
+        written = Written.from_json(str(out), payload.get("outputs"))
+        if written is None or not _outputs_match(out, written):
             return None
         return BuildRecord(payload["counts"], payload["diagnostics"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def _options(argv: list[str]) -> dict[str, Any] | None:
-    """The options of `build` this fast path understands; None for anything else."""
-    if not argv or argv[0] != "build":
-        return None
-    found: dict[str, Any] = {"import_paths": []}
-    names = {"--catalog": "catalog", "--out": "out", "--format": "fmt", "--as-of": "as_of"}
-    args = argv[1:]
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        name, eq, value = arg.partition("=")
-        if name not in (*names, "--import-path"):
-            return None
-        if not eq:
-            if i + 1 >= len(args):
-                return None
-            value = args[i + 1]
-            i += 1
-        if name == "--import-path":
-            found["import_paths"].append(value)
-        else:
-            found[names[name]] = value
-        i += 1
-    return found
-
-
-def fast_build(argv: list[str]) -> bool:
+def fast_build(argv: list[str] | BuildArgs) -> bool:
     """``python -m generator build …`` when nothing changed: print what the last build printed
     and return True; False means run the real build."""
     started = time.perf_counter()
     if os.environ.get("PROVCAT_NO_CACHE"):
         return False
-    options = _options(argv)
-    if options is None:
+    args = parse_build(argv) if isinstance(argv, list) else argv
+    if args is None or args.no_cache:
         return False
-    catalog = Path(options.get("catalog", _ROOT / "catalog"))
-    out = Path(options.get("out", _ROOT / "generated"))
-    fmt = options.get("fmt", "text")
-    if fmt not in ("text", "json", "github"):
-        return False
-    try:
-        as_of = date.fromisoformat(options["as_of"]) if "as_of" in options else date.today()
-    except ValueError:
-        return False
-    import_paths = tuple(Path(p) for p in options["import_paths"])
-    if not (catalog / "providers").is_dir() or not all(p.is_dir() for p in import_paths):
-        return False
+    catalog, out, fmt, import_paths = args.catalog, args.out, args.fmt, args.import_paths
+    as_of = args.as_of or date.today()
     record = unchanged(catalog, out, import_paths, as_of)
     if record is None:
         return False

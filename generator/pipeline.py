@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -43,7 +43,7 @@ PROVIDER_SCHEMA = "provider.schema.json"
 class Result:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     snapshot: dict[str, Any] | None = None
-    files: dict[str, str] | None = None
+    files: Mapping[str, str] | None = None
 
     @property
     def ok(self) -> bool:
