@@ -22,7 +22,9 @@ from generator.incremental import (
     cache_dir,
     catalog_state,
     previous_outputs,
+    save_hashes,
     save_record,
+    use_hashes,
 )
 from generator.outputs import Outputs
 from generator.pipeline import Result, run
@@ -94,6 +96,8 @@ def build(args: BuildArgs) -> int:
     catalog, out, fmt = args.catalog, args.out, args.fmt
     started = time.perf_counter()
     no_cache = args.no_cache or bool(os.environ.get("PROVCAT_NO_CACHE"))
+    if not no_cache:
+        use_hashes(catalog)
     cache = None if no_cache else FileCache(cache_dir(catalog))
     before = catalog_state(catalog) if cache is not None else None
     if cache is not None:
@@ -115,6 +119,7 @@ def build(args: BuildArgs) -> int:
             _left(out, result.files, seen),
             before,
         )
+        save_hashes()
     summary = f"{_counts(result)} in {time.perf_counter() - started:.2f}s"
     state = f"{len(changed)} files updated" if changed else "unchanged"
     report(result, fmt, {"summary": summary, "changed": changed, "cached": False}, catalog)

@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 
 from generator import GENERATOR_VERSION
 from generator.build_args import BuildArgs, parse_build
+from generator.file_hashes import FileHashes
 from generator.written import Written, read_checked
 
 CACHE_FORMAT = 2
@@ -93,9 +94,35 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
-# sha256 of the project files this process has read whole (by absolute path): a module's
-# dependency state (``_dep_state``) is then not read and hashed a second time
-_HASHED: dict[str, str] = {}
+# the SHA-256 of input files (catalog and code), kept with their stat in the build cache of the
+# catalog being built (``use_hashes``); until then, of this process only
+_HASHES = FileHashes(None)
+
+
+_HANDED: Path | None = None  # the fast path's hashes, handed to the build that follows it
+
+
+def use_hashes(catalog: Path, hand_over: bool = False) -> None:
+    """Read and keep input files' hashes in ``catalog``'s build cache (generator.file_hashes),
+    as saved by earlier processes; the fast path's (``hand_over``) go to the build it starts."""
+    global _HASHES, _HANDED
+    where = cache_dir(catalog) / "file-hashes.json"
+    handed, _HANDED = _HANDED, None
+    if handed != where or _HASHES.path != where:
+        _HASHES = FileHashes(where)
+    if hand_over:
+        _HANDED = where
+
+
+def save_hashes() -> None:
+    _HASHES.save()
+
+
+def _file_digest(path: str) -> bytes:
+    found = _HASHES.digest(path)
+    if found is None:
+        raise OSError(f"cannot read {path}")
+    return found
 
 
 def _tree_digest(roots: tuple[Path, ...], suffixes: tuple[str, ...]) -> str:
@@ -103,9 +130,7 @@ def _tree_digest(roots: tuple[Path, ...], suffixes: tuple[str, ...]) -> str:
     for root in roots:
         for _, entry in _walk(str(root), ("__pycache__",)):
             if entry.name.endswith(suffixes) and entry.is_file():
-                data = _read(entry.path)
-                _HASHED[os.path.abspath(entry.path)] = hashlib.sha256(data).hexdigest()
-                parts += [Path(entry.path).as_posix().encode(), data]
+                parts += [Path(entry.path).as_posix().encode(), _file_digest(entry.path)]
     return _digest(*parts)
 
 
@@ -183,15 +208,15 @@ class FileCache:
         # there, untouched since, is neither made nor read again (``holds``)
         self.written: Written | None = None
 
-    def key(self, path: Path, shown: str) -> str | None:
-        """The entry of file ``path`` as it is now (None: never cached)."""
+    def key(self, path: Path, shown: str, fresh: bool = False) -> str | None:
+        """The entry of file ``path`` as it is now (None: never cached); ``fresh``: its bytes
+        read again, whatever its stat."""
         if path.is_symlink():
             return None  # the loader refuses links; never cache that decision by content
-        try:
-            data = path.read_bytes()
-        except OSError:
+        found = _HASHES.digest(str(path), fresh)
+        if found is None:
             return None
-        return _digest(cache_fingerprint().encode(), shown.encode(), path.stem.encode(), data)
+        return _digest(cache_fingerprint().encode(), shown.encode(), path.stem.encode(), found)
 
     def get(self, path: Path, shown: str) -> tuple[str, Any] | None:
         key = self.key(path, shown)
@@ -337,12 +362,12 @@ class FileCache:
 
 def _catalog_digest(catalog: Path) -> str:
     parts: list[bytes] = []
-    for names, entry in _walk(str(catalog)):
+    for names, entry in _walk(os.path.realpath(catalog)):  # the paths the build reads
         rel = "/".join(names).encode()
         if entry.is_symlink():
             parts += [rel, b"link:" + os.readlink(entry.path).encode()]
         elif entry.is_file():
-            parts += [rel, _read(entry.path)]
+            parts += [rel, _file_digest(entry.path)]
         elif entry.is_dir():
             parts += [rel, b"dir"]
     return _digest(*parts)
@@ -383,11 +408,7 @@ def _dep_state(path: str, project: tuple[str, ...]) -> str:
     in a virtual environment inside the project folder is installed, not the project's)."""
     try:
         if path.startswith(project) and not path.startswith(_INSTALLED):
-            known = _HASHED.get(path)
-            if known is not None:
-                return "sha256:" + known
-            with open(path, "rb") as handle:
-                return "sha256:" + hashlib.sha256(handle.read()).hexdigest()
+            return "sha256:" + _file_digest(path).hex()
         st = os.stat(path)
         return f"stat:{st.st_size}:{st.st_mtime_ns}"
     except OSError:
@@ -549,9 +570,11 @@ def fast_build(argv: list[str] | BuildArgs) -> bool:
         return False
     catalog, out, fmt, import_paths = args.catalog, args.out, args.fmt, args.import_paths
     as_of = args.as_of or date.today()
+    use_hashes(catalog, hand_over=True)
     record = unchanged(catalog, out, import_paths, as_of)
     if record is None:
         return False
+    save_hashes()
     summary = f"{record.counts} in {time.perf_counter() - started:.2f}s"
     items = []
     if record.diagnostics:

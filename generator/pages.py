@@ -5,7 +5,8 @@ lifecycle and targets pages) is rendered from its named inputs alone: its templa
 and the header's fields, nothing else, so a template that read more would fail rather than be
 served stale. The build cache keeps each text under the exact bytes of those inputs; an edit that
 leaves a file's inputs as they were neither renders nor reads it. ``snapshot.<member>`` names one
-member of the snapshot; a name made from the runtime's or the generator's code (``codes``,
+member of the snapshot, ``snapshot.providers(provider,endpoints)`` those fields of each of its
+rows (the template gets the rows with those fields alone); a name made from the runtime's or the generator's code (``codes``,
 ``format_version``, ``effort_levels``, ``vocabulary``) adds nothing to the key, which holds that
 code already.
 """
@@ -49,11 +50,18 @@ PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("provcat_catalog/models/__init__.py", "package/models_init.py.j2", ()),
     ("provcat_catalog/py.typed", "", ()),
     ("docs/README.md", "docs/README.md.j2", ("counts", "fingerprint")),
-    ("docs/providers.md", "docs/providers.md.j2", ("snapshot.providers",)),
+    (
+        "docs/providers.md",
+        "docs/providers.md.j2",
+        (
+            "snapshot.providers(provider,display_name,docs_url,aliases,endpoints,module,source,"
+            "description,reviewed_at,inventory_only)",
+        ),
+    ),
     (
         "docs/endpoints.md",
         "docs/endpoints.md.j2",
-        ("snapshot.providers", "snapshot.endpoint_targets"),
+        ("snapshot.providers(provider,endpoints)", "snapshot.endpoint_targets"),
     ),
     ("docs/protocols.md", "docs/protocols.md.j2", ("protocols",)),
     (
@@ -61,7 +69,7 @@ PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "docs/aliases.md.j2",
         (
             "snapshot.provider_index",
-            "snapshot.providers",
+            "snapshot.providers(provider,endpoint_index)",
             "snapshot.model_alias_index",
             "endpoint_names",
         ),
@@ -69,7 +77,7 @@ PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "docs/policies.md",
         "docs/policies.md.j2",
-        ("effort_levels", "no_policy", "snapshot.providers"),
+        ("effort_levels", "no_policy", "snapshot.providers(provider,policy,models)"),
     ),
     ("docs/diagnostics.md", "docs/diagnostics.md.j2", ("codes",)),
     ("docs/models.md", "docs/models.md.j2", ("inventory", "provider_keys", "model_counts")),
@@ -89,6 +97,13 @@ PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 _CODE = {"codes", "format_version", "effort_levels", "vocabulary"}  # in every key already
 _DERIVED = {"provider_rows": "snapshot.providers", "matrix": "targets"}  # made from that alone
+
+
+def _member(name: str) -> tuple[str, tuple[str, ...]]:
+    """``snapshot.providers(provider,endpoints)``: the member and the fields of its rows read
+    (none named: all of it)."""
+    member, _, fields = name.removeprefix("snapshot.").partition("(")
+    return member, tuple(fields.rstrip(")").split(",")) if fields else ()
 
 
 class RowsCache(Protocol):
@@ -120,7 +135,10 @@ class PageInputs:
         providers = snapshot["providers"]
         inventory = snapshot.get("inventory", {})
         if name.startswith("snapshot."):
-            return snapshot[name.partition(".")[2]]
+            member, fields = _member(name)
+            if not fields:
+                return snapshot[member]
+            return tuple({f: row[f] for f in fields} for row in snapshot[member])
         if name == "fingerprint":
             return self.fingerprint
         if name == "counts":
@@ -210,9 +228,9 @@ class PageInputs:
         members = {}
         for name in reads:
             if name.startswith("snapshot."):
-                member = name.partition(".")[2]
+                member, _ = _member(name)
                 if member in self.snapshot:
-                    members[member] = self.snapshot[member]
+                    members[member] = self.value(name)
             else:
                 context[name] = self.value(name)
         if any(name.startswith("snapshot.") for name in reads):

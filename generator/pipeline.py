@@ -157,6 +157,13 @@ def run(
                 _endpoint_defaults(cache)
                 primed = True
             found, decl = load_provider(path, shown)
+            # a result is kept only under the key of the bytes it was made from (the key may be
+            # from a read before the build: the file read now must be that one)
+            keep = (
+                cache is not None
+                and cached is not None
+                and cache.key(path, shown, True) == cached[0]
+            )
             facts, summary = None, None
             if decl is not None:
                 summary = summarize(decl)
@@ -166,9 +173,9 @@ def run(
                     facts = stored.facts if stored is not None else None
                     parts[decl.file] = stored
                     decl = _light(decl)
-                    if cached is not None and part is not None:
+                    if keep and cached is not None and part is not None:
                         cache.put_part(cached[0], part)
-            if cached is not None and cache is not None:
+            if keep and cached is not None and cache is not None:
                 cache.put(cached[0], (found, decl, facts, summary))
         problems.extend(found)
         if decl is not None and summary is not None:
