@@ -199,6 +199,7 @@ class FileCache:
         self.used: set[str] = set()
         self._proved: set[str] | None = None
         self._proofs_used: set[str] = set()
+        self._proofs_new = False
         self.hits = 0
         self.misses = 0
         # text -> SHA-256 of its UTF-8, for every text this cache read or kept: the build record
@@ -335,10 +336,20 @@ class FileCache:
         return False
 
     def prove(self, fact: bytes) -> None:
+        """Remember ``fact`` as proven; kept when the build ends (``flush``), not one write per
+        proof (a first build proves hundreds)."""
         digest = self.digest(b"proven", fact)
-        self._proofs().add(digest)
+        proofs = self._proofs()
+        if digest not in proofs:
+            proofs.add(digest)
+            self._proofs_new = True
         self._proofs_used.add(digest)
-        self._save_proofs(self._proofs())
+
+    def flush(self) -> None:
+        """Keep the proofs made since the last flush (a failed build keeps them too)."""
+        if self._proofs_new and self._proved is not None:
+            self._save_proofs(self._proved)
+            self._proofs_new = False
 
     def _save_proofs(self, digests: set[str]) -> None:
         with contextlib.suppress(OSError):  # a proof not kept is made again
@@ -348,6 +359,7 @@ class FileCache:
         """Drop entries this build did not use, so the cache holds one build's worth."""
         if self._proved is not None and self._proofs_used != self._proved:
             self._save_proofs(self._proofs_used)
+            self._proofs_new = False
         self.used.add(_PROOFS)
         for folder in (self.folder, self.texts):
             if not folder.is_dir():

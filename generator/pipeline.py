@@ -225,4 +225,6 @@ def run(
         )
         source = display_path(catalog, base) + "/"
         result.files = render(result.snapshot, source, cache)
+    if cache is not None:
+        cache.flush()
     return result

@@ -364,10 +364,15 @@ def test_the_schema_meta_check_is_remembered_only_for_the_same_text(
     monkeypatch.setattr(schema_check, "SCHEMA_DIR", folder)
     monkeypatch.setattr(schema_check, "_META_CHECKED", set())
 
+    made: list[FileCache] = []
+
     def fresh_process() -> FileCache:
+        for earlier in made:
+            earlier.flush()  # as the earlier build did when it ended
         schema_check._text.cache_clear()
         schema_check._META_CHECKED.clear()
-        return FileCache(tmp_path / "cache")
+        made.append(FileCache(tmp_path / "cache"))
+        return made[-1]
 
     schema.write_text('{"type": "object", "minProperties": -1}')
     with pytest.raises(SchemaError):  # no valid schema: never proven, never remembered
@@ -518,7 +523,9 @@ def test_a_request_default_the_runtime_model_accepted_is_not_validated_again(
 
     def check(value: object, cache: FileCache) -> object:
         valued = Valued(value, ("f.yaml", 1, 1))
-        return validate._field_value(ChatCompletionsRequest, "temperature", valued, "p/e", cache)
+        found = validate._field_value(ChatCompletionsRequest, "temperature", valued, "p/e", cache)
+        cache.flush()  # as the build does when it ends
+        return found
 
     assert check(0.5, FileCache(tmp_path)) is None and asked == [0.5]
     assert check(0.5, FileCache(tmp_path)) is None and asked == [0.5]  # proven: not asked again
@@ -537,6 +544,8 @@ def test_proofs_live_in_one_file_and_a_damaged_one_proves_nothing(tmp_path: Path
     cache = FileCache(tmp_path)
     cache.prove(b"fact one")
     cache.prove(b"fact two")
+    assert not (tmp_path / "texts").exists()  # kept when the build ends, not once per proof
+    cache.flush()
     assert [p.name for p in (tmp_path / "texts").iterdir()] == ["proofs"]
     again = FileCache(tmp_path)
     assert again.proven(b"fact one") and not again.proven(b"fact three")
