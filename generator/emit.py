@@ -11,8 +11,9 @@ every unchanged file of a swap would cost more than the rest of such a rebuild.
 Files are not flushed to disk one by one (``fsync``): the swap protects against the build being
 interrupted (a crash, a kill, a full disk), which needs only the renames, and a flush per file
 was a third of a 10,000-model build. After a power loss a file of the new tree may be damaged;
-the tree is derived data, and both ``generator check`` and the next build compare every output
-byte (the build record hashes each file), so such a file is reported and rewritten, never trusted.
+the tree is derived data: ``generator check`` compares every output byte, and ``build
+--no-cache`` rewrites what differs. A cached build trusts a file whose stat is the one its
+record holds (generator.written), which such damage need not change.
 """
 
 from __future__ import annotations

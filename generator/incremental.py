@@ -13,9 +13,13 @@ Two caches, both under ``.provcat-cache/`` beside the catalog folder (never in `
   file and of the generator's code, templates and schemas, the day lifecycle diagnostics were
   judged on, every module file the build imported (its
   content hash when it belongs to the project, its size and mtime when it is an installed
-  package) and the hash of every file written. ``python -m generator build`` checks that record
+  package) and, for every file written, its hash, its text's cache key and its stat
+  (generator.written). ``python -m generator build`` checks that record
   first (``fast_build``) without importing the generator's heavy parts: when every input and
   every output still matches, nothing runs and nothing is written.
+
+Input files are hashed once per process, and again only when their stat changed since a build
+kept their hash (generator.file_hashes).
 
 The templates' compiled code is kept there too (jinja's own bytecode cache, checked against each
 template's source and jinja's and Python's versions).
