@@ -134,6 +134,7 @@ def run(
     decls: list[ProviderDecl] = []
     summaries: list[Summary] = []
     parts: dict[str, StoredPart | None] = {}  # with a cache: each file's inventory part
+    sources: dict[str, str] = {}  # with a cache: each file's key in it
     primed = False  # the endpoint defaults, read from the cache on the first file it misses
     for path in files:
         shown = display_path(path, base)
@@ -147,6 +148,7 @@ def run(
             and (value[2] is None or cache.has_part(cached[0]))
         ):
             found, decl, facts, summary = value
+            keep = True  # read from the entry: its key is the file's
             if decl is not None and facts is not None:
                 load = _part_loader(cache, cached[0], path, shown)
                 parts[decl.file] = StoredPart(facts, load)
@@ -181,7 +183,9 @@ def run(
         if decl is not None and summary is not None:
             decls.append(decl)
             summaries.append(summary)
-    problems.extend(validate(decls, Importer(), cache, cache))
+            if keep and cached is not None:
+                sources[decl.file] = cached[0]
+    problems.extend(validate(decls, Importer(), cache, cache, sources))
     day = as_of or date.today()
     for summary in summaries:
         problems.extend(summary.problems)
