@@ -15,7 +15,6 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
-_ROOT = Path(__file__).resolve().parent.parent
 FORMATS = ("text", "json", "github")
 _VALUED = {"--catalog": "catalog", "--out": "out", "--format": "fmt", "--as-of": "as_of"}
 
@@ -27,6 +26,11 @@ class BuildArgs(NamedTuple):
     import_paths: tuple[Path, ...]
     as_of: date | None
     no_cache: bool
+
+
+def _root() -> Path:
+    """The project folder (the default catalog's and output's parent), found when needed."""
+    return Path(__file__).resolve().parent.parent
 
 
 def _day(value: str) -> date | None:
@@ -81,10 +85,10 @@ def parse_build(argv: list[str]) -> BuildArgs | None:
         if as_of is None:
             return None
     paths = {}
-    for name, default in (("catalog", _ROOT / "catalog"), ("out", _ROOT / "generated")):
+    for name, default in (("catalog", "catalog"), ("out", "generated")):
         if name in found and os.path.isfile(found[name]):
             return None  # click refuses a file where a folder is expected
-        paths[name] = Path(found[name]) if name in found else default
+        paths[name] = Path(found[name]) if name in found else _root() / default
     if not (paths["catalog"] / "providers").is_dir():
         return None  # click's usage error says what is missing
     return BuildArgs(paths["catalog"], paths["out"], fmt, tuple(import_paths), as_of, no_cache)

@@ -87,7 +87,9 @@ def _left(out: Path, files: Any, seen: dict[str, Stat]) -> dict[str, list[Any]]:
             digests[name] = (files.digest(name), files.key(name))
         else:
             digests[name] = (sha256(files[name].encode("utf-8")), None)
-    return entries(digests, seen, probe(str(out.resolve().parent)))
+    # the probe goes in the output folder: should the build stop before it is removed, the next
+    # build removes it as a file it does not make
+    return entries(digests, seen, probe(str(out)))
 
 
 def build(args: BuildArgs) -> int:

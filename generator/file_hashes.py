@@ -4,9 +4,10 @@ a file's stat changed.
 Each build hashes every catalog file (is anything new?) and the generator's and the runtime's
 code (the key of every cached result). The hashes are kept in the build cache with the stat each
 file had when it was read: size, mtime, ctime and inode. A file whose stat is still that one
-holds those bytes (generator.written says why); any other is read and hashed again. A stat taken
-in the same clock tick as the probe written when the hashes are saved is not kept, so an edit
-right after a read is never mistaken for the file read.
+holds those bytes (generator.written says why); any other is read and hashed again. A file
+changed just before it was read is read again next time it is asked for, and a stat taken in the
+same clock tick as the probe written when the hashes are saved is not kept, so an edit right
+after a read is never mistaken for the file read.
 """
 
 from __future__ import annotations
@@ -14,12 +15,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from pathlib import Path
 
 from generator.written import Stat, probe, stat_of
 
 # path -> (sha256 hex, the stat it was read with; None: read it again next time)
 _Entry = tuple[str, Stat | None]
+
+# a file changed less than this long before it was read (50 ms: several ticks of the clock that
+# stamps files) is read again when asked for again, in this process too
+_RECENT = 50_000_000
 
 
 class FileHashes:
@@ -49,7 +55,8 @@ class FileHashes:
                 found = hashlib.sha256(handle.read()).digest()
         except OSError:
             return None
-        self._new[path] = (found.hex(), st)
+        if time.time_ns() - st[2] > _RECENT:  # else an edit in its tick could keep its stat
+            self._new[path] = (found.hex(), st)
         return found
 
     def save(self) -> None:

@@ -199,6 +199,8 @@ class FileCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder / "files"
         self.texts = folder / "texts"
+        self._files = str(self.folder)  # as a string: a path object per entry costs more than
+        # the entry's read
         self._templates = folder / "templates"
         self.used: set[str] = set()
         self._proved: set[str] | None = None
@@ -216,9 +218,10 @@ class FileCache:
     def key(self, path: Path, shown: str, fresh: bool = False) -> str | None:
         """The entry of file ``path`` as it is now (None: never cached); ``fresh``: its bytes
         read again, whatever its stat."""
-        if path.is_symlink():
+        where = str(path)
+        if os.path.islink(where):
             return None  # the loader refuses links; never cache that decision by content
-        found = _HASHES.digest(str(path), fresh)
+        found = _HASHES.digest(where, fresh)
         if found is None:
             return None
         return _digest(cache_fingerprint().encode(), shown.encode(), path.stem.encode(), found)
@@ -229,7 +232,7 @@ class FileCache:
             return None
         self.used.add(key)
         try:
-            with open(self.folder / key, "rb") as handle:
+            with open(os.path.join(self._files, key), "rb") as handle:
                 value = _pickle().load(handle)
         except Exception:  # missing, truncated or from an incompatible generator: a miss
             self.misses += 1
@@ -248,7 +251,7 @@ class FileCache:
         """Whether the bulk kept apart from entry ``key`` (``put_part``) is there."""
         name = f"{key}.part"
         self.used.add(name)
-        return (self.folder / name).is_file()
+        return os.path.isfile(os.path.join(self._files, name))
 
     def put_part(self, key: str, value: Any) -> None:
         """Keep the bulk of entry ``key`` apart, to be loaded only when it is read (``part``)."""
@@ -263,7 +266,7 @@ class FileCache:
         """What ``keep`` kept under ``name``; None when it is missing or damaged."""
         self.used.add(name)
         try:
-            with open(self.folder / name, "rb") as handle:
+            with open(os.path.join(self._files, name), "rb") as handle:
                 return _pickle().load(handle)
         except Exception:
             return None

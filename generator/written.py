@@ -9,7 +9,7 @@ differ, and written again.
 
 A stat taken in the same clock tick as a later edit cannot tell the two apart (an edit right
 after the build, of the same size, in the same millisecond or so). So a stat is kept only when
-it is older than a probe file the build writes last, beside the output folder: a file whose
+it is older than a probe file the build writes last, in the output folder: a file whose
 ctime is not older is recorded without a stat and read the next time, as is every file this
 build wrote (its stat would be taken after the move, when an edit could already have happened).
 """

@@ -111,7 +111,12 @@ def test_input_hashes_are_taken_again_when_the_stat_changed(
     store = tmp_path / "cache" / "file-hashes.json"
     path = tmp_path / "p.yaml"
     path.write_bytes(b"provider: one\n")
-    # the file system's clock has moved on since the file was read (a tick later)
+    just_written = FileHashes(store)
+    just_written.digest(str(path))
+    just_written.save()
+    assert not store.exists()  # changed moments before it was read: read again, even here
+    # the clocks have moved on since the file was read (a tick later)
+    monkeypatch.setattr(module, "_RECENT", -(10**18))
     monkeypatch.setattr(module, "probe", lambda folder: os.stat(path).st_ctime_ns + 1)
     first = FileHashes(store)
     assert first.digest(str(path)) == hashlib.sha256(b"provider: one\n").digest()
