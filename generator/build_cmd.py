@@ -10,7 +10,7 @@ import sys
 import time
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from generator.build_args import BuildArgs
 from generator.diagnostics import render
@@ -147,7 +147,7 @@ class _Quiet:
         return getattr(self.wrapped, name)
 
 
-def main(args: BuildArgs) -> None:
+def main(args: BuildArgs) -> NoReturn:
     """Run ``build`` as click's standalone mode runs a command: exit 0, or the build's code;
     Ctrl-C or end of input print a blank line and "Aborted!" and exit 1; a closed pipe exits 1
     quietly."""
@@ -163,4 +163,18 @@ def main(args: BuildArgs) -> None:
         sys.stdout = _Quiet(sys.stdout)
         sys.stderr = _Quiet(sys.stderr)
         sys.exit(1)
-    sys.exit(code)
+    _end(code)
+
+
+def _end(code: int) -> NoReturn:
+    """End the process without taking the interpreter apart: freeing a build's objects one by
+    one at exit was a tenth of a one-file rebuild's CPU time. Every file the build wrote is
+    closed by then, nothing registers exit handlers, and the two streams are flushed here."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError as error:
+        if error.errno != errno.EPIPE:
+            raise
+        os._exit(1)  # as click ends on a closed pipe
+    os._exit(code)

@@ -20,12 +20,17 @@ from tests.conftest import FIXTURE_MODULES, ROOT, Workspace, tree_bytes
 
 # runs `python -m generator ARGS` and says whether click was imported
 _DRIVER = """
-import runpy, sys
+import os, runpy, sys
 sys.argv = ["generator", *sys.argv[1:]]
+def said():
+    sys.stderr.write("\\nclick imported: %s\\n" % ("click" in sys.modules))
+    sys.stderr.flush()
+end = os._exit
+os._exit = lambda code: (said(), end(code))  # the build ends the process without unwinding
 try:
     runpy.run_module("generator", run_name="__main__", alter_sys=True)
 finally:
-    sys.stderr.write("\\nclick imported: %s\\n" % ("click" in sys.modules))
+    said()
 """
 
 
