@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
-import time
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
 
 import click
 
-from generator.diagnostics import render
-from generator.emit import changed_files, counts, diff, write_tree
-from generator.files import from_here
-from generator.incremental import BuildRecord, FileCache, cache_dir, catalog_state, save_record
-from generator.pipeline import Result, run
+from generator.build_args import FORMATS, BuildArgs
+from generator.build_cmd import build as run_build
+from generator.build_cmd import report
+from generator.emit import changed_files, diff
+from generator.pipeline import run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,7 +34,7 @@ _out = click.option(
 _format = click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json", "github"]),
+    type=click.Choice(FORMATS),
     default="text",
     show_default=True,
     help="How diagnostics are printed.",
@@ -62,45 +59,6 @@ _as_of = click.option(
 
 def _day(value: datetime | None) -> date | None:
     return value.date() if value is not None else None
-
-
-def _counts(result: Result) -> str:
-    assert result.snapshot is not None
-    c = counts(result.snapshot)
-    return (
-        f"{c['providers']} providers, {c['endpoints']} endpoints, {c['aliases']} aliases, "
-        f"{c['model_aliases']} model aliases, {c['models']} models, "
-        f"{c['schema_targets']} schema targets"
-    )
-
-
-def _summary(result: Result, seconds: float) -> str:
-    return f"{_counts(result)} in {seconds:.2f}s"
-
-
-def _record(result: Result) -> BuildRecord:
-    return BuildRecord(_counts(result), [d.as_json() for d in result.diagnostics])
-
-
-def _report(result: Result, fmt: str, extra: dict[str, Any], catalog: Path) -> None:
-    here = from_here(catalog)
-    diagnostics = [here(d) for d in result.diagnostics]
-    if fmt == "json":
-        payload = {
-            "ok": result.ok and not extra.get("stale"),
-            "diagnostics": [d.as_json() for d in diagnostics],
-            **extra,
-        }
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
-        return
-    if diagnostics:
-        click.echo(render(diagnostics, fmt), err=fmt == "text")
-    if fmt == "text" and not result.ok:
-        n = sum(1 for d in result.diagnostics if d.severity == "error")
-        click.echo(
-            f"provcat: {n} error{'s' if n != 1 else ''} in the catalog; nothing was written.",
-            err=True,
-        )
 
 
 def _check_catalog(catalog: Path) -> None:
@@ -148,31 +106,9 @@ def build(
 ) -> None:
     """Validate the whole catalog; when it is valid, regenerate the snapshot and docs."""
     _check_catalog(catalog)
-    started = time.perf_counter()
-    cache = None if no_cache else FileCache(cache_dir(catalog))
-    before = catalog_state(catalog) if cache is not None else None
-    result = run(catalog, import_paths, _day(as_of), cache)
-    if not result.ok or result.files is None:
-        _report(result, fmt, {}, catalog)
-        sys.exit(1)
-    changed = write_tree(out, result.files)
-    if cache is not None:
-        cache.prune()
-        save_record(
-            catalog,
-            out,
-            import_paths,
-            _day(as_of) or date.today(),
-            _record(result),
-            result.files,
-            before,
-            cache.known,
-        )
-    summary = _summary(result, time.perf_counter() - started)
-    state = f"{len(changed)} files updated" if changed else "unchanged"
-    _report(result, fmt, {"summary": summary, "changed": changed, "cached": False}, catalog)
-    if fmt != "json":
-        click.echo(f"provcat: {summary}; {out.name}/ {state}.")
+    code = run_build(BuildArgs(catalog, out, fmt, import_paths, _day(as_of), no_cache))
+    if code:
+        sys.exit(code)
 
 
 @main.command()
@@ -192,10 +128,10 @@ def check(
     _check_catalog(catalog)
     result = run(catalog, import_paths, _day(as_of))
     if not result.ok or result.files is None:
-        _report(result, fmt, {}, catalog)
+        report(result, fmt, {}, catalog)
         sys.exit(1)
     stale = changed_files(out, result.files)
-    _report(result, fmt, {"stale": stale}, catalog)
+    report(result, fmt, {"stale": stale}, catalog)
     if not stale:
         if fmt != "json":
             click.echo(f"provcat: {out.name}/ is up to date with the catalog.")

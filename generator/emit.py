@@ -11,8 +11,9 @@ every unchanged file of a swap would cost more than the rest of such a rebuild.
 Files are not flushed to disk one by one (``fsync``): the swap protects against the build being
 interrupted (a crash, a kill, a full disk), which needs only the renames, and a flush per file
 was a third of a 10,000-model build. After a power loss a file of the new tree may be damaged;
-the tree is derived data, and both ``generator check`` and the next build compare every output
-byte (the build record hashes each file), so such a file is reported and rewritten, never trusted.
+the tree is derived data: ``generator check`` compares every output byte, and ``build
+--no-cache`` rewrites what differs. A cached build trusts a file whose stat is the one its
+record holds (generator.written), which such damage need not change.
 """
 
 from __future__ import annotations
@@ -24,18 +25,18 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
-
-import jinja2
+from typing import TYPE_CHECKING, Any, Protocol
 
 from generator import GENERATOR_VERSION
-from generator.codes import all_codes
+from generator.outputs import Outputs
+from generator.pages import PAGES, PageInputs
 from generator.pyliteral import entries, literal, measured
 from generator.snapshot import fingerprint
 from generator.stored_parts import LazyInventory, canonical_json, exact, in_lifecycle, part_values
-from provcat.effort import EFFORT_LEVELS
-from provcat.protocols import PROTOCOLS
-from provcat.snapshot_format import SUPPORTED_FORMAT as FORMAT_VERSION
+from generator.written import Stat, Written, read_checked
+
+if TYPE_CHECKING:
+    import jinja2
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 IGNORED = {"__pycache__"}
@@ -202,6 +203,8 @@ def lifecycle_rows(inventory: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _environment(compiled: Path | None = None) -> jinja2.Environment:
     """The templates' environment; ``compiled`` keeps their compiled code between runs (jinja
     checks each template's source against it, and its own and Python's version)."""
+    import jinja2  # only where a text is rendered: a rebuild that renders none needs no jinja
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         bytecode_cache=jinja2.FileSystemBytecodeCache(str(compiled)) if compiled else None,
@@ -259,36 +262,6 @@ def part_module(key: str) -> str:
     return "p_" + re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_") + "_" + tail
 
 
-def _model_parts(
-    env: jinja2.Environment,
-    context: dict[str, Any],
-    snapshot: dict[str, Any],
-    parts: dict[str, str],
-    exact: dict[str, bytes],
-    cache: TextCache | None,
-) -> dict[str, str]:
-    """One module and one docs page per provider with an inventory; an unchanged provider's text
-    comes from the cache (keyed by its data and the generator's code), so a one-file change
-    renders one of each."""
-    template = env.get_template("package/model_part.py.j2")
-    files = {
-        "provcat_catalog/models/__init__.py": env.get_template("package/header.j2").render(context)
-        + '\n"""One module per provider: its models, imported by provcat_catalog.inventory."""\n'
-    }
-    page = env.get_template("docs/provider_models.md.j2")
-    for key in context["inventory"]:
-
-        def values(key: str = key) -> dict[str, Any]:
-            return _part_values(snapshot, key)
-
-        data = exact.get(key, b"")
-        files[f"provcat_catalog/models/{parts[key]}.py"] = _cached(
-            template, context, values, data, cache
-        )
-        files[f"docs/models/{key}.md"] = _cached(page, context, values, data, cache)
-    return files
-
-
 def _part_values(snapshot: dict[str, Any], key: str) -> dict[str, Any]:
     """What provider ``key``'s model module and page show (plain data)."""
     models = snapshot["inventory"][key]
@@ -341,39 +314,89 @@ def _fingerprint(snapshot: dict[str, Any], exact: dict[str, bytes], cache: TextC
 _exact = exact
 
 
-def _cached(
-    template: jinja2.Template,
-    context: dict[str, Any],
-    values: Callable[[], dict[str, Any]],
-    data: bytes,
-    cache: TextCache | None,
-) -> str:
-    """``template`` rendered with ``values()`` (plain data, ``data`` its exact bytes) over the
-    header fields of ``context``; from the cache when the same template saw the same values."""
-    if cache is None:
-        return template.render({**context, **values()})
-    digest = cache.digest(str(template.name).encode(), context["source"].encode(), data)
-    text = cache.text(digest)
-    if text is None:
-        text = template.render({**context, **values()})
-        cache.put_text(digest, text)
-    return text
-
-
 class TextCache(Protocol):
     @property
     def templates(self) -> Path: ...
     def digest(self, *parts: bytes) -> str: ...
     def text(self, key: str) -> str | None: ...
     def put_text(self, key: str, text: str) -> None: ...
+    def holds(self, name: str, key: str) -> bytes | None: ...
+    @property
+    def known(self) -> Mapping[str, bytes]: ...
 
 
-def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None) -> dict[str, str]:
-    """Every generated file, relative path -> text."""
-    env = _environment(cache.templates if cache is not None else None)
-    providers = snapshot["providers"]
-    # each provider's data by the hash of its exact bytes: hashed once, not once per cache key
+class _Renderer:
+    """Renders templates into ``files``; with a cache, each text is kept under its template,
+    the source folder and the exact bytes of what it reads, and a file the last build wrote
+    from that same text, untouched since, is neither rendered nor read (generator.outputs).
+    jinja is imported only when some text must be rendered."""
+
+    def __init__(self, files: Outputs, source: str, cache: TextCache | None) -> None:
+        self.files = files
+        self.source = source
+        self.cache = cache
+        self._env: jinja2.Environment | None = None
+
+    @property
+    def env(self) -> jinja2.Environment:
+        if self._env is None:
+            self._env = _environment(self.cache.templates if self.cache is not None else None)
+        return self._env
+
+    def _render(self, template: str, values: Callable[[], dict[str, Any]]) -> str:
+        context = {"source": self.source, "generator_version": GENERATOR_VERSION, **values()}
+        return self.env.get_template(template).render(context)
+
+    def page(
+        self, name: str, template: str, values: Callable[[], dict[str, Any]], data: bytes
+    ) -> None:
+        """File ``name``: ``template`` over ``values()`` (and the header's fields), ``data``
+        the exact bytes of those values."""
+        cache = self.cache
+        if cache is None:
+            self.files.put(name, self._render(template, values))
+            return
+        key = cache.digest(template.encode(), self.source.encode(), data)
+
+        def text() -> str:
+            kept = cache.text(key)
+            if kept is None:
+                kept = self._render(template, values)
+                cache.put_text(key, kept)
+            return kept
+
+        held = cache.holds(name, key)
+        if held is not None:
+            self.files.defer(name, key, held, text)
+        else:
+            self.files.put(name, text(), key)
+
+
+def _model_parts(
+    out: _Renderer, snapshot: dict[str, Any], parts: dict[str, str], exact: dict[str, bytes]
+) -> None:
+    """One module and one docs page per provider with an inventory; an unchanged provider's text
+    comes from the cache (keyed by its data and the generator's code), so a one-file change
+    renders one of each."""
+    out.page("provcat_catalog/models/__init__.py", "package/models_init.py.j2", dict, b"")
+    for key in parts:
+
+        def values(key: str = key) -> dict[str, Any]:
+            return _part_values(snapshot, key)
+
+        data = exact.get(key, b"")
+        out.page(
+            f"provcat_catalog/models/{parts[key]}.py", "package/model_part.py.j2", values, data
+        )
+        out.page(f"docs/models/{key}.md", "docs/provider_models.md.j2", values, data)
+
+
+def render(
+    snapshot: dict[str, Any], source: str, cache: TextCache | None = None
+) -> Mapping[str, str]:
+    """Every generated file, relative path -> text (some made only when read: generator.outputs)."""
     inventory = snapshot.get("inventory", {})
+    # each provider's data by the hash of its exact bytes: hashed once, not once per cache key
     exact = (
         {key: part.facts.digest for key, part in inventory.parts.items()}
         if isinstance(inventory, LazyInventory)  # kept with each part
@@ -383,101 +406,42 @@ def render(snapshot: dict[str, Any], source: str, cache: TextCache | None = None
         if cache is not None
         else {}
     )
-    context: dict[str, Any] = {
-        "snapshot": snapshot,
-        "source": source,
-        "generator_version": GENERATOR_VERSION,
-        "format_version": FORMAT_VERSION,
-        "fingerprint": _fingerprint(snapshot, exact, cache),
-        "counts": counts(snapshot),
-        "codes": all_codes(),
-        "provider_keys": [p["provider"] for p in providers],
-        "provider_names": sorted(
-            {p["declared"] for p in providers} | {a for p in providers for a in p["aliases"]}
-        ),
-        "endpoint_keys": sorted({e["endpoint"] for p in providers for e in p["endpoints"]}),
-        "endpoint_names": {
-            p["provider"]: {e["key"]: e["endpoint"] for e in p["endpoints"]} for p in providers
-        },
-        "no_policy": [p["provider"] for p in providers if p["policy"] is None],
-        "effort_levels": EFFORT_LEVELS,
-        "protocols": [
-            (
-                protocol,
-                [
-                    f"{p['provider']}/{e['endpoint']}"
-                    for p in providers
-                    for e in p["endpoints"]
-                    if e["protocol"] == protocol.name
-                ],
-            )
-            for protocol in PROTOCOLS.values()
-        ],
-    }
-    context["inventory"] = snapshot.get("inventory", {})
-    context["lifecycle_rows"] = lifecycle_rows(context["inventory"])
-    context["model_counts"] = model_counts(context["inventory"])
-    context["provider_rows"] = _rows(providers, cache)
-    targets = snapshot.get("targets", ())
-    context["targets"] = targets
-    context["matrix"] = matrix(targets)
-    parts = {key: part_module(key) for key in context["inventory"]}
-    context["parts"] = parts
-    files = {}
-    for name in ("__init__.py", "data.py", "inventory.py", "names.py", "records.py", "targets.py"):
-        files[f"provcat_catalog/{name}"] = env.get_template(f"package/{name}.j2").render(context)
-    files.update(_model_parts(env, context, snapshot, parts, exact, cache))
-    files["provcat_catalog/py.typed"] = ""
-    for name in (
-        "README.md",
-        "providers.md",
-        "endpoints.md",
-        "protocols.md",
-        "aliases.md",
-        "policies.md",
-        "diagnostics.md",
-        "models.md",
-    ):
-        files[f"docs/{name}"] = env.get_template(f"docs/{name}.j2").render(context)
-    # the lifecycle page reads its rows alone: kept under them (an edit seldom changes them)
-    rows = {"lifecycle_rows": context["lifecycle_rows"]}
-    files["docs/lifecycle.md"] = _cached(
-        env.get_template("docs/lifecycle.md.j2"),
-        context,
-        dict,
-        hashlib.sha256(_exact(rows)).digest(),
-        cache,
-    )
-    # the targets' page reads the targets, which provider (and endpoint) uses which, and the
-    # runtime's vocabulary (code: in every cache key): kept under the others, so a provider edit
-    # imports no toolschema
-    shown = {
-        "targets": targets,
-        "provider_targets": snapshot.get("provider_targets", {}),
-        "endpoint_targets": snapshot.get("endpoint_targets", {}),
-    }
-    files["docs/schema-targets.md"] = _cached(
-        env.get_template("docs/schema-targets.md.j2"),
-        context,
-        _vocabulary,
-        hashlib.sha256(_exact(shown)).digest(),
-        cache,
-    )
-    page = env.get_template("docs/target.md.j2")
-    for target in targets:
-        limits = [
-            (r["code"], t) for r in target["rules"] for t in r["triggers"] if t["kind"] == "limit"
-        ]
-        files[f"docs/targets/{target['id']}.md"] = page.render(
-            {**context, "t": target, "limits": limits}
-        )
+    inputs = PageInputs(snapshot, _fingerprint(snapshot, exact, cache), cache)
+    files = Outputs(cache.known if cache is not None else None)
+    out = _Renderer(files, source, cache)
+    parts = inputs.value("parts")
+    for name, template, reads in PAGES:
+        if name == "provcat_catalog/models/__init__.py":  # then each provider's module and page
+            _model_parts(out, snapshot, parts, exact)
+            continue
+        if name == "provcat_catalog/py.typed":
+            files.put(name, "")
+            continue
+
+        def values(reads: tuple[str, ...] = reads) -> dict[str, Any]:
+            return inputs.context(reads)
+
+        out.page(name, template, values, inputs.digest(reads) if cache is not None else b"")
+    for target in snapshot.get("targets", ()):
+
+        def one(target: dict[str, Any] = target) -> dict[str, Any]:
+            limits = [
+                (r["code"], t)
+                for r in target["rules"]
+                for t in r["triggers"]
+                if t["kind"] == "limit"
+            ]
+            return {"t": target, "limits": limits}
+
+        data = hashlib.sha256(_exact({"t": target})).digest() if cache is not None else b""
+        out.page(f"docs/targets/{target['id']}.md", "docs/target.md.j2", one, data)
     return files
 
 
-def _rows(rows: tuple[Any, ...], cache: TextCache | None) -> str:
+def provider_rows(rows: tuple[Any, ...], cache: Any, digests: list[bytes]) -> str:
     """``rows | pyliteral(4)`` (generator.pyliteral): with a cache, each row's measured form is
-    kept under its exact bytes, all in one entry (the rows this build used), so the snapshot's
-    provider table renders only changed rows."""
+    kept under its exact bytes (``digests``: the SHA-256 of each), all in one entry (the rows
+    this build used), so the snapshot's provider table renders only changed rows."""
     if cache is None:
         return literal(rows, 0, 4)
     key = cache.digest(b"literal rows")
@@ -486,9 +450,10 @@ def _rows(rows: tuple[Any, ...], cache: TextCache | None) -> str:
         loaded = json.loads(cache.text(key) or "{}")
         kept = loaded if isinstance(loaded, dict) else {}
     used: dict[str, list[Any]] = {}
+    found = iter(digests)
 
     def measure(row: Any) -> tuple[int, str]:
-        digest = hashlib.sha256(_exact(row)).hexdigest()
+        digest = next(found).hex()
         form = kept.get(digest)
         if not (isinstance(form, list) and len(form) == 2):
             form = list(measured(row, 4))
@@ -501,16 +466,14 @@ def _rows(rows: tuple[Any, ...], cache: TextCache | None) -> str:
     return text
 
 
-def _vocabulary() -> dict[str, Any]:
+def vocabulary() -> dict[str, Any]:
     """The tool-schema vocabulary the targets' page lists."""
     from provcat.toolschema.vocabulary import ACTIONS, STEPS, TRIGGERS
 
     return {
-        "vocabulary": {
-            "triggers": sorted(TRIGGERS.items()),
-            "actions": sorted(ACTIONS.items()),
-            "steps": sorted(STEPS.items()),
-        }
+        "triggers": sorted(TRIGGERS.items()),
+        "actions": sorted(ACTIONS.items()),
+        "steps": sorted(STEPS.items()),
     }
 
 
@@ -613,14 +576,69 @@ def read_tree(root: Path) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-def changed_files(root: Path, files: dict[str, str]) -> list[str]:
-    """Paths that differ between ``files`` and the tree on disk (added, changed or removed)."""
-    current = read_tree(root)
-    names = sorted(set(current) | set(files))
-    return [n for n in names if current.get(n) != files.get(n)]
+def changed_files(
+    root: Path,
+    files: Mapping[str, str],
+    written: Written | None = None,
+    seen: dict[str, Stat] | None = None,
+) -> list[str]:
+    """Paths that differ between ``files`` and the tree on disk (added, changed or removed).
+
+    With ``written`` (what the last build left in ``root``), a file untouched since and meant
+    to hold the same bytes is not read (generator.written); any other is read and compared byte
+    for byte. ``seen`` receives the stat of each file found unchanged."""
+    if written is None:
+        current = read_tree(root)
+        names = sorted(set(current) | set(files))
+        return [n for n in names if current.get(n) != files.get(n)]
+    on_disk = set(_names(root))
+    changed = []
+    for name in sorted(on_disk | set(files)):
+        if name not in files or name not in on_disk:
+            changed.append(name)
+            continue
+        if isinstance(files, Outputs) and files.deferred(name):
+            st = written.untouched(name)  # it held this text when the files were made
+        else:
+            st = written.same(name, _digest_of(files, name))
+        if st is None:
+            found = read_checked(os.path.join(root, name))
+            if found is None or found[0] != files[name].encode("utf-8"):
+                changed.append(name)
+                continue
+            st = found[1]
+        if seen is not None:
+            seen[name] = st
+    return changed
 
 
-def diff(root: Path, files: dict[str, str], per_file: int = 12) -> str:
+def _digest_of(files: Mapping[str, str], name: str) -> bytes:
+    if isinstance(files, Outputs):
+        return files.digest(name)
+    return hashlib.sha256(files[name].encode("utf-8")).digest()
+
+
+def _names(root: Path) -> list[str]:
+    """The files under ``root`` (relative posix paths), without reading them."""
+    found: list[str] = []
+    if not root.is_dir():
+        return found
+
+    def visit(folder: str, prefix: str) -> None:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name in IGNORED:
+                    continue
+                if entry.is_dir():
+                    visit(entry.path, prefix + entry.name + "/")
+                elif entry.is_file():
+                    found.append(prefix + entry.name)
+
+    visit(str(root), "")
+    return found
+
+
+def diff(root: Path, files: Mapping[str, str], per_file: int = 12) -> str:
     """A short unified diff of the stale files: the snapshot data first, ``per_file`` lines each."""
     current = read_tree(root)
     names = sorted(changed_files(root, files), key=lambda n: (not n.endswith("data.py"), n))
@@ -700,7 +718,7 @@ def _finish(root: Path) -> None:
     journal.unlink(missing_ok=True)
 
 
-def _in_place(root: Path, files: dict[str, str], changed: list[str]) -> None:
+def _in_place(root: Path, files: Mapping[str, str], changed: list[str]) -> None:
     """Stage the changed files beside ``root``, write the journal, then move them in."""
     stage = _fresh(root.parent, f".{root.name}.new-", make=True)
     moves = [name for name in changed if name in files]
@@ -765,10 +783,16 @@ def _write(target: str, text: str) -> None:
         handle.write(text)
 
 
-def write_tree(root: Path, files: dict[str, str]) -> list[str]:
-    """Make ``root`` hold exactly ``files``. Returns the changed paths (empty: nothing written)."""
+def write_tree(
+    root: Path,
+    files: Mapping[str, str],
+    written: Written | None = None,
+    seen: dict[str, Stat] | None = None,
+) -> list[str]:
+    """Make ``root`` hold exactly ``files``. Returns the changed paths (empty: nothing written).
+    ``written`` and ``seen``: as for ``changed_files``."""
     recover(root)
-    changed = changed_files(root, files)
+    changed = changed_files(root, files, written, seen)
     if not changed:
         return []
     if root.is_dir() and len(changed) <= _in_place_limit(len(files)):
@@ -777,10 +801,12 @@ def write_tree(root: Path, files: dict[str, str]) -> list[str]:
     root.parent.mkdir(parents=True, exist_ok=True)
     stage = _fresh(root.parent, f".{root.name}.new-", make=True)
     keep = set(files) - set(changed)
+    if seen is not None:
+        seen.clear()  # linking a file into the new tree changes its ctime: read it next time
     folders = {stage}
     here = str(root)
     try:
-        for name, text in files.items():
+        for name in files:
             target = os.path.join(stage, name)
             folder = os.path.dirname(target)
             if folder not in folders:
@@ -788,7 +814,7 @@ def write_tree(root: Path, files: dict[str, str]) -> list[str]:
                 folders.add(folder)
             if name in keep and _link(os.path.join(here, name), target):
                 continue  # unchanged: the new tree shares the old file, nothing is rewritten
-            _write(target, text)
+            _write(target, files[name])
         old = _fresh(root.parent, f".{root.name}.old-", make=False)
         if root.exists():
             os.rename(root, old)

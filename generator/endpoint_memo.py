@@ -10,8 +10,9 @@ their own code (a ``module`` or an endpoint ``class``), name a request model out
 or have a policy (whose checks read the request models of every provider under its key; the
 whole-set validation also checks those providers) are always checked.
 
-All verdicts live in one file, read once per build and written only when it changed; an
-unreadable or unexpected file is ignored (every provider is then checked).
+All verdicts live in one file, read once per build and written only when it changed, with the
+verdict key of each provider file the build cache read (so an unchanged file's records are not
+walked to find it); an unreadable or unexpected file is ignored (every provider is then checked).
 """
 
 from __future__ import annotations
@@ -59,11 +60,30 @@ class EndpointMemo:
         self._store = store
         self._release = release.encode()
         found = store.kept(_NAME)
-        self._old: dict[str, Verdict] = found if isinstance(found, dict) else {}
+        verdicts, keys = found if isinstance(found, tuple) and len(found) == 2 else (found, {})
+        self._old: dict[str, Verdict] = verdicts if isinstance(verdicts, dict) else {}
         self._now: dict[str, Verdict] = {}
+        # the build cache's key of a provider's file (its bytes, name and the code) -> the key of
+        # its verdict: a file read from the cache needs no walk over its records to find it
+        self._old_keys: dict[str, str | None] = keys if isinstance(keys, dict) else {}
+        self._now_keys: dict[str, str | None] = {}
 
-    def key(self, p: ProviderDecl) -> str | None:
-        """The key of ``p``'s verdict; None when it is always checked."""
+    def key(self, p: ProviderDecl, source: str | None = None) -> str | None:
+        """The key of ``p``'s verdict; None when it is always checked. ``source``: the build
+        cache's key of the file ``p`` was read from, which determines it."""
+        if source is None:
+            return self._key(p)
+        known = f"{source}:{self._release.decode()}"
+        if known in self._old_keys:
+            found = self._old_keys[known]
+            if found is None or isinstance(found, str):
+                self._now_keys[known] = found
+                return found
+        made = self._key(p)
+        self._now_keys[known] = made
+        return made
+
+    def _key(self, p: ProviderDecl) -> str | None:
         if p.module is not None or p.policy is not None:
             return None
         if not all(_runtime_only(ep) for ep in p.endpoints):
@@ -93,5 +113,5 @@ class EndpointMemo:
         self._now[key] = (tuple(diagnostics), tuple(facts))
 
     def save(self) -> None:
-        if self._now != self._old:
-            self._store.keep(_NAME, self._now)
+        if self._now != self._old or self._now_keys != self._old_keys:
+            self._store.keep(_NAME, (self._now, self._now_keys))

@@ -13,9 +13,13 @@ Two caches, both under ``.provcat-cache/`` beside the catalog folder (never in `
   file and of the generator's code, templates and schemas, the day lifecycle diagnostics were
   judged on, every module file the build imported (its
   content hash when it belongs to the project, its size and mtime when it is an installed
-  package) and the hash of every file written. ``python -m generator build`` checks that record
+  package) and, for every file written, its hash, its text's cache key and its stat
+  (generator.written). ``python -m generator build`` checks that record
   first (``fast_build``) without importing the generator's heavy parts: when every input and
   every output still matches, nothing runs and nothing is written.
+
+Input files are hashed once per process, and again only when their stat changed since a build
+kept their hash (generator.file_hashes).
 
 The templates' compiled code is kept there too (jinja's own bytecode cache, checked against each
 template's source and jinja's and Python's versions).
@@ -39,8 +43,11 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from generator import GENERATOR_VERSION
+from generator.build_args import BuildArgs, parse_build
+from generator.file_hashes import FileHashes
+from generator.written import Written, read_checked
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 CACHE_DIR_NAME = ".provcat-cache"
 _GENERATOR = Path(__file__).resolve().parent
 _ROOT = _GENERATOR.parent
@@ -91,9 +98,35 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
-# sha256 of the project files this process has read whole (by absolute path): a module's
-# dependency state (``_dep_state``) is then not read and hashed a second time
-_HASHED: dict[str, str] = {}
+# the SHA-256 of input files (catalog and code), kept with their stat in the build cache of the
+# catalog being built (``use_hashes``); until then, of this process only
+_HASHES = FileHashes(None)
+
+
+_HANDED: Path | None = None  # the fast path's hashes, handed to the build that follows it
+
+
+def use_hashes(catalog: Path, hand_over: bool = False) -> None:
+    """Read and keep input files' hashes in ``catalog``'s build cache (generator.file_hashes),
+    as saved by earlier processes; the fast path's (``hand_over``) go to the build it starts."""
+    global _HASHES, _HANDED
+    where = cache_dir(catalog) / "file-hashes.json"
+    handed, _HANDED = _HANDED, None
+    if handed != where or _HASHES.path != where:
+        _HASHES = FileHashes(where)
+    if hand_over:
+        _HANDED = where
+
+
+def save_hashes() -> None:
+    _HASHES.save()
+
+
+def _file_digest(path: str) -> bytes:
+    found = _HASHES.digest(path)
+    if found is None:
+        raise OSError(f"cannot read {path}")
+    return found
 
 
 def _tree_digest(roots: tuple[Path, ...], suffixes: tuple[str, ...]) -> str:
@@ -101,9 +134,7 @@ def _tree_digest(roots: tuple[Path, ...], suffixes: tuple[str, ...]) -> str:
     for root in roots:
         for _, entry in _walk(str(root), ("__pycache__",)):
             if entry.name.endswith(suffixes) and entry.is_file():
-                data = _read(entry.path)
-                _HASHED[os.path.abspath(entry.path)] = hashlib.sha256(data).hexdigest()
-                parts += [Path(entry.path).as_posix().encode(), data]
+                parts += [Path(entry.path).as_posix().encode(), _file_digest(entry.path)]
     return _digest(*parts)
 
 
@@ -168,25 +199,32 @@ class FileCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder / "files"
         self.texts = folder / "texts"
+        self._files = str(self.folder)  # as a string: a path object per entry costs more than
+        # the entry's read
         self._templates = folder / "templates"
         self.used: set[str] = set()
         self._proved: set[str] | None = None
         self._proofs_used: set[str] = set()
+        self._proofs_new = False
         self.hits = 0
         self.misses = 0
         # text -> SHA-256 of its UTF-8, for every text this cache read or kept: the build record
         # hashes the output files, most of which are such texts
         self.known: dict[str, bytes] = {}
+        # what the last build left in the output folder (previous_outputs): a text it wrote
+        # there, untouched since, is neither made nor read again (``holds``)
+        self.written: Written | None = None
 
-    def key(self, path: Path, shown: str) -> str | None:
-        """The entry of file ``path`` as it is now (None: never cached)."""
-        if path.is_symlink():
+    def key(self, path: Path, shown: str, fresh: bool = False) -> str | None:
+        """The entry of file ``path`` as it is now (None: never cached); ``fresh``: its bytes
+        read again, whatever its stat."""
+        where = str(path)
+        if os.path.islink(where):
             return None  # the loader refuses links; never cache that decision by content
-        try:
-            data = path.read_bytes()
-        except OSError:
+        found = _HASHES.digest(where, fresh)
+        if found is None:
             return None
-        return _digest(cache_fingerprint().encode(), shown.encode(), path.stem.encode(), data)
+        return _digest(cache_fingerprint().encode(), shown.encode(), path.stem.encode(), found)
 
     def get(self, path: Path, shown: str) -> tuple[str, Any] | None:
         key = self.key(path, shown)
@@ -194,7 +232,7 @@ class FileCache:
             return None
         self.used.add(key)
         try:
-            with open(self.folder / key, "rb") as handle:
+            with open(os.path.join(self._files, key), "rb") as handle:
                 value = _pickle().load(handle)
         except Exception:  # missing, truncated or from an incompatible generator: a miss
             self.misses += 1
@@ -213,7 +251,7 @@ class FileCache:
         """Whether the bulk kept apart from entry ``key`` (``put_part``) is there."""
         name = f"{key}.part"
         self.used.add(name)
-        return (self.folder / name).is_file()
+        return os.path.isfile(os.path.join(self._files, name))
 
     def put_part(self, key: str, value: Any) -> None:
         """Keep the bulk of entry ``key`` apart, to be loaded only when it is read (``part``)."""
@@ -228,7 +266,7 @@ class FileCache:
         """What ``keep`` kept under ``name``; None when it is missing or damaged."""
         self.used.add(name)
         try:
-            with open(self.folder / name, "rb") as handle:
+            with open(os.path.join(self._files, name), "rb") as handle:
                 return _pickle().load(handle)
         except Exception:
             return None
@@ -267,6 +305,16 @@ class FileCache:
         self.known[text] = digest
         return text
 
+    def holds(self, name: str, key: str) -> bytes | None:
+        """The SHA-256 of output ``name`` when the last build wrote it from the text under
+        ``key`` and it is untouched since (generator.written); None otherwise."""
+        if self.written is None:
+            return None
+        found = self.written.holds(name, key)
+        if found is not None:
+            self.used.add(key)  # kept for the day it is read (an output edited by hand)
+        return found
+
     def put_text(self, key: str, text: str) -> None:
         self.texts.mkdir(parents=True, exist_ok=True)
         tmp = self.texts / f".{key}.{os.getpid()}.tmp"
@@ -295,10 +343,20 @@ class FileCache:
         return False
 
     def prove(self, fact: bytes) -> None:
+        """Remember ``fact`` as proven; kept when the build ends (``flush``), not one write per
+        proof (a first build proves hundreds)."""
         digest = self.digest(b"proven", fact)
-        self._proofs().add(digest)
+        proofs = self._proofs()
+        if digest not in proofs:
+            proofs.add(digest)
+            self._proofs_new = True
         self._proofs_used.add(digest)
-        self._save_proofs(self._proofs())
+
+    def flush(self) -> None:
+        """Keep the proofs made since the last flush (a failed build keeps them too)."""
+        if self._proofs_new and self._proved is not None:
+            self._save_proofs(self._proved)
+            self._proofs_new = False
 
     def _save_proofs(self, digests: set[str]) -> None:
         with contextlib.suppress(OSError):  # a proof not kept is made again
@@ -308,6 +366,7 @@ class FileCache:
         """Drop entries this build did not use, so the cache holds one build's worth."""
         if self._proved is not None and self._proofs_used != self._proved:
             self._save_proofs(self._proofs_used)
+            self._proofs_new = False
         self.used.add(_PROOFS)
         for folder in (self.folder, self.texts):
             if not folder.is_dir():
@@ -322,12 +381,12 @@ class FileCache:
 
 def _catalog_digest(catalog: Path) -> str:
     parts: list[bytes] = []
-    for names, entry in _walk(str(catalog)):
+    for names, entry in _walk(os.path.realpath(catalog)):  # the paths the build reads
         rel = "/".join(names).encode()
         if entry.is_symlink():
             parts += [rel, b"link:" + os.readlink(entry.path).encode()]
         elif entry.is_file():
-            parts += [rel, _read(entry.path)]
+            parts += [rel, _file_digest(entry.path)]
         elif entry.is_dir():
             parts += [rel, b"dir"]
     return _digest(*parts)
@@ -368,11 +427,7 @@ def _dep_state(path: str, project: tuple[str, ...]) -> str:
     in a virtual environment inside the project folder is installed, not the project's)."""
     try:
         if path.startswith(project) and not path.startswith(_INSTALLED):
-            known = _HASHED.get(path)
-            if known is not None:
-                return "sha256:" + known
-            with open(path, "rb") as handle:
-                return "sha256:" + hashlib.sha256(handle.read()).hexdigest()
+            return "sha256:" + _file_digest(path).hex()
         st = os.stat(path)
         return f"stat:{st.st_size}:{st.st_mtime_ns}"
     except OSError:
@@ -385,27 +440,26 @@ def _out_names(out: Path) -> list[str]:
     return sorted("/".join(names) for names, e in _walk(str(out), ("__pycache__",)) if e.is_file())
 
 
-def _out_digest(out: Path, names: list[str]) -> str | None:
-    """The output tree's digest: each file's name and the SHA-256 of its bytes."""
-    parts: list[bytes] = []
-    if _out_names(out) != names:
-        return None
-    for name in names:
-        parts += [name.encode(), hashlib.sha256(_read(os.path.join(out, name))).digest()]
-    return _digest(*parts)
+def _outputs_match(out: Path, written: Written) -> bool:
+    """Whether ``out`` holds exactly the files of the record, each with its recorded bytes: a
+    file with its recorded stat is not read (generator.written), any other is read and hashed."""
+    if _out_names(out) != sorted(written.entries):
+        return False
+    for name, (digest, _, _) in written.entries.items():
+        if written.untouched(name) is not None:
+            continue
+        found = read_checked(os.path.join(out, name))
+        if found is None or hashlib.sha256(found[0]).hexdigest() != digest:
+            return False
+    return True
 
 
-def _files_digest(files: dict[str, str], known: Mapping[str, bytes] | None = None) -> str:
-    """What ``_out_digest`` reads back from a tree holding ``files`` (written as UTF-8 with
-    ``\n`` line ends), without reading it: should the disk differ, the record only misses.
-    ``known`` maps texts to the SHA-256 of their UTF-8 (``FileCache.known``: the text cache
-    checked it when it read them), which is then not taken again."""
-    parts: list[bytes] = []
-    for name in sorted(files):
-        text = files[name]
-        found = known.get(text) if known is not None else None
-        parts += [name.encode(), found or hashlib.sha256(text.encode("utf-8")).digest()]
-    return _digest(*parts)
+def _read_outputs(out: Path) -> dict[str, list[Any]]:
+    """The record's ``outputs`` read back from the tree (no stats: each is read next time)."""
+    return {
+        name: [hashlib.sha256(_read(os.path.join(out, name))).hexdigest(), None, None]
+        for name in _out_names(out)
+    }
 
 
 def _record_path(catalog: Path, out: Path) -> Path:
@@ -430,21 +484,18 @@ def save_record(
     import_paths: tuple[Path, ...],
     as_of: date,
     record: BuildRecord,
-    files: dict[str, str] | None = None,
+    outputs: Mapping[str, list[Any]] | None = None,
     catalog_digest: str | None = None,
-    known: Mapping[str, bytes] | None = None,
 ) -> None:
     """Write the per-build record after a successful build (best effort: a failure is a miss).
 
-    ``files``, when given, is what the build just wrote to ``out``: its digest is taken from
-    memory instead of reading the tree back (``known``: the SHA-256 of those texts already taken). ``catalog_digest`` is ``catalog_state`` taken
-    before the build (read now when not given)."""
+    ``outputs`` is what the build just left in ``out`` (generator.written.entries: each file's
+    digest, text key and stat), read back from the tree when not given. ``catalog_digest`` is
+    ``catalog_state`` taken before the build (read now when not given)."""
     project = _project_roots(import_paths)
     deps = {path: _dep_state(path, project) for path in _module_files()}
-    names = _out_names(out)
-    written = None
-    if files is not None and sorted(files) == names:
-        written = _files_digest(files, known)
+    if outputs is None or sorted(outputs) != _out_names(out):
+        outputs = _read_outputs(out)
     payload = {
         "format": CACHE_FORMAT,
         "generator": GENERATOR_VERSION,
@@ -453,8 +504,7 @@ def save_record(
         "import_paths": [str(p.resolve()) for p in import_paths],
         "as_of": as_of.isoformat(),
         "deps": deps,
-        "outputs": names,
-        "out": written if written is not None else _out_digest(out, names),
+        "outputs": outputs,
         "counts": record.counts,
         "diagnostics": record.diagnostics,
     }
@@ -468,13 +518,41 @@ def save_record(
         pass
 
 
+_LAST: tuple[str, Any] | None = None  # (record path, its payload) as the fast path read it
+
+
+def _payload(catalog: Path, out: Path, again: bool = False) -> Any:
+    """The last build's record for ``catalog`` and ``out``; with ``again``, the copy the fast
+    path read moments earlier in this process, if it did (used once)."""
+    global _LAST
+    path = str(_record_path(catalog, out))
+    seen, _LAST = _LAST, None
+    if again and seen is not None and seen[0] == path:
+        return seen[1]
+    with open(path, encoding="utf-8") as handle:
+        payload = json.loads(handle.read())
+    _LAST = (path, payload)
+    return payload
+
+
+def previous_outputs(catalog: Path, out: Path) -> Written | None:
+    """What the last build with this generator left in ``out`` (None: nothing is known)."""
+    try:
+        payload = _payload(catalog, out, again=True)
+        if payload.get("format") != CACHE_FORMAT or payload.get("generator") != GENERATOR_VERSION:
+            return None
+        return Written.from_json(str(out), payload.get("outputs"))
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def unchanged(
     catalog: Path, out: Path, import_paths: tuple[Path, ...], as_of: date
 ) -> BuildRecord | None:
     """The record of the last build when every input and output still matches it, else None."""
     global _SEEN
     try:
-        payload = json.loads(_record_path(catalog, out).read_text(encoding="utf-8"))
+        payload = _payload(catalog, out)
         if (
             payload.get("format") != CACHE_FORMAT
             or payload.get("generator") != GENERATOR_VERSION
@@ -492,63 +570,30 @@ def unchanged(
         for path, state in payload["deps"].items():
             if _dep_state(path, project) != state:
                 return None
-        if payload.get("out") is None or _out_digest(out, payload["outputs"]) != payload["out"]:
+        written = Written.from_json(str(out), payload.get("outputs"))
+        if written is None or not _outputs_match(out, written):
             return None
         return BuildRecord(payload["counts"], payload["diagnostics"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def _options(argv: list[str]) -> dict[str, Any] | None:
-    """The options of `build` this fast path understands; None for anything else."""
-    if not argv or argv[0] != "build":
-        return None
-    found: dict[str, Any] = {"import_paths": []}
-    names = {"--catalog": "catalog", "--out": "out", "--format": "fmt", "--as-of": "as_of"}
-    args = argv[1:]
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        name, eq, value = arg.partition("=")
-        if name not in (*names, "--import-path"):
-            return None
-        if not eq:
-            if i + 1 >= len(args):
-                return None
-            value = args[i + 1]
-            i += 1
-        if name == "--import-path":
-            found["import_paths"].append(value)
-        else:
-            found[names[name]] = value
-        i += 1
-    return found
-
-
-def fast_build(argv: list[str]) -> bool:
+def fast_build(argv: list[str] | BuildArgs) -> bool:
     """``python -m generator build …`` when nothing changed: print what the last build printed
     and return True; False means run the real build."""
     started = time.perf_counter()
     if os.environ.get("PROVCAT_NO_CACHE"):
         return False
-    options = _options(argv)
-    if options is None:
+    args = parse_build(argv) if isinstance(argv, list) else argv
+    if args is None or args.no_cache:
         return False
-    catalog = Path(options.get("catalog", _ROOT / "catalog"))
-    out = Path(options.get("out", _ROOT / "generated"))
-    fmt = options.get("fmt", "text")
-    if fmt not in ("text", "json", "github"):
-        return False
-    try:
-        as_of = date.fromisoformat(options["as_of"]) if "as_of" in options else date.today()
-    except ValueError:
-        return False
-    import_paths = tuple(Path(p) for p in options["import_paths"])
-    if not (catalog / "providers").is_dir() or not all(p.is_dir() for p in import_paths):
-        return False
+    catalog, out, fmt, import_paths = args.catalog, args.out, args.fmt, args.import_paths
+    as_of = args.as_of or date.today()
+    use_hashes(catalog, hand_over=True)
     record = unchanged(catalog, out, import_paths, as_of)
     if record is None:
         return False
+    save_hashes()
     summary = f"{record.counts} in {time.perf_counter() - started:.2f}s"
     items = []
     if record.diagnostics:

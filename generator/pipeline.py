@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -43,7 +43,7 @@ PROVIDER_SCHEMA = "provider.schema.json"
 class Result:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     snapshot: dict[str, Any] | None = None
-    files: dict[str, str] | None = None
+    files: Mapping[str, str] | None = None
 
     @property
     def ok(self) -> bool:
@@ -134,6 +134,7 @@ def run(
     decls: list[ProviderDecl] = []
     summaries: list[Summary] = []
     parts: dict[str, StoredPart | None] = {}  # with a cache: each file's inventory part
+    sources: dict[str, str] = {}  # with a cache: each file's key in it
     primed = False  # the endpoint defaults, read from the cache on the first file it misses
     for path in files:
         shown = display_path(path, base)
@@ -147,6 +148,7 @@ def run(
             and (value[2] is None or cache.has_part(cached[0]))
         ):
             found, decl, facts, summary = value
+            keep = True  # read from the entry: its key is the file's
             if decl is not None and facts is not None:
                 load = _part_loader(cache, cached[0], path, shown)
                 parts[decl.file] = StoredPart(facts, load)
@@ -157,6 +159,13 @@ def run(
                 _endpoint_defaults(cache)
                 primed = True
             found, decl = load_provider(path, shown)
+            # a result is kept only under the key of the bytes it was made from (the key may be
+            # from a read before the build: the file read now must be that one)
+            keep = (
+                cache is not None
+                and cached is not None
+                and cache.key(path, shown, True) == cached[0]
+            )
             facts, summary = None, None
             if decl is not None:
                 summary = summarize(decl)
@@ -166,15 +175,17 @@ def run(
                     facts = stored.facts if stored is not None else None
                     parts[decl.file] = stored
                     decl = _light(decl)
-                    if cached is not None and part is not None:
+                    if keep and cached is not None and part is not None:
                         cache.put_part(cached[0], part)
-            if cached is not None and cache is not None:
+            if keep and cached is not None and cache is not None:
                 cache.put(cached[0], (found, decl, facts, summary))
         problems.extend(found)
         if decl is not None and summary is not None:
             decls.append(decl)
             summaries.append(summary)
-    problems.extend(validate(decls, Importer(), cache, cache))
+            if keep and cached is not None:
+                sources[decl.file] = cached[0]
+    problems.extend(validate(decls, Importer(), cache, cache, sources))
     day = as_of or date.today()
     for summary in summaries:
         problems.extend(summary.problems)
@@ -218,4 +229,6 @@ def run(
         )
         source = display_path(catalog, base) + "/"
         result.files = render(result.snapshot, source, cache)
+    if cache is not None:
+        cache.flush()
     return result

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import marshal
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -104,10 +104,12 @@ def validate(
     importer: Importer,
     proofs: Proofs | None = None,
     memo_store: Store | None = None,
+    sources: Mapping[str, str] | None = None,
 ) -> list[Diagnostic]:
     """Every whole-set problem of ``providers`` (which passed their schema check). ``proofs``
     remembers which request defaults the runtime's own request models accepted (``_field_value``),
-    ``memo_store`` each provider's endpoint checks (generator.endpoint_memo)."""
+    ``memo_store`` each provider's endpoint checks (generator.endpoint_memo), ``sources`` the build
+    cache's key of each provider's file (by ``file``)."""
     ctx = _Context(importer, proofs)
     ordered = sorted(providers, key=lambda p: (p.file, p.key.loc))
     _provider_keys(ordered, ctx)
@@ -118,7 +120,8 @@ def validate(
     read = {canonical_key(p.key.value) for p in ordered if p.policy is not None}
     for provider in ordered:
         kept_ok = memo is not None and canonical_key(provider.key.value) not in read
-        key = memo.key(provider) if memo is not None and kept_ok else None
+        source = sources.get(provider.file) if sources is not None else None
+        key = memo.key(provider, source) if memo is not None and kept_ok else None
         kept = memo.get(key) if memo is not None and key is not None else None
         if kept is not None:
             ctx.out.extend(kept[0])

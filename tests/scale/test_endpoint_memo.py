@@ -136,14 +136,22 @@ def test_a_rebuild_with_kept_checks_imports_no_pydantic(yaml_only: Workspace) ->
     """What makes a one-file rebuild cheap: neither pydantic nor the runtime's request code."""
     yaml_only.edit("two.yaml", "display_name: Provider two", "display_name: Provider 2")
     probe = (
-        "import runpy, sys\n"
+        "import os, runpy, sys\n"
         "sys.argv = ['generator', 'build', '--catalog', sys.argv[1], '--out', sys.argv[2]]\n"
+        "def said():\n"
+        "    print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic' or m in "
+        "('provcat.config', 'provcat.request', 'provcat.endpoint')), flush=True)\n"
+        "end = os._exit\n"
+        "def ended(code):\n"  # the build ends the process without unwinding
+        "    assert not code, code\n"
+        "    said()\n"
+        "    end(0)\n"
+        "os._exit = ended\n"
         "try:\n"
         "    runpy.run_module('generator', run_name='__main__')\n"
         "except SystemExit as exit:\n"
         "    assert not exit.code, exit.code\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic' or m in "
-        "('provcat.config', 'provcat.request', 'provcat.endpoint')))\n"
+        "said()\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe, str(yaml_only.catalog), str(yaml_only.out)],
@@ -162,6 +170,7 @@ def test_a_rebuild_with_kept_checks_imports_no_pydantic(yaml_only: Workspace) ->
         b"not a pickle",
         pickle.dumps({"k": ("x",)}),
         pickle.dumps(["a list"]),
+        pickle.dumps(({}, {"x": 1})),  # file keys that lead to no verdict
         "per key",  # every kept verdict replaced by one of the wrong shape
     ],
 )
@@ -173,9 +182,9 @@ def test_a_damaged_or_foreign_memo_is_ignored(
     assert ws.run().exit_code == 1  # two's refusal is kept
     memo = cache_dir(ws.catalog) / "files" / "endpoint-checks"
     if isinstance(damage, str):
-        kept = pickle.loads(memo.read_bytes())
-        assert len(kept) == 3
-        damage = pickle.dumps({key: ((), ("not bytes",)) for key in kept})
+        kept, keys = pickle.loads(memo.read_bytes())  # the verdicts, and each file's key
+        assert len(kept) == 3 and len(keys) == 3
+        damage = pickle.dumps(({key: ((), ("not bytes",)) for key in kept}, keys))
     memo.write_bytes(damage)
     cached = ws.run()
     code, diagnostics, _ = _reference(ws, tmp_path / "full")
@@ -268,3 +277,24 @@ def test_the_memo_key_tells_apart_what_the_check_depends_on(yaml_only: Workspace
     assert memo.key(replace(decl, endpoints=(own,))) is None  # code outside the runtime
     assert memo.key(replace(decl, module=Valued("my_pkg", ep.key.loc))) is None
     assert memo.key(replace(decl, display_name="other")) == key  # not read by the check
+
+
+def test_an_unchanged_files_verdict_key_is_found_without_walking_its_records(
+    yaml_only: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The memo keeps each cached file's verdict key under the file's own cache key: only the
+    edited file's records are walked to make its key, and the result is a full build's."""
+    walked: list[str] = []
+    real = EndpointMemo._key
+
+    def spy(self: EndpointMemo, p: Any) -> str | None:
+        walked.append(p.key.value)
+        return real(self, p)
+
+    monkeypatch.setattr(EndpointMemo, "_key", spy)
+    assert yaml_only.run().exit_code == 0  # the fixture's build kept every file's key
+    assert walked == []
+    yaml_only.edit("two.yaml", "display_name: Provider two", "display_name: Provider 2")
+    assert yaml_only.run().exit_code == 0
+    assert walked == ["two"]
+    assert tree_bytes(yaml_only.out) == _reference(yaml_only, tmp_path / "full")[2]
