@@ -46,13 +46,10 @@ MATCH_PATH = [
     "provcat.lazy_names",
     "provcat.match",
     "provcat.protocols",
-    "provcat.protocols.openai_chat",
-    "provcat.protocols.openai_voice",
     "provcat.providers",
     "provcat.providers.openai",
     "provcat.redact",
     "provcat.registry",
-    "provcat.request",
     "provcat.resolution",
     "provcat.snapshot_format",
     "provcat_catalog",
@@ -64,15 +61,12 @@ RESOLVE_PATH = [
     "provcat",
     "provcat.catalog",
     "provcat.catalog.lazy",
-    "provcat.catalog.load",
     "provcat.catalog.publish",
     "provcat.catalog.snapshot",
     "provcat.catalog.specs",
     "provcat.errors",
     "provcat.keys",
     "provcat.lazy_names",
-    "provcat.protocols",
-    "provcat.redact",
     "provcat.registry",
     "provcat.resolution",
     "provcat.snapshot_format",
@@ -90,6 +84,9 @@ NEVER_ON_THE_COLD_PATH = [
     "provcat.compat",  # openai_compatible=True, the implicit fallback
     "provcat.diagnostic",  # a provider that failed to load
     "provcat.inventory",  # a request default that names a model
+    "provcat.protocols.openai_chat",  # the request model: loaded when first read, not to build
+    "provcat.protocols.openai_voice",
+    "provcat.request",  # the request models' base and the check of a caller's request defaults
     "provcat.sdk_deviation",  # request models that record one, the drift check
     "provcat_catalog.models",  # the model inventory
     "provcat_catalog.records",  # the snapshot's record types: for type checkers
