@@ -262,3 +262,43 @@ def test_the_written_out_spec_methods_match_what_dataclass_generates() -> None:
         assert outcomes[0] == outcomes[1], duplicate
     with pytest.raises(TypeError):
         ProviderEndpointSpec(**{k: v for k, v in values.items() if k != "method"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("cls", "values"),
+    [
+        ("Binding", (object, {"a": 1})),
+        ("ProviderEntry", ("p", "P", ("q",), None, MappingProxyType({}), MappingProxyType({}))),
+    ],
+)
+def test_the_written_out_named_tuples_behave_as_namedtuple_makes_them(
+    cls: str, values: tuple[object, ...]
+) -> None:
+    """Binding and ProviderEntry are written out (NamedTuple compiled each one's __new__ on every
+    cold start). The oracle is collections.namedtuple with the same fields."""
+    import copy
+    import pickle
+    from collections import namedtuple
+
+    from provcat.catalog import snapshot
+
+    ours_cls = getattr(snapshot, cls)
+    reference = namedtuple(cls, ours_cls._fields)
+    ours, theirs = ours_cls(*values), reference(*values)
+    assert ours == theirs == values and tuple(ours) == values and isinstance(ours, tuple)
+    assert repr(ours) == repr(theirs)
+    assert ours_cls(**dict(zip(ours_cls._fields, values, strict=True))) == ours
+    for name in ours_cls._fields:
+        assert getattr(ours, name) is getattr(theirs, name)
+        with pytest.raises(AttributeError):
+            setattr(ours, name, None)
+        with pytest.raises(AttributeError):
+            setattr(theirs, name, None)
+    with pytest.raises(AttributeError):
+        ours.other = 1  # no __dict__, as a namedtuple has none
+    with pytest.raises(TypeError):
+        ours_cls(*values[:-1])
+    assert copy.copy(ours) == ours and type(copy.copy(ours)) is ours_cls
+    if cls == "Binding":  # its values pickle (the entry's mappings do not, as for namedtuple)
+        again = pickle.loads(pickle.dumps(ours))
+        assert again == ours and type(again) is ours_cls
