@@ -77,6 +77,7 @@ RESOLVE_PATH = [
 # each one was on the cold path once, or would be a plausible regression
 NEVER_ON_THE_COLD_PATH = [
     "provcat.agent_result",  # agentic endpoints only
+    "provcat.api_errors",  # the errors of a call (APIError and its kinds)
     "provcat.catalog.inspect",  # list_providers()
     "provcat.catalog.keyspace",  # a custom catalog source's validation
     "provcat.catalog.module_spec",  # inspection
@@ -135,10 +136,13 @@ def test_the_names_moved_off_the_cold_path_still_import_from_their_old_homes() -
         "ProviderDiagnostic, ProviderModelPolicy, ProviderModuleSpec)\n"
         "from provcat.endpoint import AgentResult\n"
         "from provcat.request import DeviationAspect, SdkDeviation\n"
-        "import provcat.catalog as c\n"
+        "from provcat.errors import APIError, RateLimitError\n"
+        "import provcat.catalog as c, provcat.errors as e\n"
         "print(c.ProviderModelPolicy is ProviderModelPolicy, ProviderModelPolicy.__module__,\n"
         "      ProviderModuleSpec.__module__, ProviderDiagnostic.__module__,\n"
-        "      AgentResult.__module__, SdkDeviation.__module__)\n"
+        "      AgentResult.__module__, SdkDeviation.__module__,\n"
+        "      e.APIError is APIError and issubclass(RateLimitError, e.APIError),\n"
+        "      RateLimitError.__module__, all(hasattr(e, n) for n in e.__all__))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
@@ -150,6 +154,9 @@ def test_the_names_moved_off_the_cold_path_still_import_from_their_old_homes() -
         "provcat.diagnostic",
         "provcat.agent_result",
         "provcat.sdk_deviation",
+        "True",
+        "provcat.api_errors",
+        "True",  # every name the module lists
     ]
 
 
