@@ -46,8 +46,6 @@ MATCH_PATH = [
     "provcat.lazy_names",
     "provcat.match",
     "provcat.protocols",
-    "provcat.providers",
-    "provcat.providers.openai",
     "provcat.redact",
     "provcat.registry",
     "provcat.resolution",
