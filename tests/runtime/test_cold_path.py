@@ -270,24 +270,28 @@ def test_the_written_out_spec_methods_match_what_dataclass_generates() -> None:
 
 
 @pytest.mark.parametrize(
-    ("cls", "values"),
+    ("home", "cls", "values"),
     [
-        ("Binding", (object, {"a": 1})),
-        ("ProviderEntry", ("p", "P", ("q",), None, MappingProxyType({}), MappingProxyType({}))),
+        ("provcat.catalog.snapshot", "Binding", (object, {"a": 1})),
+        (
+            "provcat.catalog.snapshot",
+            "ProviderEntry",
+            ("p", "P", ("q",), None, MappingProxyType({}), MappingProxyType({})),
+        ),
+        ("provcat.protocols", "Protocol", ("p", "m:C", None, "Summary.", "https://x.invalid")),
     ],
 )
 def test_the_written_out_named_tuples_behave_as_namedtuple_makes_them(
-    cls: str, values: tuple[object, ...]
+    home: str, cls: str, values: tuple[object, ...]
 ) -> None:
-    """Binding and ProviderEntry are written out (NamedTuple compiled each one's __new__ on every
-    cold start). The oracle is collections.namedtuple with the same fields."""
+    """Binding, ProviderEntry and Protocol are written out (NamedTuple compiled each one's
+    __new__ on every cold start). The oracle is collections.namedtuple with the same fields."""
     import copy
+    import importlib
     import pickle
     from collections import namedtuple
 
-    from provcat.catalog import snapshot
-
-    ours_cls = getattr(snapshot, cls)
+    ours_cls = getattr(importlib.import_module(home), cls)
     reference = namedtuple(cls, ours_cls._fields)
     ours, theirs = ours_cls(*values), reference(*values)
     assert ours == theirs == values and tuple(ours) == values and isinstance(ours, tuple)
@@ -304,6 +308,6 @@ def test_the_written_out_named_tuples_behave_as_namedtuple_makes_them(
     with pytest.raises(TypeError):
         ours_cls(*values[:-1])
     assert copy.copy(ours) == ours and type(copy.copy(ours)) is ours_cls
-    if cls == "Binding":  # its values pickle (the entry's mappings do not, as for namedtuple)
+    if cls != "ProviderEntry":  # its values pickle (the entry's mappings do not, as for namedtuple)
         again = pickle.loads(pickle.dumps(ours))
         assert again == ours and type(again) is ours_cls
