@@ -22,7 +22,6 @@ from pydantic import BaseModel, ValidationError
 from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
 from provcat.errors import EndpointConfigurationError
 from provcat.lazy_names import lazy_names
-from provcat.redact import sanitize
 
 if TYPE_CHECKING:
     import httpx
@@ -179,6 +178,7 @@ class Endpoint:
             LocalNetworkRefused,
         )
         from provcat.netguard import ALLOW_LOCAL, LocalAddressError, check_host
+        from provcat.redact import sanitize
         from provcat.responses import status_error
 
         config = self.config

@@ -46,7 +46,6 @@ MATCH_PATH = [
     "provcat.lazy_names",
     "provcat.match",
     "provcat.protocols",
-    "provcat.redact",
     "provcat.registry",
     "provcat.resolution",
     "provcat.snapshot_format",
@@ -85,6 +84,7 @@ NEVER_ON_THE_COLD_PATH = [
     "provcat.inventory",  # a request default that names a model
     "provcat.protocols.openai_chat",  # the request model: loaded when first read, not to build
     "provcat.protocols.openai_voice",
+    "provcat.redact",  # the sanitizer: for a message, a summary or a repr, not to build
     "provcat.request",  # the request models' base and the check of a caller's request defaults
     "provcat.sdk_deviation",  # request models that record one, the drift check
     "provcat_catalog.models",  # the model inventory

@@ -31,7 +31,6 @@ from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
 from provcat.config import DeferredModel
 from provcat.errors import ProviderUnavailable
 from provcat.protocols import PROTOCOLS
-from provcat.redact import sanitize
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -84,6 +83,8 @@ def _import(
     try:
         return importer(name)
     except Exception as exc:  # BaseException (KeyboardInterrupt, SystemExit) propagates
+        from provcat.redact import sanitize  # only for a failure: not on the cold path
+
         diagnostic = _diag(
             "import_error",
             spec,
@@ -189,6 +190,8 @@ def _request_model(
         try:
             made = found()
         except Exception as exc:
+            from provcat.redact import sanitize
+
             made = _Invalid(
                 "invalid_request_options",
                 f"the request-options factory raised {type(exc).__name__}: {sanitize(str(exc))}",
