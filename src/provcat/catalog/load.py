@@ -250,7 +250,8 @@ class DeferredRequestModel(DeferredModel):
         self._importer = importer
         self._lock = lock
         self._model: type[BaseModel] | None = None
-        self._failure: ProviderUnavailable | None = None
+        # the diagnostic of a failure, not the exception (whose traceback would keep its frames)
+        self._failure: ProviderDiagnostic | None = None
 
     def resolve(self) -> type[BaseModel]:
         model = self._model
@@ -265,10 +266,9 @@ class DeferredRequestModel(DeferredModel):
                         raise ProviderUnavailable(spec.provider, failed)
                     self._model = _loaded_model(snapshot, spec, self._importer)
                 except ProviderUnavailable as exc:
-                    self._failure = exc
+                    self._failure = exc.diagnostic
         if self._failure is not None:
-            failure = self._failure
-            raise ProviderUnavailable(failure.provider, failure.diagnostic)
+            raise ProviderUnavailable(self._spec.provider, self._failure)
         assert self._model is not None  # a record with request_options always has a model
         return self._model
 
