@@ -14,7 +14,7 @@ from provcat.snapshot_format import check_format
 
 FORMAT_VERSION: Final = 5
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:495bbf1920e8993f18342d124fa667ba9c4a565f3b99a3f130325bc10557696a'
+FINGERPRINT: Final = 'sha256:63204f555d840cec31a79304d99a70446f06351f02d4d3d64a2caf18a66b9c5f'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -1391,7 +1391,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
         'docs_url': 'https://developers.openai.com/api/reference',
         'reviewed_at': '2026-12-01',
         'aliases': (),
-        'module': 'provcat.providers.openai',
+        'module': None,
         'source': 'catalog/providers/openai.yaml',
         'endpoints': (
             {

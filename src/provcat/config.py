@@ -4,14 +4,19 @@ No ``from __future__ import annotations`` here (as in the request-model modules)
 compile and evaluate each string annotation at class creation, on the cold path.
 """
 
+import contextlib
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-from provcat.redact import url_without_password
-
-__all__ = ["INHERITED_SETTINGS", "AuthType", "EndpointConfig", "credential_header"]
+__all__ = [
+    "INHERITED_SETTINGS",
+    "AuthType",
+    "DeferredModel",
+    "EndpointConfig",
+    "credential_header",
+]
 
 # The endpoint settings a provider's catalog `defaults` may set for all its endpoints.
 INHERITED_SETTINGS = (
@@ -28,6 +33,53 @@ INHERITED_SETTINGS = (
 )
 
 AuthType = Literal["bearer", "x-api-key", "none"]
+
+
+class DeferredModel:
+    """A request model named by reference, loaded the first time a config's ``request_options``
+    is read: a catalog endpoint's model is not needed to resolve or build the endpoint, and
+    defining a model's classes is most of what a first ``match_endpoint`` would otherwise cost.
+
+    A config holds one only where the loader put it (:mod:`provcat.catalog.load`, for the
+    trusted bundled snapshot); reading ``config.request_options`` gives the model class, as it
+    always does. The subclass loads the model once, whatever the thread count, and raises the
+    same typed error every time it cannot.
+    """
+
+    __slots__ = ("ref",)
+
+    def __init__(self, ref: str) -> None:
+        self.ref = ref  # "package.module:Model" (or a factory), as the catalog record names it
+
+    def resolve(self) -> "type[BaseModel]":
+        """The model class; loaded on the first call."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        if isinstance(other, DeferredModel):
+            other = other.resolve()
+        return isinstance(other, type) and self.resolve() is other
+
+    def __hash__(self) -> int:
+        return hash(self.resolve())
+
+    def __repr__(self) -> str:
+        return f"<request model {self.ref!r}, not loaded>"
+
+    def __copy__(self) -> "DeferredModel":
+        return self
+
+    def __deepcopy__(self, memo: object) -> "DeferredModel":
+        return self  # a reference to a class, as a class is (copy treats classes as atoms)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_same, (self.resolve(),))  # pickled as the class itself
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def credential_header(headers: Mapping[str, str]) -> str | None:
@@ -135,13 +187,59 @@ class EndpointConfig(BaseModel):
 
     def summary(self) -> dict[str, Any]:
         """A JSON-safe view without the key (nor a password written into the base URL)."""
+        from provcat.redact import url_without_password
+
         view = self.model_dump(mode="json", exclude={"api_key", "request_options"})
         if view.get("base_url"):
             view["base_url"] = url_without_password(view["base_url"])
         return view
 
+    def stored_request_options(self) -> "type[BaseModel] | DeferredModel | None":
+        """``request_options`` as stored: a :class:`DeferredModel` not loaded yet stays so."""
+        value: type[BaseModel] | DeferredModel | None = self.__dict__["request_options"]
+        return value
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:  # type: ignore[override]
+        for name, value in super().__iter__():
+            yield name, self.request_options if name == "request_options" else value
+
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         for name, value in super().__repr_args__():
             if name == "base_url" and isinstance(value, str):
+                from provcat.redact import url_without_password
+
                 value = url_without_password(value)
+            elif name == "request_options" and isinstance(value, DeferredModel):
+                from provcat.errors import ProviderCatalogError
+
+                # the class, as always; a model that cannot load shows its reference
+                with contextlib.suppress(ProviderCatalogError):
+                    value = value.resolve()
             yield name, value
+
+
+class _RequestOptions:
+    """``EndpointConfig.request_options`` on an instance: a :class:`DeferredModel` is loaded on
+    the first read and replaced by its class; any other value is returned as stored.
+
+    Installed on the class after pydantic made it (a class attribute in the body would be the
+    field's default); reading it on the class raises AttributeError, as for every pydantic field,
+    so that pydantic (a subclass's field collection) sees no default there.
+    """
+
+    def __get__(self, config: EndpointConfig | None, owner: type | None = None) -> Any:
+        if config is None:
+            raise AttributeError("request_options")
+        value = config.__dict__["request_options"]
+        if isinstance(value, DeferredModel):
+            value = value.resolve()
+            config.__dict__["request_options"] = value  # the same class for every thread
+        return value
+
+    def __set__(self, config: EndpointConfig, value: Any) -> None:
+        # pydantic's __setattr__ refuses first (the config is frozen); kept a data descriptor so
+        # that it, not the instance's __dict__, answers every read
+        raise AttributeError("EndpointConfig is frozen")
+
+
+setattr(EndpointConfig, "request_options", _RequestOptions())  # noqa: B010

@@ -20,21 +20,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ValidationError
 
 from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
-from provcat.errors import (
-    APIConnectionError,
-    APIError,
-    APITimeoutError,
-    EndpointConfigurationError,
-    InvalidResponseError,
-    LocalNetworkRefused,
-)
+from provcat.errors import EndpointConfigurationError
 from provcat.lazy_names import lazy_names
-from provcat.redact import sanitize
 
 if TYPE_CHECKING:
     import httpx
 
     from provcat.agent_result import AgentResult
+    from provcat.api_errors import APIConnectionError
     from provcat.config import EndpointConfig
     from provcat.pool import ConnectionPool, Sleep
 
@@ -178,7 +171,14 @@ class Endpoint:
         """One attempt up to a successful status: the response, its body not yet read."""
         import httpx
 
+        from provcat.api_errors import (
+            APIConnectionError,
+            APIError,
+            APITimeoutError,
+            LocalNetworkRefused,
+        )
         from provcat.netguard import ALLOW_LOCAL, LocalAddressError, check_host
+        from provcat.redact import sanitize
         from provcat.responses import status_error
 
         config = self.config
@@ -215,6 +215,8 @@ class Endpoint:
         """The whole body, refused (and the connection closed) past ``max_response_bytes``."""
         import httpx
 
+        from provcat.api_errors import InvalidResponseError
+
         limit = self.config.max_response_bytes
         chunks: list[bytes] = []
         size = 0
@@ -237,6 +239,8 @@ class Endpoint:
 
     def _cut_off(self, what: str, response: httpx.Response, exc: Exception) -> APIConnectionError:
         """The error of a body that broke off after a successful status."""
+        from provcat.api_errors import APIConnectionError
+
         return APIConnectionError(
             f"the {what} was cut off ({type(exc).__name__})",
             provider=self.config.provider,

@@ -169,13 +169,13 @@ def build(
         raise EndpointConfigurationError(
             "request_options", f"{where} has its request model from the catalog"
         )
-    config = (
-        _config(
-            {**spec.config_values(), "request_options": binding.config.request_options, **overrides}
+    config = binding.config
+    if overrides:
+        # the overrides are validated without the request model, which is then carried over as
+        # stored: one not imported yet stays so (the same fields set as passing it in)
+        config = _config({**spec.config_values(), **overrides}).model_copy(
+            update={"request_options": config.stored_request_options()}
         )
-        if overrides
-        else binding.config
-    )
     return binding.endpoint_class(config, request_defaults=defaults)
 
 

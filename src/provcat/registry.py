@@ -13,13 +13,13 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from provcat.catalog.load import Importer, load_endpoint
 from provcat.catalog.snapshot import Binding, CatalogSnapshot
 from provcat.catalog.specs import ProviderEndpointSpec
 from provcat.errors import ProviderUnavailable
 
 if TYPE_CHECKING:
     from provcat.catalog.inspect import ProviderCatalogItem
+    from provcat.catalog.load import Importer
 
 __all__ = ["CatalogSource", "EndpointRegistry", "bundled_source"]
 
@@ -130,8 +130,10 @@ class EndpointRegistry:
         bound = snapshot.bindings.get(spec.provider, {}).get(spec.key)
         if bound is not None:
             return bound
+        from provcat.catalog.load import load_endpoint  # first use only: not to resolve a record
+
         with cls._lock:
-            result = load_endpoint(snapshot, spec, cls.importer)
+            result = load_endpoint(snapshot, spec, cls.importer, lock=cls._lock)
         assert result is not None
         return result
 
@@ -139,14 +141,15 @@ class EndpointRegistry:
     def list_providers(cls) -> list[ProviderCatalogItem]:
         """Sorted inspection rows: availability, endpoints, sanitized diagnostics; no secrets.
 
-        Inspection is where availability must be complete: every provider is loaded first."""
+        Inspection is where availability must be complete: every provider is loaded first, with
+        its request models (which a first use leaves to be imported when first read)."""
         from provcat.catalog.inspect import rows
 
         snapshot = cls.snapshot()
         for entry in snapshot.providers.values():
             for spec in entry.endpoints.values():
                 try:
-                    cls.bind(snapshot, spec)
+                    cls.bind(snapshot, spec).config.request_options  # noqa: B018 (loads it)
                 except ProviderUnavailable:
                     break
         return rows(snapshot)

@@ -46,13 +46,7 @@ MATCH_PATH = [
     "provcat.lazy_names",
     "provcat.match",
     "provcat.protocols",
-    "provcat.protocols.openai_chat",
-    "provcat.protocols.openai_voice",
-    "provcat.providers",
-    "provcat.providers.openai",
-    "provcat.redact",
     "provcat.registry",
-    "provcat.request",
     "provcat.resolution",
     "provcat.snapshot_format",
     "provcat_catalog",
@@ -64,15 +58,12 @@ RESOLVE_PATH = [
     "provcat",
     "provcat.catalog",
     "provcat.catalog.lazy",
-    "provcat.catalog.load",
     "provcat.catalog.publish",
     "provcat.catalog.snapshot",
     "provcat.catalog.specs",
     "provcat.errors",
     "provcat.keys",
     "provcat.lazy_names",
-    "provcat.protocols",
-    "provcat.redact",
     "provcat.registry",
     "provcat.resolution",
     "provcat.snapshot_format",
@@ -83,6 +74,7 @@ RESOLVE_PATH = [
 # each one was on the cold path once, or would be a plausible regression
 NEVER_ON_THE_COLD_PATH = [
     "provcat.agent_result",  # agentic endpoints only
+    "provcat.api_errors",  # the errors of a call (APIError and its kinds)
     "provcat.catalog.inspect",  # list_providers()
     "provcat.catalog.keyspace",  # a custom catalog source's validation
     "provcat.catalog.module_spec",  # inspection
@@ -90,6 +82,10 @@ NEVER_ON_THE_COLD_PATH = [
     "provcat.compat",  # openai_compatible=True, the implicit fallback
     "provcat.diagnostic",  # a provider that failed to load
     "provcat.inventory",  # a request default that names a model
+    "provcat.protocols.openai_chat",  # the request model: loaded when first read, not to build
+    "provcat.protocols.openai_voice",
+    "provcat.redact",  # the sanitizer: for a message, a summary or a repr, not to build
+    "provcat.request",  # the request models' base and the check of a caller's request defaults
     "provcat.sdk_deviation",  # request models that record one, the drift check
     "provcat_catalog.models",  # the model inventory
     "provcat_catalog.records",  # the snapshot's record types: for type checkers
@@ -138,10 +134,13 @@ def test_the_names_moved_off_the_cold_path_still_import_from_their_old_homes() -
         "ProviderDiagnostic, ProviderModelPolicy, ProviderModuleSpec)\n"
         "from provcat.endpoint import AgentResult\n"
         "from provcat.request import DeviationAspect, SdkDeviation\n"
-        "import provcat.catalog as c\n"
+        "from provcat.errors import APIError, RateLimitError\n"
+        "import provcat.catalog as c, provcat.errors as e\n"
         "print(c.ProviderModelPolicy is ProviderModelPolicy, ProviderModelPolicy.__module__,\n"
         "      ProviderModuleSpec.__module__, ProviderDiagnostic.__module__,\n"
-        "      AgentResult.__module__, SdkDeviation.__module__)\n"
+        "      AgentResult.__module__, SdkDeviation.__module__,\n"
+        "      e.APIError is APIError and issubclass(RateLimitError, e.APIError),\n"
+        "      RateLimitError.__module__, all(hasattr(e, n) for n in e.__all__))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
@@ -153,6 +152,9 @@ def test_the_names_moved_off_the_cold_path_still_import_from_their_old_homes() -
         "provcat.diagnostic",
         "provcat.agent_result",
         "provcat.sdk_deviation",
+        "True",
+        "provcat.api_errors",
+        "True",  # every name the module lists
     ]
 
 
@@ -188,8 +190,11 @@ def test_the_hand_written_snapshot_record_keeps_the_dataclass_behaviour() -> Non
 
 def test_the_written_out_spec_methods_match_what_dataclass_generates() -> None:
     """ProviderEndpointSpec writes its __init__, __repr__, __eq__ and __hash__ (generating them
-    for 24 fields was a cold-start cost). The oracle is Python's own generated methods: a
-    dataclass made by ``make_dataclass`` with the same fields, frozen, slotted and keyword-only."""
+    for 24 fields was a cold-start cost), and its frozen methods (__setattr__, __delattr__,
+    __getstate__, __setstate__: ``frozen=True`` compiles two of them from source). The oracle is
+    Python's own generated methods: a dataclass made by ``make_dataclass`` with the same fields,
+    frozen, slotted and keyword-only."""
+    import copy
     from dataclasses import field, fields, make_dataclass, replace
 
     from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
@@ -233,10 +238,76 @@ def test_the_written_out_spec_methods_match_what_dataclass_generates() -> None:
     assert ours == ProviderEndpointSpec(**values)  # type: ignore[arg-type]
     assert ours != replace(ours, timeout=61.0) and ours != theirs  # another class: not equal
     assert replace(replace(ours, timeout=61.0), timeout=60.0) == ours
+    refusals: list[list[str]] = []
     for spec in (ours, theirs):
         with pytest.raises(TypeError):  # its two mappings make every spec unhashable
             hash(spec)
-        with pytest.raises(FrozenInstanceError):
-            spec.provider = "q"  # type: ignore[misc]
+        refused: list[str] = []
+        for change in (
+            lambda s: setattr(s, "provider", "q"),
+            lambda s: delattr(s, "timeout"),
+        ):
+            with pytest.raises(FrozenInstanceError) as caught:
+                change(spec)
+            refused.append(str(caught.value))
+        refusals.append(refused)
+    assert refusals[0] == refusals[1]
+    assert ours.__getstate__() == theirs.__getstate__()  # type: ignore[attr-defined]
+    # (pickle too goes through __getstate__; the reference class is not importable to compare)
+    for duplicate in (copy.copy, copy.deepcopy):
+        outcomes = []
+        for spec in (ours, theirs):
+            try:
+                again = duplicate(spec)
+            except Exception as exc:  # as the generated methods fail (a mappingproxy field)
+                outcomes.append(type(exc))
+            else:
+                assert again is not spec and repr(again) == repr(spec)
+                outcomes.append(type(again) is type(spec))
+        assert outcomes[0] == outcomes[1], duplicate
     with pytest.raises(TypeError):
         ProviderEndpointSpec(**{k: v for k, v in values.items() if k != "method"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("home", "cls", "values"),
+    [
+        ("provcat.catalog.snapshot", "Binding", (object, {"a": 1})),
+        (
+            "provcat.catalog.snapshot",
+            "ProviderEntry",
+            ("p", "P", ("q",), None, MappingProxyType({}), MappingProxyType({})),
+        ),
+        ("provcat.protocols", "Protocol", ("p", "m:C", None, "Summary.", "https://x.invalid")),
+    ],
+)
+def test_the_written_out_named_tuples_behave_as_namedtuple_makes_them(
+    home: str, cls: str, values: tuple[object, ...]
+) -> None:
+    """Binding, ProviderEntry and Protocol are written out (NamedTuple compiled each one's
+    __new__ on every cold start). The oracle is collections.namedtuple with the same fields."""
+    import copy
+    import importlib
+    import pickle
+    from collections import namedtuple
+
+    ours_cls = getattr(importlib.import_module(home), cls)
+    reference = namedtuple(cls, ours_cls._fields)
+    ours, theirs = ours_cls(*values), reference(*values)
+    assert ours == theirs == values and tuple(ours) == values and isinstance(ours, tuple)
+    assert repr(ours) == repr(theirs)
+    assert ours_cls(**dict(zip(ours_cls._fields, values, strict=True))) == ours
+    for name in ours_cls._fields:
+        assert getattr(ours, name) is getattr(theirs, name)
+        with pytest.raises(AttributeError):
+            setattr(ours, name, None)
+        with pytest.raises(AttributeError):
+            setattr(theirs, name, None)
+    with pytest.raises(AttributeError):
+        ours.other = 1  # no __dict__, as a namedtuple has none
+    with pytest.raises(TypeError):
+        ours_cls(*values[:-1])
+    assert copy.copy(ours) == ours and type(copy.copy(ours)) is ours_cls
+    if cls != "ProviderEntry":  # its values pickle (the entry's mappings do not, as for namedtuple)
+        again = pickle.loads(pickle.dumps(ours))
+        assert again == ours and type(again) is ours_cls

@@ -2,11 +2,15 @@
 
 The runtime never imports a provider's Python before the provider is used. The first use of an
 endpoint (under the registry's lock, once per snapshot) imports its provider's module, then the
-endpoint's own class, or derives a dedicated class from its protocol's implementation, and its
-request model (calling a factory once per snapshot). An ``Exception`` while importing becomes the
-provider's ``import_error`` diagnostic: the provider is unavailable for the rest of the snapshot's
-life and nothing is imported again until ``refresh()``. ``BaseException`` control signals
-(KeyboardInterrupt, SystemExit) propagate.
+endpoint's own class, or derives a dedicated class from its protocol's implementation. Its
+request model (calling a factory once per snapshot) is imported then too, except for the trusted
+bundled snapshot: there the generator already checked the record's request defaults against the
+model, so resolving and building the endpoint do not need it, and the config keeps a
+:class:`DeferredRequestModel` that imports it, under the same lock, when ``request_options`` is
+first read (a payload built, a caller's request defaults checked). An ``Exception`` while
+importing, now or then, becomes the provider's ``import_error`` diagnostic: the provider is
+unavailable for the rest of the snapshot's life and nothing is imported again until
+``refresh()``. ``BaseException`` control signals (KeyboardInterrupt, SystemExit) propagate.
 
 For a catalog source the generator did not write, the same steps also collect what the generator
 would have refused (a class that is not an endpoint class, a request model that is not a model,
@@ -18,14 +22,15 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from provcat.catalog.snapshot import Binding, CatalogSnapshot
 from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
+from provcat.config import DeferredModel
 from provcat.errors import ProviderUnavailable
 from provcat.protocols import PROTOCOLS
-from provcat.redact import sanitize
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -33,7 +38,7 @@ if TYPE_CHECKING:
     from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
     from provcat.endpoint import Endpoint
 
-__all__ = ["Importer", "Problems", "load_endpoint"]
+__all__ = ["DeferredRequestModel", "Importer", "Problems", "load_endpoint"]
 
 Importer = Callable[[str], ModuleType]
 # a string: provcat.diagnostic is imported when a problem is found, not on the cold path
@@ -78,6 +83,8 @@ def _import(
     try:
         return importer(name)
     except Exception as exc:  # BaseException (KeyboardInterrupt, SystemExit) propagates
+        from provcat.redact import sanitize  # only for a failure: not on the cold path
+
         diagnostic = _diag(
             "import_error",
             spec,
@@ -183,6 +190,8 @@ def _request_model(
         try:
             made = found()
         except Exception as exc:
+            from provcat.redact import sanitize
+
             made = _Invalid(
                 "invalid_request_options",
                 f"the request-options factory raised {type(exc).__name__}: {sanitize(str(exc))}",
@@ -201,11 +210,75 @@ def _request_model(
     return result  # type: ignore[no-any-return]
 
 
+def _loaded_model(
+    snapshot: CatalogSnapshot, spec: ProviderEndpointSpec, importer: Importer
+) -> type[BaseModel] | None:
+    """``spec``'s request model; a record that names the wrong thing makes the provider
+    unavailable (a generated snapshot that no longer matches the installed code)."""
+    try:
+        return _request_model(snapshot, spec, importer)
+    except _Invalid as exc:
+        where = f"{spec.provider}/{spec.endpoint}"
+        diagnostic = _diag("import_error", spec, f"{where}: {exc}", endpoint=False)
+        _fail(snapshot, diagnostic)
+        raise ProviderUnavailable(spec.provider, diagnostic) from None
+
+
+class DeferredRequestModel(DeferredModel):
+    """The request model of a trusted record, imported the first time it is read.
+
+    Once per snapshot and endpoint, under the registry's lock (``lock``), whatever the thread
+    count. A failure is the provider's ``import_error`` as it would have been at first use
+    (:class:`ProviderUnavailable`, the provider unavailable on ``snapshot``), raised again on
+    every later read without importing anything. A provider already unavailable when the model
+    is first read imports nothing either: it raises that provider's diagnostic.
+    """
+
+    __slots__ = ("_failure", "_importer", "_lock", "_model", "_snapshot", "_spec")
+
+    def __init__(
+        self,
+        snapshot: CatalogSnapshot,
+        spec: ProviderEndpointSpec,
+        importer: Importer,
+        lock: AbstractContextManager[Any],
+    ) -> None:
+        assert spec.request_options is not None
+        super().__init__(spec.request_options)
+        self._snapshot = snapshot
+        self._spec = spec
+        self._importer = importer
+        self._lock = lock
+        self._model: type[BaseModel] | None = None
+        # the diagnostic of a failure, not the exception (whose traceback would keep its frames)
+        self._failure: ProviderDiagnostic | None = None
+
+    def resolve(self) -> type[BaseModel]:
+        model = self._model
+        if model is not None:
+            return model
+        with self._lock:
+            if self._model is None and self._failure is None:
+                snapshot, spec = self._snapshot, self._spec
+                failed = snapshot.unavailable.get(spec.provider)
+                try:
+                    if failed is not None:
+                        raise ProviderUnavailable(spec.provider, failed)
+                    self._model = _loaded_model(snapshot, spec, self._importer)
+                except ProviderUnavailable as exc:
+                    self._failure = exc.diagnostic
+        if self._failure is not None:
+            raise ProviderUnavailable(self._spec.provider, self._failure)
+        assert self._model is not None  # a record with request_options always has a model
+        return self._model
+
+
 def load_endpoint(
     snapshot: CatalogSnapshot,
     spec: ProviderEndpointSpec,
     importer: Importer = importlib.import_module,
     problems: Problems | None = None,
+    lock: AbstractContextManager[Any] | None = None,
 ) -> Binding | None:
     """Bind ``spec`` on ``snapshot`` (the caller holds the registry's lock).
 
@@ -213,6 +286,9 @@ def load_endpoint(
     names the wrong thing is a validation problem: appended to ``problems`` when given (a source
     being checked; the result is then None), otherwise the provider's import_error (a generated
     snapshot that no longer matches the installed code).
+
+    With ``lock`` (the registry's), a trusted snapshot's request model is deferred: imported
+    under ``lock`` when first read (:class:`DeferredRequestModel`).
     """
     failed = snapshot.unavailable.get(spec.provider)
     if failed is not None:
@@ -226,9 +302,14 @@ def load_endpoint(
             _import(snapshot, spec, entry.module, importer)
         snapshot.loaded_modules.add(spec.provider)
     where = f"{spec.provider}/{spec.endpoint}"
+    defer = lock is not None and snapshot.trusted and problems is None
+    model: type[BaseModel] | DeferredModel | None
     try:
         cls = _endpoint_class(snapshot, spec, importer)
-        model = _request_model(snapshot, spec, importer)
+        if defer and spec.request_options is not None:
+            model = DeferredRequestModel(snapshot, spec, importer, lock)  # type: ignore[arg-type]
+        else:
+            model = _request_model(snapshot, spec, importer)
     except _Invalid as exc:
         if problems is None:
             diagnostic = _diag("import_error", spec, f"{where}: {exc}", endpoint=False)
@@ -236,7 +317,7 @@ def load_endpoint(
             raise ProviderUnavailable(spec.provider, diagnostic) from None
         problems.append(_diag(exc.code, spec, f"{where}: {exc}"))
         return None
-    if problems is not None and model is not None:
+    if problems is not None and isinstance(model, type):
         from provcat.request import field_problem
 
         for key, value in spec.request_defaults.items():

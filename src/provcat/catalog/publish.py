@@ -18,7 +18,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from provcat.catalog.lazy import LazyMapping
-from provcat.catalog.load import Importer, Problems, load_endpoint
 from provcat.catalog.snapshot import CatalogSnapshot, ProviderEntry
 from provcat.catalog.specs import ProviderEndpointSpec
 from provcat.errors import CatalogValidationError, ProviderUnavailable
@@ -26,6 +25,7 @@ from provcat.keys import canonical_key
 
 if TYPE_CHECKING:
     from provcat.catalog.keyspace import ClassUse, KeyProblem
+    from provcat.catalog.load import Importer, Problems
     from provcat.catalog.policy import ProviderModelPolicy
     from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
 
@@ -139,6 +139,7 @@ def checked_snapshot(
 ) -> CatalogSnapshot:
     """Validate ``records`` as a whole and load every provider; raise CatalogValidationError."""
     from provcat.catalog.keyspace import ClassUse, check_classes, check_keys, indexes, record_keys
+    from provcat.catalog.load import load_endpoint
 
     ordered = sorted(records, key=lambda r: canonical_key(r["provider"]))
     keys = [record_keys(r) for r in ordered]

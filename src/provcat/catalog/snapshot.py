@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import FrozenInstanceError
-from typing import TYPE_CHECKING, Any, NamedTuple
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from provcat.catalog.specs import ProviderEndpointSpec
 
@@ -26,24 +27,94 @@ if TYPE_CHECKING:
 __all__ = ["Binding", "CatalogSnapshot", "ProviderEntry"]
 
 
-class Binding(NamedTuple):
+# Binding and ProviderEntry are named tuples written out, as collections.namedtuple would make
+# them (fields by position and by name, immutable, compared and hashed as tuples, copied and
+# pickled): NamedTuple compiles each class's __new__ from source, ~0.6M instructions a class on
+# every cold start under callgrind; this costs a fifth of that.
+
+
+def _record_repr(record: tuple[Any, ...], fields: tuple[str, ...]) -> str:
+    values = ", ".join(f"{name}={value!r}" for name, value in zip(fields, record, strict=True))
+    return f"{type(record).__name__}({values})"
+
+
+class Binding(tuple[Any, ...]):
     """What an endpoint record's references resolved to: its class and its base config (which
     carries the request model). Derived from the record on first use; no facts of its own."""
 
-    endpoint_class: type[Endpoint]
-    config: EndpointConfig
+    __slots__ = ()
+    _fields = ("endpoint_class", "config")
+
+    def __new__(cls, endpoint_class: type[Endpoint], config: EndpointConfig) -> Binding:
+        return tuple.__new__(cls, (endpoint_class, config))
+
+    if TYPE_CHECKING:
+
+        @property
+        def endpoint_class(self) -> type[Endpoint]: ...
+        @property
+        def config(self) -> EndpointConfig: ...
+
+    else:
+        endpoint_class = property(itemgetter(0), doc="The endpoint's class.")
+        config = property(itemgetter(1), doc="Its base config.")
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return _record_repr(self, self._fields)
 
 
-class ProviderEntry(NamedTuple):
-    """One provider the catalog lists (a named tuple, like Binding: an immutable record whose
-    class costs a fraction of a dataclass's to make, on the cold path)."""
+class ProviderEntry(tuple[Any, ...]):
+    """One provider the catalog lists (an immutable record, written out like Binding)."""
 
-    provider: str
-    display_name: str
-    aliases: tuple[str, ...]
-    module: str | None  # None: declared in YAML alone
-    endpoints: Mapping[str, ProviderEndpointSpec]  # canonical endpoint key -> record, sorted
-    endpoint_index: Mapping[str, str]  # canonical spelling -> canonical endpoint key
+    __slots__ = ()
+    _fields = ("provider", "display_name", "aliases", "module", "endpoints", "endpoint_index")
+
+    def __new__(
+        cls,
+        provider: str,
+        display_name: str,
+        aliases: tuple[str, ...],
+        module: str | None,
+        endpoints: Mapping[str, ProviderEndpointSpec],
+        endpoint_index: Mapping[str, str],
+    ) -> ProviderEntry:
+        return tuple.__new__(
+            cls, (provider, display_name, aliases, module, endpoints, endpoint_index)
+        )
+
+    if TYPE_CHECKING:
+
+        @property
+        def provider(self) -> str: ...
+        @property
+        def display_name(self) -> str: ...
+        @property
+        def aliases(self) -> tuple[str, ...]: ...
+        @property
+        def module(self) -> str | None: ...  # None: declared in YAML alone
+        @property
+        def endpoints(self) -> Mapping[str, ProviderEndpointSpec]: ...
+        @property
+        def endpoint_index(self) -> Mapping[str, str]: ...
+
+    else:
+        provider = property(itemgetter(0), doc="Canonical provider key.")
+        display_name = property(itemgetter(1))
+        aliases = property(itemgetter(2))
+        module = property(itemgetter(3), doc="Its import unit; None: declared in YAML alone.")
+        endpoints = property(itemgetter(4), doc="Canonical endpoint key -> record, sorted by key.")
+        endpoint_index = property(
+            itemgetter(5), doc="Canonical endpoint spelling -> canonical endpoint key."
+        )
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return _record_repr(self, self._fields)
 
     def available_endpoints(self) -> tuple[str, ...]:
         """Canonical endpoint keys, sorted (what EndpointNotFound lists)."""

@@ -13,7 +13,7 @@ they are used (so never on the cold path, ``import provcat`` + the first ``match
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -65,10 +65,13 @@ def frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(value or {}))
 
 
-# init, repr and eq are written out in the class (the dataclass's fields, replace() and frozen
-# assignment stay): generating them for 24 fields cost more than anything else in this module on
-# a cold start (about 1 ms, ~7M instructions under callgrind). They behave as generated ones.
-@dataclass(frozen=True, slots=True, kw_only=True, init=False, repr=False, eq=False)
+# init, repr and eq are written out in the class (the dataclass's fields and replace() stay):
+# generating them for 24 fields cost more than anything else in this module on a cold start
+# (about 1 ms, ~7M instructions under callgrind). So are the frozen methods (__setattr__,
+# __delattr__, and __getstate__/__setstate__ for copy and pickle): ``frozen=True`` compiles two
+# functions from source on every cold start (~1.7M instructions). The record is as frozen as
+# that made it; ``frozen=False`` here only stops the decorator from generating them.
+@dataclass(frozen=False, slots=True, kw_only=True, init=False, repr=False, eq=False)
 class ProviderEndpointSpec:
     """One endpoint of one provider: every value named (D1), provider defaults already merged."""
 
@@ -130,7 +133,7 @@ class ProviderEndpointSpec:
         docs_url: str | None = None,
         lifecycle: Mapping[str, Any] | None = None,
     ) -> None:
-        init = object.__setattr__  # frozen: the generated __setattr__ refuses every assignment
+        init = object.__setattr__  # frozen: __setattr__ refuses every assignment
         init(self, "provider", provider)
         init(self, "endpoint", endpoint)
         init(self, "key", key)
@@ -159,6 +162,19 @@ class ProviderEndpointSpec:
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)  # the fields, in order
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __getstate__(self) -> list[Any]:
+        return list(self._values())
+
+    def __setstate__(self, state: list[Any]) -> None:
+        for name, value in zip(self.__slots__, state, strict=True):
+            object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         values = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)

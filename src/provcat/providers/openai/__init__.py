@@ -3,6 +3,7 @@ the Codex CLI endpoint (:mod:`provcat.providers.openai.codex`).
 
 Chat completions, embeddings and audio are protocols (:mod:`provcat.protocols`).
 
-Nothing is imported here: the catalog names each class and request model by its module, and the
-runtime imports a module only when an endpoint that needs it is first used.
+Nothing is imported here, and the catalog names no import unit (``module:``) for OpenAI: its
+endpoints are protocols, each request model is named by its module, and the runtime imports a
+module only when an endpoint that needs it is first used.
 """
