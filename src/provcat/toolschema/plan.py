@@ -49,6 +49,10 @@ _COPY, _SPECIAL_KEY, _DROP, _UNKNOWN = 0, 1, 2, 3
 
 _CACHE_MAX = 4096
 
+# Keywords that make a subschema more than a leaf to the rewrite walk whatever their fate: an
+# object it closes, a union it merges or whose ``type`` it moves.
+_NOT_LEAF = frozenset({"properties", "additionalProperties", "required", "anyOf", "oneOf"})
+
 _UNSEEN: Any = object()
 
 
@@ -151,6 +155,12 @@ class _Plan:
             for rule, trig in fires("format")
             if rule.action == "drop-keyword"
         )
+        # the formats no ``drop-keyword`` format rule drops (None: every format)
+        kept_formats: frozenset[str] | None = None
+        for _, allowed in self.format_drop:
+            given = frozenset(allowed or ())
+            kept_formats = given if kept_formats is None else kept_formats & given
+        self.kept_formats = kept_formats
         self.min_items = fires("min-items-not-in")
         # whether report_node can fire anything at all for this target
         self.reports = bool(self.reported or self.constraints or self.format_keep or self.min_items)
@@ -307,6 +317,8 @@ class _Plan:
         self.fates: dict[str, int] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+        # per key shape (a subschema's keys in their order): its leaf program, or None
+        self.leaves: dict[tuple[str, ...], _Leaf | None] = {}
 
     def fate(self, key: str) -> int:
         """Whether the walk copies ``key``, handles it specially, drops it, or asks the
@@ -326,6 +338,36 @@ class _Plan:
             self.fates[key] = fate
         return fate
 
+    def leaf(self, keys: tuple[str, ...]) -> _Leaf | None:
+        """The leaf program of subschemas with exactly ``keys`` (in that order), or None when
+        such a subschema needs the general walk. Worked out once per shape and target."""
+        leaf: _Leaf | None = _Leaf(self, keys) if self._is_leaf(keys) else None
+        if len(self.leaves) < _CACHE_MAX:
+            self.leaves[keys] = leaf
+        return leaf
+
+    def _is_leaf(self, keys: tuple[str, ...]) -> bool:
+        """Whether the general walk does nothing to a subschema of this shape that the leaf
+        program does not do (``_Leaf``): every keyword is copied or dropped, or is ``type``,
+        ``enum`` or ``format``. Such a subschema has no subschema to walk and no object to
+        close; what depends on the values is checked per subschema."""
+        for key in keys:
+            if key.__class__ is not str or key in _NOT_LEAF:
+                return False
+            fate = self.fates.get(key)
+            if fate is None:
+                fate = self.fate(key)
+            if fate == _DROP:
+                if key == "type":  # an object's type, dropped, still has it closed
+                    return False
+                continue
+            if key not in self.key_order:  # written, then left out by ``order``
+                return False
+            if fate == _COPY or (fate == _SPECIAL_KEY and key in ("type", "enum", "format")):
+                continue
+            return False
+        return True
+
     def order(self, out: dict[str, Any]) -> dict[str, Any]:
         """``out`` with its keys in the target's key order (keys outside that order left out)."""
         keys = tuple(out)
@@ -339,6 +381,34 @@ class _Plan:
         if ordered is None:
             return out
         return {k: out[k] for k in ordered}
+
+
+class _Leaf:
+    """What the rewrite walk does to a subschema of one key shape with no subschema in it
+    (``_Plan._is_leaf``), decided once per shape and target: the keywords dropped, in the
+    input's order, with the rules that drop each (fired and recorded as the general walk does);
+    the output's keys in the target's order; and which per-subschema steps can apply. The walk
+    checks per subschema only what depends on the values (``RewriteWalk.node``): a plain
+    ``type`` name other than "object", an ``enum`` of strings (no enum-values rule fires on
+    one) and a string ``format`` no rule drops; any other subschema takes the general walk."""
+
+    __slots__ = ("drops", "enum", "finish", "format", "keys", "refit", "reports", "typed")
+
+    def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
+        dropped = [k for k in keys if (plan.fates.get(k) or plan.fate(k)) == _DROP]
+        self.drops = tuple((k, _segment(k), plan.drops[k]) for k in dropped)
+        # the output's keys, in the target's order (every one is in it)
+        self.keys = tuple(k for k in plan.key_order if k in keys and k not in dropped)
+        self.typed = "type" in self.keys
+        self.enum = "enum" in self.keys
+        self.format = "format" in self.keys
+        self.reports = plan.reports and not plan.report_keys.isdisjoint(keys)
+        # ``finish_node`` can change the output (int64 strings, an enum's format) ...
+        self.finish = (plan.int64 and not plan.int64_set.isdisjoint(self.keys)) or (
+            plan.enum_format and self.enum
+        )
+        # ... and add a keyword, which is then put in its place
+        self.refit = plan.enum_format and self.enum and not self.format
 
 
 _PLANS: dict[int, tuple[Target, _Plan]] = {}

@@ -1,5 +1,10 @@
 """The rewrite walk: every subschema rebuilt in the target's form, measured as it goes when the run
-takes one walk."""
+takes one walk.
+
+A subschema whose key shape the plan found to be a leaf (``plan._Leaf``: keywords only copied
+or dropped, nothing below it to walk, no object to close) and whose values pass the shape's
+checks is written by :meth:`RewriteWalk.leaf` in one step instead of the per-keyword loop of
+:meth:`RewriteWalk.node`; both give the same output and the same records in the same order."""
 
 from __future__ import annotations
 
@@ -21,10 +26,13 @@ from provcat.toolschema.plan import (
     _DROP,
     _SPECIAL_KEY,
     _UNKNOWN,
+    _UNSEEN,
+    _Leaf,
     _segment,
 )
 from provcat.toolschema.values import (
     _ATOMS,
+    _STRINGS,
     _Bail,
     _clone,
     _clone_within,
@@ -58,6 +66,33 @@ class RewriteWalk(NodeReports, NodeRules):
                 raise _Bail
             if measure is not None and depth > measure.depth:
                 measure.depth = depth
+        leaf = plan.leaves.get(keys := tuple(s), _UNSEEN)
+        if leaf is _UNSEEN:
+            leaf = plan.leaf(keys)
+        if (
+            leaf is not None
+            and tally is not None
+            and (
+                not leaf.typed
+                or (
+                    (t := s["type"]).__class__ is str
+                    and t != "object"
+                    and (plan.plain_types is None or t in plan.plain_types)
+                )
+            )
+            and (
+                not leaf.enum
+                or ((e := s["enum"]).__class__ is list and _STRINGS.issuperset(map(type, e)))
+            )
+            and (
+                not leaf.format
+                or (
+                    (f := s["format"]).__class__ is str
+                    and (not plan.format_drop or (plan.kept_formats and f in plan.kept_formats))
+                )
+            )
+        ):
+            return self.leaf(s, path, depth, level, leaf)
         if plan.collapse and "anyOf" in s:
             merged = self.collapse_nullable(s, path)
             if merged is not s and tally is not None:
@@ -268,6 +303,41 @@ class RewriteWalk(NodeReports, NodeRules):
         ):
             self.finish_node(out, path)
         return plan.order(out)
+
+    def leaf(self, s: dict[str, Any], path: str, depth: int, level: int, leaf: _Leaf) -> Any:
+        """What the loop of :meth:`node` gives for a subschema of ``leaf``'s shape in the one
+        walk: the same records in the same order (reports, then each dropped keyword in the
+        input's order, then the finishing steps), the output written in the target's key order
+        at once. The caller checked the values ``leaf`` depends on."""
+        if leaf.reports:
+            self.report_node(s, path)
+        plan = self.plan
+        for key, segment, rules in leaf.drops:
+            value = s[key]
+            if value.__class__ not in _ATOMS:
+                self.nesting(value, level)
+            self.hidden(key, value, depth)
+            where = path + segment
+            for rule in rules:
+                self.fire(rule, where, keyword=key)
+                self.record(rule, where, keyword=key)
+        out = {k: s[k] for k in leaf.keys}
+        if not _ATOMS.issuperset(map(type, out.values())):
+            room = MAX_NESTING - level
+            for key, value in out.items():
+                if value.__class__ not in _ATOMS:
+                    out[key] = _clone_within(value, room)
+        if leaf.enum and plan.measures:
+            assert self.tally is not None
+            self.tally.enum(s["enum"])
+        if leaf.typed and plan.upper:
+            self.type_names += 1
+            out["type"] = out["type"].upper()
+        if leaf.finish:
+            self.finish_node(out, path)
+            if leaf.refit:
+                return plan.order(out)
+        return out
 
     def hidden(self, key: str, value: Any, depth: int) -> None:
         """Account for ``key: value`` of a subschema at ``depth`` that the single pass drops or
