@@ -42,6 +42,19 @@ _LEAVES: list[Any] = [
     {"const": "fixed", "description": "d"},
     {"nullable": True, "type": "string"},
     {"type": "integer", "maxLength": 4.0, "minProperties": 2.5},
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1},
+        "maxItems": 2,
+        "uniqueItems": True,
+    },
+    {"uniqueItems": True, "items": {"type": "string", "format": "uri"}, "type": "array"},
+    {"type": "array", "items": {"type": "array", "items": {"type": "string", "enum": ["a"]}}},
+    {"type": "array", "items": True},
+    {"type": "array", "items": False, "minItems": 0},
+    {"type": "array", "items": [{"type": "string"}], "description": "tuple form"},
+    {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}},
+    {"not": {"type": "string"}, "description": "d"},
 ]
 
 

@@ -52,6 +52,10 @@ _CACHE_MAX = 4096
 # Keywords that make a subschema more than a leaf to the rewrite walk whatever their fate: an
 # object it closes, a union it merges or whose ``type`` it moves.
 _NOT_LEAF = frozenset({"properties", "additionalProperties", "required", "anyOf", "oneOf"})
+# The keywords the walk handles itself that a leaf program may hold: checked per subschema
+# (``type``, ``enum``, ``format``) or walked as a single subschema (``items``, ``not``).
+_LEAF_SPECIAL = frozenset({"type", "enum", "format", "items", "not"})
+_WALKED = ("items", "not")
 
 _UNSEEN: Any = object()
 
@@ -363,7 +367,7 @@ class _Plan:
                 continue
             if key not in self.key_order:  # written, then left out by ``order``
                 return False
-            if fate == _COPY or (fate == _SPECIAL_KEY and key in ("type", "enum", "format")):
+            if fate == _COPY or (fate == _SPECIAL_KEY and key in _LEAF_SPECIAL):
                 continue
             return False
         return True
@@ -384,19 +388,42 @@ class _Plan:
 
 
 class _Leaf:
-    """What the rewrite walk does to a subschema of one key shape with no subschema in it
-    (``_Plan._is_leaf``), decided once per shape and target: the keywords dropped, in the
-    input's order, with the rules that drop each (fired and recorded as the general walk does);
-    the output's keys in the target's order; and which per-subschema steps can apply. The walk
-    checks per subschema only what depends on the values (``RewriteWalk.node``): a plain
-    ``type`` name other than "object", an ``enum`` of strings (no enum-values rule fires on
-    one) and a string ``format`` no rule drops; any other subschema takes the general walk."""
+    """What the rewrite walk does to a subschema of one key shape that is not an object or a
+    union (``_Plan._is_leaf``), decided once per shape and target: the keywords dropped (with
+    the rules that drop each, fired and recorded as the general walk does) and the single
+    subschemas walked (``items``, ``not``), in the input's order; the output's keys in the
+    target's order; and which per-subschema steps can apply. The walk checks per subschema only
+    what depends on the values (``RewriteWalk.node``): a plain ``type`` name other than
+    "object", an ``enum`` of strings (no enum-values rule fires on one) and a string
+    ``format`` no rule drops; any other subschema takes the general walk."""
 
-    __slots__ = ("drops", "enum", "finish", "format", "keys", "refit", "reports", "typed")
+    __slots__ = (
+        "enum",
+        "events",
+        "finish",
+        "format",
+        "keys",
+        "plain",
+        "refit",
+        "reports",
+        "same",
+        "typed",
+        "upper",
+        "walked",
+    )
 
     def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
-        dropped = [k for k in keys if (plan.fates.get(k) or plan.fate(k)) == _DROP]
-        self.drops = tuple((k, _segment(k), plan.drops[k]) for k in dropped)
+        fates = {k: plan.fates.get(k, plan.fate(k)) for k in keys}
+        dropped = [k for k in keys if fates[k] == _DROP]
+        walked = [k for k in keys if fates[k] == _SPECIAL_KEY and k in _WALKED]
+        # what the loop meets in the input's order: a keyword dropped (with its rules) or a
+        # subschema walked (rules None)
+        self.events = tuple(
+            (k, _segment(k), plan.drops[k] if k in dropped else None)
+            for k in keys
+            if k in dropped or k in walked
+        )
+        self.walked = frozenset(walked)
         # the output's keys, in the target's order (every one is in it)
         self.keys = tuple(k for k in plan.key_order if k in keys and k not in dropped)
         self.typed = "type" in self.keys
@@ -409,6 +436,12 @@ class _Leaf:
         )
         # ... and add a keyword, which is then put in its place
         self.refit = plan.enum_format and self.enum and not self.format
+        # the type name is written in upper case (and counted)
+        self.upper = self.typed and plan.upper
+        # nothing to do but copy the keywords (when their values are scalars) in this order ...
+        self.plain = not (self.events or self.enum or self.format or self.reports or self.finish)
+        # ... which is the input's own
+        self.same = self.keys == keys
 
 
 _PLANS: dict[int, tuple[Target, _Plan]] = {}

@@ -80,19 +80,26 @@ class RewriteWalk(NodeReports, NodeRules):
                     and (plan.plain_types is None or t in plan.plain_types)
                 )
             )
-            and (
+        ):
+            if leaf.plain:
+                if _ATOMS.issuperset(map(type, s.values())):
+                    # scalars only, copied: the loop below writes ``s`` in the target's order
+                    copied = s.copy() if leaf.same else {k: s[k] for k in leaf.keys}
+                    if leaf.upper:
+                        self.type_names += 1
+                        copied["type"] = t.upper()
+                    return copied
+            elif (
                 not leaf.enum
                 or ((e := s["enum"]).__class__ is list and _STRINGS.issuperset(map(type, e)))
-            )
-            and (
+            ) and (
                 not leaf.format
                 or (
                     (f := s["format"]).__class__ is str
                     and (not plan.format_drop or (plan.kept_formats and f in plan.kept_formats))
                 )
-            )
-        ):
-            return self.leaf(s, path, depth, level, leaf)
+            ):
+                return self.leaf(s, path, depth, level, leaf)
         if plan.collapse and "anyOf" in s:
             merged = self.collapse_nullable(s, path)
             if merged is not s and tally is not None:
@@ -312,12 +319,18 @@ class RewriteWalk(NodeReports, NodeRules):
         if leaf.reports:
             self.report_node(s, path)
         plan = self.plan
-        for key, segment, rules in leaf.drops:
+        walked: dict[str, Any] | None = None
+        for key, segment, rules in leaf.events:
             value = s[key]
+            where = path + segment
+            if rules is None:
+                if walked is None:
+                    walked = {}
+                walked[key] = self.node(value, where, depth + 1, level + 1)
+                continue
             if value.__class__ not in _ATOMS:
                 self.nesting(value, level)
             self.hidden(key, value, depth)
-            where = path + segment
             for rule in rules:
                 self.fire(rule, where, keyword=key)
                 self.record(rule, where, keyword=key)
@@ -325,8 +338,10 @@ class RewriteWalk(NodeReports, NodeRules):
         if not _ATOMS.issuperset(map(type, out.values())):
             room = MAX_NESTING - level
             for key, value in out.items():
-                if value.__class__ not in _ATOMS:
+                if value.__class__ not in _ATOMS and key not in leaf.walked:
                     out[key] = _clone_within(value, room)
+        if walked is not None:
+            out.update(walked)  # in their places
         if leaf.enum and plan.measures:
             assert self.tally is not None
             self.tally.enum(s["enum"])
