@@ -493,27 +493,45 @@ def finalize_records(
         )
         refusal = (0, "inputSchema", LOSSY_REFUSED, False, refused)
 
-    def records() -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
-        changes = kept_transformations
-        if changes is None:
-            changes = _unique(transformations, provider_id, tool_name)
-        # errors compiling resolved are dropped: their transformation records stand for them
-        kept = [d for d in diagnostics if d[0] or not d[3]]
-        if sort:
-            kept.sort(key=_record_key)
-        if refusal is not None:
-            kept.append(refusal)
-        return (
-            tuple([_build_transformation(t, provider_id, tool_name) for t in changes]),
-            tuple([_build_diagnostic(d, provider_id, tool_name) for d in kept]),
-        )
-
     return CompileResult.deferred(
         provider_id=provider_id,
         tool_name=tool_name,
         ok=ok,
         output=(dict(output) if output is not None else {}) if ok else None,
-        records=records,
+        records=_records,
+        args=(
+            kept_transformations,
+            transformations,
+            diagnostics,
+            provider_id,
+            tool_name,
+            sort,
+            refusal,
+        ),
+    )
+
+
+def _records(
+    changes: Sequence[TransformationRecord] | None,
+    transformations: Sequence[TransformationRecord],
+    diagnostics: Sequence[DiagnosticRecord],
+    provider_id: str,
+    tool_name: str,
+    sort: bool,
+    refusal: DiagnosticRecord | None,
+) -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
+    """A result's records, built on first access (``finalize_records`` says which survive)."""
+    if changes is None:
+        changes = _unique(transformations, provider_id, tool_name)
+    # errors compiling resolved are dropped: their transformation records stand for them
+    kept = [d for d in diagnostics if d[0] or not d[3]]
+    if sort:
+        kept.sort(key=_record_key)
+    if refusal is not None:
+        kept.append(refusal)
+    return (
+        tuple([_build_transformation(t, provider_id, tool_name) for t in changes]),
+        tuple([_build_diagnostic(d, provider_id, tool_name) for d in kept]),
     )
 
 

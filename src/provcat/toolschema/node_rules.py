@@ -274,12 +274,17 @@ class NodeRules(RunState):
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 out[key] = str(int(v)) if float(v).is_integer() else str(v)
                 self.int64_values += 1
-                self.int64_seen.add(key)
+                seen = self.int64_seen
+                if seen.__class__ is not set:
+                    seen = self.int64_seen = set()
+                seen.add(key)
 
     def rewrite_refs(self, schema: Any) -> None:
         rule = getattr(self, "rename_rule", None)
         if not self.renamed_definitions or rule is None:
             return
+        if not self.post:
+            self.post = []
         for node in walk_schema(schema, "inputSchema"):
             ref = node.schema.get("$ref")
             if isinstance(ref, str) and ref.startswith("#/definitions/"):
