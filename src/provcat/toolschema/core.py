@@ -19,6 +19,11 @@ from provcat.toolschema.types import (
     CompileResult,
     Diagnostic,
     Transformation,
+    _new,
+    _set_dict,
+    _set_extra,
+    _set_fields_set,
+    _set_private,
     build_from,
 )
 from provcat.toolschema.wording import KEYABLE, format_template, template_fields
@@ -325,6 +330,49 @@ def _diagnostic_head(rule: Any, supported: bool, provider_id: str) -> _Diagnosti
     return head
 
 
+def _build_diagnostics(
+    records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
+) -> list[Diagnostic]:
+    """:func:`_build_diagnostic` of each record, in one loop: a compile builds all of a tool's
+    diagnostics at once, so the per-record call and lookups are made once per tool."""
+    out: list[Diagnostic] = []
+    add = out.append
+    heads, fill, cls, fields_set = _DIAGNOSTIC_HEADS, _fill, Diagnostic, _DIAGNOSTIC_FIELDS
+    for r in records:
+        payload = r[4]
+        if payload.__class__ is not tuple:
+            add(payload)  # built already
+            continue
+        rule, values = payload
+        supported = r[3]
+        head = heads.get((id(rule), supported, provider_id))
+        if head is None or head[0] is not rule:
+            head = _diagnostic_head(rule, supported, provider_id)
+        _, fields, message, text = head
+        data = fields.copy()  # the fields in declared order; the per-record ones replaced below
+        data["tool_name"] = tool_name
+        path = data["path"] = r[1]
+        if message is not None:
+            data["message"] = fill(message, provider_id, tool_name, path, values)
+        if text is not None:
+            data["compile"] = build_from(
+                CompileAbility,
+                {
+                    "supported": supported,
+                    "lossy": rule.lossy,
+                    "detail": fill(text, provider_id, tool_name, path, values),
+                },
+            )
+        # ``build_from(cls, data, set(fields_set))``, inline
+        obj = _new(cls)
+        _set_dict(obj, data)
+        _set_fields_set(obj, set(fields_set))
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        add(obj)
+    return out
+
+
 def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
     payload = r[4]
     if payload.__class__ is not tuple:
@@ -419,7 +467,7 @@ def materialize_diagnostics(
     records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
 ) -> list[Diagnostic]:
     """The diagnostics of ``records``, sorted by severity, path and code."""
-    return [_build_diagnostic(r, provider_id, tool_name) for r in sorted(records, key=_record_key)]
+    return _build_diagnostics(sorted(records, key=_record_key), provider_id, tool_name)
 
 
 def _unique(
@@ -531,7 +579,7 @@ def _records(
         kept.append(refusal)
     return (
         tuple([_build_transformation(t, provider_id, tool_name) for t in changes]),
-        tuple([_build_diagnostic(d, provider_id, tool_name) for d in kept]),
+        tuple(_build_diagnostics(kept, provider_id, tool_name)),
     )
 
 
