@@ -32,11 +32,12 @@ class NodeReports(RunState):
             append, fired = self.diagnostics.append, self.fired
             segment = PATH_SEGMENTS.get
             for key in s:
-                heads = heads_of(key)
-                if heads:
+                reported = heads_of(key)
+                if reported:
                     where = path + (segment(key) or _segment(key))
-                    values = {"keyword": key}  # read-only, shared by this keyword's records
-                    # what fire() appends, per rule, in rule order
+                    # the values (read-only, shared by this keyword's records) and what fire()
+                    # appends, per rule, in rule order
+                    values, heads = reported
                     for rank, code, supported, rule in heads:
                         append((rank, where, code, supported, (rule, values)))
                         fired.add(code)

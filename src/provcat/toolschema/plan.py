@@ -138,9 +138,13 @@ class _Plan:
             for k, pairs in keyword_rules.items()
         }
         self.reported = {k: v for k, v in reported.items() if v}
-        # what ``RunState.fire`` appends for each reported keyword's rules, worked out once
+        # per reported keyword, the values its records are worded with (read-only, shared) and
+        # what ``RunState.fire`` appends for each of its rules, worked out once
         self.reported_heads = {
-            k: tuple((_RANK[r.severity], r.code, r.action != "unsupported", r) for r in rules)
+            k: (
+                {"keyword": k},
+                tuple((_RANK[r.severity], r.code, r.action != "unsupported", r) for r in rules),
+            )
             for k, rules in self.reported.items()
         }
         self.reported_keys = frozenset(self.reported)
