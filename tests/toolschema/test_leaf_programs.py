@@ -1,16 +1,18 @@
-"""The rewrite walk's leaf programs (``plan._Leaf``, one per key shape and target) must give what
-the general per-keyword loop gives: the same output, the same records in the same order. Each
-case is compiled with the programs and again with every shape sent to the general loop."""
+"""The rewrite walk's shape programs (``plan._Leaf`` and ``plan._Object``, one per key shape and
+target) must give what the general per-keyword loop gives: the same output, the same records in
+the same order. Each case is compiled with the programs and again with every shape sent to the
+general loop."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from benchmarks.bench_toolschema import corpus
 from provcat.toolschema import check, clear_caches, compile_tool
-from provcat.toolschema.plan import _Plan, plan_for
+from provcat.toolschema.plan import _Object, _Plan, plan_for
 from provcat.toolschema.targets import get_target
 from tests.toolschema.conftest import FIXTURES, TARGETS, tool
 
@@ -55,6 +57,15 @@ _LEAVES: list[Any] = [
     {"type": "array", "items": [{"type": "string"}], "description": "tuple form"},
     {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}},
     {"not": {"type": "string"}, "description": "d"},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+    {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}},
+    {"properties": {"a": {"type": "string"}}, "type": "object", "title": "T", "description": "d"},
+    {"type": "object", "properties": {"a": {"enum": [1]}}, "required": "a", "examples": [{}]},
+    {"type": "object", "properties": {}, "required": [], "minProperties": 1},
+    {"type": "object", "properties": [], "required": ["x"]},
+    {"type": ["object"], "properties": {"a": {"type": "string"}}},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "deprecated": True},
 ]
 
 
@@ -71,13 +82,16 @@ def _cases() -> list[dict[str, Any]]:
     return cases
 
 
-def _results(target: str, cases: list[dict[str, Any]]) -> list[Any]:
+def _results(target: str, cases: list[dict[str, Any]]) -> list[str]:
+    """Every case's results as JSON text (key order counts, as it does on the wire)."""
     clear_caches()
-    out: list[Any] = []
+    out: list[str] = []
     for case in cases:
         for lossy in (False, True):
-            out.append(compile_tool(case, target, allow_lossy=lossy).model_dump(by_alias=True))
-        out.append([d.model_dump(by_alias=True) for d in check(case, target)])
+            out.append(compile_tool(case, target, allow_lossy=lossy).model_dump_json(by_alias=True))
+        out.append(
+            json.dumps([d.model_dump(mode="json", by_alias=True) for d in check(case, target)])
+        )
     return out
 
 
@@ -86,6 +100,7 @@ def test_leaf_programs_match_the_general_loop(target: str, monkeypatch: pytest.M
     cases = _cases()
     with_programs = _results(target, cases)
     monkeypatch.setattr(_Plan, "_is_leaf", lambda self, keys: False)
+    monkeypatch.setattr(_Plan, "_is_object", lambda self, keys: False)
     general = _results(target, cases)
     clear_caches()
     assert with_programs == general
@@ -99,3 +114,4 @@ def test_leaf_programs_are_taken() -> None:
     leaves = plan_for(get_target("openai")).leaves
     assert any(leaf is not None for leaf in leaves.values())
     assert ("type", "description") in leaves and leaves[("type", "description")] is not None
+    assert leaves.get(("type", "properties", "required")).__class__ is _Object

@@ -325,8 +325,8 @@ class _Plan:
         self.fates: dict[str, int] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
-        # per key shape (a subschema's keys in their order): its leaf program, or None
-        self.leaves: dict[tuple[str, ...], _Leaf | None] = {}
+        # per key shape (a subschema's keys in their order): its leaf or object program, or None
+        self.leaves: dict[tuple[str, ...], _Leaf | _Object | None] = {}
 
     def fate(self, key: str) -> int:
         """Whether the walk copies ``key``, handles it specially, drops it, or asks the
@@ -346,13 +346,42 @@ class _Plan:
             self.fates[key] = fate
         return fate
 
-    def leaf(self, keys: tuple[str, ...]) -> _Leaf | None:
-        """The leaf program of subschemas with exactly ``keys`` (in that order), or None when
-        such a subschema needs the general walk. Worked out once per shape and target."""
-        leaf: _Leaf | None = _Leaf(self, keys) if self._is_leaf(keys) else None
+    def leaf(self, keys: tuple[str, ...]) -> _Leaf | _Object | None:
+        """The program of subschemas with exactly ``keys`` (in that order): a leaf's, an
+        object's, or None when such a subschema needs the general walk. Worked out once per
+        shape and target."""
+        leaf: _Leaf | _Object | None = None
+        if self._is_leaf(keys):
+            leaf = _Leaf(self, keys)
+        elif self._is_object(keys):
+            leaf = _Object(self, keys)
         if len(self.leaves) < _CACHE_MAX:
             self.leaves[keys] = leaf
         return leaf
+
+    def _is_object(self, keys: tuple[str, ...]) -> bool:
+        """Whether the general walk does nothing to an object of this shape that the object
+        program does not do (``_Object``): ``type`` (checked to be "object" per subschema),
+        ``properties`` (a map, walked), ``required`` and copied keywords; nothing dropped,
+        nothing to finish."""
+        if "type" not in keys or "properties" not in keys or "additionalProperties" in keys:
+            return False
+        if self.plain_types is not None and "object" not in self.plain_types:
+            return False
+        if "enum" in keys or not self.int64_set.isdisjoint(keys):
+            return False
+        for key in keys:
+            if key.__class__ is not str:
+                return False
+            fate = self.fates.get(key)
+            if fate is None:
+                fate = self.fate(key)
+            if fate == _COPY or (
+                fate == _SPECIAL_KEY and key in ("type", "properties", "required")
+            ):
+                continue
+            return False
+        return True
 
     def _is_leaf(self, keys: tuple[str, ...]) -> bool:
         """Whether the general walk does nothing to a subschema of this shape that the leaf
@@ -446,6 +475,22 @@ class _Leaf:
         self.plain = not (self.events or self.enum or self.format or self.reports or self.finish)
         # ... which is the input's own
         self.same = self.keys == keys
+
+
+class _Object:
+    """What the rewrite walk does to an object of one key shape (``_Plan._is_object``), decided
+    once per shape and target: the keywords copied as they are (a value that is not a scalar
+    is copied whole), whether the subschema is reported on, and whether its type name is
+    written in upper case. The walk checks per subschema that ``type`` is "object" and
+    ``properties`` a map (``RewriteWalk.object``); the object is then closed, and its keys put
+    in the target's order, as the general walk does."""
+
+    __slots__ = ("copies", "reports", "upper")
+
+    def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
+        self.copies = tuple(k for k in keys if k not in ("type", "properties", "required"))
+        self.reports = plan.reports and not plan.report_keys.isdisjoint(keys)
+        self.upper = plan.upper
 
 
 _PLANS: dict[int, tuple[Target, _Plan]] = {}

@@ -1,10 +1,12 @@
 """The rewrite walk: every subschema rebuilt in the target's form, measured as it goes when the run
 takes one walk.
 
-A subschema whose key shape the plan found to be a leaf (``plan._Leaf``: keywords only copied
-or dropped, nothing below it to walk, no object to close) and whose values pass the shape's
-checks is written by :meth:`RewriteWalk.leaf` in one step instead of the per-keyword loop of
-:meth:`RewriteWalk.node`; both give the same output and the same records in the same order."""
+A subschema whose key shape has a program in the plan (``plan._Leaf``: keywords copied or
+dropped and at most a single subschema to walk; ``plan._Object``: an object's ``type``,
+``properties``, ``required`` and copied keywords) and whose values pass the shape's checks is
+written by :meth:`RewriteWalk.leaf` or :meth:`RewriteWalk.object` instead of the per-keyword
+loop of :meth:`RewriteWalk.node`; both give the same output and the same records in the same
+order."""
 
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from provcat.toolschema.plan import (
     _UNKNOWN,
     _UNSEEN,
     _Leaf,
+    _Object,
     _segment,
 )
 from provcat.toolschema.values import (
@@ -69,7 +72,15 @@ class RewriteWalk(NodeReports, NodeRules):
         leaf = plan.leaves.get(keys := tuple(s), _UNSEEN)
         if leaf is _UNSEEN:
             leaf = plan.leaf(keys)
-        if (
+        if leaf.__class__ is _Object:
+            if (
+                tally is not None
+                and s["type"] == "object"
+                and s["type"].__class__ is str
+                and s["properties"].__class__ is dict
+            ):
+                return self.object(s, path, depth, level, leaf)
+        elif (
             leaf is not None
             and tally is not None
             and (
@@ -309,6 +320,42 @@ class RewriteWalk(NodeReports, NodeRules):
             plan.int64 and not plan.int64_set.isdisjoint(out)
         ):
             self.finish_node(out, path)
+        return plan.order(out)
+
+    def object(self, s: dict[str, Any], path: str, depth: int, level: int, obj: _Object) -> Any:
+        """What :meth:`node` gives for an object of ``obj``'s shape in the one walk: the same
+        output and records (reports, the properties' own, then closing the object's), without
+        asking each keyword what to do. The caller checked ``type`` and ``properties``."""
+        if obj.reports:
+            self.report_node(s, path)
+        out = s.copy()  # the input's order, as the loop writes it; values replaced in place
+        for key in obj.copies:
+            value = out[key]
+            if value.__class__ not in _ATOMS:
+                out[key] = _clone_within(value, MAX_NESTING - level)
+        if obj.upper:
+            self.type_names += 1
+            out["type"] = "OBJECT"
+        value = s["properties"]
+        if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
+            raise _Bail
+        plan = self.plan
+        if plan.measures:  # ``measure.names(value, key)``
+            measure = self.tally
+            assert measure is not None
+            measure.chars += sum(map(len, value))
+            measure.properties += len(value)
+        base = path + ".properties"
+        node, segment = self.node, PATH_SEGMENTS.get
+        out["properties"] = {
+            k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+            for k, v in value.items()
+        }
+        if "required" in s:
+            value = s["required"]
+            if value.__class__ not in _ATOMS:
+                out["required"] = _clone_within(value, MAX_NESTING - level)
+        self.close_object(s, path, out)
         return plan.order(out)
 
     def leaf(self, s: dict[str, Any], path: str, depth: int, level: int, leaf: _Leaf) -> Any:
