@@ -463,6 +463,54 @@ def _build_transformation(
     return built
 
 
+def _build_transformations(
+    records: Iterable[TransformationRecord], provider_id: str, tool_name: str
+) -> list[Transformation]:
+    """:func:`_build_transformation` of each record, in one loop (a compile builds all of a
+    tool's transformations at once, so the per-record call and lookups are made once)."""
+    out: list[Transformation] = []
+    add = out.append
+    memo, names_of, keyable = _TRANSFORMATIONS, _NAMES_TOOL, KEYABLE
+    for r in records:
+        payload = r[3]
+        if payload.__class__ is not tuple:
+            add(payload)  # built already
+            continue
+        template, values = payload
+        key: tuple[Any, ...] | None = None
+        built = None
+        if not values or keyable.issuperset(map(type, values.values())):
+            names_tool = names_of.get(template)
+            if names_tool is None:
+                names_tool = _names_tool(template)
+            key = (
+                r[0],
+                r[1],
+                r[2],
+                template,
+                tuple(values.items()) if values else (),
+                provider_id,
+                tool_name if names_tool else None,
+            )
+            built = memo.get(key)
+        if built is None:
+            built = build_from(
+                Transformation,
+                {
+                    "code": r[0],
+                    "path": r[1],
+                    "detail": _fill(template, provider_id, tool_name, r[1], values),
+                    "lossy": r[2],
+                },
+            )
+            if key is not None:
+                if len(memo) >= _TRANSFORMATIONS_MAX:
+                    memo.clear()  # bounded: start over rather than keep stale entries
+                memo[key] = built
+        add(built)
+    return out
+
+
 def materialize_diagnostics(
     records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
 ) -> list[Diagnostic]:
@@ -578,7 +626,7 @@ def _records(
     if refusal is not None:
         kept.append(refusal)
     return (
-        tuple([_build_transformation(t, provider_id, tool_name) for t in changes]),
+        tuple(_build_transformations(changes, provider_id, tool_name)),
         tuple(_build_diagnostics(kept, provider_id, tool_name)),
     )
 
