@@ -170,9 +170,9 @@ class _Plan:
             kept_formats = given if kept_formats is None else kept_formats & given
         self.kept_formats = kept_formats
         self.min_items = fires("min-items-not-in")
-        # whether report_node can fire anything at all for this target
+        # whether the per-subschema reports can fire anything at all for this target
         self.reports = bool(self.reported or self.constraints or self.format_keep or self.min_items)
-        # every keyword report_node looks for: a subschema holding none of them reports nothing
+        # every keyword the reports look for: a subschema holding none of them reports nothing
         report_keys = set(self.reported_keys)
         for _, _, keyword_set in self.constraints:
             report_keys |= keyword_set
@@ -325,6 +325,8 @@ class _Plan:
         self.fates: dict[str, int] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+        # per key shape (a subschema's keys in their order): what it reports (``_Reports``)
+        self.report_shapes: dict[tuple[str, ...], _Reports] = {}
         # per key shape (a subschema's keys in their order): its leaf or object program, or None
         self.leaves: dict[tuple[str, ...], _Leaf | _Object | None] = {}
 
@@ -405,6 +407,16 @@ class _Plan:
             return False
         return True
 
+    def reports_for(self, keys: tuple[str, ...]) -> _Reports:
+        """The reports of subschemas with exactly ``keys`` (in that order), worked out once per
+        shape."""
+        found = self.report_shapes.get(keys)
+        if found is None:
+            found = _Reports(self, keys)
+            if len(self.report_shapes) < _CACHE_MAX:
+                self.report_shapes[keys] = found
+        return found
+
     def order(self, out: dict[str, Any]) -> dict[str, Any]:
         """``out`` with its keys in the target's key order (keys outside that order left out)."""
         keys = tuple(out)
@@ -418,6 +430,34 @@ class _Plan:
         if ordered is None:
             return out
         return {k: out[k] for k in ordered}
+
+
+class _Reports:
+    """What ``NodeReports.report_shape`` finds in a subschema's keys alone, worked out once per
+    key shape and target: per reported keyword in the shape's order, its path segment, record
+    values and rule heads; per constraints rule that fires, its head and record values (each
+    shared, read-only); and whether a report reads a value (a format, ``minItems``)."""
+
+    __slots__ = ("constraints", "keywords", "values")
+
+    def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
+        self.keywords = tuple(
+            (_segment(k), *plan.reported_heads[k]) for k in keys if k in plan.reported_heads
+        )
+        self.constraints = tuple(
+            (
+                _RANK[rule.severity],
+                rule.code,
+                rule.action != "unsupported",
+                rule,
+                {"keywords": ", ".join([quoted for k, quoted in keywords if k in keys])},
+            )
+            for rule, keywords, keyword_set in plan.constraints
+            if not keyword_set.isdisjoint(keys)
+        )
+        self.values = bool(
+            ("format" in keys and plan.format_keep) or ("minItems" in keys and plan.min_items)
+        )
 
 
 class _Leaf:
@@ -438,6 +478,7 @@ class _Leaf:
         "keys",
         "plain",
         "refit",
+        "report",
         "reports",
         "same",
         "typed",
@@ -463,6 +504,8 @@ class _Leaf:
         self.enum = "enum" in self.keys
         self.format = "format" in self.keys
         self.reports = plan.reports and not plan.report_keys.isdisjoint(keys)
+        # what the reports find in the keys alone, worked out with the shape
+        self.report = plan.reports_for(keys) if self.reports else None
         # ``finish_node`` can change the output (int64 strings, an enum's format) ...
         self.finish = (plan.int64 and not plan.int64_set.isdisjoint(self.keys)) or (
             plan.enum_format and self.enum
@@ -480,16 +523,17 @@ class _Leaf:
 class _Object:
     """What the rewrite walk does to an object of one key shape (``_Plan._is_object``), decided
     once per shape and target: the keywords copied as they are (a value that is not a scalar
-    is copied whole), whether the subschema is reported on, and whether its type name is
+    is copied whole), what the subschema reports (``_Reports``), and whether its type name is
     written in upper case. The walk checks per subschema that ``type`` is "object" and
     ``properties`` a map (``RewriteWalk.object``); the object is then closed, and its keys put
     in the target's order, as the general walk does."""
 
-    __slots__ = ("copies", "reports", "upper")
+    __slots__ = ("copies", "report", "upper")
 
     def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
         self.copies = tuple(k for k in keys if k not in ("type", "properties", "required"))
-        self.reports = plan.reports and not plan.report_keys.isdisjoint(keys)
+        reports = plan.reports and not plan.report_keys.isdisjoint(keys)
+        self.report = plan.reports_for(keys) if reports else None
         self.upper = plan.upper
 
 

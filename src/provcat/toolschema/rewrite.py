@@ -117,7 +117,8 @@ class RewriteWalk(NodeReports, NodeRules):
                 self.nesting(s["anyOf"], level)
             s = merged
         if plan.reports and not plan.report_keys.isdisjoint(s):
-            self.report_node(s, path)
+            shape = tuple(s)  # ``s`` may be a merged union now
+            self.report_shape(s, path, plan.report_shapes.get(shape) or plan.reports_for(shape))
         out: dict[str, Any] = {}
         const_enum: list[Any] | None = None
         one_of: list[Any] | None = None
@@ -326,8 +327,8 @@ class RewriteWalk(NodeReports, NodeRules):
         """What :meth:`node` gives for an object of ``obj``'s shape in the one walk: the same
         output and records (reports, the properties' own, then closing the object's), without
         asking each keyword what to do. The caller checked ``type`` and ``properties``."""
-        if obj.reports:
-            self.report_node(s, path)
+        if obj.report is not None:
+            self.report_shape(s, path, obj.report)
         out = s.copy()  # the input's order, as the loop writes it; values replaced in place
         for key in obj.copies:
             value = out[key]
@@ -363,8 +364,8 @@ class RewriteWalk(NodeReports, NodeRules):
         walk: the same records in the same order (reports, then each dropped keyword in the
         input's order, then the finishing steps), the output written in the target's key order
         at once. The caller checked the values ``leaf`` depends on."""
-        if leaf.reports:
-            self.report_node(s, path)
+        if leaf.report is not None:
+            self.report_shape(s, path, leaf.report)
         plan = self.plan
         walked: dict[str, Any] | None = None
         for key, segment, rules in leaf.events:
