@@ -24,6 +24,8 @@ from provcat.toolschema.values import (
     _js,
 )
 
+_NULL_SCHEMA = {"type": "null"}  # compared with, never handed out
+
 
 class NodeRules(RunState):
     """What the rewrite walk does to one keyword of one subschema."""
@@ -53,14 +55,17 @@ class NodeRules(RunState):
             return s
         if len(branches) != 2:
             return s
-        nulls = [b for b in branches if b == {"type": "null"}]
-        others = [b for b in branches if b != {"type": "null"}]
-        if len(nulls) != 1 or len(others) != 1 or not isinstance(others[0], dict):
+        # exactly one branch is ``{"type": "null"}``; the other, a schema without a reference,
+        # is merged
+        first, second = branches
+        first_null = first == _NULL_SCHEMA
+        if first_null == (second == _NULL_SCHEMA):
             return s
-        if "$ref" in others[0]:
+        other = second if first_null else first
+        if not isinstance(other, dict) or "$ref" in other:
             return s
         merged = {k: v for k, v in s.items() if k != "anyOf"}
-        for k, v in others[0].items():
+        for k, v in other.items():
             merged.setdefault(k, v)
         merged["nullable"] = True
         self.step("collapse-nullable-any-of", path, self.dfs)
