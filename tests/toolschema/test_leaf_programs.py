@@ -66,6 +66,12 @@ _LEAVES: list[Any] = [
     {"type": ["object"], "properties": {"a": {"type": "string"}}},
     {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False},
     {"type": "object", "properties": {"a": {"type": "string"}}, "deprecated": True},
+    {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}], "description": "d"},
+    {"anyOf": [{"type": "null"}, {"type": "integer", "enum": [1, 2]}], "title": "t"},
+    {"anyOf": [{"type": "null"}, {"anyOf": [{"type": "string"}, {"type": "null"}]}]},
+    {"anyOf": [{"type": "null"}, {"type": "string", "nullable": False}]},
+    {"anyOf": [{"$ref": "#/$defs/x"}, {"type": "null"}]},
+    {"nullable": [1], "type": "string", "description": "d"},
 ]
 
 

@@ -404,6 +404,8 @@ class _Plan:
                 return False
             if fate == _COPY or (fate == _SPECIAL_KEY and key in _LEAF_SPECIAL):
                 continue
+            if key == "nullable" and not self.nullable_rules:  # written as it is
+                continue
             return False
         return True
 

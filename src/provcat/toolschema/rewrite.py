@@ -113,8 +113,13 @@ class RewriteWalk(NodeReports, NodeRules):
                 return self.leaf(s, path, depth, level, leaf)
         if plan.collapse and "anyOf" in s:
             merged = self.collapse_nullable(s, path)
-            if merged is not s and tally is not None:
-                self.nesting(s["anyOf"], level)
+            if merged is not s:
+                if tally is not None:
+                    self.nesting(s["anyOf"], level)
+                if "anyOf" not in merged:
+                    # written as the subschema it now is (its shape's program, if it has one);
+                    # a union merged from a union is not collapsed twice
+                    return self.node(merged, path, depth, level)
             s = merged
         if plan.reports and not plan.report_keys.isdisjoint(s):
             shape = tuple(s)  # ``s`` may be a merged union now
