@@ -72,6 +72,11 @@ _LEAVES: list[Any] = [
     {"anyOf": [{"type": "null"}, {"type": "string", "nullable": False}]},
     {"anyOf": [{"$ref": "#/$defs/x"}, {"type": "null"}]},
     {"nullable": [1], "type": "string", "description": "d"},
+    {"anyOf": [{"type": "string"}, {"type": "integer", "maxLength": 2}], "description": "d"},
+    {"description": "d", "anyOf": {"type": "string"}},
+    {"anyOf": "not a list", "title": "t"},
+    {"allOf": [{"minimum": 1}, {"maximum": 3}], "anyOf": [{"enum": ["a"]}, True]},
+    {"prefixItems": [{"type": "string"}, False], "items": False},
 ]
 
 

@@ -51,11 +51,17 @@ _CACHE_MAX = 4096
 
 # Keywords that make a subschema more than a leaf to the rewrite walk whatever their fate: an
 # object it closes, a union it merges or whose ``type`` it moves.
-_NOT_LEAF = frozenset({"properties", "additionalProperties", "required", "anyOf", "oneOf"})
+_NOT_LEAF = frozenset({"properties", "additionalProperties", "required", "oneOf"})
 # The keywords the walk handles itself that a leaf program may hold: checked per subschema
 # (``type``, ``enum``, ``format``) or walked as a single subschema (``items``, ``not``).
-_LEAF_SPECIAL = frozenset({"type", "enum", "format", "items", "not"})
+_LEAF_SPECIAL = frozenset(
+    {"type", "enum", "format", "items", "not", "anyOf", "allOf", "prefixItems"}
+)
 _WALKED = ("items", "not")
+_LISTED = ("anyOf", "allOf", "prefixItems")
+# what a leaf program meets in the input's order: a keyword dropped, a subschema walked, a list
+# of subschemas walked
+_DROPPED, _ONE, _LIST = 0, 1, 2
 
 _UNSEEN: Any = object()
 
@@ -393,6 +399,8 @@ class _Plan:
         for key in keys:
             if key.__class__ is not str or key in _NOT_LEAF:
                 return False
+            if key == "anyOf" and (self.collapse or "type" in keys):
+                return False  # a union the walk may merge, or whose type it moves
             fate = self.fates.get(key)
             if fate is None:
                 fate = self.fate(key)
@@ -464,9 +472,10 @@ class _Reports:
 
 class _Leaf:
     """What the rewrite walk does to a subschema of one key shape that is not an object or a
-    union (``_Plan._is_leaf``), decided once per shape and target: the keywords dropped (with
-    the rules that drop each, fired and recorded as the general walk does) and the single
-    subschemas walked (``items``, ``not``), in the input's order; the output's keys in the
+    union the walk may merge (``_Plan._is_leaf``), decided once per shape and target: the
+    keywords dropped (with the rules that drop each, fired and recorded as the general walk
+    does), the single subschemas walked (``items``, ``not``) and the lists of subschemas walked
+    (``anyOf``, ``allOf``, ``prefixItems``), in the input's order; the output's keys in the
     target's order; and which per-subschema steps can apply. The walk checks per subschema only
     what depends on the values (``RewriteWalk.node``): a plain ``type`` name other than
     "object", an ``enum`` of strings (no enum-values rule fires on one) and a string
@@ -491,11 +500,16 @@ class _Leaf:
     def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
         fates = {k: plan.fates.get(k, plan.fate(k)) for k in keys}
         dropped = [k for k in keys if fates[k] == _DROP]
-        walked = [k for k in keys if fates[k] == _SPECIAL_KEY and k in _WALKED]
-        # what the loop meets in the input's order: a keyword dropped (with its rules) or a
-        # subschema walked (rules None)
+        walked = [k for k in keys if fates[k] == _SPECIAL_KEY and k in _WALKED + _LISTED]
+        # what the loop meets in the input's order: a keyword dropped (with its rules), a
+        # subschema or a list of subschemas walked
         self.events = tuple(
-            (k, _segment(k), plan.drops[k] if k in dropped else None)
+            (
+                k,
+                _segment(k),
+                _DROPPED if k in dropped else _ONE if k in _WALKED else _LIST,
+                plan.drops[k] if k in dropped else (),
+            )
             for k in keys
             if k in dropped or k in walked
         )

@@ -2,7 +2,8 @@
 takes one walk.
 
 A subschema whose key shape has a program in the plan (``plan._Leaf``: keywords copied or
-dropped and at most a single subschema to walk; ``plan._Object``: an object's ``type``,
+dropped, subschemas under ``items``/``not`` and lists of them under ``anyOf``/``allOf``/
+``prefixItems`` walked; ``plan._Object``: an object's ``type``,
 ``properties``, ``required`` and copied keywords) and whose values pass the shape's checks is
 written by :meth:`RewriteWalk.leaf` or :meth:`RewriteWalk.object` instead of the per-keyword
 loop of :meth:`RewriteWalk.node`; both give the same output and the same records in the same
@@ -26,6 +27,8 @@ from provcat.toolschema.node_rules import NodeRules
 from provcat.toolschema.plan import (
     _COPY,
     _DROP,
+    _LIST,
+    _ONE,
     _SPECIAL_KEY,
     _UNKNOWN,
     _UNSEEN,
@@ -373,13 +376,28 @@ class RewriteWalk(NodeReports, NodeRules):
             self.report_shape(s, path, leaf.report)
         plan = self.plan
         walked: dict[str, Any] | None = None
-        for key, segment, rules in leaf.events:
+        for key, segment, kind, rules in leaf.events:
             value = s[key]
             where = path + segment
-            if rules is None:
+            if kind == _ONE:
                 if walked is None:
                     walked = {}
                 walked[key] = self.node(value, where, depth + 1, level + 1)
+                continue
+            if kind == _LIST:
+                if walked is None:
+                    walked = {}
+                if isinstance(value, list):
+                    if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
+                        raise _Bail
+                    node = self.node
+                    walked[key] = [
+                        node(v, f"{where}[{i}]", depth + 1, level + 2) for i, v in enumerate(value)
+                    ]
+                else:  # not a list of subschemas: copied, as the general walk does
+                    if value.__class__ not in _ATOMS:
+                        self.nesting(value, level)
+                    walked[key] = _clone(value)
                 continue
             if value.__class__ not in _ATOMS:
                 self.nesting(value, level)
