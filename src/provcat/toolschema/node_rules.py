@@ -197,12 +197,19 @@ class NodeRules(RunState):
             out.pop("additionalProperties", None)
         if not plan.closing:
             return
-        canonical = _as_dict(s.get("properties"))
-        required = _as_list(s.get("required"))
+        canonical = s.get("properties")
+        if canonical.__class__ is not dict:
+            canonical = _as_dict(canonical)
+        required = s.get("required")
+        if required.__class__ is not list:
+            required = _as_list(required)
         props: dict[str, Any] = out.get("properties") or {}
         base = path + ".properties"
         segment = PATH_SEGMENTS.get
-        records = plan.optional_records
+        # what fire() and record() append per optional property, per rule, in rule order: the
+        # diagnostics first, then the transformations (they go to separate lists)
+        heads = plan.optional_unsettled if drop else plan.optional_diagnostics
+        changes = plan.optional_changes
         optional = False
         for name in canonical:
             if name in required:
@@ -210,12 +217,10 @@ class NodeRules(RunState):
             optional = True
             where = base + (segment(name) or _segment(name))
             values = {"property": name}  # read-only, shared by this property's records
-            # what fire() and record() append, per optional-property rule, in rule order
-            for rank, code, supported, rule, spec, settled in records:
-                if not (settled and drop):
-                    diagnostics.append((rank, where, code, supported, (rule, values)))
-                if spec is not None:
-                    dfs.append((spec["code"], where, rule.lossy, (spec["detail"], values)))
+            for rank, code, supported, rule in heads:
+                diagnostics.append((rank, where, code, supported, (rule, values)))
+            for code, lossy, detail in changes:
+                dfs.append((code, where, lossy, (detail, values)))
             # the property's output is this walk's own fresh dict: made nullable in place
             child: Any = props.get(name, {})
             named = child.get("type") if child.__class__ is dict else None

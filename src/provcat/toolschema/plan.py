@@ -251,6 +251,23 @@ class _Plan:
             for rule, _ in self.optional
         )
         self.optional_codes = frozenset(code for _, code, _, _, _, _ in self.optional_records)
+        # what closing appends per optional property, split once: the diagnostics (rank, code,
+        # compile.supported, rule; those of errors the compile resolves only when it keeps
+        # them) and the transformations (code, lossiness, detail template), in rule order
+        self.optional_diagnostics = tuple(
+            (rank, code, supported, rule)
+            for rank, code, supported, rule, _, _ in self.optional_records
+        )
+        self.optional_unsettled = tuple(
+            (rank, code, supported, rule)
+            for rank, code, supported, rule, _, settled in self.optional_records
+            if not settled
+        )
+        self.optional_changes = tuple(
+            (spec["code"], rule.lossy, spec["detail"])
+            for _, _, _, rule, spec, _ in self.optional_records
+            if spec is not None
+        )
         self.replaces_map = any(
             "schema" in trig["values"] and rule.action in ("close-object", "drop-keyword")
             for rule, trig in self.ap_rules
