@@ -1,6 +1,7 @@
 """What the compiler remembers between calls, and a way to forget it.
 
-Compiling keeps, per process: each target's walk plan (with the verdicts it reached), built
+Compiling keeps, per process: each target's walk plan (with the verdicts it reached and the
+programs and reports it worked out per key shape), built
 records that repeat (transformations, compile abilities, diagnostic heads), path segments and
 filled wording. All are bounded. :func:`clear_caches` empties them: the
 next compile works as in a fresh process. ``make bench`` calls it before every round of

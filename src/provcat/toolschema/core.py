@@ -19,6 +19,11 @@ from provcat.toolschema.types import (
     CompileResult,
     Diagnostic,
     Transformation,
+    _new,
+    _set_dict,
+    _set_extra,
+    _set_fields_set,
+    _set_private,
     build_from,
 )
 from provcat.toolschema.wording import KEYABLE, format_template, template_fields
@@ -325,6 +330,49 @@ def _diagnostic_head(rule: Any, supported: bool, provider_id: str) -> _Diagnosti
     return head
 
 
+def _build_diagnostics(
+    records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
+) -> list[Diagnostic]:
+    """:func:`_build_diagnostic` of each record, in one loop: a compile builds all of a tool's
+    diagnostics at once, so the per-record call and lookups are made once per tool."""
+    out: list[Diagnostic] = []
+    add = out.append
+    heads, fill, cls, fields_set = _DIAGNOSTIC_HEADS, _fill, Diagnostic, _DIAGNOSTIC_FIELDS
+    for r in records:
+        payload = r[4]
+        if payload.__class__ is not tuple:
+            add(payload)  # built already
+            continue
+        rule, values = payload
+        supported = r[3]
+        head = heads.get((id(rule), supported, provider_id))
+        if head is None or head[0] is not rule:
+            head = _diagnostic_head(rule, supported, provider_id)
+        _, fields, message, text = head
+        data = fields.copy()  # the fields in declared order; the per-record ones replaced below
+        data["tool_name"] = tool_name
+        path = data["path"] = r[1]
+        if message is not None:
+            data["message"] = fill(message, provider_id, tool_name, path, values)
+        if text is not None:
+            data["compile"] = build_from(
+                CompileAbility,
+                {
+                    "supported": supported,
+                    "lossy": rule.lossy,
+                    "detail": fill(text, provider_id, tool_name, path, values),
+                },
+            )
+        # ``build_from(cls, data, set(fields_set))``, inline
+        obj = _new(cls)
+        _set_dict(obj, data)
+        _set_fields_set(obj, set(fields_set))
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        add(obj)
+    return out
+
+
 def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
     payload = r[4]
     if payload.__class__ is not tuple:
@@ -415,11 +463,59 @@ def _build_transformation(
     return built
 
 
+def _build_transformations(
+    records: Iterable[TransformationRecord], provider_id: str, tool_name: str
+) -> list[Transformation]:
+    """:func:`_build_transformation` of each record, in one loop (a compile builds all of a
+    tool's transformations at once, so the per-record call and lookups are made once)."""
+    out: list[Transformation] = []
+    add = out.append
+    memo, names_of, keyable = _TRANSFORMATIONS, _NAMES_TOOL, KEYABLE
+    for r in records:
+        payload = r[3]
+        if payload.__class__ is not tuple:
+            add(payload)  # built already
+            continue
+        template, values = payload
+        key: tuple[Any, ...] | None = None
+        built = None
+        if not values or keyable.issuperset(map(type, values.values())):
+            names_tool = names_of.get(template)
+            if names_tool is None:
+                names_tool = _names_tool(template)
+            key = (
+                r[0],
+                r[1],
+                r[2],
+                template,
+                tuple(values.items()) if values else (),
+                provider_id,
+                tool_name if names_tool else None,
+            )
+            built = memo.get(key)
+        if built is None:
+            built = build_from(
+                Transformation,
+                {
+                    "code": r[0],
+                    "path": r[1],
+                    "detail": _fill(template, provider_id, tool_name, r[1], values),
+                    "lossy": r[2],
+                },
+            )
+            if key is not None:
+                if len(memo) >= _TRANSFORMATIONS_MAX:
+                    memo.clear()  # bounded: start over rather than keep stale entries
+                memo[key] = built
+        add(built)
+    return out
+
+
 def materialize_diagnostics(
     records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
 ) -> list[Diagnostic]:
     """The diagnostics of ``records``, sorted by severity, path and code."""
-    return [_build_diagnostic(r, provider_id, tool_name) for r in sorted(records, key=_record_key)]
+    return _build_diagnostics(sorted(records, key=_record_key), provider_id, tool_name)
 
 
 def _unique(
@@ -493,27 +589,45 @@ def finalize_records(
         )
         refusal = (0, "inputSchema", LOSSY_REFUSED, False, refused)
 
-    def records() -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
-        changes = kept_transformations
-        if changes is None:
-            changes = _unique(transformations, provider_id, tool_name)
-        # errors compiling resolved are dropped: their transformation records stand for them
-        kept = [d for d in diagnostics if d[0] or not d[3]]
-        if sort:
-            kept.sort(key=_record_key)
-        if refusal is not None:
-            kept.append(refusal)
-        return (
-            tuple([_build_transformation(t, provider_id, tool_name) for t in changes]),
-            tuple([_build_diagnostic(d, provider_id, tool_name) for d in kept]),
-        )
-
     return CompileResult.deferred(
         provider_id=provider_id,
         tool_name=tool_name,
         ok=ok,
         output=(dict(output) if output is not None else {}) if ok else None,
-        records=records,
+        records=_records,
+        args=(
+            kept_transformations,
+            transformations,
+            diagnostics,
+            provider_id,
+            tool_name,
+            sort,
+            refusal,
+        ),
+    )
+
+
+def _records(
+    changes: Sequence[TransformationRecord] | None,
+    transformations: Sequence[TransformationRecord],
+    diagnostics: Sequence[DiagnosticRecord],
+    provider_id: str,
+    tool_name: str,
+    sort: bool,
+    refusal: DiagnosticRecord | None,
+) -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
+    """A result's records, built on first access (``finalize_records`` says which survive)."""
+    if changes is None:
+        changes = _unique(transformations, provider_id, tool_name)
+    # errors compiling resolved are dropped: their transformation records stand for them
+    kept = [d for d in diagnostics if d[0] or not d[3]]
+    if sort:
+        kept.sort(key=_record_key)
+    if refusal is not None:
+        kept.append(refusal)
+    return (
+        tuple(_build_transformations(changes, provider_id, tool_name)),
+        tuple(_build_diagnostics(kept, provider_id, tool_name)),
     )
 
 

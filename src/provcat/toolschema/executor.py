@@ -41,7 +41,7 @@ __all__ = ["NESTING_CODE", "Outcome", "run"]
 NESTING_CODE = "core/schema-nesting-too-deep"
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
     """What one run found: diagnostic records (unsorted), transformation records in order, the
     output. ``core.materialize_diagnostics`` and ``core.finalize_records`` turn them into the
@@ -102,6 +102,7 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
         else:
             resolved: Any = self.root
             if not one_walk and self.plan.inlines:
+                self.pre, self.drops = [], []
                 resolved = self.inline(self.root, "inputSchema", ())
                 for where in self.drops:
                     keyword = where.rsplit(".", 1)[-1]
@@ -144,9 +145,7 @@ def run(tool: CanonicalTool | PlainTool, target: Target, *, keep_resolved: bool 
     plan = plan_for(target)
     if plan.single_pass:
         try:
-            return _Run(
-                target, tool, tool.input_schema, keep_resolved=keep_resolved, plan=plan
-            ).execute(one_walk=True)
+            return _Run(target, tool, tool.input_schema, keep_resolved, plan).execute(one_walk=True)
         except _Bail:
             pass  # nested too deep, or references to inline: the full run handles it
     return _Run(target, tool, tool.input_schema, keep_resolved=keep_resolved, plan=plan).execute(

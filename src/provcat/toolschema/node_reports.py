@@ -6,12 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.toolschema.core import (
-    PATH_SEGMENTS,
     join_path,
     walk_schema,
 )
 from provcat.toolschema.plan import (
-    _segment,
+    _Reports,
 )
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.run_state import RunState
@@ -25,26 +24,28 @@ from provcat.toolschema.values import (
 class NodeReports(RunState):
     """Fires the rules that report a subschema without changing it."""
 
-    def report_node(self, s: dict[str, Any], path: str) -> None:
+    def report_shape(self, s: dict[str, Any], path: str, found: _Reports) -> None:
+        """Fire the rules that report subschema ``s`` as it is: the keyword reports (per keyword,
+        in the subschema's order), the constraints reports, then the ones that read a value.
+        What the keys alone decide was worked out for the subschema's shape (``found``)."""
+        append, fired = self.diagnostics.append, self.fired
+        for segment, values, heads in found.keywords:
+            where = path + segment
+            for rank, code, supported, rule in heads:
+                append((rank, where, code, supported, (rule, values)))
+                fired.add(code)
+        keep = self.keep_resolved
+        for rank, code, supported, rule, values in found.constraints:
+            if rank or not supported or keep:  # what ``fire`` appends
+                append((rank, path, code, supported, (rule, values)))
+            fired.add(code)
+        if found.values:
+            self.report_values(s, path)
+
+    def report_values(self, s: dict[str, Any], path: str) -> None:
+        """The reports that read a keyword's value: formats outside a rule's list, and
+        ``minItems`` outside a rule's values."""
         plan = self.plan
-        if not plan.reported_keys.isdisjoint(s):
-            heads_of = plan.reported_heads.get
-            append, fired = self.diagnostics.append, self.fired
-            segment = PATH_SEGMENTS.get
-            for key in s:
-                heads = heads_of(key)
-                if heads:
-                    where = path + (segment(key) or _segment(key))
-                    values = {"keyword": key}  # read-only, shared by this keyword's records
-                    # what fire() appends, per rule, in rule order
-                    for rank, code, supported, rule in heads:
-                        append((rank, where, code, supported, (rule, values)))
-                        fired.add(code)
-        for rule, keywords, keyword_set in plan.constraints:
-            if not keyword_set.isdisjoint(s):
-                # each keyword as code (`k`), written once per target
-                shown = ", ".join([quoted for k, quoted in keywords if k in s])
-                self.fire(rule, path, keywords=shown)
         if plan.format_keep:
             value = s.get("format")
             if isinstance(value, str):
@@ -60,7 +61,9 @@ class NodeReports(RunState):
         if plan.verbatim_keys.isdisjoint(s):
             return  # holds no keyword any check below looks for
         if plan.reports and not plan.report_keys.isdisjoint(s):
-            self.report_node(s, path)
+            keys = tuple(s)
+            found = plan.report_shapes.get(keys)
+            self.report_shape(s, path, found or plan.reports_for(keys))
         if plan.enum_values and isinstance(s.get("enum"), list):
             self.enum_rules(s["enum"], path, drop_allowed=False)
         if "$ref" in s and plan.kept_ref_rules:

@@ -24,6 +24,8 @@ from provcat.toolschema.values import (
     _js,
 )
 
+_NULL_SCHEMA = {"type": "null"}  # compared with, never handed out
+
 
 class NodeRules(RunState):
     """What the rewrite walk does to one keyword of one subschema."""
@@ -53,14 +55,17 @@ class NodeRules(RunState):
             return s
         if len(branches) != 2:
             return s
-        nulls = [b for b in branches if b == {"type": "null"}]
-        others = [b for b in branches if b != {"type": "null"}]
-        if len(nulls) != 1 or len(others) != 1 or not isinstance(others[0], dict):
+        # exactly one branch is ``{"type": "null"}``; the other, a schema without a reference,
+        # is merged
+        first, second = branches
+        first_null = first == _NULL_SCHEMA
+        if first_null == (second == _NULL_SCHEMA):
             return s
-        if "$ref" in others[0]:
+        other = second if first_null else first
+        if not isinstance(other, dict) or "$ref" in other:
             return s
         merged = {k: v for k, v in s.items() if k != "anyOf"}
-        for k, v in others[0].items():
+        for k, v in other.items():
             merged.setdefault(k, v)
         merged["nullable"] = True
         self.step("collapse-nullable-any-of", path, self.dfs)
@@ -192,12 +197,19 @@ class NodeRules(RunState):
             out.pop("additionalProperties", None)
         if not plan.closing:
             return
-        canonical = _as_dict(s.get("properties"))
-        required = _as_list(s.get("required"))
+        canonical = s.get("properties")
+        if canonical.__class__ is not dict:
+            canonical = _as_dict(canonical)
+        required = s.get("required")
+        if required.__class__ is not list:
+            required = _as_list(required)
         props: dict[str, Any] = out.get("properties") or {}
         base = path + ".properties"
         segment = PATH_SEGMENTS.get
-        records = plan.optional_records
+        # what fire() and record() append per optional property, per rule, in rule order: the
+        # diagnostics first, then the transformations (they go to separate lists)
+        heads = plan.optional_unsettled if drop else plan.optional_diagnostics
+        changes = plan.optional_changes
         optional = False
         for name in canonical:
             if name in required:
@@ -205,12 +217,10 @@ class NodeRules(RunState):
             optional = True
             where = base + (segment(name) or _segment(name))
             values = {"property": name}  # read-only, shared by this property's records
-            # what fire() and record() append, per optional-property rule, in rule order
-            for rank, code, supported, rule, spec, settled in records:
-                if not (settled and drop):
-                    diagnostics.append((rank, where, code, supported, (rule, values)))
-                if spec is not None:
-                    dfs.append((spec["code"], where, rule.lossy, (spec["detail"], values)))
+            for rank, code, supported, rule in heads:
+                diagnostics.append((rank, where, code, supported, (rule, values)))
+            for code, lossy, detail in changes:
+                dfs.append((code, where, lossy, (detail, values)))
             # the property's output is this walk's own fresh dict: made nullable in place
             child: Any = props.get(name, {})
             named = child.get("type") if child.__class__ is dict else None
@@ -274,12 +284,17 @@ class NodeRules(RunState):
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 out[key] = str(int(v)) if float(v).is_integer() else str(v)
                 self.int64_values += 1
-                self.int64_seen.add(key)
+                seen = self.int64_seen
+                if seen.__class__ is not set:
+                    seen = self.int64_seen = set()
+                seen.add(key)
 
     def rewrite_refs(self, schema: Any) -> None:
         rule = getattr(self, "rename_rule", None)
         if not self.renamed_definitions or rule is None:
             return
+        if not self.post:
+            self.post = []
         for node in walk_schema(schema, "inputSchema"):
             ref = node.schema.get("$ref")
             if isinstance(ref, str) and ref.startswith("#/definitions/"):

@@ -49,6 +49,20 @@ _COPY, _SPECIAL_KEY, _DROP, _UNKNOWN = 0, 1, 2, 3
 
 _CACHE_MAX = 4096
 
+# Keywords that make a subschema more than a leaf to the rewrite walk whatever their fate: an
+# object it closes, a union it merges or whose ``type`` it moves.
+_NOT_LEAF = frozenset({"properties", "additionalProperties", "required", "oneOf"})
+# The keywords the walk handles itself that a leaf program may hold: checked per subschema
+# (``type``, ``enum``, ``format``) or walked as a single subschema (``items``, ``not``).
+_LEAF_SPECIAL = frozenset(
+    {"type", "enum", "format", "items", "not", "anyOf", "allOf", "prefixItems"}
+)
+_WALKED = ("items", "not")
+_LISTED = ("anyOf", "allOf", "prefixItems")
+# what a leaf program meets in the input's order: a keyword dropped, a subschema walked, a list
+# of subschemas walked
+_DROPPED, _ONE, _LIST = 0, 1, 2
+
 _UNSEEN: Any = object()
 
 
@@ -130,9 +144,13 @@ class _Plan:
             for k, pairs in keyword_rules.items()
         }
         self.reported = {k: v for k, v in reported.items() if v}
-        # what ``RunState.fire`` appends for each reported keyword's rules, worked out once
+        # per reported keyword, the values its records are worded with (read-only, shared) and
+        # what ``RunState.fire`` appends for each of its rules, worked out once
         self.reported_heads = {
-            k: tuple((_RANK[r.severity], r.code, r.action != "unsupported", r) for r in rules)
+            k: (
+                {"keyword": k},
+                tuple((_RANK[r.severity], r.code, r.action != "unsupported", r) for r in rules),
+            )
             for k, rules in self.reported.items()
         }
         self.reported_keys = frozenset(self.reported)
@@ -151,10 +169,16 @@ class _Plan:
             for rule, trig in fires("format")
             if rule.action == "drop-keyword"
         )
+        # the formats no ``drop-keyword`` format rule drops (None: every format)
+        kept_formats: frozenset[str] | None = None
+        for _, allowed in self.format_drop:
+            given = frozenset(allowed or ())
+            kept_formats = given if kept_formats is None else kept_formats & given
+        self.kept_formats = kept_formats
         self.min_items = fires("min-items-not-in")
-        # whether report_node can fire anything at all for this target
+        # whether the per-subschema reports can fire anything at all for this target
         self.reports = bool(self.reported or self.constraints or self.format_keep or self.min_items)
-        # every keyword report_node looks for: a subschema holding none of them reports nothing
+        # every keyword the reports look for: a subschema holding none of them reports nothing
         report_keys = set(self.reported_keys)
         for _, _, keyword_set in self.constraints:
             report_keys |= keyword_set
@@ -227,6 +251,23 @@ class _Plan:
             for rule, _ in self.optional
         )
         self.optional_codes = frozenset(code for _, code, _, _, _, _ in self.optional_records)
+        # what closing appends per optional property, split once: the diagnostics (rank, code,
+        # compile.supported, rule; those of errors the compile resolves only when it keeps
+        # them) and the transformations (code, lossiness, detail template), in rule order
+        self.optional_diagnostics = tuple(
+            (rank, code, supported, rule)
+            for rank, code, supported, rule, _, _ in self.optional_records
+        )
+        self.optional_unsettled = tuple(
+            (rank, code, supported, rule)
+            for rank, code, supported, rule, _, settled in self.optional_records
+            if not settled
+        )
+        self.optional_changes = tuple(
+            (spec["code"], rule.lossy, spec["detail"])
+            for _, _, _, rule, spec, _ in self.optional_records
+            if spec is not None
+        )
         self.replaces_map = any(
             "schema" in trig["values"] and rule.action in ("close-object", "drop-keyword")
             for rule, trig in self.ap_rules
@@ -307,6 +348,10 @@ class _Plan:
         self.fates: dict[str, int] = {}
         self.drops: dict[str, tuple[Rule, ...]] = {}
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+        # per key shape (a subschema's keys in their order): what it reports (``_Reports``)
+        self.report_shapes: dict[tuple[str, ...], _Reports] = {}
+        # per key shape (a subschema's keys in their order): its leaf or object program, or None
+        self.leaves: dict[tuple[str, ...], _Leaf | _Object | None] = {}
 
     def fate(self, key: str) -> int:
         """Whether the walk copies ``key``, handles it specially, drops it, or asks the
@@ -326,6 +371,79 @@ class _Plan:
             self.fates[key] = fate
         return fate
 
+    def leaf(self, keys: tuple[str, ...]) -> _Leaf | _Object | None:
+        """The program of subschemas with exactly ``keys`` (in that order): a leaf's, an
+        object's, or None when such a subschema needs the general walk. Worked out once per
+        shape and target."""
+        leaf: _Leaf | _Object | None = None
+        if self._is_leaf(keys):
+            leaf = _Leaf(self, keys)
+        elif self._is_object(keys):
+            leaf = _Object(self, keys)
+        if len(self.leaves) < _CACHE_MAX:
+            self.leaves[keys] = leaf
+        return leaf
+
+    def _is_object(self, keys: tuple[str, ...]) -> bool:
+        """Whether the general walk does nothing to an object of this shape that the object
+        program does not do (``_Object``): ``type`` (checked to be "object" per subschema),
+        ``properties`` (a map, walked), ``required`` and copied keywords; nothing dropped,
+        nothing to finish."""
+        if "type" not in keys or "properties" not in keys or "additionalProperties" in keys:
+            return False
+        if self.plain_types is not None and "object" not in self.plain_types:
+            return False
+        if "enum" in keys or not self.int64_set.isdisjoint(keys):
+            return False
+        for key in keys:
+            if key.__class__ is not str:
+                return False
+            fate = self.fates.get(key)
+            if fate is None:
+                fate = self.fate(key)
+            if fate == _COPY or (
+                fate == _SPECIAL_KEY and key in ("type", "properties", "required")
+            ):
+                continue
+            return False
+        return True
+
+    def _is_leaf(self, keys: tuple[str, ...]) -> bool:
+        """Whether the general walk does nothing to a subschema of this shape that the leaf
+        program does not do (``_Leaf``): every keyword is copied or dropped, or is ``type``,
+        ``enum`` or ``format``. Such a subschema has no subschema to walk and no object to
+        close; what depends on the values is checked per subschema."""
+        for key in keys:
+            if key.__class__ is not str or key in _NOT_LEAF:
+                return False
+            if key == "anyOf" and (self.collapse or "type" in keys):
+                return False  # a union the walk may merge, or whose type it moves
+            fate = self.fates.get(key)
+            if fate is None:
+                fate = self.fate(key)
+            if fate == _DROP:
+                if key == "type":  # an object's type, dropped, still has it closed
+                    return False
+                continue
+            if key not in self.key_order:  # written, then left out by ``order``
+                return False
+            if fate == _COPY or (fate == _SPECIAL_KEY and key in _LEAF_SPECIAL):
+                continue
+            if key == "nullable" and not self.nullable_rules:  # written as it is
+                continue
+            return False
+        return True
+
+    def reports_for(self, keys: tuple[str, ...]) -> _Reports:
+        """The reports of subschemas with exactly ``keys`` (in that order), worked out once per
+        shape."""
+        found = self.report_shapes.get(keys)
+        if found is None:
+            found = _Reports(self, keys)
+            if len(self.report_shapes) < _CACHE_MAX:
+                self.report_shapes[keys] = found
+        return found
+
     def order(self, out: dict[str, Any]) -> dict[str, Any]:
         """``out`` with its keys in the target's key order (keys outside that order left out)."""
         keys = tuple(out)
@@ -339,6 +457,117 @@ class _Plan:
         if ordered is None:
             return out
         return {k: out[k] for k in ordered}
+
+
+class _Reports:
+    """What ``NodeReports.report_shape`` finds in a subschema's keys alone, worked out once per
+    key shape and target: per reported keyword in the shape's order, its path segment, record
+    values and rule heads; per constraints rule that fires, its head and record values (each
+    shared, read-only); and whether a report reads a value (a format, ``minItems``)."""
+
+    __slots__ = ("constraints", "keywords", "values")
+
+    def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
+        self.keywords = tuple(
+            (_segment(k), *plan.reported_heads[k]) for k in keys if k in plan.reported_heads
+        )
+        self.constraints = tuple(
+            (
+                _RANK[rule.severity],
+                rule.code,
+                rule.action != "unsupported",
+                rule,
+                {"keywords": ", ".join([quoted for k, quoted in keywords if k in keys])},
+            )
+            for rule, keywords, keyword_set in plan.constraints
+            if not keyword_set.isdisjoint(keys)
+        )
+        self.values = bool(
+            ("format" in keys and plan.format_keep) or ("minItems" in keys and plan.min_items)
+        )
+
+
+class _Leaf:
+    """What the rewrite walk does to a subschema of one key shape that is not an object or a
+    union the walk may merge (``_Plan._is_leaf``), decided once per shape and target: the
+    keywords dropped (with the rules that drop each, fired and recorded as the general walk
+    does), the single subschemas walked (``items``, ``not``) and the lists of subschemas walked
+    (``anyOf``, ``allOf``, ``prefixItems``), in the input's order; the output's keys in the
+    target's order; and which per-subschema steps can apply. The walk checks per subschema only
+    what depends on the values (``RewriteWalk.node``): a plain ``type`` name other than
+    "object", an ``enum`` of strings (no enum-values rule fires on one) and a string
+    ``format`` no rule drops; any other subschema takes the general walk."""
+
+    __slots__ = (
+        "enum",
+        "events",
+        "finish",
+        "format",
+        "keys",
+        "plain",
+        "refit",
+        "report",
+        "reports",
+        "same",
+        "typed",
+        "upper",
+        "walked",
+    )
+
+    def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
+        fates = {k: plan.fates.get(k, plan.fate(k)) for k in keys}
+        dropped = [k for k in keys if fates[k] == _DROP]
+        walked = [k for k in keys if fates[k] == _SPECIAL_KEY and k in _WALKED + _LISTED]
+        # what the loop meets in the input's order: a keyword dropped (with its rules), a
+        # subschema or a list of subschemas walked
+        self.events = tuple(
+            (
+                k,
+                _segment(k),
+                _DROPPED if k in dropped else _ONE if k in _WALKED else _LIST,
+                plan.drops[k] if k in dropped else (),
+            )
+            for k in keys
+            if k in dropped or k in walked
+        )
+        self.walked = frozenset(walked)
+        # the output's keys, in the target's order (every one is in it)
+        self.keys = tuple(k for k in plan.key_order if k in keys and k not in dropped)
+        self.typed = "type" in self.keys
+        self.enum = "enum" in self.keys
+        self.format = "format" in self.keys
+        self.reports = plan.reports and not plan.report_keys.isdisjoint(keys)
+        # what the reports find in the keys alone, worked out with the shape
+        self.report = plan.reports_for(keys) if self.reports else None
+        # ``finish_node`` can change the output (int64 strings, an enum's format) ...
+        self.finish = (plan.int64 and not plan.int64_set.isdisjoint(self.keys)) or (
+            plan.enum_format and self.enum
+        )
+        # ... and add a keyword, which is then put in its place
+        self.refit = plan.enum_format and self.enum and not self.format
+        # the type name is written in upper case (and counted)
+        self.upper = self.typed and plan.upper
+        # nothing to do but copy the keywords (when their values are scalars) in this order ...
+        self.plain = not (self.events or self.enum or self.format or self.reports or self.finish)
+        # ... which is the input's own
+        self.same = self.keys == keys
+
+
+class _Object:
+    """What the rewrite walk does to an object of one key shape (``_Plan._is_object``), decided
+    once per shape and target: the keywords copied as they are (a value that is not a scalar
+    is copied whole), what the subschema reports (``_Reports``), and whether its type name is
+    written in upper case. The walk checks per subschema that ``type`` is "object" and
+    ``properties`` a map (``RewriteWalk.object``); the object is then closed, and its keys put
+    in the target's order, as the general walk does."""
+
+    __slots__ = ("copies", "report", "upper")
+
+    def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
+        self.copies = tuple(k for k in keys if k not in ("type", "properties", "required"))
+        reports = plan.reports and not plan.report_keys.isdisjoint(keys)
+        self.report = plan.reports_for(keys) if reports else None
+        self.upper = plan.upper
 
 
 _PLANS: dict[int, tuple[Target, _Plan]] = {}

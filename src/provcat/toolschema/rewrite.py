@@ -1,5 +1,13 @@
 """The rewrite walk: every subschema rebuilt in the target's form, measured as it goes when the run
-takes one walk."""
+takes one walk.
+
+A subschema whose key shape has a program in the plan (``plan._Leaf``: keywords copied or
+dropped, subschemas under ``items``/``not`` and lists of them under ``anyOf``/``allOf``/
+``prefixItems`` walked; ``plan._Object``: an object's ``type``,
+``properties``, ``required`` and copied keywords) and whose values pass the shape's checks is
+written by :meth:`RewriteWalk.leaf` or :meth:`RewriteWalk.object` instead of the per-keyword
+loop of :meth:`RewriteWalk.node`; both give the same output and the same records in the same
+order."""
 
 from __future__ import annotations
 
@@ -19,12 +27,18 @@ from provcat.toolschema.node_rules import NodeRules
 from provcat.toolschema.plan import (
     _COPY,
     _DROP,
+    _LIST,
+    _ONE,
     _SPECIAL_KEY,
     _UNKNOWN,
+    _UNSEEN,
+    _Leaf,
+    _Object,
     _segment,
 )
 from provcat.toolschema.values import (
     _ATOMS,
+    _STRINGS,
     _Bail,
     _clone,
     _clone_within,
@@ -58,13 +72,61 @@ class RewriteWalk(NodeReports, NodeRules):
                 raise _Bail
             if measure is not None and depth > measure.depth:
                 measure.depth = depth
+        leaf = plan.leaves.get(keys := tuple(s), _UNSEEN)
+        if leaf is _UNSEEN:
+            leaf = plan.leaf(keys)
+        if leaf.__class__ is _Object:
+            if (
+                tally is not None
+                and s["type"] == "object"
+                and s["type"].__class__ is str
+                and s["properties"].__class__ is dict
+            ):
+                return self.object(s, path, depth, level, leaf)
+        elif (
+            leaf is not None
+            and tally is not None
+            and (
+                not leaf.typed
+                or (
+                    (t := s["type"]).__class__ is str
+                    and t != "object"
+                    and (plan.plain_types is None or t in plan.plain_types)
+                )
+            )
+        ):
+            if leaf.plain:
+                if _ATOMS.issuperset(map(type, s.values())):
+                    # scalars only, copied: the loop below writes ``s`` in the target's order
+                    copied = s.copy() if leaf.same else {k: s[k] for k in leaf.keys}
+                    if leaf.upper:
+                        self.type_names += 1
+                        copied["type"] = t.upper()
+                    return copied
+            elif (
+                not leaf.enum
+                or ((e := s["enum"]).__class__ is list and _STRINGS.issuperset(map(type, e)))
+            ) and (
+                not leaf.format
+                or (
+                    (f := s["format"]).__class__ is str
+                    and (not plan.format_drop or (plan.kept_formats and f in plan.kept_formats))
+                )
+            ):
+                return self.leaf(s, path, depth, level, leaf)
         if plan.collapse and "anyOf" in s:
             merged = self.collapse_nullable(s, path)
-            if merged is not s and tally is not None:
-                self.nesting(s["anyOf"], level)
+            if merged is not s:
+                if tally is not None:
+                    self.nesting(s["anyOf"], level)
+                if "anyOf" not in merged:
+                    # written as the subschema it now is (its shape's program, if it has one);
+                    # a union merged from a union is not collapsed twice
+                    return self.node(merged, path, depth, level)
             s = merged
         if plan.reports and not plan.report_keys.isdisjoint(s):
-            self.report_node(s, path)
+            shape = tuple(s)  # ``s`` may be a merged union now
+            self.report_shape(s, path, plan.report_shapes.get(shape) or plan.reports_for(shape))
         out: dict[str, Any] = {}
         const_enum: list[Any] | None = None
         one_of: list[Any] | None = None
@@ -268,6 +330,100 @@ class RewriteWalk(NodeReports, NodeRules):
         ):
             self.finish_node(out, path)
         return plan.order(out)
+
+    def object(self, s: dict[str, Any], path: str, depth: int, level: int, obj: _Object) -> Any:
+        """What :meth:`node` gives for an object of ``obj``'s shape in the one walk: the same
+        output and records (reports, the properties' own, then closing the object's), without
+        asking each keyword what to do. The caller checked ``type`` and ``properties``."""
+        if obj.report is not None:
+            self.report_shape(s, path, obj.report)
+        out = s.copy()  # the input's order, as the loop writes it; values replaced in place
+        for key in obj.copies:
+            value = out[key]
+            if value.__class__ not in _ATOMS:
+                out[key] = _clone_within(value, MAX_NESTING - level)
+        if obj.upper:
+            self.type_names += 1
+            out["type"] = "OBJECT"
+        value = s["properties"]
+        if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
+            raise _Bail
+        plan = self.plan
+        if plan.measures:  # ``measure.names(value, key)``
+            measure = self.tally
+            assert measure is not None
+            measure.chars += sum(map(len, value))
+            measure.properties += len(value)
+        base = path + ".properties"
+        node, segment = self.node, PATH_SEGMENTS.get
+        out["properties"] = {
+            k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+            for k, v in value.items()
+        }
+        if "required" in s:
+            value = s["required"]
+            if value.__class__ not in _ATOMS:
+                out["required"] = _clone_within(value, MAX_NESTING - level)
+        self.close_object(s, path, out)
+        return plan.order(out)
+
+    def leaf(self, s: dict[str, Any], path: str, depth: int, level: int, leaf: _Leaf) -> Any:
+        """What the loop of :meth:`node` gives for a subschema of ``leaf``'s shape in the one
+        walk: the same records in the same order (reports, then each dropped keyword in the
+        input's order, then the finishing steps), the output written in the target's key order
+        at once. The caller checked the values ``leaf`` depends on."""
+        if leaf.report is not None:
+            self.report_shape(s, path, leaf.report)
+        plan = self.plan
+        walked: dict[str, Any] | None = None
+        for key, segment, kind, rules in leaf.events:
+            value = s[key]
+            where = path + segment
+            if kind == _ONE:
+                if walked is None:
+                    walked = {}
+                walked[key] = self.node(value, where, depth + 1, level + 1)
+                continue
+            if kind == _LIST:
+                if walked is None:
+                    walked = {}
+                if isinstance(value, list):
+                    if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
+                        raise _Bail
+                    node = self.node
+                    walked[key] = [
+                        node(v, f"{where}[{i}]", depth + 1, level + 2) for i, v in enumerate(value)
+                    ]
+                else:  # not a list of subschemas: copied, as the general walk does
+                    if value.__class__ not in _ATOMS:
+                        self.nesting(value, level)
+                    walked[key] = _clone(value)
+                continue
+            if value.__class__ not in _ATOMS:
+                self.nesting(value, level)
+            self.hidden(key, value, depth)
+            for rule in rules:
+                self.fire(rule, where, keyword=key)
+                self.record(rule, where, keyword=key)
+        out = {k: s[k] for k in leaf.keys}
+        if not _ATOMS.issuperset(map(type, out.values())):
+            room = MAX_NESTING - level
+            for key, value in out.items():
+                if value.__class__ not in _ATOMS and key not in leaf.walked:
+                    out[key] = _clone_within(value, room)
+        if walked is not None:
+            out.update(walked)  # in their places
+        if leaf.enum and plan.measures:
+            assert self.tally is not None
+            self.tally.enum(s["enum"])
+        if leaf.typed and plan.upper:
+            self.type_names += 1
+            out["type"] = out["type"].upper()
+        if leaf.finish:
+            self.finish_node(out, path)
+            if leaf.refit:
+                return plan.order(out)
+        return out
 
     def hidden(self, key: str, value: Any, depth: int) -> None:
         """Account for ``key: value`` of a subschema at ``depth`` that the single pass drops or

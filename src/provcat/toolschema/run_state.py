@@ -20,6 +20,8 @@ from provcat.toolschema.targets import Rule, Target
 from provcat.toolschema.types import CanonicalTool, PlainTool
 
 _INLINE_BUDGET = 10_000
+# what a run's unfilled record lists read as until a part makes its own (never appended to)
+_NONE: Any = ()
 
 
 class RunState:
@@ -41,13 +43,18 @@ class RunState:
     lean: list[tuple[dict[str, Any], int]] | None = None
     pathed: list[tuple[dict[str, Any], str, int]] | None = None
     tally: _Tally | None = None  # set by the one-walk run, which measures as it walks
+    # made by the parts that fill them (``$ref`` inlining, int64 strings, renamed references):
+    # most runs never do, and read them empty
+    pre: list[TransformationRecord] = _NONE
+    post: list[TransformationRecord] = _NONE
+    drops: list[str] = _NONE
+    int64_seen: frozenset[str] | set[str] = frozenset()
 
     def __init__(
         self,
         target: Target,
         tool: CanonicalTool | PlainTool,
         root: dict[str, Any],
-        *,
         keep_resolved: bool = True,
         plan: _Plan | None = None,
     ) -> None:
@@ -61,12 +68,8 @@ class RunState:
         # ``plan``: the target's plan, when the caller looked it up already
         self.plan: _Plan = plan_for(target) if plan is None else plan
         self.diagnostics: list[DiagnosticRecord] = []
-        self.pre: list[TransformationRecord] = []
         self.dfs: list[TransformationRecord] = []
-        self.post: list[TransformationRecord] = []
         self.fired: set[str] = set()
-        self.int64_seen: set[str] = set()
-        self.drops: list[str] = []
 
     def fire(self, rule: Rule, path: str, **values: Any) -> None:
         rank, supported = _RANK[rule.severity], rule.action != "unsupported"

@@ -9,6 +9,7 @@ left out here too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
@@ -128,17 +129,14 @@ class PlainTool(tuple[str, str | None, dict[str, Any]]):
 
     __slots__ = ()
 
-    @property
-    def name(self) -> str:
-        return self[0]
-
-    @property
-    def description(self) -> str | None:
-        return self[1]
-
-    @property
-    def input_schema(self) -> dict[str, Any]:
-        return self[2]
+    # read in C (``itemgetter``), not through a Python getter: the run reads them per tool
+    name: str = property(itemgetter(0), doc="The tool's name.")  # type: ignore[assignment]
+    description: str | None = property(  # type: ignore[assignment]
+        itemgetter(1), doc="What the tool does, for the model."
+    )
+    input_schema: dict[str, Any] = property(  # type: ignore[assignment]
+        itemgetter(2), doc="The JSON Schema of the tool's arguments."
+    )
 
 
 _tuple_new = tuple.__new__
@@ -224,7 +222,8 @@ def _result_dict(self: CompileResult) -> dict[str, Any]:
     data: dict[str, Any] = _REAL_DICT.__get__(self)
     pending = data.pop(_PENDING, None)
     if pending is not None:
-        transformations, diagnostics = pending()
+        build, args = pending
+        transformations, diagnostics = build(*args)
         if tuple(data) != _EAGER_ORDER:  # fields in their declared order, whatever was set
             ordered = {k: data[k] for k in _EAGER_ORDER if k in data}
             data.clear()
@@ -273,15 +272,17 @@ class CompileResult(_Shape):
         tool_name: str,
         ok: bool,
         output: dict[str, Any] | None,
-        records: Callable[[], tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]],
+        records: Callable[..., tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]],
+        args: tuple[Any, ...] = (),
     ) -> CompileResult:
-        """A result whose transformations and diagnostics ``records()`` builds on first access."""
+        """A result whose transformations and diagnostics ``records(*args)`` builds on first
+        access (a function and its arguments, not a closure: a result is made per compile)."""
         values: dict[str, Any] = {
             "provider_id": provider_id,
             "tool_name": tool_name,
             "ok": ok,
             "output": output if ok else None,
-            _PENDING: records,
+            _PENDING: (records, args),
         }
         obj = _new(cls)
         _set_dict(obj, values)

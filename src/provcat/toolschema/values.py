@@ -52,6 +52,8 @@ def _clone_within(value: Any, room: int) -> Any:
     raises ``_Bail`` when it nests deeper."""
     if room < 1:
         raise _Bail
+    if value.__class__ is list and _ATOMS.issuperset(map(type, value)):
+        return value.copy()  # a list of scalars (``required``, most enums): copied in C
     room -= 1
     if isinstance(value, dict):
         return {k: v if v.__class__ in _ATOMS else _clone_within(v, room) for k, v in value.items()}

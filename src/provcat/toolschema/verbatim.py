@@ -10,6 +10,7 @@ from provcat.toolschema.core import (
     MAX_NESTING,
     PATH_SEGMENTS,
     SINGLE_SLOTS,
+    join_path,
 )
 from provcat.toolschema.node_reports import NodeReports
 from provcat.toolschema.plan import (
@@ -22,6 +23,8 @@ from provcat.toolschema.values import (
 )
 
 _SLOTS = frozenset(MAP_SLOTS + LIST_SLOTS + SINGLE_SLOTS)
+# what ``join_path`` appends for each slot
+_SLOT_SEGMENTS = {slot: join_path("", slot) for slot in _SLOTS}
 # slot -> its rank in ``schema_nodes`` order; the tens say the kind: 0 map, 1 list, 2 single
 _SLOT_RANK = {
     slot: 10 * kind + i
@@ -58,16 +61,16 @@ class VerbatimWalk(NodeReports):
             if kind == 0:  # a map slot
                 if isinstance(entries, dict):
                     walked[slot] = self.verbatim_entries(
-                        entries, path + _segment(slot), depth, level
+                        entries, path + _SLOT_SEGMENTS[slot], depth, level
                     )
             elif kind == 1:  # a list slot
                 if isinstance(entries, list):
                     walked[slot] = self.verbatim_entries(
-                        entries, path + _segment(slot), depth, level
+                        entries, path + _SLOT_SEGMENTS[slot], depth, level
                     )
             elif isinstance(entries, dict):
                 walked[slot] = self.verbatim_walk(
-                    entries, path + _segment(slot), depth + 1, level + 1
+                    entries, path + _SLOT_SEGMENTS[slot], depth + 1, level + 1
                 )
         out: dict[str, Any] = {}
         for key, value in s.items():

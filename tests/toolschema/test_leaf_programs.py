@@ -1,0 +1,128 @@
+"""The rewrite walk's shape programs (``plan._Leaf`` and ``plan._Object``, one per key shape and
+target) must give what the general per-keyword loop gives: the same output, the same records in
+the same order. Each case is compiled with the programs and again with every shape sent to the
+general loop."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from benchmarks.bench_toolschema import corpus
+from provcat.toolschema import check, clear_caches, compile_tool
+from provcat.toolschema.plan import _Object, _Plan, plan_for
+from provcat.toolschema.targets import get_target
+from tests.toolschema.conftest import FIXTURES, TARGETS, tool
+
+# leaf-shaped subschemas of every kind the programs take or must refuse: dropped and unknown
+# keywords, int64 values, enums (strings, mixed, empty), kept and dropped formats, non-scalar
+# copied values, type names plain, unknown, upper-cased, "object" and lists
+_LEAVES: list[Any] = [
+    {"type": "string", "description": "plain"},
+    {"type": "integer", "minimum": 0, "maximum": 9, "multipleOf": 3, "description": "d"},
+    {"type": "string", "maxLength": 5, "minLength": 1, "pattern": "^a", "format": "email"},
+    {"type": "string", "format": "uri", "description": "a format some targets drop"},
+    {"type": "string", "format": "date-time"},
+    {"type": "string", "format": 7},
+    {"type": "string", "enum": ["a", "b"], "description": "d"},
+    {"type": "string", "enum": ["a", "b"], "format": "enum"},
+    {"type": "string", "enum": []},
+    {"type": "integer", "enum": [1, 2, None]},
+    {"enum": ["x", {"k": 1}]},
+    {"type": "array", "maxItems": 3, "minItems": 1, "uniqueItems": True},
+    {"type": "number", "exclusiveMinimum": 0, "examples": [1, [2, {"a": 3}]], "title": "t"},
+    {"type": "string", "default": {"nested": ["v"]}, "deprecated": True, "$comment": "c"},
+    {"type": "string", "x-vendor": {"a": 1}, "readOnly": True},
+    {"type": "object"},
+    {"type": "object", "description": "an object with nothing declared"},
+    {"type": ["string", "null"], "description": "d"},
+    {"type": "date"},
+    {"type": "null"},
+    {"description": "no type at all", "maxProperties": 2},
+    {"const": "fixed", "description": "d"},
+    {"nullable": True, "type": "string"},
+    {"type": "integer", "maxLength": 4.0, "minProperties": 2.5},
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1},
+        "maxItems": 2,
+        "uniqueItems": True,
+    },
+    {"uniqueItems": True, "items": {"type": "string", "format": "uri"}, "type": "array"},
+    {"type": "array", "items": {"type": "array", "items": {"type": "string", "enum": ["a"]}}},
+    {"type": "array", "items": True},
+    {"type": "array", "items": False, "minItems": 0},
+    {"type": "array", "items": [{"type": "string"}], "description": "tuple form"},
+    {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}},
+    {"not": {"type": "string"}, "description": "d"},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+    {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}},
+    {"properties": {"a": {"type": "string"}}, "type": "object", "title": "T", "description": "d"},
+    {"type": "object", "properties": {"a": {"enum": [1]}}, "required": "a", "examples": [{}]},
+    {"type": "object", "properties": {}, "required": [], "minProperties": 1},
+    {"type": "object", "properties": [], "required": ["x"]},
+    {"type": ["object"], "properties": {"a": {"type": "string"}}},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "deprecated": True},
+    {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}], "description": "d"},
+    {"anyOf": [{"type": "null"}, {"type": "integer", "enum": [1, 2]}], "title": "t"},
+    {"anyOf": [{"type": "null"}, {"anyOf": [{"type": "string"}, {"type": "null"}]}]},
+    {"anyOf": [{"type": "null"}, {"type": "string", "nullable": False}]},
+    {"anyOf": [{"$ref": "#/$defs/x"}, {"type": "null"}]},
+    {"nullable": [1], "type": "string", "description": "d"},
+    {"anyOf": [{"type": "string"}, {"type": "integer", "maxLength": 2}], "description": "d"},
+    {"description": "d", "anyOf": {"type": "string"}},
+    {"anyOf": "not a list", "title": "t"},
+    {"allOf": [{"minimum": 1}, {"maximum": 3}], "anyOf": [{"enum": ["a"]}, True]},
+    {"prefixItems": [{"type": "string"}, False], "items": False},
+]
+
+
+def _cases() -> list[dict[str, Any]]:
+    props = {f"p{i}": leaf for i, leaf in enumerate(_LEAVES)}
+    cases = [
+        tool({"type": "object", "properties": props, "required": ["p0", "p3"]}),
+        tool({"type": "object", "properties": {"a": {"type": "array", "items": _LEAVES[6]}}}),
+        tool({"anyOf": [_LEAVES[1], _LEAVES[3]], "description": "root union"}),
+    ]
+    cases += [tool(leaf) for leaf in _LEAVES]
+    cases += list(FIXTURES.values())
+    cases += corpus(60, seed=23)
+    return cases
+
+
+def _results(target: str, cases: list[dict[str, Any]]) -> list[str]:
+    """Every case's results as JSON text (key order counts, as it does on the wire)."""
+    clear_caches()
+    out: list[str] = []
+    for case in cases:
+        for lossy in (False, True):
+            out.append(compile_tool(case, target, allow_lossy=lossy).model_dump_json(by_alias=True))
+        out.append(
+            json.dumps([d.model_dump(mode="json", by_alias=True) for d in check(case, target)])
+        )
+    return out
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_leaf_programs_match_the_general_loop(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = _cases()
+    with_programs = _results(target, cases)
+    monkeypatch.setattr(_Plan, "_is_leaf", lambda self, keys: False)
+    monkeypatch.setattr(_Plan, "_is_object", lambda self, keys: False)
+    general = _results(target, cases)
+    clear_caches()
+    assert with_programs == general
+
+
+def test_leaf_programs_are_taken() -> None:
+    """The programs are not dead code: the corpus's leaves take them on a rewrite target."""
+    clear_caches()
+    for case in corpus(20, seed=3):
+        compile_tool(case, "openai", allow_lossy=True)
+    leaves = plan_for(get_target("openai")).leaves
+    assert any(leaf is not None for leaf in leaves.values())
+    assert ("type", "description") in leaves and leaves[("type", "description")] is not None
+    assert leaves.get(("type", "properties", "required")).__class__ is _Object
