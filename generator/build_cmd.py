@@ -44,13 +44,22 @@ def echo(text: str, err: bool = False) -> None:
     stream.flush()
 
 
+def _counted(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def _counts(result: Result) -> str:
     assert result.snapshot is not None
     c = counts(result.snapshot)
-    return (
-        f"{c['providers']} providers, {c['endpoints']} endpoints, {c['aliases']} aliases, "
-        f"{c['model_aliases']} model aliases, {c['models']} models, "
-        f"{c['schema_targets']} schema targets"
+    return ", ".join(
+        (
+            _counted(c["providers"], "provider", "providers"),
+            _counted(c["endpoints"], "endpoint", "endpoints"),
+            _counted(c["aliases"], "alias", "aliases"),
+            _counted(c["model_aliases"], "model alias", "model aliases"),
+            _counted(c["models"], "model", "models"),
+            _counted(c["schema_targets"], "schema target", "schema targets"),
+        )
     )
 
 
@@ -123,7 +132,7 @@ def build(args: BuildArgs) -> int:
         )
         save_hashes()
     summary = f"{_counts(result)} in {time.perf_counter() - started:.2f}s"
-    state = f"{len(changed)} files updated" if changed else "unchanged"
+    state = f"{_counted(len(changed), 'file', 'files')} updated" if changed else "unchanged"
     report(result, fmt, {"summary": summary, "changed": changed, "cached": False}, catalog)
     if fmt != "json":
         echo(f"provcat: {summary}; {out.name}/ {state}.")

@@ -19,10 +19,18 @@ def test_summary_line(workspace: Workspace) -> None:
     run = workspace.run(fmt="text")
     assert run.exit_code == 0
     line = run.stdout.strip().splitlines()[-1]
-    assert line.startswith(
-        "provcat: 3 providers, 6 endpoints, 10 aliases, 1 model aliases, 2 models"
-    )
+    assert line.startswith("provcat: 3 providers, 6 endpoints, 10 aliases, 1 model alias, 2 models")
     assert line.endswith("generated/ 4 files updated.")
+
+
+def test_summary_line_counts_one_in_the_singular(workspace: Workspace) -> None:
+    assert workspace.run(fmt="text").exit_code == 0
+    page = workspace.out / "docs" / "providers.md"
+    page.write_text(page.read_text(encoding="utf-8") + "edited by hand\n", encoding="utf-8")
+    run = workspace.run(fmt="text")  # writes that one file back
+    line = run.stdout.strip().splitlines()[-1]
+    assert ", 1 model alias, " in line
+    assert line.endswith("generated/ 1 file updated.")
 
 
 def test_text_diagnostics_with_hint_and_count(workspace: Workspace) -> None:
