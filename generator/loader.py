@@ -160,7 +160,9 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
     skip = 0  # > 0: inside a subtree left out (a refused key or the value under it)
     building = True
     try:
-        events: Iterator[Any] = yaml.parse(text, Loader=_Loader)
+        # the parser's events straight from it: yaml.parse's generator costs a call per event;
+        # get_event gives None after the stream's end, and the parser frees itself when dropped
+        events: Iterator[Any] = iter(_Loader(text).get_event, None)
         for event in events:
             kind = type(event)
             if (

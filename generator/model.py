@@ -217,19 +217,23 @@ def _kwargs(doc: Document, path: NodePath, data: dict[str, Any]) -> dict[str, Va
 
 
 def _places(doc: Document, base: NodePath, value: Any) -> dict[tuple[str | int, ...], Loc]:
+    """The position of every node under ``value`` (at ``base`` in ``doc``), by its path below it.
+
+    A loop, not a recursive closure: a closure that calls itself is a reference cycle, which
+    kept every document and its position tables alive until the cyclic collector ran.
+    """
     found: dict[tuple[str | int, ...], Loc] = {}
-
-    def walk(rel: tuple[str | int, ...], node: Any) -> None:
+    file, positions, loc = doc.file, doc.positions, doc.loc
+    pending: list[tuple[tuple[str | int, ...], tuple[str | int, ...], Any]] = [((), base, value)]
+    while pending:
+        rel, full, node = pending.pop()
         if rel:
-            found[rel] = doc.loc((*base, *rel))
+            at = positions.get(full)
+            found[rel] = loc(full) if at is None else (file, *at)
         if isinstance(node, dict):
-            for k, v in node.items():
-                walk((*rel, k), v)
+            pending.extend(((*rel, k), (*full, k), v) for k, v in reversed(node.items()))
         elif isinstance(node, list):
-            for i, v in enumerate(node):
-                walk((*rel, i), v)
-
-    walk((), value)
+            pending.extend(((*rel, i), (*full, i), v) for i, v in reversed(list(enumerate(node))))
     return found
 
 
