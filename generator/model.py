@@ -216,24 +216,23 @@ def _kwargs(doc: Document, path: NodePath, data: dict[str, Any]) -> dict[str, Va
     return {k: Valued(v, doc.loc((*path, k), key=True)) for k, v in data.items()}
 
 
-def _places(doc: Document, base: NodePath, value: Any) -> dict[tuple[str | int, ...], Loc]:
-    """The position of every node under ``value`` (at ``base`` in ``doc``), by its path below it.
+def _places(doc: Document) -> dict[str | int, dict[FactPath, Loc]]:
+    """The position of every node under each model's facts, by model id and path below it.
 
-    A loop, not a recursive closure: a closure that calls itself is a reference cycle, which
-    kept every document and its position tables alive until the cyclic collector ran.
+    One pass over the document's positions, which hold every node of the (schema-valid) data in
+    document order, so each model's table comes out as a walk of its facts would give it.
     """
-    found: dict[tuple[str | int, ...], Loc] = {}
-    file, positions, loc = doc.file, doc.positions, doc.loc
-    pending: list[tuple[tuple[str | int, ...], tuple[str | int, ...], Any]] = [((), base, value)]
-    while pending:
-        rel, full, node = pending.pop()
-        if rel:
-            at = positions.get(full)
-            found[rel] = loc(full) if at is None else (file, *at)
-        if isinstance(node, dict):
-            pending.extend(((*rel, k), (*full, k), v) for k, v in reversed(node.items()))
-        elif isinstance(node, list):
-            pending.extend(((*rel, i), (*full, i), v) for i, v in reversed(list(enumerate(node))))
+    found: dict[str | int, dict[FactPath, Loc]] = {}
+    file = doc.file
+    current: Any = None
+    table: dict[FactPath, Loc] = {}
+    for path, (line, column) in doc.positions.items():
+        if len(path) > 2 and path[0] == "models":
+            model_id = path[1]
+            if model_id != current:
+                table = found.setdefault(model_id, {})
+                current = model_id
+            table[path[2:]] = (file, line, column)
     return found
 
 
@@ -355,12 +354,13 @@ def build(doc: Document, stem: str) -> ProviderDecl:
             ),
             fast_kwargs=_kwargs(doc, ("policy", "fast_kwargs"), raw_policy.get("fast_kwargs", {})),
         )
+    places = _places(doc) if "models" in data else {}
     models = tuple(
         ModelDecl(
             key=Key(model_id, doc.loc(("models", model_id), key=True)),
             aliases=_keys(doc, ("models", model_id, "aliases"), facts.get("aliases", [])),
             facts={k: v for k, v in facts.items() if k != "aliases"},
-            places=_places(doc, ("models", model_id), facts),
+            places=places.get(model_id, {}),
         )
         for model_id, facts in data.get("models", {}).items()
     )
