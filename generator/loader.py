@@ -38,6 +38,11 @@ if not hasattr(yaml, "CSafeLoader"):  # pragma: no cover - depends on how pyyaml
         "pyyaml was built without libyaml; reinstall it with the C loader (make generate)"
     )
 _Loader = yaml.CSafeLoader
+# the event types, read once (the loop below compares each event's type with them)
+_ScalarEvent, _AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
+_MappingStartEvent, _MappingEndEvent = yaml.MappingStartEvent, yaml.MappingEndEvent
+_SequenceStartEvent, _SequenceEndEvent = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+_DocumentStartEvent = yaml.DocumentStartEvent
 
 
 @dataclass(slots=True)
@@ -152,6 +157,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
     problems: list[Diagnostic] = []
     shape: list[Diagnostic] = []
     positions = doc.positions
+    key_positions = doc.key_positions
     documents = 0
     depth = 0
     root: Any = _NOTHING
@@ -165,11 +171,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
         events: Iterator[Any] = iter(_Loader(text).get_event, None)
         for event in events:
             kind = type(event)
-            if (
-                kind is yaml.ScalarEvent
-                or kind is yaml.MappingStartEvent
-                or kind is yaml.SequenceStartEvent
-            ):
+            if kind is _ScalarEvent or kind is _MappingStartEvent or kind is _SequenceStartEvent:
                 mark = event.start_mark
                 if event.anchor is not None:
                     problems.append(
@@ -187,7 +189,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                             f"explicit tag '{event.tag}'",
                         )
                     )
-                collection = kind is not yaml.ScalarEvent
+                collection = kind is not _ScalarEvent
                 if collection:
                     depth += 1
                     if depth == MAX_DEPTH + 1:
@@ -207,7 +209,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                     continue
                 value: Any
                 if collection:
-                    value = {} if kind is yaml.MappingStartEvent else []
+                    value = {} if kind is _MappingStartEvent else []
                 else:
                     tag = event.tag
                     if tag is None or tag == "!":
@@ -229,6 +231,12 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                     if frame[2]:
                         pending = frame[3]
                         if pending is _EXPECT_KEY:  # this node is a key
+                            if (
+                                not collection and tag is _STR and event.value not in frame[0]
+                            ):  # new key
+                                frame[3] = key = event.value
+                                key_positions[(*frame[1], key)] = (mark.line + 1, mark.column + 1)
+                                continue
                             frame[3] = _key(
                                 event, collection, tag if not collection else "", frame, doc, shape
                             )
@@ -249,10 +257,10 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         if not collection:
                             value = _scalar(tag, event)
                         frame[0].append(value)
-                positions[path] = _mark(mark)
+                positions[path] = (mark.line + 1, mark.column + 1)
                 if collection:
-                    stack.append([value, path, kind is yaml.MappingStartEvent, _EXPECT_KEY])
-            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                    stack.append([value, path, kind is _MappingStartEvent, _EXPECT_KEY])
+            elif kind is _MappingEndEvent or kind is _SequenceEndEvent:
                 depth -= 1
                 if not building:
                     continue
@@ -262,7 +270,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         stack[-1][3] = _SKIP_VALUE  # the value under a refused key goes too
                     continue
                 stack.pop()
-            elif kind is yaml.AliasEvent:
+            elif kind is _AliasEvent:
                 building = False
                 problems.append(
                     diag(
@@ -271,7 +279,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         f"alias '*{event.anchor}' refers to an anchor",
                     )
                 )
-            elif kind is yaml.DocumentStartEvent:
+            elif kind is _DocumentStartEvent:
                 documents += 1
                 if documents == 2:
                     building = False
