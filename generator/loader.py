@@ -134,6 +134,11 @@ _resolver: Any = yaml.resolver.Resolver()
 _RESOLVED_FIRST = frozenset(_resolver.yaml_implicit_resolvers)
 _SHORTCUT = None not in _RESOLVED_FIRST and not _resolver.yaml_path_resolvers
 _constructor = yaml.constructor.SafeConstructor()
+# the tag of a plain scalar depends on its text alone (no path resolvers), and the value of a
+# plain boolean, number or null is immutable: both are kept by text, as catalogs repeat them
+_MEMO_SIZE = 1 << 16
+_IMPLICIT_TAGS: dict[str, str] = {}
+_PLAIN_VALUES: dict[tuple[str, str], Any] = {}
 _PLAIN_SCALARS = {
     tag: _constructor.yaml_constructors[tag]
     for tag in (
@@ -219,7 +224,11 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         ):
                             tag = _STR  # quoted, or no implicit type starts this way
                         else:
-                            tag = _resolver.resolve(yaml.ScalarNode, text, event.implicit)
+                            tag = _IMPLICIT_TAGS.get(text)
+                            if tag is None:
+                                tag = _resolver.resolve(yaml.ScalarNode, text, event.implicit)
+                                if len(_IMPLICIT_TAGS) < _MEMO_SIZE and _SHORTCUT:
+                                    _IMPLICIT_TAGS[text] = tag
                 if not stack:
                     path: NodePath = ()
                     if collection:
@@ -365,8 +374,17 @@ def _explicit_tag(event: Any) -> bool:
 def _scalar(tag: str, event: Any) -> Any:
     if tag in (_STR, _TIMESTAMP):  # dates stay the text the author wrote
         return event.value
-    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
     plain = _PLAIN_SCALARS.get(tag)
     if plain is not None:
-        return plain(_constructor, node)
-    return _constructor.construct_object(node, deep=True)
+        memo = (tag, event.value)
+        value = _PLAIN_VALUES.get(memo, _NOTHING)
+        if value is _NOTHING:
+            value = plain(_constructor, _node(tag, event))
+            if len(_PLAIN_VALUES) < _MEMO_SIZE:
+                _PLAIN_VALUES[memo] = value
+        return value
+    return _constructor.construct_object(_node(tag, event), deep=True)
+
+
+def _node(tag: str, event: Any) -> Any:
+    return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
