@@ -241,7 +241,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         pending = frame[3]
                         if pending is _EXPECT_KEY:  # this node is a key
                             if (
-                                not collection and tag is _STR and event.value not in frame[0]
+                                not collection and tag == _STR and event.value not in frame[0]
                             ):  # new key
                                 frame[3] = key = event.value
                                 key_positions[(*frame[1], key)] = (mark.line + 1, mark.column + 1)
