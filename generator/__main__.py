@@ -16,6 +16,11 @@ if args is None:
 
     main()
 elif not fast_build(args):
+    import gc
+
+    # a build is one batch run: its objects are freed by reference counting, or at exit
+    # (generator.gcpause); the collector's passes over the modules imported next are waste
+    gc.disable()
     from generator.build_cmd import main as build
 
     build(args)

@@ -38,6 +38,11 @@ if not hasattr(yaml, "CSafeLoader"):  # pragma: no cover - depends on how pyyaml
         "pyyaml was built without libyaml; reinstall it with the C loader (make generate)"
     )
 _Loader = yaml.CSafeLoader
+# the event types, read once (the loop below compares each event's type with them)
+_ScalarEvent, _AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
+_MappingStartEvent, _MappingEndEvent = yaml.MappingStartEvent, yaml.MappingEndEvent
+_SequenceStartEvent, _SequenceEndEvent = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+_DocumentStartEvent = yaml.DocumentStartEvent
 
 
 @dataclass(slots=True)
@@ -129,6 +134,11 @@ _resolver: Any = yaml.resolver.Resolver()
 _RESOLVED_FIRST = frozenset(_resolver.yaml_implicit_resolvers)
 _SHORTCUT = None not in _RESOLVED_FIRST and not _resolver.yaml_path_resolvers
 _constructor = yaml.constructor.SafeConstructor()
+# the tag of a plain scalar depends on its text alone (no path resolvers), and the value of a
+# plain boolean, number or null is immutable: both are kept by text, as catalogs repeat them
+_MEMO_SIZE = 1 << 16
+_IMPLICIT_TAGS: dict[str, str] = {}
+_PLAIN_VALUES: dict[tuple[str, str], Any] = {}
 _PLAIN_SCALARS = {
     tag: _constructor.yaml_constructors[tag]
     for tag in (
@@ -152,6 +162,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
     problems: list[Diagnostic] = []
     shape: list[Diagnostic] = []
     positions = doc.positions
+    key_positions = doc.key_positions
     documents = 0
     depth = 0
     root: Any = _NOTHING
@@ -160,14 +171,12 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
     skip = 0  # > 0: inside a subtree left out (a refused key or the value under it)
     building = True
     try:
-        events: Iterator[Any] = yaml.parse(text, Loader=_Loader)
+        # the parser's events straight from it: yaml.parse's generator costs a call per event;
+        # get_event gives None after the stream's end, and the parser frees itself when dropped
+        events: Iterator[Any] = iter(_Loader(text).get_event, None)
         for event in events:
             kind = type(event)
-            if (
-                kind is yaml.ScalarEvent
-                or kind is yaml.MappingStartEvent
-                or kind is yaml.SequenceStartEvent
-            ):
+            if kind is _ScalarEvent or kind is _MappingStartEvent or kind is _SequenceStartEvent:
                 mark = event.start_mark
                 if event.anchor is not None:
                     problems.append(
@@ -185,7 +194,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                             f"explicit tag '{event.tag}'",
                         )
                     )
-                collection = kind is not yaml.ScalarEvent
+                collection = kind is not _ScalarEvent
                 if collection:
                     depth += 1
                     if depth == MAX_DEPTH + 1:
@@ -205,7 +214,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                     continue
                 value: Any
                 if collection:
-                    value = {} if kind is yaml.MappingStartEvent else []
+                    value = {} if kind is _MappingStartEvent else []
                 else:
                     tag = event.tag
                     if tag is None or tag == "!":
@@ -215,7 +224,11 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         ):
                             tag = _STR  # quoted, or no implicit type starts this way
                         else:
-                            tag = _resolver.resolve(yaml.ScalarNode, text, event.implicit)
+                            tag = _IMPLICIT_TAGS.get(text)
+                            if tag is None:
+                                tag = _resolver.resolve(yaml.ScalarNode, text, event.implicit)
+                                if len(_IMPLICIT_TAGS) < _MEMO_SIZE and _SHORTCUT:
+                                    _IMPLICIT_TAGS[text] = tag
                 if not stack:
                     path: NodePath = ()
                     if collection:
@@ -227,6 +240,12 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                     if frame[2]:
                         pending = frame[3]
                         if pending is _EXPECT_KEY:  # this node is a key
+                            if (
+                                not collection and tag == _STR and event.value not in frame[0]
+                            ):  # new key
+                                frame[3] = key = event.value
+                                key_positions[(*frame[1], key)] = (mark.line + 1, mark.column + 1)
+                                continue
                             frame[3] = _key(
                                 event, collection, tag if not collection else "", frame, doc, shape
                             )
@@ -247,10 +266,10 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         if not collection:
                             value = _scalar(tag, event)
                         frame[0].append(value)
-                positions[path] = _mark(mark)
+                positions[path] = (mark.line + 1, mark.column + 1)
                 if collection:
-                    stack.append([value, path, kind is yaml.MappingStartEvent, _EXPECT_KEY])
-            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                    stack.append([value, path, kind is _MappingStartEvent, _EXPECT_KEY])
+            elif kind is _MappingEndEvent or kind is _SequenceEndEvent:
                 depth -= 1
                 if not building:
                     continue
@@ -260,7 +279,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         stack[-1][3] = _SKIP_VALUE  # the value under a refused key goes too
                     continue
                 stack.pop()
-            elif kind is yaml.AliasEvent:
+            elif kind is _AliasEvent:
                 building = False
                 problems.append(
                     diag(
@@ -269,7 +288,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         f"alias '*{event.anchor}' refers to an anchor",
                     )
                 )
-            elif kind is yaml.DocumentStartEvent:
+            elif kind is _DocumentStartEvent:
                 documents += 1
                 if documents == 2:
                     building = False
@@ -355,8 +374,17 @@ def _explicit_tag(event: Any) -> bool:
 def _scalar(tag: str, event: Any) -> Any:
     if tag in (_STR, _TIMESTAMP):  # dates stay the text the author wrote
         return event.value
-    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
     plain = _PLAIN_SCALARS.get(tag)
     if plain is not None:
-        return plain(_constructor, node)
-    return _constructor.construct_object(node, deep=True)
+        memo = (tag, event.value)
+        value = _PLAIN_VALUES.get(memo, _NOTHING)
+        if value is _NOTHING:
+            value = plain(_constructor, _node(tag, event))
+            if len(_PLAIN_VALUES) < _MEMO_SIZE:
+                _PLAIN_VALUES[memo] = value
+        return value
+    return _constructor.construct_object(_node(tag, event), deep=True)
+
+
+def _node(tag: str, event: Any) -> Any:
+    return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)

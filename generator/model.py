@@ -216,20 +216,23 @@ def _kwargs(doc: Document, path: NodePath, data: dict[str, Any]) -> dict[str, Va
     return {k: Valued(v, doc.loc((*path, k), key=True)) for k, v in data.items()}
 
 
-def _places(doc: Document, base: NodePath, value: Any) -> dict[tuple[str | int, ...], Loc]:
-    found: dict[tuple[str | int, ...], Loc] = {}
+def _places(doc: Document) -> dict[str | int, dict[FactPath, Loc]]:
+    """The position of every node under each model's facts, by model id and path below it.
 
-    def walk(rel: tuple[str | int, ...], node: Any) -> None:
-        if rel:
-            found[rel] = doc.loc((*base, *rel))
-        if isinstance(node, dict):
-            for k, v in node.items():
-                walk((*rel, k), v)
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                walk((*rel, i), v)
-
-    walk((), value)
+    One pass over the document's positions, which hold every node of the (schema-valid) data in
+    document order, so each model's table comes out as a walk of its facts would give it.
+    """
+    found: dict[str | int, dict[FactPath, Loc]] = {}
+    file = doc.file
+    current: Any = None
+    table: dict[FactPath, Loc] = {}
+    for path, (line, column) in doc.positions.items():
+        if len(path) > 2 and path[0] == "models":
+            model_id = path[1]
+            if model_id != current:
+                table = found.setdefault(model_id, {})
+                current = model_id
+            table[path[2:]] = (file, line, column)
     return found
 
 
@@ -351,12 +354,13 @@ def build(doc: Document, stem: str) -> ProviderDecl:
             ),
             fast_kwargs=_kwargs(doc, ("policy", "fast_kwargs"), raw_policy.get("fast_kwargs", {})),
         )
+    places = _places(doc) if "models" in data else {}
     models = tuple(
         ModelDecl(
             key=Key(model_id, doc.loc(("models", model_id), key=True)),
             aliases=_keys(doc, ("models", model_id, "aliases"), facts.get("aliases", [])),
             facts={k: v for k, v in facts.items() if k != "aliases"},
-            places=_places(doc, ("models", model_id), facts),
+            places=places.get(model_id, {}),
         )
         for model_id, facts in data.get("models", {}).items()
     )

@@ -53,22 +53,31 @@ class _Renderer:
         return text
 
     def render(self, value: Any, indent: int) -> str:
+        if type(value) in _SCALARS:
+            return repr(value)
         inline = self.flat(value)
         if isinstance(value, bool) or value is None or isinstance(value, (int, float, str)):
             return inline
         if len(inline) + indent <= WIDTH - 8 and "\n" not in inline:
             return inline
-        pad = " " * (indent + self.step)
+        inner = indent + self.step
+        pad = " " * inner
+        render, flat, scalars = self.render, self.flat, _SCALARS
         if isinstance(value, dict):
             opener, closer = "{", "}"
             lines = [opener]
-            for key, val in value.items():
-                lines.append(f"{pad}{self.flat(key)}: {self.render(val, indent + self.step)},")
+            lines += [
+                f"{pad}{repr(key) if type(key) in scalars else flat(key)}: "
+                f"{repr(val) if type(val) in scalars else render(val, inner)},"
+                for key, val in value.items()
+            ]
         else:
             opener, closer = ("(", ")") if isinstance(value, tuple) else ("[", "]")
             lines = [opener]
-            for entry in value:
-                lines.append(f"{pad}{self.render(entry, indent + self.step)},")
+            lines += [
+                f"{pad}{repr(entry) if type(entry) in scalars else render(entry, inner)},"
+                for entry in value
+            ]
         lines.append(" " * indent + closer)
         return "\n".join(lines)
 

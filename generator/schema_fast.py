@@ -46,31 +46,49 @@ def _all(checks: list[Check]) -> Check:
 _PLAIN = (str, dict, list, bool, type(None), int, float)
 
 
-def _type_check(name: str) -> Check:
-    def check(value: Any) -> Verdict:
-        if type(value) not in _PLAIN:
-            return None  # not what the loader makes: let jsonschema say
-        if name == "string":
-            return isinstance(value, str)
-        if name == "object":
-            return isinstance(value, dict)
-        if name == "array":
-            return isinstance(value, list)
-        if name == "boolean":
-            return isinstance(value, bool)
-        if name == "null":
-            return value is None
-        if isinstance(value, bool):
-            return False
-        if name == "integer":
-            if isinstance(value, float):
-                return None  # 1.0 counts as an integer in draft 2020-12: let jsonschema say
-            return isinstance(value, int)
-        if name == "number":
-            return isinstance(value, (int, float))
-        return None
+_EXACT: dict[str, type] = {
+    "string": str,
+    "object": dict,
+    "array": list,
+    "boolean": bool,
+    "null": type(None),
+}
 
-    return check
+
+def _type_check(name: str) -> Check:
+    """One type name as a check made for it (a value the loader does not make answers None;
+    a boolean is never an integer or a number)."""
+    exact = _EXACT.get(name)
+    if exact is not None:
+
+        def check(value: Any) -> Verdict:
+            kind = type(value)
+            if kind is exact:
+                return True
+            return False if kind in _PLAIN else None
+
+        return check
+    if name == "integer":
+
+        def integer(value: Any) -> Verdict:
+            kind = type(value)
+            if kind is int:
+                return True
+            if kind is float or kind not in _PLAIN:
+                return None  # 1.0 counts as an integer in draft 2020-12: let jsonschema say
+            return False
+
+        return integer
+    if name == "number":
+
+        def number(value: Any) -> Verdict:
+            kind = type(value)
+            if kind is int or kind is float:
+                return True
+            return False if kind in _PLAIN else None
+
+        return number
+    return lambda value: False if type(value) is bool else None
 
 
 def _type(names: Any) -> Check:

@@ -209,6 +209,38 @@ def test_moves_interrupted_after_the_journal_are_finished_by_the_next_run(
     ]
 
 
+def test_a_journal_naming_a_staging_folder_is_still_finished(tmp_path: Path) -> None:
+    """A journal left by a run that staged its files in a folder (before they were staged as
+    files beside the tree) is carried out the same way by the next run."""
+    import json
+
+    root = tmp_path / "generated"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "a.md").write_text("old", encoding="utf-8")
+    (root / "gone.txt").write_text("stale", encoding="utf-8")
+    stage = tmp_path / ".generated.new-1-abcd"
+    (stage / "docs").mkdir(parents=True)
+    (stage / "docs" / "a.md").write_text("new", encoding="utf-8")
+    plan = {"stage": str(stage), "moves": ["docs/a.md"], "deletes": ["gone.txt"]}
+    (tmp_path / ".generated.journal").write_text(json.dumps(plan), encoding="utf-8")
+    emit.recover(root)
+    assert tree_bytes(root) == {"docs/a.md": b"new"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
+
+
+def test_a_journal_with_a_staged_file_missing_for_a_move_is_dropped(tmp_path: Path) -> None:
+    import json
+
+    root = tmp_path / "generated"
+    root.mkdir()
+    (root / "a.md").write_text("old", encoding="utf-8")
+    plan = {"staged": [], "moves": ["a.md"], "deletes": []}
+    (tmp_path / ".generated.journal").write_text(json.dumps(plan), encoding="utf-8")
+    emit.recover(root)
+    assert tree_bytes(root) == {"a.md": b"old"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
+
+
 def _files(workspace: Workspace) -> dict[str, str]:
     from generator.pipeline import run
 
