@@ -7,7 +7,8 @@ dropped, subschemas under ``items``/``not`` and lists of them under ``anyOf``/``
 ``properties``, ``required`` and copied keywords) and whose values pass the shape's checks is
 written by :meth:`RewriteWalk.leaf` or :meth:`RewriteWalk.object` instead of the per-keyword
 loop of :meth:`RewriteWalk.node`; both give the same output and the same records in the same
-order."""
+order. An object's program copies a property of a plain leaf shape (scalars only, copied) itself,
+as :meth:`RewriteWalk.node` would."""
 
 from __future__ import annotations
 
@@ -356,10 +357,41 @@ class RewriteWalk(NodeReports, NodeRules):
             measure.properties += len(value)
         base = path + ".properties"
         node, segment = self.node, PATH_SEGMENTS.get
-        out["properties"] = {
-            k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
-            for k, v in value.items()
-        }
+        props: dict[str, Any] = {}
+        if level + 2 > MAX_NESTING:  # each property bails out in ``node``
+            for k, v in value.items():
+                props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+        else:
+            # what ``node`` does for a property of a plain leaf shape (scalars only, copied),
+            # without the call and its path; any other property takes ``node``
+            leaves, types, atoms = plan.leaves, plan.plain_types, _ATOMS
+            measure = self.tally if plan.measures else None
+            for k, v in value.items():
+                if v.__class__ is dict:
+                    leaf = leaves.get(tuple(v))
+                    if (
+                        leaf.__class__ is _Leaf
+                        and leaf.plain
+                        and (
+                            not leaf.typed
+                            or (
+                                (t := v["type"]).__class__ is str
+                                and t != "object"
+                                and (types is None or t in types)
+                            )
+                        )
+                        and atoms.issuperset(map(type, v.values()))
+                    ):
+                        if measure is not None and depth + 1 > measure.depth:
+                            measure.depth = depth + 1
+                        copied = v.copy() if leaf.same else {n: v[n] for n in leaf.keys}
+                        if leaf.upper:
+                            self.type_names += 1
+                            copied["type"] = t.upper()
+                        props[k] = copied
+                        continue
+                props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+        out["properties"] = props
         if "required" in s:
             value = s["required"]
             if value.__class__ not in _ATOMS:
