@@ -77,6 +77,8 @@ class Output(RunState):
                     out[key] = schema
             elif kind == "nested":
                 out[key] = self.envelope(value, schema, omit_schema)
+            elif kind == "atom":
+                out[key] = value  # a scalar literal: nothing to copy
             else:
                 out[key] = _clone(value)
         return out

@@ -77,7 +77,7 @@ def _segment(key: str) -> str:
 
 
 # An output envelope as the walk fills it: (key, "$name" | "$description" | "$schema" | "nested"
-# | "value", the nested recipe or the literal value).
+# | "atom" | "value", the nested recipe or the literal value: a scalar, or JSON data to copy).
 _Recipe = tuple[tuple[str, str, Any], ...]
 
 
@@ -89,6 +89,8 @@ def _recipe(template: Mapping[str, Any]) -> _Recipe:
             steps.append((key, value, None))
         elif isinstance(value, Mapping):
             steps.append((key, "nested", _recipe(value)))
+        elif value is None or value.__class__ in (str, int, float, bool):
+            steps.append((key, "atom", value))
         else:
             steps.append((key, "value", value))
     return tuple(steps)
