@@ -43,6 +43,7 @@ __all__ = [
     "compilable_lossy",
     "diagnostic_record",
     "finalize_compile",
+    "finalize_owned",
     "finalize_records",
     "format_template",
     "is_type",
@@ -606,6 +607,28 @@ def finalize_records(
     ones kept: sorting is stable, so that is the order sorting all of them first gives); the
     result builds its records on first access.
     """
+    return finalize_owned(
+        provider_id,
+        tool_name,
+        dict(output) if output is not None else None,
+        transformations,
+        diagnostics,
+        allow_lossy,
+        sort,
+    )
+
+
+def finalize_owned(
+    provider_id: str,
+    tool_name: str,
+    output: dict[str, Any] | None,
+    transformations: Sequence[TransformationRecord],
+    diagnostics: Sequence[DiagnosticRecord],
+    allow_lossy: bool,
+    sort: bool,
+) -> CompileResult:
+    """:func:`finalize_records` of an ``output`` the result may keep as it is (a run's own,
+    shared with no one): the arguments in order, nothing copied."""
     # The verdict needs only two questions of the records; which records survive, in what
     # order, is worked out with the records themselves, on first access.
     unresolved = 0 in map(_ranks, diagnostics) and any(
@@ -638,7 +661,7 @@ def finalize_records(
         provider_id=provider_id,
         tool_name=tool_name,
         ok=ok,
-        output=(dict(output) if output is not None else {}) if ok else None,
+        output=(output if output is not None else {}) if ok else None,
         records=_records,
         args=(
             kept_transformations,

@@ -394,7 +394,10 @@ class RewriteWalk(NodeReports, NodeRules):
         out["properties"] = props
         if "required" in s:
             value = s["required"]
-            if value.__class__ not in _ATOMS:
+            if value.__class__ not in _ATOMS and not (
+                # closing writes ``required`` anew; a list of scalars cannot nest too deep
+                plan.closing and value.__class__ is list and _ATOMS.issuperset(map(type, value))
+            ):
                 out["required"] = _clone_within(value, MAX_NESTING - level)
         self.close_object(s, path, out)
         return plan.order(out)
