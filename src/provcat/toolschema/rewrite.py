@@ -7,8 +7,8 @@ dropped, subschemas under ``items``/``not`` and lists of them under ``anyOf``/``
 ``properties``, ``required`` and copied keywords) and whose values pass the shape's checks is
 written by :meth:`RewriteWalk.leaf` or :meth:`RewriteWalk.object` instead of the per-keyword
 loop of :meth:`RewriteWalk.node`; both give the same output and the same records in the same
-order. An object's program copies a property of a plain leaf shape (scalars only, copied) itself,
-as :meth:`RewriteWalk.node` would."""
+order. An object's program takes a property of a leaf shape itself, as :meth:`RewriteWalk.node`
+would: a plain one (scalars only, copied) copied in place, any other by :meth:`RewriteWalk.leaf`."""
 
 from __future__ import annotations
 
@@ -362,34 +362,52 @@ class RewriteWalk(NodeReports, NodeRules):
             for k, v in value.items():
                 props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
         else:
-            # what ``node`` does for a property of a plain leaf shape (scalars only, copied),
-            # without the call and its path; any other property takes ``node``
+            # what ``node`` does for a property of a leaf shape whose values pass its checks,
+            # without the call: a plain one (scalars only, copied) is copied here without its
+            # path, any other written by ``leaf``; any other property takes ``node``
             leaves, types, atoms = plan.leaves, plan.plain_types, _ATOMS
+            format_drop, kept_formats = plan.format_drop, plan.kept_formats
             measure = self.tally if plan.measures else None
             for k, v in value.items():
                 if v.__class__ is dict:
                     leaf = leaves.get(tuple(v))
-                    if (
-                        leaf.__class__ is _Leaf
-                        and leaf.plain
-                        and (
-                            not leaf.typed
-                            or (
-                                (t := v["type"]).__class__ is str
-                                and t != "object"
-                                and (types is None or t in types)
-                            )
+                    if leaf.__class__ is _Leaf and (
+                        not leaf.typed
+                        or (
+                            (t := v["type"]).__class__ is str
+                            and t != "object"
+                            and (types is None or t in types)
                         )
-                        and atoms.issuperset(map(type, v.values()))
                     ):
-                        if measure is not None and depth + 1 > measure.depth:
-                            measure.depth = depth + 1
-                        copied = v.copy() if leaf.same else {n: v[n] for n in leaf.keys}
-                        if leaf.upper:
-                            self.type_names += 1
-                            copied["type"] = t.upper()
-                        props[k] = copied
-                        continue
+                        if leaf.plain:
+                            if atoms.issuperset(map(type, v.values())):
+                                if measure is not None and depth + 1 > measure.depth:
+                                    measure.depth = depth + 1
+                                copied = v.copy() if leaf.same else {n: v[n] for n in leaf.keys}
+                                if leaf.upper:
+                                    self.type_names += 1
+                                    copied["type"] = t.upper()
+                                props[k] = copied
+                                continue
+                        elif (
+                            not leaf.enum
+                            or (
+                                (e := v["enum"]).__class__ is list
+                                and _STRINGS.issuperset(map(type, e))
+                            )
+                        ) and (
+                            not leaf.format
+                            or (
+                                (f := v["format"]).__class__ is str
+                                and (not format_drop or (kept_formats and f in kept_formats))
+                            )
+                        ):
+                            if measure is not None and depth + 1 > measure.depth:
+                                measure.depth = depth + 1
+                            props[k] = self.leaf(
+                                v, base + (segment(k) or _segment(k)), depth + 1, level + 2, leaf
+                            )
+                            continue
                 props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
         out["properties"] = props
         if "required" in s:
