@@ -435,7 +435,10 @@ class RewriteWalk(NodeReports, NodeRules):
             if kind == _ONE:
                 if walked is None:
                     walked = {}
-                walked[key] = self.node(value, where, depth + 1, level + 1)
+                copied = self.plain_child(value, depth + 1, level + 1)
+                walked[key] = (
+                    copied if copied is not None else self.node(value, where, depth + 1, level + 1)
+                )
                 continue
             if kind == _LIST:
                 if walked is None:
@@ -443,9 +446,12 @@ class RewriteWalk(NodeReports, NodeRules):
                 if isinstance(value, list):
                     if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
                         raise _Bail
-                    node = self.node
+                    node, plain = self.node, self.plain_child
                     walked[key] = [
-                        node(v, f"{where}[{i}]", depth + 1, level + 2) for i, v in enumerate(value)
+                        node(v, f"{where}[{i}]", depth + 1, level + 2)
+                        if (copied := plain(v, depth + 1, level + 2)) is None
+                        else copied
+                        for i, v in enumerate(value)
                     ]
                 else:  # not a list of subschemas: copied, as the general walk does
                     if value.__class__ not in _ATOMS:
@@ -477,6 +483,30 @@ class RewriteWalk(NodeReports, NodeRules):
             if leaf.refit:
                 return plan.order(out)
         return out
+
+    def plain_child(self, v: Any, depth: int, level: int) -> dict[str, Any] | None:
+        """What :meth:`node` gives for ``v`` at ``depth`` and ``level`` in the one walk when it
+        is of a plain leaf shape (scalars only, copied: no record, so no path), else None."""
+        if v.__class__ is not dict or level > MAX_NESTING:
+            return None
+        leaf = self.plan.leaves.get(tuple(v))
+        if leaf.__class__ is not _Leaf or not leaf.plain:
+            return None
+        types = self.plan.plain_types
+        if leaf.typed and not (
+            (t := v["type"]).__class__ is str and t != "object" and (types is None or t in types)
+        ):
+            return None
+        if not _ATOMS.issuperset(map(type, v.values())):
+            return None
+        measure = self.tally if self.plan.measures else None
+        if measure is not None and depth > measure.depth:
+            measure.depth = depth
+        copied: dict[str, Any] = v.copy() if leaf.same else {n: v[n] for n in leaf.keys}
+        if leaf.upper:
+            self.type_names += 1
+            copied["type"] = t.upper()
+        return copied
 
     def hidden(self, key: str, value: Any, depth: int) -> None:
         """Account for ``key: value`` of a subschema at ``depth`` that the single pass drops or
