@@ -25,6 +25,8 @@ from provcat.toolschema.values import (
 )
 
 _NULL_SCHEMA = {"type": "null"}  # compared with, never handed out
+# the values of a step recorded without any (read-only, shared)
+_NO_VALUES: dict[str, Any] = {}
 
 
 class NodeRules(RunState):
@@ -68,7 +70,8 @@ class NodeRules(RunState):
         for k, v in other.items():
             merged.setdefault(k, v)
         merged["nullable"] = True
-        self.step("collapse-nullable-any-of", path, self.dfs)
+        code, detail = self.plan.step_heads["collapse-nullable-any-of"]  # ``step``, inline
+        self.dfs.append((code, path, False, (detail, _NO_VALUES)))
         return merged
 
     def type_rules(
@@ -271,8 +274,9 @@ class NodeRules(RunState):
             and values
             and (_STRINGS.issuperset(map(type, values)) or all(isinstance(v, str) for v in values))
             and "format" not in out
-            and self.step("add-enum-format", path + ".format", self.dfs)
         ):
+            code, detail = plan.step_heads["add-enum-format"]  # ``step``, inline
+            self.dfs.append((code, path + ".format", False, (detail, _NO_VALUES)))
             out["format"] = "enum"
         int64 = plan.int64_set
         if int64.isdisjoint(out):

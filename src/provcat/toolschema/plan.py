@@ -139,6 +139,10 @@ class _Plan:
             for name, spec in target.steps.items()
             if "{" not in spec["detail"]
         }
+        # each step's code and detail template (what ``RunState.step`` records), read once
+        self.step_heads = {
+            name: (spec["code"], spec["detail"]) for name, spec in target.steps.items()
+        }
         self.collapse = "collapse-nullable-any-of" in target.steps
         self.enum_format = "add-enum-format" in target.steps
         self.drop_open = "drop-open-additional-properties" in target.steps
