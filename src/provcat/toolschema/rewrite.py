@@ -8,7 +8,8 @@ dropped, subschemas under ``items``/``not`` and lists of them under ``anyOf``/``
 written by :meth:`RewriteWalk.leaf` or :meth:`RewriteWalk.object` instead of the per-keyword
 loop of :meth:`RewriteWalk.node`; both give the same output and the same records in the same
 order. An object's program takes a property of a leaf shape itself, as :meth:`RewriteWalk.node`
-would: a plain one (scalars only, copied) copied in place, any other by :meth:`RewriteWalk.leaf`."""
+would: a plain one (scalars only, copied) copied in place, any other by :meth:`RewriteWalk.leaf`,
+an object's by :meth:`RewriteWalk.object`."""
 
 from __future__ import annotations
 
@@ -408,6 +409,18 @@ class RewriteWalk(NodeReports, NodeRules):
                                 v, base + (segment(k) or _segment(k)), depth + 1, level + 2, leaf
                             )
                             continue
+                    elif (
+                        leaf.__class__ is _Object
+                        and v["type"] == "object"
+                        and v["type"].__class__ is str
+                        and v["properties"].__class__ is dict
+                    ):
+                        if measure is not None and depth + 1 > measure.depth:
+                            measure.depth = depth + 1
+                        props[k] = self.object(
+                            v, base + (segment(k) or _segment(k)), depth + 1, level + 2, leaf
+                        )
+                        continue
                 props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
         out["properties"] = props
         if "required" in s:
