@@ -182,15 +182,16 @@ class NodeRules(RunState):
         drop = not self.keep_resolved
         fire_values, record_values = plan.ap_values[state]
         # what fire() and record() append, per rule, in rule order
-        for rule, rank, code, supported, action, spec, settled in plan.ap_heads_by_state[state]:
+        for rule, rank, code, supported, action, change, settled in plan.ap_heads_by_state[state]:
             if not (settled and drop):
                 diagnostics.append((rank, where, code, supported, (rule, fire_values)))
             fired.add(code)
             if action == "keep":
                 continue
             matched = True
-            if spec is not None:
-                dfs.append((spec["code"], where, rule.lossy, (spec["detail"], record_values)))
+            if change is not None:
+                changed, lossy, detail = change
+                dfs.append((changed, where, lossy, (detail, record_values)))
             if action == "close-object":
                 out["additionalProperties"] = False
             elif action == "drop-keyword":

@@ -214,8 +214,9 @@ class _Plan:
             for state in ("true", "false", "schema", "missing")
         }
         # per state, what ``fire`` and ``record`` append for each rule (the rewrite walk's):
-        # (rule, severity rank, code, compile.supported, action, transformation or None, whether
-        # the diagnostic is an error the compile resolves)
+        # (rule, severity rank, code, compile.supported, action, the transformation's code,
+        # lossiness and detail template or None, whether the diagnostic is an error the compile
+        # resolves)
         self.ap_heads_by_state = {
             state: tuple(
                 (
@@ -224,7 +225,9 @@ class _Plan:
                     rule.code,
                     rule.action != "unsupported",
                     rule.action,
-                    None if rule.action == "keep" else rule.transformation,
+                    None
+                    if rule.action == "keep" or rule.transformation is None
+                    else (rule.transformation["code"], rule.lossy, rule.transformation["detail"]),
                     rule.severity == "error" and rule.action != "unsupported",
                 )
                 for rule in rules

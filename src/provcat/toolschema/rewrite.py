@@ -498,9 +498,9 @@ class RewriteWalk(NodeReports, NodeRules):
                     out[key] = _clone_within(value, room)
         if walked is not None:
             out.update(walked)  # in their places
-        if leaf.enum and plan.measures:
+        if leaf.enum and plan.measures:  # a list of strings (the caller checked)
             assert self.tally is not None
-            self.tally.enum(s["enum"])
+            self.tally.string_enum(s["enum"])
         if leaf.typed and plan.upper:
             self.type_names += 1
             out["type"] = out["type"].upper()
