@@ -86,6 +86,62 @@ def test_transformations_are_shared_only_when_equal() -> None:
     assert core._build_transformation(named, "p", "u").detail == "Dropped from u."
 
 
+def test_a_one_placeholder_template_is_keyed_by_the_value_it_reads() -> None:
+    """Values the template does not name do not split the memo; one it does, or a value of
+    another class (``1`` and ``True`` print differently), does."""
+    core._TRANSFORMATIONS.clear()
+    template = "Dropped `{keyword}`."
+
+    def built(values: dict[str, Any], tool: str = "t") -> Any:
+        record = ("some-code", "inputSchema.a", True, (template, values))
+        return core._build_transformation(record, "p", tool)
+
+    first = built({"keyword": "k", "extra": "x"})
+    assert built({"keyword": "k", "extra": "y"}) is first
+    assert built({"keyword": "j"}).detail == "Dropped `j`."
+    assert built({"keyword": 1}).detail == "Dropped `1`."
+    assert built({"keyword": True}).detail == "Dropped `True`."
+    assert built({"keyword": 1.5}).detail == "Dropped `1.5`."
+    # the placeholder missing from the values: kept as written, whatever the other values
+    assert built({"extra": "x"}).detail == template
+    path_named = ("some-code", "inputSchema.b", False, ("At {path}.", {}))
+    assert core._build_transformation(path_named, "p", "t").detail == "At inputSchema.b."
+
+
+def test_records_share_one_fields_set_that_pydantic_never_changes() -> None:
+    """Every record built for a compile has every field set; the one set its class's records
+    share is copied by pydantic before any change (``model_copy``, ``copy``), and assignment is
+    refused on these frozen models before it would touch the set."""
+    import copy
+    import pickle
+
+    from pydantic import ValidationError
+
+    tool = {
+        "name": "fields_probe",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"a": {"type": "string", "maxLength": 3}, "b": {"type": "integer"}},
+        },
+    }
+    result = compile_tool(tool, "openai", allow_lossy=True)
+    records = [*result.transformations, *result.diagnostics]
+    assert result.transformations and result.diagnostics
+    for record in records:
+        assert record.model_fields_set == set(type(record).model_fields)
+    first = result.diagnostics[0]
+    before = set(first.model_fields_set)
+    changed = first.model_copy(update={"message": "changed"})
+    assert changed.model_fields_set == before
+    assert changed.model_fields_set is not first.model_fields_set
+    with pytest.raises(ValidationError):
+        first.message = "changed"  # type: ignore[misc]
+    assert copy.copy(first).model_fields_set is not first.model_fields_set
+    assert pickle.loads(pickle.dumps(first)) == first
+    for record in records:
+        assert record.model_fields_set == set(type(record).model_fields)
+
+
 @pytest.mark.parametrize("target", ["openai", "anthropic", "anthropic-strict", "gemini", "mcp"])
 def test_warm_compiles_give_the_cold_records(target: str) -> None:
     tool = {

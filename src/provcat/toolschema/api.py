@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from provcat.toolschema.core import finalize_records, materialize_diagnostics
+from provcat.toolschema.core import finalize_owned, materialize_diagnostics
 from provcat.toolschema.executor import run
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import (
@@ -55,12 +55,13 @@ def compile_tool(
         canonical = CanonicalTool.model_validate(dict(tool))
     resolved = get_target(target)
     outcome = run(canonical, resolved, keep_resolved=False)  # finalize_records drops them anyway
-    return finalize_records(
-        provider_id=resolved.id,
-        tool_name=canonical.name,
-        output=outcome.output,
-        transformations=outcome.transformations,
-        diagnostics=outcome.diagnostics,
-        allow_lossy=allow_lossy,
-        sort=True,
+    # the run's output is its own: the result keeps it without a copy
+    return finalize_owned(
+        resolved.id,
+        canonical.name,
+        outcome.output,
+        outcome.transformations,
+        outcome.diagnostics,
+        allow_lossy,
+        True,
     )

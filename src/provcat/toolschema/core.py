@@ -26,7 +26,7 @@ from provcat.toolschema.types import (
     _set_private,
     build_from,
 )
-from provcat.toolschema.wording import KEYABLE, format_template, template_fields
+from provcat.toolschema.wording import KEYABLE, format_template, single_field, template_fields
 from provcat.toolschema.wording import fill as _fill
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "compilable_lossy",
     "diagnostic_record",
     "finalize_compile",
+    "finalize_owned",
     "finalize_records",
     "format_template",
     "is_type",
@@ -285,11 +286,21 @@ _ABILITIES: dict[tuple[str, bool, bool], CompileAbility] = {}
 _DIAGNOSTIC_FIELDS = frozenset(
     ("provider_id", "tool_name", "severity", "code", "message", "path", "compile", "docs_url")
 )
+# The ``model_fields_set`` of every record built here: every field is given, so one set per
+# class serves all its records, as one ``CompileAbility`` serves all equal compile parts. Never
+# changed in place: the models are frozen (pydantic refuses assignment before it would add a
+# name) and pydantic's ``model_copy``, ``copy`` and ``deepcopy`` copy the set before updating it.
+_DIAGNOSTIC_SET: set[str] = set(_DIAGNOSTIC_FIELDS)
+_TRANSFORMATION_SET: set[str] = {"code", "path", "detail", "lossy"}
 # Per rule (by identity, the rule kept alive here), verdict and target: the rule object, its
-# diagnostic's fields in declared order with every constant one filled, and its message and
-# compile templates when they have placeholders (None: the constant field stands).
-_DiagnosticHead = tuple[Any, dict[str, Any], str | None, str | None]
+# diagnostic's fields in declared order with every constant one filled, its message and compile
+# templates when they have placeholders (None: the constant field stands), and the message's one
+# placeholder with the texts filled from its values so far (``wording.single_field``), if any.
+_DiagnosticHead = tuple[
+    Any, dict[str, Any], str | None, str | None, tuple[str, dict[Any, str]] | None
+]
 _DIAGNOSTIC_HEADS: dict[tuple[int, bool, str], _DiagnosticHead] = {}
+_UNSEEN: Any = object()
 _HEADS_MAX = 4096
 
 
@@ -323,7 +334,13 @@ def _diagnostic_head(rule: Any, supported: bool, provider_id: str) -> _Diagnosti
         "compile": None if "{" in text else _shared_ability(text, rule.lossy, supported),
         "docs_url": rule.docs_url,
     }
-    head = (rule, fields, message if "{" in message else None, text if "{" in text else None)
+    head = (
+        rule,
+        fields,
+        message if "{" in message else None,
+        text if "{" in text else None,
+        single_field(message) if "{" in message else None,
+    )
     if len(_DIAGNOSTIC_HEADS) >= _HEADS_MAX:
         _DIAGNOSTIC_HEADS.clear()  # bounded: start over rather than keep stale entries
     _DIAGNOSTIC_HEADS[key] = head
@@ -334,10 +351,22 @@ def _build_diagnostics(
     records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
 ) -> list[Diagnostic]:
     """:func:`_build_diagnostic` of each record, in one loop: a compile builds all of a tool's
-    diagnostics at once, so the per-record call and lookups are made once per tool."""
+    diagnostics at once, so the per-record call and lookups are made once per tool (and the
+    head looked up once for a run of records of one rule)."""
     out: list[Diagnostic] = []
     add = out.append
-    heads, fill, cls, fields_set = _DIAGNOSTIC_HEADS, _fill, Diagnostic, _DIAGNOSTIC_FIELDS
+    heads, fill, cls, fields_set = _DIAGNOSTIC_HEADS, _fill, Diagnostic, _DIAGNOSTIC_SET
+    new, set_dict, set_fields, set_extra, set_private = (
+        _new,
+        _set_dict,
+        _set_fields_set,
+        _set_extra,
+        _set_private,
+    )
+    keyable, unseen = KEYABLE, _UNSEEN
+    last_rule: Any = None
+    last_supported: Any = None
+    head: Any = None
     for r in records:
         payload = r[4]
         if payload.__class__ is not tuple:
@@ -345,15 +374,28 @@ def _build_diagnostics(
             continue
         rule, values = payload
         supported = r[3]
-        head = heads.get((id(rule), supported, provider_id))
-        if head is None or head[0] is not rule:
-            head = _diagnostic_head(rule, supported, provider_id)
-        _, fields, message, text = head
+        if rule is not last_rule or supported is not last_supported:
+            head = heads.get((id(rule), supported, provider_id))
+            if head is None or head[0] is not rule:
+                head = _diagnostic_head(rule, supported, provider_id)
+            last_rule, last_supported = rule, supported
+        _, fields, message, text, single = head
         data = fields.copy()  # the fields in declared order; the per-record ones replaced below
         data["tool_name"] = tool_name
         path = data["path"] = r[1]
         if message is not None:
-            data["message"] = fill(message, provider_id, tool_name, path, values)
+            # ``fill(message, ...)``, read from its texts when its one placeholder's value has
+            # been worded before
+            worded = None
+            if single is not None:
+                value = values.get(single[0], unseen)
+                if value.__class__ in keyable:
+                    worded = single[1].get(value)
+            data["message"] = (
+                worded
+                if worded is not None
+                else fill(message, provider_id, tool_name, path, values)
+            )
         if text is not None:
             data["compile"] = build_from(
                 CompileAbility,
@@ -363,12 +405,12 @@ def _build_diagnostics(
                     "detail": fill(text, provider_id, tool_name, path, values),
                 },
             )
-        # ``build_from(cls, data, set(fields_set))``, inline
-        obj = _new(cls)
-        _set_dict(obj, data)
-        _set_fields_set(obj, set(fields_set))
-        _set_extra(obj, None)
-        _set_private(obj, None)
+        # ``build_from(cls, data, fields_set)``, inline
+        obj = new(cls)
+        set_dict(obj, data)
+        set_fields(obj, fields_set)
+        set_extra(obj, None)
+        set_private(obj, None)
         add(obj)
     return out
 
@@ -382,7 +424,7 @@ def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> 
     head = _DIAGNOSTIC_HEADS.get((id(rule), supported, provider_id))
     if head is None or head[0] is not rule:
         head = _diagnostic_head(rule, supported, provider_id)
-    _, fields, message, text = head
+    _, fields, message, text, _ = head
     data = fields.copy()  # the fields in declared order; the per-record ones replaced below
     data["tool_name"] = tool_name
     path = data["path"] = r[1]
@@ -397,7 +439,7 @@ def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> 
                 "detail": _fill(text, provider_id, tool_name, path, values),
             },
         )
-    return build_from(Diagnostic, data, set(_DIAGNOSTIC_FIELDS))
+    return build_from(Diagnostic, data, _DIAGNOSTIC_SET)
 
 
 # Built transformations by what decides them (code, path, lossiness, detail template and its
@@ -408,81 +450,75 @@ _TRANSFORMATIONS: dict[tuple[Any, ...], Transformation] = {}
 _TRANSFORMATIONS_MAX = 16_384
 
 
-# template -> whether filling it may read the tool's name
-_NAMES_TOOL: dict[str, bool] = {}
+# template -> (whether filling it may read the tool's name, its one plain placeholder: "" when it
+# has none, None when it has more or needs the general fill)
+_NAMES_TOOL: dict[str, tuple[bool, str | None]] = {}
 
 
-def _names_tool(template: str) -> bool:
-    """Whether filling ``template`` may read the tool's name (read once per template)."""
-    names = _NAMES_TOOL.get(template)
-    if names is None:
+def _names_tool(template: str) -> tuple[bool, str | None]:
+    """Whether filling ``template`` may read the tool's name, and which one value decides its
+    text (read once per template)."""
+    known = _NAMES_TOOL.get(template)
+    if known is None:
         fields = template_fields(template) if "{" in template else frozenset()
         names = fields is None or "tool" in fields
+        single = None if fields is None or len(fields) > 1 else next(iter(fields), "")
+        known = (names, single)
         if len(_NAMES_TOOL) < 4096:
-            _NAMES_TOOL[template] = names
-    return names
+            _NAMES_TOOL[template] = known
+    return known
 
 
 def _build_transformation(
     r: TransformationRecord, provider_id: str, tool_name: str
 ) -> Transformation:
-    payload = r[3]
-    if payload.__class__ is not tuple:
-        return payload  # type: ignore[no-any-return]  # built already
-    template, values = payload
-    key: tuple[Any, ...] | None = None
-    built = None
-    if not values or KEYABLE.issuperset(map(type, values.values())):  # ``values_key`` is not None
-        names_tool = _NAMES_TOOL.get(template)
-        if names_tool is None:
-            names_tool = _names_tool(template)
-        key = (
-            r[0],
-            r[1],
-            r[2],
-            template,
-            tuple(values.items()) if values else (),
-            provider_id,
-            tool_name if names_tool else None,
-        )
-        built = _TRANSFORMATIONS.get(key)
-    if built is None:
-        built = build_from(
-            Transformation,
-            {
-                "code": r[0],
-                "path": r[1],
-                "detail": _fill(template, provider_id, tool_name, r[1], values),
-                "lossy": r[2],
-            },
-        )
-        if key is not None:
-            if len(_TRANSFORMATIONS) >= _TRANSFORMATIONS_MAX:
-                _TRANSFORMATIONS.clear()  # bounded: start over rather than keep stale entries
-            _TRANSFORMATIONS[key] = built
-    return built
+    """The transformation of one record (see :func:`_build_transformations`)."""
+    return _build_transformations((r,), provider_id, tool_name)[0]
 
 
 def _build_transformations(
     records: Iterable[TransformationRecord], provider_id: str, tool_name: str
 ) -> list[Transformation]:
-    """:func:`_build_transformation` of each record, in one loop (a compile builds all of a
-    tool's transformations at once, so the per-record call and lookups are made once)."""
+    """The transformation of each record, in one loop (a compile builds all of a tool's
+    transformations at once, so the per-record call and lookups are made once).
+
+    A transformation is immutable and holds nothing else, so an equal record met again (the same
+    step at the same path, in this tool or another) shares the one built before. The memo key
+    holds what decides it: code, path, lossiness, the detail template, the values its text reads
+    (the one placeholder's value when it names one plain name, nothing when it names none, else
+    every value), and the target and, when the template may name it, the tool."""
     out: list[Transformation] = []
     add = out.append
-    memo, names_of, keyable = _TRANSFORMATIONS, _NAMES_TOOL, KEYABLE
+    memo, infos, keyable, unseen = _TRANSFORMATIONS, _NAMES_TOOL, KEYABLE, _UNSEEN
+    fields_set = _TRANSFORMATION_SET
     for r in records:
         payload = r[3]
         if payload.__class__ is not tuple:
             add(payload)  # built already
             continue
         template, values = payload
+        info = infos.get(template)
+        if info is None:
+            info = _names_tool(template)
+        names_tool, single = info
         key: tuple[Any, ...] | None = None
         built = None
-        if not values or keyable.issuperset(map(type, values.values())):
-            names_tool = names_of.get(template)
-            if names_tool is None:
-                names_tool = _names_tool(template)
+        if single is not None and (
+            single == "" or (read := values.get(single, unseen)).__class__ in keyable
+        ):
+            # the text reads this one value (or none): a value of another class, or none
+            # at all, takes the keys below
+            key = (
+                r[0],
+                r[1],
+                r[2],
+                template,
+                read if single else None,
+                provider_id,
+                tool_name if names_tool else None,
+            )
+            built = memo.get(key)
+        elif not values or keyable.issuperset(map(type, values.values())):
             key = (
                 r[0],
                 r[1],
@@ -502,6 +538,7 @@ def _build_transformations(
                     "detail": _fill(template, provider_id, tool_name, r[1], values),
                     "lossy": r[2],
                 },
+                fields_set,
             )
             if key is not None:
                 if len(memo) >= _TRANSFORMATIONS_MAX:
@@ -518,28 +555,37 @@ def materialize_diagnostics(
     return _build_diagnostics(sorted(records, key=_record_key), provider_id, tool_name)
 
 
+def _distinct(records: Sequence[TransformationRecord]) -> bool:
+    """Whether no two of ``records`` can share a text key of :func:`_kept`: they differ
+    whenever (code, path, lossy) do and neither code nor path holds a space."""
+    return (
+        len(set(map(_head, records))) == len(records)
+        and " " not in "".join(map(_codes, records))
+        and " " not in "".join(map(_paths, records))
+    )
+
+
+def _kept(records: Sequence[TransformationRecord], built: Sequence[Transformation]) -> list[int]:
+    """The indexes of ``records`` (built as ``built``) that are no repeat of an earlier one's
+    code, path, detail and lossiness."""
+    seen: set[str] = set()
+    kept: list[int] = []
+    for i, (r, t) in enumerate(zip(records, built, strict=True)):
+        key = f"{r[0]} {r[1]} {t.detail} {r[2]}"
+        if key not in seen:
+            seen.add(key)
+            kept.append(i)
+    return kept
+
+
 def _unique(
     records: Sequence[TransformationRecord], provider_id: str, tool_name: str
 ) -> list[TransformationRecord]:
     """``records`` without repeats of the same code, path, detail and lossiness (first kept)."""
-    if len(records) < 2:
+    if len(records) < 2 or _distinct(records):
         return list(records)
-    if (
-        len(set(map(_head, records))) == len(records)
-        and " " not in "".join(map(_codes, records))
-        and " " not in "".join(map(_paths, records))
-    ):
-        # The text keys below differ whenever (code, path, lossy) do and neither holds a space.
-        return list(records)
-    seen: set[str] = set()
-    kept: list[TransformationRecord] = []
-    for r in records:
-        detail = _build_transformation(r, provider_id, tool_name).detail
-        key = f"{r[0]} {r[1]} {detail} {r[2]}"
-        if key not in seen:
-            seen.add(key)
-            kept.append(r)
-    return kept
+    built = _build_transformations(records, provider_id, tool_name)
+    return [records[i] for i in _kept(records, built)]
 
 
 def finalize_records(
@@ -561,6 +607,28 @@ def finalize_records(
     ones kept: sorting is stable, so that is the order sorting all of them first gives); the
     result builds its records on first access.
     """
+    return finalize_owned(
+        provider_id,
+        tool_name,
+        dict(output) if output is not None else None,
+        transformations,
+        diagnostics,
+        allow_lossy,
+        sort,
+    )
+
+
+def finalize_owned(
+    provider_id: str,
+    tool_name: str,
+    output: dict[str, Any] | None,
+    transformations: Sequence[TransformationRecord],
+    diagnostics: Sequence[DiagnosticRecord],
+    allow_lossy: bool,
+    sort: bool,
+) -> CompileResult:
+    """:func:`finalize_records` of an ``output`` the result may keep as it is (a run's own,
+    shared with no one): the arguments in order, nothing copied."""
     # The verdict needs only two questions of the records; which records survive, in what
     # order, is worked out with the records themselves, on first access.
     unresolved = 0 in map(_ranks, diagnostics) and any(
@@ -593,7 +661,7 @@ def finalize_records(
         provider_id=provider_id,
         tool_name=tool_name,
         ok=ok,
-        output=(dict(output) if output is not None else {}) if ok else None,
+        output=(output if output is not None else {}) if ok else None,
         records=_records,
         args=(
             kept_transformations,
@@ -618,17 +686,19 @@ def _records(
 ) -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
     """A result's records, built on first access (``finalize_records`` says which survive)."""
     if changes is None:
-        changes = _unique(transformations, provider_id, tool_name)
+        # every record built, then the repeats (``_unique``) left out, when there can be any
+        built = _build_transformations(transformations, provider_id, tool_name)
+        if len(transformations) > 1 and not _distinct(transformations):
+            built = [built[i] for i in _kept(transformations, built)]
+    else:
+        built = _build_transformations(changes, provider_id, tool_name)
     # errors compiling resolved are dropped: their transformation records stand for them
     kept = [d for d in diagnostics if d[0] or not d[3]]
     if sort:
         kept.sort(key=_record_key)
     if refusal is not None:
         kept.append(refusal)
-    return (
-        tuple(_build_transformations(changes, provider_id, tool_name)),
-        tuple(_build_diagnostics(kept, provider_id, tool_name)),
-    )
+    return tuple(built), tuple(_build_diagnostics(kept, provider_id, tool_name))
 
 
 def finalize_compile(

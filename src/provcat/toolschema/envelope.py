@@ -63,18 +63,23 @@ class Output(RunState):
 
     def envelope(self, recipe: _Recipe, schema: Any, omit_schema: bool) -> dict[str, Any]:
         """The target's output envelope with the tool's name, description and schema in it."""
-        out: dict[str, Any] = {}
+        placed, filled = recipe
+        out = placed.copy()  # every key in its place; a key left out is deleted in place
         desc = self.tool.description
         show = desc is not None and (self.plan.describe_empty or bool(desc))
-        for key, kind, value in recipe:
+        for key, kind, value in filled:
             if kind == "$name":
                 out[key] = self.tool.name
             elif kind == "$description":
                 if show:
                     out[key] = desc
+                else:
+                    del out[key]
             elif kind == "$schema":
                 if not omit_schema:
                     out[key] = schema
+                else:
+                    del out[key]
             elif kind == "nested":
                 out[key] = self.envelope(value, schema, omit_schema)
             else:

@@ -93,15 +93,18 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
         steps: list[TransformationRecord] = []
         omit = False
         schema: Any = None
+        plan = self.plan
+        # the root steps recorded without values, worded once per target (``root_step``)
+        root_steps = plan.root_steps
         if not rewrites:
             # the subschemas as walked, when a check reads them after the walk
-            self.pathed = [] if self.plan.reads_nodes else None
+            self.pathed = [] if plan.reads_nodes else None
             schema = self.verbatim_walk(self.root, "inputSchema", 1, 1)
             self.tool_rules()
             self.root_step("rename-input-schema", steps)
         else:
             resolved: Any = self.root
-            if not one_walk and self.plan.inlines:
+            if not one_walk and plan.inlines:
                 self.pre, self.drops = [], []
                 resolved = self.inline(self.root, "inputSchema", ())
                 for where in self.drops:
@@ -113,7 +116,11 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
                     f"than {MAX_NESTING} levels deep.",
                 ):
                     return Outcome(self.diagnostics, self.pre, None)
-            omit = isinstance(resolved, dict) and self.empty_schema(resolved)
+            omit = (
+                bool(plan.empty_rules)
+                and isinstance(resolved, dict)
+                and self.empty_schema(resolved)
+            )
             if not omit:
                 schema = self.node(resolved, "inputSchema")
             elif one_walk:
@@ -124,18 +131,26 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
                 for rule, _ in self.target.fires("empty-schema"):
                     self.record(rule, "inputSchema", into=steps)
             else:
-                if isinstance(schema, dict):
+                if self.renamed_definitions and isinstance(schema, dict):
                     self.rewrite_refs(schema)
-                self.root_step("rename-input-schema", steps)
-        self.root_step("enable-strict", steps)
-        if isinstance(schema, dict):
+                record = root_steps.get("rename-input-schema")
+                if record is not None:
+                    steps.append(record)
+                else:
+                    self.root_step("rename-input-schema", steps)
+        record = root_steps.get("enable-strict")
+        if record is not None:
+            steps.append(record)
+        else:
+            self.root_step("enable-strict", steps)
+        if plan.root_type_rules and isinstance(schema, dict):
             schema = self.root_type_actions(schema, steps)
-        tail = self.tail()
-        if self.plan.inlines:
+        tail = self.tail() if self.type_names or self.int64_values else ()
+        if plan.inlines:
             ordered = [*self.pre, *self.dfs, *steps, *self.post, *tail]
         else:
             ordered = [*steps, *self.pre, *self.dfs, *self.post, *tail]
-        return Outcome(self.diagnostics, ordered, self.envelope(self.plan.recipe, schema, omit))
+        return Outcome(self.diagnostics, ordered, self.envelope(plan.recipe, schema, omit))
 
 
 def run(tool: CanonicalTool | PlainTool, target: Target, *, keep_resolved: bool = True) -> Outcome:

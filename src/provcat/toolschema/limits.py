@@ -22,8 +22,8 @@ class LimitChecks(RunState):
             tally = _Tally()
             for s, depth in self.lean_nodes():
                 tally.node(s, depth)
-        for rule, kind, most, given, threshold in self.plan.limits:
-            if kind == "large-enum-chars":
+        for rule, _kind, most, given, threshold, counted in self.plan.limits:
+            if counted is None:  # "large-enum-chars": per enum, over the enums past a threshold
                 if tally.largest_enum <= threshold:
                     continue
                 for n in walk_schema(self.root):
@@ -39,14 +39,6 @@ class LimitChecks(RunState):
                                 threshold=threshold,
                             )
                 continue
-            count = (
-                tally.properties
-                if kind == "property-count"
-                else tally.depth
-                if kind == "depth"
-                else tally.values
-                if kind == "enum-value-count"
-                else tally.chars
-            )
+            count = counted(tally)
             if count > most:
                 self.fire(rule, "inputSchema", count=count, max=most, threshold=given)

@@ -25,6 +25,8 @@ from provcat.toolschema.values import (
 )
 
 _NULL_SCHEMA = {"type": "null"}  # compared with, never handed out
+# the values of a step recorded without any (read-only, shared)
+_NO_VALUES: dict[str, Any] = {}
 
 
 class NodeRules(RunState):
@@ -68,7 +70,8 @@ class NodeRules(RunState):
         for k, v in other.items():
             merged.setdefault(k, v)
         merged["nullable"] = True
-        self.step("collapse-nullable-any-of", path, self.dfs)
+        code, detail = self.plan.step_heads["collapse-nullable-any-of"]  # ``step``, inline
+        self.dfs.append((code, path, False, (detail, _NO_VALUES)))
         return merged
 
     def type_rules(
@@ -179,15 +182,16 @@ class NodeRules(RunState):
         drop = not self.keep_resolved
         fire_values, record_values = plan.ap_values[state]
         # what fire() and record() append, per rule, in rule order
-        for rule, rank, code, supported, action, spec, settled in plan.ap_heads_by_state[state]:
+        for rule, rank, code, supported, action, change, settled in plan.ap_heads_by_state[state]:
             if not (settled and drop):
                 diagnostics.append((rank, where, code, supported, (rule, fire_values)))
             fired.add(code)
             if action == "keep":
                 continue
             matched = True
-            if spec is not None:
-                dfs.append((spec["code"], where, rule.lossy, (spec["detail"], record_values)))
+            if change is not None:
+                changed, lossy, detail = change
+                dfs.append((changed, where, lossy, (detail, record_values)))
             if action == "close-object":
                 out["additionalProperties"] = False
             elif action == "drop-keyword":
@@ -271,8 +275,9 @@ class NodeRules(RunState):
             and values
             and (_STRINGS.issuperset(map(type, values)) or all(isinstance(v, str) for v in values))
             and "format" not in out
-            and self.step("add-enum-format", path + ".format", self.dfs)
         ):
+            code, detail = plan.step_heads["add-enum-format"]  # ``step``, inline
+            self.dfs.append((code, path + ".format", False, (detail, _NO_VALUES)))
             out["format"] = "enum"
         int64 = plan.int64_set
         if int64.isdisjoint(out):

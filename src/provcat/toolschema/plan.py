@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any, Final
 
 from provcat.toolschema.core import (
@@ -64,6 +65,8 @@ _LISTED = ("anyOf", "allOf", "prefixItems")
 _DROPPED, _ONE, _LIST = 0, 1, 2
 
 _UNSEEN: Any = object()
+# the ``_Tally`` count each limit measure reads (any other measure: characters)
+_TALLIED = {"property-count": "properties", "depth": "depth", "enum-value-count": "values"}
 
 
 def _regex(pattern: Any) -> re.Pattern[str] | None:
@@ -76,22 +79,27 @@ def _segment(key: str) -> str:
     return PATH_SEGMENTS.get(key) or join_path("", key)
 
 
-# An output envelope as the walk fills it: (key, "$name" | "$description" | "$schema" | "nested"
-# | "value", the nested recipe or the literal value).
-_Recipe = tuple[tuple[str, str, Any], ...]
+# An output envelope as the walk fills it: its keys in order with every scalar literal in place
+# (a key filled per tool holds None until then), and the keys filled per tool: (key, "$name" |
+# "$description" | "$schema" | "nested" | "value", the nested recipe or JSON data to copy).
+_Recipe = tuple[dict[str, Any], tuple[tuple[str, str, Any], ...]]
 
 
 def _recipe(template: Mapping[str, Any]) -> _Recipe:
     """A target's envelope template as a recipe (placeholders recognised once)."""
-    steps: list[tuple[str, str, Any]] = []
+    placed: dict[str, Any] = {}
+    filled: list[tuple[str, str, Any]] = []
     for key, value in template.items():
+        placed[key] = None
         if isinstance(value, str) and value in ("$name", "$description", "$schema"):
-            steps.append((key, value, None))
+            filled.append((key, value, None))
         elif isinstance(value, Mapping):
-            steps.append((key, "nested", _recipe(value)))
+            filled.append((key, "nested", _recipe(value)))
+        elif value is None or value.__class__ in (str, int, float, bool):
+            placed[key] = value  # a scalar: the same in every tool's envelope
         else:
-            steps.append((key, "value", value))
-    return tuple(steps)
+            filled.append((key, "value", value))
+    return placed, tuple(filled)
 
 
 class _Plan:
@@ -130,6 +138,10 @@ class _Plan:
             )
             for name, spec in target.steps.items()
             if "{" not in spec["detail"]
+        }
+        # each step's code and detail template (what ``RunState.step`` records), read once
+        self.step_heads = {
+            name: (spec["code"], spec["detail"]) for name, spec in target.steps.items()
         }
         self.collapse = "collapse-nullable-any-of" in target.steps
         self.enum_format = "add-enum-format" in target.steps
@@ -202,8 +214,9 @@ class _Plan:
             for state in ("true", "false", "schema", "missing")
         }
         # per state, what ``fire`` and ``record`` append for each rule (the rewrite walk's):
-        # (rule, severity rank, code, compile.supported, action, transformation or None, whether
-        # the diagnostic is an error the compile resolves)
+        # (rule, severity rank, code, compile.supported, action, the transformation's code,
+        # lossiness and detail template or None, whether the diagnostic is an error the compile
+        # resolves)
         self.ap_heads_by_state = {
             state: tuple(
                 (
@@ -212,7 +225,9 @@ class _Plan:
                     rule.code,
                     rule.action != "unsupported",
                     rule.action,
-                    None if rule.action == "keep" else rule.transformation,
+                    None
+                    if rule.action == "keep" or rule.transformation is None
+                    else (rule.transformation["code"], rule.lossy, rule.transformation["detail"]),
                     rule.severity == "error" and rule.action != "unsupported",
                 )
                 for rule in rules
@@ -329,9 +344,19 @@ class _Plan:
         self.limit_rules = fires("limit")
         # whether the one walk measures the schema as it goes (only what limit rules read)
         self.measures = bool(self.limit_rules)
-        # (rule, measure, maximum, threshold as given, threshold or 0) per limit rule, read once
+        # (rule, measure, maximum, threshold as given, threshold or 0, the tally's count of the
+        # measure or None for one counted per enum) per limit rule, read once
         self.limits = tuple(
-            (rule, trig["measure"], trig["max"], trig.get("threshold"), trig.get("threshold", 0))
+            (
+                rule,
+                trig["measure"],
+                trig["max"],
+                trig.get("threshold"),
+                trig.get("threshold", 0),
+                None
+                if trig["measure"] == "large-enum-chars"
+                else attrgetter(_TALLIED.get(trig["measure"], "chars")),
+            )
             for rule, trig in self.limit_rules
         )
         self.dialect_rules = tuple(

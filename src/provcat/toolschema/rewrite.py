@@ -7,7 +7,9 @@ dropped, subschemas under ``items``/``not`` and lists of them under ``anyOf``/``
 ``properties``, ``required`` and copied keywords) and whose values pass the shape's checks is
 written by :meth:`RewriteWalk.leaf` or :meth:`RewriteWalk.object` instead of the per-keyword
 loop of :meth:`RewriteWalk.node`; both give the same output and the same records in the same
-order."""
+order. An object's program takes a property of a leaf shape itself, as :meth:`RewriteWalk.node`
+would: a plain one (scalars only, copied) copied in place, any other by :meth:`RewriteWalk.leaf`,
+an object's by :meth:`RewriteWalk.object`."""
 
 from __future__ import annotations
 
@@ -356,13 +358,77 @@ class RewriteWalk(NodeReports, NodeRules):
             measure.properties += len(value)
         base = path + ".properties"
         node, segment = self.node, PATH_SEGMENTS.get
-        out["properties"] = {
-            k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
-            for k, v in value.items()
-        }
+        props: dict[str, Any] = {}
+        if level + 2 > MAX_NESTING:  # each property bails out in ``node``
+            for k, v in value.items():
+                props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+        else:
+            # what ``node`` does for a property of a leaf shape whose values pass its checks,
+            # without the call: a plain one (scalars only, copied) is copied here without its
+            # path, any other written by ``leaf``; any other property takes ``node``
+            leaves, types, atoms = plan.leaves, plan.plain_types, _ATOMS
+            format_drop, kept_formats = plan.format_drop, plan.kept_formats
+            measure = self.tally if plan.measures else None
+            for k, v in value.items():
+                if v.__class__ is dict:
+                    leaf = leaves.get(tuple(v))
+                    if leaf.__class__ is _Leaf and (
+                        not leaf.typed
+                        or (
+                            (t := v["type"]).__class__ is str
+                            and t != "object"
+                            and (types is None or t in types)
+                        )
+                    ):
+                        if leaf.plain:
+                            if atoms.issuperset(map(type, v.values())):
+                                if measure is not None and depth + 1 > measure.depth:
+                                    measure.depth = depth + 1
+                                copied = v.copy() if leaf.same else {n: v[n] for n in leaf.keys}
+                                if leaf.upper:
+                                    self.type_names += 1
+                                    copied["type"] = t.upper()
+                                props[k] = copied
+                                continue
+                        elif (
+                            not leaf.enum
+                            or (
+                                (e := v["enum"]).__class__ is list
+                                and _STRINGS.issuperset(map(type, e))
+                            )
+                        ) and (
+                            not leaf.format
+                            or (
+                                (f := v["format"]).__class__ is str
+                                and (not format_drop or (kept_formats and f in kept_formats))
+                            )
+                        ):
+                            if measure is not None and depth + 1 > measure.depth:
+                                measure.depth = depth + 1
+                            props[k] = self.leaf(
+                                v, base + (segment(k) or _segment(k)), depth + 1, level + 2, leaf
+                            )
+                            continue
+                    elif (
+                        leaf.__class__ is _Object
+                        and v["type"] == "object"
+                        and v["type"].__class__ is str
+                        and v["properties"].__class__ is dict
+                    ):
+                        if measure is not None and depth + 1 > measure.depth:
+                            measure.depth = depth + 1
+                        props[k] = self.object(
+                            v, base + (segment(k) or _segment(k)), depth + 1, level + 2, leaf
+                        )
+                        continue
+                props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+        out["properties"] = props
         if "required" in s:
             value = s["required"]
-            if value.__class__ not in _ATOMS:
+            if value.__class__ not in _ATOMS and not (
+                # closing writes ``required`` anew; a list of scalars cannot nest too deep
+                plan.closing and value.__class__ is list and _ATOMS.issuperset(map(type, value))
+            ):
                 out["required"] = _clone_within(value, MAX_NESTING - level)
         self.close_object(s, path, out)
         return plan.order(out)
@@ -372,8 +438,21 @@ class RewriteWalk(NodeReports, NodeRules):
         walk: the same records in the same order (reports, then each dropped keyword in the
         input's order, then the finishing steps), the output written in the target's key order
         at once. The caller checked the values ``leaf`` depends on."""
-        if leaf.report is not None:
-            self.report_shape(s, path, leaf.report)
+        found = leaf.report
+        if found is not None:  # ``report_shape(s, path, found)``, inline
+            append, fired = self.diagnostics.append, self.fired
+            for segment, values, heads in found.keywords:
+                where = path + segment
+                for rank, code, supported, rule in heads:
+                    append((rank, where, code, supported, (rule, values)))
+                    fired.add(code)
+            keep = self.keep_resolved
+            for rank, code, supported, rule, values in found.constraints:
+                if rank or not supported or keep:  # what ``fire`` appends
+                    append((rank, path, code, supported, (rule, values)))
+                fired.add(code)
+            if found.values:
+                self.report_values(s, path)
         plan = self.plan
         walked: dict[str, Any] | None = None
         for key, segment, kind, rules in leaf.events:
@@ -382,7 +461,10 @@ class RewriteWalk(NodeReports, NodeRules):
             if kind == _ONE:
                 if walked is None:
                     walked = {}
-                walked[key] = self.node(value, where, depth + 1, level + 1)
+                copied = self.plain_child(value, depth + 1, level + 1)
+                walked[key] = (
+                    copied if copied is not None else self.node(value, where, depth + 1, level + 1)
+                )
                 continue
             if kind == _LIST:
                 if walked is None:
@@ -390,9 +472,12 @@ class RewriteWalk(NodeReports, NodeRules):
                 if isinstance(value, list):
                     if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
                         raise _Bail
-                    node = self.node
+                    node, plain = self.node, self.plain_child
                     walked[key] = [
-                        node(v, f"{where}[{i}]", depth + 1, level + 2) for i, v in enumerate(value)
+                        node(v, f"{where}[{i}]", depth + 1, level + 2)
+                        if (copied := plain(v, depth + 1, level + 2)) is None
+                        else copied
+                        for i, v in enumerate(value)
                     ]
                 else:  # not a list of subschemas: copied, as the general walk does
                     if value.__class__ not in _ATOMS:
@@ -413,9 +498,9 @@ class RewriteWalk(NodeReports, NodeRules):
                     out[key] = _clone_within(value, room)
         if walked is not None:
             out.update(walked)  # in their places
-        if leaf.enum and plan.measures:
+        if leaf.enum and plan.measures:  # a list of strings (the caller checked)
             assert self.tally is not None
-            self.tally.enum(s["enum"])
+            self.tally.string_enum(s["enum"])
         if leaf.typed and plan.upper:
             self.type_names += 1
             out["type"] = out["type"].upper()
@@ -424,6 +509,30 @@ class RewriteWalk(NodeReports, NodeRules):
             if leaf.refit:
                 return plan.order(out)
         return out
+
+    def plain_child(self, v: Any, depth: int, level: int) -> dict[str, Any] | None:
+        """What :meth:`node` gives for ``v`` at ``depth`` and ``level`` in the one walk when it
+        is of a plain leaf shape (scalars only, copied: no record, so no path), else None."""
+        if v.__class__ is not dict or level > MAX_NESTING:
+            return None
+        leaf = self.plan.leaves.get(tuple(v))
+        if leaf.__class__ is not _Leaf or not leaf.plain:
+            return None
+        types = self.plan.plain_types
+        if leaf.typed and not (
+            (t := v["type"]).__class__ is str and t != "object" and (types is None or t in types)
+        ):
+            return None
+        if not _ATOMS.issuperset(map(type, v.values())):
+            return None
+        measure = self.tally if self.plan.measures else None
+        if measure is not None and depth > measure.depth:
+            measure.depth = depth
+        copied: dict[str, Any] = v.copy() if leaf.same else {n: v[n] for n in leaf.keys}
+        if leaf.upper:
+            self.type_names += 1
+            copied["type"] = t.upper()
+        return copied
 
     def hidden(self, key: str, value: Any, depth: int) -> None:
         """Account for ``key: value`` of a subschema at ``depth`` that the single pass drops or

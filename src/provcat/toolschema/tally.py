@@ -50,6 +50,14 @@ class _Tally:
             if isinstance(v, str):
                 self.chars += len(v)
 
+    def string_enum(self, values: list[str]) -> None:
+        """:meth:`enum` of values known to be strings (a leaf program's enum), counted in C."""
+        count = len(values)
+        self.values += count
+        if count > self.largest_enum:
+            self.largest_enum = count
+        self.chars += sum(map(len, values))
+
     def key(self, key: str, value: Any, depth: int) -> None:
         """Count ``key: value`` of a subschema at ``depth`` that the walk does not descend into,
         with every subschema below it."""

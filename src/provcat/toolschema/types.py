@@ -78,14 +78,6 @@ def build_from(cls: type[_T], values: dict[str, Any], fields_set: set[str] | Non
     return obj
 
 
-def _finish(obj: _T, fields_set: set[str]) -> _T:
-    """Set the bookkeeping attributes pydantic keeps beside an instance's field values."""
-    _set_fields_set(obj, fields_set)
-    _set_extra(obj, None)
-    _set_private(obj, None)
-    return obj
-
-
 class _Shape(BaseModel):
     """A frozen contract record; fields in ``_omit_none`` are left out of dumps when None."""
 
@@ -234,9 +226,11 @@ def _result_dict(self: CompileResult) -> dict[str, Any]:
 
 
 _EAGER_ORDER = ("provider_id", "tool_name", "ok", "output")
-# the fields a deferred result sets explicitly (``output`` only when there is one)
-_SET_WHEN_REFUSED = frozenset({"provider_id", "tool_name", "ok", "transformations", "diagnostics"})
-_SET_WHEN_OK = _SET_WHEN_REFUSED | {"output"}
+# the fields a deferred result sets explicitly (``output`` only when there is one): one set of
+# each, shared by every deferred result (frozen models; pydantic's ``model_copy`` and ``copy``
+# copy the set before they would change it)
+_SET_WHEN_REFUSED: set[str] = {"provider_id", "tool_name", "ok", "transformations", "diagnostics"}
+_SET_WHEN_OK: set[str] = _SET_WHEN_REFUSED | {"output"}
 
 
 class CompileResult(_Shape):
@@ -286,7 +280,10 @@ class CompileResult(_Shape):
         }
         obj = _new(cls)
         _set_dict(obj, values)
-        return _finish(obj, set(_SET_WHEN_OK if ok else _SET_WHEN_REFUSED))
+        _set_fields_set(obj, _SET_WHEN_OK if ok else _SET_WHEN_REFUSED)
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        return obj
 
     @property
     def lossy(self) -> bool:

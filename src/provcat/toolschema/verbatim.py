@@ -94,17 +94,24 @@ class VerbatimWalk(NodeReports):
         stops = self.plan.quiet_leaf_stops
         quiet = self.pathed is None and level + 2 <= MAX_NESTING
         if isinstance(entries, dict):
-            return {
-                k: dict(v)
-                if quiet
-                and v.__class__ is dict
-                and stops.isdisjoint(v)
-                and _ATOMS.issuperset(map(type, v.values()))
-                else walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
-                if isinstance(v, dict)
-                else copied(v, level + 1)
-                for k, v in entries.items()
-            }
+            out: dict[str, Any] = {}
+            near = level + 2 > MAX_NESTING
+            pathed = self.pathed
+            for k, v in entries.items():
+                if v.__class__ is dict and not near and _ATOMS.issuperset(map(type, v.values())):
+                    # a leaf of scalars (no slot holds a scalar subschema): what ``walk`` does
+                    # for it, without the call, and nothing but the copy when nothing reads it
+                    if not quiet or not stops.isdisjoint(v):
+                        where = base + (segment(k) or _segment(k))
+                        if pathed is not None:
+                            pathed.append((v, where, depth + 1))
+                        self.verbatim_node(v, where)
+                    out[k] = dict(v)
+                elif isinstance(v, dict):
+                    out[k] = walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+                else:
+                    out[k] = copied(v, level + 1)
+            return out
         return [
             dict(v)
             if quiet

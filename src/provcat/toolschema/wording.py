@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from string import Formatter
 from typing import Any, Final
 
-__all__ = ["KEYABLE", "fill", "format_template", "template_fields", "values_key"]
+__all__ = ["KEYABLE", "fill", "format_template", "single_field", "template_fields", "values_key"]
 
 _MEMO_MAX: Final = 4096
 _UNSEEN: Any = object()
@@ -86,6 +86,15 @@ def _single(template: str) -> tuple[str, dict[Any, str]] | None:
     if len(_SINGLE) < _MEMO_MAX:
         _SINGLE[template] = single
     return single
+
+
+def single_field(template: str) -> tuple[str, dict[Any, str]] | None:
+    """The one plain placeholder ``template`` names with the texts :func:`fill` made from its
+    values so far (a record builder reads them without the call); None for any other template."""
+    single = _SINGLE.get(template, _UNSEEN)
+    if single is _UNSEEN:
+        single = _single(template)
+    return single  # type: ignore[no-any-return]
 
 
 def fill(template: str, provider_id: str, tool_name: str, path: str, values: Any) -> str:
