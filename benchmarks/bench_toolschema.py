@@ -29,12 +29,21 @@ FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "toolschema" / "schem
 ROUNDS = 5
 
 
-def corpus(n: int = 1000, seed: int = 5) -> list[dict[str, Any]]:
+def corpus(n: int = 1000, seed: int = 5, *, distinct_names: bool = False) -> list[dict[str, Any]]:
     """``n`` canonical tools of mixed shape, the same on every run. Every parameter describes
     itself in its own words, as real tools' parameters do (a corpus whose leaves repeat word for
-    word would favour a compiler that remembers subschemas)."""
+    word would favour a compiler that remembers subschemas).
+
+    An object's properties are ``field_0``, ``field_1``, ... in every tool, so paths and object
+    shapes repeat from tool to tool; ``distinct_names`` gives every property a name of its own
+    instead (the same shapes otherwise), which no per-path or per-shape memo can reuse.
+    """
     rng = random.Random(seed)
     numbers = itertools.count(1)
+    names = itertools.count(1)
+
+    def name(i: int) -> str:
+        return f"field_{next(names)}" if distinct_names else f"field_{i}"
 
     def leaf(depth: int) -> dict[str, Any]:
         node = _leaf(depth)
@@ -66,7 +75,7 @@ def corpus(n: int = 1000, seed: int = 5) -> list[dict[str, Any]]:
         return obj(depth + 1)
 
     def obj(depth: int) -> dict[str, Any]:
-        props = {f"field_{i}": leaf(depth) for i in range(rng.randint(1, 6))}
+        props = {name(i): leaf(depth) for i in range(rng.randint(1, 6))}
         required = [k for k in props if rng.random() < 0.6]
         return {"type": "object", "properties": props, "required": required}
 
@@ -178,24 +187,18 @@ def _compiler(target: str, *, materialize: bool) -> Callable[[dict[str, Any]], A
     return chosen
 
 
-def main() -> None:
-    # pydantic-ai warns about schema shapes (e.g. typed maps in Anthropic strict mode) it still
-    # transforms; the warnings are about the corpus, not the measurement
-    warnings.filterwarnings("ignore", category=UserWarning, module=r"pydantic_ai\.")
-    fixtures = [f["tool"] for f in json.loads(FIXTURES.read_text(encoding="utf-8"))["fixtures"]]
-    tools = fixtures + corpus()
-    targets = [t.id for t in list_targets()]
-    peers = _peers(targets)
-    contenders: dict[str, Callable[[dict[str, Any]], Any]] = dict(peers)
-    sdk = _openai_sdk()
-    if sdk is not None:
-        contenders["openai-sdk"] = sdk
-        contenders["strict-floor"] = strict_walk
-    for tid in targets:
-        contenders[tid] = _compiler(tid, materialize=False)
-        contenders[f"{tid}+records"] = _compiler(tid, materialize=True)
+def _measure(
+    bench: str,
+    label: str,
+    contenders: dict[str, Callable[[dict[str, Any]], Any]],
+    targets: list[str],
+    tools: list[dict[str, Any]],
+    fixtures: int,
+) -> dict[str, float]:
+    """Time every contender on ``tools``, print the per-target lines and record the rows."""
+    peers = [name for name in contenders if name.startswith("pydantic-ai:")]
     print(
-        f"{len(tools)} tools ({len(fixtures)} fixtures + 1000 generated), every contender timed "
+        f"{len(tools)} tools ({fixtures} fixtures + 1000 generated{label}), every contender timed "
         f"in each of {ROUNDS} interleaved rounds, best round kept; speed-up = pydantic-ai time / "
         "provcat time for the target's own pydantic-ai transformer (above 1.00x: provcat is "
         "faster)."
@@ -218,7 +221,7 @@ def main() -> None:
                 f" {'—':>8} {'no peer':<9} {per_tool[f'{tid}+records']:6.1f} µs {'—':>8} no peer"
             )
             print(line)
-            table.row("toolschema", tid, per_tool[tid], "us/tool", note="no same-work peer")
+            table.row(bench, tid, per_tool[tid], "us/tool", note="no same-work peer")
             continue
         lean_ratio, full_ratio = best[peer] / lean, best[peer] / full
         lean_met, full_met = lean_ratio >= 1.5, full_ratio >= 1.2
@@ -233,7 +236,7 @@ def main() -> None:
             (f"{tid} +records", per_tool[f"{tid}+records"], full_ratio, 1.2, full_met),
         ):
             table.row(
-                "toolschema",
+                bench,
                 figure,
                 ours,
                 "us/tool",
@@ -248,14 +251,44 @@ def main() -> None:
         ">= 1.5x as fast (records decided, built on first access) and >= 1.2x with every "
         f"Transformation and Diagnostic built and worded (+records): {'met' if met_all else 'NOT met'}."
     )
+    return best
+
+
+def main() -> None:
+    # pydantic-ai warns about schema shapes (e.g. typed maps in Anthropic strict mode) it still
+    # transforms; the warnings are about the corpus, not the measurement
+    warnings.filterwarnings("ignore", category=UserWarning, module=r"pydantic_ai\.")
+    fixtures = [f["tool"] for f in json.loads(FIXTURES.read_text(encoding="utf-8"))["fixtures"]]
+    targets = [t.id for t in list_targets()]
+    peers = _peers(targets)
+    contenders: dict[str, Callable[[dict[str, Any]], Any]] = dict(peers)
+    sdk = _openai_sdk()
+    if sdk is not None:
+        contenders["openai-sdk"] = sdk
+        contenders["strict-floor"] = strict_walk
+    for tid in targets:
+        contenders[tid] = _compiler(tid, materialize=False)
+        contenders[f"{tid}+records"] = _compiler(tid, materialize=True)
+    tools = fixtures + corpus()
+    best = _measure("toolschema", "", contenders, targets, tools, len(fixtures))
     if sdk is not None:
         floor = best["strict-floor"]
         print(
             f"  reference only (not the same work): the openai SDK's in-place strict walk takes "
-            f"{per_tool['openai-sdk']:.1f} µs/tool and reports nothing; a hand-written pure-Python "
-            f"strict walk (benchmarks/strict_floor.py) takes {floor / len(tools) * 1e6:.1f} "
-            f"µs/tool, {best['openai-sdk'] / floor:.2f}x of the SDK's."
+            f"{best['openai-sdk'] / len(tools) * 1e6:.1f} µs/tool and reports nothing; a "
+            f"hand-written pure-Python strict walk (benchmarks/strict_floor.py) takes "
+            f"{floor / len(tools) * 1e6:.1f} µs/tool, {best['openai-sdk'] / floor:.2f}x of the SDK's."
         )
+    # the same shapes with every property named apart: nothing a memo keyed on paths or object
+    # shapes could reuse (an application's tools share some names; this is the far end)
+    _measure(
+        "toolschema/distinct-names",
+        " (every property named apart)",
+        {k: v for k, v in contenders.items() if k not in ("openai-sdk", "strict-floor")},
+        targets,
+        fixtures + corpus(distinct_names=True),
+        len(fixtures),
+    )
 
 
 if __name__ == "__main__":

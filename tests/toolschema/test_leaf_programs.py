@@ -89,7 +89,7 @@ def _cases() -> list[dict[str, Any]]:
     ]
     cases += [tool(leaf) for leaf in _LEAVES]
     cases += list(FIXTURES.values())
-    cases += corpus(60, seed=23)
+    cases += corpus(60, seed=23) + corpus(30, seed=29, distinct_names=True)
     return cases
 
 
