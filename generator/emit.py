@@ -364,6 +364,10 @@ class _Renderer:
 
     def _render(self, template: str, values: Callable[[], dict[str, Any]]) -> str:
         context = {"source": self.source, "generator_version": GENERATOR_VERSION, **values()}
+        if template.startswith("plain:"):  # written in Python (generator.plain_pages)
+            from generator.plain_pages import PLAIN
+
+            return PLAIN[template](context)
         return self.env.get_template(template).render(context)
 
     def page(
