@@ -14,6 +14,8 @@ Severity = Literal["error", "warning"]
 
 @dataclass(frozen=True, slots=True)
 class Code:
+    """A diagnostic code: its name, severity and what it means."""
+
     name: str
     severity: Severity
     stage: str

@@ -13,6 +13,8 @@ Loc = tuple[str, int, int]
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One problem found: where (file, line, column), its code, severity, message and hint."""
+
     file: str
     line: int
     column: int

@@ -18,6 +18,8 @@ from provcat.redact import sanitize
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
+    """What importing a dotted name gave: the object, or why it failed."""
+
     value: Any = None
     error: str | None = None
 

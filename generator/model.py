@@ -99,6 +99,8 @@ class Valued:
 
 @dataclass(frozen=True, slots=True)
 class EndpointDecl:
+    """One endpoint's declaration, with its effective settings and positions."""
+
     key: Key
     aliases: tuple[Key, ...]
     type: Valued
@@ -121,6 +123,8 @@ class EndpointDecl:
 
 @dataclass(frozen=True, slots=True)
 class PolicyDecl:
+    """A provider's model policy (aliases, effort, prefixes, kwargs) as declared."""
+
     model_aliases: tuple[tuple[Key, Valued], ...]
     effort_mode: Valued | None
     effort_kwarg: Valued | None
@@ -171,6 +175,8 @@ class PackedPlaces(Mapping[FactPath, Loc]):
 
 @dataclass(frozen=True, slots=True)
 class ModelDecl:
+    """One listed model: its id, aliases, facts and where each fact was written."""
+
     key: Key
     aliases: tuple[Key, ...]
     facts: dict[str, Any]
@@ -190,6 +196,8 @@ class ModelDecl:
 
 @dataclass(frozen=True, slots=True)
 class ProviderDecl:
+    """One provider file's typed records."""
+
     file: str
     stem: str
     key: Key

@@ -54,6 +54,10 @@ class Summary:
     problems: tuple[Diagnostic, ...]
     uses: tuple[Use, ...]
 
+    def __reduce__(self) -> tuple[type[Summary], tuple[Any, ...]]:
+        # kept in every provider's cache entry: one constructor call when loaded
+        return (Summary, (self.problems, self.uses))
+
 
 def summarize(p: ProviderDecl) -> Summary:
     """Every problem of ``p``'s inventory that does not depend on the day, and what it uses."""

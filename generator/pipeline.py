@@ -41,6 +41,8 @@ PROVIDER_SCHEMA = "provider.schema.json"
 
 @dataclass
 class Result:
+    """One compiler run: every diagnostic and, when the catalog is valid, the snapshot and files."""
+
     diagnostics: list[Diagnostic] = field(default_factory=list)
     snapshot: dict[str, Any] | None = None
     files: Mapping[str, str] | None = None

@@ -63,6 +63,11 @@ class PartFacts:
     json: bytes  # canonical JSON of its records, a line break, canonical JSON of its index (UTF-8)
     lifecycle: tuple[dict[str, Any], ...]  # its models the lifecycle page lists, in file order
 
+    def __reduce__(self) -> tuple[type[PartFacts], tuple[Any, ...]]:
+        # every cached rebuild loads one per provider: one constructor call, not the generic
+        # frozen-dataclass state restore
+        return (PartFacts, (self.models, self.digest, self.json, self.lifecycle))
+
 
 def part_facts(key: str, part: Part) -> PartFacts:
     records, index = part

@@ -83,6 +83,8 @@ def _report(problem: KeyProblem[Loc] | None) -> Diagnostic | None:
 
 @dataclass
 class _Context:
+    """What the whole-set checks share: the importer and what earlier builds proved."""
+
     importer: Importer
     proofs: Proofs | None = None
     out: list[Diagnostic] = field(default_factory=list)
