@@ -116,13 +116,19 @@ class RowsCache(Protocol):
 class PageInputs:
     """The named inputs of the whole-catalog files, each made (and hashed) once, when asked."""
 
-    def __init__(self, snapshot: dict[str, Any], fingerprint: str, cache: RowsCache | None) -> None:
+    def __init__(
+        self,
+        snapshot: dict[str, Any],
+        fingerprint: str,
+        cache: RowsCache | None,
+        rows: list[bytes] | None = None,
+    ) -> None:
         self.snapshot = snapshot
         self.fingerprint = fingerprint
         self.cache = cache
         self._values: dict[str, Any] = {}
         self._digests: dict[str, bytes] = {}
-        self._rows: list[bytes] | None = None
+        self._rows = rows  # row_digests, when the caller took them already
 
     def value(self, name: str) -> Any:
         if name not in self._values:
@@ -198,8 +204,12 @@ class PageInputs:
     def row_digests(self) -> list[bytes]:
         """The SHA-256 of each provider row's exact bytes."""
         if self._rows is None:
-            self._rows = [hashlib.sha256(exact(row)).digest() for row in self.snapshot["providers"]]
+            self._rows = self.row_digests_of(self.snapshot)
         return self._rows
+
+    @staticmethod
+    def row_digests_of(snapshot: dict[str, Any]) -> list[bytes]:
+        return [hashlib.sha256(exact(row)).digest() for row in snapshot["providers"]]
 
     def _digest(self, name: str) -> bytes:
         found = self._digests.get(name)
