@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import FrozenInstanceError
+from typing import Any, ClassVar, Self
 
 from generator.diagnostics import Loc
 from generator.loader import Document, NodePath
@@ -67,40 +67,106 @@ def endpoint_defaults() -> EndpointDefaults:
     return _DEFAULTS
 
 
-def _rebuilt(self: Any) -> tuple[type[Any], tuple[Any, ...]]:
-    """Pickle support for a frozen dataclass with slots: rebuilt by one call of its constructor
-    with its fields in order, not the generic frozen-dataclass state restore (the build cache
-    loads one record per provider, endpoint and declared value on every rebuild)."""
-    return (type(self), tuple(getattr(self, name) for name in self.__slots__))
+_set = object.__setattr__
 
 
-@dataclass(frozen=True, slots=True)
-class Key:
+class _Record:
+    """What a frozen dataclass gives its instances, field by field (``_fields``: its slots, in
+    field order): equality, hash, repr, immutability, ``replace``, and pickling by one
+    constructor call (not the generic state restore: the build cache loads one record per
+    provider, endpoint and declared value on every rebuild). Written once here: as dataclasses,
+    these six records compiled some thirty generated methods from source each time a build
+    started, about 3 ms of a one-file rebuild."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()  # each record's fields, in order: its slots
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return (type(self), self._values())
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with ``changes`` (``dataclasses.replace``)."""
+        values: dict[str, Any] = {name: getattr(self, name) for name in self._fields}
+        unknown = set(changes) - set(values)
+        if unknown:
+            raise TypeError(f"{type(self).__qualname__} has no field {sorted(unknown)[0]!r}")
+        values.update(changes)
+        return type(self)(**values)
+
+
+class Key(_Record):
     """A declared key or alias, as written, with its position."""
 
+    _fields: ClassVar[tuple[str, ...]] = ("value", "loc")
+    __slots__ = _fields
     value: str
     loc: Loc
 
+    def __init__(self, value: str, loc: Loc) -> None:
+        _set(self, "value", value)
+        _set(self, "loc", loc)
+
     def __reduce__(self) -> tuple[type[Key], tuple[str, Loc]]:
-        # a cached catalog holds one per model and alias: rebuilt by one call, not the
-        # generic frozen-dataclass state restore (a third of loading the cached records)
+        # a cached catalog holds one per model and alias
         return (Key, (self.value, self.loc))
 
 
-@dataclass(frozen=True, slots=True)
-class Valued:
+class Valued(_Record):
     """A declared value with its position."""
 
+    _fields: ClassVar[tuple[str, ...]] = ("value", "loc")
+    __slots__ = _fields
     value: Any
     loc: Loc
 
-    __reduce__ = _rebuilt
+    def __init__(self, value: Any, loc: Loc) -> None:
+        _set(self, "value", value)
+        _set(self, "loc", loc)
 
 
-@dataclass(frozen=True, slots=True)
-class EndpointDecl:
+class EndpointDecl(_Record):
     """One endpoint's declaration, with its effective settings and positions."""
 
+    _fields: ClassVar[tuple[str, ...]] = (
+        "key",
+        "aliases",
+        "type",
+        "class_ref",
+        "protocol",
+        "request_options",
+        "request_defaults",
+        "settings",
+        "base_url_loc",
+        "header_loc",
+        "method",
+        "path",
+        "description",
+        "docs_url",
+        "tool_schema_target",
+        "lifecycle",
+    )
+    __slots__ = _fields
     key: Key
     aliases: tuple[Key, ...]
     type: Valued
@@ -115,16 +181,64 @@ class EndpointDecl:
     path: str
     description: str | None
     docs_url: str | None
-    tool_schema_target: Valued | None = None  # its own, when it differs from the provider's
-    lifecycle: dict[str, Valued] | None = None  # status, dates, successor, source: as written
+    tool_schema_target: Valued | None  # its own, when it differs from the provider's
+    lifecycle: dict[str, Valued] | None  # status, dates, successor, source: as written
 
-    __reduce__ = _rebuilt
+    def __init__(
+        self,
+        key: Key,
+        aliases: tuple[Key, ...],
+        type: Valued,
+        class_ref: Valued | None,
+        protocol: Valued | None,
+        request_options: Valued,
+        request_defaults: dict[str, Valued],
+        settings: dict[str, Any],
+        base_url_loc: Loc,
+        header_loc: Loc,
+        method: str,
+        path: str,
+        description: str | None,
+        docs_url: str | None,
+        tool_schema_target: Valued | None = None,
+        lifecycle: dict[str, Valued] | None = None,
+    ) -> None:
+        _set(self, "key", key)
+        _set(self, "aliases", aliases)
+        _set(self, "type", type)
+        _set(self, "class_ref", class_ref)
+        _set(self, "protocol", protocol)
+        _set(self, "request_options", request_options)
+        _set(self, "request_defaults", request_defaults)
+        _set(self, "settings", settings)
+        _set(self, "base_url_loc", base_url_loc)
+        _set(self, "header_loc", header_loc)
+        _set(self, "method", method)
+        _set(self, "path", path)
+        _set(self, "description", description)
+        _set(self, "docs_url", docs_url)
+        _set(self, "tool_schema_target", tool_schema_target)
+        _set(self, "lifecycle", lifecycle)
 
 
-@dataclass(frozen=True, slots=True)
-class PolicyDecl:
+class PolicyDecl(_Record):
     """A provider's model policy (aliases, effort, prefixes, kwargs) as declared."""
 
+    _fields: ClassVar[tuple[str, ...]] = (
+        "model_aliases",
+        "effort_mode",
+        "effort_kwarg",
+        "effort_levels",
+        "effort_loc",
+        "effort_translate",
+        "effort_model_rules",
+        "effort_name_format",
+        "model_prefix",
+        "yolo_kwargs",
+        "bypass_kwargs",
+        "fast_kwargs",
+    )
+    __slots__ = _fields
     model_aliases: tuple[tuple[Key, Valued], ...]
     effort_mode: Valued | None
     effort_kwarg: Valued | None
@@ -137,6 +251,34 @@ class PolicyDecl:
     yolo_kwargs: dict[str, Valued]
     bypass_kwargs: dict[str, Valued]
     fast_kwargs: dict[str, Valued]
+
+    def __init__(
+        self,
+        model_aliases: tuple[tuple[Key, Valued], ...],
+        effort_mode: Valued | None,
+        effort_kwarg: Valued | None,
+        effort_levels: tuple[Key, ...],
+        effort_loc: Loc,
+        effort_translate: dict[str, Valued],
+        effort_model_rules: tuple[tuple[tuple[Key, ...], dict[str, Valued]], ...],
+        effort_name_format: Valued | None,
+        model_prefix: Valued | None,
+        yolo_kwargs: dict[str, Valued],
+        bypass_kwargs: dict[str, Valued],
+        fast_kwargs: dict[str, Valued],
+    ) -> None:
+        _set(self, "model_aliases", model_aliases)
+        _set(self, "effort_mode", effort_mode)
+        _set(self, "effort_kwarg", effort_kwarg)
+        _set(self, "effort_levels", effort_levels)
+        _set(self, "effort_loc", effort_loc)
+        _set(self, "effort_translate", effort_translate)
+        _set(self, "effort_model_rules", effort_model_rules)
+        _set(self, "effort_name_format", effort_name_format)
+        _set(self, "model_prefix", model_prefix)
+        _set(self, "yolo_kwargs", yolo_kwargs)
+        _set(self, "bypass_kwargs", bypass_kwargs)
+        _set(self, "fast_kwargs", fast_kwargs)
 
 
 FactPath = tuple[str | int, ...]
@@ -173,15 +315,28 @@ class PackedPlaces(Mapping[FactPath, Loc]):
         return (PackedPlaces, (self._blob,))
 
 
-@dataclass(frozen=True, slots=True)
-class ModelDecl:
+class ModelDecl(_Record):
     """One listed model: its id, aliases, facts and where each fact was written."""
 
+    _fields: ClassVar[tuple[str, ...]] = ("key", "aliases", "facts", "places")
+    __slots__ = _fields
     key: Key
     aliases: tuple[Key, ...]
     facts: dict[str, Any]
     # position of every fact's value, by its path below the model (("prices", "tiers", 0), ...)
-    places: Mapping[FactPath, Loc] = field(default_factory=dict)
+    places: Mapping[FactPath, Loc]
+
+    def __init__(
+        self,
+        key: Key,
+        aliases: tuple[Key, ...],
+        facts: dict[str, Any],
+        places: Mapping[FactPath, Loc] | None = None,
+    ) -> None:
+        _set(self, "key", key)
+        _set(self, "aliases", aliases)
+        _set(self, "facts", facts)
+        _set(self, "places", {} if places is None else places)
 
     def at(self, *path: str | int) -> Loc:
         """Where the fact at ``path`` was written, or the model's id when it was not."""
@@ -194,10 +349,26 @@ class ModelDecl:
         return (ModelDecl, (self.key, self.aliases, self.facts, places))
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderDecl:
+class ProviderDecl(_Record):
     """One provider file's typed records."""
 
+    _fields: ClassVar[tuple[str, ...]] = (
+        "file",
+        "stem",
+        "key",
+        "display_name",
+        "description",
+        "docs_url",
+        "aliases",
+        "module",
+        "endpoints",
+        "policy",
+        "models",
+        "tool_schema_target",
+        "reviewed_at",
+        "inventory_only",
+    )
+    __slots__ = _fields
     file: str
     stem: str
     key: Key
@@ -209,11 +380,41 @@ class ProviderDecl:
     endpoints: tuple[EndpointDecl, ...]
     policy: PolicyDecl | None
     models: tuple[ModelDecl, ...]
-    tool_schema_target: Valued | None = None
-    reviewed_at: str | None = None  # last field-by-field check against the vendor (YYYY-MM-DD)
-    inventory_only: str | None = None  # why the provider has no endpoints (models only)
+    tool_schema_target: Valued | None
+    reviewed_at: str | None  # last field-by-field check against the vendor (YYYY-MM-DD)
+    inventory_only: str | None  # why the provider has no endpoints (models only)
 
-    __reduce__ = _rebuilt
+    def __init__(
+        self,
+        file: str,
+        stem: str,
+        key: Key,
+        display_name: str,
+        description: str | None,
+        docs_url: str | None,
+        aliases: tuple[Key, ...],
+        module: Valued | None,
+        endpoints: tuple[EndpointDecl, ...],
+        policy: PolicyDecl | None,
+        models: tuple[ModelDecl, ...],
+        tool_schema_target: Valued | None = None,
+        reviewed_at: str | None = None,
+        inventory_only: str | None = None,
+    ) -> None:
+        _set(self, "file", file)
+        _set(self, "stem", stem)
+        _set(self, "key", key)
+        _set(self, "display_name", display_name)
+        _set(self, "description", description)
+        _set(self, "docs_url", docs_url)
+        _set(self, "aliases", aliases)
+        _set(self, "module", module)
+        _set(self, "endpoints", endpoints)
+        _set(self, "policy", policy)
+        _set(self, "models", models)
+        _set(self, "tool_schema_target", tool_schema_target)
+        _set(self, "reviewed_at", reviewed_at)
+        _set(self, "inventory_only", inventory_only)
 
 
 def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:
