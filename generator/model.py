@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Iterator, Mapping
-from dataclasses import FrozenInstanceError
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from generator.diagnostics import Loc
+from generator.frozen import Frozen, set_field
 from generator.loader import Document, NodePath
 
 # Settings an endpoint inherits from its provider's `defaults` when it does not set them, and the
@@ -67,55 +67,7 @@ def endpoint_defaults() -> EndpointDefaults:
     return _DEFAULTS
 
 
-_set = object.__setattr__
-
-
-class _Record:
-    """What a frozen dataclass gives its instances, field by field (``_fields``: its slots, in
-    field order): equality, hash, repr, immutability, ``replace``, and pickling by one
-    constructor call (not the generic state restore: the build cache loads one record per
-    provider, endpoint and declared value on every rebuild). Written once here: as dataclasses,
-    these six records compiled some thirty generated methods from source each time a build
-    started, about 3 ms of a one-file rebuild."""
-
-    __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()  # each record's fields, in order: its slots
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
-        return f"{type(self).__qualname__}({fields})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
-        return (type(self), self._values())
-
-    def replace(self, **changes: Any) -> Self:
-        """A copy with ``changes`` (``dataclasses.replace``)."""
-        values: dict[str, Any] = {name: getattr(self, name) for name in self._fields}
-        unknown = set(changes) - set(values)
-        if unknown:
-            raise TypeError(f"{type(self).__qualname__} has no field {sorted(unknown)[0]!r}")
-        values.update(changes)
-        return type(self)(**values)
-
-
-class Key(_Record):
+class Key(Frozen):
     """A declared key or alias, as written, with its position."""
 
     _fields: ClassVar[tuple[str, ...]] = ("value", "loc")
@@ -124,15 +76,15 @@ class Key(_Record):
     loc: Loc
 
     def __init__(self, value: str, loc: Loc) -> None:
-        _set(self, "value", value)
-        _set(self, "loc", loc)
+        set_field(self, "value", value)
+        set_field(self, "loc", loc)
 
     def __reduce__(self) -> tuple[type[Key], tuple[str, Loc]]:
         # a cached catalog holds one per model and alias
         return (Key, (self.value, self.loc))
 
 
-class Valued(_Record):
+class Valued(Frozen):
     """A declared value with its position."""
 
     _fields: ClassVar[tuple[str, ...]] = ("value", "loc")
@@ -141,11 +93,11 @@ class Valued(_Record):
     loc: Loc
 
     def __init__(self, value: Any, loc: Loc) -> None:
-        _set(self, "value", value)
-        _set(self, "loc", loc)
+        set_field(self, "value", value)
+        set_field(self, "loc", loc)
 
 
-class EndpointDecl(_Record):
+class EndpointDecl(Frozen):
     """One endpoint's declaration, with its effective settings and positions."""
 
     _fields: ClassVar[tuple[str, ...]] = (
@@ -203,25 +155,25 @@ class EndpointDecl(_Record):
         tool_schema_target: Valued | None = None,
         lifecycle: dict[str, Valued] | None = None,
     ) -> None:
-        _set(self, "key", key)
-        _set(self, "aliases", aliases)
-        _set(self, "type", type)
-        _set(self, "class_ref", class_ref)
-        _set(self, "protocol", protocol)
-        _set(self, "request_options", request_options)
-        _set(self, "request_defaults", request_defaults)
-        _set(self, "settings", settings)
-        _set(self, "base_url_loc", base_url_loc)
-        _set(self, "header_loc", header_loc)
-        _set(self, "method", method)
-        _set(self, "path", path)
-        _set(self, "description", description)
-        _set(self, "docs_url", docs_url)
-        _set(self, "tool_schema_target", tool_schema_target)
-        _set(self, "lifecycle", lifecycle)
+        set_field(self, "key", key)
+        set_field(self, "aliases", aliases)
+        set_field(self, "type", type)
+        set_field(self, "class_ref", class_ref)
+        set_field(self, "protocol", protocol)
+        set_field(self, "request_options", request_options)
+        set_field(self, "request_defaults", request_defaults)
+        set_field(self, "settings", settings)
+        set_field(self, "base_url_loc", base_url_loc)
+        set_field(self, "header_loc", header_loc)
+        set_field(self, "method", method)
+        set_field(self, "path", path)
+        set_field(self, "description", description)
+        set_field(self, "docs_url", docs_url)
+        set_field(self, "tool_schema_target", tool_schema_target)
+        set_field(self, "lifecycle", lifecycle)
 
 
-class PolicyDecl(_Record):
+class PolicyDecl(Frozen):
     """A provider's model policy (aliases, effort, prefixes, kwargs) as declared."""
 
     _fields: ClassVar[tuple[str, ...]] = (
@@ -267,18 +219,18 @@ class PolicyDecl(_Record):
         bypass_kwargs: dict[str, Valued],
         fast_kwargs: dict[str, Valued],
     ) -> None:
-        _set(self, "model_aliases", model_aliases)
-        _set(self, "effort_mode", effort_mode)
-        _set(self, "effort_kwarg", effort_kwarg)
-        _set(self, "effort_levels", effort_levels)
-        _set(self, "effort_loc", effort_loc)
-        _set(self, "effort_translate", effort_translate)
-        _set(self, "effort_model_rules", effort_model_rules)
-        _set(self, "effort_name_format", effort_name_format)
-        _set(self, "model_prefix", model_prefix)
-        _set(self, "yolo_kwargs", yolo_kwargs)
-        _set(self, "bypass_kwargs", bypass_kwargs)
-        _set(self, "fast_kwargs", fast_kwargs)
+        set_field(self, "model_aliases", model_aliases)
+        set_field(self, "effort_mode", effort_mode)
+        set_field(self, "effort_kwarg", effort_kwarg)
+        set_field(self, "effort_levels", effort_levels)
+        set_field(self, "effort_loc", effort_loc)
+        set_field(self, "effort_translate", effort_translate)
+        set_field(self, "effort_model_rules", effort_model_rules)
+        set_field(self, "effort_name_format", effort_name_format)
+        set_field(self, "model_prefix", model_prefix)
+        set_field(self, "yolo_kwargs", yolo_kwargs)
+        set_field(self, "bypass_kwargs", bypass_kwargs)
+        set_field(self, "fast_kwargs", fast_kwargs)
 
 
 FactPath = tuple[str | int, ...]
@@ -315,7 +267,7 @@ class PackedPlaces(Mapping[FactPath, Loc]):
         return (PackedPlaces, (self._blob,))
 
 
-class ModelDecl(_Record):
+class ModelDecl(Frozen):
     """One listed model: its id, aliases, facts and where each fact was written."""
 
     _fields: ClassVar[tuple[str, ...]] = ("key", "aliases", "facts", "places")
@@ -333,10 +285,10 @@ class ModelDecl(_Record):
         facts: dict[str, Any],
         places: Mapping[FactPath, Loc] | None = None,
     ) -> None:
-        _set(self, "key", key)
-        _set(self, "aliases", aliases)
-        _set(self, "facts", facts)
-        _set(self, "places", {} if places is None else places)
+        set_field(self, "key", key)
+        set_field(self, "aliases", aliases)
+        set_field(self, "facts", facts)
+        set_field(self, "places", {} if places is None else places)
 
     def at(self, *path: str | int) -> Loc:
         """Where the fact at ``path`` was written, or the model's id when it was not."""
@@ -349,7 +301,7 @@ class ModelDecl(_Record):
         return (ModelDecl, (self.key, self.aliases, self.facts, places))
 
 
-class ProviderDecl(_Record):
+class ProviderDecl(Frozen):
     """One provider file's typed records."""
 
     _fields: ClassVar[tuple[str, ...]] = (
@@ -401,20 +353,20 @@ class ProviderDecl(_Record):
         reviewed_at: str | None = None,
         inventory_only: str | None = None,
     ) -> None:
-        _set(self, "file", file)
-        _set(self, "stem", stem)
-        _set(self, "key", key)
-        _set(self, "display_name", display_name)
-        _set(self, "description", description)
-        _set(self, "docs_url", docs_url)
-        _set(self, "aliases", aliases)
-        _set(self, "module", module)
-        _set(self, "endpoints", endpoints)
-        _set(self, "policy", policy)
-        _set(self, "models", models)
-        _set(self, "tool_schema_target", tool_schema_target)
-        _set(self, "reviewed_at", reviewed_at)
-        _set(self, "inventory_only", inventory_only)
+        set_field(self, "file", file)
+        set_field(self, "stem", stem)
+        set_field(self, "key", key)
+        set_field(self, "display_name", display_name)
+        set_field(self, "description", description)
+        set_field(self, "docs_url", docs_url)
+        set_field(self, "aliases", aliases)
+        set_field(self, "module", module)
+        set_field(self, "endpoints", endpoints)
+        set_field(self, "policy", policy)
+        set_field(self, "models", models)
+        set_field(self, "tool_schema_target", tool_schema_target)
+        set_field(self, "reviewed_at", reviewed_at)
+        set_field(self, "inventory_only", inventory_only)
 
 
 def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:
