@@ -291,10 +291,17 @@ def _part_values(snapshot: dict[str, Any], key: str) -> dict[str, Any]:
 _json = canonical_json
 
 
-def _fingerprint(snapshot: dict[str, Any], exact: dict[str, bytes], cache: TextCache | None) -> str:
+def _fingerprint(
+    snapshot: dict[str, Any],
+    exact: dict[str, bytes],
+    cache: TextCache | None,
+    rows: list[bytes] | None = None,
+) -> str:
     """``snapshot.fingerprint`` to the byte, with each provider's inventory and index as JSON
     text from the cache when its data is unchanged: the canonical JSON of a mapping with sorted
-    keys is its members' texts joined in key order, so only the changed providers are encoded."""
+    keys is its members' texts joined in key order, so only the changed providers are encoded.
+    With ``rows`` (the SHA-256 of each provider row's exact bytes), the provider rows' JSON comes
+    from the cache too (``_provider_json``)."""
     inventory = snapshot.get("inventory", {})
     index = snapshot.get("inventory_index", {})
     if cache is None or set(index) - set(inventory) or set(exact) != set(inventory):
@@ -324,10 +331,38 @@ def _fingerprint(snapshot: dict[str, Any], exact: dict[str, bytes], cache: TextC
             for j, piece in enumerate(members[name]):
                 hashed.update(b"," + piece if j else piece)
             hashed.update(b"}")
+        elif name == "providers" and rows is not None and len(rows) == len(value):
+            hashed.update(_provider_json(value, rows, cache).encode("utf-8"))
         else:
             hashed.update(_json(value).encode("utf-8"))
     hashed.update(b"}")
     return "sha256:" + hashed.hexdigest()
+
+
+def _provider_json(providers: Any, rows: list[bytes], cache: TextCache) -> str:
+    """The canonical JSON of the snapshot's provider rows, each row's text kept under its exact
+    bytes' hash (``rows``), all in one entry holding the rows this build used, a line each
+    (canonical JSON escapes every line break): a list's canonical JSON is its members' joined by
+    commas, so only changed rows are encoded."""
+    key = cache.digest(b"provider rows json")
+    kept: dict[str, str] = {}
+    for line in (cache.text(key) or "").split("\n"):
+        hexed, _, kept_text = line.partition(" ")
+        if kept_text:
+            kept[hexed] = kept_text
+    used: dict[str, str] = {}
+    texts = []
+    for row, digest in zip(providers, rows, strict=True):
+        name = digest.hex()
+        text = kept.get(name)
+        if text is None:
+            text = _json(row)
+        used[name] = text
+        texts.append(text)
+    if used != kept:
+        with contextlib.suppress(OSError):  # not kept: encoded again next time
+            cache.put_text(key, "\n".join(f"{d} {t}" for d, t in sorted(used.items())))
+    return "[" + ",".join(texts) + "]"
 
 
 _exact = exact
@@ -364,6 +399,10 @@ class _Renderer:
 
     def _render(self, template: str, values: Callable[[], dict[str, Any]]) -> str:
         context = {"source": self.source, "generator_version": GENERATOR_VERSION, **values()}
+        if template.startswith("plain:"):  # written in Python (generator.plain_pages)
+            from generator.plain_pages import PLAIN
+
+            return PLAIN[template](context)
         return self.env.get_template(template).render(context)
 
     def page(
@@ -425,7 +464,8 @@ def render(
         if cache is not None
         else {}
     )
-    inputs = PageInputs(snapshot, _fingerprint(snapshot, exact, cache), cache)
+    rows = PageInputs.row_digests_of(snapshot) if cache is not None else None
+    inputs = PageInputs(snapshot, _fingerprint(snapshot, exact, cache, rows), cache, rows)
     files = Outputs(cache.known if cache is not None else None)
     out = _Renderer(files, source, cache)
     parts = inputs.value("parts")

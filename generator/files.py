@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 from generator.diagnostics import Diagnostic, diag
@@ -41,8 +40,7 @@ def from_here(catalog: Path) -> Callable[[Diagnostic], Diagnostic]:
     pattern = re.compile(r"(?<![\w./-])" + re.escape(old))
 
     def shown(d: Diagnostic) -> Diagnostic:
-        return replace(
-            d,
+        return d.replace(
             file=pattern.sub(new, d.file, count=1),
             message=pattern.sub(new, d.message),
             hint=pattern.sub(new, d.hint),

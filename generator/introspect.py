@@ -9,17 +9,24 @@ from __future__ import annotations
 
 import importlib
 import sys
-from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
+from generator.frozen import Frozen, set_field
 from provcat.redact import sanitize
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    value: Any = None
-    error: str | None = None
+class Resolved(Frozen):
+    """What importing a dotted name gave: the object, or why it failed."""
+
+    _fields: ClassVar[tuple[str, ...]] = ("value", "error")
+    __slots__ = _fields
+    value: Any
+    error: str | None
+
+    def __init__(self, value: Any = None, error: str | None = None) -> None:
+        set_field(self, "value", value)
+        set_field(self, "error", error)
 
 
 class Importer:

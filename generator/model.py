@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from generator.diagnostics import Loc
+from generator.frozen import Frozen, set_field
 from generator.loader import Document, NodePath
 
 # Settings an endpoint inherits from its provider's `defaults` when it does not set them, and the
@@ -67,38 +67,58 @@ def endpoint_defaults() -> EndpointDefaults:
     return _DEFAULTS
 
 
-def _rebuilt(self: Any) -> tuple[type[Any], tuple[Any, ...]]:
-    """Pickle support for a frozen dataclass with slots: rebuilt by one call of its constructor
-    with its fields in order, not the generic frozen-dataclass state restore (the build cache
-    loads one record per provider, endpoint and declared value on every rebuild)."""
-    return (type(self), tuple(getattr(self, name) for name in self.__slots__))
-
-
-@dataclass(frozen=True, slots=True)
-class Key:
+class Key(Frozen):
     """A declared key or alias, as written, with its position."""
 
+    _fields: ClassVar[tuple[str, ...]] = ("value", "loc")
+    __slots__ = _fields
     value: str
     loc: Loc
 
+    def __init__(self, value: str, loc: Loc) -> None:
+        set_field(self, "value", value)
+        set_field(self, "loc", loc)
+
     def __reduce__(self) -> tuple[type[Key], tuple[str, Loc]]:
-        # a cached catalog holds one per model and alias: rebuilt by one call, not the
-        # generic frozen-dataclass state restore (a third of loading the cached records)
+        # a cached catalog holds one per model and alias
         return (Key, (self.value, self.loc))
 
 
-@dataclass(frozen=True, slots=True)
-class Valued:
+class Valued(Frozen):
     """A declared value with its position."""
 
+    _fields: ClassVar[tuple[str, ...]] = ("value", "loc")
+    __slots__ = _fields
     value: Any
     loc: Loc
 
-    __reduce__ = _rebuilt
+    def __init__(self, value: Any, loc: Loc) -> None:
+        set_field(self, "value", value)
+        set_field(self, "loc", loc)
 
 
-@dataclass(frozen=True, slots=True)
-class EndpointDecl:
+class EndpointDecl(Frozen):
+    """One endpoint's declaration, with its effective settings and positions."""
+
+    _fields: ClassVar[tuple[str, ...]] = (
+        "key",
+        "aliases",
+        "type",
+        "class_ref",
+        "protocol",
+        "request_options",
+        "request_defaults",
+        "settings",
+        "base_url_loc",
+        "header_loc",
+        "method",
+        "path",
+        "description",
+        "docs_url",
+        "tool_schema_target",
+        "lifecycle",
+    )
+    __slots__ = _fields
     key: Key
     aliases: tuple[Key, ...]
     type: Valued
@@ -113,14 +133,64 @@ class EndpointDecl:
     path: str
     description: str | None
     docs_url: str | None
-    tool_schema_target: Valued | None = None  # its own, when it differs from the provider's
-    lifecycle: dict[str, Valued] | None = None  # status, dates, successor, source: as written
+    tool_schema_target: Valued | None  # its own, when it differs from the provider's
+    lifecycle: dict[str, Valued] | None  # status, dates, successor, source: as written
 
-    __reduce__ = _rebuilt
+    def __init__(
+        self,
+        key: Key,
+        aliases: tuple[Key, ...],
+        type: Valued,
+        class_ref: Valued | None,
+        protocol: Valued | None,
+        request_options: Valued,
+        request_defaults: dict[str, Valued],
+        settings: dict[str, Any],
+        base_url_loc: Loc,
+        header_loc: Loc,
+        method: str,
+        path: str,
+        description: str | None,
+        docs_url: str | None,
+        tool_schema_target: Valued | None = None,
+        lifecycle: dict[str, Valued] | None = None,
+    ) -> None:
+        set_field(self, "key", key)
+        set_field(self, "aliases", aliases)
+        set_field(self, "type", type)
+        set_field(self, "class_ref", class_ref)
+        set_field(self, "protocol", protocol)
+        set_field(self, "request_options", request_options)
+        set_field(self, "request_defaults", request_defaults)
+        set_field(self, "settings", settings)
+        set_field(self, "base_url_loc", base_url_loc)
+        set_field(self, "header_loc", header_loc)
+        set_field(self, "method", method)
+        set_field(self, "path", path)
+        set_field(self, "description", description)
+        set_field(self, "docs_url", docs_url)
+        set_field(self, "tool_schema_target", tool_schema_target)
+        set_field(self, "lifecycle", lifecycle)
 
 
-@dataclass(frozen=True, slots=True)
-class PolicyDecl:
+class PolicyDecl(Frozen):
+    """A provider's model policy (aliases, effort, prefixes, kwargs) as declared."""
+
+    _fields: ClassVar[tuple[str, ...]] = (
+        "model_aliases",
+        "effort_mode",
+        "effort_kwarg",
+        "effort_levels",
+        "effort_loc",
+        "effort_translate",
+        "effort_model_rules",
+        "effort_name_format",
+        "model_prefix",
+        "yolo_kwargs",
+        "bypass_kwargs",
+        "fast_kwargs",
+    )
+    __slots__ = _fields
     model_aliases: tuple[tuple[Key, Valued], ...]
     effort_mode: Valued | None
     effort_kwarg: Valued | None
@@ -133,6 +203,34 @@ class PolicyDecl:
     yolo_kwargs: dict[str, Valued]
     bypass_kwargs: dict[str, Valued]
     fast_kwargs: dict[str, Valued]
+
+    def __init__(
+        self,
+        model_aliases: tuple[tuple[Key, Valued], ...],
+        effort_mode: Valued | None,
+        effort_kwarg: Valued | None,
+        effort_levels: tuple[Key, ...],
+        effort_loc: Loc,
+        effort_translate: dict[str, Valued],
+        effort_model_rules: tuple[tuple[tuple[Key, ...], dict[str, Valued]], ...],
+        effort_name_format: Valued | None,
+        model_prefix: Valued | None,
+        yolo_kwargs: dict[str, Valued],
+        bypass_kwargs: dict[str, Valued],
+        fast_kwargs: dict[str, Valued],
+    ) -> None:
+        set_field(self, "model_aliases", model_aliases)
+        set_field(self, "effort_mode", effort_mode)
+        set_field(self, "effort_kwarg", effort_kwarg)
+        set_field(self, "effort_levels", effort_levels)
+        set_field(self, "effort_loc", effort_loc)
+        set_field(self, "effort_translate", effort_translate)
+        set_field(self, "effort_model_rules", effort_model_rules)
+        set_field(self, "effort_name_format", effort_name_format)
+        set_field(self, "model_prefix", model_prefix)
+        set_field(self, "yolo_kwargs", yolo_kwargs)
+        set_field(self, "bypass_kwargs", bypass_kwargs)
+        set_field(self, "fast_kwargs", fast_kwargs)
 
 
 FactPath = tuple[str | int, ...]
@@ -169,13 +267,28 @@ class PackedPlaces(Mapping[FactPath, Loc]):
         return (PackedPlaces, (self._blob,))
 
 
-@dataclass(frozen=True, slots=True)
-class ModelDecl:
+class ModelDecl(Frozen):
+    """One listed model: its id, aliases, facts and where each fact was written."""
+
+    _fields: ClassVar[tuple[str, ...]] = ("key", "aliases", "facts", "places")
+    __slots__ = _fields
     key: Key
     aliases: tuple[Key, ...]
     facts: dict[str, Any]
     # position of every fact's value, by its path below the model (("prices", "tiers", 0), ...)
-    places: Mapping[FactPath, Loc] = field(default_factory=dict)
+    places: Mapping[FactPath, Loc]
+
+    def __init__(
+        self,
+        key: Key,
+        aliases: tuple[Key, ...],
+        facts: dict[str, Any],
+        places: Mapping[FactPath, Loc] | None = None,
+    ) -> None:
+        set_field(self, "key", key)
+        set_field(self, "aliases", aliases)
+        set_field(self, "facts", facts)
+        set_field(self, "places", {} if places is None else places)
 
     def at(self, *path: str | int) -> Loc:
         """Where the fact at ``path`` was written, or the model's id when it was not."""
@@ -188,8 +301,26 @@ class ModelDecl:
         return (ModelDecl, (self.key, self.aliases, self.facts, places))
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderDecl:
+class ProviderDecl(Frozen):
+    """One provider file's typed records."""
+
+    _fields: ClassVar[tuple[str, ...]] = (
+        "file",
+        "stem",
+        "key",
+        "display_name",
+        "description",
+        "docs_url",
+        "aliases",
+        "module",
+        "endpoints",
+        "policy",
+        "models",
+        "tool_schema_target",
+        "reviewed_at",
+        "inventory_only",
+    )
+    __slots__ = _fields
     file: str
     stem: str
     key: Key
@@ -201,11 +332,41 @@ class ProviderDecl:
     endpoints: tuple[EndpointDecl, ...]
     policy: PolicyDecl | None
     models: tuple[ModelDecl, ...]
-    tool_schema_target: Valued | None = None
-    reviewed_at: str | None = None  # last field-by-field check against the vendor (YYYY-MM-DD)
-    inventory_only: str | None = None  # why the provider has no endpoints (models only)
+    tool_schema_target: Valued | None
+    reviewed_at: str | None  # last field-by-field check against the vendor (YYYY-MM-DD)
+    inventory_only: str | None  # why the provider has no endpoints (models only)
 
-    __reduce__ = _rebuilt
+    def __init__(
+        self,
+        file: str,
+        stem: str,
+        key: Key,
+        display_name: str,
+        description: str | None,
+        docs_url: str | None,
+        aliases: tuple[Key, ...],
+        module: Valued | None,
+        endpoints: tuple[EndpointDecl, ...],
+        policy: PolicyDecl | None,
+        models: tuple[ModelDecl, ...],
+        tool_schema_target: Valued | None = None,
+        reviewed_at: str | None = None,
+        inventory_only: str | None = None,
+    ) -> None:
+        set_field(self, "file", file)
+        set_field(self, "stem", stem)
+        set_field(self, "key", key)
+        set_field(self, "display_name", display_name)
+        set_field(self, "description", description)
+        set_field(self, "docs_url", docs_url)
+        set_field(self, "aliases", aliases)
+        set_field(self, "module", module)
+        set_field(self, "endpoints", endpoints)
+        set_field(self, "policy", policy)
+        set_field(self, "models", models)
+        set_field(self, "tool_schema_target", tool_schema_target)
+        set_field(self, "reviewed_at", reviewed_at)
+        set_field(self, "inventory_only", inventory_only)
 
 
 def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:

@@ -2,8 +2,8 @@
 
 Every such file (the snapshot's modules beside the per-provider ones, the index pages, the
 lifecycle and targets pages) is rendered from its named inputs alone: its template sees those
-and the header's fields, nothing else, so a template that read more would fail rather than be
-served stale. The build cache keeps each text under the exact bytes of those inputs; an edit that
+and the header's fields, nothing else (generator.plain_pages writes four of them in Python, from
+that same context), so a template that read more would fail rather than be served stale. The build cache keeps each text under the exact bytes of those inputs; an edit that
 leaves a file's inputs as they were neither renders nor reads it. ``snapshot.<member>`` names one
 member of the snapshot, ``snapshot.providers(provider,endpoints)`` those fields of each of its
 rows (the template gets the rows with those fields alone); a name made from the runtime's or the generator's code (``codes``,
@@ -23,16 +23,17 @@ from provcat.protocols import PROTOCOLS
 from provcat.snapshot_format import SUPPORTED_FORMAT as FORMAT_VERSION
 
 # (file, template, the inputs it reads); the models package's files come at its own line, and
-# py.typed is empty
+# py.typed is empty; a template named ``plain:…`` is a function of generator.plain_pages (the
+# files a provider-level edit changes, written without jinja), given the same context
 PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "provcat_catalog/__init__.py",
-        "package/__init__.py.j2",
+        "plain:package/__init__.py",
         ("counts", "fingerprint", "format_version"),
     ),
     (
         "provcat_catalog/data.py",
-        "package/data.py.j2",
+        "plain:package/data.py",
         ("snapshot.provider_index", "snapshot.model_alias_index", "provider_rows"),
     ),
     ("provcat_catalog/inventory.py", "package/inventory.py.j2", ("parts",)),
@@ -49,10 +50,10 @@ PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     ("provcat_catalog/models/__init__.py", "package/models_init.py.j2", ()),
     ("provcat_catalog/py.typed", "", ()),
-    ("docs/README.md", "docs/README.md.j2", ("counts", "fingerprint")),
+    ("docs/README.md", "plain:docs/README.md", ("counts", "fingerprint")),
     (
         "docs/providers.md",
-        "docs/providers.md.j2",
+        "plain:docs/providers.md",
         (
             "snapshot.providers(provider,display_name,docs_url,aliases,endpoints,module,source,"
             "description,reviewed_at,inventory_only)",
@@ -115,13 +116,19 @@ class RowsCache(Protocol):
 class PageInputs:
     """The named inputs of the whole-catalog files, each made (and hashed) once, when asked."""
 
-    def __init__(self, snapshot: dict[str, Any], fingerprint: str, cache: RowsCache | None) -> None:
+    def __init__(
+        self,
+        snapshot: dict[str, Any],
+        fingerprint: str,
+        cache: RowsCache | None,
+        rows: list[bytes] | None = None,
+    ) -> None:
         self.snapshot = snapshot
         self.fingerprint = fingerprint
         self.cache = cache
         self._values: dict[str, Any] = {}
         self._digests: dict[str, bytes] = {}
-        self._rows: list[bytes] | None = None
+        self._rows = rows  # row_digests, when the caller took them already
 
     def value(self, name: str) -> Any:
         if name not in self._values:
@@ -197,8 +204,12 @@ class PageInputs:
     def row_digests(self) -> list[bytes]:
         """The SHA-256 of each provider row's exact bytes."""
         if self._rows is None:
-            self._rows = [hashlib.sha256(exact(row)).digest() for row in self.snapshot["providers"]]
+            self._rows = self.row_digests_of(self.snapshot)
         return self._rows
+
+    @staticmethod
+    def row_digests_of(snapshot: dict[str, Any]) -> list[bytes]:
+        return [hashlib.sha256(exact(row)).digest() for row in snapshot["providers"]]
 
     def _digest(self, name: str) -> bytes:
         found = self._digests.get(name)

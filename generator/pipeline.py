@@ -6,7 +6,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,8 @@ PROVIDER_SCHEMA = "provider.schema.json"
 
 @dataclass
 class Result:
+    """One compiler run: every diagnostic and, when the catalog is valid, the snapshot and files."""
+
     diagnostics: list[Diagnostic] = field(default_factory=list)
     snapshot: dict[str, Any] | None = None
     files: Mapping[str, str] | None = None
@@ -67,7 +69,7 @@ def _light(decl: ProviderDecl) -> ProviderDecl:
     """What the build cache keeps of a provider's records: without its models when no policy
     reads them (the whole-set checks read models through a policy only; the inventory checks
     are kept as their summary, the snapshot's inventory as the provider's part)."""
-    return decl if decl.policy is not None else replace(decl, models=())
+    return decl if decl.policy is not None else decl.replace(models=())
 
 
 def _key(decl: ProviderDecl) -> str:

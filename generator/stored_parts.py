@@ -16,8 +16,9 @@ import hashlib
 import json
 import marshal
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+from generator.frozen import Frozen, set_field
 
 # a provider's inventory records (by model id) and its id/alias index
 Part = tuple[tuple[dict[str, Any], ...], dict[str, str]]
@@ -54,14 +55,24 @@ def in_lifecycle(model: Mapping[str, Any]) -> bool:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class PartFacts:
-    """What the whole-catalog outputs read of one provider's part."""
+class PartFacts(Frozen):
+    """What the whole-catalog outputs read of one provider's part (every cached rebuild loads
+    one per provider)."""
 
+    _fields: ClassVar[tuple[str, ...]] = ("models", "digest", "json", "lifecycle")
+    __slots__ = _fields
     models: int
     digest: bytes  # sha256 of exact(part_values(...)): the key of its module's and page's text
     json: bytes  # canonical JSON of its records, a line break, canonical JSON of its index (UTF-8)
     lifecycle: tuple[dict[str, Any], ...]  # its models the lifecycle page lists, in file order
+
+    def __init__(
+        self, models: int, digest: bytes, json: bytes, lifecycle: tuple[dict[str, Any], ...]
+    ) -> None:
+        set_field(self, "models", models)
+        set_field(self, "digest", digest)
+        set_field(self, "json", json)
+        set_field(self, "lifecycle", lifecycle)
 
 
 def part_facts(key: str, part: Part) -> PartFacts:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import marshal
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Diagnostic, Loc, diag
@@ -81,18 +80,21 @@ def _report(problem: KeyProblem[Loc] | None) -> Diagnostic | None:
     return diag(code, problem.at, problem.message + where)
 
 
-@dataclass
 class _Context:
-    importer: Importer
-    proofs: Proofs | None = None
-    out: list[Diagnostic] = field(default_factory=list)
-    # canonical provider spelling -> canonical provider key, for every valid claim
-    provider_owner: dict[str, str] = field(default_factory=dict)
-    # provider canonical key -> request models of its endpoints (those that resolved)
-    request_models: dict[str, list[type[BaseModel]]] = field(default_factory=dict)
-    # the request-default acceptances relied on (for the endpoint memo)
-    facts: list[bytes] = field(default_factory=list)
-    _factory_results: dict[int, Resolved] = field(default_factory=dict)
+    """What the whole-set checks share: the importer and what earlier builds proved. (A plain
+    class: a dataclass compiles its generated methods from source at every build's start.)"""
+
+    def __init__(self, importer: Importer, proofs: Proofs | None = None) -> None:
+        self.importer = importer
+        self.proofs = proofs
+        self.out: list[Diagnostic] = []
+        # canonical provider spelling -> canonical provider key, for every valid claim
+        self.provider_owner: dict[str, str] = {}
+        # provider canonical key -> request models of its endpoints (those that resolved)
+        self.request_models: dict[str, list[type[BaseModel]]] = {}
+        # the request-default acceptances relied on (for the endpoint memo)
+        self.facts: list[bytes] = []
+        self._factory_results: dict[int, Resolved] = {}
 
     def report(self, found: Diagnostic | None) -> None:
         if found is not None:

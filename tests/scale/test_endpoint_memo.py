@@ -264,19 +264,17 @@ def test_the_memo_key_tells_apart_what_the_check_depends_on(yaml_only: Workspace
     key = memo.key(decl)
     assert key is not None
     assert EndpointMemo(cache, "2.0.1").key(decl) != key  # another pydantic release
-    from dataclasses import replace
-
     from generator.model import Valued
 
     ep = decl.endpoints[0]
-    moved = replace(ep, key=replace(ep.key, loc=(ep.key.loc[0], ep.key.loc[1] + 1, 3)))
-    assert memo.key(replace(decl, endpoints=(moved,))) != key  # positions are in the verdict
-    header = replace(ep, settings={**ep.settings, "default_headers": {"A": "b"}})
-    assert memo.key(replace(decl, endpoints=(header,))) != key
-    own = replace(ep, request_options=Valued("my_pkg.requests:Request", ep.key.loc))
-    assert memo.key(replace(decl, endpoints=(own,))) is None  # code outside the runtime
-    assert memo.key(replace(decl, module=Valued("my_pkg", ep.key.loc))) is None
-    assert memo.key(replace(decl, display_name="other")) == key  # not read by the check
+    moved = ep.replace(key=ep.key.replace(loc=(ep.key.loc[0], ep.key.loc[1] + 1, 3)))
+    assert memo.key(decl.replace(endpoints=(moved,))) != key  # positions are in the verdict
+    header = ep.replace(settings={**ep.settings, "default_headers": {"A": "b"}})
+    assert memo.key(decl.replace(endpoints=(header,))) != key
+    own = ep.replace(request_options=Valued("my_pkg.requests:Request", ep.key.loc))
+    assert memo.key(decl.replace(endpoints=(own,))) is None  # code outside the runtime
+    assert memo.key(decl.replace(module=Valued("my_pkg", ep.key.loc))) is None
+    assert memo.key(decl.replace(display_name="other")) == key  # not read by the check
 
 
 def test_an_unchanged_files_verdict_key_is_found_without_walking_its_records(

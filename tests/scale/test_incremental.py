@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -348,6 +349,39 @@ def test_the_fingerprint_from_cached_pieces_is_the_canonical_json_hash(tmp_path:
     snapshot["inventory"]["a"] = ({"model": "a-1", "context_window": 16384},)
     exact["a"] = _exact(_part_values(snapshot, "a"))
     assert _fingerprint(snapshot, exact, FileCache(tmp_path)) == fingerprint(snapshot) != reference
+
+
+def test_the_provider_rows_json_from_the_cache_gives_the_canonical_json_hash(
+    tmp_path: Path,
+) -> None:
+    """Reference: ``snapshot.fingerprint``. Each provider row's JSON is kept under its exact
+    bytes' hash; a changed row is encoded again, a damaged entry is ignored."""
+    from generator.emit import _fingerprint
+    from generator.pages import PageInputs
+    from generator.snapshot import fingerprint
+
+    snapshot: dict[str, Any] = {
+        "providers": (
+            {"provider": "b", "display_name": 'Bé \u2028 "q"\nline', "models": ()},
+            {"provider": "a", "display_name": "A", "aliases": ("x",), "models": ()},
+        ),
+        "targets": (),
+        "model_alias_index": {},
+    }
+    reference = fingerprint(snapshot)
+    rows = PageInputs.row_digests_of(snapshot)
+    assert _fingerprint(snapshot, {}, FileCache(tmp_path), rows) == reference  # encoded, kept
+    kept = list((tmp_path / "texts").iterdir())
+    assert len(kept) == 1
+    warm = FileCache(tmp_path)
+    assert _fingerprint(snapshot, {}, warm, rows) == reference  # read back
+    assert warm.known  # the text was read from the cache
+    edited = {**snapshot, "providers": (snapshot["providers"][0], {"provider": "a", "models": ()})}
+    rows = PageInputs.row_digests_of(edited)
+    assert _fingerprint(edited, {}, FileCache(tmp_path), rows) == fingerprint(edited) != reference
+    kept[0].write_bytes(b"damaged")  # fails its checksum: encoded again
+    assert _fingerprint(edited, {}, FileCache(tmp_path), rows) == fingerprint(edited)
+    assert _fingerprint(edited, {}, FileCache(tmp_path), rows) == fingerprint(edited)
 
 
 def test_the_schema_meta_check_is_remembered_only_for_the_same_text(
