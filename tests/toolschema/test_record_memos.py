@@ -1,7 +1,7 @@
 """The memos that make building records cheap change no record.
 
 Rule wording is filled from a template parsed once (``wording.fill``) and a built transformation
-is shared by equal records (``core._build_transformation``). The expected text comes from
+is shared by equal records (``core._build_transformations``). The expected text comes from
 ``str.format_map`` itself over the full set of values (the general fill), and a warm compile is
 compared with a cold one, record by record.
 """
@@ -20,6 +20,11 @@ from provcat.toolschema import check, clear_caches, compile_tool, core, wording
 class _Kept(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+def _built(record: Any, provider_id: str, tool_name: str) -> Any:
+    """The transformation core builds for one record."""
+    return core._build_transformations((record,), provider_id, tool_name)[0]
 
 
 def _general(template: str, path: str, values: dict[str, Any]) -> str:
@@ -72,18 +77,18 @@ def test_template_fields_reads_plain_names_only() -> None:
 def test_transformations_are_shared_only_when_equal() -> None:
     core._TRANSFORMATIONS.clear()
     record = ("some-code", "inputSchema.a", False, ("Dropped `{keyword}`.", {"keyword": "k"}))
-    first = core._build_transformation(record, "p", "t")
-    again = core._build_transformation(record, "p", "other-tool")
+    first = _built(record, "p", "t")
+    again = _built(record, "p", "other-tool")
     assert again is first
     assert first.detail == "Dropped `k`."
-    other = core._build_transformation(
+    other = _built(
         ("some-code", "inputSchema.a", False, ("Dropped `{keyword}`.", {"keyword": "j"})), "p", "t"
     )
     assert other.detail == "Dropped `j`."
     assert other is not first
     named = ("some-code", "inputSchema.a", False, ("Dropped from {tool}.", {}))
-    assert core._build_transformation(named, "p", "t").detail == "Dropped from t."
-    assert core._build_transformation(named, "p", "u").detail == "Dropped from u."
+    assert _built(named, "p", "t").detail == "Dropped from t."
+    assert _built(named, "p", "u").detail == "Dropped from u."
 
 
 def test_a_one_placeholder_template_is_keyed_by_the_value_it_reads() -> None:
@@ -94,7 +99,7 @@ def test_a_one_placeholder_template_is_keyed_by_the_value_it_reads() -> None:
 
     def built(values: dict[str, Any], tool: str = "t") -> Any:
         record = ("some-code", "inputSchema.a", True, (template, values))
-        return core._build_transformation(record, "p", tool)
+        return _built(record, "p", tool)
 
     first = built({"keyword": "k", "extra": "x"})
     assert built({"keyword": "k", "extra": "y"}) is first
@@ -105,7 +110,7 @@ def test_a_one_placeholder_template_is_keyed_by_the_value_it_reads() -> None:
     # the placeholder missing from the values: kept as written, whatever the other values
     assert built({"extra": "x"}).detail == template
     path_named = ("some-code", "inputSchema.b", False, ("At {path}.", {}))
-    assert core._build_transformation(path_named, "p", "t").detail == "At inputSchema.b."
+    assert _built(path_named, "p", "t").detail == "At inputSchema.b."
 
 
 def test_records_share_one_fields_set_that_pydantic_never_changes() -> None:

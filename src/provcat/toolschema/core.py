@@ -350,7 +350,7 @@ def _diagnostic_head(rule: Any, supported: bool, provider_id: str) -> _Diagnosti
 def _build_diagnostics(
     records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
 ) -> list[Diagnostic]:
-    """:func:`_build_diagnostic` of each record, in one loop: a compile builds all of a tool's
+    """The diagnostic of each record, in one loop: a compile builds all of a tool's
     diagnostics at once, so the per-record call and lookups are made once per tool (and the
     head looked up once for a run of records of one rule)."""
     out: list[Diagnostic] = []
@@ -415,33 +415,6 @@ def _build_diagnostics(
     return out
 
 
-def _build_diagnostic(r: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
-    payload = r[4]
-    if payload.__class__ is not tuple:
-        return payload  # type: ignore[no-any-return]  # built already
-    rule, values = payload
-    supported = r[3]
-    head = _DIAGNOSTIC_HEADS.get((id(rule), supported, provider_id))
-    if head is None or head[0] is not rule:
-        head = _diagnostic_head(rule, supported, provider_id)
-    _, fields, message, text, _ = head
-    data = fields.copy()  # the fields in declared order; the per-record ones replaced below
-    data["tool_name"] = tool_name
-    path = data["path"] = r[1]
-    if message is not None:
-        data["message"] = _fill(message, provider_id, tool_name, path, values)
-    if text is not None:
-        data["compile"] = build_from(
-            CompileAbility,
-            {
-                "supported": supported,
-                "lossy": rule.lossy,
-                "detail": _fill(text, provider_id, tool_name, path, values),
-            },
-        )
-    return build_from(Diagnostic, data, _DIAGNOSTIC_SET)
-
-
 # Built transformations by what decides them (code, path, lossiness, detail template and its
 # values, the target and, when the template names it, the tool): a transformation is immutable
 # and holds nothing else, so an equal record met again (the same step at the same path, in this
@@ -467,13 +440,6 @@ def _names_tool(template: str) -> tuple[bool, str | None]:
         if len(_NAMES_TOOL) < 4096:
             _NAMES_TOOL[template] = known
     return known
-
-
-def _build_transformation(
-    r: TransformationRecord, provider_id: str, tool_name: str
-) -> Transformation:
-    """The transformation of one record (see :func:`_build_transformations`)."""
-    return _build_transformations((r,), provider_id, tool_name)[0]
 
 
 def _build_transformations(

@@ -438,21 +438,8 @@ class RewriteWalk(NodeReports, NodeRules):
         walk: the same records in the same order (reports, then each dropped keyword in the
         input's order, then the finishing steps), the output written in the target's key order
         at once. The caller checked the values ``leaf`` depends on."""
-        found = leaf.report
-        if found is not None:  # ``report_shape(s, path, found)``, inline
-            append, fired = self.diagnostics.append, self.fired
-            for segment, values, heads in found.keywords:
-                where = path + segment
-                for rank, code, supported, rule in heads:
-                    append((rank, where, code, supported, (rule, values)))
-                    fired.add(code)
-            keep = self.keep_resolved
-            for rank, code, supported, rule, values in found.constraints:
-                if rank or not supported or keep:  # what ``fire`` appends
-                    append((rank, path, code, supported, (rule, values)))
-                fired.add(code)
-            if found.values:
-                self.report_values(s, path)
+        if leaf.report is not None:
+            self.report_shape(s, path, leaf.report)
         plan = self.plan
         walked: dict[str, Any] | None = None
         for key, segment, kind, rules in leaf.events:
