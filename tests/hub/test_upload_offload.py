@@ -17,6 +17,12 @@ from tests.hub.helpers import manifest, multipart_headers, push_body, safetensor
 pytestmark = pytest.mark.anyio
 
 
+async def _pieces(body: bytes, size: int) -> AsyncIterator[bytes]:
+    """``body`` sent as a stream of ``size``-byte pieces, as a client uploading a file does."""
+    for i in range(0, len(body), size):
+        yield body[i : i + size]
+
+
 async def test_payload_is_parsed_hashed_and_written_off_the_event_loop(
     hub: Hub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -32,12 +38,10 @@ async def test_payload_is_parsed_hashed_and_written_off_the_event_loop(
     name = unique()
     body = push_body(manifest("acme", name, "1.0.0", payload), payload)
 
-    async def chunks() -> AsyncIterator[bytes]:
-        for i in range(0, len(body), 8192):
-            yield body[i : i + 8192]
-
     async with hub.client() as c:
-        r = await c.post("/v1/adapters", content=chunks(), headers=multipart_headers(hub.token))
+        r = await c.post(
+            "/v1/adapters", content=_pieces(body, 8192), headers=multipart_headers(hub.token)
+        )
         assert r.status_code == 201, r.text
         assert (await c.get(f"/v1/adapters/acme/{name}/1.0.0/payload")).content == payload
     assert threads and threading.get_ident() not in threads
@@ -52,12 +56,10 @@ async def test_a_bad_upload_leaves_no_temp_file_while_batches_are_queued(
     document = manifest("acme", unique(), "1.0.0", payload, checksum_sha256="0" * 64)
     body = push_body(document, payload)[:-50]  # truncated: no closing boundary
 
-    async def gen() -> AsyncIterator[bytes]:
-        for i in range(0, len(body), 4096):
-            yield body[i : i + 4096]
-
     async with hub.client() as c:
-        r = await c.post("/v1/adapters", content=gen(), headers=multipart_headers(hub.token))
+        r = await c.post(
+            "/v1/adapters", content=_pieces(body, 4096), headers=multipart_headers(hub.token)
+        )
     assert r.status_code == 400 and r.json()["error"] == "ValidationError"
     assert hub.tmp_files() == []
 
@@ -74,12 +76,10 @@ async def test_an_upload_to_a_file_blob_store_reaches_the_disk_while_it_arrives(
     name = unique()
     body = push_body(manifest("acme", name, "1.0.0", payload), payload)
 
-    async def chunks() -> AsyncIterator[bytes]:
-        for i in range(0, len(body), 8192):
-            yield body[i : i + 8192]
-
     async with hub.client() as c:
-        r = await c.post("/v1/adapters", content=chunks(), headers=multipart_headers(hub.token))
+        r = await c.post(
+            "/v1/adapters", content=_pieces(body, 8192), headers=multipart_headers(hub.token)
+        )
         assert r.status_code == 201, r.text
         assert (await c.get(f"/v1/adapters/acme/{name}/1.0.0/payload")).content == payload
     assert bool(flushed) == isinstance(hub.storage.blobs, FileBlobStore)
