@@ -216,10 +216,8 @@ def test_damaged_kept_endpoint_defaults_are_read_again_from_the_runtime(
     ]
 
 
-def test_the_endpoint_check_reads_only_what_its_key_holds(yaml_only: Workspace) -> None:
-    """The verdict is kept under the provider's key and endpoint records: a check that read
-    more of the provider would be served stale."""
-    cache = FileCache(cache_dir(yaml_only.catalog))
+def _built_decls(workspace: Workspace, cache: FileCache | None = None) -> list[Any]:
+    """The provider records a cached build of ``workspace`` validates."""
     decls: list[Any] = []
     real = validate.validate
 
@@ -227,6 +225,16 @@ def test_the_endpoint_check_reads_only_what_its_key_holds(yaml_only: Workspace) 
         decls.extend(providers)
         return real(providers, *args)
 
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("generator.pipeline.validate", keep)
+        run(workspace.catalog, (), None, cache or FileCache(cache_dir(workspace.catalog)))
+    return decls
+
+
+def test_the_endpoint_check_reads_only_what_its_key_holds(yaml_only: Workspace) -> None:
+    """The verdict is kept under the provider's key and endpoint records: a check that read
+    more of the provider would be served stale."""
+    decls = _built_decls(yaml_only)
     read: set[str] = set()
 
     class Spy:
@@ -237,9 +245,6 @@ def test_the_endpoint_check_reads_only_what_its_key_holds(yaml_only: Workspace) 
             read.add(name)
             return getattr(self._decl, name)
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("generator.pipeline.validate", keep)
-        run(yaml_only.catalog, (), None, cache)
     assert decls
     ctx = validate._Context(validate.Importer())
     for decl in decls:
@@ -249,17 +254,7 @@ def test_the_endpoint_check_reads_only_what_its_key_holds(yaml_only: Workspace) 
 
 def test_the_memo_key_tells_apart_what_the_check_depends_on(yaml_only: Workspace) -> None:
     cache = FileCache(cache_dir(yaml_only.catalog))
-    decls: list[Any] = []
-    real = validate.validate
-
-    def keep(providers: Any, *args: Any) -> Any:
-        decls.extend(providers)
-        return real(providers, *args)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("generator.pipeline.validate", keep)
-        run(yaml_only.catalog, (), None, cache)
-    decl = decls[0]
+    decl = _built_decls(yaml_only, cache)[0]
     memo = EndpointMemo(cache, "2.0.0")
     key = memo.key(decl)
     assert key is not None
