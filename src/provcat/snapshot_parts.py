@@ -9,38 +9,24 @@ modules' literal data, unchanged.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from provcat.catalog.lazy import LazyMapping
 
-class ByProvider(Mapping[str, Any]):
-    """``key -> getattr(import_module(package + '.' + modules[key]), name)``, cached."""
 
-    __slots__ = ("_loaded", "_modules", "_name", "_package")
+class ByProvider(LazyMapping[Any]):
+    """``key -> getattr(import_module(package + '.' + modules[key]), name)``, made once."""
+
+    __slots__ = ("_name", "_package")
 
     def __init__(self, package: str, modules: Mapping[str, str], name: str) -> None:
         self._package = package
-        self._modules = modules
         self._name = name
-        self._loaded: dict[str, Any] = {}
+        super().__init__(modules, self._load)
 
-    def __getitem__(self, key: str) -> Any:
-        try:
-            return self._loaded[key]
-        except KeyError:
-            module = self._modules[key]  # KeyError for a key the snapshot does not hold
-        value = getattr(importlib.import_module(f"{self._package}.{module}"), self._name)
-        self._loaded[key] = value
-        return value
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._modules
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._modules)
-
-    def __len__(self) -> int:
-        return len(self._modules)
+    def _load(self, module: str) -> Any:
+        return getattr(importlib.import_module(f"{self._package}.{module}"), self._name)
 
     def __repr__(self) -> str:
-        return f"ByProvider({self._package!r}, {len(self._modules)} providers, {self._name!r})"
+        return f"ByProvider({self._package!r}, {len(self._records)} providers, {self._name!r})"
