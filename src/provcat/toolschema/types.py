@@ -54,8 +54,8 @@ _set_dict: Any = _REAL_DICT.__set__
 _set_fields_set: Any = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra: Any = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private: Any = BaseModel.__dict__["__pydantic_private__"].__set__
-# The key under which a lazily built :class:`CompileResult` keeps the thunk for its records.
-_PENDING = "\x00pending"
+# What a lazily built :class:`CompileResult` holds as its ``transformations`` until they are built.
+_PENDING: Any = object()
 
 
 def fast_build(cls: type[_T], **values: Any) -> _T:
@@ -212,20 +212,19 @@ class Transformation(_Shape):
 
 def _result_dict(self: CompileResult) -> dict[str, Any]:
     data: dict[str, Any] = _REAL_DICT.__get__(self)
-    pending = data.pop(_PENDING, None)
-    if pending is not None:
-        build, args = pending
-        transformations, diagnostics = build(*args)
-        if tuple(data) != _EAGER_ORDER:  # fields in their declared order, whatever was set
-            ordered = {k: data[k] for k in _EAGER_ORDER if k in data}
-            data.clear()
-            data.update(ordered)
-        data["transformations"] = transformations
-        data["diagnostics"] = diagnostics
+    if data.get("transformations") is _PENDING:
+        _build_records(data)
     return data
 
 
-_EAGER_ORDER = ("provider_id", "tool_name", "ok", "output")
+def _build_records(data: dict[str, Any]) -> None:
+    """Build a deferred result's records in place: ``diagnostics`` holds the function and
+    arguments that build them until then (the keys were made in declared order, so setting
+    their values keeps the order and needs no room in the dict)."""
+    build, args = data["diagnostics"]
+    data["transformations"], data["diagnostics"] = build(*args)
+
+
 # the fields a deferred result sets explicitly (``output`` only when there is one): one set of
 # each, shared by every deferred result (frozen models; pydantic's ``model_copy`` and ``copy``
 # copy the set before they would change it)
@@ -276,7 +275,8 @@ class CompileResult(_Shape):
             "tool_name": tool_name,
             "ok": ok,
             "output": output if ok else None,
-            _PENDING: (records, args),
+            "transformations": _PENDING,
+            "diagnostics": (records, args),
         }
         obj = _new(cls)
         _set_dict(obj, values)
@@ -299,7 +299,10 @@ def _records_field(name: str) -> property:
     costs; a result built by validation simply has the value in its dict."""
 
     def read(self: CompileResult) -> Any:
-        return _result_dict(self)[name]
+        data = _REAL_DICT.__get__(self)
+        if data.get("transformations") is _PENDING:
+            _build_records(data)
+        return data[name]
 
     return property(read, doc=CompileResult.model_fields[name].description)
 
