@@ -26,7 +26,7 @@ from provcat.toolschema.types import (
     _set_private,
     build_from,
 )
-from provcat.toolschema.wording import _SINGLE, KEYABLE, format_template, single_field
+from provcat.toolschema.wording import SINGLE, format_template, single_field
 from provcat.toolschema.wording import fill as _fill
 
 __all__ = [
@@ -296,10 +296,8 @@ _ABILITY_SET: set[str] = {"supported", "lossy", "detail"}
 # Per rule (by identity, the rule kept alive here), verdict and target: the rule object, its
 # diagnostic's fields in declared order with every constant one filled, its message and compile
 # templates when they have placeholders (None: the constant field stands), and the message's one
-# placeholder with the texts filled from its values so far (``wording.single_field``), if any.
-_DiagnosticHead = tuple[
-    Any, dict[str, Any], str | None, str | None, tuple[str, dict[Any, str]] | None
-]
+# placeholder with the texts around it (``wording.single_field``), if it names just one.
+_DiagnosticHead = tuple[Any, dict[str, Any], str | None, str | None, tuple[str, str, str] | None]
 _DIAGNOSTIC_HEADS: dict[tuple[int, bool, str], _DiagnosticHead] = {}
 _UNSEEN: Any = object()
 _HEADS_MAX = 4096
@@ -360,8 +358,7 @@ def _build_diagnostics(
     fields: Any = None
     message: Any = None
     text: Any = None
-    name: Any = None
-    texts: Any = None
+    single: Any = None
     for _, path, _, supported, payload in records:
         if payload.__class__ is not tuple:
             out.append(payload)  # built already
@@ -375,22 +372,13 @@ def _build_diagnostics(
             _, fields, message, text, single = head
             fields = fields.copy()  # the tool's own, for this run of records
             fields["tool_name"] = tool_name
-            name, texts = single if single is not None else (None, None)
         data = fields.copy()  # the fields in declared order; the per-record ones replaced below
         data["path"] = path
         if message is not None:
-            # ``fill(message, ...)``, read from its texts when its one placeholder's value has
-            # been worded before
-            worded = None
-            if texts is not None:
-                value = values.get(name, _UNSEEN)
-                if value.__class__ in KEYABLE:
-                    worded = texts.get(value)
-            data["message"] = (
-                worded
-                if worded is not None
-                else _fill(message, provider_id, tool_name, path, values)
-            )
+            if single is not None and (value := values.get(single[0], _UNSEEN)) is not _UNSEEN:
+                data["message"] = f"{single[1]}{value}{single[2]}"  # ``fill``, inline
+            else:
+                data["message"] = _fill(message, provider_id, tool_name, path, values)
         if text is not None:
             data["compile"] = build_from(
                 CompileAbility,
@@ -422,32 +410,44 @@ _TRANSFORMATIONS_MAX = 16_384
 def _build_transformations(
     records: Iterable[TransformationRecord], provider_id: str, tool_name: str
 ) -> list[Transformation]:
+    """The transformation of each record (see :func:`_transformations`)."""
+    return _transformations(records, provider_id, tool_name)[0]
+
+
+def _transformations(
+    records: Iterable[TransformationRecord], provider_id: str, tool_name: str
+) -> tuple[list[Transformation], bool]:
     """The transformation of each record, in one loop (a compile builds all of a tool's
-    transformations at once, so the per-record call and lookups are made once per tool).
+    transformations at once, so the per-record call and lookups are made once per tool), and
+    whether two of them may be repeats that :func:`_kept` leaves out: two share a path and a
+    detail, or a code or a path holds a space (their text keys may then meet).
 
     A detail template without placeholders is the detail as it is; one naming one plain
-    placeholder is read from the texts worded before for that value (``wording.fill`` makes
-    and keeps them). A transformation equal to one built before is that one."""
+    placeholder once is the texts around it joined by its value (``wording.single_field``). A
+    transformation equal to one built before is that one."""
     out: list[Transformation] = []
+    seen: set[tuple[str, str]] = set()
+    spaced = False
     memo = _TRANSFORMATIONS
     for code, path, lossy, payload in records:
+        if " " in path or " " in code:
+            spaced = True
         if payload.__class__ is not tuple:
             out.append(payload)  # built already
+            seen.add((path, payload.detail))
             continue
         detail, values = payload
         if "{" in detail:
             template = detail
-            detail = None
-            single = _SINGLE.get(template, _UNSEEN)
+            single = SINGLE.get(template, _UNSEEN)
             if single is _UNSEEN:
                 single = single_field(template)
-            if single is not None:
-                value = values.get(single[0], _UNSEEN)
-                if value.__class__ in KEYABLE:
-                    detail = single[1].get(value)
-            if detail is None:
+            if single is not None and (value := values.get(single[0], _UNSEEN)) is not _UNSEEN:
+                detail = f"{single[1]}{value}{single[2]}"  # ``fill``, inline
+            else:
                 detail = _fill(template, provider_id, tool_name, path, values)
         key = (path, detail)
+        seen.add(key)
         hit = memo.get(key)
         if hit is not None and hit[1] is lossy and hit[0] == code:
             out.append(hit[2])
@@ -463,7 +463,7 @@ def _build_transformations(
             if len(memo) >= _TRANSFORMATIONS_MAX:
                 memo.clear()  # bounded: start over rather than keep stale entries
             memo[key] = (code, lossy, obj)
-    return out
+    return out, spaced or len(seen) < len(out)
 
 
 def materialize_diagnostics(
@@ -594,22 +594,28 @@ def finalize_owned(
     )
 
 
-def _records(
-    changes: Sequence[TransformationRecord] | None,
-    transformations: Sequence[TransformationRecord],
-    diagnostics: Sequence[DiagnosticRecord],
-    provider_id: str,
-    tool_name: str,
-    sort: bool,
-    refusal: DiagnosticRecord | None,
-    errors: bool,
-) -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
-    """A result's records, built on first access (``finalize_records`` says which survive;
-    ``errors``: whether any diagnostic record is an error)."""
+# What a result's records are built from: the transformation records the refusal kept (None:
+# all, repeats left out), every transformation and diagnostic record, the target, the tool,
+# whether to sort the diagnostics, the refusal's own record, whether any record is an error.
+_RecordArgs = tuple[
+    Sequence[TransformationRecord] | None,
+    Sequence[TransformationRecord],
+    Sequence[DiagnosticRecord],
+    str,
+    str,
+    bool,
+    DiagnosticRecord | None,
+    bool,
+]
+
+
+def _records(args: _RecordArgs) -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
+    """A result's records, built on first access (``finalize_records`` says which survive)."""
+    changes, transformations, diagnostics, provider_id, tool_name, sort, refusal, errors = args
     if changes is None:
         # every record built, then the repeats (``_unique``) left out, when there can be any
-        built = _build_transformations(transformations, provider_id, tool_name)
-        if len(built) > 1 and not _distinct(transformations):
+        built, repeats = _transformations(transformations, provider_id, tool_name)
+        if repeats:
             built = [built[i] for i in _kept(transformations, built)]
     else:
         built = _build_transformations(changes, provider_id, tool_name)

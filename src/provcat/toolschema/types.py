@@ -54,8 +54,8 @@ _set_dict: Any = _REAL_DICT.__set__
 _set_fields_set: Any = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra: Any = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private: Any = BaseModel.__dict__["__pydantic_private__"].__set__
-# What a lazily built :class:`CompileResult` holds as its ``transformations`` until they are built.
-_PENDING: Any = object()
+# The key under which a lazily built :class:`CompileResult` keeps the thunk for its records.
+_PENDING = "\x00pending"
 
 
 def fast_build(cls: type[_T], **values: Any) -> _T:
@@ -212,17 +212,16 @@ class Transformation(_Shape):
 
 def _result_dict(self: CompileResult) -> dict[str, Any]:
     data: dict[str, Any] = _REAL_DICT.__get__(self)
-    if data.get("transformations") is _PENDING:
+    if _PENDING in data:
         _build_records(data)
     return data
 
 
 def _build_records(data: dict[str, Any]) -> None:
-    """Build a deferred result's records in place: ``diagnostics`` holds the function and
-    arguments that build them until then (the keys were made in declared order, so setting
-    their values keeps the order and needs no room in the dict)."""
-    build, args = data["diagnostics"]
-    data["transformations"], data["diagnostics"] = build(*args)
+    """Build a deferred result's records in place, after its other fields (their declared
+    order): ``build(args)`` makes them."""
+    build, args = data.pop(_PENDING)
+    data["transformations"], data["diagnostics"] = build(args)
 
 
 # the fields a deferred result sets explicitly (``output`` only when there is one): one set of
@@ -265,18 +264,17 @@ class CompileResult(_Shape):
         tool_name: str,
         ok: bool,
         output: dict[str, Any] | None,
-        records: Callable[..., tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]],
-        args: tuple[Any, ...] = (),
+        records: Callable[[Any], tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]],
+        args: Any = None,
     ) -> CompileResult:
-        """A result whose transformations and diagnostics ``records(*args)`` builds on first
-        access (a function and its arguments, not a closure: a result is made per compile)."""
+        """A result whose transformations and diagnostics ``records(args)`` builds on first
+        access (a function and its argument, not a closure: a result is made per compile)."""
         values: dict[str, Any] = {
             "provider_id": provider_id,
             "tool_name": tool_name,
             "ok": ok,
             "output": output if ok else None,
-            "transformations": _PENDING,
-            "diagnostics": (records, args),
+            _PENDING: (records, args),
         }
         obj = _new(cls)
         _set_dict(obj, values)
@@ -291,24 +289,29 @@ class CompileResult(_Shape):
         return any(t.lossy for t in self.transformations)
 
 
-def _records_field(name: str) -> property:
+class _RecordsField:
     """A read of ``transformations`` or ``diagnostics`` that builds pending records first.
 
     Set on the class after pydantic made it, so the field's value is reached without the failed
     instance-attribute lookup (and its AttributeError) that falling back to ``__getattr__``
-    costs; a result built by validation simply has the value in its dict."""
+    costs. It defines no ``__set__``, so once the records are built (or when the result was
+    validated) the instance's own value is read straight from its dict, without a call."""
 
-    def read(self: CompileResult) -> Any:
-        data = _REAL_DICT.__get__(self)
-        if data.get("transformations") is _PENDING:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.__doc__ = CompileResult.model_fields[name].description
+
+    def __get__(self, obj: CompileResult | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        data = _REAL_DICT.__get__(obj)
+        if _PENDING in data:
             _build_records(data)
-        return data[name]
-
-    return property(read, doc=CompileResult.model_fields[name].description)
+        return data[self.name]
 
 
 for _name in ("transformations", "diagnostics"):
-    type.__setattr__(CompileResult, _name, _records_field(_name))
+    type.__setattr__(CompileResult, _name, _RecordsField(_name))
 
 
 class DocReference(_Shape):
