@@ -358,12 +358,16 @@ def _build_diagnostics(
     fields: Any = None
     message: Any = None
     text: Any = None
-    single: Any = None
-    for _, path, _, supported, payload in records:
-        if payload.__class__ is not tuple:
+    name: Any = None
+    before: Any = None
+    after: Any = None
+    for record in records:
+        payload = record[4]
+        if type(payload) is not tuple:
             out.append(payload)  # built already
             continue
         rule, values = payload
+        supported = record[3]
         if rule is not last_rule or supported is not last_supported:
             head = _DIAGNOSTIC_HEADS.get((id(rule), supported, provider_id))
             if head is None or head[0] is not rule:
@@ -372,13 +376,18 @@ def _build_diagnostics(
             _, fields, message, text, single = head
             fields = fields.copy()  # the tool's own, for this run of records
             fields["tool_name"] = tool_name
+            name, before, after = single if single is not None else (None, None, None)
         data = fields.copy()  # the fields in declared order; the per-record ones replaced below
-        data["path"] = path
-        if message is not None:
-            if single is not None and (value := values.get(single[0], _UNSEEN)) is not _UNSEEN:
-                data["message"] = f"{single[1]}{value}{single[2]}"  # ``fill``, inline
-            else:
-                data["message"] = _fill(message, provider_id, tool_name, path, values)
+        path = data["path"] = record[1]
+        if name is not None:
+            value = values.get(name, _UNSEEN)
+            data["message"] = (
+                f"{before}{value}{after}"  # ``fill``, inline
+                if value is not _UNSEEN
+                else _fill(message, provider_id, tool_name, path, values)
+            )
+        elif message is not None:
+            data["message"] = _fill(message, provider_id, tool_name, path, values)
         if text is not None:
             data["compile"] = build_from(
                 CompileAbility,
@@ -399,11 +408,11 @@ def _build_diagnostics(
     return out
 
 
-# Built transformations by path and detail, with the code and lossiness they were built for: a
-# transformation holds nothing but these four, so an equal one met again (the same step at the
-# same path, in this tool or another: every tool's root, the properties tools commonly share)
-# is the one built before, found with the two strings the record has at hand.
-_TRANSFORMATIONS: dict[tuple[str, str], tuple[str, Any, Transformation]] = {}
+# Built transformations by what they hold (code, path, detail, lossiness): an equal one met
+# again (the same step at the same path, in this tool or another: every tool's root, the
+# properties tools commonly share) is the one built before. Only records whose code and path
+# hold no space are kept here, so a record found here needs no look for spaces (see ``_kept``).
+_TRANSFORMATIONS: dict[tuple[str, str, str, Any], Transformation] = {}
 _TRANSFORMATIONS_MAX = 16_384
 
 
@@ -419,22 +428,23 @@ def _transformations(
 ) -> tuple[list[Transformation], bool]:
     """The transformation of each record, in one loop (a compile builds all of a tool's
     transformations at once, so the per-record call and lookups are made once per tool), and
-    whether two of them may be repeats that :func:`_kept` leaves out: two share a path and a
-    detail, or a code or a path holds a space (their text keys may then meet).
+    whether two of them may be repeats that :func:`_kept` leaves out: two are equal, or a code
+    or a path holds a space (their text keys may then meet).
 
     A detail template without placeholders is the detail as it is; one naming one plain
     placeholder once is the texts around it joined by its value (``wording.single_field``). A
     transformation equal to one built before is that one."""
     out: list[Transformation] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str, Any]] = set()
     spaced = False
     memo = _TRANSFORMATIONS
-    for code, path, lossy, payload in records:
-        if " " in path or " " in code:
-            spaced = True
-        if payload.__class__ is not tuple:
+    for record in records:
+        code, path, lossy, payload = record
+        if type(payload) is not tuple:
             out.append(payload)  # built already
-            seen.add((path, payload.detail))
+            seen.add((code, path, payload.detail, lossy))
+            if " " in path or " " in code:
+                spaced = True
             continue
         detail, values = payload
         if "{" in detail:
@@ -446,23 +456,23 @@ def _transformations(
                 detail = f"{single[1]}{value}{single[2]}"  # ``fill``, inline
             else:
                 detail = _fill(template, provider_id, tool_name, path, values)
-        key = (path, detail)
+        key = (code, path, detail, lossy)
         seen.add(key)
-        hit = memo.get(key)
-        if hit is not None and hit[1] is lossy and hit[0] == code:
-            out.append(hit[2])
-            continue
-        # ``build_from(Transformation, {...}, _TRANSFORMATION_SET)``, inline
-        obj = _new(Transformation)
-        _set_dict(obj, {"code": code, "path": path, "detail": detail, "lossy": lossy})
-        _set_fields_set(obj, _TRANSFORMATION_SET)
-        _set_extra(obj, None)
-        _set_private(obj, None)
+        obj = memo.get(key)
+        if obj is None:
+            # ``build_from(Transformation, {...}, _TRANSFORMATION_SET)``, inline
+            obj = _new(Transformation)
+            _set_dict(obj, {"code": code, "path": path, "detail": detail, "lossy": lossy})
+            _set_fields_set(obj, _TRANSFORMATION_SET)
+            _set_extra(obj, None)
+            _set_private(obj, None)
+            if " " in path or " " in code:
+                spaced = True
+            else:
+                if len(memo) >= _TRANSFORMATIONS_MAX:
+                    memo.clear()  # bounded: start over rather than keep stale entries
+                memo[key] = obj
         out.append(obj)
-        if hit is None:
-            if len(memo) >= _TRANSFORMATIONS_MAX:
-                memo.clear()  # bounded: start over rather than keep stale entries
-            memo[key] = (code, lossy, obj)
     return out, spaced or len(seen) < len(out)
 
 
