@@ -597,11 +597,14 @@ def finalize_owned(
     shared with no one): the arguments in order, nothing copied."""
     # The verdict needs only two questions of the records; which records survive, in what
     # order, is worked out with the records themselves, on first access.
-    unresolved = 0 in map(_ranks, diagnostics) and any(
-        d[0] == 0 and not d[3]
-        for d in diagnostics  # an error compiling cannot resolve
+    ok = not (
+        diagnostics
+        and 0 in map(_ranks, diagnostics)
+        and any(
+            d[0] == 0 and not d[3]
+            for d in diagnostics  # an error compiling cannot resolve
+        )
     )
-    ok = not unresolved
     kept_transformations: list[TransformationRecord] | None = None
     refusal: DiagnosticRecord | None = None
     if ok and not allow_lossy and True in map(_lossy, transformations):
