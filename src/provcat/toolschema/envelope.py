@@ -14,6 +14,11 @@ from provcat.toolschema.values import (
     _js,
 )
 
+# the keywords an empty schema may hold (anything else makes it a schema to walk)
+_EMPTY_KEYS = frozenset(
+    {"type", "title", "description", "properties", "required", "propertyOrdering"}
+)
+
 
 class Output(RunState):
     """The compiled tool around the schema: root type fixes, the empty-schema case, the run's
@@ -39,10 +44,9 @@ class Output(RunState):
         if not self.plan.empty_rules:
             return False
         props, req = resolved.get("properties"), resolved.get("required")
-        allowed = {"type", "title", "description", "properties", "required", "propertyOrdering"}
         if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
             return False
-        if not set(resolved) <= allowed:
+        if not _EMPTY_KEYS.issuperset(resolved):
             return False
         for rule, _ in self.target.fires("empty-schema"):
             self.fire(rule, "inputSchema")
@@ -64,16 +68,18 @@ class Output(RunState):
     def envelope(self, template: Envelope, schema: Any, omit_schema: bool) -> dict[str, Any]:
         """The target's output envelope with the tool's name, description and schema in it."""
         out = template.placed.copy()  # every key in its place; a key left out is deleted in place
-        desc = self.tool.description
-        show = desc is not None and (self.plan.describe_empty or bool(desc))
+        tool = self.tool
         if not template.single:
+            desc = tool.description
+            show = desc is not None and (template.describe_empty or bool(desc))
             return self.filled(out, template.filled, schema, omit_schema, show)
         key = template.name
         if key is not None:
-            out[key] = self.tool.name
+            out[key] = tool.name
         key = template.description
         if key is not None:
-            if show:
+            desc = tool.description
+            if desc is not None and (template.describe_empty or desc):
                 out[key] = desc
             else:
                 del out[key]
@@ -83,8 +89,9 @@ class Output(RunState):
                 out[key] = schema
             else:
                 del out[key]
-        for key, nested in template.nested:
-            out[key] = self.envelope(nested, schema, omit_schema)
+        if template.nested:
+            for key, nested in template.nested:
+                out[key] = self.envelope(nested, schema, omit_schema)
         return out
 
     def filled(

@@ -100,21 +100,33 @@ class ToolChecks(LimitChecks):
                     self.fire(rule, "inputSchema.$schema", dialect=_code(root["$schema"]))
         if plan.property_name_rules:
             props = root.get("properties")
-            if isinstance(props, dict):
-                for rule, regex, hi, verdicts in plan.property_name_rules:
-                    for prop in props:
-                        fails = verdicts.get(prop)
-                        if fails is None:  # names repeat from tool to tool: each is read once
-                            fails = (regex is not None and regex.search(prop) is None) or (
-                                hi is not None and len(prop) > hi
-                            )
-                            if len(verdicts) < _VERDICTS_MAX:
-                                verdicts[prop] = fails
-                        if fails:
-                            path = join_path("inputSchema", "properties", prop)
-                            self.fire(rule, path, property=prop)
+            # names repeat from tool to tool: a tool whose every name passed every rule before
+            # fires nothing
+            if isinstance(props, dict) and not program.passing_names.issuperset(props):
+                self.property_name_rules(props)
         if plan.header_rules:
             self.header_rules()
+
+    def property_name_rules(self, props: dict[str, Any]) -> None:
+        """Fire the top-level-property-name rules each of ``props`` breaks; remember the names
+        when none does (``ToolProgram.passing_names``)."""
+        passed = True
+        for rule, regex, hi, verdicts in self.plan.property_name_rules:
+            for prop in props:
+                fails = verdicts.get(prop)
+                if fails is None:  # names repeat from tool to tool: each is read once
+                    fails = (regex is not None and regex.search(prop) is None) or (
+                        hi is not None and len(prop) > hi
+                    )
+                    if len(verdicts) < _VERDICTS_MAX:
+                        verdicts[prop] = fails
+                if fails:
+                    passed = False
+                    path = join_path("inputSchema", "properties", prop)
+                    self.fire(rule, path, property=prop)
+        passing = self.program.passing_names
+        if passed and len(passing) + len(props) <= _VERDICTS_MAX:
+            passing.update(props)
 
     def name_rules(self, name: str) -> None:
         """Fire the tool-name rules the name breaks (one at least, its quick test says)."""

@@ -26,10 +26,21 @@ class Envelope:
     envelope has one of each, at most (``single``); any other envelope is filled from its recipe
     (``filled``). ``nested``: (key, envelope) per nested object."""
 
-    __slots__ = ("description", "filled", "name", "nested", "placed", "schema", "single")
+    __slots__ = (
+        "describe_empty",
+        "description",
+        "filled",
+        "name",
+        "nested",
+        "placed",
+        "schema",
+        "single",
+    )
 
-    def __init__(self, recipe: _Recipe) -> None:
+    def __init__(self, recipe: _Recipe, describe_empty: bool) -> None:
         placed, filled = recipe
+        # whether an empty description is written (``output.description: when-defined``)
+        self.describe_empty = describe_empty
         self.placed = placed
         self.filled = filled
         kinds = [kind for _, kind, _ in filled]
@@ -41,7 +52,9 @@ class Envelope:
         self.description: str | None = keys.get("$description")
         self.schema: str | None = keys.get("$schema")
         self.nested = tuple(
-            (key, Envelope(value)) for key, kind, value in filled if kind == "nested"
+            (key, Envelope(value, describe_empty))
+            for key, kind, value in filled
+            if kind == "nested"
         )
 
 
@@ -66,6 +79,7 @@ class ToolProgram:
         "name_lo",
         "name_regexes",
         "named",
+        "passing_names",
         "plan",
         "root_keywords",
         "root_type_codes",
@@ -107,6 +121,8 @@ class ToolProgram:
         self.most_values = bounds["values"]
         self.most_largest_enum = bounds["largest_enum"]
         self.most_chars = bounds["chars"]
+        # top-level property names no top-level-property-name rule fires on, as met (bounded)
+        self.passing_names: set[str] = set()
         # the keywords the header-keyword rules look for
         self.header_keywords = frozenset(trig["keyword"] for _, trig in plan.header_rules)
         # the root-type rules, whose actions apply only where one fired
@@ -115,7 +131,7 @@ class ToolProgram:
         # target (``_Plan.root_steps``); None: one of them is recorded per run (``root_step``)
         self.lead = self._steps(("rename-input-schema", "enable-strict"))
         self.strict = self._steps(("enable-strict",))
-        self.envelope = Envelope(plan.recipe)
+        self.envelope = Envelope(plan.recipe, plan.describe_empty)
 
     def _steps(self, names: tuple[str, ...]) -> tuple[TransformationRecord, ...] | None:
         steps = self.target.steps
