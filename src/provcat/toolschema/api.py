@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from provcat.toolschema.core import finalize_owned, materialize_diagnostics
-from provcat.toolschema.executor import run
+from provcat.toolschema.core import materialize_diagnostics
+from provcat.toolschema.executor import compiled, run
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import (
     CanonicalTool,
@@ -49,19 +49,12 @@ def compile_tool(
     """
     # a plain dict is read as it is (the compile keeps nothing of it and changes nothing in it)
     canonical: CanonicalTool | PlainTool | None = (
-        tool if isinstance(tool, CanonicalTool) else plain_parts(tool)
+        plain_parts(tool)
+        if tool.__class__ is dict
+        else tool
+        if isinstance(tool, CanonicalTool)
+        else None
     )
     if canonical is None:
         canonical = CanonicalTool.model_validate(dict(tool))
-    resolved = get_target(target)
-    outcome = run(canonical, resolved, keep_resolved=False)  # finalize_records drops them anyway
-    # the run's output is its own: the result keeps it without a copy
-    return finalize_owned(
-        resolved.id,
-        canonical.name,
-        outcome.output,
-        outcome.transformations,
-        outcome.diagnostics,
-        allow_lossy,
-        True,
-    )
+    return compiled(canonical, target, allow_lossy)

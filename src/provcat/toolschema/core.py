@@ -559,7 +559,7 @@ def finalize_owned(
     shared with no one): the arguments in order, nothing copied."""
     # The verdict needs only two questions of the records; which records survive, in what
     # order, is worked out with the records themselves, on first access.
-    errors = 0 in map(_ranks, diagnostics)
+    errors = bool(diagnostics) and 0 in map(_ranks, diagnostics)
     ok = not errors or all(
         d[0] or d[3]
         for d in diagnostics  # no error compiling cannot resolve

@@ -7,11 +7,16 @@ from typing import Any
 from provcat.toolschema.core import (
     TransformationRecord,
 )
-from provcat.toolschema.plan import _Recipe
 from provcat.toolschema.run_state import RunState
+from provcat.toolschema.tool_program import Envelope
 from provcat.toolschema.values import (
     _clone,
     _js,
+)
+
+# the keywords an empty schema may hold (anything else makes it a schema to walk)
+_EMPTY_KEYS = frozenset(
+    {"type", "title", "description", "properties", "required", "propertyOrdering"}
 )
 
 
@@ -39,10 +44,9 @@ class Output(RunState):
         if not self.plan.empty_rules:
             return False
         props, req = resolved.get("properties"), resolved.get("required")
-        allowed = {"type", "title", "description", "properties", "required", "propertyOrdering"}
         if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
             return False
-        if not set(resolved) <= allowed:
+        if not _EMPTY_KEYS.issuperset(resolved):
             return False
         for rule, _ in self.target.fires("empty-schema"):
             self.fire(rule, "inputSchema")
@@ -61,18 +65,50 @@ class Output(RunState):
             )
         return tail
 
-    def envelope(self, recipe: _Recipe, schema: Any, omit_schema: bool) -> dict[str, Any]:
+    def envelope(self, template: Envelope, schema: Any, omit_schema: bool) -> dict[str, Any]:
         """The target's output envelope with the tool's name, description and schema in it."""
-        placed, filled = recipe
-        out = placed.copy()  # every key in its place; a key left out is deleted in place
-        desc = self.tool.description
-        show = desc is not None and (self.plan.describe_empty or bool(desc))
+        out = template.placed.copy()  # every key in its place; a key left out is deleted in place
+        tool = self.tool
+        if not template.single:
+            desc = tool.description
+            show = desc is not None and (template.describe_empty or bool(desc))
+            return self.filled(out, template.filled, schema, omit_schema, show)
+        key = template.name
+        if key is not None:
+            out[key] = tool.name
+        key = template.description
+        if key is not None:
+            desc = tool.description
+            if desc is not None and (template.describe_empty or desc):
+                out[key] = desc
+            else:
+                del out[key]
+        key = template.schema
+        if key is not None:
+            if not omit_schema:
+                out[key] = schema
+            else:
+                del out[key]
+        if template.nested:
+            for key, nested in template.nested:
+                out[key] = self.envelope(nested, schema, omit_schema)
+        return out
+
+    def filled(
+        self,
+        out: dict[str, Any],
+        filled: tuple[tuple[str, str, Any], ...],
+        schema: Any,
+        omit_schema: bool,
+        show: bool,
+    ) -> dict[str, Any]:
+        """``out`` (an envelope's keys in place) filled from its recipe, key by key."""
         for key, kind, value in filled:
             if kind == "$name":
                 out[key] = self.tool.name
             elif kind == "$description":
                 if show:
-                    out[key] = desc
+                    out[key] = self.tool.description
                 else:
                     del out[key]
             elif kind == "$schema":
@@ -81,7 +117,7 @@ class Output(RunState):
                 else:
                     del out[key]
             elif kind == "nested":
-                out[key] = self.envelope(value, schema, omit_schema)
+                out[key] = self.filled(value[0].copy(), value[1], schema, omit_schema, show)
             else:
                 out[key] = _clone(value)
         return out

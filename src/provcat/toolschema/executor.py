@@ -22,23 +22,28 @@ from provcat.toolschema.core import (
     DiagnosticRecord,
     TransformationRecord,
     diagnostic_record,
+    finalize_owned,
     json_nesting,
     not_compilable,
 )
 from provcat.toolschema.envelope import Output
 from provcat.toolschema.inlining import RefInlining
-from provcat.toolschema.plan import plan_for
+from provcat.toolschema.plan import _PLANS
 from provcat.toolschema.rewrite import RewriteWalk
-from provcat.toolschema.tally import _Tally
+from provcat.toolschema.tally import _UNMEASURED, _Tally
 from provcat.toolschema.targets import Target
 from provcat.toolschema.tool_checks import ToolChecks
-from provcat.toolschema.types import CanonicalTool, Diagnostic, PlainTool
+from provcat.toolschema.tool_program import _PROGRAMS, program_for
+from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic, PlainTool, _new
 from provcat.toolschema.values import _Bail
 from provcat.toolschema.verbatim import VerbatimWalk
 
-__all__ = ["NESTING_CODE", "Outcome", "run"]
+__all__ = ["NESTING_CODE", "Outcome", "compiled", "run"]
 
 NESTING_CODE = "core/schema-nesting-too-deep"
+
+# what a run finds: (diagnostic records, transformation records, output)
+_Parts = tuple[list[DiagnosticRecord], list[TransformationRecord], dict[str, Any] | None]
 
 
 @dataclass(slots=True)
@@ -78,30 +83,40 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
     def execute(self, *, one_walk: bool) -> Outcome:
         """Check and compile the tool. ``one_walk``: measure while walking (may raise ``_Bail``);
         otherwise check the nesting first and inline references before the walk."""
-        rewrites = self.plan.rewrites
+        return Outcome(*self.outcome(one_walk))
+
+    def outcome(self, one_walk: bool) -> _Parts:
+        """What :meth:`execute` finds, as (diagnostics, transformations, output)."""
+        plan = self.plan
+        program = self.program
+        rewrites = plan.rewrites
         if not one_walk:
             if self.too_deep(
                 self.root,
                 f"The input schema nests more than {MAX_NESTING} levels deep; "
                 "no target accepts it and provcat does not walk it.",
             ):
-                return Outcome(self.diagnostics, [], None)
+                return self.diagnostics, [], None
             if rewrites:
                 self.tool_rules()
         elif rewrites:
-            self.tally = _Tally()
-        steps: list[TransformationRecord] = []
+            # only a target with limit rules reads what the walk measures
+            self.tally = _Tally() if plan.measures else _UNMEASURED
+        steps: list[TransformationRecord]
         omit = False
         schema: Any = None
-        plan = self.plan
-        # the root steps recorded without values, worded once per target (``root_step``)
-        root_steps = plan.root_steps
         if not rewrites:
-            # the subschemas as walked, when a check reads them after the walk
-            self.pathed = [] if plan.reads_nodes else None
+            if plan.reads_nodes:  # the subschemas as walked, for a check after the walk
+                self.pathed = []
             schema = self.verbatim_walk(self.root, "inputSchema", 1, 1)
             self.tool_rules()
-            self.root_step("rename-input-schema", steps)
+            lead = program.lead
+            if lead is not None:
+                steps = [*lead]
+            else:
+                steps = []
+                self.root_step("rename-input-schema", steps)
+                self.root_step("enable-strict", steps)
         else:
             resolved: Any = self.root
             if not one_walk and plan.inlines:
@@ -115,7 +130,7 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
                     "With its references inlined the input schema nests more "
                     f"than {MAX_NESTING} levels deep.",
                 ):
-                    return Outcome(self.diagnostics, self.pre, None)
+                    return self.diagnostics, self.pre, None
             omit = (
                 bool(plan.empty_rules)
                 and isinstance(resolved, dict)
@@ -128,41 +143,88 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
             if one_walk:
                 self.tool_rules()
             if omit:
+                steps = []
                 for rule, _ in self.target.fires("empty-schema"):
                     self.record(rule, "inputSchema", into=steps)
+                self.root_step("enable-strict", steps)
             else:
                 if self.renamed_definitions and isinstance(schema, dict):
                     self.rewrite_refs(schema)
-                record = root_steps.get("rename-input-schema")
-                if record is not None:
-                    steps.append(record)
+                lead = program.lead
+                if lead is not None:
+                    steps = [*lead]
                 else:
+                    steps = []
                     self.root_step("rename-input-schema", steps)
-        record = root_steps.get("enable-strict")
-        if record is not None:
-            steps.append(record)
-        else:
-            self.root_step("enable-strict", steps)
-        if plan.root_type_rules and isinstance(schema, dict):
+                    self.root_step("enable-strict", steps)
+        if (
+            plan.root_type_rules
+            and isinstance(schema, dict)
+            and not self.fired.isdisjoint(program.root_type_codes)
+        ):
             schema = self.root_type_actions(schema, steps)
         tail = self.tail() if self.type_names or self.int64_values else ()
-        if plan.inlines:
-            ordered = [*self.pre, *self.dfs, *steps, *self.post, *tail]
+        pre, post = self.pre, self.post
+        if pre or post or tail:
+            if plan.inlines:
+                steps = [*pre, *self.dfs, *steps, *post, *tail]
+            else:
+                steps = [*steps, *pre, *self.dfs, *post, *tail]
+        elif plan.inlines:
+            steps = self.dfs + steps
         else:
-            ordered = [*steps, *self.pre, *self.dfs, *self.post, *tail]
-        return Outcome(self.diagnostics, ordered, self.envelope(plan.recipe, schema, omit))
+            steps += self.dfs
+        return self.diagnostics, steps, self.envelope(program.envelope, schema, omit)
 
 
 def run(tool: CanonicalTool | PlainTool, target: Target, *, keep_resolved: bool = True) -> Outcome:
     """Check and compile ``tool`` for ``target``: in one walk when the plan allows, else in
     full. ``keep_resolved``: record the errors compiling resolves too (a compile drops them,
     so it need not record them; every other record is the same)."""
-    plan = plan_for(target)
-    if plan.single_pass:
+    program = program_for(target)
+    if program.plan.single_pass:
         try:
-            return _Run(target, tool, tool.input_schema, keep_resolved, plan).execute(one_walk=True)
+            return _Run(target, tool, tool.input_schema, keep_resolved, program).execute(
+                one_walk=True
+            )
         except _Bail:
             pass  # nested too deep, or references to inline: the full run handles it
-    return _Run(target, tool, tool.input_schema, keep_resolved=keep_resolved, plan=plan).execute(
-        one_walk=False
+    return _Run(target, tool, tool.input_schema, keep_resolved, program).execute(one_walk=False)
+
+
+def compiled(
+    tool: CanonicalTool | PlainTool, target: str | Target, allow_lossy: bool
+) -> CompileResult:
+    """``compile_tool`` of a tool already read: ``run(tool, target, keep_resolved=False)`` made
+    into its result, without the steps between (the target looked up by its id first, the run
+    started without the constructor's lookups, no :class:`Outcome` made and taken apart)."""
+    program = _PROGRAMS.get(target) if target.__class__ is str else None
+    if program is None or _PLANS.get(program.key) is not program.entry:
+        program = program_for(target)
+    plan = program.plan
+    root = tool.input_schema
+    if plan.single_pass:
+        one = _new(_Run)
+        one.target = program.target
+        one.tool = tool
+        one.root = root
+        one.keep_resolved = False
+        one.program = program
+        one.plan = plan
+        one.diagnostics = []
+        one.dfs = []
+        one.fired = set()
+        try:
+            diagnostics, transformations, output = one.outcome(True)
+        except _Bail:  # nested too deep, or references to inline: the full run handles it
+            diagnostics, transformations, output = _Run(
+                program.target, tool, root, False, program
+            ).outcome(False)
+    else:
+        diagnostics, transformations, output = _Run(
+            program.target, tool, root, False, program
+        ).outcome(False)
+    # the run's output is its own: the result keeps it without a copy
+    return finalize_owned(
+        program.id, tool.name, output, transformations, diagnostics, allow_lossy, True
     )

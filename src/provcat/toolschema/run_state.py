@@ -13,10 +13,10 @@ from provcat.toolschema.core import (
 from provcat.toolschema.plan import (
     _RANK,
     _Plan,
-    plan_for,
 )
 from provcat.toolschema.tally import _Tally
 from provcat.toolschema.targets import Rule, Target
+from provcat.toolschema.tool_program import ToolProgram, program_for
 from provcat.toolschema.types import CanonicalTool, PlainTool
 
 _INLINE_BUDGET = 10_000
@@ -56,8 +56,10 @@ class RunState:
         tool: CanonicalTool | PlainTool,
         root: dict[str, Any],
         keep_resolved: bool = True,
-        plan: _Plan | None = None,
+        program: ToolProgram | None = None,
     ) -> None:
+        # ``program``: the target's, when the caller looked it up already
+        program = program_for(target) if program is None else program
         self.target = target
         self.tool = tool
         self.root = root
@@ -65,8 +67,8 @@ class RunState:
         # ``check`` reports them, ``compile_tool`` drops them (their transformations stand for
         # them)
         self.keep_resolved = keep_resolved
-        # ``plan``: the target's plan, when the caller looked it up already
-        self.plan: _Plan = plan_for(target) if plan is None else plan
+        self.program = program
+        self.plan: _Plan = program.plan
         self.diagnostics: list[DiagnosticRecord] = []
         self.dfs: list[TransformationRecord] = []
         self.fired: set[str] = set()

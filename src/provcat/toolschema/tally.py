@@ -80,3 +80,8 @@ class _Tally:
             if isinstance(child, dict):
                 for s, d in schemas_with_depth(child):
                     self.node(s, depth + d)
+
+
+# What a run's one walk holds as its tally when the target has no limit rules: the walk then
+# measures nothing (``_Plan.measures``) and nothing reads it, so one serves every such run.
+_UNMEASURED = _Tally()

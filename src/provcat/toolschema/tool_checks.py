@@ -4,6 +4,7 @@ property names, header keywords."""
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import Any
 
 from provcat.toolschema.core import (
@@ -17,6 +18,7 @@ from provcat.toolschema.values import (
 )
 
 _VERDICTS_MAX = 4096
+_schema = itemgetter(0)  # a walked node's subschema
 
 
 def _root_type_hit(case: str, root: dict[str, Any], raw: Any, types: list[str]) -> bool:
@@ -41,9 +43,94 @@ class ToolChecks(LimitChecks):
     """Fires every rule whose trigger looks at the tool as a whole."""
 
     def tool_rules(self) -> None:
+        """Fire the tool-level rules, group by group in a fixed order; a group whose quick test
+        (``ToolProgram``) the tool passes fires nothing and is skipped."""
         plan = self.plan
-        name = self.tool.name
-        for rule, pattern, regex, lo, hi, skip_if in plan.name_rules:
+        program = self.program
+        tool = self.tool
+        if program.named:
+            name = tool.name
+            if not program.name_lo <= len(name) <= program.name_hi:
+                self.name_rules(name)
+            else:
+                for pattern in program.name_regexes:
+                    if pattern.search(name) is None:
+                        self.name_rules(name)
+                        break
+        if program.described:
+            desc = tool.description
+            if not desc or (program.blank_counts and not desc.strip()):
+                for rule, blank_counts in plan.description_rules:
+                    if desc is None or desc == "" or (blank_counts and not desc.strip()):
+                        self.fire(rule, "description", name=tool.name)
+        root = self.root
+        # a root typed exactly "object" is no case of any root-type trigger (the usual root)
+        if plan.root_type_rules:
+            raw = root.get("type")
+            if raw != "object" or raw.__class__ is not str:
+                types = schema_types(root)
+                for rule, case in plan.root_type_rules:
+                    if _root_type_hit(case, root, raw, types):
+                        shown = _js(raw) if "type" in root else "`undefined`"
+                        self.fire(rule, "inputSchema.type", type=shown)
+        if not program.root_keywords.isdisjoint(root):
+            for rule, keyword, where in plan.root_keyword_rules:
+                if keyword in root:
+                    self.fire(rule, where, keyword=keyword)
+        if plan.root_constrained_rules:
+            props, req = root.get("properties"), root.get("required")
+            if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
+                for rule in plan.root_constrained_rules:
+                    self.fire(rule, "inputSchema")
+        if plan.limit_rules:
+            tally = self.tally
+            # every count within the bound its rules fire past (the usual schema): none fires
+            if (
+                tally is None
+                or tally.properties > program.most_properties
+                or tally.depth > program.most_depth
+                or tally.values > program.most_values
+                or tally.largest_enum > program.most_largest_enum
+                or tally.chars > program.most_chars
+            ):
+                self.limits()
+        if plan.dialect_rules and "$schema" in root:
+            for rule, allowed in plan.dialect_rules:
+                if root["$schema"] not in allowed:
+                    self.fire(rule, "inputSchema.$schema", dialect=_code(root["$schema"]))
+        if plan.property_name_rules:
+            props = root.get("properties")
+            # names repeat from tool to tool: a tool whose every name passed every rule before
+            # fires nothing
+            if isinstance(props, dict) and not program.passing_names.issuperset(props):
+                self.property_name_rules(props)
+        if plan.header_rules:
+            self.header_rules()
+
+    def property_name_rules(self, props: dict[str, Any]) -> None:
+        """Fire the top-level-property-name rules each of ``props`` breaks; remember the names
+        when none does (``ToolProgram.passing_names``)."""
+        passed = True
+        for rule, regex, hi, verdicts in self.plan.property_name_rules:
+            for prop in props:
+                fails = verdicts.get(prop)
+                if fails is None:  # names repeat from tool to tool: each is read once
+                    fails = (regex is not None and regex.search(prop) is None) or (
+                        hi is not None and len(prop) > hi
+                    )
+                    if len(verdicts) < _VERDICTS_MAX:
+                        verdicts[prop] = fails
+                if fails:
+                    passed = False
+                    path = join_path("inputSchema", "properties", prop)
+                    self.fire(rule, path, property=prop)
+        passing = self.program.passing_names
+        if passed and len(passing) + len(props) <= _VERDICTS_MAX:
+            passing.update(props)
+
+    def name_rules(self, name: str) -> None:
+        """Fire the tool-name rules the name breaks (one at least, its quick test says)."""
+        for rule, pattern, regex, lo, hi, skip_if in self.plan.name_rules:
             if skip_if and not self.fired.isdisjoint(skip_if):
                 continue
             if (
@@ -60,56 +147,14 @@ class ToolChecks(LimitChecks):
                     min_length=lo,
                     max_length=hi,
                 )
-        desc = self.tool.description
-        for rule, blank_counts in plan.description_rules:
-            if desc is None or desc == "" or (blank_counts and not desc.strip()):
-                self.fire(rule, "description", name=name)
-        root = self.root
-        raw = root.get("type")
-        # a root typed exactly "object" is no case of any root-type trigger (the usual root)
-        if plan.root_type_rules and (raw != "object" or raw.__class__ is not str):
-            types = schema_types(root)
-            for rule, case in plan.root_type_rules:
-                if _root_type_hit(case, root, raw, types):
-                    shown = _js(raw) if "type" in root else "`undefined`"
-                    self.fire(rule, "inputSchema.type", type=shown)
-        for rule, keyword, where in plan.root_keyword_rules:
-            if keyword in root:
-                self.fire(rule, where, keyword=keyword)
-        if plan.root_constrained_rules:
-            props, req = root.get("properties"), root.get("required")
-            if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
-                for rule in plan.root_constrained_rules:
-                    self.fire(rule, "inputSchema")
-        if plan.limit_rules:
-            self.limits()
-        if "$schema" in root:
-            for rule, allowed in plan.dialect_rules:
-                if root["$schema"] not in allowed:
-                    self.fire(rule, "inputSchema.$schema", dialect=_code(root["$schema"]))
-        props = root.get("properties")
-        if isinstance(props, dict):
-            for rule, regex, hi, verdicts in plan.property_name_rules:
-                for prop in props:
-                    fails = verdicts.get(prop)
-                    if fails is None:  # names repeat from tool to tool: each is read once
-                        fails = (regex is not None and regex.search(prop) is None) or (
-                            hi is not None and len(prop) > hi
-                        )
-                        if len(verdicts) < _VERDICTS_MAX:
-                            verdicts[prop] = fails
-                    if fails:
-                        self.fire(rule, join_path("inputSchema", "properties", prop), property=prop)
-        if plan.header_rules:
-            self.header_rules()
 
     def header_rules(self) -> None:
-        pairs = self.target.fires("header-keyword")
+        pairs = self.plan.header_rules
         if not pairs:
             return
-        keywords = frozenset(trig["keyword"] for _, trig in pairs)
-        walked = self.pathed_nodes() if not self.target.rewrites else self.lean_nodes()
-        if all(keywords.isdisjoint(node[0]) for node in walked):
+        walked = self.pathed_nodes() if not self.plan.rewrites else self.lean_nodes()
+        # a schema without the keywords anywhere (the usual one) fires nothing
+        if all(map(self.program.header_keywords.isdisjoint, map(_schema, walked))):
             return
         nodes = self.pathed_nodes()
         for rule, trig in pairs:
