@@ -109,6 +109,13 @@ class _Plan:
     of each subschema, so the per-node work is a few dict and set lookups.
     """
 
+    # whether the one walk runs a shape's program as a function written for it (``shape_code``)
+    # rather than interpreting it (the programs are the reference the functions are tested on),
+    # and after how many subschemas of the shape: writing one costs about as much as walking a
+    # hundred subschemas, so a shape met once or twice is only interpreted
+    writes_code = True
+    code_after = 8
+
     def __init__(self, target: Target) -> None:
         fires = target.fires
         output = target.output
@@ -377,6 +384,11 @@ class _Plan:
         self.report_shapes: dict[tuple[str, ...], _Reports] = {}
         # per key shape (a subschema's keys in their order): its leaf or object program, or None
         self.leaves: dict[tuple[str, ...], _Leaf | _Object | None] = {}
+        # per key shape with a program: the program written as one function (``shape_code``),
+        # which the one walk calls instead of interpreting the program
+        self.codes: dict[tuple[str, ...], Any] = {}
+        # per key shape with a program but no function yet: how many subschemas met it
+        self.sightings: dict[tuple[str, ...], int] = {}
 
     def fate(self, key: str) -> int:
         """Whether the walk copies ``key``, handles it specially, drops it, or asks the

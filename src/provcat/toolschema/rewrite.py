@@ -27,6 +27,7 @@ from provcat.toolschema.core import (
 from provcat.toolschema.node_reports import NodeReports
 from provcat.toolschema.node_rules import NodeRules
 from provcat.toolschema.plan import (
+    _CACHE_MAX,
     _COPY,
     _DROP,
     _LIST,
@@ -38,6 +39,7 @@ from provcat.toolschema.plan import (
     _Object,
     _segment,
 )
+from provcat.toolschema.shape_code import write_code
 from provcat.toolschema.values import (
     _ATOMS,
     _STRINGS,
@@ -69,14 +71,29 @@ class RewriteWalk(NodeReports, NodeRules):
             return self.non_object(s, path)
         plan = self.plan
         measure = tally if plan.measures else None
+        keys = tuple(s)
         if tally is not None:
             if level > MAX_NESTING:
                 raise _Bail
             if measure is not None and depth > measure.depth:
                 measure.depth = depth
-        leaf = plan.leaves.get(keys := tuple(s), _UNSEEN)
+            code = plan.codes.get(keys)
+            if (
+                code is not None
+                and (written := code(self, s, path, None, depth, level)) is not None
+            ):
+                return written
+        leaf = plan.leaves.get(keys, _UNSEEN)
         if leaf is _UNSEEN:
             leaf = plan.leaf(keys)
+        if leaf is not None and tally is not None and plan.writes_code:
+            # a shape met often enough gets its function (counted up to the mark, once)
+            sightings = plan.sightings
+            seen = sightings.get(keys, 0) + 1
+            if seen <= plan.code_after and (seen > 1 or len(sightings) < _CACHE_MAX):
+                sightings[keys] = seen
+                if seen == plan.code_after:
+                    write_code(plan, keys, leaf)
         if leaf.__class__ is _Object:
             if (
                 tally is not None
@@ -359,7 +376,9 @@ class RewriteWalk(NodeReports, NodeRules):
         base = path + ".properties"
         node, segment = self.node, PATH_SEGMENTS.get
         props: dict[str, Any] = {}
-        if level + 2 > MAX_NESTING:  # each property bails out in ``node``
+        if plan.writes_code:  # each property by its shape's function, or counted in ``node``
+            props = self.walk_properties(value, base, depth, level)
+        elif level + 2 > MAX_NESTING:  # each property bails out in ``node``
             for k, v in value.items():
                 props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
         else:
@@ -448,6 +467,9 @@ class RewriteWalk(NodeReports, NodeRules):
             if kind == _ONE:
                 if walked is None:
                     walked = {}
+                if plan.writes_code:
+                    walked[key] = self.walk_one(value, path, key, depth + 1, level + 1)
+                    continue
                 copied = self.plain_child(value, depth + 1, level + 1)
                 walked[key] = (
                     copied if copied is not None else self.node(value, where, depth + 1, level + 1)
@@ -456,20 +478,7 @@ class RewriteWalk(NodeReports, NodeRules):
             if kind == _LIST:
                 if walked is None:
                     walked = {}
-                if isinstance(value, list):
-                    if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
-                        raise _Bail
-                    node, plain = self.node, self.plain_child
-                    walked[key] = [
-                        node(v, f"{where}[{i}]", depth + 1, level + 2)
-                        if (copied := plain(v, depth + 1, level + 2)) is None
-                        else copied
-                        for i, v in enumerate(value)
-                    ]
-                else:  # not a list of subschemas: copied, as the general walk does
-                    if value.__class__ not in _ATOMS:
-                        self.nesting(value, level)
-                    walked[key] = _clone(value)
+                walked[key] = self.walk_list(value, where, depth, level)
                 continue
             if value.__class__ not in _ATOMS:
                 self.nesting(value, level)
@@ -496,6 +505,60 @@ class RewriteWalk(NodeReports, NodeRules):
             if leaf.refit:
                 return plan.order(out)
         return out
+
+    def walk_list(self, value: Any, where: str, depth: int, level: int) -> Any:
+        """What :meth:`node` writes for ``value`` of a list slot (``anyOf``, ...) at ``where`` of
+        a subschema at ``depth`` and ``level`` in the one walk: each subschema walked, a plain
+        one copied without its path; a value that is not a list copied whole."""
+        if isinstance(value, list):
+            if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
+                raise _Bail
+            node, plain = self.node, self.plain_child
+            return [
+                node(v, f"{where}[{i}]", depth + 1, level + 2)
+                if (copied := plain(v, depth + 1, level + 2)) is None
+                else copied
+                for i, v in enumerate(value)
+            ]
+        # not a list of subschemas: copied, as the general walk does
+        if value.__class__ not in _ATOMS:
+            self.nesting(value, level)
+        return _clone(value)
+
+    def walk_one(self, v: Any, path: str, key: str, depth: int, level: int) -> Any:
+        """What :meth:`node` writes for ``v`` under ``key`` (``items``, ``not``) of the
+        subschema at ``path``, ``v`` being at ``depth`` and ``level``, in the one walk: by its
+        shape's function when it has one and the value passes it (no path made), else by
+        :meth:`node`."""
+        if v.__class__ is dict and level <= MAX_NESTING:
+            code = self.plan.codes.get(tuple(v))
+            if code is not None and (written := code(self, v, path, key, depth, level)) is not None:
+                return written
+        return self.node(v, path + (PATH_SEGMENTS.get(key) or _segment(key)), depth, level)
+
+    def walk_properties(
+        self, value: dict[str, Any], base: str, depth: int, level: int
+    ) -> dict[str, Any]:
+        """The written ``properties`` map ``value`` (at ``base``) of an object at ``depth`` and
+        ``level`` in the one walk: each property by its shape's function when it has one and
+        passes it (its path made only if it records), else by :meth:`node`."""
+        node, segment = self.node, PATH_SEGMENTS.get
+        props: dict[str, Any] = {}
+        if level + 2 > MAX_NESTING:  # each property bails out in ``node``
+            for k, v in value.items():
+                props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+            return props
+        codes = self.plan.codes
+        for k, v in value.items():
+            if v.__class__ is dict:
+                code = codes.get(tuple(v))
+                if code is not None:
+                    written = code(self, v, base, k, depth + 1, level + 2)
+                    if written is not None:
+                        props[k] = written
+                        continue
+            props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+        return props
 
     def plain_child(self, v: Any, depth: int, level: int) -> dict[str, Any] | None:
         """What :meth:`node` gives for ``v`` at ``depth`` and ``level`` in the one walk when it
