@@ -25,7 +25,7 @@ from provcat.toolschema.core import (
     schemas_with_depth,
 )
 from provcat.toolschema.node_reports import NodeReports
-from provcat.toolschema.node_rules import NodeRules
+from provcat.toolschema.node_rules import _NULL_SCHEMA, NodeRules
 from provcat.toolschema.plan import (
     _CACHE_MAX,
     _COPY,
@@ -42,6 +42,7 @@ from provcat.toolschema.plan import (
 from provcat.toolschema.shape_code import write_code
 from provcat.toolschema.values import (
     _ATOMS,
+    _NO_VALUES,
     _STRINGS,
     _Bail,
     _clone,
@@ -86,14 +87,22 @@ class RewriteWalk(NodeReports, NodeRules):
         leaf = plan.leaves.get(keys, _UNSEEN)
         if leaf is _UNSEEN:
             leaf = plan.leaf(keys)
-        if leaf is not None and tally is not None and plan.writes_code:
-            # a shape met often enough gets its function (counted up to the mark, once)
+        if (
+            tally is not None
+            and plan.writes_code
+            and (leaf is not None or (plan.collapse and "anyOf" in s))
+        ):
+            # a shape met often enough gets its function (counted up to the mark, once): its
+            # program's, or for a union the walk may merge, ``collapsed``
             sightings = plan.sightings
             seen = sightings.get(keys, 0) + 1
             if seen <= plan.code_after and (seen > 1 or len(sightings) < _CACHE_MAX):
                 sightings[keys] = seen
                 if seen == plan.code_after:
-                    write_code(plan, keys, leaf)
+                    if leaf is not None:
+                        write_code(plan, keys, leaf)
+                    else:
+                        plan.codes[keys] = RewriteWalk.collapsed
         if leaf.__class__ is _Object:
             if (
                 tally is not None
@@ -505,6 +514,38 @@ class RewriteWalk(NodeReports, NodeRules):
             if leaf.refit:
                 return plan.order(out)
         return out
+
+    def collapsed(
+        self, s: dict[str, Any], base: str, key: str | None, depth: int, level: int
+    ) -> Any:
+        """What :meth:`node` gives, in the one walk, for a union ``s`` (at ``base``, or
+        ``base`` joined with property ``key``) that ``collapse_nullable`` merges into a
+        subschema without a union: the merged subschema written as itself, in one pass; None,
+        having changed nothing, for any other ``s``. A shape function (``shape_code``)."""
+        branches = s["anyOf"]
+        if not isinstance(branches, list) or len(branches) != 2:
+            return None
+        first, second = branches
+        first_null = first == _NULL_SCHEMA
+        if first_null == (second == _NULL_SCHEMA):
+            return None
+        other = second if first_null else first
+        if not isinstance(other, dict) or "$ref" in other or "anyOf" in other:
+            return None
+        merged = {k: v for k, v in s.items() if k != "anyOf"}
+        for k, v in other.items():
+            merged.setdefault(k, v)
+        merged["nullable"] = True
+        path = base if key is None else base + (PATH_SEGMENTS.get(key) or _segment(key))
+        code, detail = self.plan.step_heads["collapse-nullable-any-of"]  # ``step``, inline
+        self.dfs.append((code, path, False, (detail, _NO_VALUES)))
+        # ``nesting(branches, level)``: a list of two subschemas of scalars nests two levels
+        if _ATOMS.issuperset(map(type, other.values())):
+            if level + 2 > MAX_NESTING:
+                raise _Bail
+        else:
+            self.nesting(branches, level)
+        return self.node(merged, path, depth, level)
 
     def walk_list(self, value: Any, where: str, depth: int, level: int) -> Any:
         """What :meth:`node` writes for ``value`` of a list slot (``anyOf``, ...) at ``where`` of
