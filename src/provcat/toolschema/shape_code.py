@@ -35,7 +35,28 @@ ShapeCode = Callable[[Any, dict[str, Any], str, "str | None", int, int], "dict[s
 
 # the subschema's path, made where a record needs it
 _CODES_MAX = 1024
+# the keywords a leaf's function checks (and reads) before anything else
+_CHECKED = frozenset({"type", "enum", "format"})
 _PATH = "(base if key is None else base + (SEG(key) or SEGMENT(key)))"
+
+
+def _copied(value: Any, room: int) -> Any:
+    """``value`` as the walk copies a keyword it keeps: a scalar as it is, anything else
+    within ``room`` levels of nesting (``values._clone_within``)."""
+    return value if value.__class__ in _ATOMS else _clone_within(value, room)
+
+
+def _int64(run: Any, value: Any, key: str) -> Any:
+    """``value`` of int64 keyword ``key`` as ``NodeRules.finish_node`` writes it: a number as
+    a decimal string (counted, the keyword noted), anything else as it is."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        run.int64_values += 1
+        seen = run.int64_seen
+        if seen.__class__ is not set:
+            seen = run.int64_seen = set()
+        seen.add(key)
+        return str(int(value)) if float(value).is_integer() else str(value)
+    return value
 
 
 class _Source:
@@ -48,6 +69,8 @@ class _Source:
             "STRINGS": _STRINGS,
             "BAIL": _Bail,
             "CLONE": _clone_within,
+            "COPY": _copied,
+            "INT64": _int64,
             "JS": _js,
             "SEG": PATH_SEGMENTS.get,
             "SEGMENT": _segment,
@@ -82,13 +105,16 @@ def _diagnostic(
     """What ``RunState.fire`` appends for a rule head ``(rank, code, supported, rule)``
     (``always``: appended whatever the run keeps, as ``report_shape`` does for keywords)."""
     rank, code, supported, rule = head
-    line = f"append(({rank}, {where}, {code!r}, {supported}, ({src.const(rule)}, {values})))"
+    line = (
+        f"self.diagnostics.append(({rank}, {where}, {code!r}, {supported}, "
+        f"({src.const(rule)}, {values})))"
+    )
     if always or rank or not supported:
         src.add(indent, line)
     else:  # an error the compile resolves: kept only when the run keeps them
         src.add(indent, "if self.keep_resolved:")
         src.add(indent + 1, line)
-    src.add(indent, f"fired.add({code!r})")
+    src.add(indent, f"self.fired.add({code!r})")
 
 
 def _reports(src: _Source, plan: _Plan, keys: tuple[str, ...], found: _Reports) -> None:
@@ -132,21 +158,18 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
         src.add(1, f"t = {local['type']} = s['type']")
         src.add(1, f"if {check}:")
         src.add(2, "return None")
-    if leaf.plain:
-        for k in leaf.keys:
-            if k != "type":
-                src.add(1, f"{local[k]} = s[{k!r}]")
-        others = [local[k] for k in keys if k != "type"]
-        if others:
-            src.add(1, "if " + " or ".join(f"{v}.__class__ not in ATOMS" for v in others) + ":")
+    if leaf.plain:  # scalars only, copied: no record, so no path
+        names = [local[k] for k in leaf.keys if k != "type"]
+        if names:
+            by_name = {v: k for k, v in local.items()}
+            src.add(1, f"{', '.join(names)} = " + ", ".join(f"s[{by_name[v]!r}]" for v in names))
+            src.add(1, "if " + " or ".join(f"{v}.__class__ not in ATOMS" for v in names) + ":")
             src.add(2, "return None")
         _depth(src, plan, 1)
         if leaf.upper:
             src.add(1, "self.type_names += 1")
-        items = ", ".join(
-            f"{k!r}: " + ("t.upper()" if k == "type" and leaf.upper else local[k])
-            for k in leaf.keys
-        )
+            local["type"] = "t.upper()"
+        items = ", ".join(f"{k!r}: {local[k]}" for k in leaf.keys)
         src.add(1, f"return {{{items}}}")
         return src.compiled()
     if leaf.enum:
@@ -161,8 +184,6 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
         src.add(1, f"if {check}:")
         src.add(2, "return None")
     _depth(src, plan, 1)
-    src.add(1, "append = self.diagnostics.append")
-    src.add(1, "fired = self.fired")
     src.add(1, f"path = {_PATH}")
     if leaf.report is not None:
         _reports(src, plan, keys, leaf.report)
@@ -194,33 +215,22 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
                     f"({spec['detail']!r}, {values})))",
                 )
     # the copied values (not walked): a value that is not a scalar is copied within the limit
-    for k in leaf.keys:
-        if k in walked or k == "type" or k == "format" or k == "enum":
-            continue
-        v = local[k]
-        src.add(1, f"{v} = s[{k!r}]")
-        src.add(1, f"if {v}.__class__ not in ATOMS:")
-        src.add(2, f"{v} = CLONE({v}, MAX - level)")
+    _copies(
+        src, [local[k] for k in leaf.keys if k not in walked and k not in _CHECKED], keys, local
+    )
     if leaf.enum:
         src.add(1, f"{local['enum']} = CLONE(e, MAX - level)")
         if plan.measures:
             src.add(1, "self.tally.string_enum(e)")
     if leaf.upper:
         src.add(1, "self.type_names += 1")
-        src.add(1, f"{local['type']} = t.upper()")
+        local["type"] = "t.upper()"
     out_keys = list(leaf.keys)
     added = leaf.enum and plan.enum_format and not leaf.format
     if leaf.finish:
         for k in leaf.keys:
             if k in plan.int64_set:
-                v = local[k]
-                src.add(1, f"if isinstance({v}, (int, float)) and not isinstance({v}, bool):")
-                src.add(2, f"{v} = str(int({v})) if float({v}).is_integer() else str({v})")
-                src.add(2, "self.int64_values += 1")
-                src.add(2, "seen = self.int64_seen")
-                src.add(2, "if seen.__class__ is not set:")
-                src.add(3, "seen = self.int64_seen = set()")
-                src.add(2, f"seen.add({k!r})")
+                src.add(1, f"{local[k]} = INT64(self, {local[k]}, {k!r})")
     if added:
         code, detail = plan.step_heads["add-enum-format"]
         with_format = [k for k in plan.key_order if k in leaf.keys or k == "format"]
@@ -238,6 +248,17 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
     # the enum-format step runs inside finish_node before the int64 scan; both only touch
     # their own keys and the enum step records first, so the order above is the same
     return src.compiled()
+
+
+def _copies(src: _Source, names: list[str], keys: tuple[str, ...], local: dict[str, str]) -> None:
+    """Read the kept keywords' values into ``names`` and copy those that are not scalars."""
+    if not names:
+        return
+    by_name = {v: k for k, v in local.items()}
+    targets = ", ".join(names)
+    src.add(1, f"{targets} = " + ", ".join(f"s[{by_name[v]!r}]" for v in names))
+    src.add(1, "if " + " or ".join(f"{v}.__class__ not in ATOMS" for v in names) + ":")
+    src.add(2, f"{targets} = " + ", ".join(f"COPY({v}, MAX - level)" for v in names))
 
 
 def _depth(src: _Source, plan: _Plan, indent: int) -> None:
@@ -259,16 +280,10 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     src.add(1, "if t != 'object' or t.__class__ is not str or p.__class__ is not dict:")
     src.add(2, "return None")
     _depth(src, plan, 1)
-    src.add(1, "append = self.diagnostics.append")
-    src.add(1, "fired = self.fired")
     src.add(1, f"path = {_PATH}")
     if obj.report is not None:
         _reports(src, plan, keys, obj.report)
-    for k in obj.copies:
-        v = local[k]
-        src.add(1, f"{v} = s[{k!r}]")
-        src.add(1, f"if {v}.__class__ not in ATOMS:")
-        src.add(2, f"{v} = CLONE({v}, MAX - level)")
+    _copies(src, [local[k] for k in obj.copies], keys, local)
     if obj.upper:
         src.add(1, "self.type_names += 1")
         local["type"] = "'OBJECT'"
@@ -297,7 +312,7 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
         closed: bool | None = None
         for rule, rank, code, supported, action, change, settled in heads:
             line = (
-                f"append(({rank}, where, {code!r}, {supported}, "
+                f"self.diagnostics.append(({rank}, where, {code!r}, {supported}, "
                 f"({src.const(rule)}, {src.const(fire_values)})))"
             )
             if settled:
@@ -305,7 +320,7 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
                 src.add(2, line)
             else:
                 src.add(1, line)
-            src.add(1, f"fired.add({code!r})")
+            src.add(1, f"self.fired.add({code!r})")
             if action == "keep":
                 continue
             if change is not None:
