@@ -516,7 +516,7 @@ class RewriteWalk(NodeReports, NodeRules):
         return out
 
     def collapsed(
-        self, s: dict[str, Any], base: str, key: str | None, depth: int, level: int
+        self, s: dict[str, Any], base: str, key: str | int | None, depth: int, level: int
     ) -> Any:
         """What :meth:`node` gives, in the one walk, for a union ``s`` (at ``base``, or
         ``base`` joined with property ``key``) that ``collapse_nullable`` merges into a
@@ -536,7 +536,12 @@ class RewriteWalk(NodeReports, NodeRules):
         for k, v in other.items():
             merged.setdefault(k, v)
         merged["nullable"] = True
-        path = base if key is None else base + (PATH_SEGMENTS.get(key) or _segment(key))
+        if key is None:
+            path = base
+        elif isinstance(key, int):  # an item of a list of subschemas
+            path = f"{base}[{key}]"
+        else:
+            path = base + (PATH_SEGMENTS.get(key) or _segment(key))
         code, detail = self.plan.step_heads["collapse-nullable-any-of"]  # ``step``, inline
         self.dfs.append((code, path, False, (detail, _NO_VALUES)))
         # ``nesting(branches, level)``: a list of two subschemas of scalars nests two levels
@@ -545,6 +550,12 @@ class RewriteWalk(NodeReports, NodeRules):
                 raise _Bail
         else:
             self.nesting(branches, level)
+        # ``node(merged, ...)``: the merged shape's function, when it has one and passes
+        merged_code = self.plan.codes.get(tuple(merged))
+        if merged_code is not None:
+            written = merged_code(self, merged, path, None, depth, level)
+            if written is not None:
+                return written
         return self.node(merged, path, depth, level)
 
     def walk_list(self, value: Any, where: str, depth: int, level: int) -> Any:
@@ -554,13 +565,29 @@ class RewriteWalk(NodeReports, NodeRules):
         if isinstance(value, list):
             if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
                 raise _Bail
-            node, plain = self.node, self.plain_child
-            return [
-                node(v, f"{where}[{i}]", depth + 1, level + 2)
-                if (copied := plain(v, depth + 1, level + 2)) is None
-                else copied
-                for i, v in enumerate(value)
-            ]
+            node = self.node
+            if not self.plan.writes_code or level + 2 > MAX_NESTING:
+                plain = self.plain_child
+                return [
+                    node(v, f"{where}[{i}]", depth + 1, level + 2)
+                    if (copied := plain(v, depth + 1, level + 2)) is None
+                    else copied
+                    for i, v in enumerate(value)
+                ]
+            # each subschema by its shape's function (its path, ``where`` joined with its
+            # index, made only if it records) when it has one and passes it
+            codes = self.plan.codes
+            out: list[Any] = []
+            for i, v in enumerate(value):
+                if v.__class__ is dict:
+                    code = codes.get(tuple(v))
+                    if code is not None:
+                        written = code(self, v, where, i, depth + 1, level + 2)
+                        if written is not None:
+                            out.append(written)
+                            continue
+                out.append(node(v, f"{where}[{i}]", depth + 1, level + 2))
+            return out
         # not a list of subschemas: copied, as the general walk does
         if value.__class__ not in _ATOMS:
             self.nesting(value, level)

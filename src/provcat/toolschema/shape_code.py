@@ -7,9 +7,13 @@ out for that shape, with the target's rules and record values bound as constants
 gives exactly what the interpreted program gives (same output, same records in the same order)
 or None, having changed nothing, when the subschema's values fail the shape's checks (the
 caller then takes the general walk). Its arguments are ``(run, s, base, key, depth, level)``:
-the subschema's path is ``base`` (``key`` None) or ``base`` joined with property name ``key``,
-made only when a record needs it. The caller has checked that the run takes one walk and that
-``level`` is within ``MAX_NESTING``.
+the subschema's path is ``base`` (``key`` None) or ``base`` joined with ``key`` (a property
+name or a list index), made only when a record needs it. The caller has checked that the run
+takes one walk and that ``level`` is within ``MAX_NESTING``.
+
+A shape is written only once the walk has met it ``_Plan.code_after`` times (compiling costs
+about as much as walking a hundred subschemas); the source holds only names the writer chose
+and ``repr`` literals of keys, codes and wording, so no input text is ever read as code.
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from provcat.toolschema.plan import (
 )
 from provcat.toolschema.values import _ATOMS, _NO_VALUES, _STRINGS, _Bail, _clone_within, _js
 
-ShapeCode = Callable[[Any, dict[str, Any], str, "str | None", int, int], "dict[str, Any] | None"]
+ShapeCode = Callable[
+    [Any, dict[str, Any], str, "str | int | None", int, int], "dict[str, Any] | None"
+]
 
 # the subschema's path, made where a record needs it
 _CODES_MAX = 1024
@@ -218,8 +224,8 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
     _copies(
         src, [local[k] for k in leaf.keys if k not in walked and k not in _CHECKED], keys, local
     )
-    if leaf.enum:
-        src.add(1, f"{local['enum']} = CLONE(e, MAX - level)")
+    if leaf.enum:  # a list of strings: copied in C within the limit (``_clone_within``)
+        src.add(1, f"{local['enum']} = e.copy() if level < MAX else CLONE(e, 0)")
         if plan.measures:
             src.add(1, "self.tally.string_enum(e)")
     if leaf.upper:
@@ -300,11 +306,15 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     if "required" in keys:
         v = local["required"]
         src.add(1, f"{v} = s['required']")
-        check = f"{v}.__class__ not in ATOMS"
-        if plan.closing:
-            check += f" and not ({v}.__class__ is list and ATOMS.issuperset(map(type, {v})))"
-        src.add(1, f"if {check}:")
-        src.add(2, f"{v} = CLONE({v}, MAX - level)")
+        scalars = f"{v}.__class__ is list and ATOMS.issuperset(map(type, {v}))"
+        if plan.closing:  # closing writes ``required`` anew; a list of scalars cannot nest
+            src.add(1, f"if {v}.__class__ not in ATOMS and not ({scalars}):")
+            src.add(2, f"{v} = CLONE({v}, MAX - level)")
+        else:  # a list of scalars copied in C within the limit (``_clone_within``)
+            src.add(1, f"if level < MAX and {scalars}:")
+            src.add(2, f"{v} = {v}.copy()")
+            src.add(1, f"elif {v}.__class__ not in ATOMS:")
+            src.add(2, f"{v} = CLONE({v}, MAX - level)")
     heads = plan.ap_heads_by_state["missing"]
     if heads:
         src.add(1, "where = path + '.additionalProperties'")
