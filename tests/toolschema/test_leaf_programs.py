@@ -179,7 +179,9 @@ def _results(target: str, cases: list[dict[str, Any]]) -> list[str]:
 @pytest.mark.parametrize("target", TARGETS)
 def test_leaf_programs_match_the_general_loop(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
     cases = _cases()
-    monkeypatch.setattr(_Plan, "code_after", 1)  # a shape's function from its second subschema
+    # a shape's function from the first tool on, and from the shape's second subschema
+    monkeypatch.setattr(_Plan, "warm_walks", 1)
+    monkeypatch.setattr(_Plan, "code_after", 1)
     with_functions = _results(target, cases)
     monkeypatch.setattr(_Plan, "writes_code", False)
     with_programs = _results(target, cases)
@@ -199,7 +201,7 @@ def test_shape_functions_are_written_and_taken(
     walk then calls it (counted here) instead of interpreting the program."""
     clear_caches()
     calls = 0
-    for case in corpus(40, seed=3):
+    for case in corpus(_Plan.warm_walks + 40, seed=3):
         compile_tool(case, target, allow_lossy=True)
     plan = plan_for(get_target(target))
     written = plan.codes
@@ -218,17 +220,22 @@ def test_shape_functions_are_written_and_taken(
     assert calls > 3
 
 
-def test_shape_functions_wait_for_recurring_shapes() -> None:
-    """A shape met fewer times than ``_Plan.code_after`` is only interpreted: writing its
-    function would cost more than it saves."""
+def test_shape_functions_wait_for_a_warm_plan_and_recurring_shapes() -> None:
+    """Nothing is written before the plan has walked ``_Plan.warm_walks`` tools, and then only
+    for a shape met ``_Plan.code_after`` times: writing a function costs more than a few
+    subschemas' walk saves."""
     clear_caches()
     leaf = {"type": "string", "maxLength": 3, "title": "once"}
-    compile_tool(tool({"type": "object", "properties": {"a": leaf}}), "gemini", allow_lossy=True)
-    plan = plan_for(get_target("gemini"))
-    assert tuple(leaf) in plan.leaves and tuple(leaf) not in plan.codes
     many = {f"p{i}": dict(leaf) for i in range(_Plan.code_after)}
+    gemini = plan_for(get_target("gemini"))
+    for _ in range(_Plan.warm_walks - 1):
+        compile_tool(tool({"type": "object", "properties": many}), "gemini", allow_lossy=True)
+    assert not gemini.writing and not gemini.codes and gemini.leaves
+    compile_tool(tool({"type": "object", "properties": {"a": leaf}}), "gemini", allow_lossy=True)
+    assert gemini.writing  # warm: the next shapes met often enough get their functions
+    assert tuple(leaf) in gemini.leaves and tuple(leaf) not in gemini.codes
     compile_tool(tool({"type": "object", "properties": many}), "gemini", allow_lossy=True)
-    assert tuple(leaf) in plan.codes
+    assert tuple(leaf) in gemini.codes
     clear_caches()
 
 

@@ -74,6 +74,10 @@ class RewriteWalk(NodeReports, NodeRules):
         measure = tally if plan.measures else None
         keys = tuple(s)
         if tally is not None:
+            if depth == 1 and not plan.writing:  # a tool's root: counted until warm
+                plan.walks += 1
+                if plan.walks >= plan.warm_walks:
+                    plan.writing = plan.writes_code
             if level > MAX_NESTING:
                 raise _Bail
             if measure is not None and depth > measure.depth:
@@ -89,20 +93,11 @@ class RewriteWalk(NodeReports, NodeRules):
             leaf = plan.leaf(keys)
         if (
             tally is not None
-            and plan.writes_code
+            and plan.writing
             and (leaf is not None or (plan.collapse and "anyOf" in s))
+            and keys not in plan.codes
         ):
-            # a shape met often enough gets its function (counted up to the mark, once): its
-            # program's, or for a union the walk may merge, ``collapsed``
-            sightings = plan.sightings
-            seen = sightings.get(keys, 0) + 1
-            if seen <= plan.code_after and (seen > 1 or len(sightings) < _CACHE_MAX):
-                sightings[keys] = seen
-                if seen == plan.code_after:
-                    if leaf is not None:
-                        write_code(plan, keys, leaf)
-                    else:
-                        plan.codes[keys] = RewriteWalk.collapsed
+            self.sighted(keys, leaf)
         if leaf.__class__ is _Object:
             if (
                 tally is not None
@@ -385,9 +380,7 @@ class RewriteWalk(NodeReports, NodeRules):
         base = path + ".properties"
         node, segment = self.node, PATH_SEGMENTS.get
         props: dict[str, Any] = {}
-        if plan.writes_code:  # each property by its shape's function, or counted in ``node``
-            props = self.walk_properties(value, base, depth, level)
-        elif level + 2 > MAX_NESTING:  # each property bails out in ``node``
+        if level + 2 > MAX_NESTING:  # each property bails out in ``node``
             for k, v in value.items():
                 props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
         else:
@@ -397,9 +390,19 @@ class RewriteWalk(NodeReports, NodeRules):
             leaves, types, atoms = plan.leaves, plan.plain_types, _ATOMS
             format_drop, kept_formats = plan.format_drop, plan.kept_formats
             measure = self.tally if plan.measures else None
+            # a property whose shape has its function is written by it; any other shape with a
+            # program is counted towards its function (``sighted``)
+            codes = plan.codes if plan.writing else None
             for k, v in value.items():
                 if v.__class__ is dict:
-                    leaf = leaves.get(tuple(v))
+                    leaf = leaves.get(keys := tuple(v))
+                    if codes is not None and leaf is not None:
+                        code = codes.get(keys)
+                        if code is None:
+                            self.sighted(keys, leaf)
+                        elif (written := code(self, v, base, k, depth + 1, level + 2)) is not None:
+                            props[k] = written
+                            continue
                     if leaf.__class__ is _Leaf and (
                         not leaf.typed
                         or (
@@ -476,7 +479,7 @@ class RewriteWalk(NodeReports, NodeRules):
             if kind == _ONE:
                 if walked is None:
                     walked = {}
-                if plan.writes_code:
+                if plan.writing:
                     walked[key] = self.walk_one(value, path, key, depth + 1, level + 1)
                     continue
                 copied = self.plain_child(value, depth + 1, level + 1)
@@ -514,6 +517,21 @@ class RewriteWalk(NodeReports, NodeRules):
             if leaf.refit:
                 return plan.order(out)
         return out
+
+    def sighted(self, keys: tuple[str, ...], program: _Leaf | _Object | None) -> None:
+        """Count a subschema of shape ``keys`` met without its function (``program``: its
+        program, None for a union the walk may merge); at the plan's mark the shape's function
+        is written (once: the count stops there), and the walk calls it from then on."""
+        plan = self.plan
+        sightings = plan.sightings
+        seen = sightings.get(keys, 0) + 1
+        if seen <= plan.code_after and (seen > 1 or len(sightings) < _CACHE_MAX):
+            sightings[keys] = seen
+            if seen == plan.code_after:
+                if program is not None:
+                    write_code(plan, keys, program)
+                else:
+                    plan.codes[keys] = RewriteWalk.collapsed
 
     def collapsed(
         self, s: dict[str, Any], base: str, key: str | int | None, depth: int, level: int
@@ -566,7 +584,7 @@ class RewriteWalk(NodeReports, NodeRules):
             if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
                 raise _Bail
             node = self.node
-            if not self.plan.writes_code or level + 2 > MAX_NESTING:
+            if not self.plan.writing or level + 2 > MAX_NESTING:
                 plain = self.plain_child
                 return [
                     node(v, f"{where}[{i}]", depth + 1, level + 2)
