@@ -18,6 +18,7 @@ and ``repr`` literals of keys, codes and wording, so no input text is ever read 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -44,6 +45,7 @@ _CODES_MAX = 1024
 # the keywords a leaf's function checks (and reads) before anything else
 _CHECKED = frozenset({"type", "enum", "format"})
 _PATH = "(base if key is None else base + (SEG(key) or SEGMENT(key)))"
+_USES_PATH = re.compile(r"\bpath\b")
 
 
 def _copied(value: Any, room: int) -> Any:
@@ -98,7 +100,11 @@ class _Source:
         self.lines.append("    " * indent + line)
 
     def compiled(self) -> ShapeCode:
-        text = "def shape(self, s, base, key, depth, level):\n" + "\n".join(self.lines) + "\n"
+        lines = self.lines
+        made = f"    path = {_PATH}"
+        if made in lines and not any(_USES_PATH.search(x) for x in lines if x != made):
+            lines = [x for x in lines if x != made]  # no record and no child needs the path
+        text = "def shape(self, s, base, key, depth, level):\n" + "\n".join(lines) + "\n"
         scope = dict(self.names)
         exec(compile(text, "<provcat shape>", "exec"), scope)
         code: ShapeCode = scope["shape"]
