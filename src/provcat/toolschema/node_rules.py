@@ -260,9 +260,11 @@ class NodeRules(RunState):
         elif isinstance(t, list):
             if "null" not in t:
                 out["type"] = [*t, "null"]
-        elif isinstance(out.get("anyOf"), list):
-            if not any(isinstance(b, dict) and b.get("type") == "null" for b in out["anyOf"]):
-                out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+        elif isinstance(branches := out.get("anyOf"), list):
+            for b in branches:  # a null branch already there: as it is
+                if isinstance(b, dict) and b.get("type") == "null":
+                    return out
+            out["anyOf"] = [*branches, {"type": "null"}]
             return out
         elif "$ref" in out:
             branch = {k: v for k, v in out.items() if k != "description"}

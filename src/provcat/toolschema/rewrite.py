@@ -9,7 +9,12 @@ written by :meth:`RewriteWalk.leaf` or :meth:`RewriteWalk.object` instead of the
 loop of :meth:`RewriteWalk.node`; both give the same output and the same records in the same
 order. An object's program takes a property of a leaf shape itself, as :meth:`RewriteWalk.node`
 would: a plain one (scalars only, copied) copied in place, any other by :meth:`RewriteWalk.leaf`,
-an object's by :meth:`RewriteWalk.object`."""
+an object's by :meth:`RewriteWalk.object`.
+
+A warm plan writes a recurring shape's program as one function (``shape_code``); the walk
+calls it first (:meth:`walk_properties`, :meth:`walk_one`, :meth:`walk_list`, the start of
+:meth:`node`) and interprets the program only when the shape has none yet or its values fail
+the function's checks."""
 
 from __future__ import annotations
 
