@@ -248,3 +248,35 @@ def test_leaf_programs_are_taken() -> None:
     assert any(leaf is not None for leaf in leaves.values())
     assert ("type", "description") in leaves and leaves[("type", "description")] is not None
     assert leaves.get(("type", "properties", "required")).__class__ is _Object
+
+
+# keyword names that would break generated source if they were pasted into it as text
+_AWKWARD_KEYS = ["x'); raise SystemExit('", 'x"\n    raise SystemExit', "x\\", "ключ"]
+
+
+@pytest.mark.parametrize("target", ["gemini", "openai", "anthropic-strict"])
+def test_shape_functions_never_hold_input_text(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the catalog's keywords reach a shape's function (an unknown keyword sends its
+    subschema to the general loop on every rewrite target), and only as quoted literals:
+    awkward keyword names next to recurring shapes give what the interpreted programs give."""
+    leaves = [{"type": "string", "description": "d", key: "v"} for key in _AWKWARD_KEYS]
+    leaves += [{key: 1, "type": "integer", "maximum": 3} for key in _AWKWARD_KEYS]
+    leaves += [
+        {"type": "object", "properties": {"a": {"type": "string"}}, key: 2} for key in _AWKWARD_KEYS
+    ]
+    leaves += [{"type": "string", "description": "plain"}, {"type": "integer", "maximum": 3}]
+    cases = [
+        tool({"type": "object", "properties": {f"p{i}": leaf for i, leaf in enumerate(leaves)}})
+        for _ in range(4)
+    ]
+    monkeypatch.setattr(_Plan, "warm_walks", 1)
+    monkeypatch.setattr(_Plan, "code_after", 1)
+    with_functions = _results(target, cases)
+    written = plan_for(get_target(target)).codes
+    assert ("type", "description") in written  # the plain leaves' shapes were written
+    assert not any(key in shape for shape in written for key in _AWKWARD_KEYS)
+    monkeypatch.setattr(_Plan, "writes_code", False)
+    assert with_functions == _results(target, cases)
+    clear_caches()

@@ -34,7 +34,15 @@ from provcat.toolschema.plan import (
     _Reports,
     _segment,
 )
-from provcat.toolschema.values import _ATOMS, _NO_VALUES, _STRINGS, _Bail, _clone_within, _js
+from provcat.toolschema.values import (
+    _ATOMS,
+    _NO_VALUES,
+    _STRINGS,
+    _as_list,
+    _Bail,
+    _clone_within,
+    _js,
+)
 
 ShapeCode = Callable[
     [Any, dict[str, Any], str, "str | int | None", int, int], "dict[str, Any] | None"
@@ -80,6 +88,7 @@ class _Source:
             "COPY": _copied,
             "INT64": _int64,
             "JS": _js,
+            "AS_LIST": _as_list,
             "SEG": PATH_SEGMENTS.get,
             "SEGMENT": _segment,
             "MAX": MAX_NESTING,
@@ -273,6 +282,44 @@ def _copies(src: _Source, names: list[str], keys: tuple[str, ...], local: dict[s
     src.add(2, f"{targets} = " + ", ".join(f"COPY({v}, MAX - level)" for v in names))
 
 
+def _closing(src: _Source, plan: _Plan, has_required: bool) -> None:
+    """``NodeRules.close_optional`` spelled out: every property the input's ``required``
+    leaves out made nullable in ``props``, with its records (the diagnostics of errors the
+    compile resolves only when the run keeps them)."""
+    src.add(1, "rq = s['required']" if has_required else "rq = None")
+    src.add(1, "if rq.__class__ is not list:")
+    src.add(2, "rq = AS_LIST(rq)")
+    src.add(1, "props = props or {}")
+    src.add(1, "keep = self.keep_resolved")
+    src.add(1, "optional = False")
+    src.add(1, "for name in p:")
+    src.add(2, "if name in rq:")
+    src.add(3, "continue")
+    src.add(2, "optional = True")
+    src.add(2, "where = pbase + (SEG(name) or SEGMENT(name))")
+    src.add(2, "values = {'property': name}")
+    for rank, code, supported, rule, _, settled in plan.optional_records:
+        line = (
+            f"self.diagnostics.append(({rank}, where, {code!r}, {supported}, "
+            f"({src.const(rule)}, values)))"
+        )
+        if settled:
+            src.add(2, "if keep:")
+            src.add(3, line)
+        else:
+            src.add(2, line)
+    for code, lossy, detail in plan.optional_changes:
+        src.add(2, f"self.dfs.append(({code!r}, where, {lossy!r}, ({detail!r}, values)))")
+    src.add(2, "child = props.get(name, {})")
+    src.add(2, "named = child.get('type') if child.__class__ is dict else None")
+    src.add(2, "if named.__class__ is str and named != 'null' and 'enum' not in child:")
+    src.add(3, "child['type'] = [named, 'null']")
+    src.add(2, "else:")
+    src.add(3, "props[name] = self.with_null(child)")
+    src.add(1, "if optional:")
+    src.add(2, f"self.fired.update({src.const(plan.optional_codes)})")
+
+
 def _depth(src: _Source, plan: _Plan, indent: int) -> None:
     """Measure the subschema's depth when the target measures."""
     if plan.measures:
@@ -306,7 +353,8 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     if plan.measures:
         src.add(1, "m.chars += sum(map(len, p))")
         src.add(1, "m.properties += len(p)")
-    src.add(1, "props = self.walk_properties(p, path + '.properties', depth, level)")
+    src.add(1, "pbase = path + '.properties'")
+    src.add(1, "props = self.walk_properties(p, pbase, depth, level)")
     local["properties"] = "props"
     final = set(keys)
     if "required" in keys:
@@ -354,10 +402,8 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
             final.add("additionalProperties")
             local["additionalProperties"] = "False"
     if plan.closing:
-        required = "s['required']" if "required" in keys else "None"
-        src.add(1, f"props = self.close_optional(p, {required}, props, path)")
-        src.add(1, "required = list(p)")
-        local["required"] = "required"
+        _closing(src, plan, "required" in keys)
+        local["required"] = "list(p)"
         final.add("required")
     items = ", ".join(f"{k!r}: {local[k]}" for k in plan.key_order if k in final)
     src.add(1, f"return {{{items}}}")
