@@ -201,7 +201,7 @@ def test_shape_functions_are_written_and_taken(
     walk then calls it (counted here) instead of interpreting the program."""
     clear_caches()
     calls = 0
-    for case in corpus(_Plan.warm_walks + 40, seed=3):
+    for case in corpus(_Plan.warm_walks + 800, seed=3):  # the corpus's shapes recur that often
         compile_tool(case, target, allow_lossy=True)
     plan = plan_for(get_target(target))
     written = plan.codes

@@ -11,8 +11,8 @@ the subschema's path is ``base`` (``key`` None) or ``base`` joined with ``key`` 
 name or a list index), made only when a record needs it. The caller has checked that the run
 takes one walk and that ``level`` is within ``MAX_NESTING``.
 
-A shape is written only once the walk has met it ``_Plan.code_after`` times (compiling costs
-about as much as walking a hundred subschemas); the source holds only names the writer chose
+A shape is written only once the walk has met it ``_Plan.code_after`` times (writing and
+compiling a function costs about what it saves over 250 subschemas); the source holds only names the writer chose
 and ``repr`` literals of keys, codes and wording, so no input text is ever read as code.
 """
 
