@@ -611,7 +611,8 @@ def matrix(targets: Any) -> list[dict[str, Any]]:
 
 
 def read_tree(root: Path) -> dict[str, str]:
-    """The text files under ``root`` (relative posix path -> text), without caches."""
+    """The text files under ``root`` (relative posix path -> text as stored: line endings are
+    not translated, so a file converted to CRLF reads as changed), without caches."""
     found: dict[str, str] = {}
     if not root.is_dir():
         return found
@@ -626,7 +627,7 @@ def read_tree(root: Path) -> dict[str, str]:
                     visit(entry.path, rel + "/")
                 elif entry.is_file():
                     try:
-                        with open(entry.path, encoding="utf-8") as handle:
+                        with open(entry.path, encoding="utf-8", newline="") as handle:
                             found[rel] = handle.read()
                     except (UnicodeDecodeError, OSError):
                         found[rel] = "<unreadable>"
@@ -715,6 +716,9 @@ def diff(root: Path, files: Mapping[str, str], per_file: int = 12) -> str:
                 lineterm="",
             )
         )
+        if not chunk and name in current and name in files:
+            # the same lines: only their endings differ (a checkout or an editor wrote CRLF)
+            chunk = [f"{root.name}/{name}: the line endings differ (the catalog gives LF)"]
         if len(chunk) > per_file:
             chunk = [*chunk[:per_file], f"... ({len(chunk) - per_file} more diff lines)"]
         lines.extend(chunk)

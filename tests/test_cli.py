@@ -127,3 +127,18 @@ def test_diagnostic_paths_open_from_where_the_generator_runs(workspace: Workspac
         assert f"({prefix}providers/beta.yaml:7:3)" in found["message"]  # the other place
         assert text.stderr.startswith(f"{prefix}providers/beta.yaml:13:21: error[")
         assert (cwd / found["file"]).is_file()
+
+
+def test_check_finds_a_generated_file_converted_to_crlf(workspace: Workspace) -> None:
+    """`check` compares what is stored: line endings a checkout or an editor changed make the
+    file stale, as the build (which compares bytes) sees it."""
+    assert workspace.run("check", fmt="text").exit_code == 0
+    page = workspace.out / "docs" / "providers.md"
+    data = page.read_bytes()
+    assert b"\r\n" not in data
+    page.write_bytes(data.replace(b"\n", b"\r\n"))
+    run = workspace.run("check", fmt="text")
+    assert run.exit_code == 1
+    assert "docs/providers.md" in run.stderr.strip().splitlines()[-1]
+    assert "docs/providers.md: the line endings differ (the catalog gives LF)" in run.stderr
+    assert page.read_bytes() == data.replace(b"\n", b"\r\n")  # check writes nothing

@@ -81,7 +81,9 @@ class TargetRecord(TypedDict):
     id: str
     display_name: str
     description: str | None
+    api_surface: str  # the API field or request this target's output goes into
     rules_reviewed_at: str  # YYYY-MM-DD
+    review: tuple[dict[str, str], ...]  # per official page: what was checked, what changed
     api_key_env: str | None
     extends: str | None
     source: str

@@ -1,11 +1,12 @@
 """The rewrite walk's shape programs (``plan._Leaf`` and ``plan._Object``, one per key shape and
 target) must give what the general per-keyword loop gives: the same output, the same records in
-the same order. Each case is compiled with the programs and again with every shape sent to the
-general loop."""
+the same order. Each case is compiled with the programs written as functions (``shape_code``),
+with the programs interpreted, and with every shape sent to the general loop."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -80,6 +81,71 @@ _LEAVES: list[Any] = [
 ]
 
 
+# keyword values the random subschemas are drawn from: what the programs check per value
+# (type names, enums, formats, int64 keywords, scalars or not) and keywords dropped or unknown
+_DRAWN: dict[str, list[Any]] = {
+    "type": ["string", "integer", "number", "array", "boolean", "object", "null", "date", 3],
+    "description": ["d", 7, None, ["x"]],
+    "title": ["t", {"a": 1}],
+    "enum": [["a", "b"], [], [1, "a"], ["x", None], "a"],
+    "format": ["email", "uri", "date-time", "enum", 5],
+    "minLength": [1, 2.0, 2.5, True, "3"],
+    "maxLength": [9, 1e3],
+    "minItems": [0, 1, 2.0, False],
+    "maxItems": [3, 4.5],
+    "minProperties": [1],
+    "minimum": [0, -1.5],
+    "maximum": [10],
+    "pattern": ["^a"],
+    "multipleOf": [2],
+    "uniqueItems": [True],
+    "default": ["x", {"k": [1]}],
+    "examples": [[1, {"a": [2]}]],
+    "deprecated": [True],
+    "x-extra": [1, {"v": 2}],
+    "nullable": [True, False, 1],
+    "const": ["c", 1],
+}
+
+
+def _random_schema(rng: random.Random, depth: int) -> Any:
+    """A subschema of a few keywords drawn at random, in random order, with subschemas under
+    ``items``, ``anyOf`` (often a nullable union) and ``properties`` while ``depth`` lasts."""
+    roll = rng.random()
+    if roll < 0.03:
+        return rng.choice([True, False, 3])
+    node: dict[str, Any] = {}
+    for key in rng.sample(sorted(_DRAWN), rng.randint(0, 4)):
+        node[key] = rng.choice(_DRAWN[key])
+    if depth > 0 and roll < 0.25:
+        node["items"] = _random_schema(rng, depth - 1)
+    elif depth > 0 and roll < 0.4:
+        other = _random_schema(rng, depth - 1)
+        pair = [other, {"type": "null"}]
+        node["anyOf"] = pair if rng.random() < 0.5 else pair[::-1]
+    elif depth > 0 and roll < 0.6:
+        node["type"] = "object"
+        names = [f"f{i}" for i in range(rng.randint(0, 4))]
+        node["properties"] = {n: _random_schema(rng, depth - 1) for n in names}
+        if rng.random() < 0.7:
+            node["required"] = [n for n in names if rng.random() < 0.5]
+    keys = list(node)
+    rng.shuffle(keys)
+    return {k: node[k] for k in keys}
+
+
+def _random_tools(n: int, seed: int) -> list[dict[str, Any]]:
+    """``n`` tools whose properties are random subschemas; each shape recurs across tools, so
+    the shape functions are written early and then taken."""
+    rng = random.Random(seed)
+    tools = []
+    for i in range(n):
+        props = {f"p{j}": _random_schema(rng, 2) for j in range(rng.randint(1, 5))}
+        required = [k for k in props if rng.random() < 0.5]
+        tools.append(tool({"type": "object", "properties": props, "required": required}, f"r{i}"))
+    return tools
+
+
 def _cases() -> list[dict[str, Any]]:
     props = {f"p{i}": leaf for i, leaf in enumerate(_LEAVES)}
     cases = [
@@ -88,8 +154,12 @@ def _cases() -> list[dict[str, Any]]:
         tool({"anyOf": [_LEAVES[1], _LEAVES[3]], "description": "root union"}),
     ]
     cases += [tool(leaf) for leaf in _LEAVES]
+    # each edge shape again, as a property and as items, once its function is written
+    cases += [tool({"type": "object", "properties": {"a": leaf, "b": leaf}}) for leaf in _LEAVES]
+    cases += [tool({"type": "array", "items": leaf}) for leaf in _LEAVES]
     cases += list(FIXTURES.values())
     cases += corpus(60, seed=23) + corpus(30, seed=29, distinct_names=True)
+    cases += _random_tools(150, seed=31)
     return cases
 
 
@@ -109,12 +179,64 @@ def _results(target: str, cases: list[dict[str, Any]]) -> list[str]:
 @pytest.mark.parametrize("target", TARGETS)
 def test_leaf_programs_match_the_general_loop(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
     cases = _cases()
+    # a shape's function from the first tool on, and from the shape's second subschema
+    monkeypatch.setattr(_Plan, "warm_walks", 1)
+    monkeypatch.setattr(_Plan, "code_after", 1)
+    with_functions = _results(target, cases)
+    monkeypatch.setattr(_Plan, "writes_code", False)
     with_programs = _results(target, cases)
     monkeypatch.setattr(_Plan, "_is_leaf", lambda self, keys: False)
     monkeypatch.setattr(_Plan, "_is_object", lambda self, keys: False)
     general = _results(target, cases)
     clear_caches()
     assert with_programs == general
+    assert with_functions == general
+
+
+@pytest.mark.parametrize("target", ["gemini", "openai", "anthropic-strict"])
+def test_shape_functions_are_written_and_taken(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The functions are not dead code: every program shape met often enough gets one, and the
+    walk then calls it (counted here) instead of interpreting the program."""
+    clear_caches()
+    calls = 0
+    for case in corpus(_Plan.warm_walks + 40, seed=3):
+        compile_tool(case, target, allow_lossy=True)
+    plan = plan_for(get_target(target))
+    written = plan.codes
+    assert ("type", "properties", "required") in written
+    assert any(len(keys) > 2 and keys[0] == "type" and "enum" in keys for keys in written)
+    for keys, code in list(written.items()):
+
+        def counted(*args: Any, _code: Any = code) -> Any:
+            nonlocal calls
+            calls += 1
+            return _code(*args)
+
+        written[keys] = counted
+    compile_tool(corpus(1, seed=4)[0], target, allow_lossy=True)
+    clear_caches()
+    assert calls > 3
+
+
+def test_shape_functions_wait_for_a_warm_plan_and_recurring_shapes() -> None:
+    """Nothing is written before the plan has walked ``_Plan.warm_walks`` tools, and then only
+    for a shape met ``_Plan.code_after`` times: writing a function costs more than a few
+    subschemas' walk saves."""
+    clear_caches()
+    leaf = {"type": "string", "maxLength": 3, "title": "once"}
+    many = {f"p{i}": dict(leaf) for i in range(_Plan.code_after)}
+    gemini = plan_for(get_target("gemini"))
+    for _ in range(_Plan.warm_walks - 1):
+        compile_tool(tool({"type": "object", "properties": many}), "gemini", allow_lossy=True)
+    assert not gemini.writing and not gemini.codes and gemini.leaves
+    compile_tool(tool({"type": "object", "properties": {"a": leaf}}), "gemini", allow_lossy=True)
+    assert gemini.writing  # warm: the next shapes met often enough get their functions
+    assert tuple(leaf) in gemini.leaves and tuple(leaf) not in gemini.codes
+    compile_tool(tool({"type": "object", "properties": many}), "gemini", allow_lossy=True)
+    assert tuple(leaf) in gemini.codes
+    clear_caches()
 
 
 def test_leaf_programs_are_taken() -> None:

@@ -1,9 +1,9 @@
 """What the compiler remembers between calls, and a way to forget it.
 
 Compiling keeps, per process: each target's walk plan (with the verdicts it reached and the
-programs and reports it worked out per key shape), built
-records that repeat (transformations, compile abilities, diagnostic heads), path segments and
-filled wording. All are bounded. :func:`clear_caches` empties them: the
+programs and reports it worked out per key shape), built transformations, what
+every record of one rule shares (compile abilities, diagnostic heads), path segments and filled
+wording. All are bounded. :func:`clear_caches` empties them: the
 next compile works as in a fresh process. ``make bench`` calls it before every round of
 provcat's, so its figures never profit from having seen the corpus in an earlier round.
 """
@@ -22,7 +22,6 @@ def clear_caches() -> None:
         core._ABILITIES,
         core._DIAGNOSTIC_HEADS,
         core._TRANSFORMATIONS,
-        core._NAMES_TOOL,
         core.PATH_SEGMENTS,
         wording._FIELDS,
         wording._TEXTS,

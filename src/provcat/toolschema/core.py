@@ -26,7 +26,7 @@ from provcat.toolschema.types import (
     _set_private,
     build_from,
 )
-from provcat.toolschema.wording import KEYABLE, format_template, single_field, template_fields
+from provcat.toolschema.wording import SINGLE, format_template, single_field
 from provcat.toolschema.wording import fill as _fill
 
 __all__ = [
@@ -292,13 +292,12 @@ _DIAGNOSTIC_FIELDS = frozenset(
 # name) and pydantic's ``model_copy``, ``copy`` and ``deepcopy`` copy the set before updating it.
 _DIAGNOSTIC_SET: set[str] = set(_DIAGNOSTIC_FIELDS)
 _TRANSFORMATION_SET: set[str] = {"code", "path", "detail", "lossy"}
+_ABILITY_SET: set[str] = {"supported", "lossy", "detail"}
 # Per rule (by identity, the rule kept alive here), verdict and target: the rule object, its
 # diagnostic's fields in declared order with every constant one filled, its message and compile
 # templates when they have placeholders (None: the constant field stands), and the message's one
-# placeholder with the texts filled from its values so far (``wording.single_field``), if any.
-_DiagnosticHead = tuple[
-    Any, dict[str, Any], str | None, str | None, tuple[str, dict[Any, str]] | None
-]
+# placeholder with the texts around it (``wording.single_field``), if it names just one.
+_DiagnosticHead = tuple[Any, dict[str, Any], str | None, str | None, tuple[str, str, str] | None]
 _DIAGNOSTIC_HEADS: dict[tuple[int, bool, str], _DiagnosticHead] = {}
 _UNSEEN: Any = object()
 _HEADS_MAX = 4096
@@ -351,167 +350,130 @@ def _build_diagnostics(
     records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
 ) -> list[Diagnostic]:
     """The diagnostic of each record, in one loop: a compile builds all of a tool's
-    diagnostics at once, so the per-record call and lookups are made once per tool (and the
-    head looked up once for a run of records of one rule)."""
+    diagnostics at once, so the per-record call and lookups are made once per tool, and the
+    head looked up (and the tool's name filled in) once for a run of records of one rule."""
     out: list[Diagnostic] = []
-    add = out.append
-    heads, fill, cls, fields_set = _DIAGNOSTIC_HEADS, _fill, Diagnostic, _DIAGNOSTIC_SET
-    new, set_dict, set_fields, set_extra, set_private = (
-        _new,
-        _set_dict,
-        _set_fields_set,
-        _set_extra,
-        _set_private,
-    )
-    keyable, unseen = KEYABLE, _UNSEEN
     last_rule: Any = None
     last_supported: Any = None
-    head: Any = None
-    for r in records:
-        payload = r[4]
-        if payload.__class__ is not tuple:
-            add(payload)  # built already
+    fields: Any = None
+    message: Any = None
+    text: Any = None
+    name: Any = None
+    before: Any = None
+    after: Any = None
+    for record in records:
+        payload = record[4]
+        if type(payload) is not tuple:
+            out.append(payload)  # built already
             continue
         rule, values = payload
-        supported = r[3]
+        supported = record[3]
         if rule is not last_rule or supported is not last_supported:
-            head = heads.get((id(rule), supported, provider_id))
+            head = _DIAGNOSTIC_HEADS.get((id(rule), supported, provider_id))
             if head is None or head[0] is not rule:
                 head = _diagnostic_head(rule, supported, provider_id)
             last_rule, last_supported = rule, supported
-        _, fields, message, text, single = head
+            _, fields, message, text, single = head
+            fields = fields.copy()  # the tool's own, for this run of records
+            fields["tool_name"] = tool_name
+            name, before, after = single if single is not None else (None, None, None)
         data = fields.copy()  # the fields in declared order; the per-record ones replaced below
-        data["tool_name"] = tool_name
-        path = data["path"] = r[1]
-        if message is not None:
-            # ``fill(message, ...)``, read from its texts when its one placeholder's value has
-            # been worded before
-            worded = None
-            if single is not None:
-                value = values.get(single[0], unseen)
-                if value.__class__ in keyable:
-                    worded = single[1].get(value)
+        path = data["path"] = record[1]
+        if name is not None:
+            value = values.get(name, _UNSEEN)
             data["message"] = (
-                worded
-                if worded is not None
-                else fill(message, provider_id, tool_name, path, values)
+                f"{before}{value}{after}"  # ``fill``, inline
+                if value is not _UNSEEN
+                else _fill(message, provider_id, tool_name, path, values)
             )
+        elif message is not None:
+            data["message"] = _fill(message, provider_id, tool_name, path, values)
         if text is not None:
             data["compile"] = build_from(
                 CompileAbility,
                 {
                     "supported": supported,
                     "lossy": rule.lossy,
-                    "detail": fill(text, provider_id, tool_name, path, values),
+                    "detail": _fill(text, provider_id, tool_name, path, values),
                 },
+                _ABILITY_SET,
             )
-        # ``build_from(cls, data, fields_set)``, inline
-        obj = new(cls)
-        set_dict(obj, data)
-        set_fields(obj, fields_set)
-        set_extra(obj, None)
-        set_private(obj, None)
-        add(obj)
+        # ``build_from(Diagnostic, data, _DIAGNOSTIC_SET)``, inline
+        obj = _new(Diagnostic)
+        _set_dict(obj, data)
+        _set_fields_set(obj, _DIAGNOSTIC_SET)
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        out.append(obj)
     return out
 
 
-# Built transformations by what decides them (code, path, lossiness, detail template and its
-# values, the target and, when the template names it, the tool): a transformation is immutable
-# and holds nothing else, so an equal record met again (the same step at the same path, in this
-# tool or another) shares the one built before instead of being built and worded again.
-_TRANSFORMATIONS: dict[tuple[Any, ...], Transformation] = {}
+# Built transformations by what they hold (code, path, detail, lossiness): an equal one met
+# again (the same step at the same path, in this tool or another: every tool's root, the
+# properties tools commonly share) is the one built before. Only records whose code and path
+# hold no space are kept here, so a record found here needs no look for spaces (see ``_kept``).
+_TRANSFORMATIONS: dict[tuple[str, str, str, Any], Transformation] = {}
 _TRANSFORMATIONS_MAX = 16_384
-
-
-# template -> (whether filling it may read the tool's name, its one plain placeholder: "" when it
-# has none, None when it has more or needs the general fill)
-_NAMES_TOOL: dict[str, tuple[bool, str | None]] = {}
-
-
-def _names_tool(template: str) -> tuple[bool, str | None]:
-    """Whether filling ``template`` may read the tool's name, and which one value decides its
-    text (read once per template)."""
-    known = _NAMES_TOOL.get(template)
-    if known is None:
-        fields = template_fields(template) if "{" in template else frozenset()
-        names = fields is None or "tool" in fields
-        single = None if fields is None or len(fields) > 1 else next(iter(fields), "")
-        known = (names, single)
-        if len(_NAMES_TOOL) < 4096:
-            _NAMES_TOOL[template] = known
-    return known
 
 
 def _build_transformations(
     records: Iterable[TransformationRecord], provider_id: str, tool_name: str
 ) -> list[Transformation]:
-    """The transformation of each record, in one loop (a compile builds all of a tool's
-    transformations at once, so the per-record call and lookups are made once).
+    """The transformation of each record (see :func:`_transformations`)."""
+    return _transformations(records, provider_id, tool_name)[0]
 
-    A transformation is immutable and holds nothing else, so an equal record met again (the same
-    step at the same path, in this tool or another) shares the one built before. The memo key
-    holds what decides it: code, path, lossiness, the detail template, the values its text reads
-    (the one placeholder's value when it names one plain name, nothing when it names none, else
-    every value), and the target and, when the template may name it, the tool."""
+
+def _transformations(
+    records: Iterable[TransformationRecord], provider_id: str, tool_name: str
+) -> tuple[list[Transformation], bool]:
+    """The transformation of each record, in one loop (a compile builds all of a tool's
+    transformations at once, so the per-record call and lookups are made once per tool), and
+    whether two of them may be repeats that :func:`_kept` leaves out: two are equal, or a code
+    or a path holds a space (their text keys may then meet).
+
+    A detail template without placeholders is the detail as it is; one naming one plain
+    placeholder once is the texts around it joined by its value (``wording.single_field``). A
+    transformation equal to one built before is that one."""
     out: list[Transformation] = []
-    add = out.append
-    memo, infos, keyable, unseen = _TRANSFORMATIONS, _NAMES_TOOL, KEYABLE, _UNSEEN
-    fields_set = _TRANSFORMATION_SET
-    for r in records:
-        payload = r[3]
-        if payload.__class__ is not tuple:
-            add(payload)  # built already
+    seen: set[tuple[str, str, str, Any]] = set()
+    spaced = False
+    memo = _TRANSFORMATIONS
+    for record in records:
+        code, path, lossy, payload = record
+        if type(payload) is not tuple:
+            out.append(payload)  # built already
+            seen.add((code, path, payload.detail, lossy))
+            if " " in path or " " in code:
+                spaced = True
             continue
-        template, values = payload
-        info = infos.get(template)
-        if info is None:
-            info = _names_tool(template)
-        names_tool, single = info
-        key: tuple[Any, ...] | None = None
-        built = None
-        if single is not None and (
-            single == "" or (read := values.get(single, unseen)).__class__ in keyable
-        ):
-            # the text reads this one value (or none): a value of another class, or none
-            # at all, takes the keys below
-            key = (
-                r[0],
-                r[1],
-                r[2],
-                template,
-                read if single else None,
-                provider_id,
-                tool_name if names_tool else None,
-            )
-            built = memo.get(key)
-        elif not values or keyable.issuperset(map(type, values.values())):
-            key = (
-                r[0],
-                r[1],
-                r[2],
-                template,
-                tuple(values.items()) if values else (),
-                provider_id,
-                tool_name if names_tool else None,
-            )
-            built = memo.get(key)
-        if built is None:
-            built = build_from(
-                Transformation,
-                {
-                    "code": r[0],
-                    "path": r[1],
-                    "detail": _fill(template, provider_id, tool_name, r[1], values),
-                    "lossy": r[2],
-                },
-                fields_set,
-            )
-            if key is not None:
+        detail, values = payload
+        if "{" in detail:
+            template = detail
+            single = SINGLE.get(template, _UNSEEN)
+            if single is _UNSEEN:
+                single = single_field(template)
+            if single is not None and (value := values.get(single[0], _UNSEEN)) is not _UNSEEN:
+                detail = f"{single[1]}{value}{single[2]}"  # ``fill``, inline
+            else:
+                detail = _fill(template, provider_id, tool_name, path, values)
+        key = (code, path, detail, lossy)
+        seen.add(key)
+        obj = memo.get(key)
+        if obj is None:
+            # ``build_from(Transformation, {...}, _TRANSFORMATION_SET)``, inline
+            obj = _new(Transformation)
+            _set_dict(obj, {"code": code, "path": path, "detail": detail, "lossy": lossy})
+            _set_fields_set(obj, _TRANSFORMATION_SET)
+            _set_extra(obj, None)
+            _set_private(obj, None)
+            if " " in path or " " in code:
+                spaced = True
+            else:
                 if len(memo) >= _TRANSFORMATIONS_MAX:
                     memo.clear()  # bounded: start over rather than keep stale entries
-                memo[key] = built
-        add(built)
-    return out
+                memo[key] = obj
+        out.append(obj)
+    return out, spaced or len(seen) < len(out)
 
 
 def materialize_diagnostics(
@@ -597,13 +559,10 @@ def finalize_owned(
     shared with no one): the arguments in order, nothing copied."""
     # The verdict needs only two questions of the records; which records survive, in what
     # order, is worked out with the records themselves, on first access.
-    ok = not (
-        diagnostics
-        and 0 in map(_ranks, diagnostics)
-        and any(
-            d[0] == 0 and not d[3]
-            for d in diagnostics  # an error compiling cannot resolve
-        )
+    errors = bool(diagnostics) and 0 in map(_ranks, diagnostics)
+    ok = not errors or all(
+        d[0] or d[3]
+        for d in diagnostics  # no error compiling cannot resolve
     )
     kept_transformations: list[TransformationRecord] | None = None
     refusal: DiagnosticRecord | None = None
@@ -640,33 +599,44 @@ def finalize_owned(
             tool_name,
             sort,
             refusal,
+            errors,
         ),
     )
 
 
-def _records(
-    changes: Sequence[TransformationRecord] | None,
-    transformations: Sequence[TransformationRecord],
-    diagnostics: Sequence[DiagnosticRecord],
-    provider_id: str,
-    tool_name: str,
-    sort: bool,
-    refusal: DiagnosticRecord | None,
-) -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
+# What a result's records are built from: the transformation records the refusal kept (None:
+# all, repeats left out), every transformation and diagnostic record, the target, the tool,
+# whether to sort the diagnostics, the refusal's own record, whether any record is an error.
+_RecordArgs = tuple[
+    Sequence[TransformationRecord] | None,
+    Sequence[TransformationRecord],
+    Sequence[DiagnosticRecord],
+    str,
+    str,
+    bool,
+    DiagnosticRecord | None,
+    bool,
+]
+
+
+def _records(args: _RecordArgs) -> tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]:
     """A result's records, built on first access (``finalize_records`` says which survive)."""
+    changes, transformations, diagnostics, provider_id, tool_name, sort, refusal, errors = args
     if changes is None:
         # every record built, then the repeats (``_unique``) left out, when there can be any
-        built = _build_transformations(transformations, provider_id, tool_name)
-        if len(transformations) > 1 and not _distinct(transformations):
+        built, repeats = _transformations(transformations, provider_id, tool_name)
+        if repeats:
             built = [built[i] for i in _kept(transformations, built)]
     else:
         built = _build_transformations(changes, provider_id, tool_name)
-    # errors compiling resolved are dropped: their transformation records stand for them
-    kept = [d for d in diagnostics if d[0] or not d[3]]
-    if sort:
-        kept.sort(key=_record_key)
+    kept = diagnostics
+    if errors:
+        # errors compiling resolved are dropped: their transformation records stand for them
+        kept = [d for d in diagnostics if d[0] or not d[3]]
+    if sort and len(kept) > 1:
+        kept = sorted(kept, key=_record_key)
     if refusal is not None:
-        kept.append(refusal)
+        kept = [*kept, refusal]
     return tuple(built), tuple(_build_diagnostics(kept, provider_id, tool_name))
 
 

@@ -15,6 +15,7 @@ from provcat.toolschema.plan import (
 )
 from provcat.toolschema.run_state import RunState
 from provcat.toolschema.values import (
+    _NO_VALUES,
     _STRINGS,
     _as_dict,
     _as_list,
@@ -25,8 +26,6 @@ from provcat.toolschema.values import (
 )
 
 _NULL_SCHEMA = {"type": "null"}  # compared with, never handed out
-# the values of a step recorded without any (read-only, shared)
-_NO_VALUES: dict[str, Any] = {}
 
 
 class NodeRules(RunState):
@@ -204,15 +203,27 @@ class NodeRules(RunState):
         canonical = s.get("properties")
         if canonical.__class__ is not dict:
             canonical = _as_dict(canonical)
-        required = s.get("required")
+        out["properties"] = self.close_optional(
+            canonical, s.get("required"), out.get("properties"), path
+        )
+        out["required"] = list(canonical)
+
+    def close_optional(
+        self, canonical: dict[str, Any], required: Any, props: Any, path: str
+    ) -> dict[str, Any]:
+        """Make every property of ``canonical`` (the input's ``properties``) that ``required``
+        (the input's) leaves out nullable in ``props`` (the walk's output, changed in place),
+        recording each; the properties to write (``props``, or a new map when it is empty)."""
         if required.__class__ is not list:
             required = _as_list(required)
-        props: dict[str, Any] = out.get("properties") or {}
+        plan = self.plan
+        written: dict[str, Any] = props or {}
         base = path + ".properties"
         segment = PATH_SEGMENTS.get
+        diagnostics, dfs = self.diagnostics, self.dfs
         # what fire() and record() append per optional property, per rule, in rule order: the
         # diagnostics first, then the transformations (they go to separate lists)
-        heads = plan.optional_unsettled if drop else plan.optional_diagnostics
+        heads = plan.optional_diagnostics if self.keep_resolved else plan.optional_unsettled
         changes = plan.optional_changes
         optional = False
         for name in canonical:
@@ -226,16 +237,15 @@ class NodeRules(RunState):
             for code, lossy, detail in changes:
                 dfs.append((code, where, lossy, (detail, values)))
             # the property's output is this walk's own fresh dict: made nullable in place
-            child: Any = props.get(name, {})
+            child: Any = written.get(name, {})
             named = child.get("type") if child.__class__ is dict else None
             if named.__class__ is str and named != "null" and "enum" not in child:
                 child["type"] = [named, "null"]  # the usual case of ``with_null``
             else:
-                props[name] = self.with_null(child)
+                written[name] = self.with_null(child)
         if optional:
-            fired.update(plan.optional_codes)
-        out["properties"] = props
-        out["required"] = list(canonical)
+            self.fired.update(plan.optional_codes)
+        return written
 
     def with_null(self, schema: Any) -> Any:
         """``schema`` (an output the walk made, not shared, in the target's key order) also
@@ -250,9 +260,11 @@ class NodeRules(RunState):
         elif isinstance(t, list):
             if "null" not in t:
                 out["type"] = [*t, "null"]
-        elif isinstance(out.get("anyOf"), list):
-            if not any(isinstance(b, dict) and b.get("type") == "null" for b in out["anyOf"]):
-                out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+        elif isinstance(branches := out.get("anyOf"), list):
+            for b in branches:  # a null branch already there: as it is
+                if isinstance(b, dict) and b.get("type") == "null":
+                    return out
+            out["anyOf"] = [*branches, {"type": "null"}]
             return out
         elif "$ref" in out:
             branch = {k: v for k, v in out.items() if k != "description"}

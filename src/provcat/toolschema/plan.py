@@ -109,6 +109,16 @@ class _Plan:
     of each subschema, so the per-node work is a few dict and set lookups.
     """
 
+    # whether the one walk runs a shape's program as a function written for it (``shape_code``)
+    # rather than interpreting it (the programs are the reference the functions are tested on);
+    # from which tool the plan walks on (``warm_walks``: until then it only interprets, so a
+    # process that compiles a few tools never pays for writing code), and after how many
+    # subschemas of a shape (``code_after``): writing one costs about as much as walking a
+    # hundred subschemas, so a shape met once or twice is only interpreted
+    writes_code = True
+    warm_walks = 64
+    code_after = 8
+
     def __init__(self, target: Target) -> None:
         fires = target.fires
         output = target.output
@@ -377,6 +387,15 @@ class _Plan:
         self.report_shapes: dict[tuple[str, ...], _Reports] = {}
         # per key shape (a subschema's keys in their order): its leaf or object program, or None
         self.leaves: dict[tuple[str, ...], _Leaf | _Object | None] = {}
+        # per key shape with a program: the program written as one function (``shape_code``),
+        # which the one walk calls instead of interpreting the program
+        self.codes: dict[tuple[str, ...], Any] = {}
+        # per key shape with a program but no function yet: how many subschemas met it
+        self.sightings: dict[tuple[str, ...], int] = {}
+        # the tools the one walk has walked so far (counted up to ``warm_walks``), and whether
+        # it now writes shape functions
+        self.walks = 0
+        self.writing = False
 
     def fate(self, key: str) -> int:
         """Whether the walk copies ``key``, handles it specially, drops it, or asks the

@@ -9,7 +9,12 @@ written by :meth:`RewriteWalk.leaf` or :meth:`RewriteWalk.object` instead of the
 loop of :meth:`RewriteWalk.node`; both give the same output and the same records in the same
 order. An object's program takes a property of a leaf shape itself, as :meth:`RewriteWalk.node`
 would: a plain one (scalars only, copied) copied in place, any other by :meth:`RewriteWalk.leaf`,
-an object's by :meth:`RewriteWalk.object`."""
+an object's by :meth:`RewriteWalk.object`.
+
+A warm plan writes a recurring shape's program as one function (``shape_code``); the walk
+calls it first (:meth:`walk_properties`, :meth:`walk_one`, :meth:`walk_list`, the start of
+:meth:`node`) and interprets the program only when the shape has none yet or its values fail
+the function's checks."""
 
 from __future__ import annotations
 
@@ -25,8 +30,9 @@ from provcat.toolschema.core import (
     schemas_with_depth,
 )
 from provcat.toolschema.node_reports import NodeReports
-from provcat.toolschema.node_rules import NodeRules
+from provcat.toolschema.node_rules import _NULL_SCHEMA, NodeRules
 from provcat.toolschema.plan import (
+    _CACHE_MAX,
     _COPY,
     _DROP,
     _LIST,
@@ -38,8 +44,10 @@ from provcat.toolschema.plan import (
     _Object,
     _segment,
 )
+from provcat.toolschema.shape_code import write_code
 from provcat.toolschema.values import (
     _ATOMS,
+    _NO_VALUES,
     _STRINGS,
     _Bail,
     _clone,
@@ -69,14 +77,32 @@ class RewriteWalk(NodeReports, NodeRules):
             return self.non_object(s, path)
         plan = self.plan
         measure = tally if plan.measures else None
+        keys = tuple(s)
         if tally is not None:
+            if depth == 1 and not plan.writing:  # a tool's root: counted until warm
+                plan.walks += 1
+                if plan.walks >= plan.warm_walks:
+                    plan.writing = plan.writes_code
             if level > MAX_NESTING:
                 raise _Bail
             if measure is not None and depth > measure.depth:
                 measure.depth = depth
-        leaf = plan.leaves.get(keys := tuple(s), _UNSEEN)
+            code = plan.codes.get(keys)
+            if (
+                code is not None
+                and (written := code(self, s, path, None, depth, level)) is not None
+            ):
+                return written
+        leaf = plan.leaves.get(keys, _UNSEEN)
         if leaf is _UNSEEN:
             leaf = plan.leaf(keys)
+        if (
+            tally is not None
+            and plan.writing
+            and (leaf is not None or (plan.collapse and "anyOf" in s))
+            and keys not in plan.codes
+        ):
+            self.sighted(keys, leaf)
         if leaf.__class__ is _Object:
             if (
                 tally is not None
@@ -369,9 +395,19 @@ class RewriteWalk(NodeReports, NodeRules):
             leaves, types, atoms = plan.leaves, plan.plain_types, _ATOMS
             format_drop, kept_formats = plan.format_drop, plan.kept_formats
             measure = self.tally if plan.measures else None
+            # a property whose shape has its function is written by it; any other shape with a
+            # program is counted towards its function (``sighted``)
+            codes = plan.codes if plan.writing else None
             for k, v in value.items():
                 if v.__class__ is dict:
-                    leaf = leaves.get(tuple(v))
+                    leaf = leaves.get(keys := tuple(v))
+                    if codes is not None and leaf is not None:
+                        code = codes.get(keys)
+                        if code is None:
+                            self.sighted(keys, leaf)
+                        elif (written := code(self, v, base, k, depth + 1, level + 2)) is not None:
+                            props[k] = written
+                            continue
                     if leaf.__class__ is _Leaf and (
                         not leaf.typed
                         or (
@@ -448,6 +484,9 @@ class RewriteWalk(NodeReports, NodeRules):
             if kind == _ONE:
                 if walked is None:
                     walked = {}
+                if plan.writing:
+                    walked[key] = self.walk_one(value, path, key, depth + 1, level + 1)
+                    continue
                 copied = self.plain_child(value, depth + 1, level + 1)
                 walked[key] = (
                     copied if copied is not None else self.node(value, where, depth + 1, level + 1)
@@ -456,20 +495,7 @@ class RewriteWalk(NodeReports, NodeRules):
             if kind == _LIST:
                 if walked is None:
                     walked = {}
-                if isinstance(value, list):
-                    if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
-                        raise _Bail
-                    node, plain = self.node, self.plain_child
-                    walked[key] = [
-                        node(v, f"{where}[{i}]", depth + 1, level + 2)
-                        if (copied := plain(v, depth + 1, level + 2)) is None
-                        else copied
-                        for i, v in enumerate(value)
-                    ]
-                else:  # not a list of subschemas: copied, as the general walk does
-                    if value.__class__ not in _ATOMS:
-                        self.nesting(value, level)
-                    walked[key] = _clone(value)
+                walked[key] = self.walk_list(value, where, depth, level)
                 continue
             if value.__class__ not in _ATOMS:
                 self.nesting(value, level)
@@ -496,6 +522,134 @@ class RewriteWalk(NodeReports, NodeRules):
             if leaf.refit:
                 return plan.order(out)
         return out
+
+    def sighted(self, keys: tuple[str, ...], program: _Leaf | _Object | None) -> None:
+        """Count a subschema of shape ``keys`` met without its function (``program``: its
+        program, None for a union the walk may merge); at the plan's mark the shape's function
+        is written (once: the count stops there), and the walk calls it from then on."""
+        plan = self.plan
+        sightings = plan.sightings
+        seen = sightings.get(keys, 0) + 1
+        if seen <= plan.code_after and (seen > 1 or len(sightings) < _CACHE_MAX):
+            sightings[keys] = seen
+            if seen == plan.code_after:
+                if program is not None:
+                    write_code(plan, keys, program)
+                else:
+                    plan.codes[keys] = RewriteWalk.collapsed
+
+    def collapsed(
+        self, s: dict[str, Any], base: str, key: str | int | None, depth: int, level: int
+    ) -> Any:
+        """What :meth:`node` gives, in the one walk, for a union ``s`` (at ``base``, or
+        ``base`` joined with property ``key``) that ``collapse_nullable`` merges into a
+        subschema without a union: the merged subschema written as itself, in one pass; None,
+        having changed nothing, for any other ``s``. A shape function (``shape_code``)."""
+        branches = s["anyOf"]
+        if not isinstance(branches, list) or len(branches) != 2:
+            return None
+        first, second = branches
+        first_null = first == _NULL_SCHEMA
+        if first_null == (second == _NULL_SCHEMA):
+            return None
+        other = second if first_null else first
+        if not isinstance(other, dict) or "$ref" in other or "anyOf" in other:
+            return None
+        merged = {k: v for k, v in s.items() if k != "anyOf"}
+        for k, v in other.items():
+            merged.setdefault(k, v)
+        merged["nullable"] = True
+        if key is None:
+            path = base
+        elif isinstance(key, int):  # an item of a list of subschemas
+            path = f"{base}[{key}]"
+        else:
+            path = base + (PATH_SEGMENTS.get(key) or _segment(key))
+        code, detail = self.plan.step_heads["collapse-nullable-any-of"]  # ``step``, inline
+        self.dfs.append((code, path, False, (detail, _NO_VALUES)))
+        # ``nesting(branches, level)``: a list of two subschemas of scalars nests two levels
+        if _ATOMS.issuperset(map(type, other.values())):
+            if level + 2 > MAX_NESTING:
+                raise _Bail
+        else:
+            self.nesting(branches, level)
+        # ``node(merged, ...)``: the merged shape's function, when it has one and passes
+        merged_code = self.plan.codes.get(tuple(merged))
+        if merged_code is not None:
+            written = merged_code(self, merged, path, None, depth, level)
+            if written is not None:
+                return written
+        return self.node(merged, path, depth, level)
+
+    def walk_list(self, value: Any, where: str, depth: int, level: int) -> Any:
+        """What :meth:`node` writes for ``value`` of a list slot (``anyOf``, ...) at ``where`` of
+        a subschema at ``depth`` and ``level`` in the one walk: each subschema walked, a plain
+        one copied without its path; a value that is not a list copied whole."""
+        if isinstance(value, list):
+            if level + 1 > MAX_NESTING:  # ``nesting(value, level, shallow=True)``
+                raise _Bail
+            node = self.node
+            if not self.plan.writing or level + 2 > MAX_NESTING:
+                plain = self.plain_child
+                return [
+                    node(v, f"{where}[{i}]", depth + 1, level + 2)
+                    if (copied := plain(v, depth + 1, level + 2)) is None
+                    else copied
+                    for i, v in enumerate(value)
+                ]
+            # each subschema by its shape's function (its path, ``where`` joined with its
+            # index, made only if it records) when it has one and passes it
+            codes = self.plan.codes
+            out: list[Any] = []
+            for i, v in enumerate(value):
+                if v.__class__ is dict:
+                    code = codes.get(tuple(v))
+                    if code is not None:
+                        written = code(self, v, where, i, depth + 1, level + 2)
+                        if written is not None:
+                            out.append(written)
+                            continue
+                out.append(node(v, f"{where}[{i}]", depth + 1, level + 2))
+            return out
+        # not a list of subschemas: copied, as the general walk does
+        if value.__class__ not in _ATOMS:
+            self.nesting(value, level)
+        return _clone(value)
+
+    def walk_one(self, v: Any, path: str, key: str, depth: int, level: int) -> Any:
+        """What :meth:`node` writes for ``v`` under ``key`` (``items``, ``not``) of the
+        subschema at ``path``, ``v`` being at ``depth`` and ``level``, in the one walk: by its
+        shape's function when it has one and the value passes it (no path made), else by
+        :meth:`node`."""
+        if v.__class__ is dict and level <= MAX_NESTING:
+            code = self.plan.codes.get(tuple(v))
+            if code is not None and (written := code(self, v, path, key, depth, level)) is not None:
+                return written
+        return self.node(v, path + (PATH_SEGMENTS.get(key) or _segment(key)), depth, level)
+
+    def walk_properties(
+        self, value: dict[str, Any], base: str, depth: int, level: int
+    ) -> dict[str, Any]:
+        """The written ``properties`` map ``value`` (at ``base``) of an object at ``depth`` and
+        ``level`` in the one walk: each property by its shape's function when it has one and
+        passes it (its path made only if it records), else by :meth:`node`."""
+        node, segment = self.node, PATH_SEGMENTS.get
+        props: dict[str, Any] = {}
+        if level + 2 > MAX_NESTING:  # each property bails out in ``node``
+            for k, v in value.items():
+                props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+            return props
+        codes = self.plan.codes
+        for k, v in value.items():
+            if v.__class__ is dict:
+                code = codes.get(tuple(v))
+                if code is not None:
+                    written = code(self, v, base, k, depth + 1, level + 2)
+                    if written is not None:
+                        props[k] = written
+                        continue
+            props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+        return props
 
     def plain_child(self, v: Any, depth: int, level: int) -> dict[str, Any] | None:
         """What :meth:`node` gives for ``v`` at ``depth`` and ``level`` in the one walk when it

@@ -208,20 +208,18 @@ class Transformation(_Shape):
 
 def _result_dict(self: CompileResult) -> dict[str, Any]:
     data: dict[str, Any] = _REAL_DICT.__get__(self)
-    pending = data.pop(_PENDING, None)
-    if pending is not None:
-        build, args = pending
-        transformations, diagnostics = build(*args)
-        if tuple(data) != _EAGER_ORDER:  # fields in their declared order, whatever was set
-            ordered = {k: data[k] for k in _EAGER_ORDER if k in data}
-            data.clear()
-            data.update(ordered)
-        data["transformations"] = transformations
-        data["diagnostics"] = diagnostics
+    if _PENDING in data:
+        _build_records(data)
     return data
 
 
-_EAGER_ORDER = ("provider_id", "tool_name", "ok", "output")
+def _build_records(data: dict[str, Any]) -> None:
+    """Build a deferred result's records in place, after its other fields (their declared
+    order): ``build(args)`` makes them."""
+    build, args = data.pop(_PENDING)
+    data["transformations"], data["diagnostics"] = build(args)
+
+
 # the fields a deferred result sets explicitly (``output`` only when there is one): one set of
 # each, shared by every deferred result (frozen models; pydantic's ``model_copy`` and ``copy``
 # copy the set before they would change it)
@@ -262,11 +260,11 @@ class CompileResult(_Shape):
         tool_name: str,
         ok: bool,
         output: dict[str, Any] | None,
-        records: Callable[..., tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]],
-        args: tuple[Any, ...] = (),
+        records: Callable[[Any], tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]],
+        args: Any = None,
     ) -> CompileResult:
-        """A result whose transformations and diagnostics ``records(*args)`` builds on first
-        access (a function and its arguments, not a closure: a result is made per compile)."""
+        """A result whose transformations and diagnostics ``records(args)`` builds on first
+        access (a function and its argument, not a closure: a result is made per compile)."""
         values: dict[str, Any] = {
             "provider_id": provider_id,
             "tool_name": tool_name,
@@ -287,21 +285,29 @@ class CompileResult(_Shape):
         return any(t.lossy for t in self.transformations)
 
 
-def _records_field(name: str) -> property:
+class _RecordsField:
     """A read of ``transformations`` or ``diagnostics`` that builds pending records first.
 
     Set on the class after pydantic made it, so the field's value is reached without the failed
     instance-attribute lookup (and its AttributeError) that falling back to ``__getattr__``
-    costs; a result built by validation simply has the value in its dict."""
+    costs. It defines no ``__set__``, so once the records are built (or when the result was
+    validated) the instance's own value is read straight from its dict, without a call."""
 
-    def read(self: CompileResult) -> Any:
-        return _result_dict(self)[name]
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.__doc__ = CompileResult.model_fields[name].description
 
-    return property(read, doc=CompileResult.model_fields[name].description)
+    def __get__(self, obj: CompileResult | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        data = _REAL_DICT.__get__(obj)
+        if _PENDING in data:
+            _build_records(data)
+        return data[self.name]
 
 
 for _name in ("transformations", "diagnostics"):
-    type.__setattr__(CompileResult, _name, _records_field(_name))
+    type.__setattr__(CompileResult, _name, _RecordsField(_name))
 
 
 class DocReference(_Shape):

@@ -28,6 +28,8 @@ def _code(value: Any) -> str:
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 # the one class of an all-plain-strings list (``_STRINGS.issuperset(map(type, values))``)
 _STRINGS = frozenset({str})
+# the values of a step recorded without any (read-only, shared)
+_NO_VALUES: dict[str, Any] = {}
 
 
 class _Bail(Exception):

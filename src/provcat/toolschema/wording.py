@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from string import Formatter
 from typing import Any, Final
 
-__all__ = ["KEYABLE", "fill", "format_template", "single_field", "template_fields", "values_key"]
+__all__ = [
+    "KEYABLE",
+    "SINGLE",
+    "fill",
+    "format_template",
+    "single_field",
+    "template_fields",
+    "values_key",
+]
 
 _MEMO_MAX: Final = 4096
 _UNSEEN: Any = object()
@@ -27,9 +35,10 @@ _TEXTS: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
 # Value classes whose equal values always print alike and never equal a value of another class
 # here (unlike ``True == 1 == 1.0`` or ``0.0 == -0.0``), so equal keys mean equal text.
 KEYABLE: Final = frozenset({str, int, type(None)})
-# template -> (its one placeholder, the texts filled so far by that placeholder's value) for a
-# template naming exactly one plain name (most rules' wording); None for any other template
-_SINGLE: dict[str, tuple[str, dict[Any, str]] | None] = {}
+# template -> (its one placeholder, the text before it, the text after it, braces unescaped) for
+# a template naming one plain name once (most rules' wording); None for any other template
+SINGLE: dict[str, tuple[str, str, str] | None] = {}
+_SINGLE = SINGLE
 
 
 class _Values(dict[str, Any]):
@@ -77,21 +86,31 @@ def template_fields(template: str) -> frozenset[str] | None:
     return found
 
 
-def _single(template: str) -> tuple[str, dict[Any, str]] | None:
-    """``_SINGLE``'s entry for ``template``, made on first use."""
+def _single(template: str) -> tuple[str, str, str] | None:
+    """``SINGLE``'s entry for ``template``, made on first use."""
     fields = template_fields(template)
-    single: tuple[str, dict[Any, str]] | None = None
+    single: tuple[str, str, str] | None = None
     if fields is not None and len(fields) == 1:
-        single = (next(iter(fields)), {})
-    if len(_SINGLE) < _MEMO_MAX:
-        _SINGLE[template] = single
+        parts = list(_PARSE(template))
+        named = [i for i, part in enumerate(parts) if part[1] is not None]
+        if len(named) == 1:
+            at = named[0]
+            single = (
+                parts[at][1] or "",
+                "".join(part[0] for part in parts[: at + 1]),
+                "".join(part[0] for part in parts[at + 1 :]),
+            )
+    if len(SINGLE) < _MEMO_MAX:
+        SINGLE[template] = single
     return single
 
 
-def single_field(template: str) -> tuple[str, dict[Any, str]] | None:
-    """The one plain placeholder ``template`` names with the texts :func:`fill` made from its
-    values so far (a record builder reads them without the call); None for any other template."""
-    single = _SINGLE.get(template, _UNSEEN)
+def single_field(template: str) -> tuple[str, str, str] | None:
+    """The one plain placeholder ``template`` names, once, with the texts around it: the
+    template filled with any value ``v`` is ``f"{before}{v}{after}"`` (``str.format`` writes
+    ``format(v, "")``, as the f-string does), without parsing the template again; None for any
+    other template."""
+    single = SINGLE.get(template, _UNSEEN)
     if single is _UNSEEN:
         single = _single(template)
     return single  # type: ignore[no-any-return]
@@ -104,19 +123,13 @@ def fill(template: str, provider_id: str, tool_name: str, path: str, values: Any
     them names is kept as written."""
     if "{" not in template:
         return template
-    single = _SINGLE.get(template, _UNSEEN)
+    single = SINGLE.get(template, _UNSEEN)
     if single is _UNSEEN:
         single = _single(template)
     if single is not None:
-        name, texts = single
-        value = values.get(name, _UNSEEN)
-        if value.__class__ in KEYABLE:  # the text depends on this value alone
-            text: str | None = texts.get(value)
-            if text is None:
-                text = template.format_map(values)
-                if len(texts) < _MEMO_MAX:
-                    texts[value] = text
-            return text
+        value = values.get(single[0], _UNSEEN)
+        if value is not _UNSEEN:  # ``str.format`` writes it as ``format(value, "")`` does
+            return f"{single[1]}{value}{single[2]}"
     fields = _FIELDS.get(template, _UNSEEN)
     if fields is _UNSEEN:
         fields = template_fields(template)

@@ -1,0 +1,378 @@
+"""Python source written per key shape and target: a shape's program (``plan._Leaf``,
+``plan._Object``) as one straight-line function, compiled once per plan and shape.
+
+The rewrite walk calls the function instead of interpreting the program's lists: the keys
+arrive in a known order, so the checks, reports, records and the output's key order are spelled
+out for that shape, with the target's rules and record values bound as constants. A function
+gives exactly what the interpreted program gives (same output, same records in the same order)
+or None, having changed nothing, when the subschema's values fail the shape's checks (the
+caller then takes the general walk). Its arguments are ``(run, s, base, key, depth, level)``:
+the subschema's path is ``base`` (``key`` None) or ``base`` joined with ``key`` (a property
+name or a list index), made only when a record needs it. The caller has checked that the run
+takes one walk and that ``level`` is within ``MAX_NESTING``.
+
+A shape is written only once the walk has met it ``_Plan.code_after`` times (compiling costs
+about as much as walking a hundred subschemas); the source holds only names the writer chose
+and ``repr`` literals of keys, codes and wording, so no input text is ever read as code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from provcat.toolschema.core import MAX_NESTING, PATH_SEGMENTS
+from provcat.toolschema.plan import (
+    _DROPPED,
+    _LIST,
+    _ONE,
+    _RANK,
+    _Leaf,
+    _Object,
+    _Plan,
+    _Reports,
+    _segment,
+)
+from provcat.toolschema.values import _ATOMS, _NO_VALUES, _STRINGS, _Bail, _clone_within, _js
+
+ShapeCode = Callable[
+    [Any, dict[str, Any], str, "str | int | None", int, int], "dict[str, Any] | None"
+]
+
+# the subschema's path, made where a record needs it
+_CODES_MAX = 1024
+# the keywords a leaf's function checks (and reads) before anything else
+_CHECKED = frozenset({"type", "enum", "format"})
+_PATH = "(base if key is None else base + (SEG(key) or SEGMENT(key)))"
+_USES_PATH = re.compile(r"\bpath\b")
+
+
+def _copied(value: Any, room: int) -> Any:
+    """``value`` as the walk copies a keyword it keeps: a scalar as it is, anything else
+    within ``room`` levels of nesting (``values._clone_within``)."""
+    return value if value.__class__ in _ATOMS else _clone_within(value, room)
+
+
+def _int64(run: Any, value: Any, key: str) -> Any:
+    """``value`` of int64 keyword ``key`` as ``NodeRules.finish_node`` writes it: a number as
+    a decimal string (counted, the keyword noted), anything else as it is."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        run.int64_values += 1
+        seen = run.int64_seen
+        if seen.__class__ is not set:
+            seen = run.int64_seen = set()
+        seen.add(key)
+        return str(int(value)) if float(value).is_integer() else str(value)
+    return value
+
+
+class _Source:
+    """The lines of one function being written and the constants it reads."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.names: dict[str, Any] = {
+            "ATOMS": _ATOMS,
+            "STRINGS": _STRINGS,
+            "BAIL": _Bail,
+            "CLONE": _clone_within,
+            "COPY": _copied,
+            "INT64": _int64,
+            "JS": _js,
+            "SEG": PATH_SEGMENTS.get,
+            "SEGMENT": _segment,
+            "MAX": MAX_NESTING,
+        }
+        self.ids: dict[int, str] = {}
+
+    def const(self, value: Any) -> str:
+        """The name the function reads ``value`` by (the same object, shared)."""
+        if value is None or value.__class__ in (str, int, bool):
+            return repr(value)
+        name = self.ids.get(id(value))
+        if name is None:
+            name = self.ids[id(value)] = f"K{len(self.ids)}"
+            self.names[name] = value
+        return name
+
+    def add(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def compiled(self) -> ShapeCode:
+        lines = self.lines
+        made = f"    path = {_PATH}"
+        if made in lines and not any(_USES_PATH.search(x) for x in lines if x != made):
+            lines = [x for x in lines if x != made]  # no record and no child needs the path
+        text = "def shape(self, s, base, key, depth, level):\n" + "\n".join(lines) + "\n"
+        scope = dict(self.names)
+        exec(compile(text, "<provcat shape>", "exec"), scope)
+        code: ShapeCode = scope["shape"]
+        return code
+
+
+def _diagnostic(
+    src: _Source, indent: int, head: tuple[Any, ...], where: str, values: str, always: bool
+) -> None:
+    """What ``RunState.fire`` appends for a rule head ``(rank, code, supported, rule)``
+    (``always``: appended whatever the run keeps, as ``report_shape`` does for keywords)."""
+    rank, code, supported, rule = head
+    line = (
+        f"self.diagnostics.append(({rank}, {where}, {code!r}, {supported}, "
+        f"({src.const(rule)}, {values})))"
+    )
+    if always or rank or not supported:
+        src.add(indent, line)
+    else:  # an error the compile resolves: kept only when the run keeps them
+        src.add(indent, "if self.keep_resolved:")
+        src.add(indent + 1, line)
+    src.add(indent, f"self.fired.add({code!r})")
+
+
+def _reports(src: _Source, plan: _Plan, keys: tuple[str, ...], found: _Reports) -> None:
+    """``NodeReports.report_shape`` for ``found`` (the shape's ``_Reports``), spelled out."""
+    for segment, values, heads in found.keywords:
+        for head in heads:
+            _diagnostic(src, 1, head, f"path + {segment!r}", src.const(values), True)
+    for rank, code, supported, rule, values in found.constraints:
+        head = (rank, code, supported, rule)
+        _diagnostic(src, 1, head, "path", src.const(values), False)
+    if not found.values:
+        return
+    # ``NodeReports.report_values``: the format, then ``minItems``
+    if plan.format_keep and "format" in keys:
+        src.add(1, "f = s['format']")
+        src.add(1, "if isinstance(f, str):")
+        for rule, allowed in plan.format_keep:
+            src.add(2, f"if f not in {src.const(allowed)}:")
+            src.add(
+                3, f"self.fire({src.const(rule)}, path + '.format', format=f, keyword='format')"
+            )
+    if plan.min_items and "minItems" in keys:
+        src.add(1, "n = s['minItems']")
+        src.add(1, f"for rule, trig in {src.const(plan.min_items)}:")
+        src.add(2, "if n not in trig['values']:")
+        src.add(3, "self.fire(rule, path + '.minItems', value=JS(n), keyword='minItems')")
+
+
+def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | None:
+    """The function of a leaf shape: ``RewriteWalk.node``'s checks for it, then
+    ``RewriteWalk.leaf`` (or the plain copy); None when no subschema of the shape can pass."""
+    if leaf.format and plan.format_drop and not plan.kept_formats:
+        return None  # every format is dropped: the general walk writes each such subschema
+    src = _Source()
+    local = {k: f"v{i}" for i, k in enumerate(keys)}
+    if leaf.typed:
+        types = plan.plain_types
+        check = "t.__class__ is not str or t == 'object'"
+        if types is not None:
+            check += f" or t not in {src.const(types)}"
+        src.add(1, f"t = {local['type']} = s['type']")
+        src.add(1, f"if {check}:")
+        src.add(2, "return None")
+    if leaf.plain:  # scalars only, copied: no record, so no path
+        names = [local[k] for k in leaf.keys if k != "type"]
+        if names:
+            by_name = {v: k for k, v in local.items()}
+            src.add(1, f"{', '.join(names)} = " + ", ".join(f"s[{by_name[v]!r}]" for v in names))
+            src.add(1, "if " + " or ".join(f"{v}.__class__ not in ATOMS" for v in names) + ":")
+            src.add(2, "return None")
+        _depth(src, plan, 1)
+        if leaf.upper:
+            src.add(1, "self.type_names += 1")
+            local["type"] = "t.upper()"
+        items = ", ".join(f"{k!r}: {local[k]}" for k in leaf.keys)
+        src.add(1, f"return {{{items}}}")
+        return src.compiled()
+    if leaf.enum:
+        src.add(1, f"e = {local['enum']} = s['enum']")
+        src.add(1, "if e.__class__ is not list or not STRINGS.issuperset(map(type, e)):")
+        src.add(2, "return None")
+    if leaf.format:
+        check = "fm.__class__ is not str"
+        if plan.format_drop:
+            check += f" or fm not in {src.const(plan.kept_formats)}"
+        src.add(1, f"fm = {local['format']} = s['format']")
+        src.add(1, f"if {check}:")
+        src.add(2, "return None")
+    _depth(src, plan, 1)
+    src.add(1, f"path = {_PATH}")
+    if leaf.report is not None:
+        _reports(src, plan, keys, leaf.report)
+    walked = leaf.walked
+    for key, segment, kind, rules in leaf.events:
+        v = local[key]
+        src.add(1, f"{v} = s[{key!r}]")
+        if kind == _ONE:
+            src.add(1, f"{v} = self.walk_one({v}, path, {key!r}, depth + 1, level + 1)")
+            continue
+        if kind == _LIST:
+            src.add(1, f"{v} = self.walk_list({v}, path + {segment!r}, depth, level)")
+            continue
+        assert kind == _DROPPED
+        src.add(1, f"if {v}.__class__ not in ATOMS:")
+        src.add(2, f"self.nesting({v}, level)")
+        if plan.measures or plan.inlines:
+            src.add(1, f"self.hidden({key!r}, {v}, depth)")
+        for rule in rules:
+            rank, supported = _RANK[rule.severity], rule.action != "unsupported"
+            values = f"{{'keyword': {key!r}}}"
+            head = (rank, rule.code, supported, rule)
+            _diagnostic(src, 1, head, f"path + {segment!r}", values, False)
+            spec = rule.transformation
+            if spec is not None:
+                src.add(
+                    1,
+                    f"self.dfs.append(({spec['code']!r}, path + {segment!r}, {rule.lossy!r}, "
+                    f"({spec['detail']!r}, {values})))",
+                )
+    # the copied values (not walked): a value that is not a scalar is copied within the limit
+    _copies(
+        src, [local[k] for k in leaf.keys if k not in walked and k not in _CHECKED], keys, local
+    )
+    if leaf.enum:  # a list of strings: copied in C within the limit (``_clone_within``)
+        src.add(1, f"{local['enum']} = e.copy() if level < MAX else CLONE(e, 0)")
+        if plan.measures:
+            src.add(1, "self.tally.string_enum(e)")
+    if leaf.upper:
+        src.add(1, "self.type_names += 1")
+        local["type"] = "t.upper()"
+    out_keys = list(leaf.keys)
+    added = leaf.enum and plan.enum_format and not leaf.format
+    if leaf.finish:
+        for k in leaf.keys:
+            if k in plan.int64_set:
+                src.add(1, f"{local[k]} = INT64(self, {local[k]}, {k!r})")
+    if added:
+        code, detail = plan.step_heads["add-enum-format"]
+        with_format = [k for k in plan.key_order if k in leaf.keys or k == "format"]
+        src.add(1, "if e:")
+        src.add(
+            2,
+            f"self.dfs.append(({code!r}, path + '.format', False, "
+            f"({detail!r}, {src.const(_NO_VALUES)})))",
+        )
+        local["format"] = "'enum'"
+        items = ", ".join(f"{k!r}: {local[k]}" for k in with_format)
+        src.add(2, f"return {{{items}}}")
+    items = ", ".join(f"{k!r}: {local[k]}" for k in out_keys)
+    src.add(1, f"return {{{items}}}")
+    # the enum-format step runs inside finish_node before the int64 scan; both only touch
+    # their own keys and the enum step records first, so the order above is the same
+    return src.compiled()
+
+
+def _copies(src: _Source, names: list[str], keys: tuple[str, ...], local: dict[str, str]) -> None:
+    """Read the kept keywords' values into ``names`` and copy those that are not scalars."""
+    if not names:
+        return
+    by_name = {v: k for k, v in local.items()}
+    targets = ", ".join(names)
+    src.add(1, f"{targets} = " + ", ".join(f"s[{by_name[v]!r}]" for v in names))
+    src.add(1, "if " + " or ".join(f"{v}.__class__ not in ATOMS" for v in names) + ":")
+    src.add(2, f"{targets} = " + ", ".join(f"COPY({v}, MAX - level)" for v in names))
+
+
+def _depth(src: _Source, plan: _Plan, indent: int) -> None:
+    """Measure the subschema's depth when the target measures."""
+    if plan.measures:
+        src.add(indent, "m = self.tally")
+        src.add(indent, "if depth > m.depth:")
+        src.add(indent + 1, "m.depth = depth")
+
+
+def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
+    """The function of an object shape: ``RewriteWalk.node``'s checks for it, then
+    ``RewriteWalk.object`` with the object closed (``NodeRules.close_object``) for the state
+    every such shape is in (``type`` "object", no ``additionalProperties``: "missing")."""
+    src = _Source()
+    local = {k: f"v{i}" for i, k in enumerate(keys)}
+    src.add(1, "t = s['type']")
+    src.add(1, "p = s['properties']")
+    src.add(1, "if t != 'object' or t.__class__ is not str or p.__class__ is not dict:")
+    src.add(2, "return None")
+    _depth(src, plan, 1)
+    src.add(1, f"path = {_PATH}")
+    if obj.report is not None:
+        _reports(src, plan, keys, obj.report)
+    _copies(src, [local[k] for k in obj.copies], keys, local)
+    if obj.upper:
+        src.add(1, "self.type_names += 1")
+        local["type"] = "'OBJECT'"
+    else:
+        local["type"] = "t"
+    src.add(1, "if level + 1 > MAX:")
+    src.add(2, "raise BAIL")
+    if plan.measures:
+        src.add(1, "m.chars += sum(map(len, p))")
+        src.add(1, "m.properties += len(p)")
+    src.add(1, "props = self.walk_properties(p, path + '.properties', depth, level)")
+    local["properties"] = "props"
+    final = set(keys)
+    if "required" in keys:
+        v = local["required"]
+        src.add(1, f"{v} = s['required']")
+        scalars = f"{v}.__class__ is list and ATOMS.issuperset(map(type, {v}))"
+        if plan.closing:  # closing writes ``required`` anew; a list of scalars cannot nest
+            src.add(1, f"if {v}.__class__ not in ATOMS and not ({scalars}):")
+            src.add(2, f"{v} = CLONE({v}, MAX - level)")
+        else:  # a list of scalars copied in C within the limit (``_clone_within``)
+            src.add(1, f"if level < MAX and {scalars}:")
+            src.add(2, f"{v} = {v}.copy()")
+            src.add(1, f"elif {v}.__class__ not in ATOMS:")
+            src.add(2, f"{v} = CLONE({v}, MAX - level)")
+    heads = plan.ap_heads_by_state["missing"]
+    if heads:
+        src.add(1, "where = path + '.additionalProperties'")
+        fire_values, record_values = plan.ap_values["missing"]
+        closed: bool | None = None
+        for rule, rank, code, supported, action, change, settled in heads:
+            line = (
+                f"self.diagnostics.append(({rank}, where, {code!r}, {supported}, "
+                f"({src.const(rule)}, {src.const(fire_values)})))"
+            )
+            if settled:
+                src.add(1, "if self.keep_resolved:")
+                src.add(2, line)
+            else:
+                src.add(1, line)
+            src.add(1, f"self.fired.add({code!r})")
+            if action == "keep":
+                continue
+            if change is not None:
+                changed, lossy, detail = change
+                src.add(
+                    1,
+                    f"self.dfs.append(({changed!r}, where, {lossy!r}, "
+                    f"({detail!r}, {src.const(record_values)})))",
+                )
+            if action == "close-object":
+                closed = True
+            elif action == "drop-keyword":
+                closed = False
+        if closed:
+            final.add("additionalProperties")
+            local["additionalProperties"] = "False"
+    if plan.closing:
+        required = "s['required']" if "required" in keys else "None"
+        src.add(1, f"props = self.close_optional(p, {required}, props, path)")
+        src.add(1, "required = list(p)")
+        local["required"] = "required"
+        final.add("required")
+    items = ", ".join(f"{k!r}: {local[k]}" for k in plan.key_order if k in final)
+    src.add(1, f"return {{{items}}}")
+    return src.compiled()
+
+
+def write_code(plan: _Plan, keys: tuple[str, ...], program: _Leaf | _Object) -> None:
+    """Write, compile and keep in ``plan.codes`` the function of shape ``keys`` (its
+    ``program``), when a subschema of it can pass the shape's checks."""
+    if len(plan.codes) >= _CODES_MAX:
+        return
+    code = (
+        object_code(plan, keys, program)
+        if program.__class__ is _Object
+        else leaf_code(plan, keys, program)  # type: ignore[arg-type]
+    )
+    if code is not None:
+        plan.codes[keys] = code
