@@ -153,9 +153,13 @@ def list_targets() -> list[Target]:
 
 def get_target(target: str | Target) -> Target:
     """The target with id ``target`` (a :class:`Target` is returned as is)."""
+    registry = _registry()
+    if target.__class__ is str:  # an id, looked up by exact id first
+        found = registry.get(target)
+        if found is not None:
+            return found
     if isinstance(target, Target):
         return target
-    registry = _registry()
     if target not in registry:
         raise UnknownTargetError(
             f"unknown tool-schema target {target!r}; known: {', '.join(sorted(registry))}"

@@ -73,7 +73,7 @@ class ToolChecks(LimitChecks):
                     if _root_type_hit(case, root, raw, types):
                         shown = _js(raw) if "type" in root else "`undefined`"
                         self.fire(rule, "inputSchema.type", type=shown)
-        if not program.root_keywords.isdisjoint(root):
+        if program.root_keywords and not program.root_keywords.isdisjoint(root):
             for rule, keyword, where in plan.root_keyword_rules:
                 if keyword in root:
                     self.fire(rule, where, keyword=keyword)

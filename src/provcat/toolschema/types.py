@@ -140,8 +140,9 @@ def plain_parts(value: Any) -> PlainTool | None:
         return None
     if description is not None and description.__class__ is not str:
         return None
-    if not _STR.issuperset(map(type, schema)):  # a key that is not a plain string
-        return None
+    for key in schema:  # a key that is not a plain string
+        if key.__class__ is not str:
+            return None
     parts = _new(PlainTool)
     parts.name = name
     parts.description = description
@@ -166,7 +167,6 @@ def plain_tool(value: Any) -> CanonicalTool | None:
 
 
 _PLAIN_TOOL_KEYS = frozenset({"name", "description", "inputSchema"})
-_STR = frozenset({str})
 _NAME_SCHEMA = frozenset({"name", "input_schema"})
 
 

@@ -1,0 +1,110 @@
+"""The per-target tool program (``tool_program.py``) only lets a tool skip a group of tool-level
+rules that fires nothing on it: at every bound the quick tests read, a compile must decide what the
+rules themselves decide, and a name remembered as passing must not hide a name that fails."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from provcat.toolschema import check, clear_caches, compile_tool, list_targets
+from provcat.toolschema.targets import get_target
+from provcat.toolschema.tool_program import program_for
+from tests.toolschema.conftest import obj, tool
+
+TARGETS = [t.id for t in list_targets()]
+
+
+def _codes(raw: dict[str, Any], target: Any) -> list[str]:
+    return [d.code for d in check(raw, target)]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_name_length_bounds_decide_as_the_rules_do(target: str) -> None:
+    rules = get_target(target).fires("tool-name")
+    for rule, trig in rules:
+        hi = trig.get("max_length")
+        if hi is None:
+            continue
+        at, past = "a" * hi, "a" * (hi + 1)
+        assert rule.code not in _codes(tool(obj(), name=at), target)
+        assert rule.code in _codes(tool(obj(), name=past), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_name_outside_the_pattern_fires_the_pattern_rule(target: str) -> None:
+    patterned = [r.code for r, trig in get_target(target).fires("tool-name") if trig.get("pattern")]
+    if not patterned:
+        pytest.skip("no pattern rule")
+    codes = _codes(tool(obj(), name="bad name!"), target)
+    assert set(patterned) & set(codes)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_blank_and_missing_descriptions_fire_as_the_rules_say(target: str) -> None:
+    pairs = get_target(target).fires("missing-description")
+    for rule, trig in pairs:
+        assert rule.code in _codes(tool(obj(), description=None), target)
+        assert rule.code in _codes(tool(obj(), description=""), target)
+        blank = rule.code in _codes(tool(obj(), description="   "), target)
+        assert blank == bool(trig.get("blank_counts"))
+        assert rule.code not in _codes(tool(obj(), description="d"), target)
+
+
+@pytest.mark.parametrize(
+    "target", [t for t in TARGETS if get_target(t).fires("top-level-property-name")]
+)
+def test_a_remembered_passing_name_never_hides_a_failing_one(target: str) -> None:
+    clear_caches()
+    codes = {r.code for r, _ in get_target(target).fires("top-level-property-name")}
+    good = tool(obj(ok={"type": "string"}, fine={"type": "string"}))
+    for _ in range(2):  # the second time the names are known to pass
+        assert not codes & set(_codes(good, target))
+    # ``check`` runs with the target itself (``compile_tool`` by its id: a program of its own)
+    assert not program_for(get_target(target)).passing_names.isdisjoint({"ok", "fine"})
+    mixed = tool(obj(ok={"type": "string"}, **{"bad name": {"type": "string"}}))
+    fired = [d for d in check(mixed, target) if d.code in codes]
+    assert [d.path for d in fired] == ['inputSchema.properties["bad name"]']
+    assert "bad name" not in program_for(get_target(target)).passing_names
+    # the same answer as a fresh process gives
+    warm = compile_tool(mixed, target, allow_lossy=True).model_dump(mode="json")
+    clear_caches()
+    assert compile_tool(mixed, target, allow_lossy=True).model_dump(mode="json") == warm
+
+
+def test_a_program_is_made_again_with_its_plan() -> None:
+    before = program_for("gemini")
+    assert program_for("gemini") is before
+    clear_caches()
+    after = program_for("gemini")
+    assert after is not before
+    assert after.plan is not before.plan
+
+
+def test_an_envelope_with_a_constant_value_and_two_name_keys_is_filled_key_by_key() -> None:
+    base = get_target("anthropic")
+    envelope = {
+        "name": "$name",
+        "alias": "$name",
+        "description": "$description",
+        "meta": {"kind": "tool", "tags": ["a", "b"]},
+        "input_schema": "$schema",
+    }
+    custom = dataclasses.replace(
+        base, id="anthropic-custom", output={**base.output, "envelope": envelope}
+    )
+    assert not program_for(custom).envelope.single
+    result = compile_tool(tool(obj(), name="t", description="d"), custom, allow_lossy=True)
+    assert result.output is not None
+    assert list(result.output) == ["name", "alias", "description", "meta", "input_schema"]
+    assert result.output["name"] == result.output["alias"] == "t"
+    assert result.output["meta"] == {"kind": "tool", "tags": ["a", "b"]}
+    # the constant is copied per tool, never shared with the target or another result
+    other = compile_tool(tool(obj()), custom, allow_lossy=True).output
+    assert other is not None
+    assert other["meta"]["tags"] is not result.output["meta"]["tags"]
+    assert result.output["meta"]["tags"] is not envelope["meta"]["tags"]  # type: ignore[index]
+    undescribed = compile_tool(tool(obj(), description=None), custom, allow_lossy=True).output
+    assert undescribed is not None and "description" not in undescribed
