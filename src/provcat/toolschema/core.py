@@ -353,15 +353,6 @@ def _build_diagnostics(
     diagnostics at once, so the per-record call and lookups are made once per tool, and the
     head looked up (and the tool's name filled in) once for a run of records of one rule."""
     out: list[Diagnostic] = []
-    add = out.append
-    new, set_dict, set_fields_set, set_extra, set_private = (
-        _new,
-        _set_dict,
-        _set_fields_set,
-        _set_extra,
-        _set_private,
-    )
-    fields_set = _DIAGNOSTIC_SET
     last_rule: Any = None
     last_supported: Any = None
     fields: Any = None
@@ -370,11 +361,13 @@ def _build_diagnostics(
     name: Any = None
     before: Any = None
     after: Any = None
-    for _, path, _, supported, payload in records:
+    for record in records:
+        payload = record[4]
         if type(payload) is not tuple:
-            add(payload)  # built already
+            out.append(payload)  # built already
             continue
         rule, values = payload
+        supported = record[3]
         if rule is not last_rule or supported is not last_supported:
             head = _DIAGNOSTIC_HEADS.get((id(rule), supported, provider_id))
             if head is None or head[0] is not rule:
@@ -385,7 +378,7 @@ def _build_diagnostics(
             fields["tool_name"] = tool_name
             name, before, after = single if single is not None else (None, None, None)
         data = fields.copy()  # the fields in declared order; the per-record ones replaced below
-        data["path"] = path
+        path = data["path"] = record[1]
         if name is not None:
             value = values.get(name, _UNSEEN)
             data["message"] = (
@@ -406,12 +399,12 @@ def _build_diagnostics(
                 _ABILITY_SET,
             )
         # ``build_from(Diagnostic, data, _DIAGNOSTIC_SET)``, inline
-        obj = new(Diagnostic)
-        set_dict(obj, data)
-        set_fields_set(obj, fields_set)
-        set_extra(obj, None)
-        set_private(obj, None)
-        add(obj)
+        obj = _new(Diagnostic)
+        _set_dict(obj, data)
+        _set_fields_set(obj, _DIAGNOSTIC_SET)
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        out.append(obj)
     return out
 
 
