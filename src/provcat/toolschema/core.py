@@ -380,12 +380,10 @@ def _build_diagnostics(
         data = fields.copy()  # the fields in declared order; the per-record ones replaced below
         path = data["path"] = record[1]
         if name is not None:
-            value = values.get(name, _UNSEEN)
-            data["message"] = (
-                f"{before}{value}{after}"  # ``fill``, inline
-                if value is not _UNSEEN
-                else _fill(message, provider_id, tool_name, path, values)
-            )
+            try:  # ``fill``, inline (a ``try`` costs nothing until it catches)
+                data["message"] = f"{before}{values[name]}{after}"
+            except KeyError:
+                data["message"] = _fill(message, provider_id, tool_name, path, values)
         elif message is not None:
             data["message"] = _fill(message, provider_id, tool_name, path, values)
         if text is not None:
@@ -452,10 +450,13 @@ def _transformations(
             single = SINGLE.get(template, _UNSEEN)
             if single is _UNSEEN:
                 single = single_field(template)
-            if single is not None and (value := values.get(single[0], _UNSEEN)) is not _UNSEEN:
-                detail = f"{single[1]}{value}{single[2]}"  # ``fill``, inline
-            else:
+            if single is None:
                 detail = _fill(template, provider_id, tool_name, path, values)
+            else:
+                try:  # ``fill``, inline (a ``try`` costs nothing until it catches)
+                    detail = f"{single[1]}{values[single[0]]}{single[2]}"
+                except KeyError:  # no value for its placeholder
+                    detail = _fill(template, provider_id, tool_name, path, values)
         key = (code, path, detail, lossy)
         seen.add(key)
         obj = memo.get(key)
