@@ -274,6 +274,7 @@ _record_key = record_key
 _codes, _paths, _head = itemgetter(0), itemgetter(1), itemgetter(0, 1, 2)
 _ranks = _codes  # a diagnostic record's first item is its severity rank
 _lossy = itemgetter(2)  # a transformation record's third item is its lossiness
+_record_codes = itemgetter(2)  # a diagnostic record's third item is its code
 
 
 def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
@@ -635,7 +636,11 @@ def _records(args: _RecordArgs) -> tuple[tuple[Transformation, ...], tuple[Diagn
         # errors compiling resolved are dropped: their transformation records stand for them
         kept = [d for d in diagnostics if d[0] or not d[3]]
     if sort and len(kept) > 1:
-        kept = sorted(kept, key=_record_key)
+        # by (severity rank, path, code): three stable sorts on one item each (code, then path,
+        # then rank) give that order, and compare plain strings and ints, without key tuples
+        kept = sorted(kept, key=_record_codes)
+        kept.sort(key=_paths)
+        kept.sort(key=_ranks)
     if refusal is not None:
         kept = [*kept, refusal]
     return tuple(built), tuple(_build_diagnostics(kept, provider_id, tool_name))
