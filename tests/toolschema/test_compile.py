@@ -228,6 +228,8 @@ def test_join_path_and_collect_schemas() -> None:
     )
     assert join_path("inputSchema", "properties", "x-trace") == 'inputSchema.properties["x-trace"]'
     assert join_path("inputSchema", "properties", "9lives") == 'inputSchema.properties["9lives"]'
+    # JavaScript's `/^[A-Za-z_$][A-Za-z0-9_$]*$/` rejects a final newline (Python's `$` would not)
+    assert join_path("inputSchema", "properties", "abc\n") == 'inputSchema.properties["abc\\n"]'
     assert join_path("inputSchema", "anyOf", 0, "$ref") == "inputSchema.anyOf[0].$ref"
     paths = [p for _, p in collect_schemas(FIXTURES["set_limit"]["inputSchema"])]
     assert paths == [

@@ -68,7 +68,9 @@ SINGLE_SLOTS = ("items", "not", "additionalProperties")
 # diagnostic instead of a RecursionError; no provider accepts anything near it.
 MAX_NESTING = 128
 
-_IDENT = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+# a JavaScript identifier, as SchemaPort's joinPath tests it (``\Z``: ``$`` would also match
+# before a final newline, which JavaScript's does not)
+_IDENT = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*\Z")
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 LOSSY_REFUSED = "core/lossy-transformation-refused"
 

@@ -14,6 +14,7 @@ from provcat.toolschema.core import (
     SINGLE_SLOTS,
     join_path,
 )
+from provcat.toolschema.patterns import compile_pattern
 from provcat.toolschema.targets import Rule, Target
 from provcat.toolschema.types import Transformation, fast_build
 from provcat.toolschema.vocabulary import TRIGGERS
@@ -70,8 +71,8 @@ _TALLIED = {"property-count": "properties", "depth": "depth", "enum-value-count"
 
 
 def _regex(pattern: Any) -> re.Pattern[str] | None:
-    """A trigger's ``pattern`` compiled (None when the trigger has none)."""
-    return re.compile(str(pattern)) if pattern else None
+    """A trigger's ``pattern`` compiled as the vendor reads it (None when the trigger has none)."""
+    return compile_pattern(str(pattern)) if pattern else None
 
 
 def _segment(key: str) -> str:

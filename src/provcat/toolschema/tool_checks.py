@@ -3,7 +3,6 @@ property names, header keywords."""
 
 from __future__ import annotations
 
-import re
 from operator import itemgetter
 from typing import Any
 
@@ -12,6 +11,7 @@ from provcat.toolschema.core import (
     schema_types,
 )
 from provcat.toolschema.limits import LimitChecks
+from provcat.toolschema.patterns import compile_pattern
 from provcat.toolschema.values import (
     _code,
     _js,
@@ -167,7 +167,7 @@ class ToolChecks(LimitChecks):
                 path = join_path(node_path, keyword)
                 if check == "token":
                     pattern = str(trig.get("token_pattern") or ".+")
-                    if not isinstance(value, str) or not re.search(pattern, value):
+                    if not isinstance(value, str) or not compile_pattern(pattern).search(value):
                         self.fire(rule, path, keyword=keyword, value=_js(value))
                 elif check == "duplicate":
                     if isinstance(value, str):

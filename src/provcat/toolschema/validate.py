@@ -31,7 +31,7 @@ def _as_list(value: Any) -> list[Any]:
 
 
 TYPE_NAMES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
-_NAME = re.compile(r"^\S{1,128}$")
+_NAME = re.compile(r"^\S{1,128}\Z")  # ``\Z``: ``$`` would also pass a final newline
 _NUMERIC = (
     "minimum",
     "maximum",

@@ -107,7 +107,8 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     # ---- the tool as a whole
     "tool-name": _t(
         "tool",
-        "the tool name does not match `pattern`, or its length is outside `min_length`..`max_length`",
+        "the tool name does not match `pattern` (a JavaScript-style regular expression: `$` is "
+        "the end of the name), or its length is outside `min_length`..`max_length`",
         params=("pattern", "min_length", "max_length", "skip_if"),
         placeholders=("name", "length", "pattern", "min_length", "max_length"),
         actions=("unsupported", "keep"),
@@ -182,7 +183,8 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     ),
     "top-level-property-name": _t(
         "tool",
-        "a root property name does not match `pattern` or is longer than `max_length`",
+        "a root property name does not match `pattern` (`$` is the end of the name) or is longer "
+        "than `max_length`",
         params=("pattern", "max_length"),
         placeholders=("property",),
     ),
