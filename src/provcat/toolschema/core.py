@@ -92,7 +92,11 @@ def path_segment(seg: str) -> str:
     """What :func:`join_path` appends for one string segment (memoized)."""
     out = PATH_SEGMENTS.get(seg)
     if out is None:
-        out = "." + seg if _IDENT.match(seg) else "[" + json.dumps(seg, ensure_ascii=False) + "]"
+        # an ASCII Python identifier is exactly an ``_IDENT`` match without ``$`` (asked in C)
+        if (seg.__class__ is str and seg.isascii() and seg.isidentifier()) or _IDENT.match(seg):
+            out = "." + seg
+        else:
+            out = "[" + json.dumps(seg, ensure_ascii=False) + "]"
         if len(PATH_SEGMENTS) < _SEGMENT_CACHE_MAX:
             PATH_SEGMENTS[seg] = out
     return out
