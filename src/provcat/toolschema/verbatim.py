@@ -87,8 +87,10 @@ class VerbatimWalk(NodeReports):
         for key, value in s.items():
             if key in walked:
                 out[key] = walked[key]
+            elif value.__class__ in _ATOMS:
+                out[key] = value
             else:
-                out[key] = self.copied(value, level)
+                out[key] = _clone_within(value, MAX_NESTING - level)  # what ``copied`` does
         return out
 
     def verbatim_entries(
@@ -124,8 +126,9 @@ class VerbatimWalk(NodeReports):
                             out[k] = dict(v)
                         else:
                             out[k] = leaf = {}
+                            room = MAX_NESTING - level - 2  # what ``copied`` at ``level + 2`` has
                             for key, x in v.items():
-                                leaf[key] = x if x.__class__ in _ATOMS else copied(x, level + 2)
+                                leaf[key] = x if x.__class__ in _ATOMS else _clone_within(x, room)
                     else:
                         out[k] = walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
                 elif isinstance(v, dict):
