@@ -50,6 +50,7 @@ __all__ = [
     "join_path",
     "json_nesting",
     "materialize_diagnostics",
+    "new_segment",
     "not_compilable",
     "path_segment",
     "schema_nodes",
@@ -93,10 +94,18 @@ _SEGMENT_CACHE_MAX = 65_536
 def path_segment(seg: str) -> str:
     """What :func:`join_path` appends for one string segment (memoized)."""
     out = PATH_SEGMENTS.get(seg)
-    if out is None:
-        out = "." + seg if _IDENT.match(seg) else "[" + json.dumps(seg, ensure_ascii=False) + "]"
-        if len(PATH_SEGMENTS) < _SEGMENT_CACHE_MAX:
-            PATH_SEGMENTS[seg] = out
+    return new_segment(seg) if out is None else out
+
+
+def new_segment(seg: str) -> str:
+    """:func:`path_segment` without reading its memo (for a caller that just missed it)."""
+    # an ASCII Python identifier is exactly an ``_IDENT`` match without ``$`` (asked in C)
+    if (seg.__class__ is str and seg.isascii() and seg.isidentifier()) or _IDENT.match(seg):
+        out = "." + seg
+    else:
+        out = "[" + json.dumps(seg, ensure_ascii=False) + "]"
+    if len(PATH_SEGMENTS) < _SEGMENT_CACHE_MAX:
+        PATH_SEGMENTS[seg] = out
     return out
 
 

@@ -10,9 +10,9 @@ from typing import Any, Final
 from provcat.toolschema.core import (
     LIST_SLOTS,
     MAP_SLOTS,
-    PATH_SEGMENTS,
     SINGLE_SLOTS,
     join_path,
+    new_segment,
 )
 from provcat.toolschema.patterns import compile_pattern
 from provcat.toolschema.targets import Rule, Target
@@ -76,8 +76,9 @@ def _regex(pattern: Any) -> re.Pattern[str] | None:
 
 
 def _segment(key: str) -> str:
-    """What ``join_path`` appends for ``key``, read from its memo when it is there."""
-    return PATH_SEGMENTS.get(key) or join_path("", key)
+    """What ``join_path`` appends for ``key`` (the walk calls it when the memo has no entry, so
+    a string key is not looked up there again)."""
+    return new_segment(key) if key.__class__ is str else join_path("", key)
 
 
 # An output envelope as the walk fills it: its keys in order with every scalar literal in place

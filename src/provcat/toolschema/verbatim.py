@@ -69,15 +69,28 @@ class VerbatimWalk(NodeReports):
                         entries, path + _SLOT_SEGMENTS[slot], depth, level
                     )
             elif isinstance(entries, dict):
-                walked[slot] = self.verbatim_walk(
-                    entries, path + _SLOT_SEGMENTS[slot], depth + 1, level + 1
-                )
+                if (
+                    pathed is None
+                    and entries.__class__ is dict
+                    and level < MAX_NESTING
+                    and self.plan.quiet_leaf_stops.isdisjoint(entries)
+                    and _ATOMS.issuperset(map(type, entries.values()))
+                ):
+                    # a leaf of scalars nothing reads (an array's ``{"type": "string"}``): the
+                    # walk would report nothing and copy its items
+                    walked[slot] = dict(entries)
+                else:
+                    walked[slot] = self.verbatim_walk(
+                        entries, path + _SLOT_SEGMENTS[slot], depth + 1, level + 1
+                    )
         out: dict[str, Any] = {}
         for key, value in s.items():
             if key in walked:
                 out[key] = walked[key]
+            elif value.__class__ in _ATOMS:
+                out[key] = value
             else:
-                out[key] = self.copied(value, level)
+                out[key] = _clone_within(value, MAX_NESTING - level)  # what ``copied`` does
         return out
 
     def verbatim_entries(
@@ -98,15 +111,26 @@ class VerbatimWalk(NodeReports):
             near = level + 2 > MAX_NESTING
             pathed = self.pathed
             for k, v in entries.items():
-                if v.__class__ is dict and not near and _ATOMS.issuperset(map(type, v.values())):
-                    # a leaf of scalars (no slot holds a scalar subschema): what ``walk`` does
-                    # for it, without the call, and nothing but the copy when nothing reads it
-                    if not quiet or not stops.isdisjoint(v):
-                        where = base + (segment(k) or _segment(k))
-                        if pathed is not None:
-                            pathed.append((v, where, depth + 1))
-                        self.verbatim_node(v, where)
-                    out[k] = dict(v)
+                if v.__class__ is dict and not near:
+                    atoms = _ATOMS.issuperset(map(type, v.values()))
+                    if atoms or _SLOTS.isdisjoint(v):
+                        # a leaf (of scalars, where no slot holds a scalar subschema, or holding
+                        # no slot): what ``walk`` does for it, without the call, and nothing but
+                        # the copy when nothing reads it
+                        if not quiet or not stops.isdisjoint(v):
+                            where = base + (segment(k) or _segment(k))
+                            if pathed is not None:
+                                pathed.append((v, where, depth + 1))
+                            self.verbatim_node(v, where)
+                        if atoms:
+                            out[k] = dict(v)
+                        else:
+                            out[k] = leaf = {}
+                            room = MAX_NESTING - level - 2  # what ``copied`` at ``level + 2`` has
+                            for key, x in v.items():
+                                leaf[key] = x if x.__class__ in _ATOMS else _clone_within(x, room)
+                    else:
+                        out[k] = walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
                 elif isinstance(v, dict):
                     out[k] = walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
                 else:
