@@ -16,6 +16,7 @@ from generator.diagnostics import Diagnostic, diag
 from generator.loader import Document, NodePath
 from generator.schema_fast import Check, compile_schema
 from generator.schema_inline import inline_refs
+from provcat.patterns import ecma_validator
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -81,10 +82,10 @@ def meta_check(schema_name: str, proofs: Proofs | None = None) -> None:
 
 @cache
 def validator(schema_name: str) -> Draft202012Validator:
-    from jsonschema import Draft202012Validator
-
     meta_check(schema_name)
-    return Draft202012Validator(_inlined(schema_name))
+    # ``pattern`` read as JSON Schema means it: ``$`` is the end of the text (provcat.patterns)
+    made: Draft202012Validator = ecma_validator()(_inlined(schema_name))
+    return made
 
 
 @cache

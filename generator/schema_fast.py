@@ -12,9 +12,10 @@ missed error. The keyword meanings follow draft 2020-12 as jsonschema implements
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
+
+from provcat.patterns import compile_pattern
 
 Verdict = bool | None
 Check = Callable[[Any], Verdict]
@@ -137,7 +138,7 @@ def _keyword(
     if word == "const":
         return _enum([arg])
     if word == "pattern" and isinstance(arg, str):
-        regex = re.compile(arg)
+        regex = compile_pattern(arg)  # ``$`` is the end of the text, as JSON Schema means it
         return lambda v: (regex.search(v) is not None) if isinstance(v, str) else True
     if word == "minLength" and isinstance(arg, int):
         return lambda v: len(v) >= arg if isinstance(v, str) else True

@@ -96,6 +96,15 @@ def test_pattern_violation_names_the_field_description(workspace: Workspace) -> 
     assert "environment variable" in run.json["diagnostics"][0]["hint"]
 
 
+def test_a_pattern_is_matched_to_the_end_of_the_value(workspace: Workspace) -> None:
+    """JSON Schema's `pattern` is an ECMA-262 regex: `$` is the end of the text, so a value with
+    a final newline (easy to write with a YAML block scalar) does not match `^[A-Z][A-Z0-9_]*$`
+    (Python's own `$` would let it through)."""
+    workspace.edit("alpha.yaml", "api_key_env: ALPHA_API_KEY", 'api_key_env: "ALPHA_API_KEY\\n"')
+    run = workspace.fails(("schema_violation", "alpha.yaml", 8, 16))
+    assert "environment variable" in run.json["diagnostics"][0]["hint"]
+
+
 def test_request_options_must_be_a_reference_or_null(workspace: Workspace) -> None:
     workspace.edit("alpha.yaml", "request_options: AgentRequest", "request_options: 12")
     run = workspace.fails(("schema_violation", "alpha.yaml", 25, 22))

@@ -83,7 +83,10 @@ def test_schema_file_is_packaged_and_matches_the_repo_copy() -> None:
 def test_schema_accepts_unknown_fields_and_rejects_bad_known_ones() -> None:
     good = manifest("acme", "x", "1.0.0", b"p", extra_field={"kept": True})
     validate_manifest(good)
-    for key, value in [("version", "1.0"), ("namespace", "A"), ("rank", 0), ("tags", [1])]:
+    bad = [("version", "1.0"), ("namespace", "A"), ("rank", 0), ("tags", [1])]
+    # `$` in the schema's patterns is the end of the text, as JSON Schema means it
+    bad += [("namespace", "acme\n"), ("name", "x\n"), ("version", "1.0.0\n")]
+    for key, value in bad:
         with pytest.raises(ValidationError) as err:
             validate_manifest({**good, key: value})
         assert err.value.details["problems"][0]["path"].startswith(f"/{key}")

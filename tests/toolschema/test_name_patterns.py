@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from provcat.patterns import compile_pattern
 from provcat.toolschema import check
-from provcat.toolschema.patterns import compile_pattern
 from provcat.toolschema.validate import validate_canonical_tool
 
 NAME_RULES = {

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from provcat.hub.errors import ValidationError
+from provcat.patterns import ecma_validator
 
 __all__ = ["manifest_schema", "validate_manifest", "warm_up"]
 
@@ -37,9 +38,9 @@ def manifest_schema() -> dict[str, Any]:
 
 @functools.cache
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator  # lazily: the runtime never imports it eagerly
-
-    return Draft202012Validator(manifest_schema())
+    # jsonschema is imported lazily (the runtime never imports it eagerly), with ``pattern`` read
+    # as JSON Schema means it: ``$`` is the end of the text (provcat.patterns)
+    return ecma_validator()(manifest_schema())
 
 
 def warm_up() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any, Final
 
+from provcat.patterns import compile_pattern
 from provcat.toolschema.core import (
     LIST_SLOTS,
     MAP_SLOTS,
@@ -14,7 +15,6 @@ from provcat.toolschema.core import (
     join_path,
     new_segment,
 )
-from provcat.toolschema.patterns import compile_pattern
 from provcat.toolschema.targets import Rule, Target
 from provcat.toolschema.types import Transformation, fast_build
 from provcat.toolschema.vocabulary import TRIGGERS

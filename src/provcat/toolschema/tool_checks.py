@@ -6,12 +6,12 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
+from provcat.patterns import compile_pattern
 from provcat.toolschema.core import (
     join_path,
     schema_types,
 )
 from provcat.toolschema.limits import LimitChecks
-from provcat.toolschema.patterns import compile_pattern
 from provcat.toolschema.values import (
     _code,
     _js,
