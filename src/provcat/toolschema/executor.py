@@ -80,6 +80,18 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
         )
         return True
 
+    def lead_steps(
+        self, lead: tuple[TransformationRecord, ...] | None
+    ) -> list[TransformationRecord]:
+        """The root's renaming and strict-mode steps: the target's prepared records when it has
+        them, else each worded by ``root_step``."""
+        if lead is not None:
+            return [*lead]
+        steps: list[TransformationRecord] = []
+        self.root_step("rename-input-schema", steps)
+        self.root_step("enable-strict", steps)
+        return steps
+
     def execute(self, *, one_walk: bool) -> Outcome:
         """Check and compile the tool. ``one_walk``: measure while walking (may raise ``_Bail``);
         otherwise check the nesting first and inline references before the walk."""
@@ -110,13 +122,7 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
                 self.pathed = []
             schema = self.verbatim_walk(self.root, "inputSchema", 1, 1)
             self.tool_rules()
-            lead = program.lead
-            if lead is not None:
-                steps = [*lead]
-            else:
-                steps = []
-                self.root_step("rename-input-schema", steps)
-                self.root_step("enable-strict", steps)
+            steps = self.lead_steps(program.lead)
         else:
             resolved: Any = self.root
             if not one_walk and plan.inlines:
@@ -150,13 +156,7 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
             else:
                 if self.renamed_definitions and isinstance(schema, dict):
                     self.rewrite_refs(schema)
-                lead = program.lead
-                if lead is not None:
-                    steps = [*lead]
-                else:
-                    steps = []
-                    self.root_step("rename-input-schema", steps)
-                    self.root_step("enable-strict", steps)
+                steps = self.lead_steps(program.lead)
         if (
             plan.root_type_rules
             and isinstance(schema, dict)

@@ -28,6 +28,28 @@ from provcat.toolschema.values import (
 _NULL_SCHEMA = {"type": "null"}  # compared with, never handed out
 
 
+def nullable_merged(
+    s: dict[str, Any], branches: list[Any]
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """``s`` with its union ``branches`` merged in as ``nullable: true`` when exactly one of two
+    branches is ``{"type": "null"}`` and the other a schema without a reference (its keys after
+    ``s``'s own, which win), with that other branch; None for any other union."""
+    if len(branches) != 2:
+        return None
+    first, second = branches
+    first_null = first == _NULL_SCHEMA
+    if first_null == (second == _NULL_SCHEMA):
+        return None
+    other = second if first_null else first
+    if not isinstance(other, dict) or "$ref" in other:
+        return None
+    merged = {k: v for k, v in s.items() if k != "anyOf"}
+    for k, v in other.items():
+        merged.setdefault(k, v)
+    merged["nullable"] = True
+    return merged, other
+
+
 class NodeRules(RunState):
     """What the rewrite walk does to one keyword of one subschema."""
 
@@ -54,21 +76,10 @@ class NodeRules(RunState):
         branches = s.get("anyOf")
         if "collapse-nullable-any-of" not in self.target.steps or not isinstance(branches, list):
             return s
-        if len(branches) != 2:
+        found = nullable_merged(s, branches)
+        if found is None:
             return s
-        # exactly one branch is ``{"type": "null"}``; the other, a schema without a reference,
-        # is merged
-        first, second = branches
-        first_null = first == _NULL_SCHEMA
-        if first_null == (second == _NULL_SCHEMA):
-            return s
-        other = second if first_null else first
-        if not isinstance(other, dict) or "$ref" in other:
-            return s
-        merged = {k: v for k, v in s.items() if k != "anyOf"}
-        for k, v in other.items():
-            merged.setdefault(k, v)
-        merged["nullable"] = True
+        merged = found[0]
         code, detail = self.plan.step_heads["collapse-nullable-any-of"]  # ``step``, inline
         self.dfs.append((code, path, False, (detail, _NO_VALUES)))
         return merged

@@ -30,7 +30,7 @@ from provcat.toolschema.core import (
     schemas_with_depth,
 )
 from provcat.toolschema.node_reports import NodeReports
-from provcat.toolschema.node_rules import _NULL_SCHEMA, NodeRules
+from provcat.toolschema.node_rules import NodeRules, nullable_merged
 from provcat.toolschema.plan import (
     _CACHE_MAX,
     _COPY,
@@ -546,19 +546,10 @@ class RewriteWalk(NodeReports, NodeRules):
         subschema without a union: the merged subschema written as itself, in one pass; None,
         having changed nothing, for any other ``s``. A shape function (``shape_code``)."""
         branches = s["anyOf"]
-        if not isinstance(branches, list) or len(branches) != 2:
+        found = nullable_merged(s, branches) if isinstance(branches, list) else None
+        if found is None or "anyOf" in found[1]:
             return None
-        first, second = branches
-        first_null = first == _NULL_SCHEMA
-        if first_null == (second == _NULL_SCHEMA):
-            return None
-        other = second if first_null else first
-        if not isinstance(other, dict) or "$ref" in other or "anyOf" in other:
-            return None
-        merged = {k: v for k, v in s.items() if k != "anyOf"}
-        for k, v in other.items():
-            merged.setdefault(k, v)
-        merged["nullable"] = True
+        merged, other = found
         if key is None:
             path = base
         elif isinstance(key, int):  # an item of a list of subschemas

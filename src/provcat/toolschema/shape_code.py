@@ -374,17 +374,10 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
         src.add(1, "where = path + '.additionalProperties'")
         fire_values, record_values = plan.ap_values["missing"]
         closed: bool | None = None
-        for rule, rank, code, supported, action, change, settled in heads:
-            line = (
-                f"self.diagnostics.append(({rank}, where, {code!r}, {supported}, "
-                f"({src.const(rule)}, {src.const(fire_values)})))"
+        for rule, rank, code, supported, action, change, _ in heads:
+            _diagnostic(
+                src, 1, (rank, code, supported, rule), "where", src.const(fire_values), False
             )
-            if settled:
-                src.add(1, "if self.keep_resolved:")
-                src.add(2, line)
-            else:
-                src.add(1, line)
-            src.add(1, f"self.fired.add({code!r})")
             if action == "keep":
                 continue
             if change is not None:
