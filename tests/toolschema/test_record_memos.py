@@ -47,6 +47,11 @@ def _general(template: str, path: str, values: dict[str, Any]) -> str:
         ("{path} overridden", {"path": "mine"}),
         ("{tool} alone", {"keyword": "x"}),
         ("{keyword} twice: {keyword}", {"keyword": 3}),
+        ("Merged `anyOf: [X, {{type: null}}]` into X.", {}),
+        ("Wrote {count} values ({keywords}) as strings.", {"count": 2, "keywords": "a, b"}),
+        ("Wrote {count} values ({keywords}) at {path}.", {"count": 2, "keywords": "a"}),
+        ("{a}{b}{c} and {{d}} {a}", {"a": 1, "b": None, "c": "x"}),
+        ("{a}{b}{c} and {{d}} {a}", {"a": 1, "c": "x"}),
     ],
 )
 def test_fill_matches_the_general_fill_cold_and_warm(template: str, values: dict[str, Any]) -> None:
@@ -60,10 +65,6 @@ def test_equal_values_of_other_classes_never_share_text() -> None:
     written = (1, True, 1.0, 0.0, -0.0, "1", None)
     shown = [wording.fill(template, "p", "t", "x", {"value": v}) for v in written]
     assert shown == [template.format(value=v) for v in written]
-    assert wording.values_key({"value": True}) is None
-    assert wording.values_key({"value": 1.5}) is None
-    assert wording.values_key({"value": [1]}) is None
-    assert wording.values_key({"a": "x", "b": 2, "c": None}) == (("a", "x"), ("b", 2), ("c", None))
 
 
 def test_template_fields_reads_plain_names_only() -> None:
@@ -72,6 +73,14 @@ def test_template_fields_reads_plain_names_only() -> None:
     assert wording.template_fields("a {x.y}") is None
     assert wording.template_fields("a {0}") is None
     assert wording.template_fields("a {") is None
+
+
+def test_parts_alternate_texts_and_names_with_braces_unescaped() -> None:
+    assert wording.parts("no placeholders") == ("no placeholders",)
+    assert wording.parts("`{{type: null}}` {k}") == ("`{type: null}` ", "k", "")
+    assert wording.parts("{a}-{b}") == ("", "a", "-", "b", "")
+    assert wording.parts("a {x!r}") is None
+    assert wording.parts("a {") is None
 
 
 def test_transformations_are_shared_only_when_equal() -> None:
@@ -163,7 +172,7 @@ def test_warm_compiles_give_the_cold_records(target: str) -> None:
         },
     }
     core._TRANSFORMATIONS.clear()
-    wording._TEXTS.clear()
+    wording.PARTS.clear()
     clear_caches()
     cold = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)
     warm = compile_tool(tool, target, allow_lossy=True).model_dump(mode="json", by_alias=True)

@@ -24,7 +24,6 @@ def clear_caches() -> None:
         core._TRANSFORMATIONS,
         core.PATH_SEGMENTS,
         wording._FIELDS,
-        wording._TEXTS,
-        wording._SINGLE,
+        wording.PARTS,
     ):
         memo.clear()

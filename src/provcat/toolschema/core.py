@@ -26,7 +26,7 @@ from provcat.toolschema.types import (
     _set_private,
     build_from,
 )
-from provcat.toolschema.wording import SINGLE, format_template, single_field
+from provcat.toolschema.wording import PARTS, fill_parts, format_template, parts
 from provcat.toolschema.wording import fill as _fill
 
 __all__ = [
@@ -307,9 +307,9 @@ _TRANSFORMATION_SET: set[str] = {"code", "path", "detail", "lossy"}
 _ABILITY_SET: set[str] = {"supported", "lossy", "detail"}
 # Per rule (by identity, the rule kept alive here), verdict and target: the rule object, its
 # diagnostic's fields in declared order with every constant one filled, its message and compile
-# templates when they have placeholders (None: the constant field stands), and the message's one
-# placeholder with the texts around it (``wording.single_field``), if it names just one.
-_DiagnosticHead = tuple[Any, dict[str, Any], str | None, str | None, tuple[str, str, str] | None]
+# templates when they have placeholders (None: the constant field stands), and the message's
+# texts and placeholders (``wording.parts``) when it names only plain ones.
+_DiagnosticHead = tuple[Any, dict[str, Any], str | None, str | None, tuple[str, ...] | None]
 _DIAGNOSTIC_HEADS: dict[tuple[int, bool, str], _DiagnosticHead] = {}
 _UNSEEN: Any = object()
 _HEADS_MAX = 4096
@@ -350,7 +350,7 @@ def _diagnostic_head(rule: Any, supported: bool, provider_id: str) -> _Diagnosti
         fields,
         message if "{" in message else None,
         text if "{" in text else None,
-        single_field(message) if "{" in message else None,
+        parts(message) if "{" in message else None,
     )
     if len(_DIAGNOSTIC_HEADS) >= _HEADS_MAX:
         _DIAGNOSTIC_HEADS.clear()  # bounded: start over rather than keep stale entries
@@ -363,51 +363,44 @@ def _build_diagnostics(
 ) -> list[Diagnostic]:
     """The diagnostic of each record, in one loop: a compile builds all of a tool's
     diagnostics at once, so the per-record call and lookups are made once per tool, and the
-    head looked up (and the tool's name filled in) once for a run of records of one rule."""
+    head looked up (and the tool's name filled in) once for a run of records of one rule.
+
+    The common record (a message naming one plain placeholder, a constant compile text) is
+    filled inline; any other goes through :func:`_worded`."""
     out: list[Diagnostic] = []
     last_rule: Any = None
     last_supported: Any = None
     fields: Any = None
-    message: Any = None
-    text: Any = None
+    head: Any = None
     name: Any = None
     before: Any = None
     after: Any = None
-    for record in records:
-        payload = record[4]
-        if type(payload) is not tuple:
+    for _, path, _, supported, payload in records:
+        if payload.__class__ is not tuple:
             out.append(payload)  # built already
             continue
         rule, values = payload
-        supported = record[3]
         if rule is not last_rule or supported is not last_supported:
             head = _DIAGNOSTIC_HEADS.get((id(rule), supported, provider_id))
             if head is None or head[0] is not rule:
                 head = _diagnostic_head(rule, supported, provider_id)
             last_rule, last_supported = rule, supported
-            _, fields, message, text, single = head
-            fields = fields.copy()  # the tool's own, for this run of records
+            fields = head[1].copy()  # the tool's own, for this run of records
             fields["tool_name"] = tool_name
-            name, before, after = single if single is not None else (None, None, None)
+            found = head[4]
+            if found is not None and len(found) == 3 and head[3] is None:
+                before, name, after = found  # the common record: filled inline below
+            else:
+                name = None
         data = fields.copy()  # the fields in declared order; the per-record ones replaced below
-        path = data["path"] = record[1]
-        if name is not None:
+        data["path"] = path
+        if name is None:
+            _worded(data, head, values, provider_id, tool_name, path, supported)
+        else:
             try:  # ``fill``, inline (a ``try`` costs nothing until it catches)
                 data["message"] = f"{before}{values[name]}{after}"
             except KeyError:
-                data["message"] = _fill(message, provider_id, tool_name, path, values)
-        elif message is not None:
-            data["message"] = _fill(message, provider_id, tool_name, path, values)
-        if text is not None:
-            data["compile"] = build_from(
-                CompileAbility,
-                {
-                    "supported": supported,
-                    "lossy": rule.lossy,
-                    "detail": _fill(text, provider_id, tool_name, path, values),
-                },
-                _ABILITY_SET,
-            )
+                data["message"] = _fill(head[2], provider_id, tool_name, path, values)
         # ``build_from(Diagnostic, data, _DIAGNOSTIC_SET)``, inline
         obj = _new(Diagnostic)
         _set_dict(obj, data)
@@ -416,6 +409,37 @@ def _build_diagnostics(
         _set_private(obj, None)
         out.append(obj)
     return out
+
+
+def _worded(
+    data: dict[str, Any],
+    head: _DiagnosticHead,
+    values: Any,
+    provider_id: str,
+    tool_name: str,
+    path: str,
+    supported: bool,
+) -> None:
+    """Fill ``data``'s message and compile part for one record whose head has a message that is
+    not one plain placeholder, or a compile text with placeholders."""
+    rule, _, message, text, found = head
+    if found is not None:
+        try:
+            data["message"] = fill_parts(found, values)
+        except KeyError:
+            data["message"] = _fill(message, provider_id, tool_name, path, values)  # type: ignore[arg-type]
+    elif message is not None:
+        data["message"] = _fill(message, provider_id, tool_name, path, values)
+    if text is not None:
+        data["compile"] = build_from(
+            CompileAbility,
+            {
+                "supported": supported,
+                "lossy": rule.lossy,
+                "detail": _fill(text, provider_id, tool_name, path, values),
+            },
+            _ABILITY_SET,
+        )
 
 
 # Built transformations by what they hold (code, path, detail, lossiness): an equal one met
@@ -441,8 +465,8 @@ def _transformations(
     whether two of them may be repeats that :func:`_kept` leaves out: two are equal, or a code
     or a path holds a space (their text keys may then meet).
 
-    A detail template without placeholders is the detail as it is; one naming one plain
-    placeholder once is the texts around it joined by its value (``wording.single_field``). A
+    A detail template without placeholders is the detail as it is; one naming only plain
+    placeholders is its texts joined with their values (``wording.parts``). A
     transformation equal to one built before is that one."""
     out: list[Transformation] = []
     seen: set[tuple[str, str, str, Any]] = set()
@@ -459,15 +483,18 @@ def _transformations(
         detail, values = payload
         if "{" in detail:
             template = detail
-            single = SINGLE.get(template, _UNSEEN)
-            if single is _UNSEEN:
-                single = single_field(template)
-            if single is None:
+            found = PARTS.get(template, _UNSEEN)
+            if found is _UNSEEN:
+                found = parts(template)
+            if found is None:
                 detail = _fill(template, provider_id, tool_name, path, values)
             else:
                 try:  # ``fill``, inline (a ``try`` costs nothing until it catches)
-                    detail = f"{single[1]}{values[single[0]]}{single[2]}"
-                except KeyError:  # no value for its placeholder
+                    if len(found) == 3:
+                        detail = f"{found[0]}{values[found[1]]}{found[2]}"
+                    else:
+                        detail = fill_parts(found, values)
+                except KeyError:  # no value for a placeholder
                     detail = _fill(template, provider_id, tool_name, path, values)
         key = (code, path, detail, lossy)
         seen.add(key)

@@ -1,10 +1,11 @@
-"""Rule wording filled per record: each template read once for the placeholders it names.
+"""Rule wording filled per record: each template read once into its texts and placeholders.
 
 A rule's message, compile text or transformation detail is a ``str.format`` template over the
 record's values and ``{tool}``, ``{target}`` and ``{path}``; a placeholder nobody supplies stays
-as written. Filling is what building a record costs most, so each template is parsed once: when
-every placeholder it names is a plain name the record's values hold, it is filled straight from
-them (the same text the general fill gives, without building the merged mapping).
+as written. Filling is what building a record costs most, so each template is parsed once into
+its literal texts and plain placeholder names (:func:`parts`); a record whose values hold every
+name it needs is filled by joining them (the text ``str.format`` gives, without parsing the
+template or building the merged mapping again).
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from string import Formatter
 from typing import Any, Final
 
 __all__ = [
-    "KEYABLE",
-    "SINGLE",
+    "PARTS",
     "fill",
+    "fill_parts",
     "format_template",
-    "single_field",
+    "parts",
     "template_fields",
-    "values_key",
 ]
 
 _MEMO_MAX: Final = 4096
@@ -30,15 +30,10 @@ _PARSE = Formatter().parse
 # template -> the plain names it holds, or None when it needs the general fill (a format spec,
 # a conversion, an index or attribute, a positional field, or braces ``str.format`` rejects)
 _FIELDS: dict[str, frozenset[str] | None] = {}
-# (template, values_key) -> the filled text, for templates filled from the values alone
-_TEXTS: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
-# Value classes whose equal values always print alike and never equal a value of another class
-# here (unlike ``True == 1 == 1.0`` or ``0.0 == -0.0``), so equal keys mean equal text.
-KEYABLE: Final = frozenset({str, int, type(None)})
-# template -> (its one placeholder, the text before it, the text after it, braces unescaped) for
-# a template naming one plain name once (most rules' wording); None for any other template
-SINGLE: dict[str, tuple[str, str, str] | None] = {}
-_SINGLE = SINGLE
+# template -> its literal texts and placeholder names alternating, ``(text, name, text, ...,
+# text)`` with escaped braces unescaped, for a template whose placeholders are all plain names
+# (a template without any is one text); None for any other template
+PARTS: dict[str, tuple[str, ...] | None] = {}
 
 
 class _Values(dict[str, Any]):
@@ -49,17 +44,6 @@ class _Values(dict[str, Any]):
 def format_template(template: str, values: Mapping[str, Any]) -> str:
     """``template`` with ``{name}`` placeholders filled from ``values`` (unknown ones kept)."""
     return template.format_map(_Values(values))
-
-
-def values_key(values: Mapping[str, Any]) -> tuple[tuple[str, Any], ...] | None:
-    """``values`` as a memo key that decides the text filled from them; None when a value is of
-    a class that could make equal keys print differently."""
-    if not values:
-        return ()
-    for v in values.values():
-        if v.__class__ not in KEYABLE:
-            return None
-    return tuple(values.items())
 
 
 def template_fields(template: str) -> frozenset[str] | None:
@@ -86,34 +70,45 @@ def template_fields(template: str) -> frozenset[str] | None:
     return found
 
 
-def _single(template: str) -> tuple[str, str, str] | None:
-    """``SINGLE``'s entry for ``template``, made on first use."""
-    fields = template_fields(template)
-    single: tuple[str, str, str] | None = None
-    if fields is not None and len(fields) == 1:
-        parts = list(_PARSE(template))
-        named = [i for i, part in enumerate(parts) if part[1] is not None]
-        if len(named) == 1:
-            at = named[0]
-            single = (
-                parts[at][1] or "",
-                "".join(part[0] for part in parts[: at + 1]),
-                "".join(part[0] for part in parts[at + 1 :]),
-            )
-    if len(SINGLE) < _MEMO_MAX:
-        SINGLE[template] = single
-    return single
+def parts(template: str) -> tuple[str, ...] | None:
+    """``PARTS``'s entry for ``template``, made on first use: ``(text, name, text, ...)``, so
+    the template filled from values holding every name is each text followed by the value of the
+    name after it, written as ``str.format`` writes it (``format(value, "")``, as an f-string
+    does); None when it needs the general fill."""
+    known = PARTS.get(template, _UNSEEN)
+    if known is not _UNSEEN:
+        return known  # type: ignore[no-any-return]
+    found: tuple[str, ...] | None = None
+    if template_fields(template) is not None:
+        out: list[str] = []
+        text = ""
+        for literal, name, _, _ in _PARSE(template):
+            text += literal
+            if name is not None:
+                out += (text, name)
+                text = ""
+        out.append(text)
+        found = tuple(out)
+    if len(PARTS) < _MEMO_MAX:
+        PARTS[template] = found
+    return found
 
 
-def single_field(template: str) -> tuple[str, str, str] | None:
-    """The one plain placeholder ``template`` names, once, with the texts around it: the
-    template filled with any value ``v`` is ``f"{before}{v}{after}"`` (``str.format`` writes
-    ``format(v, "")``, as the f-string does), without parsing the template again; None for any
-    other template."""
-    single = SINGLE.get(template, _UNSEEN)
-    if single is _UNSEEN:
-        single = _single(template)
-    return single  # type: ignore[no-any-return]
+def fill_parts(found: tuple[str, ...], values: Mapping[str, Any]) -> str:
+    """A template's :func:`parts` filled from ``values``; KeyError when a name has no value.
+
+    The common shapes (no placeholder, one, two) are one f-string each."""
+    n = len(found)
+    if n == 3:
+        return f"{found[0]}{values[found[1]]}{found[2]}"
+    if n == 1:
+        return found[0]
+    if n == 5:
+        return f"{found[0]}{values[found[1]]}{found[2]}{values[found[3]]}{found[4]}"
+    texts = [found[0]]
+    for i in range(1, n, 2):
+        texts.append(f"{values[found[i]]}{found[i + 1]}")
+    return "".join(texts)
 
 
 def fill(template: str, provider_id: str, tool_name: str, path: str, values: Any) -> str:
@@ -123,27 +118,14 @@ def fill(template: str, provider_id: str, tool_name: str, path: str, values: Any
     them names is kept as written."""
     if "{" not in template:
         return template
-    single = SINGLE.get(template, _UNSEEN)
-    if single is _UNSEEN:
-        single = _single(template)
-    if single is not None:
-        value = values.get(single[0], _UNSEEN)
-        if value is not _UNSEEN:  # ``str.format`` writes it as ``format(value, "")`` does
-            return f"{single[1]}{value}{single[2]}"
-    fields = _FIELDS.get(template, _UNSEEN)
-    if fields is _UNSEEN:
-        fields = template_fields(template)
-    if fields is not None and fields <= values.keys():
-        if not KEYABLE.issuperset(map(type, values.values())):  # ``values_key`` is None
-            return template.format_map(values)
-        key = (template, tuple(values.items()))
-        text = _TEXTS.get(key)
-        if text is None:
-            text = template.format_map(values)
-            if len(_TEXTS) >= _MEMO_MAX:
-                _TEXTS.clear()  # bounded: start over rather than keep stale entries
-            _TEXTS[key] = text
-        return text
+    found = PARTS.get(template, _UNSEEN)
+    if found is _UNSEEN:
+        found = parts(template)
+    if found is not None:
+        try:
+            return fill_parts(found, values)
+        except KeyError:  # a name the values lack: ``tool``, ``target``, ``path`` or none
+            pass
     return template.format_map(
         _Values({"tool": tool_name, "target": provider_id, "path": path, **values})
     )
