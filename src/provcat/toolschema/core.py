@@ -278,14 +278,14 @@ def stable_stringify(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-# A record's sort key (severity rank, path, code) for diagnostics, and a transformation's
-# (code, path, lossy): both the first three items, read in C.
-record_key: Callable[[DiagnosticRecord], tuple[int, str, str]] = itemgetter(0, 1, 2)
-_record_key = record_key
-_codes, _paths, _head = itemgetter(0), itemgetter(1), itemgetter(0, 1, 2)
-_ranks = _codes  # a diagnostic record's first item is its severity rank
-_lossy = itemgetter(2)  # a transformation record's third item is its lossiness
-_record_codes = itemgetter(2)  # a diagnostic record's third item is its code
+# The items of a record, read in C. A diagnostic record's first three items are its sort key
+# (severity rank, path, code); a transformation record's are (code, path, lossy).
+_first_three: Callable[[tuple[Any, ...]], tuple[Any, Any, Any]] = itemgetter(0, 1, 2)
+_ranks = itemgetter(0)  # a diagnostic record's severity rank
+_record_codes = itemgetter(2)  # a diagnostic record's code
+_codes = itemgetter(0)  # a transformation record's code
+_paths = itemgetter(1)  # either record's path
+_lossy = itemgetter(2)  # a transformation record's lossiness
 
 
 def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
@@ -520,14 +520,14 @@ def materialize_diagnostics(
     records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
 ) -> list[Diagnostic]:
     """The diagnostics of ``records``, sorted by severity, path and code."""
-    return _build_diagnostics(sorted(records, key=_record_key), provider_id, tool_name)
+    return _build_diagnostics(sorted(records, key=_first_three), provider_id, tool_name)
 
 
 def _distinct(records: Sequence[TransformationRecord]) -> bool:
     """Whether no two of ``records`` can share a text key of :func:`_kept`: they differ
     whenever (code, path, lossy) do and neither code nor path holds a space."""
     return (
-        len(set(map(_head, records))) == len(records)
+        len(set(map(_first_three, records))) == len(records)
         and " " not in "".join(map(_codes, records))
         and " " not in "".join(map(_paths, records))
     )
@@ -626,12 +626,12 @@ def finalize_owned(
         refusal = (0, "inputSchema", LOSSY_REFUSED, False, refused)
 
     return CompileResult.deferred(
-        provider_id=provider_id,
-        tool_name=tool_name,
-        ok=ok,
-        output=(output if output is not None else {}) if ok else None,
-        records=_records,
-        args=(
+        provider_id,
+        tool_name,
+        ok,
+        (output if output is not None else {}) if ok else None,
+        _records,
+        (
             kept_transformations,
             transformations,
             diagnostics,

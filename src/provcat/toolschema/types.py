@@ -255,16 +255,17 @@ class CompileResult(_Shape):
     @classmethod
     def deferred(
         cls,
-        *,
         provider_id: str,
         tool_name: str,
         ok: bool,
         output: dict[str, Any] | None,
         records: Callable[[Any], tuple[tuple[Transformation, ...], tuple[Diagnostic, ...]]],
         args: Any = None,
+        /,
     ) -> CompileResult:
         """A result whose transformations and diagnostics ``records(args)`` builds on first
-        access (a function and its argument, not a closure: a result is made per compile)."""
+        access (a function and its argument, not a closure: a result is made per compile).
+        Positional only: it is called once per compile."""
         values: dict[str, Any] = {
             "provider_id": provider_id,
             "tool_name": tool_name,
