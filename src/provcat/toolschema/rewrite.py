@@ -533,9 +533,8 @@ class RewriteWalk(NodeReports, NodeRules):
         if seen <= plan.code_after and (seen > 1 or len(sightings) < _CACHE_MAX):
             sightings[keys] = seen
             if seen == plan.code_after:
-                if program is not None:
-                    write_code(plan, keys, program)
-                else:
+                write_code(plan, keys, program)
+                if program is None and keys not in plan.codes:  # a union with other keywords
                     plan.codes[keys] = RewriteWalk.collapsed
 
     def collapsed(

@@ -172,13 +172,7 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
     src = _Source()
     local = {k: f"v{i}" for i, k in enumerate(keys)}
     if leaf.typed:
-        types = plan.plain_types
-        check = "t.__class__ is not str or t == 'object'"
-        if types is not None:
-            check += f" or t not in {src.const(types)}"
-        src.add(1, f"t = {local['type']} = s['type']")
-        src.add(1, f"if {check}:")
-        src.add(2, "return None")
+        _typed(src, plan, leaf, local)
     if leaf.plain:  # scalars only, copied: no record, so no path
         names = [local[k] for k in leaf.keys if k != "type"]
         if names:
@@ -189,7 +183,6 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
         _depth(src, plan, 1)
         if leaf.upper:
             src.add(1, "self.type_names += 1")
-            local["type"] = "t.upper()"
         items = ", ".join(f"{k!r}: {local[k]}" for k in leaf.keys)
         src.add(1, f"return {{{items}}}")
         return src.compiled()
@@ -212,8 +205,17 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
     for key, segment, kind, rules in leaf.events:
         v = local[key]
         src.add(1, f"{v} = s[{key!r}]")
-        if kind == _ONE:
-            src.add(1, f"{v} = self.walk_one({v}, path, {key!r}, depth + 1, level + 1)")
+        if kind == _ONE:  # ``RewriteWalk.walk_one``, its function's call inline
+            src.names["CODES"] = plan.codes
+            src.add(
+                1, f"c = CODES.get(tuple({v})) if {v}.__class__ is dict and level < MAX else None"
+            )
+            src.add(
+                1,
+                f"if c is None or (w := c(self, {v}, path, {key!r}, depth + 1, level + 1)) is None:",
+            )
+            src.add(2, f"w = self.walk_one({v}, path, {key!r}, depth + 1, level + 1)")
+            src.add(1, f"{v} = w")
             continue
         if kind == _LIST:
             src.add(1, f"{v} = self.walk_list({v}, path + {segment!r}, depth, level)")
@@ -245,7 +247,6 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
             src.add(1, "self.tally.string_enum(e)")
     if leaf.upper:
         src.add(1, "self.type_names += 1")
-        local["type"] = "t.upper()"
     out_keys = list(leaf.keys)
     added = leaf.enum and plan.enum_format and not leaf.format
     if leaf.finish:
@@ -269,6 +270,30 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
     # the enum-format step runs inside finish_node before the int64 scan; both only touch
     # their own keys and the enum step records first, so the order above is the same
     return src.compiled()
+
+
+def _typed(src: _Source, plan: _Plan, leaf: _Leaf, local: dict[str, str]) -> None:
+    """``RewriteWalk.node``'s check of a leaf's ``type`` (a string other than "object", one of
+    the plain types when the target names them): one lookup in the names it passes, which for
+    a target writing them in upper case gives the name to write (``u``)."""
+    types = plan.plain_types
+    src.add(1, "t = s['type']")
+    local["type"] = "t"
+    if types is None:
+        src.add(1, "if t.__class__ is not str or t == 'object':")
+        src.add(2, "return None")
+        if leaf.upper:
+            local["type"] = "t.upper()"
+        return
+    passing = sorted(types - {"object"})
+    if leaf.upper:
+        upper = {name: name.upper() for name in passing}
+        src.add(1, f"u = {src.const(upper)}.get(t) if t.__class__ is str else None")
+        src.add(1, "if u is None:")
+        local["type"] = "u"
+    else:
+        src.add(1, f"if t.__class__ is not str or t not in {src.const(frozenset(passing))}:")
+    src.add(2, "return None")
 
 
 def _copies(src: _Source, names: list[str], keys: tuple[str, ...], local: dict[str, str]) -> None:
@@ -354,7 +379,21 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
         src.add(1, "m.chars += sum(map(len, p))")
         src.add(1, "m.properties += len(p)")
     src.add(1, "pbase = path + '.properties'")
-    src.add(1, "props = self.walk_properties(p, pbase, depth, level)")
+    # ``RewriteWalk.walk_properties``, inline: each property by its shape's function when it
+    # has one and passes it, else by ``node``
+    src.names["CODES"] = plan.codes
+    src.add(1, "if level + 2 > MAX:")
+    src.add(2, "props = self.walk_properties(p, pbase, depth, level)")
+    src.add(1, "else:")
+    src.add(2, "props = {}")
+    src.add(2, "d, n = depth + 1, level + 2")
+    src.add(2, "for k, v in p.items():")
+    src.add(3, "if v.__class__ is dict:")
+    src.add(4, "c = CODES.get(tuple(v))")
+    src.add(4, "if c is not None and (w := c(self, v, pbase, k, d, n)) is not None:")
+    src.add(5, "props[k] = w")
+    src.add(5, "continue")
+    src.add(3, "props[k] = self.node(v, pbase + (SEG(k) or SEGMENT(k)), d, n)")
     local["properties"] = "props"
     final = set(keys)
     if "required" in keys:
@@ -403,13 +442,66 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     return src.compiled()
 
 
-def write_code(plan: _Plan, keys: tuple[str, ...], program: _Leaf | _Object) -> None:
+def union_code(plan: _Plan, keys: tuple[str, ...]) -> ShapeCode | None:
+    """The function of a union shape (``anyOf`` and its siblings) on a target that merges
+    nullable unions: ``RewriteWalk.collapsed`` spelled out for the shape, the siblings' values
+    read by name. It gives None, having changed nothing, for a union
+    ``node_rules.nullable_merged`` does not merge or whose merged subschema is still a union.
+    None (no function) when a sibling is not one of the target's keywords: only the catalog's
+    keywords are ever written into a function."""
+    known = plan.target.known_keywords
+    if not all(k.__class__ is str and (k in known or k in plan.keyword_rules) for k in keys):
+        return None
+    src = _Source()
+    src.names["NULL"] = {"type": "null"}
+    src.names["CODES"] = plan.codes
+    src.add(1, "b = s['anyOf']")
+    src.add(1, "if b.__class__ is not list or len(b) != 2:")
+    src.add(2, "return None")
+    src.add(1, "o, n = b")  # exactly one branch is ``{"type": "null"}``: ``o`` the other
+    src.add(1, "if n == NULL:")
+    src.add(2, "if o == NULL:")
+    src.add(3, "return None")
+    src.add(1, "elif o == NULL:")
+    src.add(2, "o = n")
+    src.add(1, "else:")
+    src.add(2, "return None")
+    src.add(1, "if o.__class__ is not dict or '$ref' in o or 'anyOf' in o:")
+    src.add(2, "return None")
+    # the union's own keywords first, in its order, then the branch's others, then nullable
+    own = ", ".join(f"{k!r}: s[{k!r}]" for k in keys if k != "anyOf")
+    src.add(1, f"m = {{{own}}}")
+    src.add(1, "for k, v in o.items():")
+    src.add(2, "if k not in m:")
+    src.add(3, "m[k] = v")
+    src.add(1, "m['nullable'] = True")
+    src.add(1, f"path = {_PATH}")
+    code, detail = plan.step_heads["collapse-nullable-any-of"]
+    src.add(1, f"self.dfs.append(({code!r}, path, False, ({detail!r}, {src.const(_NO_VALUES)})))")
+    # ``nesting(b, level)``: a list of two subschemas of scalars nests two levels
+    src.add(1, "if ATOMS.issuperset(map(type, o.values())):")
+    src.add(2, "if level + 2 > MAX:")
+    src.add(3, "raise BAIL")
+    src.add(1, "else:")
+    src.add(2, "self.nesting(b, level)")
+    # the merged subschema by its shape's function, when it has one and passes, else ``node``
+    src.add(1, "c = CODES.get(tuple(m))")
+    src.add(1, "if c is not None and (w := c(self, m, path, None, depth, level)) is not None:")
+    src.add(2, "return w")
+    src.add(1, "return self.node(m, path, depth, level)")
+    return src.compiled()
+
+
+def write_code(plan: _Plan, keys: tuple[str, ...], program: _Leaf | _Object | None) -> None:
     """Write, compile and keep in ``plan.codes`` the function of shape ``keys`` (its
-    ``program``), when a subschema of it can pass the shape's checks."""
+    ``program``; None: a union the walk may merge), when a subschema of it can pass the
+    shape's checks."""
     if len(plan.codes) >= _CODES_MAX:
         return
     code = (
-        object_code(plan, keys, program)
+        union_code(plan, keys)
+        if program is None
+        else object_code(plan, keys, program)
         if program.__class__ is _Object
         else leaf_code(plan, keys, program)  # type: ignore[arg-type]
     )
