@@ -4,8 +4,9 @@
 The rewrite walk calls the function instead of interpreting the program's lists: the keys
 arrive in a known order, so the checks, reports, records and the output's key order are spelled
 out for that shape, with the target's rules and record values bound as constants. A function
-gives exactly what the interpreted program gives (same output, same records in the same order)
-or None, having changed nothing, when the subschema's values fail the shape's checks (the
+gives exactly what the interpreted program gives (same output, same records in the same order;
+of the rule codes fired, it notes in ``fired`` those a later check reads) or None, having
+changed nothing, when the subschema's values fail the shape's checks (the
 caller then takes the general walk). Its arguments are ``(run, s, base, key, depth, level)``:
 the subschema's path is ``base`` (``key`` None) or ``base`` joined with ``key`` (a property
 name or a list index), made only when a record needs it. The caller has checked that the run
@@ -78,8 +79,15 @@ def _int64(run: Any, value: Any, key: str) -> Any:
 class _Source:
     """The lines of one function being written and the constants it reads."""
 
-    def __init__(self) -> None:
+    def __init__(self, plan: _Plan) -> None:
         self.lines: list[str] = []
+        # the rule codes some check reads from ``RunState.fired`` (the root-type rules', whose
+        # actions apply where one fired, and those a tool-name rule skips on): a function notes
+        # only these, the others no check after the walk asks about
+        read = {rule.code for rule, _ in plan.root_type_rules}
+        for *_, skip_if in plan.name_rules:
+            read |= skip_if
+        self.read = frozenset(read)
         self.names: dict[str, Any] = {
             "ATOMS": _ATOMS,
             "STRINGS": _STRINGS,
@@ -135,7 +143,8 @@ def _diagnostic(
     else:  # an error the compile resolves: kept only when the run keeps them
         src.add(indent, "if self.keep_resolved:")
         src.add(indent + 1, line)
-    src.add(indent, f"self.fired.add({code!r})")
+    if code in src.read:
+        src.add(indent, f"self.fired.add({code!r})")
 
 
 def _reports(src: _Source, plan: _Plan, keys: tuple[str, ...], found: _Reports) -> None:
@@ -169,7 +178,7 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
     ``RewriteWalk.leaf`` (or the plain copy); None when no subschema of the shape can pass."""
     if leaf.format and plan.format_drop and not plan.kept_formats:
         return None  # every format is dropped: the general walk writes each such subschema
-    src = _Source()
+    src = _Source(plan)
     local = {k: f"v{i}" for i, k in enumerate(keys)}
     if leaf.typed:
         _typed(src, plan, leaf, local)
@@ -341,8 +350,9 @@ def _closing(src: _Source, plan: _Plan, has_required: bool) -> None:
     src.add(3, "child['type'] = [named, 'null']")
     src.add(2, "else:")
     src.add(3, "props[name] = self.with_null(child)")
-    src.add(1, "if optional:")
-    src.add(2, f"self.fired.update({src.const(plan.optional_codes)})")
+    if not src.read.isdisjoint(plan.optional_codes):
+        src.add(1, "if optional:")
+        src.add(2, f"self.fired.update({src.const(plan.optional_codes)})")
 
 
 def _depth(src: _Source, plan: _Plan, indent: int) -> None:
@@ -357,7 +367,7 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     """The function of an object shape: ``RewriteWalk.node``'s checks for it, then
     ``RewriteWalk.object`` with the object closed (``NodeRules.close_object``) for the state
     every such shape is in (``type`` "object", no ``additionalProperties``: "missing")."""
-    src = _Source()
+    src = _Source(plan)
     local = {k: f"v{i}" for i, k in enumerate(keys)}
     src.add(1, "t = s['type']")
     src.add(1, "p = s['properties']")
@@ -452,7 +462,7 @@ def union_code(plan: _Plan, keys: tuple[str, ...]) -> ShapeCode | None:
     known = plan.target.known_keywords
     if not all(k.__class__ is str and (k in known or k in plan.keyword_rules) for k in keys):
         return None
-    src = _Source()
+    src = _Source(plan)
     src.names["NULL"] = {"type": "null"}
     src.names["CODES"] = plan.codes
     src.add(1, "b = s['anyOf']")
