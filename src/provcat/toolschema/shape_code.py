@@ -452,6 +452,29 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     return src.compiled()
 
 
+_NULL_SCHEMA = {"type": "null"}  # compared with, never handed out
+
+
+def _nullable_branch(branches: Any) -> dict[str, Any] | None:
+    """The branch ``node_rules.nullable_merged`` merges into its union's subschema when the
+    merged subschema is no union: of exactly two branches, the one that is not
+    ``{"type": "null"}`` when the other is, a map without ``$ref`` or ``anyOf``; else None."""
+    if branches.__class__ is not list or len(branches) != 2:
+        return None
+    other, second = branches
+    if second == _NULL_SCHEMA:
+        if other == _NULL_SCHEMA:
+            return None
+    elif other == _NULL_SCHEMA:
+        other = second
+    else:
+        return None
+    if other.__class__ is not dict or "$ref" in other or "anyOf" in other:
+        return None
+    result: dict[str, Any] = other
+    return result
+
+
 def union_code(plan: _Plan, keys: tuple[str, ...]) -> ShapeCode | None:
     """The function of a union shape (``anyOf`` and its siblings) on a target that merges
     nullable unions: ``RewriteWalk.collapsed`` spelled out for the shape, the siblings' values
@@ -463,20 +486,10 @@ def union_code(plan: _Plan, keys: tuple[str, ...]) -> ShapeCode | None:
     if not all(k.__class__ is str and (k in known or k in plan.keyword_rules) for k in keys):
         return None
     src = _Source(plan)
-    src.names["NULL"] = {"type": "null"}
+    src.names["BRANCH"] = _nullable_branch
     src.names["CODES"] = plan.codes
-    src.add(1, "b = s['anyOf']")
-    src.add(1, "if b.__class__ is not list or len(b) != 2:")
-    src.add(2, "return None")
-    src.add(1, "o, n = b")  # exactly one branch is ``{"type": "null"}``: ``o`` the other
-    src.add(1, "if n == NULL:")
-    src.add(2, "if o == NULL:")
-    src.add(3, "return None")
-    src.add(1, "elif o == NULL:")
-    src.add(2, "o = n")
-    src.add(1, "else:")
-    src.add(2, "return None")
-    src.add(1, "if o.__class__ is not dict or '$ref' in o or 'anyOf' in o:")
+    src.add(1, "o = BRANCH(s['anyOf'])")
+    src.add(1, "if o is None:")
     src.add(2, "return None")
     # the union's own keywords first, in its order, then the branch's others, then nullable
     own = ", ".join(f"{k!r}: s[{k!r}]" for k in keys if k != "anyOf")
@@ -488,12 +501,10 @@ def union_code(plan: _Plan, keys: tuple[str, ...]) -> ShapeCode | None:
     src.add(1, f"path = {_PATH}")
     code, detail = plan.step_heads["collapse-nullable-any-of"]
     src.add(1, f"self.dfs.append(({code!r}, path, False, ({detail!r}, {src.const(_NO_VALUES)})))")
-    # ``nesting(b, level)``: a list of two subschemas of scalars nests two levels
-    src.add(1, "if ATOMS.issuperset(map(type, o.values())):")
-    src.add(2, "if level + 2 > MAX:")
-    src.add(3, "raise BAIL")
-    src.add(1, "else:")
-    src.add(2, "self.nesting(b, level)")
+    # ``nesting(b, level)``, asked only when it can bail out: a list of two subschemas of
+    # scalars nests two levels
+    src.add(1, "if level + 2 > MAX or not ATOMS.issuperset(map(type, o.values())):")
+    src.add(2, "self.nesting(s['anyOf'], level)")
     # the merged subschema by its shape's function, when it has one and passes, else ``node``
     src.add(1, "c = CODES.get(tuple(m))")
     src.add(1, "if c is not None and (w := c(self, m, path, None, depth, level)) is not None:")
