@@ -63,17 +63,26 @@ def _copied(value: Any, room: int) -> Any:
     return value if value.__class__ in _ATOMS else _clone_within(value, room)
 
 
+# below this size an int converts to float without overflow (``float(value).is_integer()``
+# is then true)
+_FLOAT_INTS = 2**1000
+
+
 def _int64(run: Any, value: Any, key: str) -> Any:
     """``value`` of int64 keyword ``key`` as ``NodeRules.finish_node`` writes it: a number as
     a decimal string (counted, the keyword noted), anything else as it is."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        run.int64_values += 1
-        seen = run.int64_seen
-        if seen.__class__ is not set:
-            seen = run.int64_seen = set()
-        seen.add(key)
-        return str(int(value)) if float(value).is_integer() else str(value)
-    return value
+    if value.__class__ is int and -_FLOAT_INTS < value < _FLOAT_INTS:
+        text = str(value)  # a whole number ``float`` holds: what the line below gives
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        text = str(int(value)) if float(value).is_integer() else str(value)
+    else:
+        return value
+    run.int64_values += 1
+    seen = run.int64_seen
+    if seen.__class__ is not set:
+        seen = run.int64_seen = set()
+    seen.add(key)
+    return text
 
 
 class _Source:
@@ -226,8 +235,19 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
             src.add(2, f"w = self.walk_one({v}, path, {key!r}, depth + 1, level + 1)")
             src.add(1, f"{v} = w")
             continue
-        if kind == _LIST:
-            src.add(1, f"{v} = self.walk_list({v}, path + {segment!r}, depth, level)")
+        if kind == _LIST:  # ``RewriteWalk.walk_list``, its items' functions called inline
+            src.names["CODES"] = plan.codes
+            src.add(1, f"where = path + {segment!r}")
+            src.add(1, f"if {v}.__class__ is list and level + 2 <= MAX:")
+            src.add(2, "w = []")
+            src.add(2, f"for i, x in enumerate({v}):")
+            src.add(3, "c = CODES.get(tuple(x)) if x.__class__ is dict else None")
+            src.add(3, "if c is None or (y := c(self, x, where, i, depth + 1, level + 2)) is None:")
+            src.add(4, "y = self.node(x, f'{where}[{i}]', depth + 1, level + 2)")
+            src.add(3, "w.append(y)")
+            src.add(2, f"{v} = w")
+            src.add(1, "else:")
+            src.add(2, f"{v} = self.walk_list({v}, where, depth, level)")
             continue
         assert kind == _DROPPED
         src.add(1, f"if {v}.__class__ not in ATOMS:")
