@@ -1,5 +1,6 @@
 """Python source written per key shape and target: a shape's program (``plan._Leaf``,
-``plan._Object``) as one straight-line function, compiled once per plan and shape.
+``plan._Object``, or a nullable union the target merges) as one straight-line function,
+compiled once per plan and shape.
 
 The rewrite walk calls the function instead of interpreting the program's lists: the keys
 arrive in a known order, so the checks, reports, records and the output's key order are spelled
@@ -13,8 +14,10 @@ name or a list index), made only when a record needs it. The caller has checked 
 takes one walk and that ``level`` is within ``MAX_NESTING``.
 
 A shape is written only once the walk has met it ``_Plan.code_after`` times (writing and
-compiling a function costs about what it saves over 250 subschemas); the source holds only names the writer chose
-and ``repr`` literals of keys, codes and wording, so no input text is ever read as code.
+compiling a function costs about what it saves over 250 subschemas; the parser's share of it
+grows with the source, so rare branches call helpers); the source holds only names the writer
+chose and ``repr`` literals of keys, codes and wording, so no input text is ever read as
+code.
 """
 
 from __future__ import annotations
