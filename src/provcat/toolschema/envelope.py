@@ -53,16 +53,20 @@ class Output(RunState):
         return True
 
     def tail(self) -> list[TransformationRecord]:
-        """The steps recorded once per run after the walk (type case, int64 strings)."""
+        """The steps recorded once per run after the walk (type case, int64 strings): what
+        ``step`` records for each, from the plan's step heads."""
         tail: list[TransformationRecord] = []
-        if self.type_names:
-            self.step("uppercase-types", "inputSchema", tail, count=self.type_names)
-        if self.int64_values:
+        heads = self.plan.step_heads
+        if self.type_names and (head := heads.get("uppercase-types")) is not None:
+            tail.append((head[0], "inputSchema", False, (head[1], {"count": self.type_names})))
+        if self.int64_values and (head := heads.get("int64-as-string")) is not None:
             seen = self.int64_seen
-            keywords = ", ".join([quoted for k, quoted in self.plan.int64_shown if k in seen])
-            self.step(
-                "int64-as-string", "inputSchema", tail, count=self.int64_values, keywords=keywords
-            )
+            if len(seen) == 1:  # the usual case: that keyword's name as code
+                keywords = f"`{next(iter(seen))}`"
+            else:
+                keywords = ", ".join([quoted for k, quoted in self.plan.int64_shown if k in seen])
+            values = {"count": self.int64_values, "keywords": keywords}
+            tail.append((head[0], "inputSchema", False, (head[1], values)))
         return tail
 
     def envelope(self, template: Envelope, schema: Any, omit_schema: bool) -> dict[str, Any]:

@@ -140,10 +140,23 @@ class _Run(ToolChecks, RefInlining, RewriteWalk, VerbatimWalk, Output):
             omit = (
                 bool(plan.empty_rules)
                 and isinstance(resolved, dict)
+                # a root with properties is not empty (``empty_schema``'s first question)
+                and not ((props := resolved.get("properties")).__class__ is dict and props)
                 and self.empty_schema(resolved)
             )
             if not omit:
-                schema = self.node(resolved, "inputSchema")
+                # the root by its shape's function when the walk writes them, as ``node``
+                # would call it (it measures its own depth), else by ``node``
+                code = (
+                    plan.codes.get(tuple(resolved))
+                    if one_walk and plan.writing and resolved.__class__ is dict
+                    else None
+                )
+                if (
+                    code is None
+                    or (schema := code(self, resolved, "inputSchema", None, 1, 1)) is None
+                ):
+                    schema = self.node(resolved, "inputSchema")
             elif one_walk:
                 self.nesting(resolved, 0)  # nothing to inline in an empty schema
             if one_walk:

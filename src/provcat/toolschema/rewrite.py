@@ -11,10 +11,12 @@ order. An object's program takes a property of a leaf shape itself, as :meth:`Re
 would: a plain one (scalars only, copied) copied in place, any other by :meth:`RewriteWalk.leaf`,
 an object's by :meth:`RewriteWalk.object`.
 
-A warm plan writes a recurring shape's program as one function (``shape_code``); the walk
-calls it first (:meth:`walk_properties`, :meth:`walk_one`, :meth:`walk_list`, the start of
-:meth:`node`) and interprets the program only when the shape has none yet or its values fail
-the function's checks."""
+A warm plan writes a recurring shape's program as one function (``shape_code``), and a
+recurring nullable union the target merges as one too; the walk calls it first (the root from
+the executor, an object's properties and a leaf's subschemas from inside the functions,
+:meth:`walk_properties`, :meth:`walk_one`, :meth:`walk_list`, the start of :meth:`node`) and
+interprets the program only when the shape has none yet or its values fail the function's
+checks."""
 
 from __future__ import annotations
 
@@ -533,9 +535,8 @@ class RewriteWalk(NodeReports, NodeRules):
         if seen <= plan.code_after and (seen > 1 or len(sightings) < _CACHE_MAX):
             sightings[keys] = seen
             if seen == plan.code_after:
-                if program is not None:
-                    write_code(plan, keys, program)
-                else:
+                write_code(plan, keys, program)
+                if program is None and keys not in plan.codes:  # a union with other keywords
                     plan.codes[keys] = RewriteWalk.collapsed
 
     def collapsed(
@@ -544,7 +545,8 @@ class RewriteWalk(NodeReports, NodeRules):
         """What :meth:`node` gives, in the one walk, for a union ``s`` (at ``base``, or
         ``base`` joined with property ``key``) that ``collapse_nullable`` merges into a
         subschema without a union: the merged subschema written as itself, in one pass; None,
-        having changed nothing, for any other ``s``. A shape function (``shape_code``)."""
+        having changed nothing, for any other ``s``. The shape function of a union whose
+        siblings are not all catalog keywords (any other union's is ``shape_code.union_code``)."""
         branches = s["anyOf"]
         found = nullable_merged(s, branches) if isinstance(branches, list) else None
         if found is None or "anyOf" in found[1]:

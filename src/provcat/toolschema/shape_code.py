@@ -1,19 +1,23 @@
 """Python source written per key shape and target: a shape's program (``plan._Leaf``,
-``plan._Object``) as one straight-line function, compiled once per plan and shape.
+``plan._Object``, or a nullable union the target merges) as one straight-line function,
+compiled once per plan and shape.
 
 The rewrite walk calls the function instead of interpreting the program's lists: the keys
 arrive in a known order, so the checks, reports, records and the output's key order are spelled
 out for that shape, with the target's rules and record values bound as constants. A function
-gives exactly what the interpreted program gives (same output, same records in the same order)
-or None, having changed nothing, when the subschema's values fail the shape's checks (the
+gives exactly what the interpreted program gives (same output, same records in the same order;
+of the rule codes fired, it notes in ``fired`` those a later check reads) or None, having
+changed nothing, when the subschema's values fail the shape's checks (the
 caller then takes the general walk). Its arguments are ``(run, s, base, key, depth, level)``:
 the subschema's path is ``base`` (``key`` None) or ``base`` joined with ``key`` (a property
 name or a list index), made only when a record needs it. The caller has checked that the run
 takes one walk and that ``level`` is within ``MAX_NESTING``.
 
 A shape is written only once the walk has met it ``_Plan.code_after`` times (writing and
-compiling a function costs about what it saves over 250 subschemas); the source holds only names the writer chose
-and ``repr`` literals of keys, codes and wording, so no input text is ever read as code.
+compiling a function costs about what it saves over 250 subschemas; the parser's share of it
+grows with the source, so rare branches call helpers); the source holds only names the writer
+chose and ``repr`` literals of keys, codes and wording, so no input text is ever read as
+code.
 """
 
 from __future__ import annotations
@@ -62,24 +66,40 @@ def _copied(value: Any, room: int) -> Any:
     return value if value.__class__ in _ATOMS else _clone_within(value, room)
 
 
+# below this size an int converts to float without overflow (``float(value).is_integer()``
+# is then true)
+_FLOAT_INTS = 2**1000
+
+
 def _int64(run: Any, value: Any, key: str) -> Any:
     """``value`` of int64 keyword ``key`` as ``NodeRules.finish_node`` writes it: a number as
     a decimal string (counted, the keyword noted), anything else as it is."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        run.int64_values += 1
-        seen = run.int64_seen
-        if seen.__class__ is not set:
-            seen = run.int64_seen = set()
-        seen.add(key)
-        return str(int(value)) if float(value).is_integer() else str(value)
-    return value
+    if value.__class__ is int and -_FLOAT_INTS < value < _FLOAT_INTS:
+        text = str(value)  # a whole number ``float`` holds: what the line below gives
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        text = str(int(value)) if float(value).is_integer() else str(value)
+    else:
+        return value
+    run.int64_values += 1
+    seen = run.int64_seen
+    if seen.__class__ is not set:
+        seen = run.int64_seen = set()
+    seen.add(key)
+    return text
 
 
 class _Source:
     """The lines of one function being written and the constants it reads."""
 
-    def __init__(self) -> None:
+    def __init__(self, plan: _Plan) -> None:
         self.lines: list[str] = []
+        # the rule codes some check reads from ``RunState.fired`` (the root-type rules', whose
+        # actions apply where one fired, and those a tool-name rule skips on): a function notes
+        # only these, the others no check after the walk asks about
+        read = {rule.code for rule, _ in plan.root_type_rules}
+        for *_, skip_if in plan.name_rules:
+            read |= skip_if
+        self.read = frozenset(read)
         self.names: dict[str, Any] = {
             "ATOMS": _ATOMS,
             "STRINGS": _STRINGS,
@@ -135,7 +155,8 @@ def _diagnostic(
     else:  # an error the compile resolves: kept only when the run keeps them
         src.add(indent, "if self.keep_resolved:")
         src.add(indent + 1, line)
-    src.add(indent, f"self.fired.add({code!r})")
+    if code in src.read:
+        src.add(indent, f"self.fired.add({code!r})")
 
 
 def _reports(src: _Source, plan: _Plan, keys: tuple[str, ...], found: _Reports) -> None:
@@ -169,16 +190,10 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
     ``RewriteWalk.leaf`` (or the plain copy); None when no subschema of the shape can pass."""
     if leaf.format and plan.format_drop and not plan.kept_formats:
         return None  # every format is dropped: the general walk writes each such subschema
-    src = _Source()
+    src = _Source(plan)
     local = {k: f"v{i}" for i, k in enumerate(keys)}
     if leaf.typed:
-        types = plan.plain_types
-        check = "t.__class__ is not str or t == 'object'"
-        if types is not None:
-            check += f" or t not in {src.const(types)}"
-        src.add(1, f"t = {local['type']} = s['type']")
-        src.add(1, f"if {check}:")
-        src.add(2, "return None")
+        _typed(src, plan, leaf, local)
     if leaf.plain:  # scalars only, copied: no record, so no path
         names = [local[k] for k in leaf.keys if k != "type"]
         if names:
@@ -189,7 +204,6 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
         _depth(src, plan, 1)
         if leaf.upper:
             src.add(1, "self.type_names += 1")
-            local["type"] = "t.upper()"
         items = ", ".join(f"{k!r}: {local[k]}" for k in leaf.keys)
         src.add(1, f"return {{{items}}}")
         return src.compiled()
@@ -212,11 +226,31 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
     for key, segment, kind, rules in leaf.events:
         v = local[key]
         src.add(1, f"{v} = s[{key!r}]")
-        if kind == _ONE:
-            src.add(1, f"{v} = self.walk_one({v}, path, {key!r}, depth + 1, level + 1)")
+        if kind == _ONE:  # ``RewriteWalk.walk_one``, its function's call inline
+            src.names["CODES"] = plan.codes
+            src.add(
+                1, f"c = CODES.get(tuple({v})) if {v}.__class__ is dict and level < MAX else None"
+            )
+            src.add(
+                1,
+                f"if c is None or (w := c(self, {v}, path, {key!r}, depth + 1, level + 1)) is None:",
+            )
+            src.add(2, f"w = self.walk_one({v}, path, {key!r}, depth + 1, level + 1)")
+            src.add(1, f"{v} = w")
             continue
-        if kind == _LIST:
-            src.add(1, f"{v} = self.walk_list({v}, path + {segment!r}, depth, level)")
+        if kind == _LIST:  # ``RewriteWalk.walk_list``, its items' functions called inline
+            src.names["CODES"] = plan.codes
+            src.add(1, f"where = path + {segment!r}")
+            src.add(1, f"if {v}.__class__ is list and level + 2 <= MAX:")
+            src.add(2, "w = []")
+            src.add(2, f"for i, x in enumerate({v}):")
+            src.add(3, "c = CODES.get(tuple(x)) if x.__class__ is dict else None")
+            src.add(3, "if c is None or (y := c(self, x, where, i, depth + 1, level + 2)) is None:")
+            src.add(4, "y = self.node(x, f'{where}[{i}]', depth + 1, level + 2)")
+            src.add(3, "w.append(y)")
+            src.add(2, f"{v} = w")
+            src.add(1, "else:")
+            src.add(2, f"{v} = self.walk_list({v}, where, depth, level)")
             continue
         assert kind == _DROPPED
         src.add(1, f"if {v}.__class__ not in ATOMS:")
@@ -245,7 +279,6 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
             src.add(1, "self.tally.string_enum(e)")
     if leaf.upper:
         src.add(1, "self.type_names += 1")
-        local["type"] = "t.upper()"
     out_keys = list(leaf.keys)
     added = leaf.enum and plan.enum_format and not leaf.format
     if leaf.finish:
@@ -269,6 +302,30 @@ def leaf_code(plan: _Plan, keys: tuple[str, ...], leaf: _Leaf) -> ShapeCode | No
     # the enum-format step runs inside finish_node before the int64 scan; both only touch
     # their own keys and the enum step records first, so the order above is the same
     return src.compiled()
+
+
+def _typed(src: _Source, plan: _Plan, leaf: _Leaf, local: dict[str, str]) -> None:
+    """``RewriteWalk.node``'s check of a leaf's ``type`` (a string other than "object", one of
+    the plain types when the target names them): one lookup in the names it passes, which for
+    a target writing them in upper case gives the name to write (``u``)."""
+    types = plan.plain_types
+    src.add(1, "t = s['type']")
+    local["type"] = "t"
+    if types is None:
+        src.add(1, "if t.__class__ is not str or t == 'object':")
+        src.add(2, "return None")
+        if leaf.upper:
+            local["type"] = "t.upper()"
+        return
+    passing = sorted(types - {"object"})
+    if leaf.upper:
+        upper = {name: name.upper() for name in passing}
+        src.add(1, f"u = {src.const(upper)}.get(t) if t.__class__ is str else None")
+        src.add(1, "if u is None:")
+        local["type"] = "u"
+    else:
+        src.add(1, f"if t.__class__ is not str or t not in {src.const(frozenset(passing))}:")
+    src.add(2, "return None")
 
 
 def _copies(src: _Source, names: list[str], keys: tuple[str, ...], local: dict[str, str]) -> None:
@@ -316,8 +373,9 @@ def _closing(src: _Source, plan: _Plan, has_required: bool) -> None:
     src.add(3, "child['type'] = [named, 'null']")
     src.add(2, "else:")
     src.add(3, "props[name] = self.with_null(child)")
-    src.add(1, "if optional:")
-    src.add(2, f"self.fired.update({src.const(plan.optional_codes)})")
+    if not src.read.isdisjoint(plan.optional_codes):
+        src.add(1, "if optional:")
+        src.add(2, f"self.fired.update({src.const(plan.optional_codes)})")
 
 
 def _depth(src: _Source, plan: _Plan, indent: int) -> None:
@@ -332,7 +390,7 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     """The function of an object shape: ``RewriteWalk.node``'s checks for it, then
     ``RewriteWalk.object`` with the object closed (``NodeRules.close_object``) for the state
     every such shape is in (``type`` "object", no ``additionalProperties``: "missing")."""
-    src = _Source()
+    src = _Source(plan)
     local = {k: f"v{i}" for i, k in enumerate(keys)}
     src.add(1, "t = s['type']")
     src.add(1, "p = s['properties']")
@@ -354,7 +412,21 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
         src.add(1, "m.chars += sum(map(len, p))")
         src.add(1, "m.properties += len(p)")
     src.add(1, "pbase = path + '.properties'")
-    src.add(1, "props = self.walk_properties(p, pbase, depth, level)")
+    # ``RewriteWalk.walk_properties``, inline: each property by its shape's function when it
+    # has one and passes it, else by ``node``
+    src.names["CODES"] = plan.codes
+    src.add(1, "if level + 2 > MAX:")
+    src.add(2, "props = self.walk_properties(p, pbase, depth, level)")
+    src.add(1, "else:")
+    src.add(2, "props = {}")
+    src.add(2, "d, n = depth + 1, level + 2")
+    src.add(2, "for k, v in p.items():")
+    src.add(3, "if v.__class__ is dict:")
+    src.add(4, "c = CODES.get(tuple(v))")
+    src.add(4, "if c is not None and (w := c(self, v, pbase, k, d, n)) is not None:")
+    src.add(5, "props[k] = w")
+    src.add(5, "continue")
+    src.add(3, "props[k] = self.node(v, pbase + (SEG(k) or SEGMENT(k)), d, n)")
     local["properties"] = "props"
     final = set(keys)
     if "required" in keys:
@@ -403,13 +475,77 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     return src.compiled()
 
 
-def write_code(plan: _Plan, keys: tuple[str, ...], program: _Leaf | _Object) -> None:
+_NULL_SCHEMA = {"type": "null"}  # compared with, never handed out
+
+
+def _nullable_branch(branches: Any) -> dict[str, Any] | None:
+    """The branch ``node_rules.nullable_merged`` merges into its union's subschema when the
+    merged subschema is no union: of exactly two branches, the one that is not
+    ``{"type": "null"}`` when the other is, a map without ``$ref`` or ``anyOf``; else None."""
+    if branches.__class__ is not list or len(branches) != 2:
+        return None
+    other, second = branches
+    if second == _NULL_SCHEMA:
+        if other == _NULL_SCHEMA:
+            return None
+    elif other == _NULL_SCHEMA:
+        other = second
+    else:
+        return None
+    if other.__class__ is not dict or "$ref" in other or "anyOf" in other:
+        return None
+    result: dict[str, Any] = other
+    return result
+
+
+def union_code(plan: _Plan, keys: tuple[str, ...]) -> ShapeCode | None:
+    """The function of a union shape (``anyOf`` and its siblings) on a target that merges
+    nullable unions: ``RewriteWalk.collapsed`` spelled out for the shape, the siblings' values
+    read by name. It gives None, having changed nothing, for a union
+    ``node_rules.nullable_merged`` does not merge or whose merged subschema is still a union.
+    None (no function) when a sibling is not one of the target's keywords: only the catalog's
+    keywords are ever written into a function."""
+    known = plan.target.known_keywords
+    if not all(k.__class__ is str and (k in known or k in plan.keyword_rules) for k in keys):
+        return None
+    src = _Source(plan)
+    src.names["BRANCH"] = _nullable_branch
+    src.names["CODES"] = plan.codes
+    src.add(1, "o = BRANCH(s['anyOf'])")
+    src.add(1, "if o is None:")
+    src.add(2, "return None")
+    # the union's own keywords first, in its order, then the branch's others, then nullable
+    own = ", ".join(f"{k!r}: s[{k!r}]" for k in keys if k != "anyOf")
+    src.add(1, f"m = {{{own}}}")
+    src.add(1, "for k, v in o.items():")
+    src.add(2, "if k not in m:")
+    src.add(3, "m[k] = v")
+    src.add(1, "m['nullable'] = True")
+    src.add(1, f"path = {_PATH}")
+    code, detail = plan.step_heads["collapse-nullable-any-of"]
+    src.add(1, f"self.dfs.append(({code!r}, path, False, ({detail!r}, {src.const(_NO_VALUES)})))")
+    # ``nesting(b, level)``, asked only when it can bail out: a list of two subschemas of
+    # scalars nests two levels
+    src.add(1, "if level + 2 > MAX or not ATOMS.issuperset(map(type, o.values())):")
+    src.add(2, "self.nesting(s['anyOf'], level)")
+    # the merged subschema by its shape's function, when it has one and passes, else ``node``
+    src.add(1, "c = CODES.get(tuple(m))")
+    src.add(1, "if c is not None and (w := c(self, m, path, None, depth, level)) is not None:")
+    src.add(2, "return w")
+    src.add(1, "return self.node(m, path, depth, level)")
+    return src.compiled()
+
+
+def write_code(plan: _Plan, keys: tuple[str, ...], program: _Leaf | _Object | None) -> None:
     """Write, compile and keep in ``plan.codes`` the function of shape ``keys`` (its
-    ``program``), when a subschema of it can pass the shape's checks."""
+    ``program``; None: a union the walk may merge), when a subschema of it can pass the
+    shape's checks."""
     if len(plan.codes) >= _CODES_MAX:
         return
     code = (
-        object_code(plan, keys, program)
+        union_code(plan, keys)
+        if program is None
+        else object_code(plan, keys, program)
         if program.__class__ is _Object
         else leaf_code(plan, keys, program)  # type: ignore[arg-type]
     )
