@@ -553,10 +553,11 @@ _SLOT_RANK = {
     for kind, slots in enumerate((MAP_SLOTS, LIST_SLOTS, SINGLE_SLOTS))
     for i, slot in enumerate(slots)
 }
-# what the verbatim walk checks in a subschema of a shape (``_Verbatim.checks``): nothing, the
-# keys' reports or a value (the path is needed), or only whether its ``enum`` holds anything
-# but strings (the path is needed only then)
-_QUIET, _CHECKED, _ENUM_ONLY = 0, 1, 2
+# what the verbatim walk checks in a subschema of a shape (``_Verbatim.checks``): nothing; the
+# keys' reports or a value (the path is needed); only the keyword reports (appended in the
+# walk's loop, without a call); or only whether its ``enum`` holds anything but strings (the
+# path is needed only then)
+_QUIET, _CHECKED, _KEYWORDS_ONLY, _ENUM_ONLY = 0, 1, 2, 3
 
 
 class _Verbatim:
@@ -581,6 +582,7 @@ class _Verbatim:
         "ref",
         "slots",
         "values",
+        "wrapper",
     )
 
     def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
@@ -615,13 +617,21 @@ class _Verbatim:
             plan.ap_keep_missing or (plan.ap_keep_present and "additionalProperties" in keys)
         )
         self.nullable = watched and bool(plan.nullable_rules) and "nullable" in keys
-        if self.keywords or self.constraints or self.values or self.ref or self.ap or self.nullable:
+        read = self.values or self.ref or self.ap or self.nullable  # a value read, not an enum's
+        if self.constraints or read or (self.keywords and self.enum):
             self.checks = _CHECKED
+        elif self.keywords:
+            self.checks = _KEYWORDS_ONLY
         else:
             self.checks = _ENUM_ONLY if self.enum else _QUIET
         slots = sorted((k for k in keys if k in _SLOT_RANK), key=_SLOT_RANK.__getitem__)
         self.slots = tuple((k, _SLOT_RANK[k] // 10, _segment(k)) for k in slots)
         self.others = tuple(k for k in keys if k not in _SLOT_RANK)
+        # a subschema nothing checks whose slots hold lists of subschemas or one subschema (an
+        # ``anyOf`` of a type and null): copied without a path when those are leaves nothing reads
+        self.wrapper = (
+            bool(slots) and self.checks == _QUIET and all(_SLOT_RANK[k] >= 10 for k in slots)
+        )
 
 
 class _Leaf:

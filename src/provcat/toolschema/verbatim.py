@@ -7,10 +7,12 @@ from typing import Any
 from provcat.toolschema.core import (
     MAX_NESTING,
     PATH_SEGMENTS,
+    new_segment,
 )
 from provcat.toolschema.node_reports import NodeReports
 from provcat.toolschema.plan import (
     _ENUM_ONLY,
+    _KEYWORDS_ONLY,
     _QUIET,
     _segment,
     _Verbatim,
@@ -88,45 +90,61 @@ class VerbatimWalk(NodeReports):
         walk, copied = self.verbatim_walk, self.copied
         plan = self.plan
         pathed = self.pathed
+        stops = plan.quiet_leaf_stops
         if isinstance(entries, dict):
             out: dict[str, Any] = {}
             near = level + 2 > MAX_NESTING
+            room = MAX_NESTING - level - 2  # what ``copied`` at ``level + 2`` has
             shapes, segment = plan.verbatim_shapes, PATH_SEGMENTS.get
+            append, fired = self.diagnostics.append, self.fired
             for k, v in entries.items():
-                if v.__class__ is dict and not near:
-                    keys = tuple(v)
-                    shape = shapes.get(keys) or plan.verbatim_shape(keys)
-                    atoms = _ATOMS.issuperset(map(type, v.values()))
-                    if atoms or not shape.slots:
-                        # a leaf (of scalars, where no slot holds a scalar subschema, or holding
-                        # no slot): what ``walk`` does for it, without the call; its path is
-                        # made only when a check or the kept list of subschemas reads it
-                        checks = shape.checks
-                        if checks == _ENUM_ONLY and pathed is None:
-                            listed = v["enum"]
-                            if not isinstance(listed, list) or _STRINGS.issuperset(
-                                map(type, listed)
-                            ):
-                                checks = _QUIET  # no enum-values rule fires on plain strings
-                        if checks or pathed is not None:
-                            where = base + (segment(k) or _segment(k))
-                            if pathed is not None:
-                                pathed.append((v, where, depth + 1))
-                            if checks:
-                                self.verbatim_checks(v, where, shape)
-                        if atoms:
-                            out[k] = dict(v)
-                        else:
-                            out[k] = leaf = {}
-                            room = MAX_NESTING - level - 2  # what ``copied`` at ``level + 2`` has
-                            for key, x in v.items():
-                                leaf[key] = x if x.__class__ in _ATOMS else _clone_within(x, room)
-                    else:
+                if v.__class__ is not dict or near:
+                    if isinstance(v, dict):
                         out[k] = walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
-                elif isinstance(v, dict):
+                    else:
+                        out[k] = copied(v, level + 1)
+                    continue
+                if pathed is None and stops.isdisjoint(v):
+                    # a leaf no check reads (and no slot): its copy is all the walk makes of it
+                    if _ATOMS.issuperset(map(type, v.values())):
+                        out[k] = dict(v)
+                    else:
+                        out[k] = _leaf_copy(v, room)
+                    continue
+                keys = tuple(v)
+                shape = shapes.get(keys) or plan.verbatim_shape(keys)
+                atoms = _ATOMS.issuperset(map(type, v.values()))
+                if not atoms and shape.slots:
+                    if pathed is None and shape.wrapper:
+                        # nothing checked here: no path needed unless a subschema below is
+                        copy = self.quiet_copy(v, shape, level + 2)
+                        if copy is not None:
+                            out[k] = copy
+                            continue
                     out[k] = walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
-                else:
-                    out[k] = copied(v, level + 1)
+                    continue
+                # a leaf (of scalars, where no slot holds a scalar subschema, or holding no
+                # slot): what ``walk`` does for it, without the call; its path is made only when
+                # a check or the kept list of subschemas reads it
+                checks = shape.checks
+                if checks == _ENUM_ONLY and pathed is None:
+                    listed = v["enum"]
+                    if not isinstance(listed, list) or _STRINGS.issuperset(map(type, listed)):
+                        checks = _QUIET  # no enum-values rule fires on plain strings
+                if checks or pathed is not None:
+                    seg = segment(k)
+                    if seg is None:
+                        seg = new_segment(k) if k.__class__ is str else _segment(k)
+                    where = base + seg
+                    if pathed is not None:
+                        pathed.append((v, where, depth + 1))
+                    if checks == _KEYWORDS_ONLY:  # ``verbatim_checks`` for such a shape
+                        for after, rank, code, supported, payload in shape.keywords:
+                            append((rank, where + after, code, supported, payload))
+                        fired.update(shape.codes)
+                    elif checks:
+                        self.verbatim_checks(v, where, shape)
+                out[k] = dict(v) if atoms else _leaf_copy(v, room)
             return out
         # A leaf of scalars no check looks at is copied here, not walked, unless the walked
         # subschemas are kept or the nesting limit is near (then the walk sees to both).
@@ -181,8 +199,63 @@ class VerbatimWalk(NodeReports):
         if shape.nullable:
             self.nullable_rules(s, path, None)
 
+    def quiet_copy(self, s: dict[str, Any], shape: _Verbatim, level: int) -> Any:
+        """The copy of subschema ``s`` at ``level`` (a ``_Verbatim.wrapper``: nothing checks it)
+        when every subschema in its slots is a leaf of scalars nothing reads, as the walk would
+        make it, without its path; None when one is not (then the walk makes the copy)."""
+        if level + 2 > MAX_NESTING:
+            return None  # the walk sees to the nesting limit
+        stops = self.plan.quiet_leaf_stops
+        out = dict(s)
+        for slot, kind, _ in shape.slots:
+            entries = s[slot]
+            if kind == 1:
+                if entries.__class__ is not list:
+                    if isinstance(entries, list):
+                        return None
+                    if entries.__class__ not in _ATOMS:
+                        out[slot] = _clone_within(entries, MAX_NESTING - level)
+                    continue
+                copies = []
+                for v in entries:
+                    if v.__class__ is dict:
+                        if not stops.isdisjoint(v) or not _ATOMS.issuperset(map(type, v.values())):
+                            return None
+                        copies.append(dict(v))
+                    elif isinstance(v, dict):
+                        return None
+                    else:
+                        copies.append(self.copied(v, level + 1))
+                out[slot] = copies
+            elif isinstance(entries, dict):
+                if (
+                    entries.__class__ is not dict
+                    or not stops.isdisjoint(entries)
+                    or not _ATOMS.issuperset(map(type, entries.values()))
+                ):
+                    return None
+                out[slot] = dict(entries)
+            elif entries.__class__ not in _ATOMS:
+                out[slot] = _clone_within(entries, MAX_NESTING - level)
+        room = MAX_NESTING - level
+        for key in shape.others:
+            value = s[key]
+            if value.__class__ not in _ATOMS:
+                out[key] = _clone_within(value, room)
+        return out
+
     def copied(self, value: Any, level: int) -> Any:
         """A deep copy of ``value``, held at nesting ``level`` (bails out past the limit)."""
         if value.__class__ in _ATOMS:
             return value
         return _clone_within(value, MAX_NESTING - level)
+
+
+def _leaf_copy(v: dict[str, Any], room: int) -> dict[str, Any]:
+    """A copy of leaf ``v`` whose values may nest ``room`` levels at most (a container past
+    that raises ``_Bail``), each container copied as ``copied`` copies it."""
+    leaf = dict(v)
+    for key, x in v.items():
+        if x.__class__ not in _ATOMS:
+            leaf[key] = _clone_within(x, room)
+    return leaf
