@@ -75,10 +75,9 @@ def _regex(pattern: Any) -> re.Pattern[str] | None:
     return compile_pattern(str(pattern)) if pattern else None
 
 
-def _segment(key: str) -> str:
-    """What ``join_path`` appends for ``key`` (the walk calls it when the memo has no entry, so
-    a string key is not looked up there again)."""
-    return new_segment(key) if key.__class__ is str else join_path("", key)
+# What ``join_path`` appends for a key (the walks call it when the memo has no entry, so the
+# key is not looked up there again): ``new_segment`` writes any key as ``join_path`` does.
+_segment = new_segment
 
 
 # An output envelope as the walk fills it: its keys in order with every scalar literal in place

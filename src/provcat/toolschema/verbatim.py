@@ -7,7 +7,6 @@ from typing import Any
 from provcat.toolschema.core import (
     MAX_NESTING,
     PATH_SEGMENTS,
-    new_segment,
 )
 from provcat.toolschema.node_reports import NodeReports
 from provcat.toolschema.plan import (
@@ -132,10 +131,7 @@ class VerbatimWalk(NodeReports):
                     if not isinstance(listed, list) or _STRINGS.issuperset(map(type, listed)):
                         checks = _QUIET  # no enum-values rule fires on plain strings
                 if checks or pathed is not None:
-                    seg = segment(k)
-                    if seg is None:
-                        seg = new_segment(k) if k.__class__ is str else _segment(k)
-                    where = base + seg
+                    where = base + (segment(k) or _segment(k))
                     if pathed is not None:
                         pathed.append((v, where, depth + 1))
                     if checks == _KEYWORDS_ONLY:  # ``verbatim_checks`` for such a shape
