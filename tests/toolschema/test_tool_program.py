@@ -74,6 +74,20 @@ def test_a_remembered_passing_name_never_hides_a_failing_one(target: str) -> Non
     assert compile_tool(mixed, target, allow_lossy=True).model_dump(mode="json") == warm
 
 
+def test_a_property_name_fires_past_its_length_though_each_character_passes() -> None:
+    # Gemini's parameter names are 1 to 64 letters, digits and underscores (Vertex AI's Schema
+    # reference): the quick test that lets a tool of passing names skip the loop reads the
+    # lengths as well as the pattern
+    clear_caches()
+    code = "gemini/parameter-name-charset"
+    longest, past = "a" * 64, "b" * 65
+    schema = obj(**{longest: {"type": "string"}, past: {"type": "string"}})
+    for _ in range(2):  # the second time the 64-character name is known to pass
+        fired = [d.path for d in check(tool(schema), "gemini") if d.code == code]
+        assert fired == [f"inputSchema.properties.{past}"]
+    assert [d.path for d in check(tool(obj(**{longest: {}})), "gemini") if d.code == code] == []
+
+
 def test_a_program_is_made_again_with_its_plan() -> None:
     before = program_for("gemini")
     assert program_for("gemini") is before

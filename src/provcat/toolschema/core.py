@@ -98,9 +98,15 @@ def path_segment(seg: str) -> str:
 
 
 def new_segment(seg: str) -> str:
-    """:func:`path_segment` without reading its memo (for a caller that just missed it)."""
+    """:func:`path_segment` without reading its memo (for a caller that just missed it), of any
+    key a walk meets: an int key is written ``[n]`` as :func:`join_path` writes it (and not
+    remembered: ``True`` and ``1`` are one key to a dict, not to a path)."""
     # an ASCII Python identifier is exactly an ``_IDENT`` match without ``$`` (asked in C)
-    if (seg.__class__ is str and seg.isascii() and seg.isidentifier()) or _IDENT.match(seg):
+    if seg.__class__ is str and seg.isascii() and seg.isidentifier():
+        out = "." + seg
+    elif isinstance(seg, int):
+        return f"[{seg}]"
+    elif _IDENT.match(seg):
         out = "." + seg
     else:
         out = "[" + json.dumps(seg, ensure_ascii=False) + "]"

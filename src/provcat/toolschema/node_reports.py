@@ -56,36 +56,6 @@ class NodeReports(RunState):
             if s["minItems"] not in trig["values"]:
                 self.fire(rule, path + ".minItems", value=_js(s["minItems"]), keyword="minItems")
 
-    def verbatim_node(self, s: dict[str, Any], path: str) -> None:
-        plan = self.plan
-        if plan.verbatim_keys.isdisjoint(s):
-            return  # holds no keyword any check below looks for
-        if plan.reports and not plan.report_keys.isdisjoint(s):
-            keys = tuple(s)
-            found = plan.report_shapes.get(keys)
-            self.report_shape(s, path, found or plan.reports_for(keys))
-        if plan.enum_values and isinstance(s.get("enum"), list):
-            self.enum_rules(s["enum"], path, drop_allowed=False)
-        if "$ref" in s and plan.kept_ref_rules:
-            self.ref_rules(s["$ref"], path)
-        # the keyword's state, when a rule only reports it (an object without the keyword is
-        # in state "missing": looked at only when a rule reports that state)
-        state = (
-            self.ap_state(s)
-            if plan.ap_keep_missing or (plan.ap_keep_present and "additionalProperties" in s)
-            else None
-        )
-        if state is not None:
-            for rule in plan.ap_keep_by_state[state]:
-                self.fire(
-                    rule,
-                    path + ".additionalProperties",
-                    value=state,
-                    keyword="additionalProperties",
-                )
-        if "nullable" in s:
-            self.nullable_rules(s, path, None)
-
     def ref_rules(self, ref: Any, path: str) -> None:
         """Fire the ``ref`` rules of a target that keeps references: external, unresolvable or
         (when a rule asks) recursive; a resolvable reference is fine as it is."""

@@ -75,10 +75,9 @@ def _regex(pattern: Any) -> re.Pattern[str] | None:
     return compile_pattern(str(pattern)) if pattern else None
 
 
-def _segment(key: str) -> str:
-    """What ``join_path`` appends for ``key`` (the walk calls it when the memo has no entry, so
-    a string key is not looked up there again)."""
-    return new_segment(key) if key.__class__ is str else join_path("", key)
+# What ``join_path`` appends for a key (the walks call it when the memo has no entry, so the
+# key is not looked up there again): ``new_segment`` writes any key as ``join_path`` does.
+_segment = new_segment
 
 
 # An output envelope as the walk fills it: its keys in order with every scalar literal in place
@@ -313,7 +312,7 @@ class _Plan:
         # a target that keeps references checks them where they stand (inlining checks its own)
         self.kept_ref_rules = () if self.inlines else fires("ref")
         self.recursive_ref_rules = any(t["case"] == "recursive" for _, t in self.kept_ref_rules)
-        # every keyword the verbatim walk's per-subschema checks look for (``verbatim_node``):
+        # every keyword the verbatim walk's per-subschema checks look for (``verbatim_checks``):
         # a subschema holding none of them is not reported on
         watched = set(self.report_keys)
         if self.enum_values:
@@ -390,6 +389,8 @@ class _Plan:
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
         # per key shape (a subschema's keys in their order): what it reports (``_Reports``)
         self.report_shapes: dict[tuple[str, ...], _Reports] = {}
+        # per key shape: what the verbatim walk does with a subschema of it (``_Verbatim``)
+        self.verbatim_shapes: dict[tuple[str, ...], _Verbatim] = {}
         # per key shape (a subschema's keys in their order): its leaf or object program, or None
         self.leaves: dict[tuple[str, ...], _Leaf | _Object | None] = {}
         # per key shape with a program: the program written as one function (``shape_code``),
@@ -493,6 +494,14 @@ class _Plan:
                 self.report_shapes[keys] = found
         return found
 
+    def verbatim_shape(self, keys: tuple[str, ...]) -> _Verbatim:
+        """What the verbatim walk does with subschemas of exactly ``keys`` (in that order),
+        worked out once per shape."""
+        found = _Verbatim(self, keys)
+        if len(self.verbatim_shapes) < _CACHE_MAX:
+            self.verbatim_shapes[keys] = found
+        return found
+
     def order(self, out: dict[str, Any]) -> dict[str, Any]:
         """``out`` with its keys in the target's key order (keys outside that order left out)."""
         keys = tuple(out)
@@ -533,6 +542,94 @@ class _Reports:
         )
         self.values = bool(
             ("format" in keys and plan.format_keep) or ("minItems" in keys and plan.min_items)
+        )
+
+
+# the slots the verbatim walk walks, each with its rank in ``schema_nodes`` order: the tens say
+# the kind (0 a map of subschemas, 1 a list of them, 2 a single one)
+_SLOT_RANK = {
+    slot: 10 * kind + i
+    for kind, slots in enumerate((MAP_SLOTS, LIST_SLOTS, SINGLE_SLOTS))
+    for i, slot in enumerate(slots)
+}
+# what the verbatim walk checks in a subschema of a shape (``_Verbatim.checks``): nothing; the
+# keys' reports or a value (the path is needed); only the keyword reports (appended in the
+# walk's loop, without a call); or only whether its ``enum`` holds anything but strings (the
+# path is needed only then)
+_QUIET, _CHECKED, _KEYWORDS_ONLY, _ENUM_ONLY = 0, 1, 2, 3
+
+
+class _Verbatim:
+    """What the verbatim walk does with a subschema of one key shape, worked out once per shape
+    and target (``VerbatimWalk.verbatim_walk`` does it): the diagnostics its keys alone decide
+    as they are appended (per reported keyword in the shape's order: its path segment, severity
+    rank, code, compile.supported and the shared payload; then per constraints rule, the same
+    without a segment, and whether it is appended when the run drops resolved errors), the codes
+    they fire; which checks read a value (a format or ``minItems``, ``enum``, ``$ref``, the
+    ``additionalProperties`` state, ``nullable``); the slots it walks in ``schema_nodes`` order
+    (slot, kind, path segment) and its other keys."""
+
+    __slots__ = (
+        "ap",
+        "checks",
+        "codes",
+        "constraints",
+        "enum",
+        "keywords",
+        "nullable",
+        "others",
+        "ref",
+        "slots",
+        "values",
+        "wrapper",
+    )
+
+    def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
+        # a subschema holding no keyword a check looks for is not checked
+        watched = not plan.verbatim_keys.isdisjoint(keys)
+        found = (
+            plan.reports_for(keys)
+            if watched and plan.reports and not plan.report_keys.isdisjoint(keys)
+            else None
+        )
+        self.keywords: tuple[tuple[str, int, str, bool, tuple[Rule, dict[str, Any]]], ...] = ()
+        self.constraints: tuple[tuple[int, str, bool, tuple[Rule, dict[str, Any]], bool], ...] = ()
+        codes: set[str] = set()
+        self.values = False
+        if found is not None:
+            self.keywords = tuple(
+                (segment, rank, code, supported, (rule, values))
+                for segment, values, heads in found.keywords
+                for rank, code, supported, rule in heads
+            )
+            self.constraints = tuple(
+                (rank, code, supported, (rule, values), bool(rank) or not supported)
+                for rank, code, supported, rule, values in found.constraints
+            )
+            codes.update(code for _, _, code, _, _ in self.keywords)
+            codes.update(code for _, code, _, _, _ in self.constraints)
+            self.values = found.values
+        self.codes = frozenset(codes)
+        self.enum = watched and bool(plan.enum_values) and "enum" in keys
+        self.ref = watched and bool(plan.kept_ref_rules) and "$ref" in keys
+        self.ap = watched and (
+            plan.ap_keep_missing or (plan.ap_keep_present and "additionalProperties" in keys)
+        )
+        self.nullable = watched and bool(plan.nullable_rules) and "nullable" in keys
+        read = self.values or self.ref or self.ap or self.nullable  # a value read, not an enum's
+        if self.constraints or read or (self.keywords and self.enum):
+            self.checks = _CHECKED
+        elif self.keywords:
+            self.checks = _KEYWORDS_ONLY
+        else:
+            self.checks = _ENUM_ONLY if self.enum else _QUIET
+        slots = sorted((k for k in keys if k in _SLOT_RANK), key=_SLOT_RANK.__getitem__)
+        self.slots = tuple((k, _SLOT_RANK[k] // 10, _segment(k)) for k in slots)
+        self.others = tuple(k for k in keys if k not in _SLOT_RANK)
+        # a subschema nothing checks whose slots hold lists of subschemas or one subschema (an
+        # ``anyOf`` of a type and null): copied without a path when those are leaves nothing reads
+        self.wrapper = (
+            bool(slots) and self.checks == _QUIET and all(_SLOT_RANK[k] >= 10 for k in slots)
         )
 
 
