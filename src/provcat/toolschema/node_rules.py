@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.toolschema.core import (
-    PATH_SEGMENTS,
     join_path,
     walk_schema,
 )
@@ -230,7 +229,6 @@ class NodeRules(RunState):
         plan = self.plan
         written: dict[str, Any] = props or {}
         base = path + ".properties"
-        segment = PATH_SEGMENTS.get
         diagnostics, dfs = self.diagnostics, self.dfs
         # what fire() and record() append per optional property, per rule, in rule order: the
         # diagnostics first, then the transformations (they go to separate lists)
@@ -241,7 +239,11 @@ class NodeRules(RunState):
             if name in required:
                 continue
             optional = True
-            where = base + (segment(name) or _segment(name))
+            where = base + (
+                "." + name
+                if name.__class__ is str and name.isascii() and name.isidentifier()
+                else _segment(name)
+            )
             values = {"property": name}  # read-only, shared by this property's records
             for rank, code, supported, rule in heads:
                 diagnostics.append((rank, where, code, supported, (rule, values)))

@@ -26,7 +26,6 @@ from provcat.toolschema.core import (
     LIST_SLOTS,
     MAP_SLOTS,
     MAX_NESTING,
-    PATH_SEGMENTS,
     SINGLE_SLOTS,
     json_nesting,
     schemas_with_depth,
@@ -56,6 +55,10 @@ from provcat.toolschema.values import (
     _clone_within,
 )
 
+# A property's path segment is written where the walk meets the name: an ASCII identifier as
+# ``"." + name`` (what ``core.new_segment`` gives it, asked in C, with no call and no memo entry:
+# most names are new to a walk, and a memo entry per new name costs more than this test), any
+# other key through ``_segment``.
 _REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
 # keywords whose value the rewrite walk copies whole (``enum`` may still be dropped after)
 _CLONED_WHOLE = frozenset({"required", "enum"})
@@ -164,7 +167,6 @@ class RewriteWalk(NodeReports, NodeRules):
         nullable_key = False
         fates = plan.fates
         node = self.node
-        segment = PATH_SEGMENTS.get
         for key, value in s.items():
             fate = fates.get(key)
             if fate is None:
@@ -200,7 +202,17 @@ class RewriteWalk(NodeReports, NodeRules):
                             measure.properties += len(value)
                     base = path + ".properties"
                     out[key] = {
-                        k: node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+                        k: node(
+                            v,
+                            base
+                            + (
+                                "." + k
+                                if k.__class__ is str and k.isascii() and k.isidentifier()
+                                else _segment(k)
+                            ),
+                            depth + 1,
+                            level + 2,
+                        )
                         for k, v in value.items()
                     }
                     continue
@@ -215,7 +227,11 @@ class RewriteWalk(NodeReports, NodeRules):
                         self.nesting(value, level)
                 if fate == _DROP:
                     self.hidden(key, value, depth)
-            where = path + (segment(key) or _segment(key))
+            where = path + (
+                "." + key
+                if key.__class__ is str and key.isascii() and key.isidentifier()
+                else _segment(key)
+            )
             if fate == _DROP:
                 for rule in plan.drops[key]:
                     self.fire(rule, where, keyword=key)
@@ -385,11 +401,21 @@ class RewriteWalk(NodeReports, NodeRules):
             measure.chars += sum(map(len, value))
             measure.properties += len(value)
         base = path + ".properties"
-        node, segment = self.node, PATH_SEGMENTS.get
+        node = self.node
         props: dict[str, Any] = {}
         if level + 2 > MAX_NESTING:  # each property bails out in ``node``
             for k, v in value.items():
-                props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+                props[k] = node(
+                    v,
+                    base
+                    + (
+                        "." + k
+                        if k.__class__ is str and k.isascii() and k.isidentifier()
+                        else _segment(k)
+                    ),
+                    depth + 1,
+                    level + 2,
+                )
         else:
             # what ``node`` does for a property of a leaf shape whose values pass its checks,
             # without the call: a plain one (scalars only, copied) is copied here without its
@@ -444,7 +470,16 @@ class RewriteWalk(NodeReports, NodeRules):
                             if measure is not None and depth + 1 > measure.depth:
                                 measure.depth = depth + 1
                             props[k] = self.leaf(
-                                v, base + (segment(k) or _segment(k)), depth + 1, level + 2, leaf
+                                v,
+                                base
+                                + (
+                                    "." + k
+                                    if k.__class__ is str and k.isascii() and k.isidentifier()
+                                    else _segment(k)
+                                ),
+                                depth + 1,
+                                level + 2,
+                                leaf,
                             )
                             continue
                     elif (
@@ -456,10 +491,29 @@ class RewriteWalk(NodeReports, NodeRules):
                         if measure is not None and depth + 1 > measure.depth:
                             measure.depth = depth + 1
                         props[k] = self.object(
-                            v, base + (segment(k) or _segment(k)), depth + 1, level + 2, leaf
+                            v,
+                            base
+                            + (
+                                "." + k
+                                if k.__class__ is str and k.isascii() and k.isidentifier()
+                                else _segment(k)
+                            ),
+                            depth + 1,
+                            level + 2,
+                            leaf,
                         )
                         continue
-                props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+                props[k] = node(
+                    v,
+                    base
+                    + (
+                        "." + k
+                        if k.__class__ is str and k.isascii() and k.isidentifier()
+                        else _segment(k)
+                    ),
+                    depth + 1,
+                    level + 2,
+                )
         out["properties"] = props
         if "required" in s:
             value = s["required"]
@@ -557,7 +611,11 @@ class RewriteWalk(NodeReports, NodeRules):
         elif isinstance(key, int):  # an item of a list of subschemas
             path = f"{base}[{key}]"
         else:
-            path = base + (PATH_SEGMENTS.get(key) or _segment(key))
+            path = base + (
+                "." + key
+                if key.__class__ is str and key.isascii() and key.isidentifier()
+                else _segment(key)
+            )
         code, detail = self.plan.step_heads["collapse-nullable-any-of"]  # ``step``, inline
         self.dfs.append((code, path, False, (detail, _NO_VALUES)))
         # ``nesting(branches, level)``: a list of two subschemas of scalars nests two levels
@@ -618,7 +676,17 @@ class RewriteWalk(NodeReports, NodeRules):
             code = self.plan.codes.get(tuple(v))
             if code is not None and (written := code(self, v, path, key, depth, level)) is not None:
                 return written
-        return self.node(v, path + (PATH_SEGMENTS.get(key) or _segment(key)), depth, level)
+        return self.node(
+            v,
+            path
+            + (
+                "." + key
+                if key.__class__ is str and key.isascii() and key.isidentifier()
+                else _segment(key)
+            ),
+            depth,
+            level,
+        )
 
     def walk_properties(
         self, value: dict[str, Any], base: str, depth: int, level: int
@@ -626,11 +694,21 @@ class RewriteWalk(NodeReports, NodeRules):
         """The written ``properties`` map ``value`` (at ``base``) of an object at ``depth`` and
         ``level`` in the one walk: each property by its shape's function when it has one and
         passes it (its path made only if it records), else by :meth:`node`."""
-        node, segment = self.node, PATH_SEGMENTS.get
+        node = self.node
         props: dict[str, Any] = {}
         if level + 2 > MAX_NESTING:  # each property bails out in ``node``
             for k, v in value.items():
-                props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+                props[k] = node(
+                    v,
+                    base
+                    + (
+                        "." + k
+                        if k.__class__ is str and k.isascii() and k.isidentifier()
+                        else _segment(k)
+                    ),
+                    depth + 1,
+                    level + 2,
+                )
             return props
         codes = self.plan.codes
         for k, v in value.items():
@@ -641,7 +719,17 @@ class RewriteWalk(NodeReports, NodeRules):
                     if written is not None:
                         props[k] = written
                         continue
-            props[k] = node(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+            props[k] = node(
+                v,
+                base
+                + (
+                    "." + k
+                    if k.__class__ is str and k.isascii() and k.isidentifier()
+                    else _segment(k)
+                ),
+                depth + 1,
+                level + 2,
+            )
         return props
 
     def plain_child(self, v: Any, depth: int, level: int) -> dict[str, Any] | None:

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from provcat.toolschema.core import MAX_NESTING, PATH_SEGMENTS
+from provcat.toolschema.core import MAX_NESTING
 from provcat.toolschema.plan import (
     _DROPPED,
     _LIST,
@@ -56,7 +56,7 @@ ShapeCode = Callable[
 _CODES_MAX = 1024
 # the keywords a leaf's function checks (and reads) before anything else
 _CHECKED = frozenset({"type", "enum", "format"})
-_PATH = "(base if key is None else base + (SEG(key) or SEGMENT(key)))"
+_PATH = "(base if key is None else base + ('.' + key if key.__class__ is str and key.isascii() and key.isidentifier() else SEGMENT(key)))"
 _USES_PATH = re.compile(r"\bpath\b")
 
 
@@ -109,7 +109,6 @@ class _Source:
             "INT64": _int64,
             "JS": _js,
             "AS_LIST": _as_list,
-            "SEG": PATH_SEGMENTS.get,
             "SEGMENT": _segment,
             "MAX": MAX_NESTING,
         }
@@ -353,7 +352,10 @@ def _closing(src: _Source, plan: _Plan, has_required: bool) -> None:
     src.add(2, "if name in rq:")
     src.add(3, "continue")
     src.add(2, "optional = True")
-    src.add(2, "where = pbase + (SEG(name) or SEGMENT(name))")
+    src.add(
+        2,
+        "where = pbase + ('.' + name if name.__class__ is str and name.isascii() and name.isidentifier() else SEGMENT(name))",
+    )
     src.add(2, "values = {'property': name}")
     for rank, code, supported, rule, _, settled in plan.optional_records:
         line = (
@@ -426,7 +428,10 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     src.add(4, "if c is not None and (w := c(self, v, pbase, k, d, n)) is not None:")
     src.add(5, "props[k] = w")
     src.add(5, "continue")
-    src.add(3, "props[k] = self.node(v, pbase + (SEG(k) or SEGMENT(k)), d, n)")
+    src.add(
+        3,
+        "props[k] = self.node(v, pbase + ('.' + k if k.__class__ is str and k.isascii() and k.isidentifier() else SEGMENT(k)), d, n)",
+    )
     local["properties"] = "props"
     final = set(keys)
     if "required" in keys:
