@@ -579,9 +579,9 @@ class _Verbatim:
         "nullable",
         "others",
         "ref",
+        "shallow",
         "slots",
         "values",
-        "wrapper",
     )
 
     def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
@@ -626,11 +626,10 @@ class _Verbatim:
         slots = sorted((k for k in keys if k in _SLOT_RANK), key=_SLOT_RANK.__getitem__)
         self.slots = tuple((k, _SLOT_RANK[k] // 10, _segment(k)) for k in slots)
         self.others = tuple(k for k in keys if k not in _SLOT_RANK)
-        # a subschema nothing checks whose slots hold lists of subschemas or one subschema (an
-        # ``anyOf`` of a type and null): copied without a path when those are leaves nothing reads
-        self.wrapper = (
-            bool(slots) and self.checks == _QUIET and all(_SLOT_RANK[k] >= 10 for k in slots)
-        )
+        # whose slots hold lists of subschemas or one subschema (an ``anyOf`` of a type and null,
+        # an array's ``items``): copied without a walk when those are leaves nothing reads (and
+        # without a path when nothing checks the subschema itself)
+        self.shallow = bool(slots) and all(_SLOT_RANK[k] >= 10 for k in slots)
 
 
 class _Leaf:
