@@ -27,16 +27,20 @@ from provcat.toolschema.values import (
 class VerbatimWalk(NodeReports):
     """Copies the schema for ``schema_style: verbatim`` targets and reports each subschema."""
 
-    def verbatim_walk(self, s: dict[str, Any], path: str, depth: int, level: int) -> Any:
+    def verbatim_walk(
+        self, s: dict[str, Any], path: str, depth: int, level: int, shape: _Verbatim | None = None
+    ) -> Any:
         """A deep copy of subschema ``s``; reports it and its subschemas in ``schema_nodes``
         order (slots in their fixed order, pre-order) and records them in ``pathed`` when the run
         keeps that list (``pathed_nodes`` makes the same list itself when it is not kept). What
-        the keys alone decide is worked out once per key shape (``_Verbatim``)."""
+        the keys alone decide is worked out once per key shape (``shape``, when the caller
+        looked it up already)."""
         if level > MAX_NESTING:
             raise _Bail
         plan = self.plan
-        keys = tuple(s)
-        shape = plan.verbatim_shapes.get(keys) or plan.verbatim_shape(keys)
+        if shape is None:
+            keys = tuple(s)
+            shape = plan.verbatim_shapes.get(keys) or plan.verbatim_shape(keys)
         pathed = self.pathed
         if pathed is not None:
             pathed.append((s, path, depth))
@@ -119,7 +123,8 @@ class VerbatimWalk(NodeReports):
                         # its subschemas leaves nothing reads: copied here, checked below
                         copy = self.quiet_copy(v, shape, level + 2)
                     if copy is None:
-                        out[k] = walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
+                        where = base + (segment(k) or _segment(k))
+                        out[k] = walk(v, where, depth + 1, level + 2, shape)
                         continue
                 # a leaf (of scalars, where no slot holds a scalar subschema, or holding no
                 # slot), or one whose subschemas report nothing: what ``walk`` does for it,
