@@ -558,6 +558,7 @@ _SLOT_RANK = {
 # path is needed only then)
 _QUIET, _CHECKED, _KEYWORDS_ONLY, _ENUM_ONLY = 0, 1, 2, 3
 _SLOT_KEYS = frozenset(_SLOT_RANK)
+_SLOT_SEGMENTS = {slot: join_path("", slot) for slot in _SLOT_RANK}
 _NO_CODES: frozenset[str] = frozenset()
 
 
@@ -601,13 +602,21 @@ class _Verbatim:
             self.others = keys
             self.shallow = False
             return
-        slots = sorted((k for k in keys if k in _SLOT_RANK), key=_SLOT_RANK.__getitem__)
-        self.slots = tuple((k, _SLOT_RANK[k] // 10, _segment(k)) for k in slots)
-        self.others = tuple(k for k in keys if k not in _SLOT_RANK)
+        slots: list[tuple[int, str, int, str]] = []
+        others: list[str] = []
+        for k in keys:
+            rank = _SLOT_RANK.get(k)
+            if rank is None:
+                others.append(k)
+            else:
+                slots.append((rank, k, rank // 10, _SLOT_SEGMENTS[k]))
+        slots.sort()  # in ``schema_nodes`` order (ranks differ)
+        self.slots = tuple([(k, kind, segment) for _, k, kind, segment in slots])
+        self.others = tuple(others)
         # whose slots hold lists of subschemas or one subschema (an ``anyOf`` of a type and null,
         # an array's ``items``): copied without a walk when those are leaves nothing reads (and
         # without a path when nothing checks the subschema itself)
-        self.shallow = all(_SLOT_RANK[k] >= 10 for k in slots)
+        self.shallow = slots[0][0] >= 10
 
     def _checks(self, plan: _Plan, keys: tuple[str, ...]) -> None:
         """The checks of a shape holding a keyword some check looks for."""
