@@ -626,19 +626,21 @@ class _Verbatim:
             else None
         )
         if found is not None:
-            self.keywords = tuple(
-                (segment, rank, code, supported, (rule, values))
-                for segment, values, heads in found.keywords
-                for rank, code, supported, rule in heads
-            )
-            self.constraints = tuple(
-                (rank, code, supported, (rule, values), bool(rank) or not supported)
-                for rank, code, supported, rule, values in found.constraints
-            )
-            self.codes = frozenset(
-                [code for _, _, code, _, _ in self.keywords]
-                + [code for _, code, _, _, _ in self.constraints]
-            )
+            keywords: list[tuple[str, int, str, bool, tuple[Rule, dict[str, Any]]]] = []
+            constraints: list[tuple[int, str, bool, tuple[Rule, dict[str, Any]], bool]] = []
+            codes: set[str] = set()
+            for segment, values, heads in found.keywords:
+                for rank, code, supported, rule in heads:
+                    keywords.append((segment, rank, code, supported, (rule, values)))
+                    codes.add(code)
+            for rank, code, supported, rule, values in found.constraints:
+                constraints.append(
+                    (rank, code, supported, (rule, values), bool(rank) or not supported)
+                )
+                codes.add(code)
+            self.keywords = tuple(keywords)
+            self.constraints = tuple(constraints)
+            self.codes = frozenset(codes)
             self.values = found.values
         self.enum = bool(plan.enum_values) and "enum" in keys
         self.ref = bool(plan.kept_ref_rules) and "$ref" in keys
