@@ -557,6 +557,9 @@ _SLOT_RANK = {
 # walk's loop, without a call); or only whether its ``enum`` holds anything but strings (the
 # path is needed only then)
 _QUIET, _CHECKED, _KEYWORDS_ONLY, _ENUM_ONLY = 0, 1, 2, 3
+_SLOT_KEYS = frozenset(_SLOT_RANK)
+_SLOT_SEGMENTS = {slot: join_path("", slot) for slot in _SLOT_RANK}
+_NO_CODES: frozenset[str] = frozenset()
 
 
 class _Verbatim:
@@ -579,43 +582,70 @@ class _Verbatim:
         "nullable",
         "others",
         "ref",
+        "shallow",
         "slots",
         "values",
-        "wrapper",
     )
 
     def __init__(self, plan: _Plan, keys: tuple[str, ...]) -> None:
-        # a subschema holding no keyword a check looks for is not checked
-        watched = not plan.verbatim_keys.isdisjoint(keys)
-        found = (
-            plan.reports_for(keys)
-            if watched and plan.reports and not plan.report_keys.isdisjoint(keys)
-            else None
-        )
+        # a subschema holding no keyword a check looks for is not checked (most shapes met
+        # once, in a set of tools of many shapes, are of this kind: made without further work)
         self.keywords: tuple[tuple[str, int, str, bool, tuple[Rule, dict[str, Any]]], ...] = ()
         self.constraints: tuple[tuple[int, str, bool, tuple[Rule, dict[str, Any]], bool], ...] = ()
-        codes: set[str] = set()
-        self.values = False
-        if found is not None:
-            self.keywords = tuple(
-                (segment, rank, code, supported, (rule, values))
-                for segment, values, heads in found.keywords
-                for rank, code, supported, rule in heads
-            )
-            self.constraints = tuple(
-                (rank, code, supported, (rule, values), bool(rank) or not supported)
-                for rank, code, supported, rule, values in found.constraints
-            )
-            codes.update(code for _, _, code, _, _ in self.keywords)
-            codes.update(code for _, code, _, _, _ in self.constraints)
-            self.values = found.values
-        self.codes = frozenset(codes)
-        self.enum = watched and bool(plan.enum_values) and "enum" in keys
-        self.ref = watched and bool(plan.kept_ref_rules) and "$ref" in keys
-        self.ap = watched and (
-            plan.ap_keep_missing or (plan.ap_keep_present and "additionalProperties" in keys)
+        self.codes = _NO_CODES
+        self.values = self.enum = self.ref = self.ap = self.nullable = False
+        self.checks = _QUIET
+        if not plan.verbatim_keys.isdisjoint(keys):
+            self._checks(plan, keys)
+        if _SLOT_KEYS.isdisjoint(keys):
+            self.slots: tuple[tuple[str, int, str], ...] = ()
+            self.others = keys
+            self.shallow = False
+            return
+        slots: list[tuple[int, str, int, str]] = []
+        others: list[str] = []
+        for k in keys:
+            rank = _SLOT_RANK.get(k)
+            if rank is None:
+                others.append(k)
+            else:
+                slots.append((rank, k, rank // 10, _SLOT_SEGMENTS[k]))
+        slots.sort()  # in ``schema_nodes`` order (ranks differ)
+        self.slots = tuple([(k, kind, segment) for _, k, kind, segment in slots])
+        self.others = tuple(others)
+        # whose slots hold lists of subschemas or one subschema (an ``anyOf`` of a type and null,
+        # an array's ``items``): copied without a walk when those are leaves nothing reads (and
+        # without a path when nothing checks the subschema itself)
+        self.shallow = slots[0][0] >= 10
+
+    def _checks(self, plan: _Plan, keys: tuple[str, ...]) -> None:
+        """The checks of a shape holding a keyword some check looks for."""
+        found = (
+            plan.reports_for(keys)
+            if plan.reports and not plan.report_keys.isdisjoint(keys)
+            else None
         )
-        self.nullable = watched and bool(plan.nullable_rules) and "nullable" in keys
+        if found is not None:
+            keywords: list[tuple[str, int, str, bool, tuple[Rule, dict[str, Any]]]] = []
+            constraints: list[tuple[int, str, bool, tuple[Rule, dict[str, Any]], bool]] = []
+            codes: set[str] = set()
+            for segment, values, heads in found.keywords:
+                for rank, code, supported, rule in heads:
+                    keywords.append((segment, rank, code, supported, (rule, values)))
+                    codes.add(code)
+            for rank, code, supported, rule, values in found.constraints:
+                constraints.append(
+                    (rank, code, supported, (rule, values), bool(rank) or not supported)
+                )
+                codes.add(code)
+            self.keywords = tuple(keywords)
+            self.constraints = tuple(constraints)
+            self.codes = frozenset(codes)
+            self.values = found.values
+        self.enum = bool(plan.enum_values) and "enum" in keys
+        self.ref = bool(plan.kept_ref_rules) and "$ref" in keys
+        self.ap = plan.ap_keep_missing or (plan.ap_keep_present and "additionalProperties" in keys)
+        self.nullable = bool(plan.nullable_rules) and "nullable" in keys
         read = self.values or self.ref or self.ap or self.nullable  # a value read, not an enum's
         if self.constraints or read or (self.keywords and self.enum):
             self.checks = _CHECKED
@@ -623,14 +653,6 @@ class _Verbatim:
             self.checks = _KEYWORDS_ONLY
         else:
             self.checks = _ENUM_ONLY if self.enum else _QUIET
-        slots = sorted((k for k in keys if k in _SLOT_RANK), key=_SLOT_RANK.__getitem__)
-        self.slots = tuple((k, _SLOT_RANK[k] // 10, _segment(k)) for k in slots)
-        self.others = tuple(k for k in keys if k not in _SLOT_RANK)
-        # a subschema nothing checks whose slots hold lists of subschemas or one subschema (an
-        # ``anyOf`` of a type and null): copied without a path when those are leaves nothing reads
-        self.wrapper = (
-            bool(slots) and self.checks == _QUIET and all(_SLOT_RANK[k] >= 10 for k in slots)
-        )
 
 
 class _Leaf:

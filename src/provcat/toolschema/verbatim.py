@@ -27,16 +27,20 @@ from provcat.toolschema.values import (
 class VerbatimWalk(NodeReports):
     """Copies the schema for ``schema_style: verbatim`` targets and reports each subschema."""
 
-    def verbatim_walk(self, s: dict[str, Any], path: str, depth: int, level: int) -> Any:
+    def verbatim_walk(
+        self, s: dict[str, Any], path: str, depth: int, level: int, shape: _Verbatim | None = None
+    ) -> Any:
         """A deep copy of subschema ``s``; reports it and its subschemas in ``schema_nodes``
         order (slots in their fixed order, pre-order) and records them in ``pathed`` when the run
         keeps that list (``pathed_nodes`` makes the same list itself when it is not kept). What
-        the keys alone decide is worked out once per key shape (``_Verbatim``)."""
+        the keys alone decide is worked out once per key shape (``shape``, when the caller
+        looked it up already)."""
         if level > MAX_NESTING:
             raise _Bail
         plan = self.plan
-        keys = tuple(s)
-        shape = plan.verbatim_shapes.get(keys) or plan.verbatim_shape(keys)
+        if shape is None:
+            keys = tuple(s)
+            shape = plan.verbatim_shapes.get(keys) or plan.verbatim_shape(keys)
         pathed = self.pathed
         if pathed is not None:
             pathed.append((s, path, depth))
@@ -113,18 +117,19 @@ class VerbatimWalk(NodeReports):
                 keys = tuple(v)
                 shape = shapes.get(keys) or plan.verbatim_shape(keys)
                 atoms = _ATOMS.issuperset(map(type, v.values()))
+                copy = None
                 if not atoms and shape.slots:
-                    if pathed is None and shape.wrapper:
-                        # nothing checked here: no path needed unless a subschema below is
+                    if pathed is None and shape.shallow:
+                        # its subschemas leaves nothing reads: copied here, checked below
                         copy = self.quiet_copy(v, shape, level + 2)
-                        if copy is not None:
-                            out[k] = copy
-                            continue
-                    out[k] = walk(v, base + (segment(k) or _segment(k)), depth + 1, level + 2)
-                    continue
+                    if copy is None:
+                        where = base + (segment(k) or _segment(k))
+                        out[k] = walk(v, where, depth + 1, level + 2, shape)
+                        continue
                 # a leaf (of scalars, where no slot holds a scalar subschema, or holding no
-                # slot): what ``walk`` does for it, without the call; its path is made only when
-                # a check or the kept list of subschemas reads it
+                # slot), or one whose subschemas report nothing: what ``walk`` does for it,
+                # without the call; its path is made only when a check or the kept list of
+                # subschemas reads it
                 checks = shape.checks
                 if checks == _ENUM_ONLY and pathed is None:
                     listed = v["enum"]
@@ -140,7 +145,12 @@ class VerbatimWalk(NodeReports):
                         fired.update(shape.codes)
                     elif checks:
                         self.verbatim_checks(v, where, shape)
-                out[k] = dict(v) if atoms else _leaf_copy(v, room)
+                if copy is not None:
+                    out[k] = copy
+                elif atoms:
+                    out[k] = dict(v)
+                else:
+                    out[k] = _leaf_copy(v, room)
             return out
         # A leaf of scalars no check looks at is copied here, not walked, unless the walked
         # subschemas are kept or the nesting limit is near (then the walk sees to both).
@@ -196,9 +206,9 @@ class VerbatimWalk(NodeReports):
             self.nullable_rules(s, path, None)
 
     def quiet_copy(self, s: dict[str, Any], shape: _Verbatim, level: int) -> Any:
-        """The copy of subschema ``s`` at ``level`` (a ``_Verbatim.wrapper``: nothing checks it)
-        when every subschema in its slots is a leaf of scalars nothing reads, as the walk would
-        make it, without its path; None when one is not (then the walk makes the copy)."""
+        """The copy of subschema ``s`` at ``level`` (of a ``_Verbatim.shallow`` shape) when every
+        subschema in its slots is a leaf of scalars nothing reads, as the walk would make it,
+        without walking them; None when one is not (then the walk makes the copy)."""
         if level + 2 > MAX_NESTING:
             return None  # the walk sees to the nesting limit
         stops = self.plan.quiet_leaf_stops
