@@ -83,6 +83,21 @@ def test_parts_alternate_texts_and_names_with_braces_unescaped() -> None:
     assert wording.parts("a {") is None
 
 
+def test_the_transformation_memo_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full, it starts over before a tool's records are built: at most the limit plus one tool's."""
+    monkeypatch.setattr(core, "_TRANSFORMATIONS_MAX", 8)
+    core._TRANSFORMATIONS.clear()
+    sizes = []
+    for tool in range(6):
+        records = [
+            ("code", f"inputSchema.t{tool}.p{i}", False, ("Dropped `{k}`.", {"k": i}))
+            for i in range(3)
+        ]
+        core._build_transformations(records, "p", f"t{tool}")
+        sizes.append(len(core._TRANSFORMATIONS))
+    assert sizes == [3, 6, 9, 3, 6, 9]
+
+
 def test_transformations_are_shared_only_when_equal() -> None:
     core._TRANSFORMATIONS.clear()
     record = ("some-code", "inputSchema.a", False, ("Dropped `{keyword}`.", {"keyword": "k"}))

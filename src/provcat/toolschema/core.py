@@ -478,9 +478,10 @@ def _transformations(
     seen: set[tuple[str, str, str, Any]] = set()
     spaced = False
     memo = _TRANSFORMATIONS
-    for record in records:
-        code, path, lossy, payload = record
-        if type(payload) is not tuple:
+    if len(memo) >= _TRANSFORMATIONS_MAX:
+        memo.clear()  # bounded (by the limit and one tool's records): start over
+    for code, path, lossy, payload in records:
+        if payload.__class__ is not tuple:
             out.append(payload)  # built already
             seen.add((code, path, payload.detail, lossy))
             if " " in path or " " in code:
@@ -515,8 +516,6 @@ def _transformations(
             if " " in path or " " in code:
                 spaced = True
             else:
-                if len(memo) >= _TRANSFORMATIONS_MAX:
-                    memo.clear()  # bounded: start over rather than keep stale entries
                 memo[key] = obj
         out.append(obj)
     return out, spaced or len(seen) < len(out)
