@@ -497,8 +497,11 @@ def _transformations(
                 detail = _fill(template, provider_id, tool_name, path, values)
             else:
                 try:  # ``fill``, inline (a ``try`` costs nothing until it catches)
-                    if len(found) == 3:
+                    n = len(found)
+                    if n == 3:
                         detail = f"{found[0]}{values[found[1]]}{found[2]}"
+                    elif n == 1:  # only escaped braces: the text as written
+                        detail = found[0]
                     else:
                         detail = fill_parts(found, values)
                 except KeyError:  # no value for a placeholder
