@@ -98,18 +98,17 @@ def path_segment(seg: str) -> str:
 
 
 def new_segment(seg: str) -> str:
-    """:func:`path_segment` without reading its memo (for a caller that just missed it), of any
-    key a walk meets: an int key is written ``[n]`` as :func:`join_path` writes it (and not
-    remembered: ``True`` and ``1`` are one key to a dict, not to a path)."""
+    """:func:`path_segment` without reading its memo, of any key a walk meets: an ASCII
+    identifier is ``.key`` and an int ``[n]``, as :func:`join_path` writes them, neither
+    remembered (most names are new to a walk, and ``True`` and ``1`` are one key to a dict, not
+    to a path); any other key is remembered."""
     # an ASCII Python identifier is exactly an ``_IDENT`` match without ``$`` (asked in C)
     if seg.__class__ is str and seg.isascii() and seg.isidentifier():
-        out = "." + seg
-    elif isinstance(seg, int):
+        return "." + seg  # as cheap as a memo read: never remembered (most names are new)
+    if isinstance(seg, int):
         return f"[{seg}]"
-    elif _IDENT.match(seg):
-        out = "." + seg
-    else:
-        out = "[" + json.dumps(seg, ensure_ascii=False) + "]"
+    # a JavaScript identifier with ``$``, or a key joinPath quotes
+    out = "." + seg if _IDENT.match(seg) else "[" + json.dumps(seg, ensure_ascii=False) + "]"
     if len(PATH_SEGMENTS) < _SEGMENT_CACHE_MAX:
         PATH_SEGMENTS[seg] = out
     return out

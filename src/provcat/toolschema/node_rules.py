@@ -239,11 +239,7 @@ class NodeRules(RunState):
             if name in required:
                 continue
             optional = True
-            where = base + (
-                "." + name
-                if name.__class__ is str and name.isascii() and name.isidentifier()
-                else _segment(name)
-            )
+            where = base + _segment(name)
             values = {"property": name}  # read-only, shared by this property's records
             for rank, code, supported, rule in heads:
                 diagnostics.append((rank, where, code, supported, (rule, values)))

@@ -55,10 +55,6 @@ from provcat.toolschema.values import (
     _clone_within,
 )
 
-# A property's path segment is written where the walk meets the name: an ASCII identifier as
-# ``"." + name`` (what ``core.new_segment`` gives it, asked in C, with no call and no memo entry:
-# most names are new to a walk, and a memo entry per new name costs more than this test), any
-# other key through ``_segment``.
 _REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
 # keywords whose value the rewrite walk copies whole (``enum`` may still be dropped after)
 _CLONED_WHOLE = frozenset({"required", "enum"})
@@ -204,12 +200,7 @@ class RewriteWalk(NodeReports, NodeRules):
                     out[key] = {
                         k: node(
                             v,
-                            base
-                            + (
-                                "." + k
-                                if k.__class__ is str and k.isascii() and k.isidentifier()
-                                else _segment(k)
-                            ),
+                            base + _segment(k),
                             depth + 1,
                             level + 2,
                         )
@@ -227,11 +218,7 @@ class RewriteWalk(NodeReports, NodeRules):
                         self.nesting(value, level)
                 if fate == _DROP:
                     self.hidden(key, value, depth)
-            where = path + (
-                "." + key
-                if key.__class__ is str and key.isascii() and key.isidentifier()
-                else _segment(key)
-            )
+            where = path + _segment(key)
             if fate == _DROP:
                 for rule in plan.drops[key]:
                     self.fire(rule, where, keyword=key)
@@ -407,12 +394,7 @@ class RewriteWalk(NodeReports, NodeRules):
             for k, v in value.items():
                 props[k] = node(
                     v,
-                    base
-                    + (
-                        "." + k
-                        if k.__class__ is str and k.isascii() and k.isidentifier()
-                        else _segment(k)
-                    ),
+                    base + _segment(k),
                     depth + 1,
                     level + 2,
                 )
@@ -471,12 +453,7 @@ class RewriteWalk(NodeReports, NodeRules):
                                 measure.depth = depth + 1
                             props[k] = self.leaf(
                                 v,
-                                base
-                                + (
-                                    "." + k
-                                    if k.__class__ is str and k.isascii() and k.isidentifier()
-                                    else _segment(k)
-                                ),
+                                base + _segment(k),
                                 depth + 1,
                                 level + 2,
                                 leaf,
@@ -492,12 +469,7 @@ class RewriteWalk(NodeReports, NodeRules):
                             measure.depth = depth + 1
                         props[k] = self.object(
                             v,
-                            base
-                            + (
-                                "." + k
-                                if k.__class__ is str and k.isascii() and k.isidentifier()
-                                else _segment(k)
-                            ),
+                            base + _segment(k),
                             depth + 1,
                             level + 2,
                             leaf,
@@ -505,12 +477,7 @@ class RewriteWalk(NodeReports, NodeRules):
                         continue
                 props[k] = node(
                     v,
-                    base
-                    + (
-                        "." + k
-                        if k.__class__ is str and k.isascii() and k.isidentifier()
-                        else _segment(k)
-                    ),
+                    base + _segment(k),
                     depth + 1,
                     level + 2,
                 )
@@ -611,11 +578,7 @@ class RewriteWalk(NodeReports, NodeRules):
         elif isinstance(key, int):  # an item of a list of subschemas
             path = f"{base}[{key}]"
         else:
-            path = base + (
-                "." + key
-                if key.__class__ is str and key.isascii() and key.isidentifier()
-                else _segment(key)
-            )
+            path = base + _segment(key)
         code, detail = self.plan.step_heads["collapse-nullable-any-of"]  # ``step``, inline
         self.dfs.append((code, path, False, (detail, _NO_VALUES)))
         # ``nesting(branches, level)``: a list of two subschemas of scalars nests two levels
@@ -678,12 +641,7 @@ class RewriteWalk(NodeReports, NodeRules):
                 return written
         return self.node(
             v,
-            path
-            + (
-                "." + key
-                if key.__class__ is str and key.isascii() and key.isidentifier()
-                else _segment(key)
-            ),
+            path + _segment(key),
             depth,
             level,
         )
@@ -700,12 +658,7 @@ class RewriteWalk(NodeReports, NodeRules):
             for k, v in value.items():
                 props[k] = node(
                     v,
-                    base
-                    + (
-                        "." + k
-                        if k.__class__ is str and k.isascii() and k.isidentifier()
-                        else _segment(k)
-                    ),
+                    base + _segment(k),
                     depth + 1,
                     level + 2,
                 )
@@ -721,12 +674,7 @@ class RewriteWalk(NodeReports, NodeRules):
                         continue
             props[k] = node(
                 v,
-                base
-                + (
-                    "." + k
-                    if k.__class__ is str and k.isascii() and k.isidentifier()
-                    else _segment(k)
-                ),
+                base + _segment(k),
                 depth + 1,
                 level + 2,
             )

@@ -52,11 +52,22 @@ ShapeCode = Callable[
     [Any, dict[str, Any], str, "str | int | None", int, int], "dict[str, Any] | None"
 ]
 
-# the subschema's path, made where a record needs it
 _CODES_MAX = 1024
 # the keywords a leaf's function checks (and reads) before anything else
 _CHECKED = frozenset({"type", "enum", "format"})
-_PATH = "(base if key is None else base + ('.' + key if key.__class__ is str and key.isascii() and key.isidentifier() else SEGMENT(key)))"
+
+
+def _segment_of(name: str) -> str:
+    """The source of the path segment of key ``name``: ``core.new_segment``'s first case (an
+    ASCII identifier) spelled out, so a new property name costs no call; any other key by it."""
+    return (
+        f"('.' + {name} if {name}.__class__ is str and {name}.isascii() "
+        f"and {name}.isidentifier() else SEGMENT({name}))"
+    )
+
+
+# the subschema's path, made where a record needs it
+_PATH = f"(base if key is None else base + {_segment_of('key')})"
 _USES_PATH = re.compile(r"\bpath\b")
 
 
@@ -352,10 +363,7 @@ def _closing(src: _Source, plan: _Plan, has_required: bool) -> None:
     src.add(2, "if name in rq:")
     src.add(3, "continue")
     src.add(2, "optional = True")
-    src.add(
-        2,
-        "where = pbase + ('.' + name if name.__class__ is str and name.isascii() and name.isidentifier() else SEGMENT(name))",
-    )
+    src.add(2, f"where = pbase + {_segment_of('name')}")
     src.add(2, "values = {'property': name}")
     for rank, code, supported, rule, _, settled in plan.optional_records:
         line = (
@@ -428,10 +436,7 @@ def object_code(plan: _Plan, keys: tuple[str, ...], obj: _Object) -> ShapeCode:
     src.add(4, "if c is not None and (w := c(self, v, pbase, k, d, n)) is not None:")
     src.add(5, "props[k] = w")
     src.add(5, "continue")
-    src.add(
-        3,
-        "props[k] = self.node(v, pbase + ('.' + k if k.__class__ is str and k.isascii() and k.isidentifier() else SEGMENT(k)), d, n)",
-    )
+    src.add(3, f"props[k] = self.node(v, pbase + {_segment_of('k')}, d, n)")
     local["properties"] = "props"
     final = set(keys)
     if "required" in keys:
