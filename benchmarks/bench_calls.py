@@ -91,7 +91,7 @@ async def _measure(base_url: str) -> dict[str, float]:
     from openai import AsyncOpenAI
 
     from provcat import match_endpoint
-    from provcat.pool import ConnectionPool
+    from provcat.endpoints.pool import ConnectionPool
 
     messages = [{"role": "user", "content": "hi"}]
     ep = match_endpoint("openai", "chat", base_url=base_url, allow_local_network=True)

@@ -185,7 +185,7 @@ def main() -> None:
         cli = [
             sys.executable,
             "-c",
-            "import sys; from provcat.cli import main; sys.argv[0]='provcat'; main()",
+            "import sys; from provcat.cli.main import main; sys.argv[0]='provcat'; main()",
             "hub",
         ]
         token = subprocess.run(

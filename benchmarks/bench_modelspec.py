@@ -91,7 +91,7 @@ def main() -> None:
         for spec in SPECS:
             _lionagi_kwargs(spec, lp, reg)
 
-    from provcat.registry import EndpointRegistry
+    from provcat.endpoints.registry import EndpointRegistry
 
     snapshot = EndpointRegistry.snapshot()
 

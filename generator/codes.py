@@ -190,7 +190,7 @@ _CODES = (
         "error",
         "catalog",
         "the endpoint class is missing or not an Endpoint subclass",
-        "name a class of the provider's module that subclasses provcat.endpoint.Endpoint",
+        "name a class of the provider's module that subclasses provcat.endpoints.endpoint.Endpoint",
     ),
     Code(
         "invalid_request_options",
@@ -518,7 +518,7 @@ _CODES = (
         "a provider's tool_schema_target names no file in catalog/schema-targets/",
         "use the id of a schema target",
     ),
-    # endpoint implementations: an endpoint's own class or a runtime protocol (provcat.protocols)
+    # endpoint implementations: an endpoint's own class or a runtime protocol (provcat.endpoints.protocols)
     Code(
         "class_and_protocol",
         "error",
@@ -537,7 +537,7 @@ _CODES = (
         "unknown_protocol",
         "error",
         "catalog",
-        "`protocol` names no protocol of provcat.protocols",
+        "`protocol` names no protocol of provcat.endpoints.protocols",
         "use one of the protocols listed in docs/protocols.md",
     ),
     Code(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from generator.diagnostics import Diagnostic, diag
 from generator.model import EndpointDecl, ProviderDecl
-from provcat.keys import canonical_key
+from provcat.catalog.keys import canonical_key
 from provcat.lifecycle import parse_day
 
 __all__ = ["check_endpoint_lifecycles", "successor_key"]
@@ -80,7 +80,7 @@ def check_endpoint_lifecycles(providers: list[ProviderDecl]) -> list[Diagnostic]
             target = index.get(canonical_key(successor.value))
             if target is None or target is ep:
                 others = sorted(k for k, e in index.items() if e is not ep)
-                from provcat.request import suggest  # pydantic: only when a name is wrong
+                from provcat.endpoints.request import suggest  # pydantic: only when a name is wrong
 
                 hint = suggest(canonical_key(successor.value), others)
                 problems.append(

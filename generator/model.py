@@ -18,7 +18,7 @@ from generator.loader import Document, NodePath
 # Settings an endpoint inherits from its provider's `defaults` when it does not set them, and the
 # values it gets when neither sets them: EndpointConfig's own defaults (the one place they are
 # written), except where the endpoint type differs (lionagi's EndpointMeta.create_config: a 600 s
-# timeout for APIs; agents need no key and run longer). Read from provcat.config on first use
+# timeout for APIs; agents need no key and run longer). Read from provcat.endpoints.config on first use
 # (it imports pydantic), or given by ``use_endpoint_defaults`` (the build cache keeps them).
 EndpointDefaults = tuple[tuple[str, ...], dict[str, dict[str, Any]]]
 ENDPOINT_TYPES = ("api", "agentic")
@@ -27,7 +27,7 @@ _DEFAULTS: EndpointDefaults | None = None
 
 def config_endpoint_defaults() -> EndpointDefaults:
     """The inherited setting names and each endpoint type's defaults, read from the runtime."""
-    from provcat.config import INHERITED_SETTINGS, EndpointConfig
+    from provcat.endpoints.config import INHERITED_SETTINGS, EndpointConfig
 
     config = {
         name: EndpointConfig.model_fields[name].get_default(call_default_factory=True)

@@ -18,9 +18,9 @@ from typing import Any, Protocol
 
 from generator.codes import all_codes
 from generator.stored_parts import exact
-from provcat.effort import EFFORT_LEVELS
-from provcat.protocols import PROTOCOLS
-from provcat.snapshot_format import SUPPORTED_FORMAT as FORMAT_VERSION
+from provcat.catalog.format import SUPPORTED_FORMAT as FORMAT_VERSION
+from provcat.endpoints.protocols import PROTOCOLS
+from provcat.models.effort import EFFORT_LEVELS
 
 # (file, template, the inputs it reads); the models package's files come at its own line, and
 # py.typed is empty; a template named ``plain:…`` is a function of generator.plain_pages (the

@@ -34,7 +34,7 @@ from generator.targets import load as load_targets
 from generator.targets import provider_targets, records
 from generator.targets import validate as validate_targets
 from generator.validate import validate
-from provcat.keys import canonical_key
+from provcat.catalog.keys import canonical_key
 
 PROVIDER_SCHEMA = "provider.schema.json"
 

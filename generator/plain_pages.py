@@ -45,7 +45,7 @@ Importing it checks that the installed provcat runtime reads this snapshot forma
 
 from typing import Final
 
-from provcat.snapshot_format import check_format
+from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = {c["format_version"]}
 GENERATOR_VERSION: Final = {c["generator_version"]!r}

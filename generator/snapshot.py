@@ -16,8 +16,8 @@ from generator.endpoint_lifecycle import successor_key
 from generator.model import EndpointDecl, ModelDecl, ProviderDecl
 from generator.stored_parts import LazyInventory, Part, StoredPart
 from generator.validate import request_options_ref
+from provcat.catalog.keys import canonical_key
 from provcat.catalog.keyspace import EndpointKeys, ProviderKeys, Spelling, indexes
-from provcat.keys import canonical_key
 
 
 def _ref(ref: str | None, module: str | None) -> str | None:

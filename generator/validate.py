@@ -17,6 +17,7 @@ from generator.endpoint_memo import EndpointMemo, Store
 from generator.introspect import Importer, Resolved, request_model
 from generator.model import EndpointDecl, Key, ProviderDecl, Valued
 from generator.schema_check import Proofs, installed_release
+from provcat.catalog.keys import canonical_key
 from provcat.catalog.keyspace import (
     ClassUse,
     EndpointKeys,
@@ -27,29 +28,28 @@ from provcat.catalog.keyspace import (
     check_classes,
     check_keys,
 )
-from provcat.effort import EFFORT_LEVELS
-from provcat.keys import canonical_key
-from provcat.protocols import PROTOCOLS
+from provcat.endpoints.protocols import PROTOCOLS
+from provcat.models.effort import EFFORT_LEVELS
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
 
-# provcat.request imports pydantic: a rebuild whose endpoint checks are all kept needs neither
+# provcat.endpoints.request imports pydantic: a rebuild whose endpoint checks are all kept needs neither
 def field_names(model: type[BaseModel]) -> dict[str, str]:
-    from provcat.request import field_names
+    from provcat.endpoints.request import field_names
 
     return field_names(model)
 
 
 def field_problem(model: type[BaseModel], key: str, value: Any) -> str | None:
-    from provcat.request import field_problem
+    from provcat.endpoints.request import field_problem
 
     return field_problem(model, key, value)
 
 
 def suggest(key: str, names: Iterable[str]) -> str | None:
-    from provcat.request import suggest
+    from provcat.endpoints.request import suggest
 
     return suggest(key, names)
 
@@ -202,7 +202,9 @@ def _endpoints(p: ProviderDecl, ctx: _Context, classes: list[ClassUse[Loc]]) -> 
             ctx.report(
                 diag("missing_base_url", ep.key.loc, f"api endpoint {where} has no base_url")
             )
-        from provcat.config import credential_header  # imports pydantic: checked here only
+        from provcat.endpoints.config import (
+            credential_header,  # imports pydantic: checked here only
+        )
 
         headers = ep.settings["default_headers"]
         problem = credential_header(headers)

@@ -11,8 +11,8 @@ import provcat_catalog
 import pytest
 from pydantic import BaseModel
 
-from provcat.endpoint import AgenticEndpoint, Endpoint
-from provcat.protocols import PROTOCOLS
+from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint
+from provcat.endpoints.protocols import PROTOCOLS
 
 PROVIDER_ALIASES = {
     "openai": (),

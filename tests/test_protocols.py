@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import provcat_catalog
 
-from provcat.protocols import PROTOCOLS
+from provcat.endpoints.protocols import PROTOCOLS
 from tests.conftest import Workspace
 
 GAMMA = """provider: gamma
@@ -31,7 +31,10 @@ def test_a_provider_declared_in_yaml_alone_builds(workspace: Workspace) -> None:
     assert run.exit_code == 0, run.stdout
     data = (workspace.out / "provcat_catalog" / "data.py").read_text(encoding="utf-8")
     assert "'protocol': 'openai-chat'" in data
-    assert "'request_options': 'provcat.protocols.openai_chat:ChatCompletionsRequest'" in data
+    assert (
+        "'request_options': 'provcat.endpoints.protocols.openai_chat:ChatCompletionsRequest'"
+        in data
+    )
     assert "'module': None" in data
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import provcat_catalog
 import pytest
 
-from provcat.snapshot_format import SUPPORTED_FORMAT
+from provcat.catalog.format import SUPPORTED_FORMAT
 from tests.conftest import ROOT
 
 BUILD_TOOLS = ("yaml", "jsonschema", "jinja2", "generator")
@@ -123,6 +123,6 @@ def test_format_mismatch_is_a_clear_import_error(tmp_path: Path, version: int) -
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith(
-        "provcat.snapshot_format.SnapshotFormatError: provcat_catalog has snapshot format"
+        "provcat.catalog.format.SnapshotFormatError: provcat_catalog has snapshot format"
     )
     assert "make generate" in last

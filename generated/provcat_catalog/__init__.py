@@ -10,11 +10,11 @@ Importing it checks that the installed provcat runtime reads this snapshot forma
 
 from typing import Final
 
-from provcat.snapshot_format import check_format
+from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 5
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:63204f555d840cec31a79304d99a70446f06351f02d4d3d64a2caf18a66b9c5f'
+FINGERPRINT: Final = 'sha256:dd23192332e8a80cded62ee18f1c0d90ac40e6bab0feef92b33e1dabf015b50f'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

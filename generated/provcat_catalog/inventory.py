@@ -4,7 +4,7 @@
 """The model inventory: every provider's models with lifecycle, limits, capabilities and prices.
 
 Kept apart from data.py so ``import provcat`` and endpoint resolution never load it; the runtime
-(provcat.inventory) imports it on the first model lookup. Each provider's models are literal data
+(provcat.models.inventory) imports it on the first model lookup. Each provider's models are literal data
 in a module of their own (``provcat_catalog.models``), imported the first time that provider is
 looked up, so start-up does not grow with the catalog. Prices are exact decimal strings, USD per
 million tokens.
@@ -12,7 +12,7 @@ million tokens.
 
 from typing import Any, Final
 
-from provcat.snapshot_parts import ByProvider
+from provcat.catalog.parts import ByProvider
 
 # canonical provider key -> the module of provcat_catalog.models that holds its models
 PARTS: Final[dict[str, str]] = {

@@ -22,7 +22,7 @@ EndpointRecord = TypedDict(
         "aliases": tuple[str, ...],
         "type": Literal["api", "agentic"],
         "class": str | None,  # "package.module:Class" of its own class; None for a protocol
-        "protocol": str | None,  # the runtime protocol it speaks (provcat.protocols), or None
+        "protocol": str | None,  # the runtime protocol it speaks (provcat.endpoints.protocols), or None
         "request_options": str | None,  # "package.module:Name" of the model or its factory
         "request_defaults": dict[str, Any],
         "method": str,

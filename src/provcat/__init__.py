@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 from provcat.lazy_names import lazy_names
 
 if TYPE_CHECKING:
-    from provcat.cost import Cost, estimate_cost
-    from provcat.imodel import iModel
-    from provcat.inventory import ModelInfo, get_model, list_models
-    from provcat.match import match_endpoint
+    from provcat.endpoints.imodel import iModel
+    from provcat.endpoints.match import match_endpoint
+    from provcat.endpoints.registry import EndpointRegistry
+    from provcat.endpoints.resolution import resolve
     from provcat.model_errors import ModelDeprecated, ModelNotFound, ModelRetired
-    from provcat.models import model_kwargs
-    from provcat.modelspec import ModelSpec, parse_model_spec
-    from provcat.registry import EndpointRegistry
-    from provcat.resolution import resolve
+    from provcat.models.cost import Cost, estimate_cost
+    from provcat.models.inventory import ModelInfo, get_model, list_models
+    from provcat.models.kwargs import model_kwargs
+    from provcat.models.spec import ModelSpec, parse_model_spec
 
 __all__ = [
     "Cost",
@@ -40,18 +40,18 @@ __all__ = [
 ]
 
 _LAZY = {
-    "match_endpoint": "provcat.match",
-    "EndpointRegistry": "provcat.registry",
-    "iModel": "provcat.imodel",
-    "parse_model_spec": "provcat.modelspec",
-    "ModelSpec": "provcat.modelspec",
-    "model_kwargs": "provcat.models",
-    "resolve": "provcat.resolution",
-    "get_model": "provcat.inventory",
-    "list_models": "provcat.inventory",
-    "ModelInfo": "provcat.inventory",
-    "estimate_cost": "provcat.cost",
-    "Cost": "provcat.cost",
+    "match_endpoint": "provcat.endpoints.match",
+    "EndpointRegistry": "provcat.endpoints.registry",
+    "iModel": "provcat.endpoints.imodel",
+    "parse_model_spec": "provcat.models.spec",
+    "ModelSpec": "provcat.models.spec",
+    "model_kwargs": "provcat.models.kwargs",
+    "resolve": "provcat.endpoints.resolution",
+    "get_model": "provcat.models.inventory",
+    "list_models": "provcat.models.inventory",
+    "ModelInfo": "provcat.models.inventory",
+    "estimate_cost": "provcat.models.cost",
+    "Cost": "provcat.models.cost",
     "ModelNotFound": "provcat.model_errors",
     "ModelRetired": "provcat.model_errors",
     "ModelDeprecated": "provcat.model_errors",

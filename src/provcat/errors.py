@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         ServerError,
         StreamError,
     )
-    from provcat.diagnostic import ProviderDiagnostic
+    from provcat.catalog.diagnostic import ProviderDiagnostic
 
 __all__ = [
     "APIConnectionError",

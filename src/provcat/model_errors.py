@@ -1,4 +1,4 @@
-"""Typed errors and the warning of model lookups and cost estimates (provcat.inventory, .cost)."""
+"""Typed errors and the warning of model lookups and cost estimates (provcat.models.inventory, .cost)."""
 
 from __future__ import annotations
 

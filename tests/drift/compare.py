@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from provcat.request import SdkDeviation
+from provcat.endpoints.request import SdkDeviation
 
 from .facts import FieldFacts
 

@@ -37,27 +37,27 @@ def _openai(endpoint: str, model: str, target: str) -> Pair:
 PAIRS: tuple[Pair, ...] = (
     _openai(
         "chat/completions",
-        "provcat.protocols.openai_chat:ChatCompletionsRequest",
+        "provcat.endpoints.protocols.openai_chat:ChatCompletionsRequest",
         "openai.types.chat.completion_create_params:CompletionCreateParamsNonStreaming",
     ),
     _openai(
         "chat/completions",
-        "provcat.protocols.openai_chat:ChatStreamOptions",
+        "provcat.endpoints.protocols.openai_chat:ChatStreamOptions",
         "openai.types.chat.chat_completion_stream_options_param:ChatCompletionStreamOptionsParam",
     ),
     _openai(
         "chat/completions",
-        "provcat.protocols.openai_chat:WebSearchOptions",
+        "provcat.endpoints.protocols.openai_chat:WebSearchOptions",
         "openai.types.chat.completion_create_params:WebSearchOptions",
     ),
     _openai(
         "chat/completions",
-        "provcat.protocols.openai_chat:ModerationConfig",
+        "provcat.endpoints.protocols.openai_chat:ModerationConfig",
         "openai.types.chat.completion_create_params:Moderation",
     ),
     _openai(
         "chat/completions",
-        "provcat.protocols.openai_chat:PromptCacheOptions",
+        "provcat.endpoints.protocols.openai_chat:PromptCacheOptions",
         "openai.types.chat.completion_create_params:PromptCacheOptions",
     ),
     _openai(
@@ -77,17 +77,17 @@ PAIRS: tuple[Pair, ...] = (
     ),
     _openai(
         "embeddings",
-        "provcat.protocols.openai_embeddings:EmbeddingsRequest",
+        "provcat.endpoints.protocols.openai_embeddings:EmbeddingsRequest",
         "openai.types.embedding_create_params:EmbeddingCreateParams",
     ),
     _openai(
         "audio/speech",
-        "provcat.protocols.openai_audio:SpeechRequest",
+        "provcat.endpoints.protocols.openai_audio:SpeechRequest",
         "openai.types.audio.speech_create_params:SpeechCreateParams",
     ),
     _openai(
         "audio/transcriptions",
-        "provcat.protocols.openai_audio:TranscriptionRequest",
+        "provcat.endpoints.protocols.openai_audio:TranscriptionRequest",
         "openai.types.audio.transcription_create_params:TranscriptionCreateParamsNonStreaming",
     ),
     _openai(
@@ -114,21 +114,21 @@ PAIRS: tuple[Pair, ...] = (
         "anthropic",
         "anthropic",
         "messages",
-        "provcat.protocols.anthropic_messages:MessagesRequest",
+        "provcat.endpoints.protocols.anthropic_messages:MessagesRequest",
         ("anthropic.types.beta.message_create_params:MessageCreateParamsNonStreaming",),
     ),
     Pair(
         "anthropic",
         "anthropic",
         "messages",
-        "provcat.protocols.anthropic_messages:OutputConfig",
+        "provcat.endpoints.protocols.anthropic_messages:OutputConfig",
         ("anthropic.types.beta.beta_output_config_param:BetaOutputConfigParam",),
     ),
     Pair(
         "anthropic",
         "anthropic",
         "messages",
-        "provcat.protocols.anthropic_messages:ThinkingConfigEnabled",
+        "provcat.endpoints.protocols.anthropic_messages:ThinkingConfigEnabled",
         ("anthropic.types.beta.beta_thinking_config_enabled_param:BetaThinkingConfigEnabledParam",),
     ),
     Pair(

@@ -8,7 +8,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-from provcat.request import RequestModel, SdkDeviation
+from provcat.endpoints.request import RequestModel, SdkDeviation
 
 from .compare import Difference, compare, split_recorded
 from .facts import FieldFacts, model_facts, sdk_facts

@@ -17,7 +17,7 @@ from typing import Any
 import provcat_catalog
 import pytest
 
-from provcat.request import RequestModel, SdkDeviation
+from provcat.endpoints.request import RequestModel, SdkDeviation
 from tests.conftest import ROOT
 
 from .pairs import NO_SDK, PAIRS, Pair

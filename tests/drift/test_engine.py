@@ -12,7 +12,7 @@ import pytest
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
-from provcat.request import RequestModel, SdkDeviation
+from provcat.endpoints.request import RequestModel, SdkDeviation
 
 from .compare import Difference, compare, split_recorded
 from .facts import model_facts, sdk_facts

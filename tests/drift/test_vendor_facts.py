@@ -162,7 +162,7 @@ ANTHROPIC_DEPRECATIONS = (
 
 @pytest.mark.parametrize("name", ["temperature", "top_k", "top_p"])
 def test_anthropic_sampling_parameters_are_marked_deprecated(name: str) -> None:
-    from provcat.protocols.anthropic_messages import MessagesRequest
+    from provcat.endpoints.protocols.anthropic_messages import MessagesRequest
 
     assert ANTHROPIC_DEPRECATIONS in str(MessagesRequest.model_fields[name].deprecated)
     assert MessagesRequest.model_json_schema()["properties"][name]["deprecated"] is True

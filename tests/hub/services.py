@@ -197,7 +197,7 @@ def serve(args: list[str], env: dict[str, str] | None = None, port: int | None =
         [
             sys.executable,
             "-c",
-            "import sys; from provcat.cli import main; sys.argv[0] = 'provcat'; main()",
+            "import sys; from provcat.cli.main import main; sys.argv[0] = 'provcat'; main()",
             "hub",
             "serve",
             "--port",

@@ -90,7 +90,7 @@ async def test_public_reads_ignore_tokens_but_writes_need_one(hub: Hub) -> None:
 
 
 async def test_a_revoked_token_stops_working_at_once(hub: Hub, tmp_path: Path) -> None:
-    from provcat.cli import main
+    from provcat.cli.main import main
 
     runner = CliRunner()
     created = runner.invoke(

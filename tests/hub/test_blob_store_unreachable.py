@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from provcat.cli import main
+from provcat.cli.main import main
 from provcat.hub.storage.blobfailure import shown_endpoint
 from tests.hub.services import S3, free_port
 

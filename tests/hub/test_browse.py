@@ -271,7 +271,7 @@ def test_adapter_page_and_its_pull_command(browser: Any, site: Site, tmp_path: P
     # the command as shown runs and pulls the verified payload
     argv = shlex.split(command)
     assert argv[0] == "provcat"
-    run = [sys.executable, "-c", "from provcat.cli import main; main()", *argv[1:]]
+    run = [sys.executable, "-c", "from provcat.cli.main import main; main()", *argv[1:]]
     result = subprocess.run(
         [*run, "--store", str(tmp_path / "store"), "--format", "json"],
         capture_output=True,

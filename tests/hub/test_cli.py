@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from provcat.cli import main
+from provcat.cli.main import main
 from tests.hub.conftest import Live
 from tests.hub.helpers import safetensors
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from provcat.cli import main
+from provcat.cli.main import main
 from provcat.hub.errors import RegistryUnavailableError
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import open_storage

@@ -123,7 +123,7 @@ async def test_nul_in_query_parameters_is_400(hub: Hub) -> None:
 
 @pytest.mark.parametrize("hub", ["sqlite"], indirect=True)  # the same on both
 def test_storage_commands_leave_live_uploads_alone(hub: Hub, tmp_path: Path) -> None:
-    from provcat.cli import main
+    from provcat.cli.main import main
 
     in_flight = hub.storage.tmp_dir / "upload-live.part"
     in_flight.write_bytes(b"half an upload")

@@ -79,7 +79,7 @@ def test_host_names(host: str, name: str) -> None:
 
 
 def test_serve_on_every_interface_needs_a_public_url(tmp_path: Path) -> None:
-    from provcat.cli import main
+    from provcat.cli.main import main
 
     result = CliRunner().invoke(
         main, ["hub", "serve", "--data-dir", str(tmp_path), "--host", "0.0.0.0"]

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.pipeline import run
-from provcat.inventory import _INVENTORY
-from provcat.registry import CatalogSource, EndpointRegistry
+from provcat.endpoints.registry import CatalogSource, EndpointRegistry
+from provcat.models.inventory import _INVENTORY
 
 CATALOG = Path(__file__).resolve().parent.parent / "catalogs" / "models"
 

@@ -10,7 +10,7 @@ import pytest
 
 from generator.pipeline import run
 from provcat import ModelRetired, get_model, list_models
-from provcat.registry import EndpointRegistry
+from provcat.endpoints.registry import EndpointRegistry
 
 CATALOG = Path(__file__).resolve().parents[2] / "catalog"
 REVIEWED = date(2026, 12, 1)

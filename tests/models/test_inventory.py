@@ -21,7 +21,7 @@ from provcat import (
     match_endpoint,
     model_kwargs,
 )
-from provcat.compat import set_strict
+from provcat.endpoints.compat import set_strict
 from tests.models.inventory_catalog import use_acme
 
 
@@ -206,7 +206,7 @@ def test_model_kwargs_checks_every_spelling_and_each_dated_model_of_a_provider()
 
 
 def test_the_lifecycle_check_folds_the_provider_and_passes_what_it_cannot_place() -> None:
-    from provcat.inventory import check_model_use
+    from provcat.models.inventory import check_model_use
 
     with pytest.warns(ModelDeprecated, match="acme-old"):
         check_model_use(" ACME-AI ", "acme-old")

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from provcat import model_kwargs, parse_model_spec
-from provcat.cli import main
-from provcat.modelspec import ModelSpec
+from provcat.cli.main import main
+from provcat.models.spec import ModelSpec
 
 
 def test_bypass_beats_yolo_and_fast_adds_on_top() -> None:

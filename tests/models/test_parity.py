@@ -11,8 +11,8 @@ from collections.abc import Callable
 import provcat_catalog
 import pytest
 
-from provcat.keys import canonical_key
-from provcat.modelspec import parse_model_spec
+from provcat.catalog.keys import canonical_key
+from provcat.models.spec import parse_model_spec
 
 warnings.simplefilter("ignore", DeprecationWarning)
 lionagi_providers = pytest.importorskip(
@@ -169,7 +169,7 @@ def test_at_least_500_specs_match_lionagi_or_differ_as_ordered() -> None:
     "effort", ["none", "minimal", "low", "medium", "high", "xhigh", "max", "ultra"]
 )
 def test_codex_clamp_matches_lionagi(model: str, effort: str) -> None:
-    from provcat.models import model_kwargs
+    from provcat.models.kwargs import model_kwargs
 
     expected = lionagi_providers._clamp_codex_effort(effort, f"codex/{model}")
     assert model_kwargs(f"codex/{model}", effort=effort)["reasoning_effort"] == expected
@@ -187,7 +187,7 @@ def test_codex_clamp_matches_lionagi(model: str, effort: str) -> None:
 )
 @pytest.mark.parametrize("effort", ["low", "medium", "high", "xhigh", "max", "ultra"])
 def test_claude_clamp_matches_lionagi_within_the_vendor_vocabulary(model: str, effort: str) -> None:
-    from provcat.models import model_kwargs
+    from provcat.models.kwargs import model_kwargs
 
     expected = lionagi_providers._clamp_claude_effort(effort, model)
     assert model_kwargs(f"claude_code/{model}", effort=effort)["effort"] == expected
@@ -195,7 +195,7 @@ def test_claude_clamp_matches_lionagi_within_the_vendor_vocabulary(model: str, e
 
 @pytest.mark.parametrize("effort", ["none", "minimal"])
 def test_claude_no_longer_receives_efforts_it_cannot_take(effort: str) -> None:
-    from provcat.models import model_kwargs
+    from provcat.models.kwargs import model_kwargs
 
     assert lionagi_providers._clamp_claude_effort(effort, "claude-opus-4-7") == effort  # lionagi
     assert model_kwargs("claude_code/claude-opus-4-7", effort=effort)["effort"] == "low"

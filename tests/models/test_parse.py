@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from provcat.effort import EFFORT_LEVELS
-from provcat.modelspec import ModelSpec, parse_model_spec, split_effort_suffix
+from provcat.models.effort import EFFORT_LEVELS
+from provcat.models.spec import ModelSpec, parse_model_spec, split_effort_suffix
 
 
 @pytest.mark.parametrize(

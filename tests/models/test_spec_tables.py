@@ -1,4 +1,4 @@
-"""The model-spec tables a snapshot makes once (provcat.catalog.spec_tables): the clamp tables
+"""The model-spec tables a snapshot makes once (provcat.models.tables): the clamp tables
 give what the policy's rules say, a spelling is one read, and an alias may contain a "/"."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ import provcat_catalog
 import pytest
 
 from provcat import model_kwargs, parse_model_spec
-from provcat.catalog.load import Importer
 from provcat.catalog.publish import trusted_snapshot
 from provcat.catalog.snapshot import CatalogSnapshot
-from provcat.catalog.spec_tables import effort_tables
 from provcat.catalog.specs import ProviderModelPolicy
-from provcat.effort import EFFORT_LEVELS
-from provcat.models import translate_effort
-from provcat.modelspec import ModelSpec
-from provcat.registry import CatalogSource, EndpointRegistry
+from provcat.endpoints.load import Importer
+from provcat.endpoints.registry import CatalogSource, EndpointRegistry
+from provcat.models.effort import EFFORT_LEVELS
+from provcat.models.kwargs import translate_effort
+from provcat.models.spec import ModelSpec
+from provcat.models.tables import effort_tables
 
 
 def test_clamp_tables_follow_the_first_matching_rule_and_stop_at_the_first_star() -> None:

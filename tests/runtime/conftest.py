@@ -14,10 +14,10 @@ import pytest
 
 from generator.pipeline import run
 from provcat.catalog.keyspace import indexes, record_keys
-from provcat.catalog.load import Importer
 from provcat.catalog.publish import trusted_snapshot
 from provcat.catalog.snapshot import CatalogSnapshot
-from provcat.registry import CatalogSource, EndpointRegistry
+from provcat.endpoints.load import Importer
+from provcat.endpoints.registry import CatalogSource, EndpointRegistry
 from tests.conftest import BASE_CATALOG, FIXTURE_MODULES
 
 Records = list[dict[str, Any]]
@@ -72,7 +72,7 @@ def assert_configs_equal_validated(snapshot: Any) -> None:
     """Every bound config of ``snapshot`` (after inspection loaded them all) equals the validated
     ``EndpointConfig`` of its record: the same values, of the same types, with the same fields set
     (what the trusted publication must give)."""
-    from provcat.config import EndpointConfig
+    from provcat.endpoints.config import EndpointConfig
 
     EndpointRegistry.list_providers()
     assert snapshot.bindings, "nothing was loaded"

@@ -20,7 +20,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from provcat import match_endpoint
-from provcat.endpoint import AgenticEndpoint, AgentResult
+from provcat.endpoints.endpoint import AgenticEndpoint, AgentResult
 from provcat.errors import EndpointConfigurationError
 from provcat.providers.ag2._runtime import AG2Result
 from provcat.providers.anthropic.claude_code import ClaudeCodeRequest
@@ -820,7 +820,7 @@ def test_ag2_missing_makes_the_provider_unavailable_and_others_resolve() -> None
         sys.modules["ag2"] = None  # as if AG2 were not installed
         from provcat import match_endpoint
         from provcat.errors import ProviderUnavailable
-        from provcat.registry import EndpointRegistry
+        from provcat.endpoints.registry import EndpointRegistry
         rows = {r["provider"]: r for r in EndpointRegistry.list_providers()}
         try:
             match_endpoint("ag2", "agent")

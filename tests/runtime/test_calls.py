@@ -17,7 +17,9 @@ import httpx
 import pytest
 
 from provcat import match_endpoint
-from provcat.endpoint import Endpoint
+from provcat.endpoints.endpoint import Endpoint
+from provcat.endpoints.pool import ConnectionPool
+from provcat.endpoints.retry import MAX_DELAY
 from provcat.errors import (
     APIConnectionError,
     APIError,
@@ -33,8 +35,6 @@ from provcat.errors import (
     ServerError,
     StreamError,
 )
-from provcat.pool import ConnectionPool
-from provcat.retry import MAX_DELAY
 
 SECRET = "sk-sentinel-DO-NOT-PRINT-0123456789"
 Handler = Callable[[httpx.Request], httpx.Response]
@@ -492,7 +492,7 @@ def test_endpoints_share_the_pool_and_the_caller_closes_it() -> None:
 
 
 def test_the_default_pool_is_one_per_event_loop() -> None:
-    from provcat.pool import aclose_default, default_pool
+    from provcat.endpoints.pool import aclose_default, default_pool
 
     async def run() -> bool:
         first = default_pool()

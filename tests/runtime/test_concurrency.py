@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from provcat import match_endpoint
-from provcat.registry import CatalogSource, EndpointRegistry
+from provcat.endpoints.registry import CatalogSource, EndpointRegistry
 from tests.runtime.conftest import Records, TrustedSource, base_records, record, run_threads
 
 THREADS = 32

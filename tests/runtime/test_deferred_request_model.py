@@ -21,9 +21,9 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from provcat import match_endpoint
-from provcat.config import DeferredModel, EndpointConfig
+from provcat.endpoints.config import DeferredModel, EndpointConfig
+from provcat.endpoints.registry import CatalogSource, EndpointRegistry
 from provcat.errors import EndpointConfigurationError, ProviderUnavailable
-from provcat.registry import CatalogSource, EndpointRegistry
 from tests.runtime.conftest import Records, TrustedSource, base_records, record, run_threads
 
 THREADS = 32
@@ -79,7 +79,7 @@ def test_every_bundled_endpoint_defers_its_model_and_reads_the_class_its_record_
                 assert config.stored_request_options() is config.request_options  # replaced
                 checked += 1
         assert checked >= 40
-        from provcat.protocols.openai_chat import ChatCompletionsRequest
+        from provcat.endpoints.protocols.openai_chat import ChatCompletionsRequest
 
         assert match_endpoint("openai", "chat").request_model is ChatCompletionsRequest
     finally:

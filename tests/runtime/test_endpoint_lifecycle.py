@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from provcat import iModel, match_endpoint, resolve
-from provcat.compat import set_strict
-from provcat.endpoint_lifecycle import endpoint_state
+from provcat.endpoints.compat import set_strict
+from provcat.endpoints.lifecycle import endpoint_state
 from provcat.errors import EndpointDeprecated, EndpointRetired
 
 

@@ -7,7 +7,7 @@ import warnings
 import pytest
 
 from provcat import iModel
-from provcat.compat import set_strict
+from provcat.endpoints.compat import set_strict
 from provcat.errors import EndpointConfigurationError
 
 
@@ -63,16 +63,16 @@ def test_provider_is_required() -> None:
 
 
 def test_imodel_resolves_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    import provcat.resolution
+    import provcat.endpoints.resolution
 
     calls: list[tuple[str, str]] = []
-    real = provcat.resolution.lookup
+    real = provcat.endpoints.resolution.lookup
 
     def counting(snapshot: object, provider: str, endpoint: str, *, compatible: bool) -> object:
         calls.append((provider, endpoint))
         return real(snapshot, provider, endpoint, compatible=compatible)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("provcat.match.lookup", counting)
+    monkeypatch.setattr("provcat.endpoints.match.lookup", counting)
     m = iModel(provider="OpenAI ", endpoint="chat", model="gpt-4o", temperature=0.2)
     assert calls == [("OpenAI ", "chat")]
     assert m.request_defaults == {"model": "gpt-4o", "temperature": 0.2}

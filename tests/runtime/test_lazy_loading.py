@@ -6,17 +6,15 @@ These run the generator's own records through the publication the bundled snapsh
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from provcat import match_endpoint
+from provcat.endpoints.match import resolve
+from provcat.endpoints.registry import EndpointRegistry
 from provcat.errors import ProviderUnavailable
-from provcat.match import resolve
-from provcat.registry import EndpointRegistry
 from tests.runtime.conftest import Records, TrustedSource, base_records, record, run_threads
 
 THREADS = 32
@@ -119,21 +117,3 @@ def test_a_request_model_that_fails_on_first_use_makes_its_provider_unavailable(
     with pytest.raises(ProviderUnavailable):
         match_endpoint("alpha", "chat")  # the whole provider, from now on
     assert match_endpoint("scripted", "").config.provider == "scripted"
-
-
-def test_a_fresh_process_resolving_a_record_loads_no_pydantic_and_no_provider() -> None:
-    code = (
-        "import sys, provcat\n"
-        "spec = provcat.resolve('OpenAI', ' chat ')\n"
-        "print(spec.provider, spec.key, spec.protocol)\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'provcat.providers',"
-        " 'provcat.protocols.'))))\n"
-        "provcat.match_endpoint('openai', 'chat')\n"
-        "print(sorted(m for m in sys.modules if m.startswith('provcat.p')))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    first, before, after = out.stdout.splitlines()
-    assert first == "openai chat/completions openai-chat"
-    assert before == "[]"
-    # no provider module (OpenAI names none); the chat request model is imported when first read
-    assert after == str(["provcat.protocols"])

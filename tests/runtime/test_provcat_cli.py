@@ -8,8 +8,8 @@ import provcat_catalog
 import pytest
 from click.testing import CliRunner
 
-from provcat.cli import main
-from provcat.registry import EndpointRegistry
+from provcat.cli.main import main
+from provcat.endpoints.registry import EndpointRegistry
 
 
 def _run(*args: str) -> tuple[int, str, str]:

@@ -20,16 +20,16 @@ from provcat.catalog.keyspace import (
     check_classes,
     check_keys,
 )
-from provcat.compat import CompatibleEndpoint, set_strict
-from provcat.endpoint import AgenticEndpoint, Endpoint, EndpointType
+from provcat.endpoints.compat import CompatibleEndpoint, set_strict
+from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint, EndpointType
+from provcat.endpoints.match import resolve
+from provcat.endpoints.registry import CatalogSource, EndpointRegistry
 from provcat.errors import (
     CatalogValidationError,
     EndpointConfigurationError,
     EndpointNotFound,
     ProviderUnavailable,
 )
-from provcat.match import resolve
-from provcat.registry import CatalogSource, EndpointRegistry
 from tests.runtime.conftest import Records, record
 
 Use = Callable[[Records], CatalogSource]
@@ -610,7 +610,7 @@ def test_d2_restart_rebuilds_and_persists_nothing(tmp_path: Any) -> None:
     import sys
 
     code = (
-        "from provcat.registry import EndpointRegistry as R\n"
+        "from provcat.endpoints.registry import EndpointRegistry as R\n"
         "from provcat import match_endpoint\n"
         "assert R._snapshot is None\n"
         "match_endpoint('openai', 'chat')\n"
@@ -673,7 +673,7 @@ def test_a_custom_source_with_a_key_collision_keeps_the_prior_snapshot(use_catal
     ],
 )
 def test_trusted_config_construction_falls_back_to_the_validator(change: dict[str, Any]) -> None:
-    from provcat.config import EndpointConfig
+    from provcat.endpoints.config import EndpointConfig
 
     values = {"name": "alpha_chat", "provider": "alpha", "endpoint": "chat", **change}
     try:

@@ -8,7 +8,7 @@ import json
 from click.testing import CliRunner
 
 from provcat import match_endpoint
-from provcat.cli import main
+from provcat.cli.main import main
 from provcat.redact import sanitize, url_without_password
 
 URL = "http://bob:Sentinel-PW-42@127.0.0.1:9/v1"

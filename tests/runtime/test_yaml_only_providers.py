@@ -17,8 +17,8 @@ import provcat_catalog
 import pytest
 
 from provcat import match_endpoint, resolve
+from provcat.endpoints.registry import EndpointRegistry
 from provcat.errors import EndpointDeprecated
-from provcat.registry import EndpointRegistry
 from tests.runtime.conftest import Recorder
 
 # provider -> (documented base URL, documented API-key variable, source)
@@ -110,7 +110,7 @@ def test_chat_resolves_builds_its_payload_and_calls_a_loopback_server(
             base_url=url + urlsplit(base_url).path,
             allow_local_network=True,  # the loopback server stands in for the vendor
         )
-    assert type(ep).__module__ == "provcat.protocols"  # a class derived for this endpoint
+    assert type(ep).__module__ == "provcat.endpoints.protocols"  # a class derived for this endpoint
     assert ep.config.provider == provider
     assert ep.request_model is not None and ep.request_model.__name__ == CHAT_MODEL[provider]
     messages = [{"role": "user", "content": "hi"}]

@@ -140,7 +140,7 @@ def test_a_rebuild_with_kept_checks_imports_no_pydantic(yaml_only: Workspace) ->
         "sys.argv = ['generator', 'build', '--catalog', sys.argv[1], '--out', sys.argv[2]]\n"
         "def said():\n"
         "    print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic' or m in "
-        "('provcat.config', 'provcat.request', 'provcat.endpoint')), flush=True)\n"
+        "('provcat.endpoints.config', 'provcat.endpoints.request', 'provcat.endpoints.endpoint')), flush=True)\n"
         "end = os._exit\n"
         "def ended(code):\n"  # the build ends the process without unwinding
         "    assert not code, code\n"

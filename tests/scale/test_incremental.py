@@ -544,7 +544,7 @@ def test_a_request_default_the_runtime_model_accepted_is_not_validated_again(
     cache key), and only for the exact value; a rejection is judged every time."""
     from generator import validate
     from generator.model import Valued
-    from provcat.protocols.openai_chat import ChatCompletionsRequest
+    from provcat.endpoints.protocols.openai_chat import ChatCompletionsRequest
 
     asked: list[object] = []
     real = validate.field_problem
@@ -568,7 +568,11 @@ def test_a_request_default_the_runtime_model_accepted_is_not_validated_again(
         found = check("hot", FileCache(tmp_path))
         assert found is not None and found.code == "invalid_request_default"  # type: ignore[attr-defined]
     assert asked == [0.5, 0.7, "hot", "hot"]
-    made = type("Local", (ChatCompletionsRequest,), {"__module__": "provcat.protocols.openai_chat"})
+    made = type(
+        "Local",
+        (ChatCompletionsRequest,),
+        {"__module__": "provcat.endpoints.protocols.openai_chat"},
+    )
     assert validate._acceptance(made, "temperature", 0.5) is None  # not the module's own class
     monkeypatch.setattr(incremental, "_CODE", "other generator code")
     assert check(0.5, FileCache(tmp_path)) is None and asked[-1] == 0.5  # other code: asked anew

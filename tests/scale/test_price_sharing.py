@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from provcat.inventory import PriceSet
+from provcat.models.inventory import PriceSet
 
 
 def test_equal_records_share_one_price_set() -> None:

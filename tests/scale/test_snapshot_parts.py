@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from provcat.snapshot_parts import ByProvider
+from provcat.catalog.parts import ByProvider
 from tests.conftest import ROOT
 
 GENERATED = ROOT / "generated"

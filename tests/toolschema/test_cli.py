@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from provcat.cli import main
+from provcat.cli.main import main
 from tests.conftest import tree_bytes
 from tests.toolschema.conftest import FIXTURES, TARGETS
 

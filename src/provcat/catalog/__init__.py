@@ -5,11 +5,10 @@ Names load on first access, so ``from provcat.catalog.specs import ...`` costs o
 
 from typing import TYPE_CHECKING
 
-from provcat.keys import canonical_endpoint_key, canonical_provider_key
+from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key
 from provcat.lazy_names import lazy_names
 
 if TYPE_CHECKING:
-    from provcat.catalog.inspect import EndpointCatalogItem, ProviderCatalogItem
     from provcat.catalog.snapshot import CatalogSnapshot
     from provcat.catalog.specs import (
         EndpointType,
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
         ProviderModelPolicy,
         ProviderModuleSpec,
     )
+    from provcat.endpoints.inspect import EndpointCatalogItem, ProviderCatalogItem
 
 __all__ = [
     "CatalogSnapshot",
@@ -34,8 +34,8 @@ __all__ = [
 
 _LAZY = {
     "CatalogSnapshot": "provcat.catalog.snapshot",
-    "EndpointCatalogItem": "provcat.catalog.inspect",
-    "ProviderCatalogItem": "provcat.catalog.inspect",
+    "EndpointCatalogItem": "provcat.endpoints.inspect",
+    "ProviderCatalogItem": "provcat.endpoints.inspect",
     "EndpointType": "provcat.catalog.specs",
     "ProviderDiagnostic": "provcat.catalog.specs",
     "ProviderEndpointSpec": "provcat.catalog.specs",

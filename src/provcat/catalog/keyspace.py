@@ -4,7 +4,7 @@ The generator runs it over the YAML (each spelling's ``at`` is its file position
 a snapshot; the runtime runs it over the records of a catalog source that the generator did not
 write (each ``at`` is None). It imports no YAML, JSON Schema or template library, and no pydantic.
 
-Keys are compared after :func:`provcat.keys.canonical_key`. Provider keys and provider aliases
+Keys are compared after :func:`provcat.catalog.keys.canonical_key`. Provider keys and provider aliases
 share one global space; endpoint keys and endpoint aliases share one space per provider.
 Declarations are visited in the order given, so "first" is the caller's (file, position) order.
 """
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
-from provcat.keys import canonical_key
+from provcat.catalog.keys import canonical_key
 
 __all__ = [
     "ClassUse",
@@ -216,7 +216,7 @@ class ClassUse(Generic[At]):
 
 def check_classes(uses: Iterable[ClassUse[At]]) -> list[KeyProblem[At]]:
     """Each class is an Endpoint subclass agreeing with its endpoint's type, used only once."""
-    from provcat.endpoint import AgenticEndpoint, Endpoint
+    from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint
 
     found: list[KeyProblem[At]] = []
     owners: dict[int, ClassUse[At]] = {}
@@ -229,7 +229,7 @@ def check_classes(uses: Iterable[ClassUse[At]]) -> list[KeyProblem[At]]:
             found.append(
                 KeyProblem(
                     "not_an_endpoint_class",
-                    f"{where}: {cls!r} is not a subclass of provcat.endpoint.Endpoint",
+                    f"{where}: {cls!r} is not a subclass of provcat.endpoints.endpoint.Endpoint",
                     use.at,
                     pkey,
                     ekey,

@@ -17,17 +17,17 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from provcat.catalog.keys import canonical_key
 from provcat.catalog.lazy import LazyMapping
 from provcat.catalog.snapshot import CatalogSnapshot, ProviderEntry
 from provcat.catalog.specs import ProviderEndpointSpec
 from provcat.errors import CatalogValidationError, ProviderUnavailable
-from provcat.keys import canonical_key
 
 if TYPE_CHECKING:
+    from provcat.catalog.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
     from provcat.catalog.keyspace import ClassUse, KeyProblem
-    from provcat.catalog.load import Importer, Problems
     from provcat.catalog.policy import ProviderModelPolicy
-    from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
+    from provcat.endpoints.load import Importer, Problems
 
 __all__ = ["checked_snapshot", "trusted_snapshot"]
 
@@ -122,7 +122,7 @@ _RUNTIME_CODE: dict[str, CatalogDiagnosticCode] = {
 
 
 def _diagnostic(problem: KeyProblem[Any]) -> ProviderDiagnostic:
-    from provcat.diagnostic import ProviderDiagnostic
+    from provcat.catalog.diagnostic import ProviderDiagnostic
 
     code: Any = _RUNTIME_CODE.get(problem.code, problem.code)
     return ProviderDiagnostic(
@@ -139,7 +139,7 @@ def checked_snapshot(
 ) -> CatalogSnapshot:
     """Validate ``records`` as a whole and load every provider; raise CatalogValidationError."""
     from provcat.catalog.keyspace import ClassUse, check_classes, check_keys, indexes, record_keys
-    from provcat.catalog.load import load_endpoint
+    from provcat.endpoints.load import load_endpoint
 
     ordered = sorted(records, key=lambda r: canonical_key(r["provider"]))
     keys = [record_keys(r) for r in ordered]

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 from provcat.catalog.specs import ProviderEndpointSpec
 
 if TYPE_CHECKING:
+    from provcat.catalog.diagnostic import ProviderDiagnostic
     from provcat.catalog.module_spec import ProviderModuleSpec
     from provcat.catalog.policy import ProviderModelPolicy
-    from provcat.catalog.spec_tables import SpecAlias, SpecProvider
-    from provcat.config import EndpointConfig
-    from provcat.diagnostic import ProviderDiagnostic
-    from provcat.endpoint import Endpoint
+    from provcat.endpoints.config import EndpointConfig
+    from provcat.endpoints.endpoint import Endpoint
+    from provcat.models.tables import SpecAlias, SpecProvider
 
 __all__ = ["Binding", "CatalogSnapshot", "ProviderEntry"]
 
@@ -131,7 +131,7 @@ _STATE = (
     "parsed_specs",
     "applied_specs",
 )
-# derived from the facts by provcat.catalog.spec_tables on first read (a model spec): every
+# derived from the facts by provcat.models.tables on first read (a model spec): every
 # canonical provider spelling -> what a model spec needs of its provider; every canonical model
 # alias -> its target; whether any alias has a "/" (when none has, a spec with one is never an
 # alias). Made on first read, not with the snapshot: they read every provider's policy, which
@@ -234,7 +234,7 @@ class CatalogSnapshot:
         so every later read is a plain slot read (this runs only for an unset slot)."""
         if name not in _DERIVED:
             raise AttributeError(name)
-        from provcat.catalog.spec_tables import spec_aliases, spec_providers
+        from provcat.models.tables import spec_aliases, spec_providers
 
         providers = spec_providers(self.provider_index, self.policies)
         object.__setattr__(self, "spec_providers", providers)

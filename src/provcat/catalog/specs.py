@@ -7,7 +7,7 @@ are imported the first time the endpoint is used. Nothing here imports pydantic.
 The other ADR records are re-exported here and defined in modules of their own, made only where
 they are used (so never on the cold path, ``import provcat`` + the first ``match_endpoint``):
 :class:`ProviderModelPolicy` (:mod:`provcat.catalog.policy`), :class:`ProviderModuleSpec`
-(:mod:`provcat.catalog.module_spec`) and :class:`ProviderDiagnostic` (:mod:`provcat.diagnostic`).
+(:mod:`provcat.catalog.module_spec`) and :class:`ProviderDiagnostic` (:mod:`provcat.catalog.diagnostic`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from provcat.lazy_names import lazy_names
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from provcat.catalog.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
     from provcat.catalog.module_spec import ProviderModuleSpec
     from provcat.catalog.policy import EffortMode, ProviderModelPolicy
-    from provcat.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
 
 __all__ = [
     "CatalogDiagnosticCode",
@@ -42,8 +42,8 @@ __all__ = [
 RequestOptionsFactory = Callable[[], "type[BaseModel]"]
 
 _ELSEWHERE = {
-    "CatalogDiagnosticCode": "provcat.diagnostic",
-    "ProviderDiagnostic": "provcat.diagnostic",
+    "CatalogDiagnosticCode": "provcat.catalog.diagnostic",
+    "ProviderDiagnostic": "provcat.catalog.diagnostic",
     "EffortMode": "provcat.catalog.policy",
     "ProviderModelPolicy": "provcat.catalog.policy",
     "ProviderModuleSpec": "provcat.catalog.module_spec",
@@ -80,7 +80,7 @@ class ProviderEndpointSpec:
     key: str  # canonical endpoint key
     endpoint_type: EndpointType
     endpoint_class: str | None  # "module:Class" of its own class; None for a protocol endpoint
-    protocol: str | None  # the protocol it speaks (provcat.protocols), or None
+    protocol: str | None  # the protocol it speaks (provcat.endpoints.protocols), or None
     request_options: str | None  # "module:Model" of its request model (or factory), or None
     provider_aliases: tuple[str, ...] = ()
     endpoint_aliases: tuple[str, ...] = ()

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from provcat.keys import canonical_key
+from provcat.catalog.keys import canonical_key
 from provcat.toolschema.types import DocReference
 
 __all__ = [
@@ -191,9 +191,9 @@ def target_for_provider(provider: str, endpoint: str | None = None) -> Target:
 
 def _endpoint_key(provider: str, endpoint: str) -> str:
     """The canonical key of ``provider``'s endpoint ``endpoint`` (any declared spelling)."""
+    from provcat.endpoints.registry import EndpointRegistry
+    from provcat.endpoints.resolution import Unlisted, lookup
     from provcat.errors import ProviderCatalogError
-    from provcat.registry import EndpointRegistry
-    from provcat.resolution import Unlisted, lookup
 
     try:  # an unknown endpoint, or a provider whose Python failed to load: a clear message
         found = lookup(EndpointRegistry.snapshot(), provider, endpoint, compatible=False)

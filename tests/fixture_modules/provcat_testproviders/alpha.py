@@ -4,8 +4,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from provcat.endpoint import AgenticEndpoint, Endpoint
-from provcat.request import RequestModel
+from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint
+from provcat.endpoints.request import RequestModel
 
 
 class ChatRequest(RequestModel):

@@ -1,6 +1,6 @@
 """A second provider, so that cross-provider key spaces have something to collide with."""
 
-from provcat.endpoint import AgenticEndpoint, Endpoint
+from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint
 
 
 class BetaChatEndpoint(Endpoint):

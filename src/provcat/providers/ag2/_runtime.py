@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, field_validator
 
-from provcat.endpoint import AgentResult, Endpoint
+from provcat.endpoints.endpoint import AgentResult, Endpoint
+from provcat.endpoints.request import RequestModel
 from provcat.errors import EndpointConfigurationError
-from provcat.request import RequestModel
 
 if TYPE_CHECKING:
     from ag2.config import ModelConfig

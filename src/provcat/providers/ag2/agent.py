@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from provcat.endpoint import AgenticEndpoint
+from provcat.endpoints.endpoint import AgenticEndpoint
+from provcat.endpoints.request import RequestModel
 from provcat.providers.ag2._runtime import (
     AG2Message,
     AG2ModelConfig,
@@ -25,7 +26,6 @@ from provcat.providers.ag2._runtime import (
     model_config,
     validated,
 )
-from provcat.request import RequestModel
 
 __all__ = ["AG2AgentEndpoint", "AG2AgentRequest"]
 

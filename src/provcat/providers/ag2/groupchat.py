@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, Field, model_validator
 
-from provcat.endpoint import AgenticEndpoint
+from provcat.endpoints.endpoint import AgenticEndpoint
+from provcat.endpoints.request import RequestModel
 from provcat.providers.ag2._runtime import AG2ModelConfig, AG2Result, model_config, validated
-from provcat.request import RequestModel
 
 if TYPE_CHECKING:
     from ag2.tools.final.function_tool import FunctionTool

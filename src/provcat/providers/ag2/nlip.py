@@ -16,14 +16,14 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from provcat.endpoint import AgenticEndpoint
+from provcat.endpoints.endpoint import AgenticEndpoint
+from provcat.endpoints.request import RequestModel
 from provcat.providers.ag2._runtime import (
     AG2Message,
     AG2Result,
     ask_once,
     validated,
 )
-from provcat.request import RequestModel
 
 __all__ = ["AG2NlipEndpoint", "AG2NlipRequest"]
 

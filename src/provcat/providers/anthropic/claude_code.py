@@ -17,8 +17,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import AliasChoices, Field
 
-from provcat.endpoint import AgenticEndpoint, flag_args
-from provcat.request import RequestModel
+from provcat.endpoints.endpoint import AgenticEndpoint, flag_args
+from provcat.endpoints.request import RequestModel
 
 __all__ = ["ClaudeCodeCLIEndpoint", "ClaudeCodeRequest"]
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from provcat.request import RequestModel, SdkDeviation
+from provcat.endpoints.request import RequestModel, SdkDeviation
 
 __all__ = [
     "ExaContentsOptions",

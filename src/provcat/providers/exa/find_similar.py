@@ -16,9 +16,9 @@ from typing import Annotated
 
 from pydantic import Field
 
+from provcat.endpoints.request import RequestModel
 from provcat.providers.exa.contents import ExaContentsOptions
 from provcat.providers.exa.search import ExaCategory, ExaFlags
-from provcat.request import RequestModel
 
 __all__ = ["ExaFindSimilarRequest"]
 

@@ -18,8 +18,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from provcat.endpoints.request import RequestModel
 from provcat.providers.exa.contents import ExaContentsOptions
-from provcat.request import RequestModel
 
 __all__ = ["ExaCategory", "ExaFlags", "ExaSearchRequest", "ExaUserIdentifier"]
 

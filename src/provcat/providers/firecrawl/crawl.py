@@ -20,8 +20,8 @@ from typing import Literal
 
 from pydantic import Field
 
+from provcat.endpoints.request import RequestModel
 from provcat.providers.firecrawl.scrape import FirecrawlScrapeOptions, internal
-from provcat.request import RequestModel
 
 __all__ = ["FirecrawlCrawlRequest", "FirecrawlWebhook"]
 

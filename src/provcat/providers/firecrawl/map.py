@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from provcat.endpoints.request import RequestModel
 from provcat.providers.firecrawl.scrape import FirecrawlLocation, internal
-from provcat.request import RequestModel
 
 __all__ = ["FirecrawlMapRequest"]
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel
+from provcat.endpoints.request import RequestModel
 
 __all__ = [
     "FireworksChatRequest",

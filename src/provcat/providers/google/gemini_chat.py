@@ -21,8 +21,8 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from provcat.protocols.openai_chat import ChatCompletionsRequest
-from provcat.request import RequestModel
+from provcat.endpoints.protocols.openai_chat import ChatCompletionsRequest
+from provcat.endpoints.request import RequestModel
 
 __all__ = [
     "GeminiChatRequest",

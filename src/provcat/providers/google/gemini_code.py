@@ -18,8 +18,8 @@ from typing import ClassVar, Literal, Self
 
 from pydantic import AliasChoices, Field, model_validator
 
-from provcat.endpoint import AgenticEndpoint
-from provcat.request import RequestModel
+from provcat.endpoints.endpoint import AgenticEndpoint
+from provcat.endpoints.request import RequestModel
 
 __all__ = ["GeminiCLIEndpoint", "GeminiCodeRequest"]
 

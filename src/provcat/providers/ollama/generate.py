@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel, SdkDeviation
+from provcat.endpoints.request import RequestModel, SdkDeviation
 
 __all__ = ["OllamaGenerateRequest"]
 

@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from provcat.protocols.openai_chat import Metadata
-from provcat.request import RequestModel
+from provcat.endpoints.protocols.openai_chat import Metadata
+from provcat.endpoints.request import RequestModel
 
 __all__ = ["BatchOutputExpiry", "BatchRequest"]
 

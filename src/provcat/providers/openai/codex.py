@@ -21,8 +21,8 @@ from typing import Any, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
-from provcat.endpoint import AgenticEndpoint, flag_args
-from provcat.request import RequestModel
+from provcat.endpoints.endpoint import AgenticEndpoint, flag_args
+from provcat.endpoints.request import RequestModel
 
 __all__ = ["CodexCLIEndpoint", "CodexRequest"]
 

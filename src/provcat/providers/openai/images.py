@@ -16,8 +16,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from provcat.protocols.openai_chat import ReasoningEffort
-from provcat.request import RequestModel
+from provcat.endpoints.protocols.openai_chat import ReasoningEffort
+from provcat.endpoints.request import RequestModel
 
 __all__ = ["ImageEditRequest", "ImageGenerationRequest", "SvgAuthor", "SvgReasoning"]
 

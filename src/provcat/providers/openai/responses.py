@@ -21,13 +21,13 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from provcat.protocols.openai_chat import (
+from provcat.endpoints.protocols.openai_chat import (
     Metadata,
     ModerationConfig,
     PromptCacheOptions,
     ReasoningEffort,
 )
-from provcat.request import RequestModel
+from provcat.endpoints.request import RequestModel
 
 __all__ = [
     "AccessPrograms",

@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel, SdkDeviation
+from provcat.endpoints.request import RequestModel, SdkDeviation
 
 __all__ = [
     "OpenRouterChatRequest",

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel, SdkDeviation
+from provcat.endpoints.request import RequestModel, SdkDeviation
 
 _INTERNAL = (
     "_debug_pro_search",

@@ -16,9 +16,9 @@ from typing import ClassVar, Literal
 
 from pydantic import AliasChoices, Field
 
-from provcat.endpoint import AgenticEndpoint, flag_args
+from provcat.endpoints.endpoint import AgenticEndpoint, flag_args
+from provcat.endpoints.request import RequestModel
 from provcat.errors import EndpointConfigurationError
-from provcat.request import RequestModel
 
 __all__ = ["PiCLIEndpoint", "PiRequest"]
 

@@ -7,7 +7,7 @@ Checked against together 3.1.1 (tests/drift) on 2026-12-01.
 
 from pydantic import Field
 
-from provcat.request import RequestModel
+from provcat.endpoints.request import RequestModel
 
 __all__ = ["TogetherEmbeddingsRequest"]
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from pydantic import Field
 
+from provcat.endpoints.request import RequestModel
 from provcat.providers.xai.responses import XaiSearchParameters, XaiServiceTier
-from provcat.request import RequestModel
 
 __all__ = ["XaiChatRequest", "XaiChatStreamOptions"]
 

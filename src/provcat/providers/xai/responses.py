@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from provcat.request import RequestModel
+from provcat.endpoints.request import RequestModel
 
 __all__ = [
     "XaiNewsSource",

@@ -1,0 +1,247 @@
+"""`provcat models`, `provcat models show` and `provcat cost`: the inventory from the snapshot."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from typing import Any
+
+import click
+
+from provcat.cli.main import FORMAT_OPTION
+from provcat.models.inventory import STATUSES, ModelInfo
+
+__all__ = ["cost", "models"]
+
+_AS_OF = click.option(
+    "--as-of",
+    "as_of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="Judge the lifecycle on this day, YYYY-MM-DD [default: today].",
+)
+
+
+def _day(value: datetime | None) -> date:
+    return value.date() if value is not None else date.today()
+
+
+def _fail(exc: Exception, fmt: str) -> None:
+    if fmt == "json":
+        click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
+        raise SystemExit(1)
+    raise click.ClickException(f"{type(exc).__name__}: {exc}")
+
+
+def _flag(value: bool | None) -> str:
+    return "-" if value is None else ("yes" if value else "no")
+
+
+def _num(value: int | None) -> str:
+    return "-" if value is None else f"{value:,}"
+
+
+def _row(m: ModelInfo, day: date) -> list[str]:
+    base = m.prices.base if m.prices is not None else None
+    return [
+        m.provider,
+        m.id,
+        m.lifecycle(day),
+        _num(m.context_window),
+        _num(m.max_output_tokens),
+        _flag(m.tool_call),
+        _flag(m.reasoning),
+        str(base.input) if base is not None and base.input is not None else "-",
+        str(base.output) if base is not None and base.output is not None else "-",
+        m.shutdown_date or "-",
+        m.successor or "-",
+    ]
+
+
+@click.group(invoke_without_command=True)
+@click.option("--provider", default=None, help="Only this provider's models (key or alias).")
+@click.option(
+    "--status", type=click.Choice(STATUSES), default=None, help="Only models in this state."
+)
+@click.option("--tool-call", is_flag=True, default=None, help="Only models with tool calling.")
+@click.option("--reasoning", is_flag=True, default=None, help="Only reasoning models.")
+@_AS_OF
+@FORMAT_OPTION
+@click.pass_context
+def models(
+    ctx: click.Context,
+    provider: str | None,
+    status: str | None,
+    tool_call: bool | None,
+    reasoning: bool | None,
+    as_of: datetime | None,
+    fmt: str,
+) -> None:
+    """Models in the catalog: lifecycle, limits, capabilities and prices (USD per 1M tokens)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from provcat.cli.main import _table
+    from provcat.errors import ProviderCatalogError
+    from provcat.models.inventory import list_models
+
+    day = _day(as_of)
+    try:
+        found = list_models(
+            provider, status=status, tool_call=tool_call, reasoning=reasoning, as_of=day
+        )
+    except ProviderCatalogError as exc:
+        _fail(exc, fmt)
+        return
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                [{**m.as_dict(), "lifecycle": m.lifecycle(day)} for m in found],
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        return
+    header = [
+        "PROVIDER",
+        "MODEL",
+        "STATUS",
+        "CONTEXT",
+        "MAX OUT",
+        "TOOLS",
+        "REASONING",
+        "INPUT $",
+        "OUTPUT $",
+        "SHUTDOWN",
+        "SUCCESSOR",
+    ]
+    click.echo(_table(header, [_row(m, day) for m in found]))
+    if not found:  # say why the table is empty
+        if provider is not None and not list_models(provider):
+            why = f"{provider} has no model inventory in the catalog (see docs/models.md)"
+        else:
+            why = "no model matches these filters"
+        click.echo(f"note: {why}", err=True)
+
+
+@models.command()
+@click.argument("provider")
+@click.argument("model")
+@_AS_OF
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
+    """Every fact the catalog holds about MODEL of PROVIDER, and where it comes from."""
+    from provcat.errors import ProviderCatalogError
+    from provcat.models.inventory import find_model
+
+    day = _day(as_of)
+    try:
+        info = find_model(provider, model)
+    except ProviderCatalogError as exc:
+        _fail(exc, fmt)
+        return
+    data: dict[str, Any] = {**info.as_dict(), "lifecycle": info.lifecycle(day)}
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{info.provider}/{info.id}" + (f" ({info.name})" if info.name else ""))
+    state = data["lifecycle"]
+    if state in ("deprecated", "retired"):
+        when = f", shutdown {info.shutdown_date}" if info.shutdown_date else ""
+        then = f"; successor: {info.successor}" if info.successor else ""
+        click.echo(f"  {state.upper()} as of {day.isoformat()}{when}{then}")
+    for key, value in data.items():
+        if key in ("provider", "id", "name", "lifecycle") or value in (None, [], {}):
+            continue
+        text = json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else value
+        click.echo(f"  {key}: {text}")
+
+
+@click.command()
+@click.argument("provider")
+@click.argument("model")
+@click.option(
+    "--input",
+    "input_tokens",
+    type=click.IntRange(min=0),
+    required=True,
+    help="Input tokens in all (cached ones included).",
+)
+@click.option(
+    "--output",
+    "output_tokens",
+    type=click.IntRange(min=0),
+    required=True,
+    help="Output tokens in all (reasoning included).",
+)
+@click.option(
+    "--cached",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Of the input, tokens read from the prompt cache.",
+)
+@click.option(
+    "--cache-write",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Of the input, tokens written to the prompt cache.",
+)
+@click.option("--batch", is_flag=True, help="Price at the vendor's batch rates.")
+@_AS_OF
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)  # fmt: skip
+def cost(
+    provider: str,
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+    cached: int,
+    cache_write: int,
+    batch: bool,
+    as_of: datetime | None,
+    fmt: str,
+) -> None:
+    """The cost in USD of one request to MODEL of PROVIDER, from the catalog's prices."""
+    from provcat.errors import ProviderCatalogError
+    from provcat.models.cost import estimate_cost
+
+    usage = {
+        "input_tokens": input_tokens,
+        "output_tokens": output_tokens,
+        "cache_read_tokens": cached,
+        "cache_write_tokens": cache_write,
+    }
+    try:
+        result = estimate_cost(provider, model, usage, batch=batch)
+    except (ProviderCatalogError, ValueError) as exc:
+        _fail(exc, fmt)
+        return
+    _lifecycle_note(result.provider, result.model, _day(as_of))
+    data = result.as_dict()
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+        return
+    tier = f", long-context tier above {result.tier:,} input tokens" if result.tier else ""
+    click.echo(f"{result.provider}/{result.model}{' (batch)' if batch else ''}{tier}")
+    for part in ("input", "cache_read", "cache_write", "input_audio", "output", "reasoning",
+                 "output_audio"):  # fmt: skip
+        if getattr(result, part):
+            click.echo(f"  {part:<13} ${data[part]}")
+    click.echo(f"  {'total':<13} ${data['total']} USD")
+
+
+def _lifecycle_note(provider: str, model: str, day: date) -> None:
+    """A cost is still given for a deprecated or retired model (past usage), with a note on stderr."""
+    from provcat.models.inventory import find_model
+
+    info = find_model(provider, model)
+    state = info.lifecycle(day)
+    if state not in ("deprecated", "retired"):
+        return
+    when = f", shutdown {info.shutdown_date}" if info.shutdown_date else ""
+    then = f"; successor: {info.successor}" if info.successor else ""
+    click.echo(f"note: {provider}/{model} is {state} as of {day}{when}{then}", err=True)

@@ -1,0 +1,247 @@
+"""EndpointConfig: the endpoint-control fields. Unknown fields are errors, never request data.
+
+No ``from __future__ import annotations`` here (as in the request-model modules): pydantic would
+compile and evaluate each string annotation at class creation, on the cold path.
+"""
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
+__all__ = [
+    "INHERITED_SETTINGS",
+    "AuthType",
+    "DeferredModel",
+    "EndpointConfig",
+    "credential_header",
+]
+
+# The endpoint settings a provider's catalog `defaults` may set for all its endpoints.
+INHERITED_SETTINGS = (
+    "base_url",
+    "auth_type",
+    "api_key_env",
+    "content_type",
+    "timeout",
+    "default_headers",
+    "requires_tokens",
+    "idempotent_retries",
+    "serialize_by_alias",
+    "allow_local_network",
+)
+
+AuthType = Literal["bearer", "x-api-key", "none"]
+
+
+class DeferredModel:
+    """A request model named by reference, loaded the first time a config's ``request_options``
+    is read: a catalog endpoint's model is not needed to resolve or build the endpoint, and
+    defining a model's classes is most of what a first ``match_endpoint`` would otherwise cost.
+
+    A config holds one only where the loader put it (:mod:`provcat.endpoints.load`, for the
+    trusted bundled snapshot); reading ``config.request_options`` gives the model class, as it
+    always does. The subclass loads the model once, whatever the thread count, and raises the
+    same typed error every time it cannot.
+    """
+
+    __slots__ = ("ref",)
+
+    def __init__(self, ref: str) -> None:
+        self.ref = ref  # "package.module:Model" (or a factory), as the catalog record names it
+
+    def resolve(self) -> "type[BaseModel]":
+        """The model class; loaded on the first call."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        if isinstance(other, DeferredModel):
+            other = other.resolve()
+        return isinstance(other, type) and self.resolve() is other
+
+    def __hash__(self) -> int:
+        return hash(self.resolve())
+
+    def __repr__(self) -> str:
+        return f"<request model {self.ref!r}, not loaded>"
+
+    def __copy__(self) -> "DeferredModel":
+        return self
+
+    def __deepcopy__(self, memo: object) -> "DeferredModel":
+        return self  # a reference to a class, as a class is (copy treats classes as atoms)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_same, (self.resolve(),))  # pickled as the class itself
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def credential_header(headers: Mapping[str, str]) -> str | None:
+    """Why ``headers`` may not be default headers (they carry a credential), or None."""
+    for name in headers:
+        if name.casefold() in ("authorization", "x-api-key"):
+            return f"put credentials in api_key or api_key_env, not header '{name}'"
+    return None
+
+
+class EndpointConfig(BaseModel):
+    """How to reach one endpoint. Request payload values live in request defaults, not here."""
+
+    # defer_build: the validator is built on the first validation (a caller's overrides), not at
+    # import; registered endpoints get their configs from trusted catalog data (``_from_catalog``).
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, arbitrary_types_allowed=True, defer_build=True
+    )
+
+    name: str = Field(description="Instance name, f'{provider}_{endpoint}' for registered ones.")
+    provider: str = Field(description="Canonical provider key.")
+    endpoint: str = Field(description="Canonical endpoint key as declared.")
+    base_url: str | None = Field(None, description="Base URL; None for agentic endpoints.")
+    path: str | None = Field(None, description="URL path appended to base_url (default: endpoint).")
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"] = "POST"
+    auth_type: AuthType = "bearer"
+    api_key_env: str | None = Field(None, description="Environment variable read at call time.")
+    api_key: SecretStr | None = Field(
+        None, description="An explicit key; overrides api_key_env. Never printed."
+    )
+    content_type: str = "application/json"
+    timeout: float = Field(300, gt=0, description="Seconds a call may take, per attempt.")
+    max_retries: int = Field(
+        3,
+        ge=1,
+        description="Total attempts of a call (provcat.endpoints.retry says which failures retry).",
+    )
+    max_response_bytes: int = Field(
+        64 * 1024 * 1024, gt=0, description="Largest answer (or streamed event) read, in bytes."
+    )
+    default_headers: dict[str, str] = Field(default_factory=dict)
+    requires_tokens: bool = Field(
+        False, description="Parse the token usage the answer reports into Result.usage."
+    )
+    idempotent_retries: bool = Field(
+        False,
+        description="A POST may be replayed after a failure that may have reached the server.",
+    )
+    serialize_by_alias: bool = Field(False, description="Send the request model's field aliases.")
+    allow_local_network: bool = Field(
+        False, description="Whether the base URL may resolve to a loopback or private address."
+    )
+    request_options: type[BaseModel] | None = Field(None, exclude=True)
+    openai_compatible: bool = False
+
+    @field_validator("provider")
+    @classmethod
+    def _provider_is_canonical(cls, value: str) -> str:
+        folded = value.strip().casefold()
+        if not folded:
+            raise ValueError("provider must not be empty")
+        return folded
+
+    @field_validator("default_headers")
+    @classmethod
+    def _no_credentials_in_headers(cls, value: dict[str, str]) -> dict[str, str]:
+        problem = credential_header(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+    @classmethod
+    def _from_catalog(cls, values: Mapping[str, Any]) -> "EndpointConfig":
+        """The config ``values`` describe, built without running the validator.
+
+        Only for catalog records the generator already checked against the provider JSON Schema
+        (types, literals, ``timeout > 0``): the result equals ``EndpointConfig(**values)``. The
+        two checks the schema does not make, a canonical provider key and no credential header,
+        are made here with the validators' own rules.
+        """
+        fields = dict(values)
+        provider = fields.get("provider")
+        if (
+            not fields.keys() <= cls.model_fields.keys()  # an unknown field: the validator refuses
+            or any(f.is_required() and n not in fields for n, f in cls.model_fields.items())
+            or not isinstance(provider, str)
+            or not provider
+            or provider != provider.strip().casefold()  # not canonical: the validator folds it
+            or credential_header(fields.get("default_headers") or {}) is not None
+        ):
+            return cls(**fields)  # the validator's own result, or its own error
+        headers = dict(fields.get("default_headers") or {})
+        fields["default_headers"] = headers
+        if fields.get("timeout") is not None:
+            fields["timeout"] = float(fields["timeout"])
+        return cls.model_construct(**fields)
+
+    @classmethod
+    def field_names(cls) -> frozenset[str]:
+        return frozenset(cls.model_fields)
+
+    def url(self) -> str:
+        """base_url joined with path (or the endpoint key)."""
+        if not self.base_url:
+            raise ValueError(f"{self.provider}/{self.endpoint} has no base_url")
+        return self.base_url.rstrip("/") + "/" + (self.path or self.endpoint).lstrip("/")
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-safe view without the key (nor a password written into the base URL)."""
+        from provcat.redact import url_without_password
+
+        view = self.model_dump(mode="json", exclude={"api_key", "request_options"})
+        if view.get("base_url"):
+            view["base_url"] = url_without_password(view["base_url"])
+        return view
+
+    def stored_request_options(self) -> "type[BaseModel] | DeferredModel | None":
+        """``request_options`` as stored: a :class:`DeferredModel` not loaded yet stays so."""
+        value: type[BaseModel] | DeferredModel | None = self.__dict__["request_options"]
+        return value
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:  # type: ignore[override]
+        for name, value in super().__iter__():
+            yield name, self.request_options if name == "request_options" else value
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        for name, value in super().__repr_args__():
+            if name == "base_url" and isinstance(value, str):
+                from provcat.redact import url_without_password
+
+                value = url_without_password(value)
+            elif name == "request_options" and isinstance(value, DeferredModel):
+                from provcat.errors import ProviderCatalogError
+
+                # the class, as always; a model that cannot load shows its reference
+                with contextlib.suppress(ProviderCatalogError):
+                    value = value.resolve()
+            yield name, value
+
+
+class _RequestOptions:
+    """``EndpointConfig.request_options`` on an instance: a :class:`DeferredModel` is loaded on
+    the first read and replaced by its class; any other value is returned as stored.
+
+    Installed on the class after pydantic made it (a class attribute in the body would be the
+    field's default); reading it on the class raises AttributeError, as for every pydantic field,
+    so that pydantic (a subclass's field collection) sees no default there.
+    """
+
+    def __get__(self, config: EndpointConfig | None, owner: type | None = None) -> Any:
+        if config is None:
+            raise AttributeError("request_options")
+        value = config.__dict__["request_options"]
+        if isinstance(value, DeferredModel):
+            value = value.resolve()
+            config.__dict__["request_options"] = value  # the same class for every thread
+        return value
+
+    def __set__(self, config: EndpointConfig, value: Any) -> None:
+        # pydantic's __setattr__ refuses first (the config is frozen); kept a data descriptor so
+        # that it, not the instance's __dict__, answers every read
+        raise AttributeError("EndpointConfig is frozen")
+
+
+setattr(EndpointConfig, "request_options", _RequestOptions())  # noqa: B010

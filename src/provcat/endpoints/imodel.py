@@ -1,0 +1,129 @@
+"""iModel: the compatibility facade that classifies legacy ``**kwargs`` (ADR-0028 D1, D4).
+
+lionagi's iModel accepted any keyword and let unknown ones become request data. Here each keyword
+is classified: an ``EndpointConfig`` field configures the endpoint, a field of the endpoint's
+request model becomes a request default, and anything else is *unclassified*. During the
+deprecation window an unclassified keyword is dropped with a ``DeprecationWarning`` (it never
+reaches a payload); with the strict switch (``PROVCAT_STRICT=1`` or
+``provcat.endpoints.compat.set_strict(True)``) it raises ``EndpointConfigurationError``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from provcat.catalog.keys import canonical_provider_key
+from provcat.endpoints.compat import compatible_request_model, is_strict
+from provcat.endpoints.config import EndpointConfig
+from provcat.endpoints.endpoint import Endpoint
+from provcat.endpoints.match import _check_overrides, _compatible, build, target
+from provcat.endpoints.registry import EndpointRegistry
+from provcat.endpoints.request import field_names, suggest
+from provcat.endpoints.resolution import Unlisted
+from provcat.errors import EndpointConfigurationError
+
+__all__ = ["iModel"]
+
+_CONFIG_FIELDS = EndpointConfig.field_names() - {
+    "provider",
+    "endpoint",
+    "name",
+    "openai_compatible",
+}
+
+
+class iModel:
+    """A resolved endpoint plus the request defaults a caller configured for it."""
+
+    def __init__(
+        self,
+        provider: str | None = None,
+        endpoint: str | None = None,
+        *,
+        model: str | None = None,
+        openai_compatible: bool = False,
+        request_defaults: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if provider is None:
+            if not model or "/" not in model:
+                raise EndpointConfigurationError(
+                    "provider", "give provider=, or model='provider/model'"
+                )
+            provider, model = model.split("/", 1)
+        if not isinstance(provider, str):
+            raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+        endpoint = self._default_endpoint(provider) if endpoint is None else endpoint
+        config = {k: v for k, v in kwargs.items() if k in _CONFIG_FIELDS}
+        rest = {k: v for k, v in kwargs.items() if k not in _CONFIG_FIELDS}
+        if model is not None:
+            rest = {"model": model, **rest}
+        if not isinstance(endpoint, str):
+            raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
+        _check_overrides(config)
+        found = target(provider, endpoint, openai_compatible, config)  # resolved once
+        if isinstance(found, Unlisted):
+            request_model = config.get("request_options", compatible_request_model())
+        else:
+            binding = EndpointRegistry.bind(EndpointRegistry.snapshot(), found)
+            request_model = binding.config.request_options
+        defaults = self._classify(rest, dict(request_defaults or {}), request_model)
+        self.endpoint: Endpoint = (
+            _compatible(str(found), endpoint, defaults, config)
+            if isinstance(found, Unlisted)
+            else build(found, defaults, config)
+        )
+
+    @staticmethod
+    def _classify(
+        rest: Mapping[str, Any], defaults: dict[str, Any], request_model: type[BaseModel] | None
+    ) -> dict[str, Any]:
+        """Legacy keywords that are request fields become request defaults; others are dropped
+        with a warning (raised on, when strict)."""
+        accepted = field_names(request_model) if request_model is not None else None
+        for key, value in rest.items():
+            if accepted is None or key in accepted:
+                defaults[key] = value
+                continue
+            hint = suggest(key, [*accepted, *EndpointConfig.model_fields])
+            close = f" ({hint})" if hint else ""
+            if is_strict():
+                raise EndpointConfigurationError(
+                    key,
+                    f"'{key}' is neither an endpoint configuration field nor a field of "
+                    f"{request_model.__name__ if request_model else 'the request'}{close}",
+                )
+            warnings.warn(
+                f"iModel keyword '{key}' is neither an endpoint configuration field nor a request "
+                f"field{close}; it is ignored (it used to become request data). Pass request "
+                "fields in request_defaults; this will raise EndpointConfigurationError.",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+        return defaults
+
+    @staticmethod
+    def _default_endpoint(provider: str) -> str:
+        """'chat' where the provider has it, else the provider's only endpoint."""
+        snapshot = EndpointRegistry.snapshot()
+        owner = snapshot.provider_index.get(canonical_provider_key(provider))
+        entry = snapshot.providers.get(owner or "")
+        if entry is not None and "chat" not in entry.endpoint_index:
+            return ""
+        return "chat"
+
+    @property
+    def provider(self) -> str:
+        """The canonical provider key (never the caller's raw spelling)."""
+        return self.endpoint.config.provider
+
+    @property
+    def request_defaults(self) -> dict[str, Any]:
+        return self.endpoint.request_defaults
+
+    def __repr__(self) -> str:
+        return f"iModel({self.endpoint!r})"

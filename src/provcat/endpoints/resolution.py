@@ -1,0 +1,98 @@
+"""Registered resolution (ADR-0028 D4): provider and endpoint spellings to one snapshot record.
+
+Resolution reads the published snapshot and nothing else: it imports no provider and builds no
+instance (and so never loads pydantic). ``match_endpoint`` builds on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key
+from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.catalog.specs import ProviderEndpointSpec
+from provcat.endpoints.registry import EndpointRegistry
+from provcat.errors import EndpointConfigurationError, EndpointNotFound, ProviderUnavailable
+
+__all__ = ["Unlisted", "lookup", "resolve"]
+
+
+class Unlisted(str):
+    """The canonical key of a provider (or provider and endpoint) the catalog does not list:
+    where ``openai_compatible=True`` may build a compatible endpoint."""
+
+
+def resolve(provider: str, endpoint: str = "") -> ProviderEndpointSpec:
+    """The registered endpoint ``provider``/``endpoint`` names, without importing or building it.
+
+    Raises what :func:`provcat.match_endpoint` raises for a registered lookup.
+    """
+    try:  # the fast path: a spelling this snapshot already resolved (a provider that fails to
+        # load leaves the memo, so a hit is always an available provider)
+        return EndpointRegistry._snapshot.memo[provider][endpoint]  # type: ignore[union-attr]
+    except (KeyError, TypeError, AttributeError):  # a new spelling, unhashable, no snapshot yet
+        pass
+    if not isinstance(provider, str):
+        raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+    if not isinstance(endpoint, str):
+        raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
+    found = lookup(EndpointRegistry.snapshot(), provider, endpoint, compatible=False)
+    assert isinstance(found, ProviderEndpointSpec)
+    return found
+
+
+def lookup(
+    snapshot: CatalogSnapshot, provider: str, endpoint: str, *, compatible: bool
+) -> ProviderEndpointSpec | Unlisted:
+    """The D4 state machine: a registered record, or (with ``compatible``) :class:`Unlisted`."""
+    pkey = canonical_provider_key(provider)
+    ekey = canonical_endpoint_key(endpoint)
+    owner = snapshot.provider_index.get(pkey)
+    if owner is not None and owner in snapshot.unavailable:
+        raise ProviderUnavailable(owner, snapshot.unavailable[owner])
+    if owner is None:
+        if not pkey:
+            raise EndpointConfigurationError("provider", "the provider key is empty")
+        if compatible:
+            return Unlisted(pkey)
+        known = ", ".join(sorted(snapshot.providers))
+        close = _closest(pkey, snapshot.provider_index)
+        hint = f"did you mean '{close}'? " if close else ""
+        raise EndpointNotFound(
+            pkey, ekey, (), reason=f"unknown provider '{pkey}' ({hint}known providers: {known})"
+        )
+    entry = snapshot.providers[owner]
+    if not ekey:
+        if len(entry.endpoints) != 1:
+            raise EndpointNotFound(
+                owner,
+                ekey,
+                entry.available_endpoints(),
+                reason=f"{owner} has {len(entry.endpoints)} endpoints: name one",
+            )
+        target = next(iter(entry.endpoints.values()))
+    else:
+        target_key = entry.endpoint_index.get(ekey)
+        if target_key is None:
+            if compatible:
+                return Unlisted(owner)
+            close = _closest(ekey, entry.endpoint_index)
+            hint = f" (did you mean '{close}'?)" if close else ""
+            raise EndpointNotFound(
+                owner,
+                ekey,
+                entry.available_endpoints(),
+                reason=f"{owner} has no endpoint '{ekey}'{hint}",
+            )
+        target = entry.endpoints[target_key]
+    snapshot.remember(provider, endpoint, target)
+    return target
+
+
+def _closest(key: str, index: Mapping[str, str]) -> str | None:
+    """The declared spelling closest to ``key`` (any spelling resolves), for a "did you mean"
+    (errors only)."""
+    import difflib
+
+    close = difflib.get_close_matches(key, sorted(index), n=1)
+    return close[0] if close else None

@@ -1,0 +1,227 @@
+"""estimate_cost: an exact Decimal cost of one request's usage from the catalog's prices.
+
+``usage`` uses genai-prices' ``Usage`` field names and meanings, so records move between the two
+without translation: ``input_tokens`` is the whole input (cache reads, cache writes and audio
+included), ``cache_read_tokens`` / ``cache_write_tokens`` are parts of it, ``input_audio_tokens``
+too (``cache_audio_read_tokens`` is the cached part of the audio and of the cache reads), and
+``output_audio_tokens`` is part of ``output_tokens``. Two optional parts go further:
+``cache_write_1h_tokens`` (of the cache writes, at the 1-hour price) and ``reasoning_tokens`` (of
+the output, billed apart only where the model prices reasoning apart).
+
+A long-context tier replaces the prices of the whole request once its input tokens exceed the
+tier's threshold; ``batch=True`` uses the batch prices. A category the model does not price apart
+is billed at the base input (or output) price. A model without prices is an error, never a zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from provcat.model_errors import PricingUnavailable
+from provcat.models.inventory import Prices, PriceSet, find_model
+
+__all__ = ["USAGE_FIELDS", "Cost", "estimate_cost"]
+
+USAGE_FIELDS = (
+    "input_tokens",
+    "cache_write_tokens",
+    "cache_read_tokens",
+    "output_tokens",
+    "input_audio_tokens",
+    "cache_audio_read_tokens",
+    "output_audio_tokens",
+    "cache_write_1h_tokens",
+    "reasoning_tokens",
+)
+_ZERO = Decimal(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """USD, exact. Each part is tokens x price per million; ``total`` is their sum."""
+
+    provider: str
+    model: str
+    input: Decimal  # uncached text input
+    cache_read: Decimal  # cached input read
+    cache_write: Decimal  # input written to the cache (5-minute and 1-hour)
+    input_audio: Decimal  # uncached audio input
+    output: Decimal  # text output (reasoning included unless billed apart)
+    reasoning: Decimal  # reasoning billed apart (zero where it is part of output)
+    output_audio: Decimal
+    batch: bool
+    tier: int | None  # the threshold of the long-context tier applied, or None
+
+    @property
+    def total(self) -> Decimal:
+        return (
+            self.input
+            + self.cache_read
+            + self.cache_write
+            + self.input_audio
+            + self.output
+            + self.reasoning
+            + self.output_audio
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: each amount as a plain decimal string without trailing zeros."""
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "currency": "USD",
+            "input": _text(self.input),
+            "cache_read": _text(self.cache_read),
+            "cache_write": _text(self.cache_write),
+            "input_audio": _text(self.input_audio),
+            "output": _text(self.output),
+            "reasoning": _text(self.reasoning),
+            "output_audio": _text(self.output_audio),
+            "total": _text(self.total),
+            "batch": self.batch,
+            "tier": self.tier,
+        }
+
+
+def _text(amount: Decimal) -> str:
+    return format(amount.normalize(), "f")
+
+
+def _unknown_fields(usage: Any) -> None:
+    """A usage record in other names (a typo, a vendor's ``prompt_tokens``) would cost zero."""
+    if isinstance(usage, Mapping):
+        for key in sorted(str(k) for k in usage):
+            if key not in USAGE_FIELDS:
+                from provcat.endpoints.request import suggest  # only when a field is wrong
+
+                hint = suggest(key, USAGE_FIELDS) or "fields: " + ", ".join(USAGE_FIELDS)
+                raise ValueError(f"usage has no field '{key}'; {hint}")
+    elif not any(hasattr(usage, name) for name in USAGE_FIELDS):
+        raise TypeError(
+            f"usage ({type(usage).__name__}) has none of the fields {', '.join(USAGE_FIELDS)}; "
+            "convert it to genai-prices' Usage names first"
+        )
+
+
+def _counts(usage: Any) -> dict[str, int]:
+    _unknown_fields(usage)
+    mapping = isinstance(usage, Mapping)
+    counts: dict[str, int] = {}
+    for name in USAGE_FIELDS:
+        value = usage.get(name) if mapping else getattr(usage, name, None)
+        if value is None:
+            counts[name] = 0
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"usage {name} must be an int, not {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"usage {name} is {value}: token counts cannot be negative")
+        counts[name] = value
+    return counts
+
+
+def _parts(c: dict[str, int]) -> None:
+    """Each part fits inside its whole, or the usage record is inconsistent."""
+    checks = (
+        ("cache_read_tokens + cache_write_tokens", "input_tokens",
+         c["cache_read_tokens"] + c["cache_write_tokens"], c["input_tokens"]),
+        ("cache_write_1h_tokens", "cache_write_tokens",
+         c["cache_write_1h_tokens"], c["cache_write_tokens"]),
+        ("cache_audio_read_tokens", "cache_read_tokens",
+         c["cache_audio_read_tokens"], c["cache_read_tokens"]),
+        ("cache_audio_read_tokens", "input_audio_tokens",
+         c["cache_audio_read_tokens"], c["input_audio_tokens"]),
+        ("uncached audio + cache reads + cache writes", "input_tokens",
+         c["input_audio_tokens"] - c["cache_audio_read_tokens"] + c["cache_read_tokens"]
+         + c["cache_write_tokens"], c["input_tokens"]),
+        ("output_audio_tokens + reasoning_tokens", "output_tokens",
+         c["output_audio_tokens"] + c["reasoning_tokens"], c["output_tokens"]),
+    )  # fmt: skip
+    for part, whole, a, b in checks:
+        if a > b:
+            raise ValueError(
+                f"usage {part} ({a}) is above {whole} ({b}): input_tokens counts the whole "
+                "input, cached and audio tokens included (genai-prices' Usage)"
+            )
+
+
+def _select(
+    prices: Prices, input_tokens: int, batch: bool, where: str
+) -> tuple[PriceSet, int | None]:
+    if batch:
+        if prices.batch is None:
+            raise PricingUnavailable(f"{where} has no batch prices in the catalog")
+        base, tiers = prices.batch, prices.batch_tiers
+        if not tiers and any(input_tokens > t.above_input_tokens for t in prices.tiers):
+            raise PricingUnavailable(
+                f"{where} has no batch prices above {prices.tiers[0].above_input_tokens} input "
+                "tokens in the catalog"
+            )
+    else:
+        base, tiers = prices.base, prices.tiers
+    chosen = None
+    for tier in tiers:
+        if input_tokens > tier.above_input_tokens:
+            chosen = tier
+    if chosen is None:
+        return base, None
+    return chosen.prices.over(base), chosen.above_input_tokens
+
+
+def _mtok(tokens: int, price: Decimal | None) -> Decimal:
+    if not tokens:
+        return _ZERO
+    assert price is not None
+    return (price * tokens).scaleb(-6)
+
+
+def _first(*prices: Decimal | None) -> Decimal | None:
+    for price in prices:
+        if price is not None:
+            return price
+    return None
+
+
+def estimate_cost(provider: str, model: str, usage: Any, *, batch: bool = False) -> Cost:
+    """The cost of ``usage`` on ``model`` of ``provider`` (see the module docstring)."""
+    info = find_model(provider, model)
+    where = f"model '{info.provider}/{info.id}'"
+    if info.prices is None:
+        if info.lifecycle() == "retired":  # no use adding prices: say what to move to
+            then = f"; its successor is '{info.successor}'" if info.successor else ""
+            raise PricingUnavailable(f"{where} is retired and has no prices in the catalog{then}")
+        raise PricingUnavailable(
+            f"{where} has no prices in the catalog; add them under its `prices:` "
+            "(no estimate is better than a zero)"
+        )
+    c = _counts(usage)
+    _parts(c)
+    p, tier = _select(info.prices, c["input_tokens"], batch, where)
+    if p.input is None or p.output is None:
+        raise PricingUnavailable(f"{where} lacks an input or output price")
+    audio_cached = c["cache_audio_read_tokens"]
+    audio_uncached = c["input_audio_tokens"] - audio_cached
+    text_uncached = (
+        c["input_tokens"] - audio_uncached - c["cache_read_tokens"] - c["cache_write_tokens"]
+    )
+    write_1h = c["cache_write_1h_tokens"]
+    apart = p.reasoning is not None
+    reasoning = c["reasoning_tokens"] if apart else 0
+    return Cost(
+        provider=info.provider,
+        model=info.id,
+        input=_mtok(text_uncached, p.input),
+        cache_read=_mtok(c["cache_read_tokens"] - audio_cached, _first(p.cache_read, p.input))
+        + _mtok(audio_cached, _first(p.cache_read_audio, p.cache_read, p.input)),
+        cache_write=_mtok(c["cache_write_tokens"] - write_1h, _first(p.cache_write, p.input))
+        + _mtok(write_1h, _first(p.cache_write_1h, p.cache_write, p.input)),
+        input_audio=_mtok(audio_uncached, _first(p.input_audio, p.input)),
+        output=_mtok(c["output_tokens"] - c["output_audio_tokens"] - reasoning, p.output),
+        reasoning=_mtok(reasoning, p.reasoning),
+        output_audio=_mtok(c["output_audio_tokens"], _first(p.output_audio, p.output)),
+        batch=batch,
+        tier=tier,
+    )

@@ -1,0 +1,472 @@
+"""The model inventory at run time: get_model, list_models, and the lifecycle check of a model in use.
+
+Read from the generated ``provcat_catalog.inventory`` only, imported on the first lookup (never at
+``import provcat``). Model ids and aliases are compared after ``strip().casefold()`` and nothing
+else. A retired model raises :class:`ModelRetired`; a deprecated one is returned with a
+:class:`ModelDeprecated` warning naming its shutdown date and successor.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from provcat.catalog.keys import canonical_key
+from provcat.lifecycle import state
+from provcat.model_errors import ModelDeprecated, ModelNotFound, ModelRetired
+
+__all__ = [
+    "STATUSES",
+    "ModelInfo",
+    "PriceSet",
+    "PriceTier",
+    "Prices",
+    "check_model_use",
+    "get_model",
+    "list_models",
+]
+
+STATUSES = ("preview", "active", "deprecated", "retired")
+_PRICE_FIELDS = (
+    "input",
+    "output",
+    "cache_read",
+    "cache_write",
+    "cache_write_1h",
+    "input_audio",
+    "cache_read_audio",
+    "output_audio",
+    "reasoning",
+)
+
+
+_DECIMALS: dict[str, Decimal] = {}
+_PRICE_SETS: dict[tuple[tuple[str, Any], ...], PriceSet] = {}
+
+
+def _decimal(text: str) -> Decimal:
+    found = _DECIMALS.get(text)
+    if found is None:
+        found = _DECIMALS.setdefault(text, Decimal(text))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class PriceSet:
+    """USD per million tokens; None where the vendor does not price the category apart."""
+
+    input: Decimal | None = None
+    output: Decimal | None = None
+    cache_read: Decimal | None = None
+    cache_write: Decimal | None = None
+    cache_write_1h: Decimal | None = None
+    input_audio: Decimal | None = None
+    cache_read_audio: Decimal | None = None
+    output_audio: Decimal | None = None
+    reasoning: Decimal | None = None
+
+    @classmethod
+    def from_record(cls, raw: Mapping[str, Any]) -> PriceSet:
+        """Equal records give one shared (frozen) PriceSet, and equal price texts one Decimal:
+        thousands of models repeat a few hundred prices."""
+        given = tuple((k, raw[k]) for k in _PRICE_FIELDS if k in raw)
+        if not all(type(v) is str for _, v in given):  # the snapshot writes prices as text
+            return cls(**{k: Decimal(v) for k, v in given})
+        found = _PRICE_SETS.get(given)
+        if found is None:
+            found = cls(**{k: _decimal(v) for k, v in given})
+            found = _PRICE_SETS.setdefault(given, found)
+        return found
+
+    def over(self, base: PriceSet) -> PriceSet:
+        """These prices where given, ``base``'s elsewhere."""
+        return PriceSet(
+            **{
+                k: getattr(self, k) if getattr(self, k) is not None else getattr(base, k)
+                for k in _PRICE_FIELDS
+            }
+        )
+
+    def as_dict(self) -> dict[str, str]:
+        return {k: str(getattr(self, k)) for k in _PRICE_FIELDS if getattr(self, k) is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class PriceTier:
+    """Prices for a whole request whose input tokens are above ``above_input_tokens``."""
+
+    above_input_tokens: int
+    prices: PriceSet
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"above_input_tokens": self.above_input_tokens, **self.prices.as_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class Prices:
+    base: PriceSet
+    tiers: tuple[PriceTier, ...] = ()
+    batch: PriceSet | None = None  # base prices already filled in where the batch omits one
+    batch_tiers: tuple[PriceTier, ...] = ()
+
+    @classmethod
+    def from_record(cls, raw: Mapping[str, Any]) -> Prices:
+        base = PriceSet.from_record(raw)
+        batch_raw = raw.get("batch")
+        return cls(
+            base=base,
+            tiers=tuple(
+                PriceTier(t["above_input_tokens"], PriceSet.from_record(t))
+                for t in raw.get("tiers", ())
+            ),
+            batch=PriceSet.from_record(batch_raw).over(base) if batch_raw is not None else None,
+            batch_tiers=tuple(
+                PriceTier(t["above_input_tokens"], PriceSet.from_record(t))
+                for t in (batch_raw or {}).get("tiers", ())
+            ),
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = self.base.as_dict()
+        if self.tiers:
+            out["tiers"] = [t.as_dict() for t in self.tiers]
+        if self.batch is not None:
+            out["batch"] = self.batch.as_dict()
+            if self.batch_tiers:
+                out["batch"]["tiers"] = [t.as_dict() for t in self.batch_tiers]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    """One model of one provider, as the catalog records it (facts the vendor did not state are
+    None). ``status`` is as written; :meth:`lifecycle` applies the dates to a day."""
+
+    provider: str
+    id: str
+    aliases: tuple[str, ...] = ()
+    name: str | None = None
+    family: str | None = None
+    status: str = "active"
+    release_date: str | None = None
+    deprecation_date: str | None = None
+    shutdown_date: str | None = None
+    successor: str | None = None
+    points_to: str | None = None
+    context_window: int | None = None
+    max_input_tokens: int | None = None
+    max_output_tokens: int | None = None
+    tool_call: bool | None = None
+    structured_output: bool | None = None
+    reasoning: bool | None = None
+    reasoning_efforts: tuple[str, ...] = ()
+    temperature: bool | None = None
+    attachment: bool | None = None
+    open_weights: bool | None = None
+    input_modalities: tuple[str, ...] = ()
+    output_modalities: tuple[str, ...] = ()
+    knowledge_cutoff: str | None = None
+    prices: Prices | None = None
+    sources: tuple[str, ...] = ()
+    reviewed_at: str | None = None
+    note: str | None = None
+    # whether any lifecycle fact can make the model deprecated or retired on some day
+    dated: bool = field(default=False, repr=False, compare=False)
+
+    def lifecycle(self, as_of: date | None = None) -> str:
+        """``preview``, ``active``, ``deprecated`` or ``retired`` on ``as_of`` (default today)."""
+        if not self.dated:
+            return self.status
+        return state(self.status, self.deprecation_date, self.shutdown_date, as_of or date.today())
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (prices as decimal strings)."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            if name == "dated":
+                continue
+            value = getattr(self, name)
+            if isinstance(value, Prices):
+                value = value.as_dict()
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[name] = value
+        return out
+
+
+def _info(provider: str, raw: Mapping[str, Any]) -> ModelInfo:
+    modalities = raw.get("modalities", {})
+    status = raw.get("status", "active")
+    return ModelInfo(
+        provider=provider,
+        id=raw["model"],
+        aliases=tuple(raw.get("aliases", ())),
+        name=raw.get("name"),
+        family=raw.get("family"),
+        status=status,
+        release_date=raw.get("release_date"),
+        deprecation_date=raw.get("deprecation_date"),
+        shutdown_date=raw.get("shutdown_date"),
+        successor=raw.get("successor"),
+        points_to=raw.get("points_to"),
+        context_window=raw.get("context_window"),
+        max_input_tokens=raw.get("max_input_tokens"),
+        max_output_tokens=raw.get("max_output_tokens"),
+        tool_call=raw.get("tool_call"),
+        structured_output=raw.get("structured_output"),
+        reasoning=raw.get("reasoning"),
+        reasoning_efforts=tuple(raw.get("reasoning_efforts", ())),
+        temperature=raw.get("temperature"),
+        attachment=raw.get("attachment"),
+        open_weights=raw.get("open_weights"),
+        input_modalities=tuple(modalities.get("input", ())),
+        output_modalities=tuple(modalities.get("output", ())),
+        knowledge_cutoff=raw.get("knowledge_cutoff"),
+        prices=Prices.from_record(raw["prices"]) if "prices" in raw else None,
+        sources=tuple(raw.get("source", ())),
+        reviewed_at=raw.get("reviewed_at"),
+        note=raw.get("note"),
+        dated=status in ("deprecated", "retired")
+        or "deprecation_date" in raw
+        or "shutdown_date" in raw,
+    )
+
+
+_Data = tuple[Mapping[str, Any], Mapping[str, Any], Mapping[str, str]]
+
+
+class _Inventory:
+    """ModelInfo objects built once per provider, on its first lookup."""
+
+    MEMO_LIMIT = 4096
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._source: _Data | None = None
+        self._reset()
+
+    def _reset(self, source: _Data | None = None) -> None:
+        """Drop what was built; read ``source`` (models, model index, provider index) from now
+        on, or the bundled snapshot again (None). For tests of a catalog of their own."""
+        with self._lock:
+            self._source = source
+            self._by_provider: dict[str, dict[str, ModelInfo]] = {}
+            self._models: dict[str, tuple[ModelInfo, ...]] = {}
+            # provider as given -> model as given -> ModelInfo (the repeated-lookup fast path)
+            self.memo: dict[str, dict[str, ModelInfo]] = {}
+            # provider -> canonical id or alias -> model, for the models that have a lifecycle
+            # date or status (the few the lifecycle check acts on); filled with _by_provider
+            self.dated: dict[str, dict[str, ModelInfo]] = {}
+            self._size = 0
+
+    def _data(self) -> _Data:
+        if self._source is not None:
+            return self._source
+        try:
+            from provcat_catalog import PROVIDER_INDEX
+            from provcat_catalog.inventory import MODEL_INDEX, MODELS
+        except ImportError as exc:  # a snapshot generated before the inventory existed
+            raise ModelNotFound(
+                "",
+                "",
+                (),
+                f"the installed catalog snapshot has no model inventory ({exc}); "
+                "regenerate it with `make generate`",
+            ) from None
+        return MODELS, MODEL_INDEX, PROVIDER_INDEX
+
+    def provider_key(self, provider: str) -> str:
+        if not isinstance(provider, str):
+            raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+        models, _, provider_index = self._data()
+        key = provider_index.get(canonical_key(provider))
+        if key is None:
+            close = difflib.get_close_matches(canonical_key(provider), sorted(models), n=3)
+            raise ModelNotFound(provider, "", close, f"unknown provider '{provider}'")
+        return key
+
+    def models(self, key: str) -> tuple[ModelInfo, ...]:
+        found = self._models.get(key)
+        if found is None:
+            self._load(key)
+            found = self._models[key]
+        return found
+
+    def index(self, key: str) -> dict[str, ModelInfo]:
+        found = self._by_provider.get(key)
+        if found is None:
+            self._load(key)
+            found = self._by_provider[key]
+        return found
+
+    def _load(self, key: str) -> None:
+        models, model_index, _ = self._data()
+        with self._lock:
+            if key in self._models:
+                return
+            infos = tuple(_info(key, raw) for raw in models.get(key, ()))
+            by_id = {m.id: m for m in infos}
+            index = {spelling: by_id[model] for spelling, model in model_index.get(key, {}).items()}
+            self._by_provider[key] = index
+            self.dated[key] = {spelling: m for spelling, m in index.items() if m.dated}
+            self._models[key] = infos
+
+    def find(self, provider: str, model: str) -> ModelInfo:
+        """The model by id or alias, whatever its lifecycle; ModelNotFound with the closest ids."""
+        if not isinstance(model, str):
+            raise TypeError(f"model must be a str, not {type(model).__name__}")
+        key = self.provider_key(provider)
+        index = self.index(key)
+        info = index.get(canonical_key(model))
+        if info is None:
+            if not index:
+                raise ModelNotFound(
+                    key, model, (), f"provider '{key}' has no model inventory in the catalog"
+                )
+            close = difflib.get_close_matches(canonical_key(model), sorted(index), n=3)
+            ids = list(dict.fromkeys(index[c].id for c in close))
+            raise ModelNotFound(key, model, ids, f"provider '{key}' lists no model '{model}'")
+        if self._size < self.MEMO_LIMIT:
+            with self._lock:
+                self.memo.setdefault(provider, {})[model] = info
+                self._size += 1
+        return info
+
+    def lookup(self, provider: str, model: str) -> ModelInfo | None:
+        """The model by id or alias, or None when the provider lists no such model (or is not
+        known, or there is no inventory). For the lifecycle check of a model in use, which lets
+        unlisted models pass: no suggestions are computed and no exception is raised for them."""
+        if not isinstance(model, str):
+            raise TypeError(f"model must be a str, not {type(model).__name__}")
+        if not isinstance(provider, str):
+            raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+        index = self._by_provider.get(provider)  # callers pass the canonical key: one read
+        if index is None:
+            try:
+                provider_index = self._data()[2]
+            except ModelNotFound:  # a snapshot without inventory lists nothing
+                return None
+            key = provider_index.get(canonical_key(provider))
+            if key is None:
+                return None
+            index = self.index(key)
+        return index.get(model.strip().casefold())
+
+
+_INVENTORY = _Inventory()
+
+
+def get_model(provider: str, model: str, *, as_of: date | None = None) -> ModelInfo:
+    """The model ``model`` (id or alias) of ``provider`` (key or alias).
+
+    Raises :class:`ModelRetired` when it is retired or its shutdown date is on or before
+    ``as_of`` (default today), :class:`ModelNotFound` (with the closest ids) when the provider
+    lists no such model, :class:`TypeError` for a non-string. A deprecated model is returned with
+    a :class:`ModelDeprecated` warning.
+    """
+    try:
+        info = _INVENTORY.memo[provider][model]
+    except (KeyError, TypeError):
+        info = _INVENTORY.find(provider, model)
+    if info.dated:
+        if as_of is not None and not isinstance(as_of, date):
+            raise TypeError(f"as_of must be a datetime.date, not {type(as_of).__name__}")
+        now = info.lifecycle(as_of)
+        if now == "retired":
+            raise ModelRetired(info.provider, info.id, info.shutdown_date, info.successor)
+        if now == "deprecated":
+            warnings.warn(
+                ModelDeprecated(info.provider, info.id, info.shutdown_date, info.successor),
+                stacklevel=2,
+            )
+    return info
+
+
+def list_models(
+    provider: str | None = None,
+    *,
+    status: str | None = None,
+    tool_call: bool | None = None,
+    reasoning: bool | None = None,
+    structured_output: bool | None = None,
+    family: str | None = None,
+    as_of: date | None = None,
+) -> tuple[ModelInfo, ...]:
+    """Models sorted by (provider, id), filtered: ``status`` is the lifecycle on ``as_of``
+    (default today); a capability filter keeps models whose recorded flag equals it."""
+    if status is not None and status not in STATUSES:
+        raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
+    if provider is None:
+        keys = sorted(_INVENTORY._data()[0])
+    else:
+        keys = [_INVENTORY.provider_key(provider)]
+    day = as_of or date.today()
+    found = []
+    for key in keys:
+        for m in _INVENTORY.models(key):
+            if status is not None and m.lifecycle(day) != status:
+                continue
+            if tool_call is not None and bool(m.tool_call) != tool_call:
+                continue
+            if reasoning is not None and bool(m.reasoning) != reasoning:
+                continue
+            if structured_output is not None and bool(m.structured_output) != structured_output:
+                continue
+            if family is not None and m.family != family:
+                continue
+            found.append(m)
+    return tuple(found)
+
+
+def find_model(provider: str, model: str) -> ModelInfo:
+    """The model whatever its lifecycle (no warning, no ModelRetired): for costs of past usage."""
+    try:
+        return _INVENTORY.memo[provider][model]
+    except (KeyError, TypeError):
+        return _INVENTORY.find(provider, model)
+
+
+def check_model_use(provider_key: str, model: str, stacklevel: int = 3) -> None:
+    """For an endpoint or model spec about to use ``model``: warn when it is deprecated; when it
+    is retired, raise :class:`ModelRetired` in strict mode and warn otherwise. A model the
+    provider does not list (or a provider without inventory) passes: the inventory may be partial.
+    ``stacklevel`` points the warning at the caller's line (Python shows a DeprecationWarning
+    only there), counted from this function.
+    """
+    if not isinstance(model, str):
+        raise TypeError(f"model must be a str, not {type(model).__name__}")
+    try:
+        dated = _INVENTORY.dated.get(provider_key)
+    except TypeError:  # unhashable: lookup says what is wrong with it
+        dated = None
+    if dated is None:  # the provider's first use, or not its canonical key
+        info = _INVENTORY.lookup(provider_key, model)
+    elif dated:
+        info = dated.get(model.strip().casefold())
+    else:
+        return  # nothing the provider lists can be deprecated or retired
+    if info is None or not info.dated:
+        return
+    now = info.lifecycle()
+    if now == "retired":
+        from provcat.endpoints.compat import is_strict
+
+        if is_strict():
+            raise ModelRetired(info.provider, info.id, info.shutdown_date, info.successor)
+        warnings.warn(
+            ModelDeprecated(
+                info.provider, info.id, info.shutdown_date, info.successor, retired=True
+            ),
+            stacklevel=stacklevel,
+        )
+    elif now == "deprecated":
+        warnings.warn(
+            ModelDeprecated(info.provider, info.id, info.shutdown_date, info.successor),
+            stacklevel=stacklevel,
+        )

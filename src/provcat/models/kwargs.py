@@ -1,0 +1,146 @@
+"""model_kwargs: the one place a model spec's policy tables are applied (ADR-0028 D5).
+
+lionagi applied its tables in three places that disagreed (the CLI builder, iModel and the agent
+factory). Here one function turns a spec into the keyword arguments a caller passes: the canonical
+provider, the model, the effort translated into the vendor's own vocabulary (or folded into the
+model name), and the yolo / bypass / fast kwargs. Every table comes from the snapshot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provcat.catalog.keys import canonical_key
+from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.catalog.specs import ProviderModelPolicy
+from provcat.endpoints.registry import EndpointRegistry
+from provcat.models.effort import EFFORT_LEVELS
+from provcat.models.inventory import check_model_use
+from provcat.models.spec import ModelSpec, read_spec
+from provcat.models.tables import effort_value
+
+__all__ = ["model_kwargs", "translate_effort"]
+
+_MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than the class attribute
+
+
+def translate_effort(policy: ProviderModelPolicy, effort: str, model: str) -> str:
+    """The vendor value for generic ``effort`` on ``model``: translate, then the model's clamp."""
+    return effort_value(policy, effort, canonical_key(model))
+
+
+def _fold(policy: ProviderModelPolicy, model: str, effort: str | None) -> str:
+    """model_name mode: the model's display name with the effort tier folded in."""
+    model_id = policy.model_index.get(canonical_key(model))
+    if model_id is None or model_id not in policy.model_default_effort:
+        return model_id or model  # unknown names pass through; fixed names take no tier
+    level = (
+        translate_effort(policy, effort, model_id)
+        if effort
+        else policy.model_default_effort[model_id]
+    )
+    assert policy.effort_name_format is not None
+    return policy.effort_name_format.format(model=model_id, level=level, Level=level.capitalize())
+
+
+def model_kwargs(
+    spec: str | ModelSpec,
+    *,
+    yolo: bool = False,
+    bypass: bool = False,
+    fast: bool = False,
+    effort: str | None = None,
+) -> dict[str, Any]:
+    """The kwargs for ``spec``: ``provider``, ``model``, the effort as the vendor takes it, and
+    the yolo / bypass (bypass beats yolo) / fast kwargs the provider declares.
+
+    ``effort`` overrides the spec's own suffix. A provider with no policy gets no effort kwarg,
+    as before; fast mode where the provider declares none is an error. A model the provider's
+    inventory marks deprecated warns (:class:`ModelDeprecated`); a retired one warns too, and
+    raises :class:`ModelRetired` in strict mode.
+    """
+    snapshot = EndpointRegistry._snapshot or EndpointRegistry.snapshot()  # a read once published
+    memo = snapshot.applied_specs
+    key = (spec, yolo, bypass, fast, effort)
+    try:  # a pure function of its arguments and the snapshot
+        known: dict[str, Any] | None = memo.get(key)
+    except TypeError:  # unhashable: _apply says what is wrong with it
+        known = None
+    if known is not None:
+        return known.copy()  # the caller may change its dict; copy() is dict()'s fast twin
+    result = _apply(snapshot, spec, yolo, bypass, fast, effort)
+    if len(memo) < _MEMO_LIMIT:
+        memo[key] = result.copy()
+    return result
+
+
+def _apply(
+    snapshot: CatalogSnapshot,
+    spec: str | ModelSpec,
+    yolo: bool,
+    bypass: bool,
+    fast: bool,
+    effort: str | None,
+) -> dict[str, Any]:
+    parsed: tuple[str, str | None]  # (model, effort): a ModelSpec's fields
+    if isinstance(spec, ModelSpec):
+        parsed = spec
+        provider_raw, slash, model = spec.model.partition("/")
+        found = snapshot.spec_providers.get(provider_raw.strip().casefold()) if slash else None
+        name: str | None = model if slash else None
+    else:
+        parsed, name, found = read_spec(snapshot, spec)
+    if effort is not None:
+        if not isinstance(effort, str):
+            raise TypeError(f"effort must be a str, not {type(effort).__name__}")
+        folded = effort.strip().lower() if effort.isascii() else effort
+        if folded not in EFFORT_LEVELS:
+            raise ValueError(f"effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}")
+        effort = folded
+    else:
+        effort = parsed[1]
+    if name is None:
+        raise ValueError(
+            f"'{parsed[0]}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
+        )
+    if found is None:
+        provider_raw = parsed[0].partition("/")[0]
+        from provcat.endpoints.request import suggest  # only when a provider is wrong
+
+        close = suggest(canonical_key(provider_raw), snapshot.provider_index)
+        hint = f"; {close}" if close else ""
+        shown = ModelSpec(*parsed)
+        raise ValueError(f"unknown provider '{provider_raw}' in model spec '{shown}'{hint}")
+    provider = found.provider
+    # deprecated: warns; retired: raises when strict (the warning at model_kwargs' caller)
+    check_model_use(provider, name, stacklevel=4)
+    kwargs: dict[str, Any] = {"provider": provider, "model": name}
+    if effort is not None:
+        kwarg = found.effort_kwarg
+        if kwarg is not None:
+            values = found.effort_values  # empty: no clamp rule names a model
+            table = (
+                values.get(name.strip().casefold(), found.effort_values_other)
+                if values
+                else found.effort_values_other
+            )
+            value = table.get(effort)  # None only for an effort a caller's own ModelSpec carries
+            if value is None:
+                assert found.policy is not None
+                value = translate_effort(found.policy, effort, name)
+            kwargs[kwarg] = value
+        elif found.refuses_effort:
+            provider_raw = parsed[0].partition("/")[0]
+            raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
+    if found.effort_in_name:
+        assert found.policy is not None
+        kwargs["model"] = _fold(found.policy, name, effort)
+    if bypass:
+        kwargs.update(found.bypass_kwargs)
+    elif yolo:
+        kwargs.update(found.yolo_kwargs)
+    if fast:
+        if not found.fast_kwargs:
+            raise ValueError(f"{provider} has no fast mode")
+        kwargs.update(found.fast_kwargs)
+    return kwargs

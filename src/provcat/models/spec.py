@@ -1,0 +1,142 @@
+"""parse_model_spec: read "provider/model-effort" specs from the catalog's model policies
+(ADR-0028 D5). Provider identity, model aliases and effort handling all come from the snapshot.
+
+The grammar is lionagi 0.36.0's, with its defects fixed (see generated/docs/policies.md):
+
+1. A whole-string model alias (``claude``) expands before anything else; aliases are matched
+   after ``strip().casefold()``.
+2. The provider is the part before the first ``/``; its spelling is kept as written.
+3. An effort suffix ``-<level>`` is split off only when the model part has no ``/`` (vendor ids
+   such as ``qwen/qwen3-max`` are literal); the last ``-level`` wins; the level matches ASCII
+   letters case-insensitively and is returned lowercase.
+4. A provider whose policy says ``effort: {mode: none}`` refuses an effort suffix.
+5. A provider's ``model_prefix`` rule is applied to the model name (``claude/opus-4-7`` ->
+   ``claude/claude-opus-4-7``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.endpoints.registry import EndpointRegistry
+from provcat.models.effort import EFFORT_LEVELS
+from provcat.models.tables import SpecProvider
+
+__all__ = ["ModelSpec", "parse_model_spec", "split_effort_suffix"]
+
+_MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than the class attribute
+
+
+def _ascii_case_variants(word: str) -> list[str]:
+    variants = [""]
+    for c in word:
+        variants = [v + x for v in variants for x in dict.fromkeys((c.lower(), c.upper()))]
+    return variants
+
+
+# every spelling of an effort suffix the grammar accepts (a level in any mix of ASCII letter
+# case; 304 of them) -> the level: reading a suffix is one dict read
+_SUFFIXES: dict[str, str] = {
+    variant: level for level in EFFORT_LEVELS for variant in _ascii_case_variants(level)
+}
+
+
+class ModelSpec(NamedTuple):
+    """A parsed model spec: the model string (``provider/model`` or bare) and its effort.
+
+    Immutable; ``model, effort = spec`` unpacks it.
+    """
+
+    model: str
+    effort: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.model}-{self.effort}" if self.effort else self.model
+
+
+# ModelSpec(model, effort) without the generated keyword-argument __new__ (same object)
+_new = tuple.__new__
+
+
+def split_effort_suffix(model: str) -> tuple[str, str] | None:
+    """``(name, effort)`` when ``model`` ends in ``-<level>``, else None. Linear time."""
+    name, _, suffix = model.rpartition("-")
+    level = _SUFFIXES.get(suffix) if name else None
+    return (name, level) if level is not None and "/" not in name else None
+
+
+def parse_model_spec(spec: str) -> ModelSpec:
+    """Parse ``spec`` into the model string and its effort (see the module docstring)."""
+    snapshot = EndpointRegistry._snapshot or EndpointRegistry.snapshot()  # a read once published
+    memo = snapshot.parsed_specs
+    try:  # a pure function of (spec, snapshot): a spelling seen before is a dict read
+        known: ModelSpec | None = memo.get(spec)
+    except TypeError:  # unhashable: read_spec says what is wrong with it
+        known = None
+    if known is not None:
+        return known
+    result: ModelSpec = _new(ModelSpec, read_spec(snapshot, spec)[0])
+    if len(memo) < _MEMO_LIMIT:
+        memo[spec] = result
+    return result
+
+
+def read_spec(
+    snapshot: CatalogSnapshot, spec: str
+) -> tuple[tuple[str, str | None], str | None, SpecProvider | None]:
+    """The parse of ``spec`` as a plain ``(model, effort)`` pair (the fields of its ModelSpec,
+    which model_kwargs does not need to build), the model part of its ``provider/model`` (None:
+    no provider), and the provider it names (None: none, or not one the catalog knows).
+
+    One pass: each part is split and canonicalized once at most, the effort suffix is one read of
+    a table, and the provider is one read of the snapshot's spec tables (model_kwargs goes on from
+    here)."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
+    provider_raw, slash, model = spec.partition("/")
+    if not slash or snapshot.slashed_aliases:
+        key = spec.strip().casefold()
+        if not key:
+            raise ValueError("the model spec is empty")
+        alias = snapshot.spec_aliases.get(key)
+        if alias is not None:
+            return (alias.target, None), alias.model, alias.provider
+        if not slash:  # a bare model: only the effort suffix to read
+            name, _, suffix = spec.rpartition("-")
+            level = _SUFFIXES.get(suffix) if name else None
+            if level is not None:
+                return (name, level), None, None
+            return (spec, None), None, None
+    providers = snapshot.spec_providers
+    found = providers.get(provider_raw)  # a canonical spelling as written: one read
+    if found is None:
+        found = providers.get(provider_raw.strip().casefold())
+    name, _, suffix = model.rpartition("-")
+    level = _SUFFIXES.get(suffix) if name else None
+    if level is not None and "/" not in name:  # vendor ids such as qwen/qwen3-max are literal
+        if found is not None:
+            if found.refuses_effort:
+                raise ValueError(
+                    f"Provider '{provider_raw}' does not support effort levels. "
+                    f"Remove '-{level}' from '{spec}'."
+                )
+            if found.model_prefix:
+                name = _with_prefix(name, found.model_prefix, found.model_prefix_for)
+        return (f"{provider_raw}/{name}", level), name, found
+    if found is not None and found.model_prefix:
+        prefixed = _with_prefix(model, found.model_prefix, found.model_prefix_for)
+        if prefixed is not model:
+            return (f"{provider_raw}/{prefixed}", None), prefixed, found
+    return (spec, None), model, found
+
+
+def _with_prefix(model: str, prefix: str, starts: tuple[str, ...]) -> str:
+    """``prefix + model`` when ``model`` starts with one of ``starts`` and is longer than it;
+    otherwise ``model`` itself."""
+    if not model.startswith(starts):
+        return model
+    for start in starts:
+        if model.startswith(start) and model != start:
+            return prefix + model
+    return model
