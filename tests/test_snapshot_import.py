@@ -123,6 +123,6 @@ def test_format_mismatch_is_a_clear_import_error(tmp_path: Path, version: int) -
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith(
-        "provcat.catalog.format.SnapshotFormatError: provcat_catalog has snapshot format"
+        "provcat.errors.SnapshotFormatError: provcat_catalog has snapshot format"
     )
     assert "make generate" in last

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from provcat.endpoints.match import match_endpoint
     from provcat.endpoints.registry import EndpointRegistry
     from provcat.endpoints.resolution import resolve
-    from provcat.model_errors import ModelDeprecated, ModelNotFound, ModelRetired
+    from provcat.errors import ModelDeprecated, ModelNotFound, ModelRetired
     from provcat.models.cost import Cost, estimate_cost
     from provcat.models.inventory import ModelInfo, get_model, list_models
     from provcat.models.kwargs import model_kwargs
@@ -52,9 +52,9 @@ _LAZY = {
     "ModelInfo": "provcat.models.inventory",
     "estimate_cost": "provcat.models.cost",
     "Cost": "provcat.models.cost",
-    "ModelNotFound": "provcat.model_errors",
-    "ModelRetired": "provcat.model_errors",
-    "ModelDeprecated": "provcat.model_errors",
+    "ModelNotFound": "provcat.errors",
+    "ModelRetired": "provcat.errors",
+    "ModelDeprecated": "provcat.errors",
 }
 
 

@@ -1,8 +1,39 @@
-"""Typed catalog errors (ADR-0028 D2). Messages name keys and fields, never secrets or values.
+"""Every exception and warning the runtime raises, in one place. Messages name keys, fields and
+dates, never a secret or a request value (the sanitizer is :mod:`provcat.redact`).
 
-The errors of a call to a vendor's API (:class:`APIError` and its kinds) are defined in
-:mod:`provcat.api_errors` and offered here too, loaded when first named: a process that
-resolves and builds endpoints without calling them never makes their classes (cold start).
+The hub's errors live in :mod:`provcat.hub.errors` and the tool-schema compiler's in
+:mod:`provcat.toolschema`; everything else a caller of provcat can meet is here::
+
+    RuntimeError
+    ├── ProviderCatalogError              a catalog lookup or configuration failed
+    │   ├── CatalogValidationError        a catalog source is invalid; nothing was published
+    │   ├── ProviderUnavailable           the provider's Python failed to import
+    │   ├── EndpointNotFound              no registered endpoint answers to the spelling
+    │   ├── EndpointConfigurationError    a configuration or request field is refused
+    │   ├── EndpointRetired               the vendor retired the endpoint (strict mode)
+    │   ├── ModelRetired                  the vendor retired the model
+    │   ├── ModelNotFound (LookupError)   the inventory lists no such model
+    │   └── PricingUnavailable (LookupError)  no price for what an estimate needs
+    └── APIError                          a call to a vendor's API failed
+        ├── BadRequestError               400, 422
+        ├── AuthenticationError           401, 403
+        ├── NotFoundError                 404
+        ├── RateLimitError                429
+        ├── ServerError                   5xx
+        ├── APIStatusError                any other unsuccessful status
+        ├── APITimeoutError               no answer within the timeout
+        ├── APIConnectionError            no response; ``never_sent`` when provably not sent
+        │   └── LocalNetworkRefused       the host is local and the endpoint may not reach it
+        ├── InvalidResponseError          a body that is not what the endpoint speaks
+        └── StreamError                   an error event inside a stream
+    ImportError
+    └── SnapshotFormatError               the generated snapshot's format is not this runtime's
+    Exception
+    └── LocalAddressError                 the network guard's refusal (a call raises
+                                          LocalNetworkRefused)
+    DeprecationWarning
+    ├── EndpointDeprecated                deprecated (or retired, outside strict mode) endpoint
+    └── ModelDeprecated                   deprecated (or retired, outside strict mode) model
 """
 
 from __future__ import annotations
@@ -10,23 +41,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from provcat.lazy_names import lazy_names
-
 if TYPE_CHECKING:
-    from provcat.api_errors import (
-        APIConnectionError,
-        APIError,
-        APIStatusError,
-        APITimeoutError,
-        AuthenticationError,
-        BadRequestError,
-        InvalidResponseError,
-        LocalNetworkRefused,
-        NotFoundError,
-        RateLimitError,
-        ServerError,
-        StreamError,
-    )
     from provcat.catalog.diagnostic import ProviderDiagnostic
 
 __all__ = [
@@ -42,36 +57,20 @@ __all__ = [
     "EndpointNotFound",
     "EndpointRetired",
     "InvalidResponseError",
+    "LocalAddressError",
     "LocalNetworkRefused",
+    "ModelDeprecated",
+    "ModelNotFound",
+    "ModelRetired",
     "NotFoundError",
+    "PricingUnavailable",
     "ProviderCatalogError",
     "ProviderUnavailable",
     "RateLimitError",
     "ServerError",
+    "SnapshotFormatError",
     "StreamError",
 ]
-
-
-__getattr__ = lazy_names(
-    __name__,
-    dict.fromkeys(
-        (
-            "APIConnectionError",
-            "APIError",
-            "APIStatusError",
-            "APITimeoutError",
-            "AuthenticationError",
-            "BadRequestError",
-            "InvalidResponseError",
-            "LocalNetworkRefused",
-            "NotFoundError",
-            "RateLimitError",
-            "ServerError",
-            "StreamError",
-        ),
-        "provcat.api_errors",
-    ),
-)
 
 
 class ProviderCatalogError(RuntimeError):
@@ -212,3 +211,150 @@ class EndpointDeprecated(_LifecycleDeprecated):
     ) -> None:
         self.endpoint = endpoint
         super().__init__(provider, endpoint, shutdown_date, successor, retired=retired)
+
+
+class ModelNotFound(ProviderCatalogError, LookupError):
+    """The provider's inventory lists no model by that id or alias (or the provider has none)."""
+
+    def __init__(self, provider: str, model: str, closest: Sequence[str], reason: str) -> None:
+        self.provider = provider
+        self.model = model
+        self.closest: tuple[str, ...] = tuple(closest)
+        hint = f"; closest: {', '.join(self.closest)}" if self.closest else ""
+        super().__init__(f"{reason}{hint}")
+
+
+class ModelRetired(_LifecycleRetired):
+    """The model is retired, or its shutdown date has come: a call to it fails at the vendor."""
+
+    _kind = "model"
+
+    def __init__(
+        self, provider: str, model: str, shutdown_date: str | None, successor: str | None
+    ) -> None:
+        self.model = model
+        super().__init__(provider, model, shutdown_date, successor)
+
+
+class ModelDeprecated(_LifecycleDeprecated):
+    """The model is deprecated: it still answers until its shutdown date. Also the warning for a
+    retired model outside strict mode (``retired`` is then true)."""
+
+    _kind = "model"
+
+    def __init__(
+        self,
+        provider: str,
+        model: str,
+        shutdown_date: str | None,
+        successor: str | None,
+        *,
+        retired: bool = False,
+    ) -> None:
+        self.model = model
+        super().__init__(provider, model, shutdown_date, successor, retired=retired)
+
+
+class PricingUnavailable(ProviderCatalogError, LookupError):
+    """The catalog holds no price for what the estimate needs: an error, never a zero."""
+
+
+class APIError(RuntimeError):
+    """Base of every error of a call to a vendor's API. Never carries a credential.
+
+    ``status`` is the HTTP status (None when no response came back); ``request_id`` is the
+    vendor's request id header; ``error_type``, ``error_code`` and ``vendor_message`` come from the
+    vendor's JSON error body; ``excerpt`` is a short, sanitized start of a body that was not JSON.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        endpoint: str,
+        status: int | None = None,
+        request_id: str | None = None,
+        error_type: str | None = None,
+        error_code: str | None = None,
+        vendor_message: str | None = None,
+        excerpt: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        self.provider = provider
+        self.retry_after = retry_after
+        self.endpoint = endpoint
+        self.status = status
+        self.request_id = request_id
+        self.error_type = error_type
+        self.error_code = error_code
+        self.vendor_message = vendor_message
+        self.excerpt = excerpt
+        where = f"{provider}/{endpoint}"
+        parts = [f"{where}: {message}"]
+        if vendor_message:
+            kind = "/".join(x for x in (error_type, error_code) if x)
+            parts.append(f"vendor says{f' ({kind})' if kind else ''}: {vendor_message}")
+        elif excerpt:
+            parts.append(f"body: {excerpt!r}")
+        if request_id:
+            parts.append(f"request id {request_id}")
+        super().__init__("; ".join(parts))
+
+
+class BadRequestError(APIError):
+    """400 or 422: the vendor refused the request as written."""
+
+
+class AuthenticationError(APIError):
+    """401 or 403: the credential is missing, wrong or not allowed this."""
+
+
+class NotFoundError(APIError):
+    """404: no such route, model or resource."""
+
+
+class RateLimitError(APIError):
+    """429: slow down; ``retry_after`` is the wait the vendor asked for, in seconds, if any."""
+
+
+class ServerError(APIError):
+    """5xx: the vendor failed."""
+
+
+class APIStatusError(APIError):
+    """Any other unsuccessful status (408, 409, an unexpected 3xx redirect, ...)."""
+
+
+class APITimeoutError(APIError):
+    """The call did not complete within the endpoint's timeout."""
+
+
+class APIConnectionError(APIError):
+    """No response: the connection could not be made or broke. ``never_sent`` is true when the
+    request provably never reached the server (the connection was never made)."""
+
+    never_sent: bool = False
+
+
+class LocalNetworkRefused(APIConnectionError):
+    """The host resolves to a loopback, private, link-local, multicast or reserved address and the
+    endpoint does not allow the local network; nothing was sent."""
+
+
+class InvalidResponseError(APIError):
+    """A successful status with a body that is not what the endpoint speaks (bad JSON, a broken
+    event stream), or a body larger than the bound."""
+
+
+class StreamError(APIError):
+    """The vendor sent an error event in the middle of a stream."""
+
+
+class SnapshotFormatError(ImportError):
+    """The generated snapshot's format is not the one this runtime reads."""
+
+
+class LocalAddressError(Exception):
+    """The host resolves to an address the endpoint may not reach (the network guard's refusal;
+    a call turns it into :class:`LocalNetworkRefused`)."""

@@ -181,7 +181,7 @@ def test_costs_agree_with_the_vendors_price_pages(
 
 def test_nvidia_catalog_models_carry_no_prices_and_are_never_costed_at_zero() -> None:
     from provcat import estimate_cost
-    from provcat.model_errors import PricingUnavailable
+    from provcat.errors import PricingUnavailable
 
     with pytest.raises(PricingUnavailable):
         estimate_cost("nvidia_nim", "meta/llama-3.3-70b-instruct", {"input_tokens": 10})
@@ -216,7 +216,7 @@ def test_gpt_4_1_mini_names_the_replacement_openai_gives() -> None:
 def test_a_retired_model_without_prices_points_to_its_successor_not_to_adding_prices() -> None:
     # docs/models.md: deepseek-chat is retired since 2026-07-24 in favour of deepseek-flash
     from provcat import estimate_cost
-    from provcat.model_errors import PricingUnavailable
+    from provcat.errors import PricingUnavailable
 
     with pytest.raises(PricingUnavailable, match="is retired") as caught:
         estimate_cost("deepseek", "deepseek-chat", {"input_tokens": 10})

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from provcat import estimate_cost
-from provcat.model_errors import PricingUnavailable
+from provcat.errors import PricingUnavailable
 from tests.models.inventory_catalog import use_acme
 
 

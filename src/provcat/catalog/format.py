@@ -6,13 +6,11 @@ time, so a snapshot written by a newer or older generator fails loudly instead o
 
 from __future__ import annotations
 
-__all__ = ["SUPPORTED_FORMAT", "SnapshotFormatError", "check_format"]
+from provcat.errors import SnapshotFormatError
+
+__all__ = ["SUPPORTED_FORMAT", "check_format"]
 
 SUPPORTED_FORMAT = 5
-
-
-class SnapshotFormatError(ImportError):
-    """The generated snapshot's format is not the one this runtime reads."""
 
 
 def check_format(version: int, package: str) -> None:

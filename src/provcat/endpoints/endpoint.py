@@ -26,10 +26,10 @@ from provcat.lazy_names import lazy_names
 if TYPE_CHECKING:
     import httpx
 
-    from provcat.api_errors import APIConnectionError
     from provcat.endpoints.agent_result import AgentResult
     from provcat.endpoints.config import EndpointConfig
     from provcat.endpoints.pool import ConnectionPool, Sleep
+    from provcat.errors import APIConnectionError
 
 __all__ = ["AgentResult", "AgenticEndpoint", "Endpoint", "EndpointType"]
 
@@ -171,14 +171,15 @@ class Endpoint:
         """One attempt up to a successful status: the response, its body not yet read."""
         import httpx
 
-        from provcat.api_errors import (
+        from provcat.endpoints.netguard import ALLOW_LOCAL, check_host
+        from provcat.endpoints.responses import status_error
+        from provcat.errors import (
             APIConnectionError,
             APIError,
             APITimeoutError,
+            LocalAddressError,
             LocalNetworkRefused,
         )
-        from provcat.endpoints.netguard import ALLOW_LOCAL, LocalAddressError, check_host
-        from provcat.endpoints.responses import status_error
         from provcat.redact import sanitize
 
         config = self.config
@@ -215,7 +216,7 @@ class Endpoint:
         """The whole body, refused (and the connection closed) past ``max_response_bytes``."""
         import httpx
 
-        from provcat.api_errors import InvalidResponseError
+        from provcat.errors import InvalidResponseError
 
         limit = self.config.max_response_bytes
         chunks: list[bytes] = []
@@ -239,7 +240,7 @@ class Endpoint:
 
     def _cut_off(self, what: str, response: httpx.Response, exc: Exception) -> APIConnectionError:
         """The error of a body that broke off after a successful status."""
-        from provcat.api_errors import APIConnectionError
+        from provcat.errors import APIConnectionError
 
         return APIConnectionError(
             f"the {what} was cut off ({type(exc).__name__})",

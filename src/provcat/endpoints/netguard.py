@@ -16,16 +16,14 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 
-__all__ = ["ALLOW_LOCAL", "GuardedTransport", "LocalAddressError", "check_host", "refusal"]
+from provcat.errors import LocalAddressError
+
+__all__ = ["ALLOW_LOCAL", "GuardedTransport", "check_host", "refusal"]
 
 # the request extension that carries the endpoint's allow_local_network to the transport
 ALLOW_LOCAL = "provcat.allow_local_network"
 
 Resolver = Callable[[str, int], Awaitable[list[str]]]
-
-
-class LocalAddressError(Exception):
-    """The host resolves to an address the endpoint may not reach."""
 
 
 def refusal(address: str) -> str | None:

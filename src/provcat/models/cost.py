@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from provcat.model_errors import PricingUnavailable
+from provcat.errors import PricingUnavailable
 from provcat.models.inventory import Prices, PriceSet, find_model
 
 __all__ = ["USAGE_FIELDS", "Cost", "estimate_cost"]

@@ -18,8 +18,8 @@ from decimal import Decimal
 from typing import Any
 
 from provcat.catalog.keys import canonical_key
+from provcat.errors import ModelDeprecated, ModelNotFound, ModelRetired
 from provcat.lifecycle import state
-from provcat.model_errors import ModelDeprecated, ModelNotFound, ModelRetired
 
 __all__ = [
     "STATUSES",
