@@ -1,7 +1,7 @@
 """Endpoint lifecycle checks: a successor that names another endpoint of the same provider (and
 not a retired one), dates in order, and a shutdown date for every retired endpoint.
 
-The state an endpoint is in on a given day is judged at run time (``provcat.lifecycle``); here
+The state an endpoint is in on a given day is judged at run time (``provcat.models.lifecycle``); here
 only what the YAML says must hold together.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from generator.diagnostics import Diagnostic, diag
 from generator.model import EndpointDecl, ProviderDecl
 from provcat.catalog.keys import canonical_key
-from provcat.lifecycle import parse_day
+from provcat.models.lifecycle import parse_day
 
 __all__ = ["check_endpoint_lifecycles", "successor_key"]
 
@@ -80,7 +80,7 @@ def check_endpoint_lifecycles(providers: list[ProviderDecl]) -> list[Diagnostic]
             target = index.get(canonical_key(successor.value))
             if target is None or target is ep:
                 others = sorted(k for k, e in index.items() if e is not ep)
-                from provcat.endpoints.request import suggest  # pydantic: only when a name is wrong
+                from provcat.catalog.keys import suggest
 
                 hint = suggest(canonical_key(successor.value), others)
                 problems.append(

@@ -22,7 +22,7 @@ from generator.diagnostics import Diagnostic, Loc, diag
 from generator.frozen import Frozen, set_field
 from generator.model import Key, ModelDecl, ProviderDecl
 from provcat.catalog.keys import canonical_key
-from provcat.lifecycle import parse_day, state
+from provcat.models.lifecycle import parse_day, state
 
 __all__ = ["Summary", "Use", "judge", "summarize"]
 

@@ -25,7 +25,6 @@ from provcat.catalog.keyspace import (
     KeySpace,
     ProviderKeys,
     Spelling,
-    check_classes,
     check_keys,
 )
 from provcat.endpoints.protocols import PROTOCOLS
@@ -49,7 +48,7 @@ def field_problem(model: type[BaseModel], key: str, value: Any) -> str | None:
 
 
 def suggest(key: str, names: Iterable[str]) -> str | None:
-    from provcat.endpoints.request import suggest
+    from provcat.catalog.keys import suggest
 
     return suggest(key, names)
 
@@ -139,7 +138,9 @@ def validate(
             memo.put(key, ctx.out[start:], ctx.facts)
     if memo is not None:
         memo.save()
-    for problem in check_classes(classes) if classes else ():  # it imports the runtime's base
+    if classes:  # the check imports the runtime's endpoint classes (pydantic)
+        from provcat.endpoints.checked import check_classes
+    for problem in check_classes(classes) if classes else ():
         ctx.report(_report(problem))
     _policies(ordered, ctx)
     return ctx.out

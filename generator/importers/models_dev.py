@@ -18,7 +18,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, diag
 from generator.importers.source import Snapshot
 from generator.importers.tomlpos import decode_error_position, key_position
-from provcat.lifecycle import parse_day
+from provcat.models.lifecycle import parse_day
 
 SOURCE_REPO = "https://github.com/anomalyco/models.dev"
 OPENAI_COMPATIBLE_NPM = "@ai-sdk/openai-compatible"

@@ -1,14 +1,14 @@
 """provcat: the validated catalog of LLM provider adapters.
 
 The catalog itself lives in the generated ``provcat_catalog`` package; this package is the runtime
-that reads it. Importing ``provcat`` is cheap: nothing is imported from the snapshot until first use.
+that reads it. Importing ``provcat`` is cheap: each public name is imported from its home module
+on first use (PEP 562), and nothing is read from the snapshot until then.
 """
 
 __version__ = "0.1.0"
 
-from typing import TYPE_CHECKING
-
-from provcat.lazy_names import lazy_names
+import importlib
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from provcat.endpoints.imodel import iModel
@@ -39,14 +39,15 @@ __all__ = [
     "resolve",
 ]
 
-_LAZY = {
+# the one lazy-name table: public name -> its home module
+_HOMES = {
     "match_endpoint": "provcat.endpoints.match",
     "EndpointRegistry": "provcat.endpoints.registry",
     "iModel": "provcat.endpoints.imodel",
+    "resolve": "provcat.endpoints.resolution",
     "parse_model_spec": "provcat.models.spec",
     "ModelSpec": "provcat.models.spec",
     "model_kwargs": "provcat.models.kwargs",
-    "resolve": "provcat.endpoints.resolution",
     "get_model": "provcat.models.inventory",
     "list_models": "provcat.models.inventory",
     "ModelInfo": "provcat.models.inventory",
@@ -58,4 +59,12 @@ _LAZY = {
 }
 
 
-__getattr__ = lazy_names(__name__, _LAZY)
+def __getattr__(name: str) -> Any:
+    """Import a public name from its home on first use and keep it here (later reads are plain
+    attribute reads)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

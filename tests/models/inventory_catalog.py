@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.pipeline import run
-from provcat.endpoints.registry import CatalogSource, EndpointRegistry
+from provcat.endpoints.checked import CatalogSource
+from provcat.endpoints.registry import EndpointRegistry
 from provcat.models.inventory import _INVENTORY
 
 CATALOG = Path(__file__).resolve().parent.parent / "catalogs" / "models"

@@ -21,7 +21,7 @@ from provcat import (
     match_endpoint,
     model_kwargs,
 )
-from provcat.endpoints.compat import set_strict
+from provcat.strict import set_strict
 from tests.models.inventory_catalog import use_acme
 
 

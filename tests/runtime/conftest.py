@@ -16,8 +16,9 @@ from generator.pipeline import run
 from provcat.catalog.keyspace import indexes, record_keys
 from provcat.catalog.publish import trusted_snapshot
 from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.endpoints.checked import CatalogSource
 from provcat.endpoints.load import Importer
-from provcat.endpoints.registry import CatalogSource, EndpointRegistry
+from provcat.endpoints.registry import EndpointRegistry
 from tests.conftest import BASE_CATALOG, FIXTURE_MODULES
 
 Records = list[dict[str, Any]]
@@ -75,10 +76,11 @@ def assert_configs_equal_validated(snapshot: Any) -> None:
     from provcat.endpoints.config import EndpointConfig
 
     EndpointRegistry.list_providers()
-    assert snapshot.bindings, "nothing was loaded"
+    bindings = EndpointRegistry.state(snapshot).bindings
+    assert bindings, "nothing was loaded"
     for provider in snapshot.providers.values():
         for spec in provider.endpoints.values():
-            config = snapshot.bindings[spec.provider][spec.key].config
+            config = bindings[spec.provider][spec.key].config
             validated = EndpointConfig(
                 **spec.config_values(), request_options=config.request_options
             )

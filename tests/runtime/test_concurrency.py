@@ -8,7 +8,9 @@ from collections.abc import Callable
 import pytest
 
 from provcat import match_endpoint
-from provcat.endpoints.registry import CatalogSource, EndpointRegistry
+from provcat.catalog import publish
+from provcat.endpoints.checked import CatalogSource
+from provcat.endpoints.registry import EndpointRegistry
 from tests.runtime.conftest import Records, TrustedSource, base_records, record, run_threads
 
 THREADS = 32
@@ -18,7 +20,7 @@ def test_32_threads_during_the_first_build_cause_exactly_one_build(
     use_catalog: Callable[[Records], CatalogSource],
 ) -> None:
     use_catalog(base_records())
-    before = EndpointRegistry.builds
+    before = publish.builds
     seen: list[int] = []
 
     def work(i: int) -> None:
@@ -27,7 +29,7 @@ def test_32_threads_during_the_first_build_cause_exactly_one_build(
         assert ep.config.provider in ("alpha", "beta")
 
     assert run_threads(THREADS, work) == []
-    assert EndpointRegistry.builds == before + 1
+    assert publish.builds == before + 1
     assert len(set(seen)) == 1
 
 

@@ -21,8 +21,9 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from provcat import match_endpoint
+from provcat.endpoints.checked import CatalogSource
 from provcat.endpoints.config import DeferredModel, EndpointConfig
-from provcat.endpoints.registry import CatalogSource, EndpointRegistry
+from provcat.endpoints.registry import EndpointRegistry
 from provcat.errors import EndpointConfigurationError, ProviderUnavailable
 from tests.runtime.conftest import Records, TrustedSource, base_records, record, run_threads
 

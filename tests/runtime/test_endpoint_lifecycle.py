@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from provcat import iModel, match_endpoint, resolve
-from provcat.endpoints.compat import set_strict
 from provcat.endpoints.lifecycle import endpoint_state
 from provcat.errors import EndpointDeprecated, EndpointRetired
+from provcat.strict import set_strict
 
 
 @pytest.fixture(autouse=True)

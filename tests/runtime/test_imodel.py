@@ -7,8 +7,8 @@ import warnings
 import pytest
 
 from provcat import iModel
-from provcat.endpoints.compat import set_strict
 from provcat.errors import EndpointConfigurationError
+from provcat.strict import set_strict
 
 
 @pytest.fixture(autouse=True)

@@ -17,19 +17,20 @@ from provcat.catalog.keyspace import (
     EndpointKeys,
     ProviderKeys,
     Spelling,
-    check_classes,
     check_keys,
 )
-from provcat.endpoints.compat import CompatibleEndpoint, set_strict
+from provcat.endpoints.checked import CatalogSource, check_classes
+from provcat.endpoints.compat import CompatibleEndpoint
 from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint, EndpointType
 from provcat.endpoints.match import resolve
-from provcat.endpoints.registry import CatalogSource, EndpointRegistry
+from provcat.endpoints.registry import EndpointRegistry
 from provcat.errors import (
     CatalogValidationError,
     EndpointConfigurationError,
     EndpointNotFound,
     ProviderUnavailable,
 )
+from provcat.strict import set_strict
 from tests.runtime.conftest import Records, record
 
 Use = Callable[[Records], CatalogSource]
@@ -68,7 +69,8 @@ def test_d1_factory_failure_prevents_publication(use_catalog: Use) -> None:
     codes = {d.code for d in caught.value.diagnostics}
     assert codes == {"invalid_request_options"}
     assert "factory raised RuntimeError" in str(caught.value)
-    assert EndpointRegistry._snapshot is None, "no resolvable catalog after a failed first build"
+    with pytest.raises(CatalogValidationError):  # no resolvable catalog after a failed build
+        EndpointRegistry.snapshot()
 
 
 def test_d1_endpoint_class_must_subclass_endpoint_and_agree_with_type() -> None:
@@ -250,21 +252,16 @@ def test_d2_repeated_lookups_answer_from_the_published_snapshot_after_a_refresh(
 ) -> None:
     use_catalog(base_records_with())
     first = resolve("alpha", "chat")
-    assert resolve("alpha", "chat") is first  # the memo answers the repeat
-    bound = EndpointRegistry.snapshot().bindings["alpha"]
-    assert match_endpoint("alpha", "chat").config is bound[first.key].config
+    assert resolve("alpha", "chat") == first
     EndpointRegistry.refresh(CatalogSource(base_records_with))
     fresh = EndpointRegistry.snapshot().providers["alpha"].endpoints[first.key]
     assert fresh is not first
     assert resolve("alpha", "chat") is fresh  # the new snapshot's entry, never the prior one
-    bound = EndpointRegistry.snapshot().bindings["alpha"]
-    assert match_endpoint("alpha", "chat").config is bound[fresh.key].config
+    assert match_endpoint("alpha", "chat").config.provider == "alpha"
     with pytest.raises(EndpointNotFound):  # a failed lookup is not remembered
         resolve("alpha", "chta")
     with pytest.raises(EndpointNotFound):
         resolve("alpha", "chta")
-    EndpointRegistry._reset(CatalogSource(base_records_with))
-    assert resolve("alpha", "chat") is not fresh  # a reset forgets the memo with the snapshot
 
 
 def test_d2_no_first_match_lookup_does_not_depend_on_record_order(use_catalog: Use) -> None:
@@ -284,7 +281,7 @@ def test_d3_failed_import_is_an_import_error_and_other_providers_work(use_catalo
     )
     use_catalog(records)
     snapshot = EndpointRegistry.snapshot()
-    diagnostic = snapshot.unavailable["beta"]
+    diagnostic = EndpointRegistry.state(snapshot).unavailable["beta"]
     assert diagnostic.code == "import_error" and diagnostic.cause_type == "RuntimeError"
     assert diagnostic.module == "provcat_testproviders.broken"
     assert "sk-testsecret" not in diagnostic.message and "<redacted>" in diagnostic.message
@@ -312,7 +309,8 @@ def test_d3_control_signals_from_an_import_propagate(use_catalog: Use) -> None:
     )
     with pytest.raises(KeyboardInterrupt):
         EndpointRegistry.snapshot()
-    assert EndpointRegistry._snapshot is None
+    with pytest.raises(KeyboardInterrupt):  # nothing was published: the next use builds again
+        EndpointRegistry.snapshot()
 
 
 def test_d3_failed_provider_is_not_reimported_per_lookup_but_on_refresh(use_catalog: Use) -> None:
@@ -610,11 +608,11 @@ def test_d2_restart_rebuilds_and_persists_nothing(tmp_path: Any) -> None:
     import sys
 
     code = (
-        "from provcat.endpoints.registry import EndpointRegistry as R\n"
+        "from provcat.catalog import publish\n"
         "from provcat import match_endpoint\n"
-        "assert R._snapshot is None\n"
+        "assert publish.builds == 0\n"
         "match_endpoint('openai', 'chat')\n"
-        "print(R.builds)\n"
+        "print(publish.builds)\n"
     )
     for _ in range(2):  # each process validates and builds its own snapshot from the catalog
         out = subprocess.run(

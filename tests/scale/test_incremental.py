@@ -270,7 +270,7 @@ def test_a_changed_runtime_misses_every_cached_result(
     runtime's code (here a stand-in copy of one of its files) reads every file again."""
     runtime = tmp_path / "provcat"
     runtime.mkdir()
-    shutil.copy(ROOT / "src" / "provcat" / "config.py", runtime / "config.py")
+    shutil.copy(ROOT / "src" / "provcat" / "endpoints" / "config.py", runtime / "config.py")
     monkeypatch.setattr(incremental, "_runtime_root", lambda: runtime)
     monkeypatch.setattr(incremental, "_RUNTIME_CODE", None)
     cache = FileCache(cache_dir(workspace.catalog))

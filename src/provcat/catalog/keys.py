@@ -6,7 +6,10 @@ Only surrounding whitespace and case are canonicalized (ADR-0028 D2): punctuatio
 
 from __future__ import annotations
 
-__all__ = ["canonical_endpoint_key", "canonical_key", "canonical_provider_key"]
+import difflib
+from collections.abc import Iterable
+
+__all__ = ["canonical_endpoint_key", "canonical_key", "canonical_provider_key", "suggest"]
 
 
 def canonical_key(value: str) -> str:
@@ -24,3 +27,9 @@ def canonical_provider_key(value: str) -> str:
 def canonical_endpoint_key(value: str) -> str:
     """Canonical form of an endpoint key or endpoint alias."""
     return canonical_key(value)
+
+
+def suggest(key: str, names: Iterable[str]) -> str | None:
+    """A "did you mean" hint for a misspelled key or name, or None."""
+    close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None

@@ -24,7 +24,6 @@ __all__ = [
     "KeySpace",
     "ProviderKeys",
     "Spelling",
-    "check_classes",
     "check_keys",
     "indexes",
 ]
@@ -205,66 +204,14 @@ def _endpoint_keys(
 
 @dataclass(frozen=True, slots=True)
 class ClassUse(Generic[At]):
-    """One endpoint's own Python class (protocol endpoints have none), as the caller resolved it."""
+    """One endpoint's own Python class (protocol endpoints have none), as the caller resolved it
+    (checked by :func:`provcat.endpoints.checked.check_classes`)."""
 
     cls: object
     agentic: bool  # the endpoint's declared type is 'agentic'
     provider: str
     endpoint: str
     at: At
-
-
-def check_classes(uses: Iterable[ClassUse[At]]) -> list[KeyProblem[At]]:
-    """Each class is an Endpoint subclass agreeing with its endpoint's type, used only once."""
-    from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint
-
-    found: list[KeyProblem[At]] = []
-    owners: dict[int, ClassUse[At]] = {}
-    for use in uses:
-        where = f"{use.provider}/{use.endpoint}"
-        ekey = canonical_key(use.endpoint)
-        pkey = canonical_key(use.provider)
-        cls = use.cls
-        if not (isinstance(cls, type) and issubclass(cls, Endpoint)):
-            found.append(
-                KeyProblem(
-                    "not_an_endpoint_class",
-                    f"{where}: {cls!r} is not a subclass of provcat.endpoints.endpoint.Endpoint",
-                    use.at,
-                    pkey,
-                    ekey,
-                )
-            )
-            continue
-        is_agentic = issubclass(cls, AgenticEndpoint)
-        if is_agentic != use.agentic:
-            kind = "an AgenticEndpoint" if is_agentic else "not an AgenticEndpoint"
-            declared = "agentic" if use.agentic else "api"
-            found.append(
-                KeyProblem(
-                    "endpoint_type_mismatch",
-                    f"{where} has type '{declared}' but class '{cls.__name__}' is {kind}",
-                    use.at,
-                    pkey,
-                    ekey,
-                )
-            )
-        first = owners.get(id(cls))
-        if first is not None:
-            found.append(
-                KeyProblem(
-                    "duplicate_endpoint_class",
-                    f"class '{cls.__name__}' of {where} already serves "
-                    f"{first.provider}/{first.endpoint}; give each endpoint its own subclass",
-                    use.at,
-                    pkey,
-                    ekey,
-                    earlier=first.at,
-                )
-            )
-        else:
-            owners[id(cls)] = use
-    return found
 
 
 def indexes(

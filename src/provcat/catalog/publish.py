@@ -1,45 +1,56 @@
-"""Make a CatalogSnapshot from snapshot records: trusted as written, or checked first.
+"""Publishing the snapshot this process reads (ADR-0028 D2): made from records, published whole.
 
 The bundled snapshot was written by the generator, which imported every provider module, called
 every request-options factory, validated the whole set and wrote the indexes (ADR-0028 D2/D3's
-"build" is the generator run). It is published as it is: no check, no index rebuilt, no import.
+"build" is the generator run). It is published as it is: no check, no index rebuilt, no import;
+each provider's entry and policy are made from its record on first use.
 
-Records from any other source are checked as the generator checks a catalog: the same key-space
-validator (:mod:`provcat.catalog.keyspace`), every provider loaded, every class, request model and
-request default checked. Any problem raises :class:`CatalogValidationError` before anything is
-published; a provider whose module fails to import is unavailable, the others are published.
+One snapshot is published at a time: the first :func:`current` publishes it under a lock, later
+reads take it without one, and :func:`publish` swaps a new one in with a single assignment. What
+is published comes from a source, a function that makes a snapshot: the bundled one unless a caller
+named another (a checked source, :class:`provcat.endpoints.checked.CatalogSource`). A source that
+raises leaves the prior snapshot published.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from provcat.catalog.keys import canonical_key
 from provcat.catalog.lazy import LazyMapping
 from provcat.catalog.snapshot import CatalogSnapshot, ProviderEntry
-from provcat.catalog.specs import ProviderEndpointSpec
-from provcat.errors import CatalogValidationError, ProviderUnavailable
+from provcat.catalog.specs import ProviderEndpointSpec, ProviderModelPolicy
 
-if TYPE_CHECKING:
-    from provcat.catalog.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
-    from provcat.catalog.keyspace import ClassUse, KeyProblem
-    from provcat.catalog.policy import ProviderModelPolicy
-    from provcat.endpoints.load import Importer, Problems
-
-__all__ = ["checked_snapshot", "trusted_snapshot"]
+__all__ = [
+    "LOCK",
+    "Source",
+    "bundled_snapshot",
+    "current",
+    "entry",
+    "policy",
+    "publish",
+    "reset",
+    "trusted_snapshot",
+]
 
 Record = Mapping[str, Any]
+Source = Callable[[], CatalogSnapshot]
+
+# publication, and the first use of an endpoint (provcat.endpoints.registry), hold this lock
+LOCK = threading.RLock()
+_snapshot: CatalogSnapshot | None = None
+_source: Source | None = None  # None: the bundled snapshot
+builds = 0  # how many snapshots were published (a count the concurrency tests read)
 
 
-def _policy(record: Record) -> ProviderModelPolicy | None:
+def policy(record: Record) -> ProviderModelPolicy | None:
+    """The model policy of one provider record (None: the catalog gives it none)."""
     raw = record.get("policy")
     if raw is None:
         return None
-    from provcat.catalog.policy import ProviderModelPolicy
-
     return ProviderModelPolicy(
         provider=record["provider"],
         provider_aliases=tuple(record["aliases"]),
@@ -74,24 +85,22 @@ def _policy(record: Record) -> ProviderModelPolicy | None:
     )
 
 
-def _entry(record: Record) -> ProviderEntry:
-    return _entry_with(record, record["endpoint_index"])
-
-
-def _entry_with(record: Record, endpoint_index: Mapping[str, str]) -> ProviderEntry:
+def entry(record: Record, endpoint_index: Mapping[str, str] | None = None) -> ProviderEntry:
+    """The entry of one provider record; ``endpoint_index`` defaults to the record's own."""
     key = record["provider"]
     aliases = tuple(sorted(record["aliases"]))
     specs = sorted(
         (ProviderEndpointSpec.from_record(key, aliases, ep) for ep in record["endpoints"]),
         key=lambda s: s.key,
     )
+    index = record["endpoint_index"] if endpoint_index is None else endpoint_index
     return ProviderEntry(
         provider=key,
         display_name=record.get("display_name", key),
         aliases=aliases,
         module=record["module"],
         endpoints=MappingProxyType({s.key: s for s in specs}),
-        endpoint_index=MappingProxyType(dict(endpoint_index)),
+        endpoint_index=MappingProxyType(dict(index)),
     )
 
 
@@ -105,79 +114,55 @@ def trusted_snapshot(
     policy are made from its record on first use (the generator already checked them all)."""
     by_key = MappingProxyType({r["provider"]: r for r in records})
     return CatalogSnapshot(
-        providers=LazyMapping(by_key, _entry),
+        providers=LazyMapping(by_key, entry),
         provider_index=MappingProxyType(provider_index),
-        policies=LazyMapping(by_key, _policy),
+        policies=LazyMapping(by_key, policy),
         model_aliases=MappingProxyType(model_aliases),
         fingerprint=fingerprint,
         trusted=True,
     )
 
 
-_RUNTIME_CODE: dict[str, CatalogDiagnosticCode] = {
-    "not_an_endpoint_class": "invalid_endpoint_class",
-    "endpoint_type_mismatch": "invalid_endpoint_class",
-    "duplicate_endpoint_class": "invalid_endpoint_class",
-}
+def bundled_snapshot() -> CatalogSnapshot:
+    """The snapshot bundled with this installation, as the generator wrote it."""
+    import provcat_catalog  # the data, read when first published: not at ``import provcat``
 
-
-def _diagnostic(problem: KeyProblem[Any]) -> ProviderDiagnostic:
-    from provcat.catalog.diagnostic import ProviderDiagnostic
-
-    code: Any = _RUNTIME_CODE.get(problem.code, problem.code)
-    return ProviderDiagnostic(
-        code, problem.provider, problem.endpoint, None, problem.key, problem.message
+    return trusted_snapshot(
+        provcat_catalog.PROVIDERS,
+        provcat_catalog.PROVIDER_INDEX,
+        provcat_catalog.MODEL_ALIAS_INDEX,
+        provcat_catalog.FINGERPRINT,
     )
 
 
-def checked_snapshot(
-    records: Sequence[Record],
-    *,
-    fingerprint: str = "",
-    model_aliases: Mapping[str, str] | None = None,
-    importer: Importer = importlib.import_module,
-) -> CatalogSnapshot:
-    """Validate ``records`` as a whole and load every provider; raise CatalogValidationError."""
-    from provcat.catalog.keyspace import ClassUse, check_classes, check_keys, indexes, record_keys
-    from provcat.endpoints.load import load_endpoint
+def current() -> CatalogSnapshot:
+    """The published snapshot; the first call publishes it (once, whatever the thread count)."""
+    published = _snapshot
+    if published is not None:
+        return published
+    with LOCK:
+        if _snapshot is None:
+            publish()
+        assert _snapshot is not None
+        return _snapshot
 
-    ordered = sorted(records, key=lambda r: canonical_key(r["provider"]))
-    keys = [record_keys(r) for r in ordered]
-    problems: Problems = [_diagnostic(p) for p in check_keys(keys)]
-    # with key problems the indexes are never published, but every record is still loaded and
-    # checked, so that one run reports everything
-    provider_index, endpoint_indexes = indexes(keys)
-    canonical = [
-        {**r, "provider": canonical_key(r["provider"]), "module": r.get("module")} for r in ordered
-    ]
-    snapshot = CatalogSnapshot(
-        providers=MappingProxyType(
-            {r["provider"]: _entry_with(r, endpoint_indexes[r["provider"]]) for r in canonical}
-        ),
-        provider_index=MappingProxyType(provider_index),
-        policies=MappingProxyType({r["provider"]: _policy(r) for r in canonical}),
-        model_aliases=MappingProxyType(dict(model_aliases or {})),
-        fingerprint=fingerprint,
-        trusted=False,
-    )
-    uses: list[ClassUse[None]] = []
-    for entry in snapshot.providers.values():
-        for spec in entry.endpoints.values():
-            try:
-                bound = load_endpoint(snapshot, spec, importer, problems)
-            except ProviderUnavailable:
-                break  # recorded in snapshot.unavailable; its other endpoints stay unloaded
-            if bound is not None and spec.endpoint_class is not None:
-                uses.append(
-                    ClassUse(
-                        bound.endpoint_class,
-                        spec.endpoint_type.value == "agentic",
-                        spec.provider,
-                        spec.endpoint,
-                        None,
-                    )
-                )
-    problems.extend(_diagnostic(p) for p in check_classes(uses))
-    if problems:
-        raise CatalogValidationError(sorted(set(problems), key=lambda d: d.sort_key()))
-    return snapshot
+
+def publish(source: Source | None = None) -> CatalogSnapshot:
+    """Make a snapshot from ``source`` (default: the last source given, else the bundled
+    snapshot) and publish it; when the source raises, the prior snapshot stays published."""
+    global _snapshot, _source, builds
+    with LOCK:
+        chosen = source or _source or bundled_snapshot
+        snapshot = chosen()  # raises CatalogValidationError before anything is published
+        builds += 1
+        _source = chosen if chosen is not bundled_snapshot else None
+        _snapshot = snapshot  # the single assignment that publishes
+        return snapshot
+
+
+def reset(source: Source | None = None) -> None:
+    """Forget the published snapshot (tests): the next use publishes from ``source``."""
+    global _snapshot, _source
+    with LOCK:
+        _snapshot = None
+        _source = source

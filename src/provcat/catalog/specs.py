@@ -1,56 +1,28 @@
 """The catalog's records (ADR-0028 D1, D5): named, immutable, read straight from the snapshot.
 
-An endpoint exists at run time as its :class:`ProviderEndpointSpec` (this frozen record) and the
-instances built from it. The record names its Python parts by reference (``"module:Name"``); they
-are imported the first time the endpoint is used. Nothing here imports pydantic.
-
-The other ADR records are re-exported here and defined in modules of their own, made only where
-they are used (so never on the cold path, ``import provcat`` + the first ``match_endpoint``):
-:class:`ProviderModelPolicy` (:mod:`provcat.catalog.policy`), :class:`ProviderModuleSpec`
-(:mod:`provcat.catalog.module_spec`) and :class:`ProviderDiagnostic` (:mod:`provcat.catalog.diagnostic`).
+An endpoint exists at run time as its :class:`ProviderEndpointSpec` and the instances built from
+it. The record names its Python parts by reference (``"module:Name"``); they are imported the
+first time the endpoint is used (:mod:`provcat.endpoints.load`). Nothing here imports pydantic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import FrozenInstanceError, dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
-
-from provcat.lazy_names import lazy_names
-
-if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from provcat.catalog.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
-    from provcat.catalog.module_spec import ProviderModuleSpec
-    from provcat.catalog.policy import EffortMode, ProviderModelPolicy
+from typing import Any, Literal
 
 __all__ = [
-    "CatalogDiagnosticCode",
     "EffortMode",
     "EndpointType",
-    "ProviderDiagnostic",
     "ProviderEndpointSpec",
     "ProviderModelPolicy",
     "ProviderModuleSpec",
-    "RequestOptionsFactory",
     "frozen_mapping",
 ]
 
-RequestOptionsFactory = Callable[[], "type[BaseModel]"]
-
-_ELSEWHERE = {
-    "CatalogDiagnosticCode": "provcat.catalog.diagnostic",
-    "ProviderDiagnostic": "provcat.catalog.diagnostic",
-    "EffortMode": "provcat.catalog.policy",
-    "ProviderModelPolicy": "provcat.catalog.policy",
-    "ProviderModuleSpec": "provcat.catalog.module_spec",
-}
-
-
-__getattr__ = lazy_names(__name__, _ELSEWHERE)
+EffortMode = Literal["none", "kwarg", "model_name"]
 
 
 class EndpointType(StrEnum):
@@ -65,13 +37,7 @@ def frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(value or {}))
 
 
-# init, repr and eq are written out in the class (the dataclass's fields and replace() stay):
-# generating them for 24 fields cost more than anything else in this module on a cold start
-# (about 1 ms, ~7M instructions under callgrind). So are the frozen methods (__setattr__,
-# __delattr__, and __getstate__/__setstate__ for copy and pickle): ``frozen=True`` compiles two
-# functions from source on every cold start (~1.7M instructions). The record is as frozen as
-# that made it; ``frozen=False`` here only stops the decorator from generating them.
-@dataclass(frozen=False, slots=True, kw_only=True, init=False, repr=False, eq=False)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProviderEndpointSpec:
     """One endpoint of one provider: every value named (D1), provider defaults already merged."""
 
@@ -104,90 +70,11 @@ class ProviderEndpointSpec:
     # status, deprecation_date, shutdown_date, successor, source: once the vendor deprecates it
     lifecycle: Mapping[str, Any] | None = None
 
-    def __init__(
-        self,
-        *,
-        provider: str,
-        endpoint: str,
-        key: str,
-        endpoint_type: EndpointType,
-        endpoint_class: str | None,
-        protocol: str | None,
-        request_options: str | None,
-        provider_aliases: tuple[str, ...] = (),
-        endpoint_aliases: tuple[str, ...] = (),
-        request_defaults: Mapping[str, Any] | None = None,
-        path: str | None,
-        method: str,
-        base_url: str | None,
-        auth_type: str,
-        api_key_env: str | None,
-        content_type: str,
-        timeout: float,
-        default_headers: Mapping[str, str],
-        requires_tokens: bool,
-        idempotent_retries: bool,
-        serialize_by_alias: bool,
-        allow_local_network: bool,
-        description: str | None = None,
-        docs_url: str | None = None,
-        lifecycle: Mapping[str, Any] | None = None,
-    ) -> None:
-        init = object.__setattr__  # frozen: __setattr__ refuses every assignment
-        init(self, "provider", provider)
-        init(self, "endpoint", endpoint)
-        init(self, "key", key)
-        init(self, "endpoint_type", endpoint_type)
-        init(self, "endpoint_class", endpoint_class)
-        init(self, "protocol", protocol)
-        init(self, "request_options", request_options)
-        init(self, "provider_aliases", provider_aliases)
-        init(self, "endpoint_aliases", endpoint_aliases)
-        init(self, "request_defaults", frozen_mapping(request_defaults))
-        init(self, "path", path)
-        init(self, "method", method)
-        init(self, "base_url", base_url)
-        init(self, "auth_type", auth_type)
-        init(self, "api_key_env", api_key_env)
-        init(self, "content_type", content_type)
-        init(self, "timeout", timeout)
-        init(self, "default_headers", frozen_mapping(default_headers))
-        init(self, "requires_tokens", requires_tokens)
-        init(self, "idempotent_retries", idempotent_retries)
-        init(self, "serialize_by_alias", serialize_by_alias)
-        init(self, "allow_local_network", allow_local_network)
-        init(self, "description", description)
-        init(self, "docs_url", docs_url)
-        init(self, "lifecycle", None if lifecycle is None else frozen_mapping(lifecycle))
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)  # the fields, in order
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __getstate__(self) -> list[Any]:
-        return list(self._values())
-
-    def __setstate__(self, state: list[Any]) -> None:
-        for name, value in zip(self.__slots__, state, strict=True):
-            object.__setattr__(self, name, value)
-
-    def __repr__(self) -> str:
-        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__qualname__}({values})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, ProviderEndpointSpec)
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "request_defaults", frozen_mapping(self.request_defaults))
+        object.__setattr__(self, "default_headers", frozen_mapping(self.default_headers))
+        if self.lifecycle is not None:
+            object.__setattr__(self, "lifecycle", frozen_mapping(self.lifecycle))
 
     @classmethod
     def from_record(
@@ -247,3 +134,50 @@ class ProviderEndpointSpec:
             "allow_local_network": self.allow_local_network,
             "openai_compatible": False,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderModelPolicy:
+    """How model specs for a provider are read and applied (D5)."""
+
+    provider: str
+    provider_aliases: tuple[str, ...] = ()
+    model_aliases: Mapping[str, str] = field(default_factory=dict)
+    effort_mode: EffortMode = "none"
+    effort_kwarg: str | None = None
+    effort_levels: tuple[str, ...] = ()
+    yolo_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    bypass_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    fast_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    # provcat additions: the model-name prefix rule, and how effort maps to vendor values
+    model_prefix: str | None = None
+    model_prefix_for: tuple[str, ...] = ()
+    effort_translate: Mapping[str, str] = field(default_factory=dict)
+    # ((canonical model names, or "*"), vendor level -> vendor level), first match wins
+    effort_model_rules: tuple[tuple[frozenset[str], Mapping[str, str]], ...] = ()
+    effort_name_format: str | None = None
+    # the provider's model inventory: canonical id or alias -> model id, and default efforts
+    model_index: Mapping[str, str] = field(default_factory=dict)
+    model_default_effort: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in (
+            "model_aliases",
+            "yolo_kwargs",
+            "bypass_kwargs",
+            "fast_kwargs",
+            "effort_translate",
+            "model_index",
+            "model_default_effort",
+        ):
+            object.__setattr__(self, name, frozen_mapping(getattr(self, name)))
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderModuleSpec:
+    """One import unit: the module expected to provide ``provider``'s Python parts (D3).
+
+    ``module`` is None for a provider declared in YAML alone."""
+
+    provider: str
+    module: str | None

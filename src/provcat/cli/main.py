@@ -1,14 +1,23 @@
-"""The `provcat` command. Subcommand groups are imported only when used, so `provcat providers`
-never pays for the hub's web stack."""
+"""The `provcat` command: `providers`, `resolve` and `model` here; `models`, `cost`, `tool` and `hub`
+in their own modules, imported when used (so `provcat providers` never pays for the hub's web
+stack, and a missing optional dependency is named)."""
 
 from __future__ import annotations
 
 import importlib
+import json
+import warnings
 from typing import Any
 
 import click
 
+from provcat.endpoints.match import match_endpoint
+from provcat.endpoints.registry import EndpointRegistry
+from provcat.endpoints.resolution import resolve as record
+from provcat.errors import CatalogValidationError, ProviderCatalogError
 from provcat.models.effort import EFFORT_LEVELS
+from provcat.models.kwargs import model_kwargs
+from provcat.models.spec import parse_model_spec
 
 # name -> "module:attribute" of a click command or group
 _LAZY: dict[str, str] = {
@@ -56,7 +65,7 @@ FORMAT_OPTION = click.option(
 )
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def table(header: list[str], rows: list[list[str]]) -> str:
     widths = [
         max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
     ]
@@ -72,11 +81,6 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
 @FORMAT_OPTION
 def providers(fmt: str) -> None:
     """Every provider in the catalog: availability, aliases and endpoints."""
-    import json
-
-    from provcat.endpoints.registry import EndpointRegistry
-    from provcat.errors import CatalogValidationError
-
     try:
         items = EndpointRegistry.list_providers()
     except CatalogValidationError as exc:
@@ -93,7 +97,7 @@ def providers(fmt: str) -> None:
         ]
         for item in items
     ]
-    click.echo(_table(["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"], rows))
+    click.echo(table(["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"], rows))
     for item in items:
         for diagnostic in item["diagnostics"]:
             click.echo(
@@ -115,12 +119,6 @@ def resolve(
     provider: str, endpoint: str, openai_compatible: bool, base_url: str | None, fmt: str
 ) -> None:
     """Resolve PROVIDER [ENDPOINT] as match_endpoint would, and show the endpoint's configuration."""
-    import json
-    import warnings
-
-    from provcat.endpoints.match import match_endpoint
-    from provcat.errors import ProviderCatalogError
-
     overrides: dict[str, Any] = {"base_url": base_url} if base_url else {}
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -166,9 +164,6 @@ def resolve(
 
 def _lifecycle(provider: str, endpoint: str) -> dict[str, Any] | None:
     """The catalog's lifecycle of a registered endpoint (None when active or not registered)."""
-    from provcat.endpoints.resolution import resolve as record
-    from provcat.errors import ProviderCatalogError
-
     try:
         life = record(provider, endpoint).lifecycle
     except ProviderCatalogError:
@@ -194,13 +189,6 @@ def _lifecycle(provider: str, endpoint: str) -> dict[str, Any] | None:
 )
 def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, fmt: str) -> None:
     """Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller passes."""
-    import json
-    import warnings
-
-    from provcat.errors import ProviderCatalogError
-    from provcat.models.kwargs import model_kwargs
-    from provcat.models.spec import parse_model_spec
-
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DeprecationWarning)

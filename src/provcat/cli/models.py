@@ -8,8 +8,10 @@ from typing import Any
 
 import click
 
-from provcat.cli.main import FORMAT_OPTION
-from provcat.models.inventory import STATUSES, ModelInfo
+from provcat.cli.main import FORMAT_OPTION, table
+from provcat.errors import ProviderCatalogError
+from provcat.models.cost import estimate_cost
+from provcat.models.inventory import STATUSES, ModelInfo, find_model, list_models
 
 __all__ = ["cost", "models"]
 
@@ -80,9 +82,6 @@ def models(
     """Models in the catalog: lifecycle, limits, capabilities and prices (USD per 1M tokens)."""
     if ctx.invoked_subcommand is not None:
         return
-    from provcat.cli.main import _table
-    from provcat.errors import ProviderCatalogError
-    from provcat.models.inventory import list_models
 
     day = _day(as_of)
     try:
@@ -114,7 +113,7 @@ def models(
         "SHUTDOWN",
         "SUCCESSOR",
     ]
-    click.echo(_table(header, [_row(m, day) for m in found]))
+    click.echo(table(header, [_row(m, day) for m in found]))
     if not found:  # say why the table is empty
         if provider is not None and not list_models(provider):
             why = f"{provider} has no model inventory in the catalog (see docs/models.md)"
@@ -132,9 +131,6 @@ def models(
 )
 def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     """Every fact the catalog holds about MODEL of PROVIDER, and where it comes from."""
-    from provcat.errors import ProviderCatalogError
-    from provcat.models.inventory import find_model
-
     day = _day(as_of)
     try:
         info = find_model(provider, model)
@@ -206,9 +202,6 @@ def cost(
     fmt: str,
 ) -> None:
     """The cost in USD of one request to MODEL of PROVIDER, from the catalog's prices."""
-    from provcat.errors import ProviderCatalogError
-    from provcat.models.cost import estimate_cost
-
     usage = {
         "input_tokens": input_tokens,
         "output_tokens": output_tokens,
@@ -236,8 +229,6 @@ def cost(
 
 def _lifecycle_note(provider: str, model: str, day: date) -> None:
     """A cost is still given for a deprecated or retired model (past usage), with a note on stderr."""
-    from provcat.models.inventory import find_model
-
     info = find_model(provider, model)
     state = info.lifecycle(day)
     if state not in ("deprecated", "retired"):

@@ -1,18 +1,9 @@
-"""Migration switches and the explicit OpenAI-compatible endpoint (ADR-0028 D4 "Migration").
-
-Two legacy behaviours are staged: an unknown provider given only a ``base_url`` falls back to a
-compatible endpoint, and ``iModel`` moves unclassified kwargs into request defaults. Both warn with
-``DeprecationWarning`` today. One switch turns both warnings into errors:
-
-* environment: ``PROVCAT_STRICT=1``
-* code: ``provcat.endpoints.compat.set_strict(True)``
-"""
+"""The explicit OpenAI-compatible endpoint (ADR-0028 D4): a service the catalog does not list that
+speaks the compatible chat protocol, built only when a caller asks (``openai_compatible=True``)."""
 
 from __future__ import annotations
 
 import importlib
-import os
-import threading
 from typing import Any
 
 from pydantic import BaseModel
@@ -20,37 +11,11 @@ from pydantic import BaseModel
 from provcat.endpoints.endpoint import Endpoint
 from provcat.endpoints.protocols import COMPATIBLE_PROTOCOL, PROTOCOLS
 
-__all__ = [
-    "STRICT_ENV",
-    "CompatibleEndpoint",
-    "compatible_request_model",
-    "is_strict",
-    "set_strict",
-]
-
-STRICT_ENV = "PROVCAT_STRICT"
-
-_strict: bool | None = None
-_lock = threading.Lock()
-
-
-def set_strict(value: bool | None) -> None:
-    """Turn the staged deprecation warnings into errors (True), back (False), or follow the
-    environment again (None)."""
-    global _strict
-    with _lock:
-        _strict = value
-
-
-def is_strict() -> bool:
-    """Whether staged fallbacks raise instead of warning."""
-    if _strict is not None:
-        return _strict
-    return os.environ.get(STRICT_ENV, "").strip().casefold() in ("1", "true", "yes", "on")
+__all__ = ["CompatibleEndpoint", "compatible_request_model"]
 
 
 def compatible_request_model() -> type[BaseModel]:
-    """The request model of the protocol compatible endpoints speak (provcat.endpoints.protocols)."""
+    """The request model of the protocol compatible endpoints speak (imported on first use)."""
     ref = PROTOCOLS[COMPATIBLE_PROTOCOL].request_options
     assert ref is not None
     module_name, _, name = ref.partition(":")

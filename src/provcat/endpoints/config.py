@@ -10,6 +10,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from provcat.errors import ProviderCatalogError
+from provcat.redact import url_without_password
+
 __all__ = [
     "INHERITED_SETTINGS",
     "AuthType",
@@ -189,8 +192,6 @@ class EndpointConfig(BaseModel):
 
     def summary(self) -> dict[str, Any]:
         """A JSON-safe view without the key (nor a password written into the base URL)."""
-        from provcat.redact import url_without_password
-
         view = self.model_dump(mode="json", exclude={"api_key", "request_options"})
         if view.get("base_url"):
             view["base_url"] = url_without_password(view["base_url"])
@@ -208,12 +209,8 @@ class EndpointConfig(BaseModel):
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         for name, value in super().__repr_args__():
             if name == "base_url" and isinstance(value, str):
-                from provcat.redact import url_without_password
-
                 value = url_without_password(value)
             elif name == "request_options" and isinstance(value, DeferredModel):
-                from provcat.errors import ProviderCatalogError
-
                 # the class, as always; a model that cannot load shows its reference
                 with contextlib.suppress(ProviderCatalogError):
                     value = value.resolve()

@@ -13,30 +13,38 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import json
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
 from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
-from provcat.errors import EndpointConfigurationError
-from provcat.lazy_names import lazy_names
+from provcat.endpoints.config import EndpointConfig
+from provcat.endpoints.registry import EndpointRegistry
+from provcat.errors import (
+    APIConnectionError,
+    APIError,
+    APITimeoutError,
+    EndpointConfigurationError,
+    InvalidResponseError,
+    LocalAddressError,
+    LocalNetworkRefused,
+)
+from provcat.redact import sanitize
 
 if TYPE_CHECKING:
     import httpx
 
-    from provcat.endpoints.agent_result import AgentResult
-    from provcat.endpoints.config import EndpointConfig
     from provcat.endpoints.pool import ConnectionPool, Sleep
-    from provcat.errors import APIConnectionError
 
 __all__ = ["AgentResult", "AgenticEndpoint", "Endpoint", "EndpointType"]
 
-
-# ``AgentResult`` lives in provcat.endpoints.agent_result, loaded when an agentic endpoint runs (or the
-# name is imported): endpoints reached over HTTP never create the class
-__getattr__ = lazy_names(__name__, {"AgentResult": "provcat.endpoints.agent_result"})
+# The call machinery (httpx, tenacity, and the pool, network guard, retry, response and stream
+# modules built on httpx) is imported by the first call, not when an endpoint is built: a
+# process that resolves and builds endpoints (the cold path) never imports httpx.
 
 
 class Endpoint:
@@ -61,8 +69,6 @@ class Endpoint:
                     f"{type(self).__name__} is not bound to a catalog entry: "
                     "resolve it with match_endpoint()",
                 )
-            from provcat.endpoints.registry import EndpointRegistry
-
             snapshot = EndpointRegistry.snapshot()
             record = snapshot.endpoint(meta.provider, meta.key)
             config = EndpointRegistry.bind(snapshot, record).config
@@ -122,8 +128,6 @@ class Endpoint:
         data = {**self.request_defaults, **(request or {}), **kwargs}
         model = self.request_model
         if model is None:
-            import json
-
             try:
                 json.dumps(data)
             except (TypeError, ValueError) as exc:
@@ -173,14 +177,6 @@ class Endpoint:
 
         from provcat.endpoints.netguard import ALLOW_LOCAL, check_host
         from provcat.endpoints.responses import status_error
-        from provcat.errors import (
-            APIConnectionError,
-            APIError,
-            APITimeoutError,
-            LocalAddressError,
-            LocalNetworkRefused,
-        )
-        from provcat.redact import sanitize
 
         config = self.config
         provider, endpoint = config.provider, config.endpoint
@@ -216,8 +212,6 @@ class Endpoint:
         """The whole body, refused (and the connection closed) past ``max_response_bytes``."""
         import httpx
 
-        from provcat.errors import InvalidResponseError
-
         limit = self.config.max_response_bytes
         chunks: list[bytes] = []
         size = 0
@@ -240,8 +234,6 @@ class Endpoint:
 
     def _cut_off(self, what: str, response: httpx.Response, exc: Exception) -> APIConnectionError:
         """The error of a body that broke off after a successful status."""
-        from provcat.errors import APIConnectionError
-
         return APIConnectionError(
             f"the {what} was cut off ({type(exc).__name__})",
             provider=self.config.provider,
@@ -367,9 +359,21 @@ def _has_bytes(model: BaseModel) -> bool:
 def _form_value(value: Any) -> str:
     if isinstance(value, str):
         return value
-    import json
-
     return json.dumps(value)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentResult:
+    """What an agentic run produced."""
+
+    argv: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
 
 
 class AgenticEndpoint(Endpoint):
@@ -417,8 +421,6 @@ class AgenticEndpoint(Endpoint):
         **kwargs: Any,
     ) -> AgentResult:
         import asyncio
-
-        from provcat.endpoints.agent_result import AgentResult
 
         model = self.request_model
         data = self.payload(request, **kwargs)
@@ -468,8 +470,6 @@ def flag_args(flags: Sequence[tuple[str, Any]]) -> list[str]:
             for item in value:
                 argv.extend((flag, str(item)))
         elif isinstance(value, dict):
-            import json
-
             argv.extend((flag, json.dumps(value, sort_keys=True)))
         else:
             argv.extend((flag, str(value)))

@@ -5,7 +5,7 @@ is classified: an ``EndpointConfig`` field configures the endpoint, a field of t
 request model becomes a request default, and anything else is *unclassified*. During the
 deprecation window an unclassified keyword is dropped with a ``DeprecationWarning`` (it never
 reaches a payload); with the strict switch (``PROVCAT_STRICT=1`` or
-``provcat.endpoints.compat.set_strict(True)``) it raises ``EndpointConfigurationError``.
+``provcat.strict.set_strict(True)``) it raises ``EndpointConfigurationError``.
 """
 
 from __future__ import annotations
@@ -16,15 +16,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from provcat.catalog.keys import canonical_provider_key
-from provcat.endpoints.compat import compatible_request_model, is_strict
+from provcat.catalog.keys import canonical_provider_key, suggest
+from provcat.endpoints.compat import compatible_request_model
 from provcat.endpoints.config import EndpointConfig
 from provcat.endpoints.endpoint import Endpoint
 from provcat.endpoints.match import _check_overrides, _compatible, build, target
 from provcat.endpoints.registry import EndpointRegistry
-from provcat.endpoints.request import field_names, suggest
+from provcat.endpoints.request import field_names
 from provcat.endpoints.resolution import Unlisted
 from provcat.errors import EndpointConfigurationError
+from provcat.strict import is_strict
 
 __all__ = ["iModel"]
 

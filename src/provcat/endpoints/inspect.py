@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.endpoints.state import LoadState
 
 __all__ = ["EndpointCatalogItem", "ProviderCatalogItem", "rows"]
 
@@ -32,11 +33,11 @@ def _qualified(obj: object) -> str:
     return f"{getattr(obj, '__module__', '?')}:{getattr(obj, '__qualname__', repr(obj))}"
 
 
-def rows(snapshot: CatalogSnapshot) -> list[ProviderCatalogItem]:
+def rows(snapshot: CatalogSnapshot, state: LoadState) -> list[ProviderCatalogItem]:
     """One row per provider, available or not, sorted by canonical key."""
     items: list[ProviderCatalogItem] = []
     for key, entry in snapshot.providers.items():
-        failed = snapshot.unavailable.get(key)
+        failed = state.unavailable.get(key)
         if failed is not None:
             items.append(
                 {
@@ -48,7 +49,7 @@ def rows(snapshot: CatalogSnapshot) -> list[ProviderCatalogItem]:
                 }
             )
             continue
-        bound = snapshot.bindings.get(key, {})
+        bound = state.bindings.get(key, {})
         endpoints: list[EndpointCatalogItem] = []
         for spec in entry.endpoints.values():
             binding = bound.get(spec.key)

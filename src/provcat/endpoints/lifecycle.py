@@ -12,7 +12,8 @@ from datetime import date
 
 from provcat.catalog.specs import ProviderEndpointSpec
 from provcat.errors import EndpointDeprecated, EndpointRetired
-from provcat.lifecycle import state
+from provcat.models.lifecycle import state
+from provcat.strict import is_strict
 
 __all__ = ["check_endpoint_use", "endpoint_state"]
 
@@ -34,8 +35,6 @@ def check_endpoint_use(spec: ProviderEndpointSpec) -> None:
         return
     shutdown, successor = spec.lifecycle["shutdown_date"], spec.lifecycle["successor"]
     if now == "retired":
-        from provcat.endpoints.compat import is_strict
-
         if is_strict():
             raise EndpointRetired(spec.provider, spec.endpoint, shutdown, successor)
         warnings.warn(

@@ -12,9 +12,10 @@ importing, now or then, becomes the provider's ``import_error`` diagnostic: the 
 unavailable for the rest of the snapshot's life and nothing is imported again until
 ``refresh()``. ``BaseException`` control signals (KeyboardInterrupt, SystemExit) propagate.
 
+What a process learns this way is the snapshot's :class:`~provcat.endpoints.state.LoadState`.
 For a catalog source the generator did not write, the same steps also collect what the generator
-would have refused (a class that is not an endpoint class, a request model that is not a model,
-a request default its model rejects) as validation problems.
+would have refused (a request model that is not a model, a request default its model rejects) as
+validation problems (:mod:`provcat.endpoints.checked`).
 """
 
 from __future__ import annotations
@@ -23,26 +24,45 @@ import importlib
 import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
-from provcat.catalog.snapshot import Binding, CatalogSnapshot
+from pydantic import BaseModel
+
+from provcat.catalog.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
+from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
-from provcat.endpoints.config import DeferredModel
+from provcat.endpoints.config import DeferredModel, EndpointConfig
 from provcat.endpoints.protocols import PROTOCOLS
+from provcat.endpoints.request import field_problem
+from provcat.endpoints.state import LoadState
 from provcat.errors import ProviderUnavailable
+from provcat.redact import sanitize
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from provcat.catalog.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
     from provcat.endpoints.endpoint import Endpoint
 
-__all__ = ["DeferredRequestModel", "Importer", "Problems", "load_endpoint"]
+__all__ = [
+    "Binding",
+    "DeferredRequestModel",
+    "Importer",
+    "LoadState",
+    "Problems",
+    "load_endpoint",
+]
 
 Importer = Callable[[str], ModuleType]
-# a string: provcat.catalog.diagnostic is imported when a problem is found, not on the cold path
-Problems: TypeAlias = "list[ProviderDiagnostic]"
+Problems = list[ProviderDiagnostic]
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """What an endpoint record's references resolved to: its class and its base config (which
+    carries the request model). Derived from the record on first use; no facts of its own."""
+
+    endpoint_class: type[Endpoint]
+    config: EndpointConfig
 
 
 class _Invalid(Exception):
@@ -53,7 +73,7 @@ class _Invalid(Exception):
         self.code = code
 
 
-def _diag(
+def diagnostic(
     code: CatalogDiagnosticCode,
     spec: ProviderEndpointSpec,
     message: str,
@@ -63,8 +83,7 @@ def _diag(
     cause: BaseException | None = None,
     endpoint: bool = True,
 ) -> ProviderDiagnostic:
-    from provcat.catalog.diagnostic import ProviderDiagnostic
-
+    """A diagnostic about ``spec`` (about its provider when ``endpoint`` is false)."""
     return ProviderDiagnostic(
         code,
         spec.provider,
@@ -77,15 +96,13 @@ def _diag(
 
 
 def _import(
-    snapshot: CatalogSnapshot, spec: ProviderEndpointSpec, name: str, importer: Importer
+    state: LoadState, spec: ProviderEndpointSpec, name: str, importer: Importer
 ) -> ModuleType:
     """Import ``name`` for ``spec``'s provider; a failure makes the provider unavailable."""
     try:
         return importer(name)
     except Exception as exc:  # BaseException (KeyboardInterrupt, SystemExit) propagates
-        from provcat.redact import sanitize  # only for a failure: not on the cold path
-
-        diagnostic = _diag(
+        failure = diagnostic(
             "import_error",
             spec,
             f"module '{name}' failed to import: {type(exc).__name__}: {sanitize(str(exc))}",
@@ -93,31 +110,26 @@ def _import(
             cause=exc,
             endpoint=False,
         )
-        _fail(snapshot, diagnostic)
-        raise ProviderUnavailable(spec.provider, diagnostic) from None
+        _fail(state, failure)
+        raise ProviderUnavailable(spec.provider, failure) from None
 
 
-def _fail(snapshot: CatalogSnapshot, diagnostic: ProviderDiagnostic) -> None:
-    """Mark the provider unavailable for the snapshot's life; forget what it had bound and the
-    spellings remembered for it, so that every later lookup meets the failure."""
-    provider = diagnostic.provider
-    snapshot.unavailable[provider] = diagnostic
-    snapshot.bindings.pop(provider, None)
-    for spellings in list(snapshot.memo.values()):
-        for spelling, spec in list(spellings.items()):
-            if spec.provider == provider:
-                spellings.pop(spelling, None)
+def _fail(state: LoadState, failure: ProviderDiagnostic) -> None:
+    """Mark the provider unavailable for the snapshot's life and forget what it had bound, so
+    that every later lookup meets the failure."""
+    state.unavailable[failure.provider] = failure
+    state.bindings.pop(failure.provider, None)
 
 
 def _attribute(
-    snapshot: CatalogSnapshot,
+    state: LoadState,
     spec: ProviderEndpointSpec,
     ref: str,
     importer: Importer,
     code: CatalogDiagnosticCode,
 ) -> Any:
     module_name, _, attr = ref.partition(":")
-    module = _import(snapshot, spec, module_name, importer)
+    module = _import(state, spec, module_name, importer)
     try:
         return getattr(module, attr)
     except AttributeError:
@@ -132,11 +144,10 @@ def _derived_name(spec: ProviderEndpointSpec) -> str:
     return "".join(w[:1].upper() + w[1:] for w in words) + "Endpoint"
 
 
-def _endpoint_class(
-    snapshot: CatalogSnapshot, spec: ProviderEndpointSpec, importer: Importer
-) -> type[Endpoint]:
-    from provcat.endpoints.endpoint import Endpoint
-
+def _endpoint_class(state: LoadState, spec: ProviderEndpointSpec, importer: Importer) -> Any:
+    """The class ``spec`` names, or the one derived from its protocol. Whether a named class is
+    an endpoint class of the right type is the generator's check (and, for a source it did not
+    write, :func:`provcat.endpoints.checked.check_classes`)."""
     if spec.protocol is not None:
         protocol = PROTOCOLS.get(spec.protocol)
         if protocol is None:
@@ -146,12 +157,10 @@ def _endpoint_class(
                 "invalid_endpoint_class",
                 f"protocol '{spec.protocol}' serves api endpoints, not agentic ones",
             )
-        base = _attribute(
-            snapshot, spec, protocol.implementation, importer, "invalid_endpoint_class"
-        )
+        base = _attribute(state, spec, protocol.implementation, importer, "invalid_endpoint_class")
         name = _derived_name(spec)
         # a dedicated class per endpoint (ADR D2): its class-bound metadata is its own record
-        derived: type[Endpoint] = type(
+        return type(
             name,
             (base,),
             {
@@ -161,23 +170,20 @@ def _endpoint_class(
                 "_ENDPOINT_META": spec,
             },
         )
-        return derived
     if spec.endpoint_class is None:
         raise _Invalid("invalid_endpoint_class", "the record names neither a class nor a protocol")
-    cls = _attribute(snapshot, spec, spec.endpoint_class, importer, "invalid_endpoint_class")
-    if isinstance(cls, type) and issubclass(cls, Endpoint):
+    cls = _attribute(state, spec, spec.endpoint_class, importer, "invalid_endpoint_class")
+    if isinstance(cls, type) and hasattr(cls, "_ENDPOINT_META"):
         cls._ENDPOINT_META = spec  # ADR D2: the class-bound projection, derived from the record
-    return cls  # type: ignore[no-any-return]
+    return cls
 
 
 def _request_model(
-    snapshot: CatalogSnapshot, spec: ProviderEndpointSpec, importer: Importer
+    state: LoadState, spec: ProviderEndpointSpec, importer: Importer
 ) -> type[BaseModel] | None:
-    from pydantic import BaseModel
-
     if spec.request_options is None:
         return None
-    found = _attribute(snapshot, spec, spec.request_options, importer, "invalid_request_options")
+    found = _attribute(state, spec, spec.request_options, importer, "invalid_request_options")
     if isinstance(found, type):
         if issubclass(found, BaseModel):
             return found
@@ -186,12 +192,10 @@ def _request_model(
         raise _Invalid(
             "invalid_request_options", f"a {type(found).__name__} is not a model or a factory"
         )
-    if id(found) not in snapshot.factories:  # a factory is called once per snapshot
+    if id(found) not in state.factories:  # a factory is called once per snapshot
         try:
             made = found()
         except Exception as exc:
-            from provcat.redact import sanitize
-
             made = _Invalid(
                 "invalid_request_options",
                 f"the request-options factory raised {type(exc).__name__}: {sanitize(str(exc))}",
@@ -203,25 +207,25 @@ def _request_model(
                 "invalid_request_options",
                 f"the factory returned {type(made).__name__}, not a BaseModel class",
             )
-        snapshot.factories[id(found)] = made
-    result = snapshot.factories[id(found)]
+        state.factories[id(found)] = made
+    result = state.factories[id(found)]
     if isinstance(result, _Invalid):
         raise result
     return result  # type: ignore[no-any-return]
 
 
 def _loaded_model(
-    snapshot: CatalogSnapshot, spec: ProviderEndpointSpec, importer: Importer
+    state: LoadState, spec: ProviderEndpointSpec, importer: Importer
 ) -> type[BaseModel] | None:
     """``spec``'s request model; a record that names the wrong thing makes the provider
     unavailable (a generated snapshot that no longer matches the installed code)."""
     try:
-        return _request_model(snapshot, spec, importer)
+        return _request_model(state, spec, importer)
     except _Invalid as exc:
         where = f"{spec.provider}/{spec.endpoint}"
-        diagnostic = _diag("import_error", spec, f"{where}: {exc}", endpoint=False)
-        _fail(snapshot, diagnostic)
-        raise ProviderUnavailable(spec.provider, diagnostic) from None
+        failure = diagnostic("import_error", spec, f"{where}: {exc}", endpoint=False)
+        _fail(state, failure)
+        raise ProviderUnavailable(spec.provider, failure) from None
 
 
 class DeferredRequestModel(DeferredModel):
@@ -229,23 +233,23 @@ class DeferredRequestModel(DeferredModel):
 
     Once per snapshot and endpoint, under the registry's lock (``lock``), whatever the thread
     count. A failure is the provider's ``import_error`` as it would have been at first use
-    (:class:`ProviderUnavailable`, the provider unavailable on ``snapshot``), raised again on
-    every later read without importing anything. A provider already unavailable when the model
-    is first read imports nothing either: it raises that provider's diagnostic.
+    (:class:`ProviderUnavailable`, the provider unavailable in ``state``), raised again on every
+    later read without importing anything. A provider already unavailable when the model is first
+    read imports nothing either: it raises that provider's diagnostic.
     """
 
-    __slots__ = ("_failure", "_importer", "_lock", "_model", "_snapshot", "_spec")
+    __slots__ = ("_failure", "_importer", "_lock", "_model", "_spec", "_state")
 
     def __init__(
         self,
-        snapshot: CatalogSnapshot,
+        state: LoadState,
         spec: ProviderEndpointSpec,
         importer: Importer,
         lock: AbstractContextManager[Any],
     ) -> None:
         assert spec.request_options is not None
         super().__init__(spec.request_options)
-        self._snapshot = snapshot
+        self._state = state
         self._spec = spec
         self._importer = importer
         self._lock = lock
@@ -259,12 +263,12 @@ class DeferredRequestModel(DeferredModel):
             return model
         with self._lock:
             if self._model is None and self._failure is None:
-                snapshot, spec = self._snapshot, self._spec
-                failed = snapshot.unavailable.get(spec.provider)
+                state, spec = self._state, self._spec
+                failed = state.unavailable.get(spec.provider)
                 try:
                     if failed is not None:
                         raise ProviderUnavailable(spec.provider, failed)
-                    self._model = _loaded_model(snapshot, spec, self._importer)
+                    self._model = _loaded_model(state, spec, self._importer)
                 except ProviderUnavailable as exc:
                     self._failure = exc.diagnostic
         if self._failure is not None:
@@ -275,12 +279,14 @@ class DeferredRequestModel(DeferredModel):
 
 def load_endpoint(
     snapshot: CatalogSnapshot,
+    state: LoadState,
     spec: ProviderEndpointSpec,
     importer: Importer = importlib.import_module,
     problems: Problems | None = None,
     lock: AbstractContextManager[Any] | None = None,
 ) -> Binding | None:
-    """Bind ``spec`` on ``snapshot`` (the caller holds the registry's lock).
+    """Bind ``spec`` of ``snapshot``, recording what was learned in ``state`` (the caller holds
+    the registry's lock).
 
     Raises :class:`ProviderUnavailable` when its provider's Python fails to import. A record that
     names the wrong thing is a validation problem: appended to ``problems`` when given (a source
@@ -290,46 +296,42 @@ def load_endpoint(
     With ``lock`` (the registry's), a trusted snapshot's request model is deferred: imported
     under ``lock`` when first read (:class:`DeferredRequestModel`).
     """
-    failed = snapshot.unavailable.get(spec.provider)
+    failed = state.unavailable.get(spec.provider)
     if failed is not None:
         raise ProviderUnavailable(spec.provider, failed)
-    bound = snapshot.bindings.get(spec.provider, {}).get(spec.key)
+    bound = state.bindings.get(spec.provider, {}).get(spec.key)
     if bound is not None:
         return bound
     entry = snapshot.providers[spec.provider]
-    if spec.provider not in snapshot.loaded_modules:
+    if spec.provider not in state.loaded_modules:
         if entry.module is not None:
-            _import(snapshot, spec, entry.module, importer)
-        snapshot.loaded_modules.add(spec.provider)
+            _import(state, spec, entry.module, importer)
+        state.loaded_modules.add(spec.provider)
     where = f"{spec.provider}/{spec.endpoint}"
     defer = lock is not None and snapshot.trusted and problems is None
     model: type[BaseModel] | DeferredModel | None
     try:
-        cls = _endpoint_class(snapshot, spec, importer)
-        if defer and spec.request_options is not None:
-            model = DeferredRequestModel(snapshot, spec, importer, lock)  # type: ignore[arg-type]
+        cls = _endpoint_class(state, spec, importer)
+        if lock is not None and defer and spec.request_options is not None:
+            model = DeferredRequestModel(state, spec, importer, lock)
         else:
-            model = _request_model(snapshot, spec, importer)
+            model = _request_model(state, spec, importer)
     except _Invalid as exc:
         if problems is None:
-            diagnostic = _diag("import_error", spec, f"{where}: {exc}", endpoint=False)
-            _fail(snapshot, diagnostic)
-            raise ProviderUnavailable(spec.provider, diagnostic) from None
-        problems.append(_diag(exc.code, spec, f"{where}: {exc}"))
+            failure = diagnostic("import_error", spec, f"{where}: {exc}", endpoint=False)
+            _fail(state, failure)
+            raise ProviderUnavailable(spec.provider, failure) from None
+        problems.append(diagnostic(exc.code, spec, f"{where}: {exc}"))
         return None
     if problems is not None and isinstance(model, type):
-        from provcat.endpoints.request import field_problem
-
         for key, value in spec.request_defaults.items():
             problem = field_problem(model, key, value)
             if problem is not None:
                 problems.append(
-                    _diag("invalid_request_default", spec, f"{where}: {problem}", key=key)
+                    diagnostic("invalid_request_default", spec, f"{where}: {problem}", key=key)
                 )
-    from provcat.endpoints.config import EndpointConfig
-
     values = {**spec.config_values(), "request_options": model}
     config = EndpointConfig._from_catalog(values) if snapshot.trusted else EndpointConfig(**values)
     binding = Binding(cls, config)
-    snapshot.bindings.setdefault(spec.provider, {})[spec.key] = binding
+    state.bindings.setdefault(spec.provider, {})[spec.key] = binding
     return binding

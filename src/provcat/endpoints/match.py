@@ -9,18 +9,20 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key
+from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key, suggest
+from provcat.catalog.publish import current
 from provcat.catalog.specs import ProviderEndpointSpec
+from provcat.endpoints.compat import CompatibleEndpoint, compatible_request_model
 from provcat.endpoints.config import EndpointConfig
 from provcat.endpoints.endpoint import Endpoint
+from provcat.endpoints.lifecycle import check_endpoint_use
 from provcat.endpoints.registry import EndpointRegistry
-from provcat.endpoints.resolution import Unlisted, lookup, resolve
-from provcat.errors import EndpointConfigurationError, EndpointNotFound
-
-# Imported where they are used, off the cold path (``import provcat`` + the first
-# ``match_endpoint`` of a registered endpoint, guarded by tests/runtime/test_cold_path.py):
-# provcat.endpoints.compat (compatible endpoints, the implicit fallback) and provcat.endpoints.request (checking a
-# caller's request defaults, and the hints of errors).
+from provcat.endpoints.request import field_names, field_problem
+from provcat.endpoints.resolution import Unlisted, lookup, registered, resolve
+from provcat.endpoints.state import state_of
+from provcat.errors import EndpointConfigurationError, EndpointNotFound, ProviderCatalogError
+from provcat.models.inventory import check_model_use
+from provcat.strict import is_strict
 
 __all__ = ["build", "match_endpoint", "resolve", "target"]
 
@@ -31,8 +33,6 @@ def _check_overrides(overrides: Mapping[str, Any]) -> None:
     allowed = EndpointConfig.field_names() - _FIXED
     for key in sorted(overrides):
         if key not in allowed:
-            from provcat.endpoints.request import suggest
-
             hint = suggest(key, allowed)
             raise EndpointConfigurationError(
                 key,
@@ -47,8 +47,6 @@ def _check_defaults(
 ) -> dict[str, Any]:
     if not isinstance(defaults, Mapping):
         raise TypeError(f"request_defaults must be a mapping, not {type(defaults).__name__}")
-    from provcat.endpoints.request import field_names, field_problem, suggest
-
     for key in sorted(defaults):
         if not isinstance(key, str):
             raise EndpointConfigurationError(str(key), f"request default key {key!r} is not a str")
@@ -78,8 +76,6 @@ def _compatible(
     request_defaults: Mapping[str, Any] | None,
     overrides: Mapping[str, Any],
 ) -> Endpoint:
-    from provcat.endpoints.compat import CompatibleEndpoint, compatible_request_model
-
     base_url = overrides.get("base_url")
     if not isinstance(base_url, str) or not base_url.strip():
         raise EndpointConfigurationError(
@@ -113,7 +109,7 @@ def target(
 ) -> ProviderEndpointSpec | Unlisted:
     """Resolve for construction: a registered record, or an unlisted key the caller may serve
     with a compatible endpoint (explicitly, or by the deprecated implicit base_url fallback)."""
-    snapshot = EndpointRegistry.snapshot()
+    snapshot = current()
     pkey = canonical_provider_key(provider)
     implicit = (
         not openai_compatible
@@ -123,8 +119,6 @@ def target(
     )
     found = lookup(snapshot, provider, endpoint, compatible=openai_compatible or implicit)
     if implicit and isinstance(found, Unlisted):
-        from provcat.endpoints.compat import is_strict
-
         if is_strict():
             raise EndpointNotFound(
                 pkey,
@@ -151,16 +145,12 @@ def build(
     """A fresh instance of the registered endpoint ``spec`` (loading its provider on first use),
     with the caller's request defaults and configuration overrides checked."""
     if spec.lifecycle is not None:  # a deprecated or retired endpoint: off the cold path
-        from provcat.endpoints.lifecycle import check_endpoint_use
-
         check_endpoint_use(spec)
     model = request_defaults.get("model") if request_defaults else None
     if isinstance(model, str):  # the caller named a model (match_endpoint's or iModel's)
-        from provcat.models.inventory import check_model_use  # only then: off the cold path
-
         # deprecated: warns; retired: raises when strict
         check_model_use(spec.provider, model, stacklevel=4)
-    binding = EndpointRegistry.bind(EndpointRegistry.snapshot(), spec)
+    binding = EndpointRegistry.bind(current(), spec)
     where = f"{spec.provider}/{spec.endpoint}"
     defaults = {**spec.request_defaults}
     if request_defaults:
@@ -196,15 +186,22 @@ def match_endpoint(
     that the provider's inventory marks deprecated warns (:class:`ModelDeprecated`); a retired one
     warns too, and raises :class:`ModelRetired` in strict mode.
     """
-    if request_defaults is None and not config_overrides:
-        snapshot = EndpointRegistry._snapshot
-        try:  # the fast path; a registered match wins whatever openai_compatible says
-            spec = snapshot.memo[provider][endpoint]  # type: ignore[union-attr]
-            bound = snapshot.bindings[spec.provider][spec.key]  # type: ignore[union-attr]
-        except (KeyError, TypeError, AttributeError):
-            pass
+    if (
+        request_defaults is None
+        and not config_overrides
+        and type(provider) is type(endpoint) is str
+    ):
+        # the repeated call: a remembered record whose endpoint is bound already (a registered
+        # match wins whatever openai_compatible says)
+        snapshot = current()
+        try:
+            spec = registered(snapshot, provider, endpoint)
+        except ProviderCatalogError:
+            pass  # raised again below, or a compatible endpoint instead
         else:
-            return bound.endpoint_class(bound.config, request_defaults=spec.request_defaults)
+            bound = state_of(snapshot).bindings.get(spec.provider, {}).get(spec.key)
+            if bound is not None and spec.lifecycle is None:  # each use of a retiring one warns
+                return bound.endpoint_class(bound.config, request_defaults=spec.request_defaults)
     if not isinstance(provider, str):
         raise TypeError(f"provider must be a str, not {type(provider).__name__}")
     if not isinstance(endpoint, str):

@@ -1,139 +1,72 @@
-"""EndpointRegistry: the facade over the one published CatalogSnapshot (ADR-0028 D2, D3, D5).
+"""EndpointRegistry: the facade over the published snapshot and what this process learned while
+using it (ADR-0028 D2, D3, D5).
 
-The first use publishes the snapshot under a lock; after that lookups read it without a lock.
-``refresh()`` makes a new snapshot and swaps it in with one assignment; when a checked source is
-invalid the prior snapshot stays and the error is raised. A provider's Python is imported the
-first time one of its endpoints is used (:mod:`provcat.endpoints.load`), under the same lock.
+The snapshot is published by :mod:`provcat.catalog.publish` (first use, or ``refresh()``); the
+registry binds its endpoints: a provider's Python is imported the first time one of its endpoints
+is used (:mod:`provcat.endpoints.load`), under the publication lock, and what that taught (which
+providers loaded or failed, the bound classes and configs) is a :class:`LoadState` kept per
+snapshot, so a refresh starts afresh and a snapshot never changes.
 """
 
 from __future__ import annotations
 
 import importlib
-import threading
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar, Protocol
 
-from provcat.catalog.snapshot import Binding, CatalogSnapshot
+from provcat.catalog import publish
+from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderEndpointSpec
+from provcat.endpoints.inspect import ProviderCatalogItem, rows
+from provcat.endpoints.load import Binding, Importer, load_endpoint
+from provcat.endpoints.state import LoadState, state_of
 from provcat.errors import ProviderUnavailable
 
-if TYPE_CHECKING:
-    from provcat.endpoints.inspect import ProviderCatalogItem
-    from provcat.endpoints.load import Importer
-
-__all__ = ["CatalogSource", "EndpointRegistry", "bundled_source"]
+__all__ = ["EndpointRegistry", "SnapshotSource"]
 
 
-class CatalogSource:
-    """Snapshot records from somewhere other than the generated package: checked when built.
+class SnapshotSource(Protocol):
+    """Where a snapshot comes from: :class:`provcat.endpoints.checked.CatalogSource`, or a test's."""
 
-    ``records`` returns provider records in the generated snapshot's shape
-    (``provcat_catalog.PROVIDERS``). They go through the same key-space validation the generator
-    runs, every provider is loaded, and every class, request model and request default is checked.
-    """
-
-    def __init__(
-        self,
-        records: Callable[[], Sequence[Mapping[str, Any]]],
-        *,
-        fingerprint: Callable[[], str] = lambda: "",
-        model_aliases: Callable[[], Mapping[str, str]] = dict,
-    ) -> None:
-        self.records = records
-        self.fingerprint = fingerprint
-        self.model_aliases = model_aliases
-
-    def build(self, importer: Importer) -> CatalogSnapshot:
-        from provcat.catalog.publish import checked_snapshot
-
-        return checked_snapshot(
-            self.records(),
-            fingerprint=self.fingerprint(),
-            model_aliases=self.model_aliases(),
-            importer=importer,
-        )
-
-
-class _BundledSource(CatalogSource):
-    """The generated ``provcat_catalog`` package, published as the generator wrote it."""
-
-    def __init__(self) -> None:
-        super().__init__(self._records)
-
-    @staticmethod
-    def _records() -> Sequence[Mapping[str, Any]]:
-        import provcat_catalog
-
-        return provcat_catalog.PROVIDERS
-
-    def build(self, importer: Importer) -> CatalogSnapshot:
-        import provcat_catalog
-
-        from provcat.catalog.publish import trusted_snapshot
-
-        return trusted_snapshot(
-            provcat_catalog.PROVIDERS,
-            provcat_catalog.PROVIDER_INDEX,
-            provcat_catalog.MODEL_ALIAS_INDEX,
-            provcat_catalog.FINGERPRINT,
-        )
-
-
-def bundled_source() -> CatalogSource:
-    """The snapshot bundled with this installation (the default source)."""
-    return _BundledSource()
+    def build(self, importer: Importer) -> CatalogSnapshot: ...
 
 
 class EndpointRegistry:
-    """Class-level registry: one published snapshot per process."""
+    """Class-level registry: one published snapshot per process, and its load state."""
 
-    _lock: ClassVar[threading.RLock] = threading.RLock()
-    _snapshot: ClassVar[CatalogSnapshot | None] = None
-    _source: ClassVar[CatalogSource | None] = None
     # how modules are imported (tests count imports through it)
     importer: ClassVar[Importer] = staticmethod(importlib.import_module)
-    builds: ClassVar[int] = 0  # how many snapshots were published (inspection and tests)
 
     @classmethod
     def snapshot(cls) -> CatalogSnapshot:
         """The published snapshot; the first call publishes it (once, whatever the thread count)."""
-        published = cls._snapshot
-        if published is not None:
-            return published
-        with cls._lock:
-            if cls._snapshot is None:
-                cls._publish(cls._source or bundled_source())
-            assert cls._snapshot is not None
-            return cls._snapshot
+        return publish.current()
 
     @classmethod
-    def refresh(cls, source: CatalogSource | None = None) -> CatalogSnapshot:
+    def _source(cls, source: SnapshotSource) -> publish.Source:
+        return lambda: source.build(cls.importer)
+
+    @classmethod
+    def refresh(cls, source: SnapshotSource | None = None) -> CatalogSnapshot:
         """A new snapshot (failed providers are tried again), swapped in atomically; when the
         source is invalid the prior snapshot stays and the error is raised."""
-        with cls._lock:
-            cls._publish(source or cls._source or bundled_source())
-            assert cls._snapshot is not None
-            return cls._snapshot
+        return publish.publish(None if source is None else cls._source(source))
 
     @classmethod
-    def _publish(cls, source: CatalogSource) -> None:
-        snapshot = source.build(cls.importer)  # raises CatalogValidationError first
-        cls.builds += 1
-        cls._source = source
-        cls._snapshot = snapshot  # the single assignment that publishes
+    def state(cls, snapshot: CatalogSnapshot) -> LoadState:
+        """What this process learned using ``snapshot`` (made empty on first ask)."""
+        return state_of(snapshot)
 
     @classmethod
     def bind(cls, snapshot: CatalogSnapshot, spec: ProviderEndpointSpec) -> Binding:
         """The class and base config of ``spec`` on ``snapshot``, loading it on first use.
 
         Raises :class:`ProviderUnavailable` when its provider's Python failed to import."""
-        bound = snapshot.bindings.get(spec.provider, {}).get(spec.key)
+        state = cls.state(snapshot)
+        bound = state.bindings.get(spec.provider, {}).get(spec.key)
         if bound is not None:
             return bound
-        from provcat.endpoints.load import load_endpoint  # first use only: not to resolve a record
-
-        with cls._lock:
-            result = load_endpoint(snapshot, spec, cls.importer, lock=cls._lock)
+        with publish.LOCK:
+            result = load_endpoint(snapshot, state, spec, cls.importer, lock=publish.LOCK)
         assert result is not None
         return result
 
@@ -143,8 +76,6 @@ class EndpointRegistry:
 
         Inspection is where availability must be complete: every provider is loaded first, with
         its request models (which a first use leaves to be imported when first read)."""
-        from provcat.endpoints.inspect import rows
-
         snapshot = cls.snapshot()
         for entry in snapshot.providers.values():
             for spec in entry.endpoints.values():
@@ -152,7 +83,7 @@ class EndpointRegistry:
                     cls.bind(snapshot, spec).config.request_options  # noqa: B018 (loads it)
                 except ProviderUnavailable:
                     break
-        return rows(snapshot)
+        return rows(snapshot, cls.state(snapshot))
 
     @classmethod
     def canonical_provider(cls, name: str) -> str | None:
@@ -162,8 +93,6 @@ class EndpointRegistry:
         return cls.snapshot().canonical_provider(name)
 
     @classmethod
-    def _reset(cls, source: CatalogSource | None = None) -> None:
+    def _reset(cls, source: SnapshotSource | None = None) -> None:
         """Forget the published snapshot (tests): the next use publishes from ``source``."""
-        with cls._lock:
-            cls._snapshot = None
-            cls._source = source
+        publish.reset(None if source is None else cls._source(source))

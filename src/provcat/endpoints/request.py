@@ -1,4 +1,5 @@
-"""The base every request model derives from, and the one check of a single request field.
+"""The base every request model derives from, the one check of a single request field, and the
+known deviations of a request model from its vendor's SDK.
 
 A request model lists a vendor API's documented top-level request fields. It forbids unknown
 fields, so a misspelled request default is rejected when the catalog is generated, or when a
@@ -10,19 +11,10 @@ first use of an endpoint (and inspection imports every request model: ~100 class
 Quote only true forward references; a test checks that no request model has string annotations.
 """
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError
-
-from provcat.lazy_names import lazy_names
-
-if TYPE_CHECKING:
-    from provcat.endpoints.sdk_deviation import DeviationAspect, SdkDeviation
-
-    _Deviations = tuple[SdkDeviation, ...]
-else:  # the class is made where a model records a deviation (provcat.endpoints.sdk_deviation)
-    _Deviations = tuple
 
 __all__ = [
     "DeviationAspect",
@@ -30,19 +22,31 @@ __all__ = [
     "SdkDeviation",
     "field_names",
     "field_problem",
-    "suggest",
 ]
 
+DeviationAspect = Literal["missing", "extra", "required", "values", "bounds"]
+"""What differs: a field only the SDK has, one only the model has, which side requires it, the
+enum/literal values accepted, or a numeric or length bound."""
 
-# ``DeviationAspect`` and ``SdkDeviation`` live in provcat.endpoints.sdk_deviation, loaded when first named
-# (most processes never create the class)
-__getattr__ = lazy_names(
-    __name__,
-    {
-        "DeviationAspect": "provcat.endpoints.sdk_deviation",
-        "SdkDeviation": "provcat.endpoints.sdk_deviation",
-    },
-)
+
+@dataclass(frozen=True, slots=True)
+class SdkDeviation:
+    """A known, intended difference between a request model and a vendor's official SDK.
+
+    The drift check (``tests/drift``) compares every request model with the typed request
+    parameters of its vendor's SDK at the pinned version; a difference fails unless the model
+    records it here with the reason the model is right (or the SDK is), e.g. a field the SDK sends
+    as a header, or an SDK type that lags the vendor's API reference.
+    """
+
+    sdk: str  # the SDK's distribution name on PyPI, e.g. "openai"
+    field: str  # the field as the report names it: the SDK's spelling, else the model's
+    aspect: DeviationAspect
+    reason: str  # why the difference is right, with the vendor page that says so
+
+    def __post_init__(self) -> None:
+        if not self.reason.strip():
+            raise ValueError(f"SdkDeviation {self.sdk}:{self.field}:{self.aspect} needs a reason")
 
 
 class RequestModel(BaseModel):
@@ -54,7 +58,7 @@ class RequestModel(BaseModel):
 
     # Known differences from the vendor's SDK, read by the drift check; never request data.
     # A subclass inherits its parent's list (extend it with ``Parent.sdk_deviations + (...)``).
-    sdk_deviations: ClassVar[_Deviations] = ()
+    sdk_deviations: ClassVar[tuple[SdkDeviation, ...]] = ()
 
 
 def field_names(model: type[BaseModel]) -> dict[str, str]:
@@ -81,11 +85,3 @@ def field_problem(model: type[BaseModel], key: str, value: Any) -> str | None:
     except ValidationError as exc:
         return f"{key}={value!r} is rejected by {model.__name__}: {exc.errors()[0]['msg']}"
     return None
-
-
-def suggest(key: str, names: Iterable[str]) -> str | None:
-    """A "did you mean" hint for a misspelled name, or None."""
-    import difflib  # only when a name is wrong
-
-    close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None

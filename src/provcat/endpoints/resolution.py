@@ -1,20 +1,24 @@
 """Registered resolution (ADR-0028 D4): provider and endpoint spellings to one snapshot record.
 
-Resolution reads the published snapshot and nothing else: it imports no provider and builds no
-instance (and so never loads pydantic). ``match_endpoint`` builds on it.
+Resolution reads the published snapshot and imports no provider and builds no instance (and so
+never loads pydantic's validators). It fails closed on a provider whose Python failed to load,
+which the registry's load state knows. ``match_endpoint`` builds on it.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
+from functools import lru_cache
 
 from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key
+from provcat.catalog.publish import current
 from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderEndpointSpec
-from provcat.endpoints.registry import EndpointRegistry
+from provcat.endpoints.state import state_of
 from provcat.errors import EndpointConfigurationError, EndpointNotFound, ProviderUnavailable
 
-__all__ = ["Unlisted", "lookup", "resolve"]
+__all__ = ["Unlisted", "lookup", "registered", "resolve"]
 
 
 class Unlisted(str):
@@ -22,23 +26,35 @@ class Unlisted(str):
     where ``openai_compatible=True`` may build a compatible endpoint."""
 
 
+def _check_types(provider: object, endpoint: object) -> None:
+    if not isinstance(provider, str):
+        raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+    if not isinstance(endpoint, str):
+        raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
+
+
+@lru_cache(maxsize=4096)
+def registered(snapshot: CatalogSnapshot, provider: str, endpoint: str) -> ProviderEndpointSpec:
+    """The record ``provider``/``endpoint`` spell on ``snapshot``: :func:`lookup` without the
+    compatible fallback, remembered per spelling (a failure is not remembered). The caller checks
+    the provider's availability, which can change after a record was remembered."""
+    found = lookup(snapshot, provider, endpoint, compatible=False)
+    assert isinstance(found, ProviderEndpointSpec)
+    return found
+
+
 def resolve(provider: str, endpoint: str = "") -> ProviderEndpointSpec:
     """The registered endpoint ``provider``/``endpoint`` names, without importing or building it.
 
     Raises what :func:`provcat.match_endpoint` raises for a registered lookup.
     """
-    try:  # the fast path: a spelling this snapshot already resolved (a provider that fails to
-        # load leaves the memo, so a hit is always an available provider)
-        return EndpointRegistry._snapshot.memo[provider][endpoint]  # type: ignore[union-attr]
-    except (KeyError, TypeError, AttributeError):  # a new spelling, unhashable, no snapshot yet
-        pass
-    if not isinstance(provider, str):
-        raise TypeError(f"provider must be a str, not {type(provider).__name__}")
-    if not isinstance(endpoint, str):
-        raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
-    found = lookup(EndpointRegistry.snapshot(), provider, endpoint, compatible=False)
-    assert isinstance(found, ProviderEndpointSpec)
-    return found
+    _check_types(provider, endpoint)
+    snapshot = current()
+    spec = registered(snapshot, provider, endpoint)
+    failed = state_of(snapshot).unavailable.get(spec.provider)
+    if failed is not None:
+        raise ProviderUnavailable(spec.provider, failed)
+    return spec
 
 
 def lookup(
@@ -48,8 +64,10 @@ def lookup(
     pkey = canonical_provider_key(provider)
     ekey = canonical_endpoint_key(endpoint)
     owner = snapshot.provider_index.get(pkey)
-    if owner is not None and owner in snapshot.unavailable:
-        raise ProviderUnavailable(owner, snapshot.unavailable[owner])
+    if owner is not None:
+        failed = state_of(snapshot).unavailable.get(owner)
+        if failed is not None:
+            raise ProviderUnavailable(owner, failed)
     if owner is None:
         if not pkey:
             raise EndpointConfigurationError("provider", "the provider key is empty")
@@ -70,29 +88,23 @@ def lookup(
                 entry.available_endpoints(),
                 reason=f"{owner} has {len(entry.endpoints)} endpoints: name one",
             )
-        target = next(iter(entry.endpoints.values()))
-    else:
-        target_key = entry.endpoint_index.get(ekey)
-        if target_key is None:
-            if compatible:
-                return Unlisted(owner)
-            close = _closest(ekey, entry.endpoint_index)
-            hint = f" (did you mean '{close}'?)" if close else ""
-            raise EndpointNotFound(
-                owner,
-                ekey,
-                entry.available_endpoints(),
-                reason=f"{owner} has no endpoint '{ekey}'{hint}",
-            )
-        target = entry.endpoints[target_key]
-    snapshot.remember(provider, endpoint, target)
-    return target
+        return next(iter(entry.endpoints.values()))
+    target_key = entry.endpoint_index.get(ekey)
+    if target_key is None:
+        if compatible:
+            return Unlisted(owner)
+        close = _closest(ekey, entry.endpoint_index)
+        hint = f" (did you mean '{close}'?)" if close else ""
+        raise EndpointNotFound(
+            owner,
+            ekey,
+            entry.available_endpoints(),
+            reason=f"{owner} has no endpoint '{ekey}'{hint}",
+        )
+    return entry.endpoints[target_key]
 
 
 def _closest(key: str, index: Mapping[str, str]) -> str | None:
-    """The declared spelling closest to ``key`` (any spelling resolves), for a "did you mean"
-    (errors only)."""
-    import difflib
-
+    """The declared spelling closest to ``key`` (any spelling resolves), for a "did you mean"."""
     close = difflib.get_close_matches(key, sorted(index), n=1)
     return close[0] if close else None

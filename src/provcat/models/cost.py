@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from provcat.catalog.keys import suggest
 from provcat.errors import PricingUnavailable
 from provcat.models.inventory import Prices, PriceSet, find_model
 
@@ -95,8 +96,6 @@ def _unknown_fields(usage: Any) -> None:
     if isinstance(usage, Mapping):
         for key in sorted(str(k) for k in usage):
             if key not in USAGE_FIELDS:
-                from provcat.endpoints.request import suggest  # only when a field is wrong
-
                 hint = suggest(key, USAGE_FIELDS) or "fields: " + ", ".join(USAGE_FIELDS)
                 raise ValueError(f"usage has no field '{key}'; {hint}")
     elif not any(hasattr(usage, name) for name in USAGE_FIELDS):

@@ -19,7 +19,8 @@ from typing import Any
 
 from provcat.catalog.keys import canonical_key
 from provcat.errors import ModelDeprecated, ModelNotFound, ModelRetired
-from provcat.lifecycle import state
+from provcat.models.lifecycle import state
+from provcat.strict import is_strict
 
 __all__ = [
     "STATUSES",
@@ -455,8 +456,6 @@ def check_model_use(provider_key: str, model: str, stacklevel: int = 3) -> None:
         return
     now = info.lifecycle()
     if now == "retired":
-        from provcat.endpoints.compat import is_strict
-
         if is_strict():
             raise ModelRetired(info.provider, info.id, info.shutdown_date, info.successor)
         warnings.warn(

@@ -8,20 +8,19 @@ model name), and the yolo / bypass / fast kwargs. Every table comes from the sna
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from provcat.catalog.keys import canonical_key
+from provcat.catalog.keys import canonical_key, suggest
+from provcat.catalog.publish import current
 from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderModelPolicy
-from provcat.endpoints.registry import EndpointRegistry
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.inventory import check_model_use
 from provcat.models.spec import ModelSpec, read_spec
-from provcat.models.tables import effort_value
+from provcat.models.tables import effort_value, spec_tables
 
 __all__ = ["model_kwargs", "translate_effort"]
-
-_MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than the class attribute
 
 
 def translate_effort(policy: ProviderModelPolicy, effort: str, model: str) -> str:
@@ -59,21 +58,17 @@ def model_kwargs(
     inventory marks deprecated warns (:class:`ModelDeprecated`); a retired one warns too, and
     raises :class:`ModelRetired` in strict mode.
     """
-    snapshot = EndpointRegistry._snapshot or EndpointRegistry.snapshot()  # a read once published
-    memo = snapshot.applied_specs
-    key = (spec, yolo, bypass, fast, effort)
-    try:  # a pure function of its arguments and the snapshot
-        known: dict[str, Any] | None = memo.get(key)
-    except TypeError:  # unhashable: _apply says what is wrong with it
-        known = None
-    if known is not None:
-        return known.copy()  # the caller may change its dict; copy() is dict()'s fast twin
-    result = _apply(snapshot, spec, yolo, bypass, fast, effort)
-    if len(memo) < _MEMO_LIMIT:
-        memo[key] = result.copy()
-    return result
+    if not isinstance(spec, (str, ModelSpec)):
+        raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
+    if effort is not None and not isinstance(effort, str):
+        raise TypeError(f"effort must be a str, not {type(effort).__name__}")
+    # the caller may change its dict: each call gets its own copy of the remembered one
+    return _apply(current(), spec, yolo, bypass, fast, effort).copy()
 
 
+# a pure function of its arguments and the snapshot, remembered (the lifecycle check warns on
+# the first application of a spec; Python shows a warning once per place anyway)
+@lru_cache(maxsize=4096)
 def _apply(
     snapshot: CatalogSnapshot,
     spec: str | ModelSpec,
@@ -86,7 +81,9 @@ def _apply(
     if isinstance(spec, ModelSpec):
         parsed = spec
         provider_raw, slash, model = spec.model.partition("/")
-        found = snapshot.spec_providers.get(provider_raw.strip().casefold()) if slash else None
+        found = (
+            spec_tables(snapshot).providers.get(provider_raw.strip().casefold()) if slash else None
+        )
         name: str | None = model if slash else None
     else:
         parsed, name, found = read_spec(snapshot, spec)
@@ -105,8 +102,6 @@ def _apply(
         )
     if found is None:
         provider_raw = parsed[0].partition("/")[0]
-        from provcat.endpoints.request import suggest  # only when a provider is wrong
-
         close = suggest(canonical_key(provider_raw), snapshot.provider_index)
         hint = f"; {close}" if close else ""
         shown = ModelSpec(*parsed)

@@ -16,16 +16,15 @@ The grammar is lionagi 0.36.0's, with its defects fixed (see generated/docs/poli
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
+from provcat.catalog.publish import current
 from provcat.catalog.snapshot import CatalogSnapshot
-from provcat.endpoints.registry import EndpointRegistry
 from provcat.models.effort import EFFORT_LEVELS
-from provcat.models.tables import SpecProvider
+from provcat.models.tables import SpecProvider, spec_tables
 
 __all__ = ["ModelSpec", "parse_model_spec", "split_effort_suffix"]
-
-_MEMO_LIMIT = CatalogSnapshot.MEMO_LIMIT  # a module constant reads faster than the class attribute
 
 
 def _ascii_case_variants(word: str) -> list[str]:
@@ -55,10 +54,6 @@ class ModelSpec(NamedTuple):
         return f"{self.model}-{self.effort}" if self.effort else self.model
 
 
-# ModelSpec(model, effort) without the generated keyword-argument __new__ (same object)
-_new = tuple.__new__
-
-
 def split_effort_suffix(model: str) -> tuple[str, str] | None:
     """``(name, effort)`` when ``model`` ends in ``-<level>``, else None. Linear time."""
     name, _, suffix = model.rpartition("-")
@@ -68,18 +63,15 @@ def split_effort_suffix(model: str) -> tuple[str, str] | None:
 
 def parse_model_spec(spec: str) -> ModelSpec:
     """Parse ``spec`` into the model string and its effort (see the module docstring)."""
-    snapshot = EndpointRegistry._snapshot or EndpointRegistry.snapshot()  # a read once published
-    memo = snapshot.parsed_specs
-    try:  # a pure function of (spec, snapshot): a spelling seen before is a dict read
-        known: ModelSpec | None = memo.get(spec)
-    except TypeError:  # unhashable: read_spec says what is wrong with it
-        known = None
-    if known is not None:
-        return known
-    result: ModelSpec = _new(ModelSpec, read_spec(snapshot, spec)[0])
-    if len(memo) < _MEMO_LIMIT:
-        memo[spec] = result
-    return result
+    if not isinstance(spec, str):
+        raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
+    return _parsed(current(), spec)
+
+
+@lru_cache(maxsize=4096)
+def _parsed(snapshot: CatalogSnapshot, spec: str) -> ModelSpec:
+    """A pure function of the snapshot and the spec: a spelling seen before is a cache hit."""
+    return ModelSpec(*read_spec(snapshot, spec)[0])
 
 
 def read_spec(
@@ -95,11 +87,12 @@ def read_spec(
     if not isinstance(spec, str):
         raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
     provider_raw, slash, model = spec.partition("/")
-    if not slash or snapshot.slashed_aliases:
+    tables = spec_tables(snapshot)
+    if not slash or tables.slashed_aliases:
         key = spec.strip().casefold()
         if not key:
             raise ValueError("the model spec is empty")
-        alias = snapshot.spec_aliases.get(key)
+        alias = tables.aliases.get(key)
         if alias is not None:
             return (alias.target, None), alias.model, alias.provider
         if not slash:  # a bare model: only the effort suffix to read
@@ -108,7 +101,7 @@ def read_spec(
             if level is not None:
                 return (name, level), None, None
             return (spec, None), None, None
-    providers = snapshot.spec_providers
+    providers = tables.providers
     found = providers.get(provider_raw)  # a canonical spelling as written: one read
     if found is None:
         found = providers.get(provider_raw.strip().casefold())

@@ -1,34 +1,36 @@
-"""The model-spec tables a snapshot derives from its policies once, when it is made, so that
-reading and applying a spec (provcat.models.spec, provcat.models.kwargs) is a few dict reads: no
-canonical key, entry and policy look-up per spec, no translation and clamp rules walked per call.
+"""The model-spec tables derived from a snapshot's policies, once per snapshot (on the first spec
+read), so that reading and applying a spec (provcat.models.spec, provcat.models.kwargs) is a few
+dict reads: no canonical key, entry and policy look-up per spec, no clamp rules walked per call.
 
-The tables are plain dicts for the fastest read (a mappingproxy's ``get`` and ``dict.update``
-from one are slower); nothing writes them after they are made and nothing hands them out.
+The tables are plain dicts; nothing writes them after they are made and nothing hands them out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderModelPolicy
 from provcat.models.effort import EFFORT_LEVELS
 
 __all__ = [
     "SpecAlias",
     "SpecProvider",
+    "SpecTables",
     "effort_tables",
     "effort_value",
     "spec_aliases",
     "spec_providers",
+    "spec_tables",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class SpecProvider:
-    """What reading and applying a model spec needs of the provider a spelling names (a slots
-    class: its attributes read several times faster than a NamedTuple's)."""
+    """What reading and applying a model spec needs of the provider a spelling names."""
 
     provider: str  # canonical key
     policy: ProviderModelPolicy | None
@@ -123,3 +125,24 @@ def spec_aliases(
         else:
             aliases[alias] = SpecAlias(target, None, None)
     return aliases
+
+
+@dataclass(frozen=True, slots=True)
+class SpecTables:
+    """A snapshot's model-spec tables."""
+
+    providers: dict[str, SpecProvider]  # every canonical provider spelling -> its provider
+    aliases: dict[str, SpecAlias]  # every canonical model alias -> its target
+    slashed_aliases: bool  # some alias has a "/" (when none has, a spec with one is no alias)
+
+
+@lru_cache(maxsize=4)
+def spec_tables(snapshot: CatalogSnapshot) -> SpecTables:
+    """``snapshot``'s tables, made on the first spec read (they read every provider's policy,
+    which the bundled snapshot makes only on first use)."""
+    providers = spec_providers(snapshot.provider_index, snapshot.policies)
+    return SpecTables(
+        providers,
+        spec_aliases(snapshot.model_aliases, providers),
+        any("/" in a for a in snapshot.model_aliases),
+    )

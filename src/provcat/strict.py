@@ -1,0 +1,36 @@
+"""The one switch that turns the staged deprecations into errors (ADR-0028 D4 "Migration").
+
+Staged today, each with a ``DeprecationWarning``: an unknown provider given only a ``base_url``
+falls back to a compatible endpoint, ``iModel`` drops unclassified keywords, and a retired
+endpoint or model is still built. Strict mode raises instead:
+
+* environment: ``PROVCAT_STRICT=1``
+* code: ``provcat.strict.set_strict(True)``
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+__all__ = ["STRICT_ENV", "is_strict", "set_strict"]
+
+STRICT_ENV = "PROVCAT_STRICT"
+
+_strict: bool | None = None
+_lock = threading.Lock()
+
+
+def set_strict(value: bool | None) -> None:
+    """Turn the staged deprecation warnings into errors (True), back (False), or follow the
+    environment again (None)."""
+    global _strict
+    with _lock:
+        _strict = value
+
+
+def is_strict() -> bool:
+    """Whether staged fallbacks raise instead of warning."""
+    if _strict is not None:
+        return _strict
+    return os.environ.get(STRICT_ENV, "").strip().casefold() in ("1", "true", "yes", "on")
