@@ -27,10 +27,11 @@ generate: $(STAMP)
 check: $(STAMP)
 	@$(PY) -m generator check
 
-## lint: ruff check and ruff format --check
+## lint: ruff check, ruff format --check, and the runtime's layers (import-linter)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src generator tests benchmarks
 	$(VENV)/bin/ruff format --check src generator tests benchmarks
+	$(VENV)/bin/lint-imports
 
 ## typecheck: mypy --strict on src/, generator/ and the generated snapshot
 # generated/ is named: reached only through the install's path file, mypy would take it for a
