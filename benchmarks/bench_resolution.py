@@ -1,8 +1,10 @@
 """Endpoint resolution and cold start: provcat against lionagi 0.36.0 in the same run.
 
-Goals: repeated resolution at least 10x faster than lionagi's; a fresh process's
-``import provcat`` + first ``match_endpoint`` at most 1/5 of lionagi's; ``import provcat`` + first
-resolution that returns the record without building an instance at most 1/10.
+Budgets (issue 24): repeated ``match_endpoint`` (resolution + construction) at least 10x faster
+than lionagi's; a fresh process's ``import provcat`` + first ``match_endpoint`` within 30 ms of a
+fresh interpreter that imports pydantic and defines one model (the floor any pydantic-based
+catalog pays), and at most 1/4 of lionagi's. Resolution alone and ``import provcat`` + the first
+``resolve`` (the record, no instance) are printed beside them.
 lionagi has no lookup without construction, so "resolution alone" for lionagi runs its registry
 scan with every entry's class swapped for a no-op; "with construction" compares the public
 ``match_endpoint`` of both.
@@ -152,16 +154,14 @@ def main() -> None:
     )
     ours_cold, ours_record, lion_cold = cold["match"], cold["record"], cold["lionagi"]
     rows = [
-        ("resolution alone", ours_r, lion_r, 10.0),
+        ("resolution alone", ours_r, lion_r, None),
         ("resolution + construction", ours_c, lion_c, 10.0),
     ]
     print(f"{'measure':28} {'provcat':>12} {'lionagi':>12} {'speed-up':>9}  goal")
     for name, ours, lion, goal in rows:
         ratio = lion / ours
-        status = "met" if ratio >= goal else "NOT met"
-        print(
-            f"{name:28} {ours * 1e6:10.2f}us {lion * 1e6:10.2f}us {ratio:8.1f}x  >= {goal:.0f}x {status}"
-        )
+        verdict = "" if goal is None else f">= {goal:.0f}x {'met' if ratio >= goal else 'NOT met'}"
+        print(f"{name:28} {ours * 1e6:10.2f}us {lion * 1e6:10.2f}us {ratio:8.1f}x  {verdict}")
         table.row(
             "resolution",
             name,
@@ -169,31 +169,44 @@ def main() -> None:
             "us",
             lion * 1e6,
             "lionagi",
-            goal=f">= {goal:.0f}x faster",
+            goal="" if goal is None else f">= {goal:.0f}x faster",
             ratio=ratio,
-            met=ratio >= goal,
+            met=None if goal is None else ratio >= goal,
         )
-    for name, ours, goal in (
-        ("cold start: match_endpoint", ours_cold, 0.20),
-        ("cold start: resolve (record)", ours_record, 0.10),
-    ):
-        share = ours / lion_cold
-        status = "met" if share <= goal else "NOT met"
-        print(
-            f"{name:28} {ours * 1e3:10.1f}ms {lion_cold * 1e3:10.1f}ms "
-            f"{share:8.2f}x  <= {goal:.2f}x {status}"
-        )
-        table.row(
-            "resolution",
-            name,
-            ours * 1e3,
-            "ms",
-            lion_cold * 1e3,
-            "lionagi",
-            goal=f"<= {goal:.2f}x of baseline",
-            ratio=share,
-            met=share <= goal,
-        )
+    floor = cold["model floor"]
+    over = ours_cold - floor
+    share = ours_cold / lion_cold
+    met = over <= 0.030 and share <= 0.25
+    print(
+        f"{'cold start: match_endpoint':28} {ours_cold * 1e3:10.1f}ms {lion_cold * 1e3:10.1f}ms "
+        f"{share:8.2f}x  <= 0.25x, and {over * 1e3:+.1f} ms over the model floor <= 30 ms: "
+        f"{'met' if met else 'NOT met'}"
+    )
+    table.row(
+        "resolution",
+        "cold start: match_endpoint",
+        ours_cold * 1e3,
+        "ms",
+        lion_cold * 1e3,
+        "lionagi",
+        goal="<= 0.25x, <= 30 ms over one pydantic model",
+        ratio=share,
+        met=met,
+        note=f"{over * 1e3:+.1f} ms over the model floor ({floor * 1e3:.1f} ms)",
+    )
+    print(
+        f"{'cold start: resolve (record)':28} {ours_record * 1e3:10.1f}ms "
+        f"{lion_cold * 1e3:10.1f}ms {ours_record / lion_cold:8.2f}x"
+    )
+    table.row(
+        "resolution",
+        "cold start: resolve (record)",
+        ours_record * 1e3,
+        "ms",
+        lion_cold * 1e3,
+        "lionagi",
+        ratio=ours_record / lion_cold,
+    )
     for name, label, what in (
         ("floor", "  floor: pydantic BaseModel", "from pydantic import BaseModel"),
         ("model floor", "  floor: one pydantic model", "... and one model class defined"),

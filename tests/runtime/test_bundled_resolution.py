@@ -124,7 +124,7 @@ def test_no_request_model_has_string_annotations() -> None:
     def every(cls: type) -> list[type]:
         return [x for sub in cls.__subclasses__() for x in (sub, *every(sub))]
 
-    models = every(RequestModel)
+    models = [m for m in every(RequestModel) if m.__module__.startswith("provcat.")]
     assert len(models) >= 100
     strings = sorted(
         f"{m.__module__}.{m.__name__}.{name}"

@@ -21,7 +21,6 @@ from provcat.endpoints.request import field_names, field_problem
 from provcat.endpoints.resolution import Unlisted, lookup, registered, resolve
 from provcat.endpoints.state import state_of
 from provcat.errors import EndpointConfigurationError, EndpointNotFound, ProviderCatalogError
-from provcat.models.inventory import check_model_use
 from provcat.strict import is_strict
 
 __all__ = ["build", "match_endpoint", "resolve", "target"]
@@ -148,6 +147,9 @@ def build(
         check_endpoint_use(spec)
     model = request_defaults.get("model") if request_defaults else None
     if isinstance(model, str):  # the caller named a model (match_endpoint's or iModel's)
+        # the inventory is imported only then: 4 ms of a cold start that names no model
+        from provcat.models.inventory import check_model_use
+
         # deprecated: warns; retired: raises when strict
         check_model_use(spec.provider, model, stacklevel=4)
     binding = EndpointRegistry.bind(current(), spec)
