@@ -4,9 +4,12 @@ reads it; run this module only to re-record on purpose (a rule changed, say why 
 
     .venv/bin/python -m tests.toolschema.record_outputs
 
-Inputs are stored in the file, so the guard never depends on how they were generated (seeded
-generators, the benchmark corpus, hypothesis' draws). Outputs are stored whole for the fixtures
-and examples and as a sha256 per case and target for the rest (see :func:`results_text`).
+The inputs are stored in the file, so the guard never depends on how they were generated; they
+were drawn once (the SchemaPort fixtures, the examples, edge shapes, deep and oversized input,
+the benchmark corpus with shared and with distinct property names, seeded random tools and
+hypothesis-drawn schema-shaped input: the generators are in this module at commit 2b2e888).
+Running this module records the outputs of the stored inputs again. Outputs are stored whole
+for the fixtures and examples and as a sha256 per case and target for the rest.
 """
 
 from __future__ import annotations
@@ -49,109 +52,28 @@ def digest(raw: dict[str, Any], target: str) -> str:
     return hashlib.sha256(results_text(raw, target).encode("utf-8")).hexdigest()
 
 
-# ---- the inputs (generated once; the file keeps them)
-
-
-def _tool(schema: Any, name: str = "t", description: str | None = "d") -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name, "inputSchema": schema}
-    if description is not None:
-        out["description"] = description
-    return out
-
-
-def _obj(**props: Any) -> dict[str, Any]:
-    return {"type": "object", "properties": props, "required": list(props)}
-
-
-def _edge_cases() -> list[dict[str, Any]]:
-    from tests.toolschema.test_leaf_programs import _LEAVES
-
-    props = {f"p{i}": leaf for i, leaf in enumerate(_LEAVES)}
-    cases = [
-        _tool({"type": "object", "properties": props, "required": ["p0", "p3"]}),
-        _tool({"type": "object", "properties": {"a": {"type": "array", "items": _LEAVES[6]}}}),
-        _tool({"anyOf": [_LEAVES[1], _LEAVES[3]], "description": "root union"}),
-    ]
-    cases += [_tool(leaf) for leaf in _LEAVES]
-    cases += [_tool({"type": "object", "properties": {"a": leaf, "b": leaf}}) for leaf in _LEAVES]
-    cases += [_tool({"type": "array", "items": leaf}) for leaf in _LEAVES]
-    return cases
-
-
-def _deep_cases() -> list[dict[str, Any]]:
-    from tests.toolschema.test_fast_paths import DEEP, _chain
-
-    cases = [_tool(DEEP[k]) for k in sorted(DEEP)]
-    many = {f"p{i}": {"type": "string"} for i in range(5001)}
-    cases.append(_tool(_obj(a={"allOf": [{"type": "object", "properties": many}]})))
-    cases.append(_tool(_obj(a=_chain("not", 12))))
-    cases.append(_tool(_obj(a={"not": {"enum": [f"v{i}" for i in range(1001)]}})))
-    return cases
-
-
-def _hypothesis_schemas(count: int) -> list[dict[str, Any]]:
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
-
-    from tests.toolschema.test_fast_paths import _schemas
-
-    drawn: list[dict[str, Any]] = []
-
-    @settings(
-        max_examples=count,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(schema=_schemas(), name=st.sampled_from(["t", "bad name", "x" * 70]))
-    def collect(schema: Any, name: str) -> None:
-        root = schema if isinstance(schema, dict) else _obj(v=schema)
-        drawn.append(_tool(root, name=name))
-
-    collect()
-    return drawn
-
-
-def cases() -> dict[str, list[dict[str, Any]]]:
-    from benchmarks.bench_toolschema import corpus
-    from tests.toolschema import test_fast_paths, test_leaf_programs
-    from tests.toolschema.conftest import FIXTURES
-
-    examples = []
-    for path in sorted((HERE / "examples").glob("*.json")):
-        examples.append(json.loads(path.read_text(encoding="utf-8")))
-    return {
-        "fixtures": list(FIXTURES.values()),
-        "examples": examples,
-        "edge": _edge_cases(),
-        "deep": _deep_cases(),
-        "corpus": corpus(1000),
-        "distinct-names": corpus(1000, distinct_names=True),
-        "random-leaves": test_leaf_programs._random_tools(150, seed=31),
-        "random-tools": test_fast_paths._random_tools(400),
-        "hypothesis": _hypothesis_schemas(300),
-    }
-
-
 WHOLE = ("fixtures", "examples")  # groups stored with their outputs whole
 
 
 def main() -> None:
+    """Record the outputs of the stored inputs again (the inputs stay as they are)."""
+    stored = json.loads(RECORDED.read_text(encoding="utf-8"))
     targets = [t.id for t in list_targets()]
     groups: dict[str, Any] = {}
-    for group, tools in cases().items():
-        entries = []
-        for raw in tools:
-            if group in WHOLE:
-                outputs: Any = {t: results(raw, t) for t in targets}
-            else:
-                outputs = {t: digest(raw, t) for t in targets}
-            entries.append({"input": raw, "outputs": outputs})
-        groups[group] = entries
+    for group, entries in stored["groups"].items():
+        groups[group] = [
+            {
+                "input": entry["input"],
+                "outputs": {
+                    t: results(entry["input"], t) if group in WHOLE else digest(entry["input"], t)
+                    for t in targets
+                },
+            }
+            for entry in entries
+        ]
     data = {
-        "recordedAt": "740be64",
-        "note": "outputs before the one-walk rewrite; see tests/toolschema/record_outputs.py",
+        "recordedAt": stored["recordedAt"],
+        "note": stored["note"],
         "targets": targets,
         "groups": groups,
     }
