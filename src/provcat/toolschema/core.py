@@ -49,6 +49,7 @@ __all__ = [
     "schema_types",
     "sort_diagnostics",
     "stable_stringify",
+    "subschemas",
     "walk_schema",
 ]
 
@@ -76,17 +77,12 @@ TransformationRecord = tuple[str, str, bool, Any]
 DiagnosticRecord = tuple[int, str, str, bool, Any]
 
 
+@lru_cache(maxsize=65_536, typed=True)  # typed: ``True`` and ``1`` are two segments
 def path_segment(seg: str | int) -> str:
-    """What :func:`join_path` appends for one segment."""
+    """What :func:`join_path` appends for one segment (keys repeat across a tool's subschemas
+    and across tools: each is worked out once)."""
     if isinstance(seg, int):
         return f"[{seg}]"
-    if seg.isascii() and seg.isidentifier():  # the common key, without the regex
-        return "." + seg
-    return _quoted_segment(seg)
-
-
-@lru_cache(maxsize=4096)
-def _quoted_segment(seg: str) -> str:
     return "." + seg if _IDENT.match(seg) else "[" + json.dumps(seg, ensure_ascii=False) + "]"
 
 
@@ -120,24 +116,52 @@ def schema_nodes(root: Any, base: str = "inputSchema") -> list[tuple[dict[str, A
         node = stack.pop()
         out.append(node)
         schema, path, depth = node
+        depth += 1
         children: list[tuple[dict[str, Any], str, int]] = []
         for slot in MAP_SLOTS:
             entries = schema.get(slot)
             if isinstance(entries, dict):
+                prefix = path + "." + slot
                 for key, child in entries.items():
                     if isinstance(child, dict):
-                        children.append((child, join_path(path, slot, key), depth + 1))
+                        children.append((child, prefix + path_segment(key), depth))
         for slot in LIST_SLOTS:
             entries = schema.get(slot)
             if isinstance(entries, list):
                 for i, child in enumerate(entries):
                     if isinstance(child, dict):
-                        children.append((child, join_path(path, slot, i), depth + 1))
+                        children.append((child, f"{path}.{slot}[{i}]", depth))
         for slot in SINGLE_SLOTS:
             child = schema.get(slot)
             if isinstance(child, dict):
-                children.append((child, join_path(path, slot), depth + 1))
+                children.append((child, f"{path}.{slot}", depth))
         stack.extend(reversed(children))
+    return out
+
+
+def subschemas(root: Any) -> list[tuple[dict[str, Any], int]]:
+    """``(schema, depth)`` of every object subschema, without paths (for what only counts)."""
+    if not isinstance(root, dict):
+        return []
+    out: list[tuple[dict[str, Any], int]] = []
+    stack: list[tuple[dict[str, Any], int]] = [(root, 1)]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        schema, depth = node
+        depth += 1
+        for slot in MAP_SLOTS:
+            entries = schema.get(slot)
+            if isinstance(entries, dict):
+                stack += [(c, depth) for c in entries.values() if isinstance(c, dict)]
+        for slot in LIST_SLOTS:
+            entries = schema.get(slot)
+            if isinstance(entries, list):
+                stack += [(c, depth) for c in entries if isinstance(c, dict)]
+        for slot in SINGLE_SLOTS:
+            child = schema.get(slot)
+            if isinstance(child, dict):
+                stack.append((child, depth))
     return out
 
 
@@ -248,20 +272,24 @@ def _diagnostic(record: DiagnosticRecord, provider_id: str, tool_name: str) -> D
     if isinstance(payload, Diagnostic):
         return payload
     rule, values = payload
-    return Diagnostic.model_construct(
+    return Diagnostic(
         provider_id=provider_id,
         tool_name=tool_name,
         severity=rule.severity,
         code=rule.code,
         message=fill(rule.message, provider_id, tool_name, path, values),
         path=path,
-        compile=CompileAbility.model_construct(
-            supported=supported,
-            lossy=rule.lossy,
-            detail=fill(rule.compile, provider_id, tool_name, path, values),
+        compile=_ability(
+            supported, rule.lossy, fill(rule.compile, provider_id, tool_name, path, values)
         ),
         docs_url=rule.docs_url,
     )
+
+
+@lru_cache(maxsize=4096)
+def _ability(supported: bool, lossy: bool, detail: str) -> CompileAbility:
+    """A diagnostic's ``compile`` part (frozen: equal ones are one object)."""
+    return CompileAbility(supported=supported, lossy=lossy, detail=detail)
 
 
 def _transformation(
@@ -271,9 +299,14 @@ def _transformation(
     if isinstance(payload, Transformation):
         return payload
     detail, values = payload
-    return Transformation.model_construct(
-        code=code, path=path, detail=fill(detail, provider_id, tool_name, path, values), lossy=lossy
-    )
+    return _built(code, path, fill(detail, provider_id, tool_name, path, values), lossy)
+
+
+@lru_cache(maxsize=16_384)
+def _built(code: str, path: str, detail: str, lossy: bool) -> Transformation:
+    """A transformation (frozen: equal ones, the same change at the same path in tools
+    compiled again or sharing a shape, are one object)."""
+    return Transformation(code=code, path=path, detail=detail, lossy=lossy)
 
 
 def materialize_diagnostics(
@@ -337,7 +370,7 @@ def finalize_records(
                 docs_url=None,
             )
         )
-    return CompileResult.model_construct(
+    return CompileResult(
         provider_id=provider_id,
         tool_name=tool_name,
         ok=ok,

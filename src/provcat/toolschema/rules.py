@@ -62,7 +62,10 @@ class Rules:
         self.keyword_style = output.get("nullable_style") == "keyword"
         self.inlines = output.get("refs") == "inline"
         self.key_order: tuple[str, ...] = tuple(output.get("key_order") or ())
+        self.rank = {k: i for i, k in enumerate(self.key_order)}
         self.int64: tuple[str, ...] = tuple(output.get("int64_keywords") or ())
+        self.int64_set = frozenset(self.int64)
+        self.enum_format = "add-enum-format" in target.steps
         keyword_rules: dict[str, list[Rule]] = {}
         for rule, trig in fires("keyword"):
             for kw in trig["keywords"]:
@@ -126,14 +129,33 @@ class Rules:
             for rule, trig in fires("top-level-property-name")
         )
 
+        # every keyword a report looks for: a subschema holding none of them reports nothing
+        self.report_keys = frozenset(
+            [k for k, rules in self.reported.items() if rules]
+            + [k for _, keywords, _ in self.constraints for k in keywords]
+            + (["format"] if self.format_keep else [])
+            + (["minItems"] if fires("min-items-not-in") else [])
+        )
+        # the type names no "unknown type" rule fires on (None: every name)
+        plain: frozenset[str] | None = None
+        for _, trig in fires("type"):
+            if trig["case"] == "unknown":
+                allowed = frozenset(trig.get("allowed") or ())
+                plain = allowed if plain is None else plain & allowed
+        self.plain_types = plain
+        self.fate = lru_cache(maxsize=4096)(self._fate)
+
     def has_step(self, name: str) -> bool:
         return name in self.target.steps
 
     def order(self, out: dict[str, Any]) -> dict[str, Any]:
         """``out`` with its keys in the target's key order (keys outside that order left out)."""
-        return {k: out[k] for k in self.key_order if k in out}
+        rank = self.rank
+        keys = [k for k in out if k in rank]
+        keys.sort(key=rank.__getitem__)
+        return {k: out[k] for k in keys}
 
-    def fate(self, key: str) -> str:
+    def _fate(self, key: str) -> str:
         """Whether the walk copies ``key``, handles it itself, drops it, or asks the
         unknown-keyword rules."""
         if self.drops.get(key):

@@ -44,6 +44,8 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
             keywords.drop(run, key, where)
         elif fate == UNKNOWN:
             keywords.unknown(run, key, value, where, out)
+        elif key == "type" and _plain_type(run, s, value):
+            out["type"] = types.type_name(run, value)  # what type_rules gives for it, sooner
         elif key == "type":
             kept = types.type_rules(run, s, value, where, out)
             if kept is not None:
@@ -109,6 +111,17 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
         objects.close_object(run, s, path, out)
     types.finish(run, out, path)
     return rules.order(out)
+
+
+def _plain_type(run: Run, s: dict[str, Any], value: Any) -> bool:
+    """Whether ``type: value`` of ``s`` is one name no type rule acts on (the common case)."""
+    plain = run.rules.plain_types
+    return (
+        isinstance(value, str)
+        and (plain is None or value in plain)
+        and "anyOf" not in s
+        and "oneOf" not in s
+    )
 
 
 def verbatim(run: Run, root: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,8 @@ def report(run: Run, s: dict[str, Any], path: str) -> None:
     the subschema's order), each constraints rule whose keywords it holds, formats outside a
     rule's list and ``minItems`` outside a rule's values."""
     rules = run.rules
+    if rules.report_keys.isdisjoint(s):
+        return
     for key in s:
         for rule in rules.reported.get(key, ()):
             run.fire(rule, path + path_segment(key), keyword=key)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.toolschema.core import (
-    MAP_SLOTS,
     MAX_NESTING,
     join_path,
     json_nesting,
     not_compilable,
     schema_nodes,
+    subschemas,
 )
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.types import Diagnostic
@@ -45,24 +45,33 @@ def _measure(root: dict[str, Any]) -> dict[str, int]:
     """What the limit rules read of the canonical schema: properties, depth (the root is 1),
     enum values, the largest enum, and the characters of property and definition names, string
     enum values and string consts."""
-    counts = dict.fromkeys(("properties", "depth", "values", "largest_enum", "chars"), 0)
-    for s, _, depth in schema_nodes(root):
-        counts["depth"] = max(counts["depth"], depth)
-        for slot in MAP_SLOTS:
+    properties = depth = values = largest_enum = chars = 0
+    for s, at in subschemas(root):
+        if at > depth:
+            depth = at
+        props = s.get("properties")
+        if isinstance(props, dict):
+            chars += sum(map(len, props))
+            properties += len(props)
+        for slot in ("$defs", "definitions"):
             entries = s.get(slot)
             if isinstance(entries, dict):
-                counts["chars"] += sum(map(len, entries))
-                if slot == "properties":
-                    counts["properties"] += len(entries)
+                chars += sum(map(len, entries))
         enum = s.get("enum")
         if isinstance(enum, list):
-            counts["values"] += len(enum)
-            counts["largest_enum"] = max(counts["largest_enum"], len(enum))
-            counts["chars"] += sum(len(v) for v in enum if isinstance(v, str))
+            values += len(enum)
+            largest_enum = max(largest_enum, len(enum))
+            chars += sum(len(v) for v in enum if isinstance(v, str))
         const = s.get("const")
         if isinstance(const, str):
-            counts["chars"] += len(const)
-    return counts
+            chars += len(const)
+    return {
+        "properties": properties,
+        "depth": depth,
+        "values": values,
+        "largest_enum": largest_enum,
+        "chars": chars,
+    }
 
 
 def limit_rules(run: Run) -> None:

@@ -149,7 +149,7 @@ def finish(run: Run, out: dict[str, Any], path: str) -> None:
     target has that step), int64 keywords become strings."""
     values = out.get("enum")
     if (
-        run.rules.has_step("add-enum-format")
+        run.rules.enum_format
         and isinstance(values, list)
         and values
         and all(isinstance(v, str) for v in values)
@@ -157,7 +157,7 @@ def finish(run: Run, out: dict[str, Any], path: str) -> None:
     ):
         run.step("add-enum-format", path + ".format")
         out["format"] = "enum"
-    for key in run.rules.int64:
+    for key in run.rules.int64 if not run.rules.int64_set.isdisjoint(out) else ():
         v = out.get(key)
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             out[key] = str(int(v)) if float(v).is_integer() else str(v)
