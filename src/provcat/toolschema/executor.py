@@ -17,6 +17,7 @@ from provcat.toolschema.core import (
     DiagnosticRecord,
     TransformationRecord,
     finalize_records,
+    subschemas,
 )
 from provcat.toolschema.envelope import envelope
 from provcat.toolschema.families import limits, names, objects, refs, types
@@ -29,6 +30,8 @@ from provcat.toolschema.walk import rewrite, verbatim
 __all__ = ["NESTING_CODE", "Outcome", "compiled", "run"]
 
 NESTING_CODE = limits.NESTING_CODE
+# a schema holding none of these in any subschema has nothing to inline
+_REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +77,7 @@ def run(tool: CanonicalTool, target: Target) -> Outcome:
     else:
         _tool_rules(state)
         resolved: Any = state.root
-        if rules.inlines:
+        if rules.inlines and any(not _REF_KEYS.isdisjoint(s) for s, _ in subschemas(resolved)):
             drops: list[str] = []
             resolved = refs.inline(state, state.root, "inputSchema", drops)
             for where in drops:
