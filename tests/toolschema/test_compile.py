@@ -240,11 +240,8 @@ def test_join_path_and_collect_schemas() -> None:
     ]
 
 
-def test_a_new_keys_segment_is_what_join_path_appends_and_only_quoted_ones_are_kept() -> None:
-    # the walks make a key's path segment with ``new_segment`` when the memo has none (any key a
-    # dict may hold); the expected texts follow SchemaPort's joinPath (identifier or JSON string)
-    from provcat.toolschema.core import PATH_SEGMENTS, new_segment
-
+def test_join_path_writes_each_key_as_schemaports_join_path_does() -> None:
+    # identifier or JSON string, as SchemaPort's joinPath writes them; ints as indexes
     expected = {
         "limit": ".limit",
         "$ref": ".$ref",
@@ -255,14 +252,12 @@ def test_a_new_keys_segment_is_what_join_path_appends_and_only_quoted_ones_are_k
         "abc\n": '["abc\\n"]',
         7: "[7]",
     }
-    PATH_SEGMENTS.clear()
     for key, segment in expected.items():
-        assert new_segment(key) == segment == join_path("", key)  # type: ignore[arg-type]
-    # ``True`` and ``1`` are one dict key but two segments: an int's is never remembered
-    assert new_segment(True) == "[True]" and new_segment(1) == "[1]"  # type: ignore[arg-type]
-    assert 1 not in PATH_SEGMENTS and 7 not in PATH_SEGMENTS
-    # an ASCII identifier's segment is made again each time (most names are new to a walk)
-    assert "limit" not in PATH_SEGMENTS and PATH_SEGMENTS["order id"] == '["order id"]'
+        assert join_path("", key) == segment
+        assert join_path("inputSchema", key) == "inputSchema" + segment
+    # ``True`` and ``1`` are one dict key but two segments
+    assert join_path("", True) == "[True]" and join_path("", 1) == "[1]"
+    assert join_path("a", "properties", "order id", 0) == 'a.properties["order id"][0]'
 
 
 def test_stable_stringify() -> None:

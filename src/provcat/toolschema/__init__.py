@@ -12,7 +12,6 @@ SchemaPort provider contract: ``check``, ``compile_tool`` (through ``finalize_co
 from __future__ import annotations
 
 from provcat.toolschema.api import check, compile_tool
-from provcat.toolschema.caches import clear_caches
 from provcat.toolschema.core import (
     collect_schemas,
     finalize_compile,
@@ -51,7 +50,6 @@ __all__ = [
     "ValidationIssue",
     "check",
     "classify_provider_error",
-    "clear_caches",
     "collect_schemas",
     "compile_tool",
     "finalize_compile",

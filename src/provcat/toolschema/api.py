@@ -8,14 +8,7 @@ from typing import Any
 from provcat.toolschema.core import materialize_diagnostics
 from provcat.toolschema.executor import compiled, run
 from provcat.toolschema.targets import Target, get_target
-from provcat.toolschema.types import (
-    CanonicalTool,
-    CompileResult,
-    Diagnostic,
-    PlainTool,
-    plain_parts,
-    plain_tool,
-)
+from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic
 
 __all__ = ["as_tool", "check", "compile_tool"]
 
@@ -24,7 +17,7 @@ def as_tool(tool: CanonicalTool | Mapping[str, Any]) -> CanonicalTool:
     """``tool`` as a :class:`CanonicalTool` (a mapping is validated into one)."""
     if isinstance(tool, CanonicalTool):
         return tool
-    return plain_tool(tool) or CanonicalTool.model_validate(dict(tool))
+    return CanonicalTool.model_validate(dict(tool))
 
 
 def check(tool: CanonicalTool | Mapping[str, Any], target: str | Target) -> list[Diagnostic]:
@@ -47,14 +40,4 @@ def compile_tool(
     A compile that would weaken the schema (a lossy transformation) is refused unless
     ``allow_lossy``; an error the target cannot compile is always refused.
     """
-    # a plain dict is read as it is (the compile keeps nothing of it and changes nothing in it)
-    canonical: CanonicalTool | PlainTool | None = (
-        plain_parts(tool)
-        if tool.__class__ is dict
-        else tool
-        if isinstance(tool, CanonicalTool)
-        else None
-    )
-    if canonical is None:
-        canonical = CanonicalTool.model_validate(dict(tool))
-    return compiled(canonical, target, allow_lossy)
+    return compiled(as_tool(tool), target, allow_lossy)

@@ -1,6 +1,6 @@
-"""The per-target tool program (``tool_program.py``) only lets a tool skip a group of tool-level
-rules that fires nothing on it: at every bound the quick tests read, a compile must decide what the
-rules themselves decide, and a name remembered as passing must not hide a name that fails."""
+"""The tool-level rules decide at every bound as the target's rules say: name length and
+pattern, blank and missing descriptions, top-level property names; a custom envelope is filled
+key by key."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from provcat.toolschema import check, clear_caches, compile_tool, list_targets
+from provcat.toolschema import check, compile_tool, list_targets
 from provcat.toolschema.targets import get_target
-from provcat.toolschema.tool_program import program_for
 from tests.toolschema.conftest import obj, tool
 
 TARGETS = [t.id for t in list_targets()]
@@ -56,45 +55,44 @@ def test_blank_and_missing_descriptions_fire_as_the_rules_say(target: str) -> No
 @pytest.mark.parametrize(
     "target", [t for t in TARGETS if get_target(t).fires("top-level-property-name")]
 )
-def test_a_remembered_passing_name_never_hides_a_failing_one(target: str) -> None:
-    clear_caches()
+def test_a_passing_name_never_hides_a_failing_one(target: str) -> None:
     codes = {r.code for r, _ in get_target(target).fires("top-level-property-name")}
     good = tool(obj(ok={"type": "string"}, fine={"type": "string"}))
-    for _ in range(2):  # the second time the names are known to pass
+    for _ in range(2):
         assert not codes & set(_codes(good, target))
-    # ``check`` runs with the target itself (``compile_tool`` by its id: a program of its own)
-    assert not program_for(get_target(target)).passing_names.isdisjoint({"ok", "fine"})
     mixed = tool(obj(ok={"type": "string"}, **{"bad name": {"type": "string"}}))
     fired = [d for d in check(mixed, target) if d.code in codes]
     assert [d.path for d in fired] == ['inputSchema.properties["bad name"]']
-    assert "bad name" not in program_for(get_target(target)).passing_names
-    # the same answer as a fresh process gives
-    warm = compile_tool(mixed, target, allow_lossy=True).model_dump(mode="json")
-    clear_caches()
-    assert compile_tool(mixed, target, allow_lossy=True).model_dump(mode="json") == warm
 
 
 def test_a_property_name_fires_past_its_length_though_each_character_passes() -> None:
     # Gemini's parameter names are 1 to 64 letters, digits and underscores (Vertex AI's Schema
-    # reference): the quick test that lets a tool of passing names skip the loop reads the
-    # lengths as well as the pattern
-    clear_caches()
+    # reference)
     code = "gemini/parameter-name-charset"
     longest, past = "a" * 64, "b" * 65
     schema = obj(**{longest: {"type": "string"}, past: {"type": "string"}})
-    for _ in range(2):  # the second time the 64-character name is known to pass
+    for _ in range(2):
         fired = [d.path for d in check(tool(schema), "gemini") if d.code == code]
         assert fired == [f"inputSchema.properties.{past}"]
     assert [d.path for d in check(tool(obj(**{longest: {}})), "gemini") if d.code == code] == []
 
 
-def test_a_program_is_made_again_with_its_plan() -> None:
-    before = program_for("gemini")
-    assert program_for("gemini") is before
-    clear_caches()
-    after = program_for("gemini")
-    assert after is not before
-    assert after.plan is not before.plan
+def test_every_tool_with_a_bad_property_name_is_told() -> None:
+    """Gemini's top-level parameter names start with a letter or underscore: a name met again in
+    another tool, or in the same tool's next check, is judged the same."""
+    code = "gemini/parameter-name-charset"
+    for _ in range(2):
+        for name in ("first", "second"):
+            raw = {
+                "name": name,
+                "description": "d",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"9lives": {"type": "string"}, "ok_name": {"type": "string"}},
+                },
+            }
+            fired = [(d.code, d.path) for d in check(raw, "gemini") if d.code == code]
+            assert fired == [(code, 'inputSchema.properties["9lives"]')]
 
 
 def test_an_envelope_with_a_constant_value_and_two_name_keys_is_filled_key_by_key() -> None:
@@ -109,7 +107,6 @@ def test_an_envelope_with_a_constant_value_and_two_name_keys_is_filled_key_by_ke
     custom = dataclasses.replace(
         base, id="anthropic-custom", output={**base.output, "envelope": envelope}
     )
-    assert not program_for(custom).envelope.single
     result = compile_tool(tool(obj(), name="t", description="d"), custom, allow_lossy=True)
     assert result.output is not None
     assert list(result.output) == ["name", "alias", "description", "meta", "input_schema"]

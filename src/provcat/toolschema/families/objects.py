@@ -1,0 +1,195 @@
+"""Objects: ``additionalProperties`` closed or reported, optional properties made required and
+nullable, the empty schema, and the root's type."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provcat.toolschema.core import TransformationRecord, path_segment, schema_types
+from provcat.toolschema.run_state import Run
+from provcat.toolschema.values import shown
+
+# the keywords an empty schema may hold (anything else makes it a schema to walk)
+_EMPTY_KEYS = frozenset(
+    {"type", "title", "description", "properties", "required", "propertyOrdering"}
+)
+
+
+def ap_state(s: dict[str, Any]) -> str | None:
+    """The ``additionalProperties`` state of ``s`` as the rules name it: "true", "false",
+    "schema", "missing" (an object without the keyword) or None (not an object)."""
+    if "additionalProperties" in s:
+        ad = s["additionalProperties"]
+        return "true" if ad is True else "false" if ad is False else "schema"
+    t = s.get("type")
+    if (
+        t == "object"
+        or (isinstance(t, list) and "object" in t)
+        or "properties" in s
+        or "required" in s
+    ):
+        return "missing"
+    return None
+
+
+def report_ap(run: Run, s: dict[str, Any], path: str) -> None:
+    """Fire the rules that only report ``s``'s ``additionalProperties`` state."""
+    state = ap_state(s)
+    if state is None:
+        return
+    for rule in run.rules.ap_by_state[state]:
+        if rule.action == "keep":
+            run.fire(
+                rule, path + ".additionalProperties", value=state, keyword="additionalProperties"
+            )
+
+
+def close_object(run: Run, s: dict[str, Any], path: str, out: dict[str, Any]) -> None:
+    """The object ``s`` written as ``out``: its ``additionalProperties`` rules applied, then (on
+    a target that closes objects) every optional property made required and nullable."""
+    state = ap_state(s)
+    if state is None:
+        return
+    rules = run.rules
+    where = path + ".additionalProperties"
+    matched = False
+    for rule in rules.ap_by_state[state]:
+        run.fire(rule, where, value=state, keyword="additionalProperties")
+        if rule.action == "keep":
+            continue
+        matched = True
+        run.record(rule, where, value=state)
+        if rule.action == "close-object":
+            out["additionalProperties"] = False
+        elif rule.action == "drop-keyword":
+            out.pop("additionalProperties", None)
+    if state == "true" and not matched and rules.has_step("drop-open-additional-properties"):
+        run.step("drop-open-additional-properties", where)
+        out.pop("additionalProperties", None)
+    if not rules.closing:
+        return
+    canonical = s.get("properties")
+    if not isinstance(canonical, dict):
+        canonical = {}
+    required = s.get("required")
+    if not isinstance(required, list):
+        required = []
+    written: dict[str, Any] = out.get("properties") or {}
+    base = path + ".properties"
+    for name in canonical:
+        if name in required:
+            continue
+        where = base + path_segment(name)
+        for rule in rules.optional:
+            run.fire(rule, where, property=name)
+        for rule in rules.optional:
+            if rule.action == "required-nullable":
+                run.record(rule, where, property=name)
+        written[name] = with_null(run, written.get(name, {}))
+    out["properties"] = written
+    out["required"] = list(canonical)
+
+
+def with_null(run: Run, schema: Any) -> Any:
+    """``schema`` (an output the walk made, not shared, in the target's key order) also
+    accepting null: values of keys it holds are replaced, so it stays in order."""
+    if not isinstance(schema, dict):
+        return schema
+    t = schema.get("type")
+    if isinstance(t, str):
+        if t != "null":
+            schema["type"] = [t, "null"]
+    elif isinstance(t, list):
+        if "null" not in t:
+            schema["type"] = [*t, "null"]
+    elif isinstance(branches := schema.get("anyOf"), list):
+        if not any(isinstance(b, dict) and b.get("type") == "null" for b in branches):
+            schema["anyOf"] = [*branches, {"type": "null"}]
+        return schema
+    elif "$ref" in schema:
+        branch = {k: v for k, v in schema.items() if k != "description"}
+        wrapped: dict[str, Any] = {}
+        if "description" in schema:
+            wrapped["description"] = schema["description"]
+        wrapped["anyOf"] = [branch, {"type": "null"}]
+        return run.rules.order(wrapped)
+    else:
+        return schema
+    if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+        schema["enum"] = [*schema["enum"], None]
+    return schema
+
+
+def is_empty(run: Run, resolved: dict[str, Any]) -> bool:
+    """Whether the root is an empty schema a rule leaves out of the output (the rules fire)."""
+    pairs = run.rules.fires("empty-schema")
+    if not pairs:
+        return False
+    props, req = resolved.get("properties"), resolved.get("required")
+    if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
+        return False
+    if not _EMPTY_KEYS.issuperset(resolved):
+        return False
+    for rule, _ in pairs:
+        run.fire(rule, "inputSchema")
+    return True
+
+
+def _root_type_hit(case: str, root: dict[str, Any], raw: Any, types: list[str]) -> bool:
+    """Whether the root's ``type`` is a ``root-type`` trigger's case."""
+    if case == "not-exactly-object":
+        return types != ["object"]
+    if case == "present-not-object":
+        return bool(types) and types != ["object"]
+    if case == "missing":
+        return "type" not in root
+    if case == "object-list":
+        return isinstance(raw, list) and raw == ["object"]
+    if case == "object-union":
+        return isinstance(raw, list) and "object" in raw and len(set(raw)) > 1
+    if case == "excludes-object":
+        return "type" in root and "object" not in types
+    return False
+
+
+def _root_type_shown(root: dict[str, Any]) -> str:
+    return shown(root.get("type")) if "type" in root else "`undefined`"
+
+
+def root_rules(run: Run) -> None:
+    """Fire the rules on the root object: its type, keywords it may not hold, and whether it
+    constrains anything."""
+    root = run.root
+    raw = root.get("type")
+    if not (isinstance(raw, str) and raw == "object"):  # no case hits a root typed "object"
+        types = schema_types(root)
+        for rule, trig in run.rules.fires("root-type"):
+            if _root_type_hit(str(trig["case"]), root, raw, types):
+                run.fire(rule, "inputSchema.type", type=_root_type_shown(root))
+    for rule, trig in run.rules.fires("root-keyword"):
+        keyword = trig["keyword"]
+        if keyword in root:
+            run.fire(rule, "inputSchema" + path_segment(keyword), keyword=keyword)
+    constrained = run.rules.fires("root-constrained")
+    if constrained:
+        props, req = root.get("properties"), root.get("required")
+        if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
+            for rule, _ in constrained:
+                run.fire(rule, "inputSchema")
+
+
+def root_type_actions(
+    run: Run, schema: dict[str, Any], into: list[TransformationRecord]
+) -> dict[str, Any]:
+    """The written root with the fixes of the root-type rules that fired."""
+    for rule, _ in run.rules.fires("root-type"):
+        if rule.code not in run.fired:
+            continue
+        where = "inputSchema.type"
+        if rule.action == "add-type-object":
+            schema = {"type": "object", **{k: v for k, v in schema.items() if k != "type"}}
+            run.record(rule, where, into=into, type=_root_type_shown(run.root))
+        elif rule.action in ("normalize-type-object", "narrow-type-object"):
+            schema = {k: ("object" if k == "type" else v) for k, v in schema.items()}
+            run.record(rule, where, into=into, type=_root_type_shown(run.root))
+    return schema
