@@ -112,25 +112,27 @@ def _best(fn: Callable[[], object], repeat: int) -> float:
 def _parse_all(catalog: Path) -> None:
     """The baseline: parse every provider file, under the conditions the build runs in.
 
-    The build pauses the cyclic garbage collector for its run (generator.gcpause), so the parse
-    does too: with it on, the parse's time would grow with whatever else this process holds (in a
-    whole ``make bench``, the earlier benchmarks' baselines), and the baseline with it.
+    The build pauses the cyclic garbage collector for its run (generator.pipeline.run), so the
+    parse does too: with it on, the parse's time would grow with whatever else this process holds
+    (in a whole ``make bench``, the earlier benchmarks' baselines), and the baseline with it.
     """
+    import gc
+
     import yaml
 
-    from generator.gcpause import paused_gc
-
-    @paused_gc
-    def parse() -> None:
+    paused = gc.isenabled()
+    gc.disable()
+    try:
         for path in sorted((catalog / "providers").glob("*.yaml")):
             yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
-
-    parse()
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _build_in_process(catalog: Path, out: Path) -> None:
-    from generator.emit import write_tree
     from generator.pipeline import run
+    from generator.tree import write_tree
 
     result = run(catalog)
     if not result.ok or result.files is None:
