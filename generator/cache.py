@@ -53,23 +53,36 @@ def _digest(*parts: bytes) -> str:
     return h.hexdigest()
 
 
-def _files(root: Path, suffixes: tuple[str, ...] = ()) -> list[Path]:
-    """Every file under ``root`` (links not followed, ``__pycache__`` left out), sorted."""
+def _files(root: str, suffixes: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """Every file under ``root`` (links not followed, ``__pycache__`` left out) as (relative
+    posix path, path), in the order of the relative paths."""
     found = []
     for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        found += [Path(folder, n) for n in names if not suffixes or n.endswith(suffixes)]
+        links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]
+        dirs[:] = [d for d in dirs if d != "__pycache__" and d not in links]
+        names += links  # a link to a folder counts by where it points
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        prefix = "" if rel == "." else rel + "/"
+        found += [
+            (prefix + n, os.path.join(folder, n))
+            for n in names
+            if not suffixes or n.endswith(suffixes)
+        ]
     return sorted(found)
 
 
-def _tree_digest(root: Path, suffixes: tuple[str, ...] = ()) -> list[bytes]:
+def _file_digest(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").digest()
+
+
+def _tree_digest(root: str, suffixes: tuple[str, ...] = ()) -> list[bytes]:
     parts: list[bytes] = []
-    for path in _files(root, suffixes):
-        rel = path.relative_to(root).as_posix().encode()
-        if path.is_symlink():
-            parts += [rel, b"link:" + os.readlink(path).encode()]
+    for rel, path in _files(root, suffixes):
+        if os.path.islink(path):
+            parts += [rel.encode(), b"link:" + os.readlink(path).encode()]
         else:
-            parts += [rel, hashlib.sha256(path.read_bytes()).digest()]
+            parts += [rel.encode(), _file_digest(path)]
     return parts
 
 
@@ -85,9 +98,9 @@ def code_version() -> str:
     """The code every cached result was made by: the generator (code, templates, schemas), the
     runtime package (the records hold its endpoint defaults), their versions and Python's."""
     parts = [GENERATOR_VERSION.encode(), sys.version.encode()]
-    parts += _tree_digest(_GENERATOR, (".py", ".j2"))
-    parts += _tree_digest(_ROOT / "schemas", (".json",))
-    parts += _tree_digest(_runtime_root(), (".py",))
+    parts += _tree_digest(str(_GENERATOR), (".py", ".j2"))
+    parts += _tree_digest(str(_ROOT / "schemas"), (".json",))
+    parts += _tree_digest(str(_runtime_root()), (".py",))
     return _digest(*parts)
 
 
@@ -144,6 +157,7 @@ def _module_files() -> list[str]:
     package by its installer's record of its files and their hashes (``*.dist-info/RECORD``,
     every one in the folder: a package upgraded, added or removed changes them)."""
     found: set[str] = set()
+    installed: set[str] = set()
     for module in list(sys.modules.values()):
         name = getattr(module, "__file__", None)
         if not (isinstance(name, str) and os.path.isfile(name)):
@@ -151,10 +165,11 @@ def _module_files() -> list[str]:
         path = os.path.realpath(name)
         head, packages, _ = path.partition(f"{os.sep}site-packages{os.sep}")
         if packages:
-            folder = head + packages
-            found.update(str(p) for p in Path(folder).glob("*.dist-info/RECORD"))
+            installed.add(head + packages)
         elif not path.startswith(_STDLIB):
             found.add(path)
+    for folder in installed:
+        found.update(str(p) for p in Path(folder).glob("*.dist-info/RECORD"))
     return sorted(found)
 
 
@@ -164,7 +179,7 @@ def _inputs(import_paths: tuple[Path, ...], as_of: date, modules: list[str]) -> 
     parts += [str(p.resolve()).encode() for p in import_paths]
     for path in modules:
         try:
-            data = hashlib.sha256(Path(path).read_bytes()).digest()
+            data = _file_digest(path)
         except OSError:
             data = b"missing"
         parts += [path.encode(), data]
@@ -180,10 +195,7 @@ def output_digests(out: Path) -> dict[str, str]:
     """The SHA-256 of every file under ``out`` (``__pycache__`` left out), by relative path."""
     if not out.is_dir():
         return {}
-    return {
-        path.relative_to(out).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in _files(out)
-    }
+    return {rel: _file_digest(path).hex() for rel, path in _files(str(out))}
 
 
 def _record_path(catalog: Path, out: Path) -> Path:
@@ -222,19 +234,19 @@ def save_record(
 
 
 def catalog_digest(catalog: Path) -> str:
-    return _digest(*_tree_digest(Path(os.path.realpath(catalog))))
+    """The catalog folder's files (names, bytes, links) as one digest."""
+    return _digest(*_tree_digest(os.path.realpath(catalog)))
 
 
 def unchanged(
-    catalog: Path, out: Path, import_paths: tuple[Path, ...], as_of: date
+    catalog: Path, out: Path, import_paths: tuple[Path, ...], as_of: date, digest: str
 ) -> BuildRecord | None:
-    """The last build's record when every input and output still hashes as recorded, else None."""
+    """The last build's record when every input and output still hashes as recorded, else
+    None. ``digest`` is ``catalog_digest(catalog)``, taken by the caller."""
     try:
         with open(_record_path(catalog, out), encoding="utf-8") as handle:
             payload = json.load(handle)
-        if payload["generator"] != GENERATOR_VERSION:
-            return None
-        if payload["catalog"] != catalog_digest(catalog):
+        if payload["generator"] != GENERATOR_VERSION or payload["catalog"] != digest:
             return None
         if payload["inputs"] != _inputs(import_paths, as_of, payload["modules"]):
             return None

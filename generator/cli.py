@@ -192,14 +192,15 @@ def build(
     started = time.perf_counter()
     day = _day(as_of) or date.today()
     use_cache = not (no_cache or os.environ.get("PROVCAT_NO_CACHE"))
+    # the catalog as it is before the build reads it: an edit made while it runs is built next time
+    before = catalog_digest(catalog) if use_cache else ""
     if use_cache:
-        record = unchanged(catalog, out, import_paths, day)
+        record = unchanged(catalog, out, import_paths, day, before)
         if record is not None:
             kept = [Diagnostic(**{k: d[k] for k in _FIELDS}) for d in record.diagnostics]
             summary = f"{record.counts} in {time.perf_counter() - started:.2f}s"
             _done(kept, summary, [], True, fmt, catalog, out)
             return
-    before = catalog_digest(catalog) if use_cache else ""
     cache = FileCache(cache_dir(catalog)) if use_cache else None
     from generator.pipeline import run
     from generator.tree import write_tree

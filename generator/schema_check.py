@@ -4,6 +4,7 @@ jsonschema_rs answers whether a document is valid (a 10,000-model catalog in mil
 where jsonschema takes seconds); jsonschema finds and words the violations of a document it
 refuses. Their verdicts on our schemas agree (both read draft 2020-12, ``pattern`` as ECMA-262);
 should jsonschema_rs refuse a document jsonschema accepts, the file simply reports nothing.
+jsonschema is imported only for a refused document (provcat.patterns.ecma_validator).
 """
 
 from __future__ import annotations
@@ -13,16 +14,18 @@ import json
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
 
 from generator.diagnostics import Diagnostic, diag
 from generator.loader import Document, NodePath
 from generator.schema_inline import inline_refs
 from provcat.patterns import ecma_validator
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
