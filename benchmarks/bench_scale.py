@@ -1,9 +1,11 @@
-"""Scale: the models.dev import and a synthetic catalog of 10,000 models, 200 providers and 2,000
-model aliases, each measured against a baseline taken in the same run.
+"""Scale: the bundled catalog, the models.dev import and a synthetic catalog of 10,000 models, 200
+providers and 2,000 model aliases, each measured against a baseline taken in the same run.
 
-Goals (the scale issue):
-- full build <= 3x the time pyyaml's C loader alone needs to parse the same files;
-- no-change rebuild <= 5 % of a full build; a one-file change <= 10 %  (both as processes,
+Goals (issue #24):
+- bundled catalog, as `make generate` runs it (a fresh process): a full build <= 1.5 s, an
+  unchanged one <= 0.3 s;
+- 10,000 models: full build <= 3x the time pyyaml's C loader alone needs to parse the same files;
+- no-change rebuild <= 5 % of a full build; a one-file change <= 35 %  (both as processes,
   `python -m generator build`, against `--no-cache` full builds);
 - `import provcat` + the first model lookup in a fresh process <= 50 ms above `python -c pass`;
 - model lookup by id or alias <= 1 us; snapshot memory <= 2 kB per model.
@@ -112,25 +114,27 @@ def _best(fn: Callable[[], object], repeat: int) -> float:
 def _parse_all(catalog: Path) -> None:
     """The baseline: parse every provider file, under the conditions the build runs in.
 
-    The build pauses the cyclic garbage collector for its run (generator.gcpause), so the parse
-    does too: with it on, the parse's time would grow with whatever else this process holds (in a
-    whole ``make bench``, the earlier benchmarks' baselines), and the baseline with it.
+    The build pauses the cyclic garbage collector for its run (generator.pipeline.run), so the
+    parse does too: with it on, the parse's time would grow with whatever else this process holds
+    (in a whole ``make bench``, the earlier benchmarks' baselines), and the baseline with it.
     """
+    import gc
+
     import yaml
 
-    from generator.gcpause import paused_gc
-
-    @paused_gc
-    def parse() -> None:
+    paused = gc.isenabled()
+    gc.disable()
+    try:
         for path in sorted((catalog / "providers").glob("*.yaml")):
             yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
-
-    parse()
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _build_in_process(catalog: Path, out: Path) -> None:
-    from generator.emit import write_tree
     from generator.pipeline import run
+    from generator.tree import write_tree
 
     result = run(catalog)
     if not result.ok or result.files is None:
@@ -250,9 +254,9 @@ def _measure(label: str, catalog: Path, work: Path, lookup: tuple[str, str, str]
         "s",
         full,
         "full build process",
-        goal="<= 10% of baseline",
+        goal="<= 35% of baseline",
         ratio=one / full,
-        met=one / full <= 0.10,
+        met=one / full <= 0.35,
         note=_cpu_note(changes, fulls),
     )
     # bytecode for the snapshot and the runtime, as installing a wheel writes it (this
@@ -297,9 +301,47 @@ def _measure(label: str, catalog: Path, work: Path, lookup: tuple[str, str, str]
     )
 
 
+def _bundled(work: Path) -> None:
+    """The bundled catalog as `make generate` builds it: a fresh process each time (a copy of
+    catalog/, so the repository's generated/ and build cache stay as they are)."""
+    catalog = work / "bundled" / "catalog"
+    shutil.copytree(ROOT / "catalog", catalog)
+    out = work / "bundled" / "generated"
+    for package in ("generator", "src/provcat"):
+        compileall.compile_dir(str(ROOT / package), quiet=2)
+    gen = ("-m", "generator", "build", "--catalog", str(catalog), "--out", str(out))
+    floor = min(_process("-c", "pass") for _ in range(3))
+    full = min(_process(*gen, "--no-cache") for _ in range(3))
+    table.row(
+        "scale/bundled",
+        "full build (process)",
+        full,
+        "s",
+        floor,
+        "python -c pass",
+        goal="<= 1.5 s",
+        ratio=full / floor,
+        met=full <= 1.5,
+    )
+    _process(*gen)  # a build that leaves the cache and its record
+    same = min(_process(*gen) for _ in range(5))
+    table.row(
+        "scale/bundled",
+        "no-change rebuild (process)",
+        same,
+        "s",
+        full,
+        "full build process",
+        goal="<= 0.3 s",
+        ratio=same / full,
+        met=same <= 0.3,
+    )
+
+
 def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="provcat-bench-scale-"))
     try:
+        _bundled(work)
         synthetic = work / "synthetic" / "catalog"
         write_synthetic(synthetic)
         _measure(

@@ -1,20 +1,37 @@
-"""`python -m generator build|check`: exit 0 clean, 1 diagnostics or stale output, 2 usage error."""
+"""`python -m generator build|check`: exit 0 clean, 1 diagnostics or stale output, 2 usage error.
+
+The compiler (generator.pipeline) is imported once the no-change check has missed: an unchanged
+build answers from the build cache's record (generator.cache) without it.
+"""
 
 from __future__ import annotations
 
+import json
+import os
 import shlex
 import sys
+import time
 from datetime import date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from generator.build_args import FORMATS, BuildArgs
-from generator.build_cmd import build as run_build
-from generator.build_cmd import report
-from generator.emit import changed_files, diff
-from generator.pipeline import run
+from generator.cache import (
+    BuildRecord,
+    FileCache,
+    cache_dir,
+    catalog_digest,
+    save_record,
+    unchanged,
+)
+from generator.diagnostics import Diagnostic, render
+from generator.files import from_here
 
+if TYPE_CHECKING:
+    from generator.pipeline import Result
+
+FORMATS = ("text", "json", "github")
 ROOT = Path(__file__).resolve().parent.parent
 
 _catalog = click.option(
@@ -85,6 +102,72 @@ def main() -> None:
     """provcat's catalog compiler: validate catalog/ and generate the snapshot and docs."""
 
 
+def _counted(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _counts(result: Result) -> str:
+    from generator.render import counts
+
+    assert result.snapshot is not None
+    c = counts(result.snapshot)
+    return ", ".join(
+        (
+            _counted(c["providers"], "provider", "providers"),
+            _counted(c["endpoints"], "endpoint", "endpoints"),
+            _counted(c["aliases"], "alias", "aliases"),
+            _counted(c["model_aliases"], "model alias", "model aliases"),
+            _counted(c["models"], "model", "models"),
+            _counted(c["schema_targets"], "schema target", "schema targets"),
+        )
+    )
+
+
+def _report(
+    diagnostics: list[Diagnostic], ok: bool, fmt: str, extra: dict[str, Any], catalog: Path
+) -> None:
+    here = from_here(catalog)
+    shown = [here(d) for d in diagnostics]
+    if fmt == "json":
+        payload = {
+            "ok": ok and not extra.get("stale"),
+            "diagnostics": [d.as_json() for d in shown],
+            **extra,
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    if shown:
+        click.echo(render(shown, fmt), err=fmt == "text")
+    if fmt == "text" and not ok:
+        n = sum(1 for d in diagnostics if d.severity == "error")
+        click.echo(
+            f"provcat: {n} error{'s' if n != 1 else ''} in the catalog; nothing was written.",
+            err=True,
+        )
+
+
+def report(result: Result, fmt: str, extra: dict[str, Any], catalog: Path) -> None:
+    _report(result.diagnostics, result.ok, fmt, extra, catalog)
+
+
+def _done(
+    diagnostics: list[Diagnostic],
+    summary: str,
+    changed: list[str],
+    cached: bool,
+    fmt: str,
+    catalog: Path,
+    out: Path,
+) -> None:
+    """What a successful build prints."""
+    _report(
+        diagnostics, True, fmt, {"summary": summary, "changed": changed, "cached": cached}, catalog
+    )
+    if fmt != "json":
+        state = f"{_counted(len(changed), 'file', 'files')} updated" if changed else "unchanged"
+        click.echo(f"provcat: {summary}; {out.name}/ {state}.")
+
+
 @main.command()
 @_catalog
 @_out
@@ -106,9 +189,39 @@ def build(
 ) -> None:
     """Validate the whole catalog; when it is valid, regenerate the snapshot and docs."""
     _check_catalog(catalog)
-    code = run_build(BuildArgs(catalog, out, fmt, import_paths, _day(as_of), no_cache))
-    if code:
-        sys.exit(code)
+    started = time.perf_counter()
+    day = _day(as_of) or date.today()
+    use_cache = not (no_cache or os.environ.get("PROVCAT_NO_CACHE"))
+    # the catalog as it is before the build reads it: an edit made while it runs is built next time
+    before = catalog_digest(catalog) if use_cache else ""
+    if use_cache:
+        record = unchanged(catalog, out, import_paths, day, before)
+        if record is not None:
+            kept = [Diagnostic(**{k: d[k] for k in _FIELDS}) for d in record.diagnostics]
+            summary = f"{record.counts} in {time.perf_counter() - started:.2f}s"
+            _done(kept, summary, [], True, fmt, catalog, out)
+            return
+    cache = FileCache(cache_dir(catalog)) if use_cache else None
+    from generator.pipeline import run
+    from generator.tree import write_tree
+
+    result = run(catalog, import_paths, day, cache)
+    if not result.ok or result.files is None:
+        report(result, fmt, {}, catalog)
+        sys.exit(1)
+    changed = write_tree(out, result.files)
+    counts = _counts(result)
+    if cache is not None:
+        cache.prune()
+        shown = [d.as_json() for d in result.diagnostics]
+        save_record(
+            catalog, out, import_paths, day, BuildRecord(counts, shown), before, result.files
+        )
+    summary = f"{counts} in {time.perf_counter() - started:.2f}s"
+    _done(result.diagnostics, summary, changed, False, fmt, catalog, out)
+
+
+_FIELDS = ("file", "line", "column", "code", "message", "hint")
 
 
 @main.command()
@@ -125,6 +238,9 @@ def check(
     as_of: datetime | None,
 ) -> None:
     """Validate the catalog and fail when the generated files do not match it."""
+    from generator.pipeline import run
+    from generator.tree import changed_files, diff
+
     _check_catalog(catalog)
     result = run(catalog, import_paths, _day(as_of))
     if not result.ok or result.files is None:

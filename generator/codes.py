@@ -6,30 +6,21 @@ codes. The generated ``docs/diagnostics.md`` lists this table.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
-
-from generator.frozen import Frozen, set_field
+from dataclasses import dataclass
+from typing import Literal
 
 Severity = Literal["error", "warning"]
 
 
-class Code(Frozen):
+@dataclass(frozen=True, slots=True)
+class Code:
     """A diagnostic code: its name, severity and what it means."""
 
-    _fields: ClassVar[tuple[str, ...]] = ("name", "severity", "stage", "summary", "hint")
-    __slots__ = _fields
     name: str
     severity: Severity
     stage: str
     summary: str
     hint: str
-
-    def __init__(self, name: str, severity: Severity, stage: str, summary: str, hint: str) -> None:
-        set_field(self, "name", name)
-        set_field(self, "severity", severity)
-        set_field(self, "stage", stage)
-        set_field(self, "summary", summary)
-        set_field(self, "hint", hint)
 
 
 _CODES = (

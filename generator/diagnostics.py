@@ -4,35 +4,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from dataclasses import dataclass
 
 from generator.codes import CODES, Severity
-from generator.frozen import Frozen, set_field
 
 Loc = tuple[str, int, int]
 
 
-class Diagnostic(Frozen):
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
     """One problem found: where (file, line, column), its code, severity, message and hint."""
 
-    _fields: ClassVar[tuple[str, ...]] = ("file", "line", "column", "code", "message", "hint")
-    __slots__ = _fields
     file: str
     line: int
     column: int
     code: str
     message: str
     hint: str
-
-    def __init__(
-        self, file: str, line: int, column: int, code: str, message: str, hint: str
-    ) -> None:
-        set_field(self, "file", file)
-        set_field(self, "line", line)
-        set_field(self, "column", column)
-        set_field(self, "code", code)
-        set_field(self, "message", message)
-        set_field(self, "hint", hint)
 
     @property
     def loc(self) -> Loc:

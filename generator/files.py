@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Callable
@@ -40,7 +41,8 @@ def from_here(catalog: Path) -> Callable[[Diagnostic], Diagnostic]:
     pattern = re.compile(r"(?<![\w./-])" + re.escape(old))
 
     def shown(d: Diagnostic) -> Diagnostic:
-        return d.replace(
+        return dataclasses.replace(
+            d,
             file=pattern.sub(new, d.file, count=1),
             message=pattern.sub(new, d.message),
             hint=pattern.sub(new, d.hint),

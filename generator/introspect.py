@@ -9,24 +9,19 @@ from __future__ import annotations
 
 import importlib
 import sys
+from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any
 
-from generator.frozen import Frozen, set_field
 from provcat.redact import sanitize
 
 
-class Resolved(Frozen):
+@dataclass(frozen=True, slots=True)
+class Resolved:
     """What importing a dotted name gave: the object, or why it failed."""
 
-    _fields: ClassVar[tuple[str, ...]] = ("value", "error")
-    __slots__ = _fields
-    value: Any
-    error: str | None
-
-    def __init__(self, value: Any = None, error: str | None = None) -> None:
-        set_field(self, "value", value)
-        set_field(self, "error", error)
+    value: Any = None
+    error: str | None = None
 
 
 class Importer:

@@ -76,6 +76,14 @@ def _mark(mark: Any) -> tuple[int, int]:
 
 def load_file(path: Path, display: str) -> tuple[Document | None, list[Diagnostic]]:
     """Load ``path``; ``display`` is the name diagnostics use. Returns (document or None, problems)."""
+    raw, problems = read_source(path, display)
+    if raw is None:
+        return None, problems
+    return load_bytes(raw, display)
+
+
+def read_source(path: Path, display: str) -> tuple[bytes | None, list[Diagnostic]]:
+    """The bytes of catalog file ``path``, or why it cannot be one (a link, too large, unreadable)."""
     at_start: Loc = (display, 1, 1)
     try:
         if path.is_symlink():
@@ -89,9 +97,14 @@ def load_file(path: Path, display: str) -> tuple[Document | None, list[Diagnosti
                     f"the file has {size} bytes; the cap is {MAX_BYTES}",
                 )
             ]
-        raw = path.read_bytes()
+        return path.read_bytes(), []
     except OSError as exc:
         return None, [diag("file_unreadable", at_start, f"cannot read the file: {exc.strerror}")]
+
+
+def load_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Diagnostic]]:
+    """Load a catalog file's bytes ``raw`` (``display``: its name in diagnostics)."""
+    at_start: Loc = (display, 1, 1)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

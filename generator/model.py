@@ -7,25 +7,24 @@ filled) are computed here once.
 
 from __future__ import annotations
 
-import marshal
-from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from generator.diagnostics import Loc
-from generator.frozen import Frozen, set_field
 from generator.loader import Document, NodePath
 
 # Settings an endpoint inherits from its provider's `defaults` when it does not set them, and the
 # values it gets when neither sets them: EndpointConfig's own defaults (the one place they are
 # written), except where the endpoint type differs (lionagi's EndpointMeta.create_config: a 600 s
-# timeout for APIs; agents need no key and run longer). Read from provcat.endpoints.config on first use
-# (it imports pydantic), or given by ``use_endpoint_defaults`` (the build cache keeps them).
+# timeout for APIs; agents need no key and run longer).
 EndpointDefaults = tuple[tuple[str, ...], dict[str, dict[str, Any]]]
 ENDPOINT_TYPES = ("api", "agentic")
-_DEFAULTS: EndpointDefaults | None = None
 
 
-def config_endpoint_defaults() -> EndpointDefaults:
+@functools.cache
+def endpoint_defaults() -> EndpointDefaults:
     """The inherited setting names and each endpoint type's defaults, read from the runtime."""
     from provcat.endpoints.config import INHERITED_SETTINGS, EndpointConfig
 
@@ -41,84 +40,26 @@ def config_endpoint_defaults() -> EndpointDefaults:
     return tuple(INHERITED_SETTINGS), types
 
 
-def use_endpoint_defaults(data: Any) -> bool:
-    """Use ``data`` (``[names, {type: {name: default}}]``, as ``config_endpoint_defaults``
-    returned them with this runtime, kept as JSON) when it has that shape; False otherwise."""
-    global _DEFAULTS
-    if not (isinstance(data, list) and len(data) == 2):
-        return False
-    names, types = data
-    if not (
-        isinstance(names, list)
-        and all(isinstance(n, str) for n in names)
-        and isinstance(types, dict)
-        and sorted(types) == sorted(ENDPOINT_TYPES)
-        and all(isinstance(t, dict) and sorted(t) == sorted(names) for t in types.values())
-    ):
-        return False
-    _DEFAULTS = (tuple(names), types)
-    return True
-
-
-def endpoint_defaults() -> EndpointDefaults:
-    global _DEFAULTS
-    if _DEFAULTS is None:
-        _DEFAULTS = config_endpoint_defaults()
-    return _DEFAULTS
-
-
-class Key(Frozen):
+@dataclass(frozen=True, slots=True)
+class Key:
     """A declared key or alias, as written, with its position."""
 
-    _fields: ClassVar[tuple[str, ...]] = ("value", "loc")
-    __slots__ = _fields
     value: str
     loc: Loc
 
-    def __init__(self, value: str, loc: Loc) -> None:
-        set_field(self, "value", value)
-        set_field(self, "loc", loc)
 
-    def __reduce__(self) -> tuple[type[Key], tuple[str, Loc]]:
-        # a cached catalog holds one per model and alias
-        return (Key, (self.value, self.loc))
-
-
-class Valued(Frozen):
+@dataclass(frozen=True, slots=True)
+class Valued:
     """A declared value with its position."""
 
-    _fields: ClassVar[tuple[str, ...]] = ("value", "loc")
-    __slots__ = _fields
     value: Any
     loc: Loc
 
-    def __init__(self, value: Any, loc: Loc) -> None:
-        set_field(self, "value", value)
-        set_field(self, "loc", loc)
 
-
-class EndpointDecl(Frozen):
+@dataclass(frozen=True, slots=True)
+class EndpointDecl:
     """One endpoint's declaration, with its effective settings and positions."""
 
-    _fields: ClassVar[tuple[str, ...]] = (
-        "key",
-        "aliases",
-        "type",
-        "class_ref",
-        "protocol",
-        "request_options",
-        "request_defaults",
-        "settings",
-        "base_url_loc",
-        "header_loc",
-        "method",
-        "path",
-        "description",
-        "docs_url",
-        "tool_schema_target",
-        "lifecycle",
-    )
-    __slots__ = _fields
     key: Key
     aliases: tuple[Key, ...]
     type: Valued
@@ -133,64 +74,14 @@ class EndpointDecl(Frozen):
     path: str
     description: str | None
     docs_url: str | None
-    tool_schema_target: Valued | None  # its own, when it differs from the provider's
-    lifecycle: dict[str, Valued] | None  # status, dates, successor, source: as written
-
-    def __init__(
-        self,
-        key: Key,
-        aliases: tuple[Key, ...],
-        type: Valued,
-        class_ref: Valued | None,
-        protocol: Valued | None,
-        request_options: Valued,
-        request_defaults: dict[str, Valued],
-        settings: dict[str, Any],
-        base_url_loc: Loc,
-        header_loc: Loc,
-        method: str,
-        path: str,
-        description: str | None,
-        docs_url: str | None,
-        tool_schema_target: Valued | None = None,
-        lifecycle: dict[str, Valued] | None = None,
-    ) -> None:
-        set_field(self, "key", key)
-        set_field(self, "aliases", aliases)
-        set_field(self, "type", type)
-        set_field(self, "class_ref", class_ref)
-        set_field(self, "protocol", protocol)
-        set_field(self, "request_options", request_options)
-        set_field(self, "request_defaults", request_defaults)
-        set_field(self, "settings", settings)
-        set_field(self, "base_url_loc", base_url_loc)
-        set_field(self, "header_loc", header_loc)
-        set_field(self, "method", method)
-        set_field(self, "path", path)
-        set_field(self, "description", description)
-        set_field(self, "docs_url", docs_url)
-        set_field(self, "tool_schema_target", tool_schema_target)
-        set_field(self, "lifecycle", lifecycle)
+    tool_schema_target: Valued | None = None  # its own, when it differs from the provider's
+    lifecycle: dict[str, Valued] | None = None  # status, dates, successor, source: as written
 
 
-class PolicyDecl(Frozen):
+@dataclass(frozen=True, slots=True)
+class PolicyDecl:
     """A provider's model policy (aliases, effort, prefixes, kwargs) as declared."""
 
-    _fields: ClassVar[tuple[str, ...]] = (
-        "model_aliases",
-        "effort_mode",
-        "effort_kwarg",
-        "effort_levels",
-        "effort_loc",
-        "effort_translate",
-        "effort_model_rules",
-        "effort_name_format",
-        "model_prefix",
-        "yolo_kwargs",
-        "bypass_kwargs",
-        "fast_kwargs",
-    )
-    __slots__ = _fields
     model_aliases: tuple[tuple[Key, Valued], ...]
     effort_mode: Valued | None
     effort_kwarg: Valued | None
@@ -204,123 +95,29 @@ class PolicyDecl(Frozen):
     bypass_kwargs: dict[str, Valued]
     fast_kwargs: dict[str, Valued]
 
-    def __init__(
-        self,
-        model_aliases: tuple[tuple[Key, Valued], ...],
-        effort_mode: Valued | None,
-        effort_kwarg: Valued | None,
-        effort_levels: tuple[Key, ...],
-        effort_loc: Loc,
-        effort_translate: dict[str, Valued],
-        effort_model_rules: tuple[tuple[tuple[Key, ...], dict[str, Valued]], ...],
-        effort_name_format: Valued | None,
-        model_prefix: Valued | None,
-        yolo_kwargs: dict[str, Valued],
-        bypass_kwargs: dict[str, Valued],
-        fast_kwargs: dict[str, Valued],
-    ) -> None:
-        set_field(self, "model_aliases", model_aliases)
-        set_field(self, "effort_mode", effort_mode)
-        set_field(self, "effort_kwarg", effort_kwarg)
-        set_field(self, "effort_levels", effort_levels)
-        set_field(self, "effort_loc", effort_loc)
-        set_field(self, "effort_translate", effort_translate)
-        set_field(self, "effort_model_rules", effort_model_rules)
-        set_field(self, "effort_name_format", effort_name_format)
-        set_field(self, "model_prefix", model_prefix)
-        set_field(self, "yolo_kwargs", yolo_kwargs)
-        set_field(self, "bypass_kwargs", bypass_kwargs)
-        set_field(self, "fast_kwargs", fast_kwargs)
-
 
 FactPath = tuple[str | int, ...]
 
 
-class PackedPlaces(Mapping[FactPath, Loc]):
-    """A model's fact positions as one marshal blob, decoded on the first look-up.
-
-    Positions are read only to word a diagnostic, yet they are most of a model's objects: a
-    cached provider file's records come back without building them (a third of the load of a
-    10,000-model catalog's unchanged files)."""
-
-    __slots__ = ("_blob", "_places")
-
-    def __init__(self, blob: bytes) -> None:
-        self._blob = blob
-        self._places: dict[FactPath, Loc] | None = None
-
-    def _open(self) -> dict[FactPath, Loc]:
-        if self._places is None:
-            self._places = marshal.loads(self._blob)
-        return self._places
-
-    def __getitem__(self, path: FactPath) -> Loc:
-        return self._open()[path]
-
-    def __iter__(self) -> Iterator[FactPath]:
-        return iter(self._open())
-
-    def __len__(self) -> int:
-        return len(self._open())
-
-    def __reduce__(self) -> tuple[type[PackedPlaces], tuple[bytes]]:
-        return (PackedPlaces, (self._blob,))
-
-
-class ModelDecl(Frozen):
+@dataclass(frozen=True, slots=True)
+class ModelDecl:
     """One listed model: its id, aliases, facts and where each fact was written."""
 
-    _fields: ClassVar[tuple[str, ...]] = ("key", "aliases", "facts", "places")
-    __slots__ = _fields
     key: Key
     aliases: tuple[Key, ...]
     facts: dict[str, Any]
     # position of every fact's value, by its path below the model (("prices", "tiers", 0), ...)
-    places: Mapping[FactPath, Loc]
-
-    def __init__(
-        self,
-        key: Key,
-        aliases: tuple[Key, ...],
-        facts: dict[str, Any],
-        places: Mapping[FactPath, Loc] | None = None,
-    ) -> None:
-        set_field(self, "key", key)
-        set_field(self, "aliases", aliases)
-        set_field(self, "facts", facts)
-        set_field(self, "places", {} if places is None else places)
+    places: Mapping[FactPath, Loc] = field(default_factory=dict)
 
     def at(self, *path: str | int) -> Loc:
         """Where the fact at ``path`` was written, or the model's id when it was not."""
         return self.places.get(path, self.key.loc)
 
-    def __reduce__(self) -> tuple[type[ModelDecl], tuple[Any, ...]]:
-        places = self.places
-        if not isinstance(places, PackedPlaces):
-            places = PackedPlaces(marshal.dumps(dict(places)))
-        return (ModelDecl, (self.key, self.aliases, self.facts, places))
 
-
-class ProviderDecl(Frozen):
+@dataclass(frozen=True, slots=True)
+class ProviderDecl:
     """One provider file's typed records."""
 
-    _fields: ClassVar[tuple[str, ...]] = (
-        "file",
-        "stem",
-        "key",
-        "display_name",
-        "description",
-        "docs_url",
-        "aliases",
-        "module",
-        "endpoints",
-        "policy",
-        "models",
-        "tool_schema_target",
-        "reviewed_at",
-        "inventory_only",
-    )
-    __slots__ = _fields
     file: str
     stem: str
     key: Key
@@ -332,41 +129,9 @@ class ProviderDecl(Frozen):
     endpoints: tuple[EndpointDecl, ...]
     policy: PolicyDecl | None
     models: tuple[ModelDecl, ...]
-    tool_schema_target: Valued | None
-    reviewed_at: str | None  # last field-by-field check against the vendor (YYYY-MM-DD)
-    inventory_only: str | None  # why the provider has no endpoints (models only)
-
-    def __init__(
-        self,
-        file: str,
-        stem: str,
-        key: Key,
-        display_name: str,
-        description: str | None,
-        docs_url: str | None,
-        aliases: tuple[Key, ...],
-        module: Valued | None,
-        endpoints: tuple[EndpointDecl, ...],
-        policy: PolicyDecl | None,
-        models: tuple[ModelDecl, ...],
-        tool_schema_target: Valued | None = None,
-        reviewed_at: str | None = None,
-        inventory_only: str | None = None,
-    ) -> None:
-        set_field(self, "file", file)
-        set_field(self, "stem", stem)
-        set_field(self, "key", key)
-        set_field(self, "display_name", display_name)
-        set_field(self, "description", description)
-        set_field(self, "docs_url", docs_url)
-        set_field(self, "aliases", aliases)
-        set_field(self, "module", module)
-        set_field(self, "endpoints", endpoints)
-        set_field(self, "policy", policy)
-        set_field(self, "models", models)
-        set_field(self, "tool_schema_target", tool_schema_target)
-        set_field(self, "reviewed_at", reviewed_at)
-        set_field(self, "inventory_only", inventory_only)
+    tool_schema_target: Valued | None = None
+    reviewed_at: str | None = None  # last field-by-field check against the vendor (YYYY-MM-DD)
+    inventory_only: str | None = None  # why the provider has no endpoints (models only)
 
 
 def _keys(doc: Document, path: tuple[str | int, ...], values: list[str]) -> tuple[Key, ...]:

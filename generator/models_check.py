@@ -14,12 +14,12 @@ judged from its summary; its models are not checked again.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 from generator.diagnostics import Diagnostic, Loc, diag
-from generator.frozen import Frozen, set_field
 from generator.model import Key, ModelDecl, ProviderDecl
 from provcat.catalog.keys import canonical_key
 from provcat.models.lifecycle import parse_day, state
@@ -47,18 +47,13 @@ class Use(NamedTuple):
     successor: str | None
 
 
-class Summary(Frozen):
+@dataclass(frozen=True, slots=True)
+class Summary:
     """One provider's inventory checks without the day: its problems and the models it uses
     (kept in every provider's cache entry)."""
 
-    _fields: ClassVar[tuple[str, ...]] = ("problems", "uses")
-    __slots__ = _fields
     problems: tuple[Diagnostic, ...]
     uses: tuple[Use, ...]
-
-    def __init__(self, problems: tuple[Diagnostic, ...], uses: tuple[Use, ...]) -> None:
-        set_field(self, "problems", problems)
-        set_field(self, "uses", uses)
 
 
 def summarize(p: ProviderDecl) -> Summary:

@@ -2,34 +2,26 @@
 
 from __future__ import annotations
 
-import contextlib
-import json
+import gc
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from generator.cache import FileCache
 from generator.diagnostics import Diagnostic, errors, ordered
-from generator.emit import render
 from generator.endpoint_lifecycle import check_endpoint_lifecycles
 from generator.files import display_path, yaml_files
-from generator.gcpause import paused_gc
-from generator.incremental import FileCache
 from generator.introspect import Importer
-from generator.loader import load_file
-from generator.model import (
-    ProviderDecl,
-    build,
-    config_endpoint_defaults,
-    use_endpoint_defaults,
-)
+from generator.loader import load_bytes, read_source
+from generator.model import ProviderDecl, build
 from generator.models_check import Summary, judge, summarize
-from generator.schema_check import check, check_schema_reference, meta_check
+from generator.render import provider_pages, render
+from generator.schema_check import check, check_schema_reference
+from generator.snapshot import Part, inventory_part
 from generator.snapshot import build as build_snapshot
-from generator.snapshot import inventory_part
-from generator.stored_parts import Part, StoredPart
 from generator.targets import load as load_targets
 from generator.targets import provider_targets, records
 from generator.targets import validate as validate_targets
@@ -56,65 +48,47 @@ def provider_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnost
     return yaml_files(catalog / "providers", base, "provider")
 
 
-def load_provider(path: Path, shown: str) -> tuple[list[Diagnostic], ProviderDecl | None]:
-    """One provider file: load, schema check, typed records (None when it has errors)."""
-    doc, found = load_file(path, shown)
-    if doc is None:
-        return found, None
-    found = found + check_schema_reference(doc, PROVIDER_SCHEMA) + check(doc, PROVIDER_SCHEMA)
-    return found, (None if errors(found) else build(doc, path.stem))
+class ProviderFile(NamedTuple):
+    """What one provider file gives the build, all made from the file alone (the build cache
+    keeps it under the file's bytes): its problems, records, inventory summary and part, and its
+    model module and page."""
+
+    found: list[Diagnostic]
+    decl: ProviderDecl | None = None
+    summary: Summary | None = None
+    part: Part | None = None
+    pages: dict[str, str] | None = None
 
 
-def _light(decl: ProviderDecl) -> ProviderDecl:
-    """What the build cache keeps of a provider's records: without its models when no policy
-    reads them (the whole-set checks read models through a policy only; the inventory checks
-    are kept as their summary, the snapshot's inventory as the provider's part)."""
-    return decl if decl.policy is not None else decl.replace(models=())
+def read_provider(path: Path, shown: str, source: str, cache: FileCache | None) -> ProviderFile:
+    """One provider file's results: from the build cache when it holds the file's bytes, else
+    made (and kept). ``source`` is the catalog folder as the generated headers name it."""
+    raw, found = read_source(path, shown)
+    if raw is None:
+        return ProviderFile(found)
+    key = cache.key(raw, shown) if cache is not None else None
+    if cache is not None and key is not None:
+        kept = cache.get(key)
+        if isinstance(kept, ProviderFile):
+            return kept
+    doc, found = load_bytes(raw, shown)
+    made = ProviderFile(found)
+    if doc is not None:
+        found = found + check_schema_reference(doc, PROVIDER_SCHEMA) + check(doc, PROVIDER_SCHEMA)
+        made = ProviderFile(found)
+        if not errors(found):
+            decl = build(doc, path.stem)
+            part = inventory_part(decl)
+            pages = provider_pages(source, canonical_key(decl.key.value), part) if part else None
+            summary = summarize(decl)
+            if decl.policy is None:  # then only the summary, the part and the pages read them
+                decl = replace(decl, models=())
+            made = ProviderFile(found, decl, summary, part, pages)
+    if cache is not None and key is not None:
+        cache.put(key, made)
+    return made
 
 
-def _key(decl: ProviderDecl) -> str:
-    return canonical_key(decl.key.value)
-
-
-def _part_loader(cache: FileCache, key: str, path: Path, shown: str) -> Callable[[], Part]:
-    """Loads the part kept for cache entry ``key``; a damaged one is made again from the file,
-    which must still be the file the entry was kept for."""
-
-    def load() -> Part:
-        part = cache.part(key)
-        if isinstance(part, tuple) and len(part) == 2:
-            return part
-        _, decl = load_provider(path, shown)
-        if cache.key(path, shown) != key or decl is None:
-            raise RuntimeError(f"{shown} changed while the build ran; build again")
-        made = inventory_part(decl)
-        if made is None:
-            raise RuntimeError(f"{shown} changed while the build ran; build again")
-        cache.put_part(key, made)
-        return made
-
-    return load
-
-
-def _endpoint_defaults(cache: FileCache) -> None:
-    """The endpoint settings' defaults, as the last build with this runtime read them: reading
-    them from the runtime imports pydantic, which a one-file rebuild need not otherwise pay."""
-    key = cache.digest(b"endpoint defaults")
-    text = cache.text(key)
-    if text is not None:
-        with contextlib.suppress(ValueError):
-            if use_endpoint_defaults(json.loads(text)):
-                return
-    names, types = config_endpoint_defaults()
-    data = [list(names), types]
-    use_endpoint_defaults(data)
-    text = json.dumps(data, sort_keys=True)
-    if json.loads(text) == data:  # kept only when JSON gives back the very values
-        with contextlib.suppress(OSError):
-            cache.put_text(key, text)
-
-
-@paused_gc
 def run(
     catalog: Path,
     import_paths: tuple[Path, ...] = (),
@@ -124,7 +98,31 @@ def run(
     """Compile ``catalog``; the result holds every diagnostic and, when valid, the files.
 
     ``as_of`` (default: today) is the day lifecycle diagnostics are judged on; it never changes
-    the files. ``cache`` keeps each file's own results between runs (generator.incremental).
+    the files. ``cache`` keeps each file's own results between runs (generator.cache).
+
+    A run is one batch: its objects are freed by reference counting, and the cyclic collector's
+    passes over the records it keeps would be waste (a fifth of a 10,000-model build); it is
+    paused here, and only here.
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(catalog, import_paths, as_of, cache)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _run(
+    catalog: Path,
+    import_paths: tuple[Path, ...] = (),
+    as_of: date | None = None,
+    cache: FileCache | None = None,
+) -> Result:
+    """Compile ``catalog``; the result holds every diagnostic and, when valid, the files.
+
+    ``as_of`` (default: today) is the day lifecycle diagnostics are judged on; it never changes
+    the files. ``cache`` keeps each file's own results between runs (generator.cache).
     """
     catalog = catalog.resolve()
     base = catalog.parent
@@ -132,62 +130,21 @@ def run(
         if str(extra.resolve()) not in sys.path:
             sys.path.insert(0, str(extra.resolve()))
     files, problems = provider_files(catalog, base)
-    meta_check(PROVIDER_SCHEMA, cache)
+    source = display_path(catalog, base) + "/"
     decls: list[ProviderDecl] = []
     summaries: list[Summary] = []
-    parts: dict[str, StoredPart | None] = {}  # with a cache: each file's inventory part
-    sources: dict[str, str] = {}  # with a cache: each file's key in it
-    primed = False  # the endpoint defaults, read from the cache on the first file it misses
+    parts: dict[str, Part | None] = {}
+    pages: dict[str, dict[str, str]] = {}
     for path in files:
-        shown = display_path(path, base)
-        cached = cache.get(path, shown) if cache is not None else None
-        value = cached[1] if cached is not None else None
-        if (
-            cache is not None
-            and cached is not None
-            and isinstance(value, tuple)
-            and len(value) == 4
-            and (value[2] is None or cache.has_part(cached[0]))
-        ):
-            found, decl, facts, summary = value
-            keep = True  # read from the entry: its key is the file's
-            if decl is not None and facts is not None:
-                load = _part_loader(cache, cached[0], path, shown)
-                parts[decl.file] = StoredPart(facts, load)
-            elif decl is not None:
-                parts[decl.file] = None
-        else:
-            if cache is not None and not primed:
-                _endpoint_defaults(cache)
-                primed = True
-            found, decl = load_provider(path, shown)
-            # a result is kept only under the key of the bytes it was made from (the key may be
-            # from a read before the build: the file read now must be that one)
-            keep = (
-                cache is not None
-                and cached is not None
-                and cache.key(path, shown, True) == cached[0]
-            )
-            facts, summary = None, None
-            if decl is not None:
-                summary = summarize(decl)
-                if cache is not None:
-                    part = inventory_part(decl)
-                    stored = None if part is None else StoredPart.made(_key(decl), part)
-                    facts = stored.facts if stored is not None else None
-                    parts[decl.file] = stored
-                    decl = _light(decl)
-                    if keep and cached is not None and part is not None:
-                        cache.put_part(cached[0], part)
-            if keep and cached is not None and cache is not None:
-                cache.put(cached[0], (found, decl, facts, summary))
-        problems.extend(found)
-        if decl is not None and summary is not None:
-            decls.append(decl)
-            summaries.append(summary)
-            if keep and cached is not None:
-                sources[decl.file] = cached[0]
-    problems.extend(validate(decls, Importer(), cache, cache, sources))
+        read = read_provider(path, display_path(path, base), source, cache)
+        problems.extend(read.found)
+        if read.decl is not None and read.summary is not None:
+            decls.append(read.decl)
+            summaries.append(read.summary)
+            parts[read.decl.file] = read.part
+            if read.pages is not None:
+                pages[canonical_key(read.decl.key.value)] = read.pages
+    problems.extend(validate(decls, Importer()))
     day = as_of or date.today()
     for summary in summaries:
         problems.extend(summary.problems)
@@ -229,8 +186,5 @@ def run(
         result.snapshot = build_snapshot(
             decls, records(targets), mapping, parts, endpoint_targets=endpoint_mapping
         )
-        source = display_path(catalog, base) + "/"
-        result.files = render(result.snapshot, source, cache)
-    if cache is not None:
-        cache.flush()
+        result.files = render(result.snapshot, source, pages)
     return result

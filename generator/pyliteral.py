@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 WIDTH = 100
@@ -80,28 +79,3 @@ class _Renderer:
             ]
         lines.append(" " * indent + closer)
         return "\n".join(lines)
-
-
-def measured(entry: Any, step: int = 4) -> tuple[int, str]:
-    """An entry of a long sequence: the length of its one-line form and its text one level in
-    (what ``entries`` needs of it, and what a cache may keep of it)."""
-    renderer = _Renderer(step)
-    return len(renderer.flat(entry)), renderer.render(entry, step)
-
-
-def entries(
-    value: tuple[Any, ...] | list[Any],
-    step: int = 4,
-    measure: Callable[[Any], tuple[int, str]] | None = None,
-) -> str:
-    """``literal(value, 0, step)`` of a tuple or list, from each entry's ``measured`` form (given
-    by ``measure``, e.g. from a cache: a long sequence of unchanged entries is not walked again).
-    A sequence whose one-line form fits is rendered by ``literal``."""
-    forms = [(measure or (lambda e: measured(e, step)))(entry) for entry in value]
-    width = 2 + sum(n for n, _ in forms) + 2 * max(len(forms) - 1, 0)
-    width += 1 if isinstance(value, tuple) and len(forms) == 1 else 0
-    if not forms or width <= WIDTH - 8:
-        return literal(value, 0, step)
-    opener, closer = ("(", ")") if isinstance(value, tuple) else ("[", "]")
-    pad = " " * step
-    return "\n".join([opener, *(f"{pad}{text}," for _, text in forms), closer])

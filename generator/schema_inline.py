@@ -1,10 +1,11 @@
-"""A schema with its local ``$ref``s written out in place, for a faster check of large files.
+"""A schema with its local ``$ref``s written out in place, for jsonschema to word violations.
 
-Following a ``$ref`` costs the validator a registry lookup every time it meets one; a provider
-with thousands of models meets tens of thousands. Writing each ``#/$defs/...`` reference out once,
-before validation, gives the same verdicts: a reference without siblings becomes the definition
-itself, one with siblings becomes ``allOf: [definition]`` beside them (what ``$ref`` means in
-draft 2020-12). A definition that refers to itself keeps its ``$ref`` (``$defs`` stays in place).
+A violation found inside a referenced definition then names the fields of the definition where
+it is used (an unknown price field lists the price fields), and each is reported once, at its
+node. Writing each ``#/$defs/...`` reference out gives the same verdicts: a reference without
+siblings becomes the definition itself, one with siblings becomes ``allOf: [definition]`` beside
+them (what ``$ref`` means in draft 2020-12). A definition that refers to itself keeps its
+``$ref`` (``$defs`` stays in place).
 """
 
 from __future__ import annotations

@@ -14,7 +14,6 @@ from typing import Any
 
 from generator.endpoint_lifecycle import successor_key
 from generator.model import EndpointDecl, ModelDecl, ProviderDecl
-from generator.stored_parts import LazyInventory, Part, StoredPart
 from generator.validate import request_options_ref
 from provcat.catalog.keys import canonical_key
 from provcat.catalog.keyspace import EndpointKeys, ProviderKeys, Spelling, indexes
@@ -151,6 +150,10 @@ def model_index(models: tuple[ModelDecl, ...]) -> dict[str, str]:
     return dict(sorted(index.items()))
 
 
+# a provider's inventory records (by model id) and its id/alias index
+Part = tuple[tuple[dict[str, Any], ...], dict[str, str]]
+
+
 def inventory_part(p: ProviderDecl) -> Part | None:
     """The provider's part of the inventory: from its own file alone, so the build cache keeps
     it beside the file's records (None: no models)."""
@@ -164,18 +167,15 @@ def build(
     providers: list[ProviderDecl],
     targets: tuple[dict[str, Any], ...] = (),
     provider_targets: dict[str, str] | None = None,
-    parts: Mapping[str, Part | StoredPart | None] | None = None,
+    parts: Mapping[str, Part | None] | None = None,
     endpoint_targets: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The whole snapshot as one plain-data mapping (input: a valid catalog). ``parts`` holds
-    ``inventory_part`` of providers by file, made earlier; the others' are made here. When one
-    of them is a ``StoredPart`` (the build cache's), ``inventory`` and ``inventory_index`` are
-    ``LazyInventory`` mappings over all of them: the same keys and values, loaded when read.
-    ``endpoint_targets`` maps "provider/endpoint" to an endpoint's own tool-schema target."""
+    ``inventory_part`` of providers by file, made earlier (the build cache keeps it); the others'
+    are made here. ``endpoint_targets`` maps "provider/endpoint" to an endpoint's own tool-schema target."""
     rows = []
-    inventory: Mapping[str, tuple[dict[str, Any], ...]] = {}
-    inventory_index: Mapping[str, dict[str, str]] = {}
-    found: dict[str, Part | StoredPart] = {}
+    inventory: dict[str, tuple[dict[str, Any], ...]] = {}
+    inventory_index: dict[str, dict[str, str]] = {}
     model_alias_index: dict[str, str] = {}
     ordered = sorted(providers, key=lambda d: canonical_key(d.key.value))
     provider_index, endpoint_indexes = indexes(
@@ -234,18 +234,7 @@ def build(
         )
         part = parts[p.file] if parts is not None and p.file in parts else inventory_part(p)
         if part is not None:
-            found[key] = part
-    if any(isinstance(part, StoredPart) for part in found.values()):
-        stored = {
-            key: part if isinstance(part, StoredPart) else StoredPart.made(key, part)
-            for key, part in found.items()
-        }
-        inventory = LazyInventory(stored, 0)
-        inventory_index = LazyInventory(stored, 1)
-    else:
-        plain = [(key, part) for key, part in found.items() if not isinstance(part, StoredPart)]
-        inventory = {key: part[0] for key, part in plain}
-        inventory_index = {key: part[1] for key, part in plain}
+            inventory[key], inventory_index[key] = part
     return {
         "providers": tuple(rows),
         "provider_index": provider_index,

@@ -7,17 +7,13 @@ position order, so which side is "first" never depends on the file system.
 
 from __future__ import annotations
 
-import marshal
-import sys
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from generator.diagnostics import Diagnostic, Loc, diag
-from generator.endpoint_memo import EndpointMemo, Store
 from generator.introspect import Importer, Resolved, request_model
 from generator.model import EndpointDecl, Key, ProviderDecl, Valued
-from generator.schema_check import Proofs, installed_release
-from provcat.catalog.keys import canonical_key
+from provcat.catalog.keys import canonical_key, suggest
 from provcat.catalog.keyspace import (
     ClassUse,
     EndpointKeys,
@@ -27,30 +23,13 @@ from provcat.catalog.keyspace import (
     Spelling,
     check_keys,
 )
+from provcat.endpoints.checked import check_classes
 from provcat.endpoints.protocols import PROTOCOLS
+from provcat.endpoints.request import field_names, field_problem
 from provcat.models.effort import EFFORT_LEVELS
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
-
-
-# provcat.endpoints.request imports pydantic: a rebuild whose endpoint checks are all kept needs neither
-def field_names(model: type[BaseModel]) -> dict[str, str]:
-    from provcat.endpoints.request import field_names
-
-    return field_names(model)
-
-
-def field_problem(model: type[BaseModel], key: str, value: Any) -> str | None:
-    from provcat.endpoints.request import field_problem
-
-    return field_problem(model, key, value)
-
-
-def suggest(key: str, names: Iterable[str]) -> str | None:
-    from provcat.catalog.keys import suggest
-
-    return suggest(key, names)
 
 
 def _at(loc: Loc) -> str:
@@ -80,19 +59,15 @@ def _report(problem: KeyProblem[Loc] | None) -> Diagnostic | None:
 
 
 class _Context:
-    """What the whole-set checks share: the importer and what earlier builds proved. (A plain
-    class: a dataclass compiles its generated methods from source at every build's start.)"""
+    """What the whole-set checks share: the importer and what they found so far."""
 
-    def __init__(self, importer: Importer, proofs: Proofs | None = None) -> None:
+    def __init__(self, importer: Importer) -> None:
         self.importer = importer
-        self.proofs = proofs
         self.out: list[Diagnostic] = []
         # canonical provider spelling -> canonical provider key, for every valid claim
         self.provider_owner: dict[str, str] = {}
         # provider canonical key -> request models of its endpoints (those that resolved)
         self.request_models: dict[str, list[type[BaseModel]]] = {}
-        # the request-default acceptances relied on (for the endpoint memo)
-        self.facts: list[bytes] = []
         self._factory_results: dict[int, Resolved] = {}
 
     def report(self, found: Diagnostic | None) -> None:
@@ -100,46 +75,14 @@ class _Context:
             self.out.append(found)
 
 
-def validate(
-    providers: Iterable[ProviderDecl],
-    importer: Importer,
-    proofs: Proofs | None = None,
-    memo_store: Store | None = None,
-    sources: Mapping[str, str] | None = None,
-) -> list[Diagnostic]:
-    """Every whole-set problem of ``providers`` (which passed their schema check). ``proofs``
-    remembers which request defaults the runtime's own request models accepted (``_field_value``),
-    ``memo_store`` each provider's endpoint checks (generator.endpoint_memo), ``sources`` the build
-    cache's key of each provider's file (by ``file``)."""
-    ctx = _Context(importer, proofs)
+def validate(providers: Iterable[ProviderDecl], importer: Importer) -> list[Diagnostic]:
+    """Every whole-set problem of ``providers`` (which passed their schema check)."""
+    ctx = _Context(importer)
     ordered = sorted(providers, key=lambda p: (p.file, p.key.loc))
     _provider_keys(ordered, ctx)
     classes: list[ClassUse[Loc]] = []
-    memo = EndpointMemo(memo_store, installed_release("pydantic")) if memo_store else None
-    # a policy's checks read the request models of every provider under its canonical key (a
-    # duplicate key included): those providers are always checked
-    read = {canonical_key(p.key.value) for p in ordered if p.policy is not None}
     for provider in ordered:
-        kept_ok = memo is not None and canonical_key(provider.key.value) not in read
-        source = sources.get(provider.file) if sources is not None else None
-        key = memo.key(provider, source) if memo is not None and kept_ok else None
-        kept = memo.get(key) if memo is not None and key is not None else None
-        if kept is not None:
-            ctx.out.extend(kept[0])
-            ctx.request_models.setdefault(canonical_key(provider.key.value), [])
-            for fact in kept[1]:
-                if proofs is not None:
-                    proofs.proven(fact)  # still relied on: kept for the next check
-            continue
-        start = len(ctx.out)
-        ctx.facts = []
         _endpoints(provider, ctx, classes)
-        if memo is not None and key is not None:
-            memo.put(key, ctx.out[start:], ctx.facts)
-    if memo is not None:
-        memo.save()
-    if classes:  # the check imports the runtime's endpoint classes (pydantic)
-        from provcat.endpoints.checked import check_classes
     for problem in check_classes(classes) if classes else ():
         ctx.report(_report(problem))
     _policies(ordered, ctx)
@@ -218,7 +161,7 @@ def _endpoints(p: ProviderDecl, ctx: _Context, classes: list[ClassUse[Loc]]) -> 
             if model not in models:
                 models.append(model)
             for key, valued in ep.request_defaults.items():
-                ctx.report(_field_value(model, key, valued, where, ctx.proofs, ctx.facts))
+                ctx.report(_field_value(model, key, valued, where))
 
 
 def _resolve(p: ProviderDecl, ref: Valued, where: str, ctx: _Context) -> Resolved:
@@ -323,45 +266,9 @@ def _request_options(
     return model
 
 
-def _acceptance(model: type[BaseModel], key: str, value: Any) -> bytes | None:
-    """The fact "``model`` accepts ``key=value``" when its verdict depends on the runtime's code
-    and pydantic's release alone (a class defined at the top of a provcat module: the build
-    cache's every key holds that code's hash), else None. Building a request model's validator is
-    most of a rebuild's validation; a default an earlier build with the same code accepted needs
-    none."""
-    module = sys.modules.get(model.__module__)
-    if (
-        not model.__module__.startswith("provcat.")
-        or getattr(module, model.__qualname__, None) is not model
-    ):
-        return None
-    try:
-        data = b"m" + marshal.dumps(value, 2)
-    except ValueError:
-        return None
-    words = ["request model accepts", f"pydantic {installed_release('pydantic')}", model.__module__]
-    return b"\n".join([*(w.encode() for w in (*words, model.__qualname__, key)), data])
-
-
-def _field_value(
-    model: type[BaseModel],
-    key: str,
-    valued: Valued,
-    where: str,
-    proofs: Proofs | None = None,
-    facts: list[bytes] | None = None,
-) -> Diagnostic | None:
-    fact = _acceptance(model, key, valued.value) if proofs is not None else None
-    if fact is not None and proofs is not None and proofs.proven(fact):
-        if facts is not None:
-            facts.append(fact)
-        return None
+def _field_value(model: type[BaseModel], key: str, valued: Valued, where: str) -> Diagnostic | None:
     problem = field_problem(model, key, valued.value)
     if problem is None:
-        if fact is not None and proofs is not None:
-            proofs.prove(fact)
-            if facts is not None:
-                facts.append(fact)
         return None
     return diag(
         "invalid_request_default",

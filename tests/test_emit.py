@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import emit
+from generator import tree
 from tests.conftest import FIXTURE_MODULES, ROOT, Workspace, tree_bytes
 
 
@@ -39,7 +39,7 @@ def test_bundled_generated_tree_is_current() -> None:
 
     result = run(ROOT / "catalog")
     assert result.ok and result.files is not None
-    assert emit.changed_files(ROOT / "generated", result.files) == []
+    assert tree.changed_files(ROOT / "generated", result.files) == []
 
 
 def test_generated_files_name_their_source_and_generator(workspace: Workspace) -> None:
@@ -89,7 +89,7 @@ def test_a_crash_while_staging_leaves_the_old_tree(
 ) -> None:
     workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
     before = tree_bytes(workspace.out)
-    real_write = emit._write
+    real_write = tree._write
     calls = {"n": 0}
 
     def failing_write(target: Path, text: str) -> None:
@@ -98,14 +98,11 @@ def test_a_crash_while_staging_leaves_the_old_tree(
             raise OSError(28, "No space left on device")
         real_write(target, text)
 
-    monkeypatch.setattr(emit, "_write", failing_write)
+    monkeypatch.setattr(tree, "_write", failing_write)
     with pytest.raises(OSError):
-        workspace.run()
+        tree.write_tree(workspace.out, _files(workspace))
     assert tree_bytes(workspace.out) == before
-    assert sorted(p.name for p in workspace.root.iterdir() if p.name != ".provcat-cache") == [
-        "catalog",
-        "generated",
-    ]
+    assert _beside(workspace) == ["catalog", "generated"]
 
 
 def test_an_interrupt_between_the_renames_puts_the_old_tree_back(
@@ -122,37 +119,30 @@ def test_an_interrupt_between_the_renames_puts_the_old_tree_back(
             raise KeyboardInterrupt  # after the old tree was moved aside
         real_rename(src, dst)
 
-    monkeypatch.setattr(emit, "_in_place_limit", lambda total: 0)  # the whole tree is swapped
-    monkeypatch.setattr(emit.os, "rename", interrupt_on_second_rename)
+    monkeypatch.setattr(tree.os, "rename", interrupt_on_second_rename)
     assert workspace.run().exit_code != 0  # click turns the interrupt into "Aborted!"
     monkeypatch.undo()
     assert tree_bytes(workspace.out) == before, "the old tree is back in place"
-    assert sorted(p.name for p in workspace.root.iterdir() if p.name != ".provcat-cache") == [
-        "catalog",
-        "generated",
-    ]
+    assert _beside(workspace) == ["catalog", "generated"]
     assert workspace.run().exit_code == 0
     assert "'Beta Two'" in (workspace.out / "provcat_catalog" / "data.py").read_text()
 
 
 def test_the_next_run_recovers_a_tree_left_aside_by_a_killed_process(workspace: Workspace) -> None:
     before = tree_bytes(workspace.out)
-    os.rename(workspace.out, workspace.root / ".generated.old-killed")  # killed between renames
+    os.rename(workspace.out, workspace.root / ".generated.old")  # killed between the renames
     run = workspace.run(fmt="text")
     assert run.exit_code == 0 and "unchanged" in run.stdout
     assert tree_bytes(workspace.out) == before
+    assert _beside(workspace) == ["catalog", "generated"]
 
 
-def test_recover_restores_a_tree_moved_aside() -> None:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "generated"
-        aside = Path(tmp) / ".generated.old-abc"
-        aside.mkdir()
-        (aside / "f.txt").write_text("kept", encoding="utf-8")
-        emit.recover(root)
-        assert (root / "f.txt").read_text(encoding="utf-8") == "kept"
+def test_a_killed_build_leaves_no_staged_tree_behind(workspace: Workspace) -> None:
+    stage = workspace.root / ".generated.new-123-abcd"
+    (stage / "docs").mkdir(parents=True)  # what a build killed while staging leaves
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
+    assert workspace.run().exit_code == 0
+    assert _beside(workspace) == ["catalog", "generated"]
 
 
 def test_a_failed_build_writes_nothing_even_into_an_empty_out(workspace: Workspace) -> None:
@@ -162,83 +152,20 @@ def test_a_failed_build_writes_nothing_even_into_an_empty_out(workspace: Workspa
     assert not workspace.out.exists()
 
 
-def test_a_few_changed_files_are_moved_into_the_tree_in_place(
+def test_a_changed_file_is_swapped_in_with_the_whole_tree(
     workspace: Workspace, tmp_path: Path
 ) -> None:
-    folder = workspace.out.stat().st_ino
     workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
     result = workspace.run()
-    assert result.exit_code == 0 and 0 < len(result.json["changed"]) <= 8
-    assert workspace.out.stat().st_ino == folder  # not swapped: the same folder, updated
-    assert sorted(p.name for p in workspace.root.iterdir() if p.name != ".provcat-cache") == [
-        "catalog",
-        "generated",
-    ]
+    assert result.exit_code == 0 and result.json["changed"]
+    assert _beside(workspace) == ["catalog", "generated"]
     full = workspace.run("build", "--no-cache", "--out", str(tmp_path / "full"))
     assert full.exit_code == 0
     assert tree_bytes(workspace.out) == tree_bytes(tmp_path / "full")
 
 
-def test_moves_interrupted_after_the_journal_are_finished_by_the_next_run(
-    workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta Two")
-    real_replace = os.replace
-    calls = {"n": 0}
-
-    def interrupt_on_second_replace(src: str, dst: str) -> None:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise KeyboardInterrupt  # the journal is in place; the first move is not done
-        real_replace(src, dst)
-
-    monkeypatch.setattr(emit.os, "replace", interrupt_on_second_replace)
-    with pytest.raises(KeyboardInterrupt):
-        emit.write_tree(workspace.out, _files(workspace))
-    monkeypatch.undo()
-    journal = workspace.root / ".generated.journal"
-    assert journal.is_file()
-    emit.recover(workspace.out)  # what the next run does first
-    assert not journal.exists()
-    assert tree_bytes(workspace.out) == {
-        name: text.encode() for name, text in _files(workspace).items()
-    }
-    assert sorted(p.name for p in workspace.root.iterdir() if p.name != ".provcat-cache") == [
-        "catalog",
-        "generated",
-    ]
-
-
-def test_a_journal_naming_a_staging_folder_is_still_finished(tmp_path: Path) -> None:
-    """A journal left by a run that staged its files in a folder (before they were staged as
-    files beside the tree) is carried out the same way by the next run."""
-    import json
-
-    root = tmp_path / "generated"
-    (root / "docs").mkdir(parents=True)
-    (root / "docs" / "a.md").write_text("old", encoding="utf-8")
-    (root / "gone.txt").write_text("stale", encoding="utf-8")
-    stage = tmp_path / ".generated.new-1-abcd"
-    (stage / "docs").mkdir(parents=True)
-    (stage / "docs" / "a.md").write_text("new", encoding="utf-8")
-    plan = {"stage": str(stage), "moves": ["docs/a.md"], "deletes": ["gone.txt"]}
-    (tmp_path / ".generated.journal").write_text(json.dumps(plan), encoding="utf-8")
-    emit.recover(root)
-    assert tree_bytes(root) == {"docs/a.md": b"new"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
-
-
-def test_a_journal_with_a_staged_file_missing_for_a_move_is_dropped(tmp_path: Path) -> None:
-    import json
-
-    root = tmp_path / "generated"
-    root.mkdir()
-    (root / "a.md").write_text("old", encoding="utf-8")
-    plan = {"staged": [], "moves": ["a.md"], "deletes": []}
-    (tmp_path / ".generated.journal").write_text(json.dumps(plan), encoding="utf-8")
-    emit.recover(root)
-    assert tree_bytes(root) == {"a.md": b"old"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
+def _beside(workspace: Workspace) -> list[str]:
+    return sorted(p.name for p in workspace.root.iterdir() if p.name != ".provcat-cache")
 
 
 def _files(workspace: Workspace) -> dict[str, str]:
@@ -246,4 +173,4 @@ def _files(workspace: Workspace) -> dict[str, str]:
 
     result = run(workspace.catalog, (FIXTURE_MODULES,))
     assert result.files is not None
-    return result.files
+    return dict(result.files)

@@ -117,7 +117,7 @@ def test_cost_errors_are_clear() -> None:
 
 
 def test_generated_docs_list_every_model_and_the_lifecycle(acme: dict[str, Any]) -> None:
-    from generator.emit import render
+    from generator.render import render
 
     files = render(acme, "tests/catalogs/models/")
     models = files["docs/models/acme.md"]  # the index links one page per provider
