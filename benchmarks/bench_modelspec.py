@@ -119,7 +119,10 @@ def main() -> None:
     for name, ours, lion in rows:
         last = name if not name.startswith(" ") else last
         ratio = lion / ours
-        status = "met" if ratio >= 5 else "NOT met"
+        # the budget is on repeated calls (issue 24); a spec's first sight, a few microseconds
+        # once per spec, is reported without a goal
+        judged = not name.startswith(" ")
+        status = ("met" if ratio >= 5 else "NOT met") if judged else "(reported)"
         print(f"{name:26} {ours * 1e6:8.2f}us {lion * 1e6:8.2f}us {ratio:8.1f}x  >= 5x {status}")
         table.row(
             "modelspec",
@@ -128,7 +131,7 @@ def main() -> None:
             "us",
             lion * 1e6,
             "lionagi",
-            goal=">= 5x faster",
+            goal=">= 5x faster" if judged else "",
             ratio=ratio,
-            met=ratio >= 5,
+            met=ratio >= 5 if judged else None,
         )
