@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all help generate check test lint typecheck pytest bench clean browser
+.PHONY: all help generate check docs test lint typecheck pytest bench clean browser site drift-latest
 
 all: generate
 
@@ -12,20 +12,40 @@ all: generate
 help:
 	@awk 'BEGIN {FS = ": "} /^## / {sub(/^## /, ""); printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(STAMP): pyproject.toml
+# Two installs: `make generate` / `make check` need only the generator's tools (the `generate`
+# extra, about 30 packages); every other target installs the `dev` extra (tests, lint, the hub,
+# the vendor SDKs of the drift check).
+define install
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "provcat needs Python >= 3.11; set PYTHON=python3.11 (or newer)")'
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-	@touch $(STAMP)
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[$(1)]'
+endef
+
+GEN_STAMP := $(VENV)/.installed-generate
+$(GEN_STAMP): pyproject.toml
+	$(call install,generate)
+	@touch $(GEN_STAMP)
+
+$(STAMP): pyproject.toml
+	$(call install,dev)
+	@touch $(STAMP) $(GEN_STAMP)
 
 ## generate: validate the whole catalog and regenerate generated/ (snapshot package + docs)
-generate: $(STAMP)
+generate: $(GEN_STAMP)
 	@$(PY) -m generator build
 
+## site: the static catalog site in build/site/ (open build/site/index.html, or serve the folder)
+site: generate
+	@$(PY) -m generator site
+
 ## check: fail when the catalog is invalid or generated/ does not match it
-check: $(STAMP)
+check: $(GEN_STAMP)
 	@$(PY) -m generator check
+
+## docs: regenerate docs/reference/ (the Python API from the docstrings, the CLI from the commands)
+docs: $(GEN_STAMP)
+	@$(PY) -m generator.reference
 
 ## lint: ruff check, ruff format --check, and the runtime's layers (import-linter)
 lint: $(STAMP)
@@ -53,6 +73,10 @@ pytest: $(STAMP) browser
 
 ## test: lint, types, the staleness check and the whole test suite
 test: lint typecheck check pytest
+
+## drift-latest: the vendor drift check against the newest official SDKs (a throwaway venv)
+drift-latest: $(STAMP)
+	$(PY) -m tests.drift.latest
 
 BENCH_STAMP := $(VENV)/.installed-bench
 $(BENCH_STAMP): $(STAMP)

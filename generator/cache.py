@@ -4,7 +4,9 @@
   under the SHA-256 of the file's bytes, its name and the code version (``code_version``: the
   generator's code, templates and schemas, the runtime package's code, Python's version). A
   one-file change loads and checks that file alone; everything after (the whole-set checks, the
-  snapshot, every page) runs on every build, so the result is a full build's.
+  snapshot, every page) runs on every build, so the result is a full build's. The pages'
+  templates, as jinja2 compiles them, are kept the same way (generator.render), under their
+  source's checksum.
 * **No change.** After a successful build the record holds a digest of every input (the catalog
   files' bytes, the code version, the import paths, the day lifecycle diagnostics were judged on,
   the bytes of every non-standard-library module the build imported) and the SHA-256 of every
@@ -72,8 +74,10 @@ def _files(root: str, suffixes: tuple[str, ...] = ()) -> list[tuple[str, str]]:
 
 
 def _file_digest(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").digest()
+    # read whole and hashed at once: the files are small (the largest generated page is a few
+    # hundred kB), and hashlib.file_digest's buffer per file costs more than the read
+    with open(path, "rb", buffering=0) as handle:
+        return hashlib.sha256(handle.read()).digest()
 
 
 def _tree_digest(root: str, suffixes: tuple[str, ...] = ()) -> list[bytes]:
@@ -153,11 +157,13 @@ class BuildRecord(NamedTuple):
 
 def _module_files() -> list[str]:
     """What the imported modules are known by: a module outside the standard library (Python's
-    version stands for that) and outside installed packages by its own file; an installed
-    package by its installer's record of its files and their hashes (``*.dist-info/RECORD``,
-    every one in the folder: a package upgraded, added or removed changes them)."""
+    version stands for that), the generator and the runtime (``code_version`` holds them) and
+    installed packages by its own file; an installed package by its installer's record of its
+    files and their hashes (``*.dist-info/RECORD``, every one in the folder: a package upgraded,
+    added or removed changes them)."""
     found: set[str] = set()
     installed: set[str] = set()
+    known = (_STDLIB, os.path.join(_GENERATOR, ""), os.path.join(_runtime_root(), ""))
     for module in list(sys.modules.values()):
         name = getattr(module, "__file__", None)
         if not (isinstance(name, str) and os.path.isfile(name)):
@@ -166,7 +172,7 @@ def _module_files() -> list[str]:
         head, packages, _ = path.partition(f"{os.sep}site-packages{os.sep}")
         if packages:
             installed.add(head + packages)
-        elif not path.startswith(_STDLIB):
+        elif not path.startswith(known):
             found.add(path)
     for folder in installed:
         found.update(str(p) for p in Path(folder).glob("*.dist-info/RECORD"))

@@ -27,6 +27,7 @@ from generator.cache import (
 )
 from generator.diagnostics import Diagnostic, render
 from generator.files import from_here
+from provcat.cli.choice import Choice
 
 if TYPE_CHECKING:
     from generator.pipeline import Result
@@ -51,7 +52,7 @@ _out = click.option(
 _format = click.option(
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=Choice(FORMATS),
     default="text",
     show_default=True,
     help="How diagnostics are printed.",
@@ -84,16 +85,20 @@ def _check_catalog(catalog: Path) -> None:
 
 
 class _Commands(click.Group):
-    """The commands, with `import` loaded when it is named: a build needs none of the importers."""
+    """The commands, with `import` and `site` loaded when named: a build needs neither."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), "import"})
+        return sorted({*super().list_commands(ctx), "import", "site"})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name == "import":
             from generator.importers.cli import import_group
 
             return import_group
+        if cmd_name == "site":
+            from generator.site.cli import site
+
+            return site
         return super().get_command(ctx, cmd_name)
 
 

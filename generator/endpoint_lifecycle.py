@@ -1,5 +1,6 @@
 """Endpoint lifecycle checks: a successor that names another endpoint of the same provider (and
-not a retired one), dates in order, and a shutdown date for every retired endpoint.
+not a retired one), dates in order, a shutdown date for every retired endpoint, and no request
+defaults on a retired one.
 
 The state an endpoint is in on a given day is judged at run time (``provcat.models.lifecycle``); here
 only what the YAML says must hold together.
@@ -42,6 +43,16 @@ def check_endpoint_lifecycles(providers: list[ProviderDecl]) -> list[Diagnostic]
                 continue
             name = f"{provider.key.value}/{ep.key.value}"
             status = life["status"]
+            if status.value == "retired" and ep.request_defaults:
+                first = next(iter(ep.request_defaults.values()))
+                problems.append(
+                    diag(
+                        "request_default_on_retired_endpoint",
+                        first.loc,
+                        f"{name} is retired but still gives request defaults "
+                        f"({', '.join(sorted(ep.request_defaults))}); no request reaches it",
+                    )
+                )
             if status.value == "retired" and "shutdown_date" not in life:
                 problems.append(
                     diag(

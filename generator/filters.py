@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from generator.pyliteral import literal
@@ -86,15 +87,39 @@ def _price_list(prices: dict[str, Any]) -> str:
     return ", ".join(f"{label} ${prices[name]}" for name, label in _PRICE_NAMES if name in prices)
 
 
-def _prices_cell(prices: dict[str, Any] | None) -> str:
-    """A model's prices in one table cell: base, long-context tiers, batch."""
+def _span(period: dict[str, Any]) -> str:
+    """The days a price period holds, as the docs say it (``until`` is exclusive)."""
+    start, end = period.get("from"), period.get("until")
+    if start and end:
+        return f"from {start} until {end}"
+    return f"from {start}" if start else f"until {end}" if end else "always"
+
+
+def _prices_cell(prices: Any) -> str:
+    """A model's prices in one table cell: base, long-context tiers, batch; a schedule gives each
+    period's days before its prices."""
     if not prices:
         return "—"
+    if isinstance(prices, (list, tuple)):
+        return "<br>".join(f"**{_span(p)}**: {_prices_cell(p)}" for p in prices)
     parts = [_price_list(prices)]
+    for fee in prices.get("fees", ()):
+        per = (
+            f"per {fee['per']:,} {fee['unit']}s" if fee.get("per", 1) > 1 else f"per {fee['unit']}"
+        )
+        when = fee.get("when")
+        cond = ""
+        if when:
+            ((option, value),) = when.items()
+            cond = f" ({option} {value}{', default' if fee.get('default') else ''})"
+        parts.append(f"fee ${fee['price']} {per}{cond}")
     for tier in prices.get("tiers", ()):
         parts.append(f"above {tier['above_input_tokens']:,} input: {_price_list(tier)}")
     batch = prices.get("batch")
-    if batch:
+    if batch and "discount" in batch:
+        off = (Decimal(batch["discount"]) * 100).normalize()
+        parts.append(f"batch: {off:f}% off every price (cache and tiers included)")
+    elif batch:
         parts.append(f"batch: {_price_list(batch)}")
         for tier in batch.get("tiers", ()):
             parts.append(f"batch above {tier['above_input_tokens']:,} input: {_price_list(tier)}")
@@ -194,4 +219,6 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "prettyjson": _prettyjson,
     "sources": _sources,
     "model_row": _model_row,
+    "prices_cell": _prices_cell,
+    "span": _span,
 }

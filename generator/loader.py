@@ -313,9 +313,29 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         )
                     )
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        # an unclosed quote, bracket or brace is reported where it starts (libyaml notices it
+        # only where it gives up, often the end of the file); anything else where it was found
+        unclosed = exc.context_mark is not None and (exc.context or "").startswith(
+            ("while scanning a quoted", "while parsing a flow")
+        )
+        mark = exc.context_mark if unclosed else (exc.problem_mark or exc.context_mark)
         line, column = _mark(mark) if mark is not None else (1, 1)
         what = exc.problem or "invalid YAML"
+        if unclosed and exc.problem_mark is not None:
+            end_line, end_column = _mark(exc.problem_mark)
+            thing = (
+                (exc.context or "").removeprefix("while scanning ").removeprefix("while parsing ")
+            )
+            problems.append(
+                diag(
+                    "yaml_syntax",
+                    (display, line, column),
+                    f"{thing} starts here and is never closed ({what} at line {end_line}, "
+                    f"column {end_column})",
+                    "close it on the line it belongs to",
+                )
+            )
+            return problems, shape, root
         if "nesting depth" in what:  # libyaml's own limit, met while scanning ahead
             problems.append(
                 diag(

@@ -34,7 +34,8 @@ def endpoint_defaults() -> EndpointDefaults:
     }
     types = {
         "api": {**config, "timeout": 600},
-        "agentic": {**config, "auth_type": "none", "timeout": 3600},
+        # an agent's answer is no API body: there is no token usage to read
+        "agentic": {**config, "auth_type": "none", "timeout": 3600, "requires_tokens": False},
     }
     assert sorted(types) == sorted(ENDPOINT_TYPES)
     return tuple(INHERITED_SETTINGS), types

@@ -1,9 +1,10 @@
 """Whole-set checks of the model inventory (`models:`), every problem at once.
 
-Keys, references (successor, points_to) and their cycles, limits, lifecycle dates, price tiers and
-signs within each provider; then what makes a stale catalog visible: every request default and
-model alias must name a listed model that is not retired, and a deprecated one is a warning.
-Only these last diagnostics depend on the day (``as_of``); nothing here changes generated output.
+Keys, references (successor, points_to) and their cycles, limits, lifecycle dates and prices
+(generator.prices_check) within each provider; then what makes a stale catalog visible: every
+request default and model alias must name a listed model that is not retired, and a deprecated
+one is a warning, as is a price change of one within 30 days. Only these last diagnostics depend
+on the day (``as_of``); nothing here changes generated output.
 
 A provider's checks read its own file alone, so they run in two halves: ``summarize`` (everything
 but the day, kept in the build cache with the file's records) and ``judge`` (the lifecycle of the
@@ -16,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from generator.diagnostics import Diagnostic, Loc, diag
 from generator.model import Key, ModelDecl, ProviderDecl
+from generator.prices_check import price_change_days, price_problems
 from provcat.catalog.keys import canonical_key
 from provcat.models.lifecycle import parse_day, state
 
@@ -45,6 +46,7 @@ class Use(NamedTuple):
     deprecation_date: str | None
     shutdown_date: str | None
     successor: str | None
+    price_changes: tuple[str, ...] = ()  # the days its price schedule changes, sorted
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,7 @@ def summarize(p: ProviderDecl) -> Summary:
         out.extend(_references(p, m, index))
         out.extend(_limits(m))
         out.extend(_dates(m))
-        out.extend(_prices(m))
+        out.extend(price_problems(m))
     out.extend(_cycles(p, index))
     uses: list[Use] = []
     if p.models:
@@ -218,57 +220,6 @@ def _dates(m: ModelDecl) -> Iterator[Diagnostic]:
         )
 
 
-def _price_leaves(
-    node: Any, path: tuple[str | int, ...]
-) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    if isinstance(node, dict):
-        for k, v in node.items():
-            if k != "above_input_tokens":
-                yield from _price_leaves(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _price_leaves(v, (*path, i))
-    else:
-        yield path, node
-
-
-def _prices(m: ModelDecl) -> Iterator[Diagnostic]:
-    prices = m.facts.get("prices")
-    if prices is None:
-        return
-    for path, value in _price_leaves(prices, ("prices",)):
-        if Decimal(str(value)) < 0:
-            where = "/".join(str(p) for p in path)
-            yield diag(
-                "negative_price", m.at(*path), f"{where} of model '{m.key.value}' is {value}"
-            )
-    yield from _tiers(m, prices.get("tiers", ()), ("prices", "tiers"))
-    yield from _tiers(m, prices.get("batch", {}).get("tiers", ()), ("prices", "batch", "tiers"))
-
-
-def _tiers(m: ModelDecl, tiers: Any, path: tuple[str, ...]) -> Iterator[Diagnostic]:
-    window = m.facts.get("context_window")
-    previous: int | None = None
-    for i, tier in enumerate(tiers):
-        threshold = tier["above_input_tokens"]
-        loc = m.at(*path, i, "above_input_tokens")
-        if previous is not None and threshold <= previous:
-            yield diag(
-                "tier_threshold_not_increasing",
-                loc,
-                f"price tier {i} of model '{m.key.value}' starts above {threshold} tokens, "
-                f"not above the previous tier's {previous}",
-            )
-        if window is not None and threshold >= window:
-            yield diag(
-                "tier_above_context",
-                loc,
-                f"price tier {i} of model '{m.key.value}' starts above {threshold} tokens, "
-                f"which its context window {window} never reaches",
-            )
-        previous = threshold
-
-
 def _uses(p: ProviderDecl, index: dict[str, ModelDecl], found: list[Use]) -> Iterator[Diagnostic]:
     """Request defaults and policy model aliases against the inventory: an unknown model is
     reported here; each known one is added to ``found`` for ``judge``."""
@@ -309,14 +260,31 @@ def _uses(p: ProviderDecl, index: dict[str, ModelDecl], found: list[Use]) -> Ite
                 facts.get("deprecation_date"),
                 facts.get("shutdown_date"),
                 facts.get("successor"),
+                price_change_days(facts.get("prices")),
             )
         )
 
 
+PRICE_NOTICE_DAYS = 30
+
+
 def judge(summary: Summary, as_of: date) -> Iterator[Diagnostic]:
     """The models ``summary``'s provider uses, as of ``as_of``: retired is an error,
-    deprecated a warning."""
+    deprecated a warning, and so is a price change within PRICE_NOTICE_DAYS days."""
     for use in summary.uses:
+        for text in use.price_changes:
+            try:
+                days = (parse_day(text) - as_of).days
+            except ValueError:  # reported as invalid_date by the price checks
+                continue
+            if 0 < days <= PRICE_NOTICE_DAYS:
+                yield diag(
+                    "default_model_price_change",
+                    use.loc,
+                    f"{use.what} names '{use.model}', whose price changes on {text} "
+                    f"(in {days} days, as of {as_of.isoformat()}); check the estimate and budget",
+                )
+                break
         now = state(use.status, use.deprecation_date, use.shutdown_date, as_of)
         instead = f"; its successor is '{use.successor}'" if use.successor else ""
         if now == "retired":

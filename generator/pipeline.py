@@ -22,10 +22,11 @@ from generator.render import provider_pages, render
 from generator.schema_check import check, check_schema_reference
 from generator.snapshot import Part, inventory_part
 from generator.snapshot import build as build_snapshot
+from generator.target_records import records
 from generator.targets import load as load_targets
-from generator.targets import provider_targets, records
+from generator.targets import provider_targets
 from generator.targets import validate as validate_targets
-from generator.validate import validate
+from generator.validate import keys_of, validate
 from provcat.catalog.keys import canonical_key
 
 PROVIDER_SCHEMA = "provider.schema.json"
@@ -51,7 +52,8 @@ def provider_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnost
 class ProviderFile(NamedTuple):
     """What one provider file gives the build, all made from the file alone (the build cache
     keeps it under the file's bytes): its problems, records, inventory summary and part, and its
-    model module and page."""
+    model module and page. A file with schema errors has only its problems and, when it can be
+    read that far, a record whose keys take part in the key checks (no summary)."""
 
     found: list[Diagnostic]
     decl: ProviderDecl | None = None
@@ -76,10 +78,15 @@ def read_provider(path: Path, shown: str, source: str, cache: FileCache | None) 
     if doc is not None:
         found = found + check_schema_reference(doc, PROVIDER_SCHEMA) + check(doc, PROVIDER_SCHEMA)
         made = ProviderFile(found)
-        if not errors(found):
+        if errors(found):
+            # the file could be read: its keys still take part in the whole-set key checks, so
+            # a schema error does not hide a collision with another file (issue #25)
+            made = ProviderFile(found, keys_of(doc, path.stem))
+        else:
             decl = build(doc, path.stem)
             part = inventory_part(decl)
-            pages = provider_pages(source, canonical_key(decl.key.value), part) if part else None
+            provider = canonical_key(decl.key.value)
+            pages = provider_pages(source, provider, part, cache) if part else None
             summary = summarize(decl)
             if decl.policy is None:  # then only the summary, the part and the pages read them
                 decl = replace(decl, models=())
@@ -132,19 +139,22 @@ def _run(
     files, problems = provider_files(catalog, base)
     source = display_path(catalog, base) + "/"
     decls: list[ProviderDecl] = []
+    partial: list[ProviderDecl] = []  # files with schema errors: their keys only
     summaries: list[Summary] = []
     parts: dict[str, Part | None] = {}
     pages: dict[str, dict[str, str]] = {}
     for path in files:
         read = read_provider(path, display_path(path, base), source, cache)
         problems.extend(read.found)
-        if read.decl is not None and read.summary is not None:
+        if read.decl is not None and read.summary is None:
+            partial.append(read.decl)
+        elif read.decl is not None and read.summary is not None:
             decls.append(read.decl)
             summaries.append(read.summary)
             parts[read.decl.file] = read.part
             if read.pages is not None:
                 pages[canonical_key(read.decl.key.value)] = read.pages
-    problems.extend(validate(decls, Importer()))
+    problems.extend(validate(decls, Importer(), keys_only=partial))
     day = as_of or date.today()
     for summary in summaries:
         problems.extend(summary.problems)
@@ -186,5 +196,5 @@ def _run(
         result.snapshot = build_snapshot(
             decls, records(targets), mapping, parts, endpoint_targets=endpoint_mapping
         )
-        result.files = render(result.snapshot, source, pages)
+        result.files = render(result.snapshot, source, pages, cache)
     return result

@@ -8,15 +8,19 @@ touches the disk: generator.tree compares the result with ``generated/`` and wri
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from generator import GENERATOR_VERSION
+from generator.cache import FileCache
+from generator.catalog_json import FILE as CATALOG_JSON
+from generator.catalog_json import render_json
 from generator.codes import all_codes
 from generator.filters import FILTERS
 from generator.matrix import matrix
@@ -51,13 +55,37 @@ PAGES: tuple[tuple[str, str], ...] = (
 )
 
 
-@cache
-def environment() -> jinja2.Environment:
+class _Compiled(jinja2.BytecodeCache):
+    """The templates as jinja2 compiled them, kept in the build cache beside the files' entries
+    (compiling the pages' templates is about 60 ms of every build). An entry is found by the
+    template's name, its source's checksum, jinja2's version and the build cache's code version
+    (which holds this module: the environment's options); anything else is a miss."""
+
+    def __init__(self, cache: FileCache) -> None:
+        self.cache = cache
+
+    def _key(self, bucket: jinja2.bccache.Bucket) -> str:
+        name = f"template {jinja2.__version__} {bucket.key}"
+        return self.cache.key(bucket.checksum.encode(), name)
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        kept = self.cache.get(self._key(bucket))
+        if isinstance(kept, bytes):
+            bucket.bytecode_from_string(kept)  # checks jinja2's magic and the checksum again
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.cache.put(self._key(bucket), bucket.bytecode_to_string())
+
+
+@lru_cache(maxsize=2)
+def environment(cache: FileCache | None = None) -> jinja2.Environment:
+    """The templates' environment; with ``cache``, compiled templates are kept in it."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
+        bytecode_cache=_Compiled(cache) if cache is not None else None,
     )
     env.filters.update(FILTERS)
     return env
@@ -83,6 +111,48 @@ def lifecycle_rows(inventory: Mapping[str, Any]) -> list[dict[str, Any]]:
     return sorted(
         rows, key=lambda r: (r.get("shutdown_date") or "9999-99-99", r["provider"], r["model"])
     )
+
+
+def price_change_rows(inventory: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every announced price change (a period of a price schedule after the first), by day."""
+    rows = []
+    for provider, models in inventory.items():
+        for m in models:
+            periods = m.get("prices")
+            if not isinstance(periods, (list, tuple)):
+                continue
+            for before, after in itertools.pairwise(periods):
+                rows.append(
+                    {
+                        "provider": provider,
+                        "model": m["model"],
+                        "on": after.get("from"),
+                        "before": before,
+                        "after": after,
+                    }
+                )
+            last = periods[-1] if periods else None
+            if last is not None and last.get("until"):
+                rows.append(
+                    {
+                        "provider": provider,
+                        "model": m["model"],
+                        "on": last["until"],
+                        "before": last,
+                        "after": None,
+                    }
+                )
+    return sorted(rows, key=lambda r: (r["on"] or "", r["provider"], r["model"]))
+
+
+def secondary_rows(inventory: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every fact a model records as read only from a reseller or third party."""
+    return [
+        {"provider": provider, "model": m["model"], **entry}
+        for provider, models in sorted(inventory.items())
+        for m in models
+        for entry in m.get("secondary", ())
+    ]
 
 
 def counts(snapshot: dict[str, Any]) -> dict[str, int]:
@@ -156,6 +226,8 @@ def _context(snapshot: dict[str, Any], source: str) -> dict[str, Any]:
         "inventory": tuple(inventory),  # the pages read which providers have one
         "model_counts": {key: len(models) for key, models in inventory.items()},
         "lifecycle_rows": lifecycle_rows(inventory),
+        "price_change_rows": price_change_rows(inventory),
+        "secondary_rows": secondary_rows(inventory),
         "provider_rows": literal(providers, 0, 4),
         "targets": targets,
         "matrix": matrix(targets),
@@ -163,10 +235,12 @@ def _context(snapshot: dict[str, Any], source: str) -> dict[str, Any]:
     }
 
 
-def provider_pages(source: str, key: str, part: Part) -> dict[str, str]:
+def provider_pages(
+    source: str, key: str, part: Part, cache: FileCache | None = None
+) -> dict[str, str]:
     """Provider ``key``'s model module and models page, made from its own file alone (the build
     cache keeps them with the file's records)."""
-    env = environment()
+    env = environment(cache)
     models, index = part
     values = {
         "source": source,
@@ -185,22 +259,26 @@ def provider_pages(source: str, key: str, part: Part) -> dict[str, str]:
 
 
 def render(
-    snapshot: dict[str, Any], source: str, pages: Mapping[str, dict[str, str]] | None = None
+    snapshot: dict[str, Any],
+    source: str,
+    pages: Mapping[str, dict[str, str]] | None = None,
+    cache: FileCache | None = None,
 ) -> dict[str, str]:
     """Every generated file: relative path -> text. ``pages`` holds ``provider_pages`` by
-    canonical provider key where they were made already."""
-    env = environment()
+    canonical provider key where they were made already; ``cache`` keeps compiled templates."""
+    env = environment(cache)
     context = _context(snapshot, source)
     files: dict[str, str] = {}
     for name, template in PAGES:
         files[name] = env.get_template(template).render(context)
     files["provcat_catalog/py.typed"] = ""
+    files[CATALOG_JSON] = render_json(snapshot, context["fingerprint"], source)
     inventory = snapshot.get("inventory", {})
     index = snapshot.get("inventory_index", {})
     for key, models in inventory.items():
         made = (pages or {}).get(key)
         files.update(
-            made if made is not None else provider_pages(source, key, (models, index[key]))
+            made if made is not None else provider_pages(source, key, (models, index[key]), cache)
         )
     target_page = env.get_template("docs/target.md.j2")
     for target in snapshot.get("targets", ()):

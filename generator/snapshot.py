@@ -58,6 +58,7 @@ def _endpoint(p: ProviderDecl, ep: EndpointDecl, module: str | None) -> dict[str
         "api_key_env": settings["api_key_env"],
         "content_type": settings["content_type"],
         "timeout": settings["timeout"],
+        "max_retries": settings["max_retries"],
         "default_headers": dict(sorted(settings["default_headers"].items())),
         "requires_tokens": settings["requires_tokens"],
         "idempotent_retries": settings["idempotent_retries"],
@@ -104,11 +105,23 @@ def _policy(p: ProviderDecl) -> dict[str, Any] | None:
 _POLICY_FACTS = ("default_effort",)
 
 
-def _prices(prices: dict[str, Any]) -> dict[str, Any]:
-    """Every price as its exact decimal string; tiers and batch the same way."""
+def _prices(prices: dict[str, Any] | list[dict[str, Any]]) -> Any:
+    """Every price as its exact decimal string; tiers and batch the same way. A schedule stays a
+    tuple of periods, each with its days (``from``, ``until``) and notes as written."""
+    if isinstance(prices, list):
+        return tuple(_prices(period) for period in prices)
     out: dict[str, Any] = {}
     for name, value in sorted(prices.items()):
-        if name == "tiers":
+        if name in ("from", "until", "gap_before", "note"):
+            out[name] = value
+        elif name == "source":
+            out[name] = (value,) if isinstance(value, str) else tuple(value)
+        elif name == "fees":
+            out[name] = tuple(
+                {k: (str(v) if k == "price" else v) for k, v in sorted(fee.items())}
+                for fee in value
+            )
+        elif name == "tiers":
             out[name] = tuple(
                 {k: (v if k == "above_input_tokens" else str(v)) for k, v in sorted(tier.items())}
                 for tier in value
@@ -127,6 +140,8 @@ def model_record(m: ModelDecl) -> dict[str, Any]:
         "aliases": tuple(sorted(a.value for a in m.aliases)),
     }
     for name, value in sorted(m.facts.items()):
+        if name == "imported":  # the importer's bookkeeping, not a fact of the model
+            continue
         if name == "prices":
             value = _prices(value)
         elif name == "source":

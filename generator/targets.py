@@ -1,5 +1,5 @@
-"""Schema targets: load catalog/schema-targets/*.yaml, check them, validate every rule against
-the shared vocabulary, and freeze them into snapshot records.
+"""Schema targets: load catalog/schema-targets/*.yaml, check them, and validate every rule against
+the shared vocabulary (generator.target_records freezes the valid ones into snapshot records).
 
 The rule files are data for one engine (``provcat.toolschema``); this module makes sure the
 engine can run them: every trigger, action and step exists, each parameter is one the trigger
@@ -19,6 +19,7 @@ from generator.diagnostics import Diagnostic, Loc, diag, errors
 from generator.files import display_path, yaml_files
 from generator.loader import Document, load_file
 from generator.schema_check import check, check_schema_reference
+from provcat.catalog.keys import suggest
 
 # The vocabulary (provcat.toolschema.vocabulary) is imported by the checks that read it: the
 # toolschema package it lives in is a large import, and a catalog without targets needs none of it.
@@ -71,7 +72,8 @@ def _fields(template: str) -> list[str] | None:
         return None
 
 
-def _triggers(rule: dict[str, Any]) -> list[dict[str, Any]]:
+def rule_triggers(rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """A rule's triggers as a list (a rule may name one trigger or several)."""
     trig = rule["trigger"]
     return list(trig) if isinstance(trig, list) else [trig]
 
@@ -195,7 +197,7 @@ def _check_rule(
         )
     if not rule.get("docs_url"):
         out.append(diag("missing_docs_url", decl.doc.loc(at), f"rule '{code}' has no docs_url"))
-    triggers = _triggers(rule)
+    triggers = rule_triggers(rule)
     trigger_paths: list[tuple[str | int, ...]] = (
         [(*at, "trigger", i) for i in range(len(triggers))]
         if isinstance(rule["trigger"], list)
@@ -360,11 +362,11 @@ def _coverage(
 
     output = data["output"]
     out: list[Diagnostic] = []
-    kinds = {t["kind"]: (r, t) for r in rules for t in _triggers(r)}
+    kinds = {t["kind"]: (r, t) for r in rules for t in rule_triggers(r)}
     order = set(output.get("key_order") or ())
     handled: set[str] = set()
     for rule in rules:
-        for trig in _triggers(rule):
+        for trig in rule_triggers(rule):
             if trig["kind"] == "keyword" and rule["action"] in ("drop-keyword", "drop-annotation"):
                 handled |= set(trig["keywords"])
             elif (handles := TRIGGERS[trig["kind"]].handles) is not None:
@@ -428,7 +430,7 @@ def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
                 )
             else:
                 base_rules = [
-                    _reprefixed(r, parent.id, decl.id) for r in parent.data.get("rules") or []
+                    inherited_rule(r, parent.id, decl.id) for r in parent.data.get("rules") or []
                 ]
         rules = data.get("rules") or []
         codes: dict[str, int] = {}
@@ -484,7 +486,8 @@ def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
     return out
 
 
-def _reprefixed(rule: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+def inherited_rule(rule: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A parent's rule as target ``new`` inherits it: codes under ``old/`` renamed to ``new/``."""
     copy = dict(rule)
     copy["code"] = (
         new + rule["code"][len(old) :] if rule["code"].startswith(old + "/") else rule["code"]
@@ -501,85 +504,6 @@ def _reprefixed(rule: dict[str, Any], old: str, new: str) -> dict[str, Any]:
         fixed.append(t2)
     copy["trigger"] = fixed if isinstance(trig, list) else fixed[0]
     return copy
-
-
-def _tuples(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _tuples(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    return value
-
-
-def records(decls: list[TargetDecl]) -> tuple[dict[str, Any], ...]:
-    """The snapshot records of valid targets, sorted by id, with `extends` resolved."""
-    by_id = {d.id: d for d in decls}
-    out = []
-    for decl in sorted(decls, key=lambda d: d.id):
-        data = decl.data
-        parent = by_id[data["extends"]].data if "extends" in data else None
-        rules = (
-            [*(_reprefixed(r, parent["id"], decl.id) for r in parent.get("rules") or [])]
-            if parent
-            else []
-        )
-        rules += list(data.get("rules") or [])
-        keywords = data.get("keywords")
-        if keywords is None:
-            keywords = (parent or {}).get("keywords") or {}
-        output = data["output"]
-        out.append(
-            {
-                "id": decl.id,
-                "display_name": data["display_name"],
-                "description": data.get("description"),
-                "api_surface": data["api_surface"],
-                "rules_reviewed_at": data["rules_reviewed_at"],
-                "review": tuple(
-                    {"source": r["source"], "checked": r["checked"], "change": r["change"]}
-                    for r in data["review"]
-                ),
-                "api_key_env": data.get("api_key_env"),
-                "extends": data.get("extends"),
-                "source": decl.doc.file,
-                "docs": tuple({"title": d["title"], "url": d["url"]} for d in data["docs"]),
-                "probe": _tuples(data["probe"]) if "probe" in data else None,
-                "output": {
-                    "envelope": _tuples(output["envelope"]),
-                    "description": output["description"],
-                    "schema_style": output["schema_style"],
-                    "refs": output.get("refs", "keep"),
-                    "nullable_style": output.get("nullable_style", "type-union"),
-                    "type_case": output.get("type_case", "lower"),
-                    "int64_keywords": tuple(output.get("int64_keywords") or ()),
-                    "key_order": tuple(output.get("key_order") or ()),
-                },
-                "keywords": {k: tuple(v) for k, v in keywords.items()},
-                "steps": {
-                    k: {"code": v["code"], "detail": v["detail"]}
-                    for k, v in (data.get("steps") or {}).items()
-                },
-                "rules": tuple(
-                    {
-                        "code": r["code"],
-                        "severity": r["severity"],
-                        "triggers": tuple(_tuples(t) for t in _triggers(r)),
-                        "action": r["action"],
-                        "lossy": r["lossy"],
-                        "message": r["message"],
-                        "compile": r["compile"],
-                        "transformation": dict(r["transformation"])
-                        if "transformation" in r
-                        else None,
-                        "extra": {k: dict(v) for k, v in (r.get("extra") or {}).items()},
-                        "docs_url": r["docs_url"],
-                        "source": r["source"],
-                    }
-                    for r in rules
-                ),
-            }
-        )
-    return tuple(out)
 
 
 def provider_targets(
@@ -599,6 +523,7 @@ def provider_targets(
                     "unknown_schema_target",
                     loc,
                     f"tool_schema_target '{target}' is not a schema target (known: {known})",
+                    suggest(target, target_ids),
                 )
             )
         else:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from generator.diagnostics import Diagnostic, Loc, diag
 from generator.introspect import Importer, Resolved, request_model
-from generator.model import EndpointDecl, Key, ProviderDecl, Valued
+from generator.loader import Document
+from generator.model import EndpointDecl, Key, ProviderDecl, Valued, build
 from provcat.catalog.keys import canonical_key, suggest
 from provcat.catalog.keyspace import (
     ClassUse,
@@ -75,11 +76,21 @@ class _Context:
             self.out.append(found)
 
 
-def validate(providers: Iterable[ProviderDecl], importer: Importer) -> list[Diagnostic]:
-    """Every whole-set problem of ``providers`` (which passed their schema check)."""
+def validate(
+    providers: Iterable[ProviderDecl],
+    importer: Importer,
+    keys_only: Iterable[ProviderDecl] = (),
+) -> list[Diagnostic]:
+    """Every whole-set problem of ``providers`` (which passed their schema check).
+
+    ``keys_only`` are the records of files that failed their schema check but could be read:
+    their provider and endpoint keys and aliases take part in the key-space checks, so that a
+    collision is reported with the schema error instead of after it is fixed; nothing else of
+    theirs is checked (the schema check already refused their values).
+    """
     ctx = _Context(importer)
     ordered = sorted(providers, key=lambda p: (p.file, p.key.loc))
-    _provider_keys(ordered, ctx)
+    _provider_keys(sorted([*ordered, *keys_only], key=lambda p: (p.file, p.key.loc)), ctx)
     classes: list[ClassUse[Loc]] = []
     for provider in ordered:
         _endpoints(provider, ctx, classes)
@@ -87,6 +98,33 @@ def validate(providers: Iterable[ProviderDecl], importer: Importer) -> list[Diag
         ctx.report(_report(problem))
     _policies(ordered, ctx)
     return ctx.out
+
+
+def keys_of(doc: Document, stem: str) -> ProviderDecl | None:
+    """The record of a file that failed its schema check, for the key checks, or None when its
+    shape is too broken to read keys from (then its schema errors are all it reports)."""
+    data = doc.data
+    if (
+        not isinstance(data, dict)
+        or not _strings(data, "aliases")
+        or not isinstance(data.get("provider"), str)
+    ):
+        return None
+    endpoints = data.get("endpoints", {})
+    if not isinstance(endpoints, dict) or not all(
+        isinstance(ep, dict) and _strings(ep, "aliases") for ep in endpoints.values()
+    ):
+        return None
+    try:
+        return build(doc, stem)
+    except Exception:  # another shape the schema refused broke the builder: nothing to add
+        return None
+
+
+def _strings(mapping: dict[str, object], name: str) -> bool:
+    """Whether ``mapping[name]`` is absent or a list of strings (the keys' own shape)."""
+    value = mapping.get(name, [])
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def _keys(p: ProviderDecl) -> ProviderKeys[Loc]:

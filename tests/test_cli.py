@@ -20,7 +20,7 @@ def test_summary_line(workspace: Workspace) -> None:
     assert run.exit_code == 0
     line = run.stdout.strip().splitlines()[-1]
     assert line.startswith("provcat: 3 providers, 6 endpoints, 10 aliases, 1 model alias, 2 models")
-    assert line.endswith("generated/ 4 files updated.")
+    assert line.endswith("generated/ 5 files updated.")  # catalog.json among them
 
 
 def test_summary_line_counts_one_in_the_singular(workspace: Workspace) -> None:

@@ -97,3 +97,17 @@ def test_lifecycle_needs_a_status_and_a_source(workspace: Workspace) -> None:
     assert run.exit_code == 1
     codes = {d["code"] for d in run.json["diagnostics"]}
     assert codes and codes <= {"schema_violation", "missing_field"}
+
+
+def test_request_defaults_on_a_retired_endpoint(workspace: Workspace) -> None:
+    # no request reaches a retired endpoint: its defaults would mislead (issue #27 item 8)
+    workspace.edit(
+        "alpha.yaml",
+        "    request_options: chat_request_factory\n",
+        "    request_defaults: {model: alpha-1}\n    request_options: chat_request_factory\n",
+    )
+    lines = _retire_embeddings(workspace, f'status: retired\nshutdown_date: "2026-03-01"\n{SOURCE}')
+    line = lines.index("    request_defaults: {model: alpha-1}") + 1
+    column = len("    request_defaults: {") + 1  # the first default's key
+    run = workspace.fails(("request_default_on_retired_endpoint", "alpha.yaml", line, column))
+    assert "still gives request defaults (model)" in run.json["diagnostics"][0]["message"]

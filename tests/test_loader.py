@@ -13,8 +13,49 @@ GOOD = "provider: gamma\ndisplay_name: Gamma\nmodule: provcat_testproviders.beta
 
 
 def test_yaml_syntax_error_is_reported_at_its_position(workspace: Workspace) -> None:
+    # an unclosed bracket is reported where it opens, not where libyaml gives up (issue #25)
     workspace.write("gamma.yaml", GOOD + "endpoints: [1, 2\n")
-    workspace.fails(("yaml_syntax", "gamma.yaml", 6, 1))
+    run = workspace.fails(("yaml_syntax", "gamma.yaml", 5, 12))
+    assert "line 6, column 1" in run.json["diagnostics"][0]["message"]
+
+
+def test_an_unclosed_quote_is_reported_on_the_line_that_opens_it(workspace: Workspace) -> None:
+    workspace.write(
+        "gamma.yaml",
+        'provider: gamma\ndisplay_name: "Gamma\nmodule: provcat_testproviders.beta\n'
+        "defaults:\n  base_url: http://127.0.0.1:9/v1\n",
+    )
+    run = workspace.fails(("yaml_syntax", "gamma.yaml", 3, 15))
+    assert "never closed" in run.json["diagnostics"][0]["message"]
+
+
+def test_a_bad_indent_is_reported_on_its_own_line(workspace: Workspace) -> None:
+    workspace.write("gamma.yaml", GOOD + "defaults:\n  base_url: x\n api_key_env: Y\n")
+    workspace.fails(("yaml_syntax", "gamma.yaml", 7, 2))
+
+
+def test_a_schema_error_does_not_hide_a_collision_with_another_file(workspace: Workspace) -> None:
+    """Every problem a readable file has is reported in one run: the unknown field and the
+    alias that another file already owns (issue #25)."""
+    alpha = (workspace.providers / "alpha.yaml").read_text(encoding="utf-8")
+    assert "aliases: [alpha-ai, al]" in alpha
+    workspace.write("gamma.yaml", GOOD + "displya: x\naliases: [al]\n")
+    run = workspace.fails(
+        ("missing_field", "gamma.yaml", 2, 1),  # no endpoints
+        ("unknown_field", "gamma.yaml", 5, 1),
+        ("duplicate_provider_key", "gamma.yaml", 6, 11),
+    )
+    assert "alpha" in run.json["diagnostics"][2]["message"]
+
+
+def test_a_file_too_broken_to_read_keys_from_reports_its_schema_errors(
+    workspace: Workspace,
+) -> None:
+    workspace.write("gamma.yaml", GOOD + "aliases: al\nendpoints: [1]\n")
+    run = workspace.run()
+    assert run.exit_code == 1
+    codes = {d["code"] for d in run.json["diagnostics"]}
+    assert codes and codes <= {"schema_violation", "unknown_field", "missing_required_field"}
 
 
 def test_duplicate_mapping_key(workspace: Workspace) -> None:

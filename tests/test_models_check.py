@@ -224,7 +224,7 @@ RULES = [
     (
         "negative_batch_price",
         '      output: "10"\n',
-        '      output: "10"\n      batch: {input: "-0.5"}\n',
+        '      output: "10"\n      batch: {input: "-0.5", output: "5"}\n',
         "negative_price",
         46,
         22,
@@ -233,10 +233,10 @@ RULES = [
     (
         "negative_batch_tier_price",
         '      output: "10"\n',
-        '      output: "10"\n      batch: {tiers: [{above_input_tokens: 10, output: -1}]}\n',
+        '      output: "10"\n      batch: {input: "0.6", output: "5", tiers: [{above_input_tokens: 10, output: -1}]}\n',
         "negative_price",
         46,
-        56,
+        83,
         ("prices/batch/tiers/0/output",),
     ),
 ]

@@ -9,7 +9,10 @@ import pytest
 
 from tests.conftest import ROOT
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+PAGES = [
+    *(ROOT / name for name in ("README.md", "CONTRIBUTING.md", "CHANGELOG.md")),
+    *sorted((ROOT / "docs").rglob("*.md")),
+]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
@@ -48,3 +51,18 @@ def test_quickstart_summary_line_matches_the_catalog(tmp_path: object) -> None:
 
 def _readme() -> str:
     return (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+# files of other projects that catalog comments name (the agents' own instruction files)
+FOREIGN_FILES = {"AGENTS.md", "CLAUDE.md", "GEMINI.md"}
+
+
+def test_catalog_comments_name_only_files_that_exist() -> None:
+    """A project file named in a catalog comment (`catalog/REVIEWS.md`, `FINDINGS.md`) exists."""
+    for path in sorted((ROOT / "catalog").rglob("*.yaml")):
+        for name in re.findall(
+            r"(?<![/\w])((?:[\w-]+/)*[A-Z][A-Z_]+\.md)\b", path.read_text("utf-8")
+        ):
+            if name in FOREIGN_FILES:
+                continue
+            assert (ROOT / name).exists() or (path.parent / name).exists(), (path.name, name)

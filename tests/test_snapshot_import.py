@@ -92,6 +92,27 @@ def test_wheel_holds_runtime_and_snapshot_only(wheel_dir: Path) -> None:
     assert (wheel_dir / "provcat_catalog" / "py.typed").is_file()
 
 
+def test_the_wheel_ships_catalog_json_with_its_schema(wheel_dir: Path) -> None:
+    """catalog.json and its schema sit in the installed snapshot package, readable through
+    importlib.resources, and the one validates against the other."""
+    import json
+
+    import jsonschema
+
+    shipped = wheel_dir / "provcat_catalog" / "catalog.json"
+    assert shipped.read_bytes() == (ROOT / "generated/provcat_catalog/catalog.json").read_bytes()
+    schema = json.loads((wheel_dir / "provcat_catalog" / "catalog.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(json.loads(shipped.read_text()))
+    result = _python(
+        "import importlib.resources, json\n"
+        "text = importlib.resources.files('provcat_catalog').joinpath('catalog.json').read_text()\n"
+        "print(json.loads(text)['fingerprint'])\n",
+        path=[str(wheel_dir), sysconfig.get_paths()["purelib"]],
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == provcat_catalog.FINGERPRINT
+
+
 def test_import_from_an_installed_wheel(wheel_dir: Path) -> None:
     deps = sysconfig.get_paths()["purelib"]  # pydantic; its .pth files are not processed with -S
     result = _python(

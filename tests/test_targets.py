@@ -237,6 +237,18 @@ def test_unknown_provider_target(workspace: Workspace) -> None:
     assert _codes(workspace) == ["unknown_schema_target"]
 
 
+def test_a_misspelt_target_gets_a_did_you_mean(workspace: Workspace) -> None:
+    _write(workspace, "demo.yaml", MINIMAL)
+    workspace.edit(
+        "alpha.yaml",
+        "module: provcat_testproviders.alpha",
+        "module: provcat_testproviders.alpha\ntool_schema_target: dmeo",
+    )
+    run = workspace.run()
+    (found,) = [d for d in run.json["diagnostics"] if d["code"] == "unknown_schema_target"]
+    assert found["hint"] == "did you mean 'demo'?"
+
+
 def test_unknown_endpoint_target_is_reported_at_its_position(workspace: Workspace) -> None:
     workspace.edit(
         "alpha.yaml",

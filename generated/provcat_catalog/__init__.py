@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 5
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:dd23192332e8a80cded62ee18f1c0d90ac40e6bab0feef92b33e1dabf015b50f'
+FINGERPRINT: Final = 'sha256:5161b9e0e53aab05a17c90328af0975080d9254f25fe6b5831d4931834de3435'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -32,6 +32,7 @@ EndpointRecord = TypedDict(
         "api_key_env": str | None,
         "content_type": str,
         "timeout": float,
+        "max_retries": int,
         "default_headers": dict[str, str],
         "requires_tokens": bool,
         "idempotent_retries": bool,

@@ -104,6 +104,11 @@ def _describe(change: Change) -> str:
         return f"  {change.kind:<8} {where}"
     if change.kind == "changed":
         return f"  changed  {where}: {change.field} {change.old!r} -> {change.new!r}"
+    if change.kind == "kept":  # the source changed a value a maintainer had edited
+        return (
+            f"  kept     {where}: {change.field} {change.old!r} (maintainer's; the source now "
+            f"says {change.new!r})"
+        )
     value = change.new if change.kind == "added" else change.old
     return f"  {change.kind:<8} {where}: {change.field} {value!r}"
 

@@ -3,9 +3,14 @@
 Ownership is by field. The source owns the facts it states (``SOURCE_MODEL_FIELDS`` per model;
 display name, docs URL, base URL, auth and key variable, ``inventory_only`` per provider) and
 they are rewritten on every import. Everything else in the file is the maintainers' and is kept
-as it is: model aliases, status, lifecycle dates, successors, ``points_to``, notes,
-``reviewed_at``; provider aliases, description, policy, endpoints they edited, tool-schema target.
-The source's ``status`` fills an empty one, never replaces one. A model the source no longer lists
+as it is: model aliases, lifecycle dates, successors, ``points_to``, notes, ``reviewed_at``;
+provider aliases, description, policy, endpoints they edited, tool-schema target.
+
+``status`` is shared (``SHARED_MODEL_FIELDS``): the importer writes the source's value and records
+what it wrote under the model's ``imported:``. A re-import replaces a value that still equals
+that record (nobody edited it) and keeps one a maintainer changed; a status with no record (a
+file written before the record, or by hand) is the maintainer's, and an empty one is filled. The
+change list names every status change the source made, replaced (``changed``) or not (``kept``). A model the source no longer lists
 is removed unless a maintainer field is set on it or the file names it elsewhere (a request
 default, a policy alias, a successor, ``points_to``); then it stays and the summary says so.
 """
@@ -17,7 +22,10 @@ from typing import Any
 
 from generator.importers.models_dev import MODEL_FIELDS
 
-SOURCE_MODEL_FIELDS = tuple(f for f in MODEL_FIELDS if f != "status")
+SHARED_MODEL_FIELDS = ("status",)
+SOURCE_MODEL_FIELDS = tuple(f for f in MODEL_FIELDS if f not in SHARED_MODEL_FIELDS)
+# what the source says when it says nothing, per shared field
+_SOURCE_DEFAULT = {"status": "active"}
 SOURCE_PROVIDER_FIELDS = ("display_name", "docs_url", "inventory_only")
 SOURCE_DEFAULTS = ("base_url", "auth_type", "api_key_env")
 # the order a merged model's fields are written in: the source's, then the maintainers'
@@ -76,11 +84,49 @@ def _ordered(doc: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _model_order(model: dict[str, Any]) -> dict[str, Any]:
-    return _ordered(model, (*MODEL_FIELDS, *MAINTAINER_MODEL_FIELDS))
+    return _ordered(model, (*MODEL_FIELDS, *MAINTAINER_MODEL_FIELDS, "imported"))
+
+
+def _fresh(model: dict[str, Any]) -> dict[str, Any]:
+    """A model the source brings for the first time, with the record of what it wrote."""
+    written = {f: model.get(f, _SOURCE_DEFAULT[f]) for f in SHARED_MODEL_FIELDS}
+    return _model_order({**model, "imported": written})
 
 
 def has_maintainer_fields(model: dict[str, Any]) -> bool:
-    return any(k not in MODEL_FIELDS for k in model)
+    return any(k not in MODEL_FIELDS and k != "imported" for k in model)
+
+
+def _merge_shared(
+    provider: str,
+    model_id: str,
+    old: dict[str, Any],
+    new: dict[str, Any],
+    merged: dict[str, Any],
+    changes: list[Change],
+) -> None:
+    """Each shared field: the source's value replaces the importer's own earlier one, never a
+    maintainer's; every change the source made is listed."""
+    record = dict(old.get("imported") or {})
+    for name in SHARED_MODEL_FIELDS:
+        default = _SOURCE_DEFAULT[name]
+        source = new.get(name, default)
+        current = old.get(name)  # as written; None where the file says nothing
+        shown = current if current is not None else default
+        edited = shown != record[name] if name in record else current is not None
+        if edited:  # the maintainer's value stands; a source change is still listed
+            if source != shown and source != record.get(name):
+                changes.append(Change(provider, model_id, name, "kept", shown, source))
+        else:
+            if source == default:
+                merged.pop(name, None)
+            else:
+                merged[name] = source
+            if source != shown:
+                kind = "changed" if current is not None else "added"
+                changes.append(Change(provider, model_id, name, kind, current, source))
+        record[name] = source
+    merged["imported"] = record
 
 
 def _referenced(key: str, doc: dict[str, Any]) -> set[str]:
@@ -115,9 +161,7 @@ def merge_model(
             continue
         kind = "added" if before is None else "removed" if after is None else "changed"
         changes.append(Change(provider, model_id, key, kind, before, after))
-    if "status" not in merged and "status" in new:
-        merged["status"] = new["status"]
-        changes.append(Change(provider, model_id, "status", "added", None, new["status"]))
+    _merge_shared(provider, model_id, old, new, merged, changes)
     return _model_order(merged)
 
 
@@ -129,7 +173,7 @@ def merge_provider(
     changes: list[Change] = []
     if old is None:
         changes.append(Change(key, None, None, "added"))
-        fresh = {m: _model_order(f) for m, f in new.get("models", {}).items()}
+        fresh = {m: _fresh(f) for m, f in new.get("models", {}).items()}
         doc = {**new, "models": fresh} if fresh else dict(new)
         return _ordered(doc, PROVIDER_ORDER), changes
     merged = dict(old)
@@ -165,7 +209,7 @@ def merge_provider(
     models: dict[str, Any] = {}
     for model_id in sorted(set(old_models) | set(new_models)):
         if model_id not in old_models:
-            models[model_id] = _model_order(new_models[model_id])
+            models[model_id] = _fresh(new_models[model_id])
             changes.append(Change(key, model_id, None, "added"))
         elif model_id not in new_models:
             if has_maintainer_fields(old_models[model_id]) or model_id in referenced:

@@ -489,8 +489,9 @@ def _commit(snap: Snapshot) -> str | None:
 HEADER = (
     "# yaml-language-server: $schema=../../schemas/provider.schema.json\n"
     "# Imported from models.dev ({source}) by `python -m generator import models-dev`.\n"
-    "# A re-import rewrites what the source owns and keeps what maintainers add: model aliases,\n"
-    "# status, lifecycle dates, successors, points_to, notes, reviewed_at.\n"
+    "# A re-import rewrites what the source owns (and a status nobody edited: see `imported:`) and\n"
+    "# keeps what maintainers add: model aliases, an edited status, lifecycle dates, successors,\n"
+    "# points_to, notes, reviewed_at.\n"
 )
 
 

@@ -15,20 +15,24 @@ if TYPE_CHECKING:
     from provcat.endpoints.match import match_endpoint
     from provcat.endpoints.registry import EndpointRegistry
     from provcat.endpoints.resolution import resolve
+    from provcat.endpoints.textstream import Delta, text_stream, text_stream_sync
     from provcat.errors import ModelDeprecated, ModelNotFound, ModelRetired
     from provcat.models.cost import Cost, estimate_cost
     from provcat.models.inventory import ModelInfo, get_model, list_models
     from provcat.models.kwargs import model_kwargs
     from provcat.models.spec import ModelSpec, parse_model_spec
+    from provcat.models.usage import TokenUsage
 
 __all__ = [
     "Cost",
+    "Delta",
     "EndpointRegistry",
     "ModelDeprecated",
     "ModelInfo",
     "ModelNotFound",
     "ModelRetired",
     "ModelSpec",
+    "TokenUsage",
     "estimate_cost",
     "get_model",
     "iModel",
@@ -37,6 +41,8 @@ __all__ = [
     "model_kwargs",
     "parse_model_spec",
     "resolve",
+    "text_stream",
+    "text_stream_sync",
 ]
 
 # the one lazy-name table: public name -> its home module
@@ -53,6 +59,10 @@ _HOMES = {
     "ModelInfo": "provcat.models.inventory",
     "estimate_cost": "provcat.models.cost",
     "Cost": "provcat.models.cost",
+    "TokenUsage": "provcat.models.usage",
+    "Delta": "provcat.endpoints.textstream",
+    "text_stream": "provcat.endpoints.textstream",
+    "text_stream_sync": "provcat.endpoints.textstream",
     "ModelNotFound": "provcat.errors",
     "ModelRetired": "provcat.errors",
     "ModelDeprecated": "provcat.errors",

@@ -10,6 +10,8 @@ The hub's errors live in :mod:`provcat.hub.errors` and the tool-schema compiler'
     │   ├── ProviderUnavailable           the provider's Python failed to import
     │   ├── EndpointNotFound              no registered endpoint answers to the spelling
     │   ├── EndpointConfigurationError    a configuration or request field is refused
+    │   │   └── RequestValidationError    a request body is refused (every problem listed);
+    │   │                                 an APIError too, so `except APIError` catches it
     │   ├── EndpointRetired               the vendor retired the endpoint (strict mode)
     │   ├── ModelRetired                  the vendor retired the model
     │   ├── ModelNotFound (LookupError)   the inventory lists no such model
@@ -34,11 +36,15 @@ The hub's errors live in :mod:`provcat.hub.errors` and the tool-schema compiler'
     DeprecationWarning
     ├── EndpointDeprecated                deprecated (or retired, outside strict mode) endpoint
     └── ModelDeprecated                   deprecated (or retired, outside strict mode) model
+    UserWarning
+    ├── EffortIgnored                     a model spec's effort that no request field carries
+    └── UnknownProviderWarning            a model spec names a provider the catalog does not know
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -52,6 +58,7 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "CatalogValidationError",
+    "EffortIgnored",
     "EndpointConfigurationError",
     "EndpointDeprecated",
     "EndpointNotFound",
@@ -67,9 +74,12 @@ __all__ = [
     "ProviderCatalogError",
     "ProviderUnavailable",
     "RateLimitError",
+    "RequestProblem",
+    "RequestValidationError",
     "ServerError",
     "SnapshotFormatError",
     "StreamError",
+    "UnknownProviderWarning",
 ]
 
 
@@ -327,7 +337,10 @@ class APIStatusError(APIError):
 
 
 class APITimeoutError(APIError):
-    """The call did not complete within the endpoint's timeout."""
+    """The call did not complete within the endpoint's timeout. ``never_sent`` is true when the
+    connection was never made (a connect timeout): the request never reached the server."""
+
+    never_sent: bool = False
 
 
 class APIConnectionError(APIError):
@@ -349,6 +362,57 @@ class InvalidResponseError(APIError):
 
 class StreamError(APIError):
     """The vendor sent an error event in the middle of a stream."""
+
+
+class EffortIgnored(UserWarning):
+    """A model spec's effort (its suffix, or ``effort=``) is dropped: the model declares other
+    efforts, none, or the inventory does not list it (the spec's model is used without it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RequestProblem:
+    """One problem of a request body: where (``messages.0.role``), what, and the suggestion
+    ("did you mean 'temperature'?"), if any. Never the value itself."""
+
+    location: str
+    message: str
+    suggestion: str | None = None
+
+    def __str__(self) -> str:
+        hint = f"; {self.suggestion}" if self.suggestion else ""
+        return f"'{self.location}' {self.message}{hint}"
+
+
+class RequestValidationError(EndpointConfigurationError, APIError):
+    """The request body does not fit the endpoint's request model; nothing was sent.
+
+    ``problems`` lists every problem, each with a suggestion where one helps; ``field`` is the
+    first one's location. Both an :class:`EndpointConfigurationError` (as before) and an
+    :class:`APIError` (so that the ``except APIError`` around a call catches it too)."""
+
+    def __init__(self, provider: str, endpoint: str, problems: Sequence[RequestProblem]) -> None:
+        self.problems: tuple[RequestProblem, ...] = tuple(problems)
+        self.field = self.problems[0].location if self.problems else "request"
+        self.provider = provider
+        self.endpoint = endpoint
+        self.status = None
+        self.request_id = None
+        self.error_type = "request_validation"
+        self.error_code = None
+        self.vendor_message = None
+        self.excerpt = None
+        self.retry_after = None
+        text = f"{provider}/{endpoint}: {self.problems[0] if self.problems else 'invalid request'}"
+        if len(self.problems) > 1:
+            text += f" ({len(self.problems)} problems in the request)\n  " + "\n  ".join(
+                str(p) for p in self.problems[1:]
+            )
+        RuntimeError.__init__(self, text)
+
+
+class UnknownProviderWarning(UserWarning):
+    """``parse_model_spec`` read a spec whose provider the catalog does not know (the answer is
+    lionagi's, unchanged); ``model_kwargs`` refuses the same spec with the same words."""
 
 
 class SnapshotFormatError(ImportError):

@@ -6,7 +6,7 @@ import functools
 import os
 import re
 
-__all__ = ["sanitize", "url_without_password"]
+__all__ = ["redact_secrets", "sanitize", "url_without_password"]
 
 MAX_LENGTH = 300
 
@@ -51,3 +51,13 @@ def sanitize(message: str, *, limit: int = MAX_LENGTH) -> str:
         text = shape.sub("<redacted>", text)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def redact_secrets(message: str, secrets: list[str], *, limit: int = MAX_LENGTH) -> str:
+    """:func:`sanitize` after replacing each of ``secrets`` (the credentials a call carries,
+    however they were given), stripped and as written, wherever it appears."""
+    for secret in secrets:
+        for form in {secret, secret.strip()}:
+            if len(form) >= 4 and form in message:
+                message = message.replace(form, "<api key redacted>")
+    return sanitize(message, limit=limit)

@@ -190,7 +190,12 @@ class Served:
                 self.process.wait(timeout=10)
 
 
-def serve(args: list[str], env: dict[str, str] | None = None, port: int | None = None) -> Served:
+def serve(
+    args: list[str],
+    env: dict[str, str] | None = None,
+    port: int | None = None,
+    cwd: Path | None = None,
+) -> Served:
     port = port or free_port()
     log = Path(tempfile.mkstemp(prefix="provcat-serve-", suffix=".log")[1])
     process = subprocess.Popen(
@@ -209,6 +214,7 @@ def serve(args: list[str], env: dict[str, str] | None = None, port: int | None =
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
         env={**os.environ, **(env or {})},
+        cwd=cwd,
     )
     served = Served(f"http://127.0.0.1:{port}", process, log)
 

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shlex
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,21 +21,11 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser import chromium
 from tests.hub.conftest import Hub, make_hub
 from tests.hub.helpers import manifest, multipart_headers, push_body, safetensors
 from tests.hub.services import free_port, wait_for
 
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 EVIL_DESCRIPTION = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
 EVIL_TAG = '"><b onmouseover="window.pwned=3">tag</b>'
 EVIL_BASE = "'><script>window.pwned=4</script>"
@@ -51,37 +38,10 @@ class Site:
     payloads: dict[str, bytes]
 
 
-def _browser_paths() -> tuple[str, str]:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if chromium is None or driver is None:
-        pytest.fail(
-            "chromium and chromedriver are needed for the browse-page tests: run `make browser` "
-            "(apt-get install -y chromium chromium-driver)",
-            pytrace=False,
-        )
-    return chromium, driver
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    chromium, driver_path = _browser_paths()
-    profile = tempfile.mkdtemp(prefix="provcat-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    os.environ.setdefault("SE_OFFLINE", "true")  # never let selenium fetch anything
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def _serve_in_thread(hub: Hub) -> tuple[str, Any, threading.Thread]:

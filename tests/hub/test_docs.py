@@ -57,3 +57,54 @@ def test_readme_hub_section_stays_in_the_repository() -> None:
     for link in re.findall(r"\]\(([^)]+)\)", hub):
         if "://" not in link:
             assert (ROOT / link.split("#")[0]).exists(), link
+
+
+def test_readme_hub_section_runs_as_written_from_an_empty_folder(tmp_path: Path) -> None:
+    """Every ``$`` line of the README's hub section, run by bash in an empty folder with a fresh
+    HOME (and the port moved off 8080 through ``PROVCAT_HUB_PORT`` / ``PROVCAT_HUB_URL``, which
+    the commands read); after the backgrounded ``serve`` the script waits for it to answer, as a
+    person typing the next line does."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.hub.services import free_port
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    hub = readme.split("\n## Hub\n", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```console\n(.*?)```", hub, re.S)
+    assert block is not None
+    commands = [line[2:] for line in block.group(1).splitlines() if line.startswith("$ ")]
+    assert commands[0] == "provcat hub serve &" and "provcat hub sample" in commands
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    ready = (
+        "SERVER=$!; trap 'rc=$?; kill $SERVER; wait $SERVER || true; exit $rc' EXIT\n"
+        f"for _ in $(seq 300); do curl -sf {url}/v1/health >/dev/null && break; sleep 0.1; done"
+    )
+    script = "\n".join(["set -euo pipefail", commands[0], ready, *commands[1:]])
+    work, home = tmp_path / "empty", tmp_path / "home"
+    work.mkdir()
+    home.mkdir()
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PROVCAT_HUB_PORT": str(port),
+        "PROVCAT_HUB_URL": url,
+    }
+    for key in (
+        "XDG_DATA_HOME",
+        "PROVCAT_HUB_TOKEN",
+        "PROVCAT_ADAPTERS_DIR",
+        "PROVCAT_HUB_DATA_DIR",
+    ):
+        env.pop(key, None)
+    done = subprocess.run(
+        ["bash", "-c", script], cwd=work, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "hub://acme/sample:0.1.0" in done.stdout  # found by search
+    pulled = home / ".local/share/provcat/adapters/acme__sample__v0.1.0/adapter.safetensors"
+    assert pulled.read_bytes() == (work / "adapter.safetensors").read_bytes()
+    assert sorted(p.name for p in work.iterdir()) == ["adapter.safetensors"]

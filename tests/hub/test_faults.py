@@ -229,7 +229,7 @@ def test_schema_is_versioned_by_alembic(hub: Hub) -> None:
 
     with hub.storage.metadata.reader.connect() as conn:
         revision = conn.execute(text("SELECT version_num FROM hub_alembic_version")).scalar_one()
-    assert revision == "0002"
+    assert revision == "0003"
     open_storage(hub.settings).close()  # idempotent upgrade
     with hub.storage.metadata.writer.begin() as conn:
         conn.execute(text("UPDATE hub_alembic_version SET version_num = '9999'"))

@@ -86,9 +86,40 @@ def test_batch_prices() -> None:
     assert cost.batch and cost.total == Decimal("0.009")  # 1000 x $1.50 + 1000 x $7.50
 
 
+def test_batch_discount_prices_cache_reads_and_writes_too() -> None:
+    # Anthropic's batch page: half of every standard price, cache reads and writes included.
+    # 40,000 x $1.50 + 50,000 x $0.15 + 10,000 x $1.875 + 1,000 x $7.50
+    usage = {
+        "input_tokens": 100_000,
+        "cache_read_tokens": 50_000,
+        "cache_write_tokens": 10_000,
+        "output_tokens": 1_000,
+    }
+    cost = estimate_cost("acme", "acme-large-2", usage, batch=True)
+    assert (cost.input, cost.cache_read, cost.cache_write) == (
+        Decimal("0.06"),
+        Decimal("0.0075"),
+        Decimal("0.01875"),
+    )
+    assert cost.total == Decimal("0.09375")
+
+
+def test_batch_discount_applies_to_the_long_context_tier() -> None:
+    # above 200K input tokens: $6 input, half price in a batch: 250,000 x $3
+    cost = estimate_cost("acme", "acme-large-2", {"input_tokens": 250_000}, batch=True)
+    assert cost.tier == 200_000 and cost.total == Decimal("0.75")
+
+
 def test_batch_above_a_tier_without_batch_tier_prices_is_an_error() -> None:
-    with pytest.raises(PricingUnavailable, match="no batch prices above 200000"):
-        estimate_cost("acme", "acme-large-2", {"input_tokens": 250_000}, batch=True)
+    with pytest.raises(PricingUnavailable, match="no batch prices above 50000"):
+        estimate_cost("acme", "acme-listed", {"input_tokens": 60_000}, batch=True)
+
+
+def test_listed_batch_prices() -> None:
+    cost = estimate_cost(
+        "acme", "acme-listed", {"input_tokens": 1000, "output_tokens": 1000}, batch=True
+    )
+    assert cost.total == Decimal("0.005")  # 1000 x $1 + 1000 x $4
 
 
 def test_batch_on_a_model_without_batch_prices_is_an_error() -> None:
@@ -148,7 +179,12 @@ def test_a_retired_model_still_prices_past_usage() -> None:
         ({"input_tokens": True}, TypeError, "must be an int"),
         # a misspelt or vendor-named field is refused, never costed as zero tokens
         ({"input_tokens": 10, "outptu_tokens": 5}, ValueError, "did you mean 'output_tokens'"),
-        ({"prompt_tokens": 10}, ValueError, "no field 'prompt_tokens'"),
+        # a vendor's own names are read (test_usage.py), but not mixed with another's
+        (
+            {"prompt_tokens": 10, "output_tokens": 5},
+            ValueError,
+            "no field 'output_tokens' .*OpenAI Chat Completions.*did you mean 'completion_tokens'",
+        ),
     ],
 )
 def test_bad_usage(usage: dict[str, Any], error: type[Exception], text: str) -> None:
@@ -164,9 +200,8 @@ def test_as_dict_keeps_exact_strings() -> None:
 
 def test_a_usage_object_with_none_of_the_fields_is_refused() -> None:
     @dataclass
-    class ChatUsage:  # OpenAI Chat Completions' names, not genai-prices'
-        prompt_tokens: int
-        completion_tokens: int
+    class Timing:  # no token count of any shape
+        seconds: float
 
     with pytest.raises(TypeError, match="has none of the fields"):
-        estimate_cost("acme", "acme-large-2", ChatUsage(1000, 1000))
+        estimate_cost("acme", "acme-large-2", Timing(1.0))

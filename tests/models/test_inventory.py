@@ -104,7 +104,7 @@ def test_shutdown_date_on_or_before_as_of_is_retired() -> None:
 
 def test_list_models_sorted_and_filtered() -> None:
     ids = [m.id for m in list_models("acme")]
-    assert ids == sorted(ids) and len(ids) == 8
+    assert ids == sorted(ids) and len(ids) == 10
     on = date(2026, 12, 1)
     assert [m.id for m in list_models("acme", status="retired", as_of=on)] == ["acme-ancient"]
     assert [m.id for m in list_models("acme", status="deprecated", as_of=on)] == ["acme-old"]

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from provcat import model_kwargs, parse_model_spec
 from provcat.cli.main import main
+from provcat.errors import EffortIgnored
 from provcat.models.spec import ModelSpec
 
 
@@ -76,7 +77,10 @@ def test_effort_override_and_its_validation() -> None:
 
 
 def test_providers_without_a_policy_behave_as_before() -> None:
-    assert model_kwargs("openai/gpt-4o-high") == {"provider": "openai", "model": "gpt-4o"}
+    # a model the inventory does not list: dropped as before, now with a warning
+    # (test_effort_kwargs.py has the listed models whose efforts become request fields)
+    with pytest.warns(EffortIgnored, match="does not list the model"):
+        assert model_kwargs("openai/gpt-4o-high") == {"provider": "openai", "model": "gpt-4o"}
 
 
 @pytest.mark.parametrize(

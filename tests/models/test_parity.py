@@ -15,6 +15,8 @@ from provcat.catalog.keys import canonical_key
 from provcat.models.spec import parse_model_spec
 
 warnings.simplefilter("ignore", DeprecationWarning)
+# the answers are compared, not the words (test_unknown_provider.py checks those)
+pytestmark = pytest.mark.filterwarnings("ignore::provcat.errors.UnknownProviderWarning")
 lionagi_providers = pytest.importorskip(
     "lionagi.service.providers", reason="lionagi is a dev dependency"
 )

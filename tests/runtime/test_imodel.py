@@ -32,14 +32,19 @@ def test_model_with_provider_prefix_and_default_endpoint() -> None:
     assert iModel(provider="claude").endpoint.config.endpoint == "query_cli"
 
 
-def test_unclassified_kwarg_warns_and_never_reaches_the_payload() -> None:
-    with pytest.warns(DeprecationWarning, match=r"max_tokenz.*\(did you mean 'max_tokens'\?\)"):
-        m = iModel(provider="anthropic", model="claude-x", max_tokenz=10)
-    assert "max_tokenz" not in m.request_defaults
+def test_an_unknown_keyword_is_refused_with_a_did_you_mean() -> None:
+    """Issue #25: the deprecation window (a DeprecationWarning, hidden by default) is over."""
+    with pytest.raises(
+        EndpointConfigurationError, match=r"max_tokenz.*\(did you mean 'max_tokens'\?\)"
+    ):
+        iModel(provider="anthropic", model="claude-x", max_tokenz=10)
+    with pytest.raises(EndpointConfigurationError, match=r"\(did you mean 'timeout'\?\)"):
+        iModel(provider="openai", model="gpt-4o", timout=30)  # a setting, misspelt
 
 
-def test_strict_switch_turns_the_warning_into_an_error() -> None:
-    set_strict(True)
+@pytest.mark.parametrize("strict", [True, False])
+def test_strict_or_not_an_unknown_keyword_is_refused(strict: bool) -> None:
+    set_strict(strict)
     with pytest.raises(EndpointConfigurationError) as caught:
         iModel(provider="codex", reasoning_efort="high")
     assert caught.value.field == "reasoning_efort"

@@ -23,7 +23,11 @@ def test_providers_table_lists_every_provider() -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split() == ["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"]
-    assert len(lines) == 2 + len(provcat_catalog.PROVIDERS)
+    # one row per provider; a long alias or endpoint list wraps onto lines with no provider
+    assert len([line for line in lines[2:] if not line.startswith(" ")]) == len(
+        provcat_catalog.PROVIDERS
+    )
+    assert max(len(line) for line in lines) <= 100
     assert lines[2].startswith("ag2") and "autogen" in lines[2]
 
 

@@ -1,14 +1,14 @@
-"""A password written into a base URL (scheme://user:password@host) never shows: not in the
-endpoint's repr, its summary, `provcat resolve`'s output, nor a sanitized message."""
+"""A password written into a base URL (scheme://user:password@host) never shows: a base URL with
+credentials is refused (without repeating them), and a sanitized message hides any."""
 
 from __future__ import annotations
 
-import json
-
+import pytest
 from click.testing import CliRunner
 
 from provcat import match_endpoint
 from provcat.cli.main import main
+from provcat.errors import EndpointConfigurationError
 from provcat.redact import sanitize, url_without_password
 
 URL = "http://bob:Sentinel-PW-42@127.0.0.1:9/v1"
@@ -31,22 +31,24 @@ def test_a_lone_token_and_a_password_holding_an_at_sign_are_hidden_whole() -> No
     assert "Sentinel" not in sanitize("GET https://bob:p@ss-Sentinel@host/v1 failed")
 
 
-def test_repr_and_summary_hide_the_password() -> None:
-    ep = match_endpoint("acme", "chat", openai_compatible=True, base_url=URL)
-    assert "Sentinel-PW-42" not in repr(ep.config)
-    assert "Sentinel-PW-42" not in json.dumps(ep.config.summary())
-    assert ep.config.summary()["base_url"] == "http://bob:<redacted>@127.0.0.1:9/v1"
-    assert ep.config.url().startswith(URL)  # the real URL is still what is used
+def test_a_base_url_with_credentials_is_refused_without_showing_them() -> None:
+    """Decided in issue #26: user info in a base URL would replace the bearer key (httpx sends
+    it as Basic auth) and travel into model_dump() and logs; it is refused when the endpoint is
+    configured, and the error does not repeat it."""
+    for url in (URL, "https://ghp_Sentinel42@host/v1", "https://bob:p@ss-Sentinel@host/v1"):
+        with pytest.raises(EndpointConfigurationError, match="carries credentials") as caught:
+            match_endpoint("acme", "chat", openai_compatible=True, base_url=url)
+        assert "Sentinel" not in str(caught.value)
 
 
 def test_sanitized_messages_hide_the_password() -> None:
     assert "Sentinel-PW-42" not in sanitize(f"could not connect to {URL}/chat/completions")
 
 
-def test_resolve_command_hides_the_password() -> None:
+def test_resolve_command_refuses_the_password_without_showing_it() -> None:
     for fmt in ("text", "json"):
         args = ["resolve", "acme", "chat", "--openai-compatible", "--base-url", URL]
         run = CliRunner().invoke(main, [*args, "--format", fmt])
-        assert run.exit_code == 0, run.output
+        assert run.exit_code != 0
         assert "Sentinel-PW-42" not in run.output
-        assert "<redacted>" in run.output
+        assert "carries credentials" in run.output

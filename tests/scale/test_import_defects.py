@@ -135,6 +135,7 @@ def test_base_model_omit_and_nested_overlay(tmp_path: Path) -> None:
         "context_window": 5000,
         "max_output_tokens": 400,
         "prices": {"input": "1", "output": "2"},
+        "imported": {"status": "active"},  # the record of the status the import wrote
     }
 
 
@@ -166,6 +167,7 @@ def test_limits_that_contradict_and_values_that_do_not_fit(tmp_path: Path) -> No
         "name": "M",
         "context_window": 100,
         "modalities": {"input": ["text"], "output": ["text"]},
+        "imported": {"status": "active"},  # the invalid status was left out
     }
 
 

@@ -53,7 +53,8 @@ def _newer(first: Path, second: Path) -> None:
     shutil.copytree(first, second, symlinks=True)
     models = second / "providers" / "cerebras" / "models"
     oss = models / "gpt-oss-120b.toml"
-    oss.write_text(oss.read_text().replace("input = 0.35", "input = 0.30") + 'status = "beta"\n')
+    # a top-level key goes before the first [table] of the TOML file
+    oss.write_text('status = "beta"\n' + oss.read_text().replace("input = 0.35", "input = 0.30"))
     (models / "zai-glm-4.7.toml").unlink()  # gone upstream, but a maintainer reviewed it
     (models / "qwen-3-coder.toml").write_text(
         'name = "Qwen 3 Coder"\ntool_call = true\n[limit]\ncontext = 131072\noutput = 8192\n'
@@ -65,6 +66,9 @@ def _newer(first: Path, second: Path) -> None:
     reasoner = second / "providers" / "deepseek" / "models" / "deepseek-reasoner.toml"
     reasoner.unlink()  # gone upstream and never touched by a maintainer
     shutil.rmtree(second / "providers" / "lucidquery")  # a whole provider gone upstream
+    # deprecated upstream, and no maintainer touched its status: the re-import follows the source
+    flash = second / "providers" / "deepseek" / "models" / "deepseek-v4-flash.toml"
+    flash.write_text('status = "deprecated"\n' + flash.read_text())
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +94,9 @@ def test_source_facts_are_updated(reimported: tuple[Path, ImportRun]) -> None:
     assert "deepseek-reasoner" not in deepseek["models"]
     # still named by the maintainers' request default: kept, so the catalog keeps building
     assert deepseek["models"]["deepseek-chat"]["name"] == "DeepSeek Chat"
+    # its status was the importer's own (active), so the source's deprecation replaces it
+    flash = deepseek["models"]["deepseek-v4-flash"]
+    assert flash["status"] == "deprecated" and flash["imported"] == {"status": "deprecated"}
 
 
 def test_maintainer_edits_are_kept(reimported: tuple[Path, ImportRun]) -> None:
@@ -98,7 +105,8 @@ def test_maintainer_edits_are_kept(reimported: tuple[Path, ImportRun]) -> None:
     assert cerebras["description"] == "Wafer-scale inference."
     oss = cerebras["models"]["gpt-oss-120b"]
     assert oss["aliases"] == ["gpt-oss"]
-    assert oss["status"] == "deprecated"  # the source now says beta: a set status is kept
+    assert oss["status"] == "deprecated"  # the source now says beta: an edited status is kept
+    assert oss["imported"] == {"status": "preview"}  # what the importer would have written
     assert (oss["deprecation_date"], oss["shutdown_date"]) == ("2026-06-01", "2027-01-15")
     assert oss["successor"] == "zai-glm-4.7"
     assert oss["note"] == "Checked against the vendor's page."
@@ -123,7 +131,10 @@ def test_the_summary_names_every_change(reimported: tuple[Path, ImportRun]) -> N
     assert ("deepseek", "deepseek-chat", None, "kept") in changes
     assert changes[("deepseek", None, "display_name", "changed")] == ("DeepSeek", "DeepSeek AI")
     assert ("lucidquery", None, None, "removed") in changes
-    assert not any(k[2] == "status" for k in changes)  # the maintainer's status stands
+    # the maintainer's status stands, and the source's new one is named beside it
+    assert changes[("cerebras", "gpt-oss-120b", "status", "kept")] == ("deprecated", "preview")
+    # the importer's own earlier status (none: active) is replaced, and named
+    assert changes[("deepseek", "deepseek-v4-flash", "status", "added")] == (None, "deprecated")
     assert payload["summary"]["providers"] == {"removed": 1}
     assert payload["summary"]["models"] == {"added": 1, "kept": 2, "removed": 1}
     assert payload["totals"]["files_written"] == 2

@@ -16,13 +16,22 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'max_output_tokens': 128000,
         'modalities': {'input': ('text', 'image'), 'output': ('text',)},
         'name': 'Claude Fable 5',
-        'note': 'Anthropic marks it "Legacy" (still available; Claude Fable 5.1 is the current Fable); no deprecation is announced. Cache read is four times Fable 5.1\'s, as the Fable 5.1 page states.',
+        'note': 'Anthropic marks it "Legacy" (still available; Claude Fable 5.1 is the current Fable); no deprecation is announced. Cache read is four times Fable 5.1\'s, as the Fable 5.1 page states. Cache writes are Anthropic\'s standard 1.25x (5 minutes) and 2x (1 hour) of input (pricing page), as genai-prices and models.dev record them.',
         'open_weights': False,
-        'prices': {'cache_read': '1', 'input': '10', 'output': '50'},
+        'prices': {
+            'cache_read': '1',
+            'cache_write': '12.50',
+            'cache_write_1h': '20',
+            'input': '10',
+            'output': '50',
+        },
         'reasoning': True,
         'release_date': '2026-06-09',
         'reviewed_at': '2026-12-01',
-        'source': ('https://platform.claude.com/docs/en/models/fable-5/overview',),
+        'source': (
+            'https://platform.claude.com/docs/en/models/fable-5/overview',
+            'https://platform.claude.com/docs/en/about-claude/pricing',
+        ),
         'status': 'active',
         'tool_call': True,
     },
@@ -39,7 +48,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'note': "Released 2026-09-01, model id claude-fable-5-1 (overview page). Same input and output prices as Fable 5 with cache reads cut to a quarter (0.025x input). Cache writes are Anthropic's standard 1.25x (5 minutes) and 2x (1 hour) of input and batch its standard 50%; those three multipliers are from the pricing page as secondary sources quote it. Thinking always on, default effort high.",
         'open_weights': False,
         'prices': {
-            'batch': {'input': '5', 'output': '25'},
+            'batch': {'discount': '0.50'},
             'cache_read': '0.25',
             'cache_write': '12.50',
             'cache_write_1h': '20',
@@ -50,6 +59,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'release_date': '2026-09-01',
         'reviewed_at': '2026-12-01',
         'source': (
+            'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/fable-5-1/overview',
             'https://platform.claude.com/docs/en/about-claude/pricing',
         ),
@@ -69,7 +79,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'note': "The newest Fable: Anthropic's lineup table (Opus 5 page, newest edition read here) lists it at $8 / $40, 1M context, 128K output, thinking always on, default effort high, knowledge cutoff Jun 2026; its own page was not readable here. The id claude-fable-5-2 and the 2026-11-09 release are as Vercel's AI SDK (release of 2026-11-09) and resellers quoting Anthropic give them; cache read $0.20 (0.025x) and 5-minute write $10 as a reseller quotes the pricing page; the 1-hour write (2x) and batch (50%) are Anthropic's standard multipliers.",
         'open_weights': False,
         'prices': {
-            'batch': {'input': '4', 'output': '20'},
+            'batch': {'discount': '0.50'},
             'cache_read': '0.20',
             'cache_write': '10',
             'cache_write_1h': '16',
@@ -80,6 +90,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'release_date': '2026-11-09',
         'reviewed_at': '2026-12-01',
         'source': (
+            'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/fable-5-2/overview',
             'https://platform.claude.com/docs/id/models/opus-5/overview',
         ),
@@ -99,11 +110,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'note': "Released 2026-10-07, model id claude-haiku-5-5 (overview page). Priced in two bands by prompt length: up to 100,000 tokens $0.10 input, $0.50 output, $0.125 / $0.20 cache writes; over 100,000 (cache reads and writes counted) $0.50 / $2.50 / $0.625, all from the overview page. Cache reads ($0.01, 0.1x) and the upper band's 1-hour write and cache read (5x) as secondary sources quote the pricing page; batch is Anthropic's standard 50%. Adaptive thinking, default effort medium.",
         'open_weights': False,
         'prices': {
-            'batch': {
-                'input': '0.05',
-                'output': '0.25',
-                'tiers': ({'above_input_tokens': 100000, 'input': '0.25', 'output': '1.25'},),
-            },
+            'batch': {'discount': '0.50'},
             'cache_read': '0.01',
             'cache_write': '0.125',
             'cache_write_1h': '0.20',
@@ -123,7 +130,10 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'reasoning': True,
         'release_date': '2026-10-07',
         'reviewed_at': '2026-12-01',
-        'source': ('https://platform.claude.com/docs/en/models/haiku-5-5/overview',),
+        'source': (
+            'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
+            'https://platform.claude.com/docs/en/models/haiku-5-5/overview',
+        ),
         'status': 'active',
         'tool_call': True,
     },
@@ -133,6 +143,20 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'attachment': True,
         'context_window': 200000,
         'deprecation_date': '2026-11-23',
+        'differences': (
+            {
+                'catalog': 'models.dev',
+                'fields': ['release_date'],
+                'reason': 'models.dev takes the day in the model id (2025-11-01); Anthropic released Claude Opus 4.5 on 2025-11-24.',
+                'source': 'https://www.anthropic.com/news/claude-opus-4-5',
+            },
+            {
+                'catalog': 'models.dev',
+                'fields': ['status'],
+                'reason': "The models.dev snapshot (2026-07-02) predates Anthropic's deprecation notice.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/model-deprecations',
+            },
+        ),
         'family': 'claude-opus',
         'knowledge_cutoff': '2025-05',
         'max_output_tokens': 64000,
@@ -141,7 +165,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'note': "Limits, prices and release date from its overview page (dated id and the claude-opus-4-5 alias). Deprecated 2026-11-23 with tentative retirement 2027-01-22 and replacement claude-opus-5-5 as modelpin 0.5.7 (2026-11-26) reads Anthropic's model status table, which was not readable here itself; the retirement covers the undated alias too.",
         'open_weights': False,
         'prices': {
-            'batch': {'input': '2.50', 'output': '12.50'},
+            'batch': {'discount': '0.50'},
             'cache_read': '0.50',
             'cache_write': '6.25',
             'cache_write_1h': '10',
@@ -153,6 +177,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'reviewed_at': '2026-12-01',
         'shutdown_date': '2027-01-22',
         'source': (
+            'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/opus-4-5/overview',
             'https://platform.claude.com/docs/en/about-claude/model-deprecations',
         ),
@@ -173,7 +198,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'note': 'Anthropic marks it "Legacy" (still available; Claude Opus 5.5 is the current Opus); no deprecation is announced, retirement "not sooner than July 24, 2027". Batch API: 50% off input and output.',
         'open_weights': False,
         'prices': {
-            'batch': {'input': '2.50', 'output': '12.50'},
+            'batch': {'discount': '0.50'},
             'cache_read': '0.50',
             'cache_write': '6.25',
             'cache_write_1h': '10',
@@ -183,7 +208,10 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'reasoning': True,
         'release_date': '2026-07-24',
         'reviewed_at': '2026-12-01',
-        'source': ('https://platform.claude.com/docs/en/models/opus-5/overview',),
+        'source': (
+            'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
+            'https://platform.claude.com/docs/en/models/opus-5/overview',
+        ),
         'status': 'active',
         'tool_call': True,
     },
@@ -200,7 +228,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'note': 'The current Opus. "Use claude-opus-5-5, a fixed model ID with no date suffix" (migration guide). Thinking is adaptive and always on, default effort medium. Batch API: 50% off input and output. Release date not read on a vendor page, so left out.',
         'open_weights': False,
         'prices': {
-            'batch': {'input': '2', 'output': '10'},
+            'batch': {'discount': '0.50'},
             'cache_read': '0.20',
             'cache_write': '5',
             'cache_write_1h': '8',
@@ -210,6 +238,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'reasoning': True,
         'reviewed_at': '2026-12-01',
         'source': (
+            'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/opus-5-5/overview',
             'https://platform.claude.com/docs/en/models/opus-5-5/migration-guide',
         ),
@@ -229,7 +258,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'note': 'Anthropic marks it "Legacy" (still available; Claude Sonnet 5.5 is the current Sonnet); no deprecation is announced. Adaptive thinking only; non-default sampling parameters return 400. Batch API: 50% off input and output.',
         'open_weights': False,
         'prices': {
-            'batch': {'input': '1', 'output': '5'},
+            'batch': {'discount': '0.50'},
             'cache_read': '0.20',
             'cache_write': '2.50',
             'cache_write_1h': '4',
@@ -239,7 +268,10 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'reasoning': True,
         'release_date': '2026-06-30',
         'reviewed_at': '2026-12-01',
-        'source': ('https://platform.claude.com/docs/en/models/sonnet-5/overview',),
+        'source': (
+            'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
+            'https://platform.claude.com/docs/en/models/sonnet-5/overview',
+        ),
         'status': 'active',
         'tool_call': True,
     },
@@ -256,7 +288,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'note': 'The current Sonnet. Model id claude-sonnet-5-5 as the migration guide\'s request sends it. Cache reads $0.10 per the migration guide ("half the Claude Sonnet 5 rate"), a cut from $0.20 that secondary sources date to 2026-10-07; older copies of the overview page show $0.20. Adaptive thinking, default effort high; sampling parameters, assistant prefill, forced tool choice and thinking budgets return 400. Batch API: 50% off input and output. Release date not read on a vendor page, so left out.',
         'open_weights': False,
         'prices': {
-            'batch': {'input': '1', 'output': '5'},
+            'batch': {'discount': '0.50'},
             'cache_read': '0.10',
             'cache_write': '2.50',
             'cache_write_1h': '4',
@@ -266,6 +298,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'reasoning': True,
         'reviewed_at': '2026-12-01',
         'source': (
+            'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/sonnet-5-5/overview',
             'https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide',
             'https://platform.claude.com/docs/en/about-claude/pricing',

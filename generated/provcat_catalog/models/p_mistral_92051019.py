@@ -11,6 +11,20 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'model': 'mistral-embed',
         'aliases': (),
         'context_window': 8000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['context_window'],
+                'reason': "Mistral's model card states an 8k context (8,000); genai-prices records 8,192.",
+                'source': 'https://docs.mistral.ai/models/mistral-embed-23-12',
+            },
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.output'],
+                'reason': 'An embedding returns no output tokens, so nothing is billed as output; genai-prices repeats the input price there.',
+                'source': 'https://docs.mistral.ai/models/mistral-embed-23-12',
+            },
+        ),
         'family': 'mistral-embed',
         'max_input_tokens': 8000,
         'modalities': {'input': ('text',), 'output': ()},
@@ -29,6 +43,20 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'model': 'mistral-embed-2312',
         'aliases': (),
         'context_window': 8000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['context_window'],
+                'reason': "Mistral's model card states an 8k context (8,000); genai-prices records 8,192.",
+                'source': 'https://docs.mistral.ai/models/mistral-embed-23-12',
+            },
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.output'],
+                'reason': 'An embedding returns no output tokens, so nothing is billed as output; genai-prices repeats the input price there.',
+                'source': 'https://docs.mistral.ai/models/mistral-embed-23-12',
+            },
+        ),
         'family': 'mistral-embed',
         'name': 'Mistral Embed (23.12)',
         'prices': {'input': '0.10', 'output': '0'},
@@ -42,6 +70,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': ('mistral-medium-3', 'mistral-medium-latest'),
         'attachment': True,
         'context_window': 262144,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.cache_read'],
+                'reason': "Mistral's model card lists no cached-input price; genai-prices' $0.15 (a tenth of input) is not stated by Mistral, so cache reads are costed at the input price here.",
+                'source': 'https://docs.mistral.ai/models/mistral-medium-3-5-26-04',
+            },
+        ),
         'family': 'mistral-medium',
         'modalities': {'input': ('text', 'image'), 'output': ('text',)},
         'name': 'Mistral Medium 3.5',

@@ -13,6 +13,20 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'attachment': True,
         'context_window': 1047576,
         'deprecation_date': '2026-10-14',
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['context_window'],
+                'reason': "OpenAI's model page gives 1,047,576 tokens; genai-prices rounds it to 1,000,000.",
+                'source': 'https://developers.openai.com/api/docs/models/gpt-4.1-mini',
+            },
+            {
+                'catalog': 'models.dev',
+                'fields': ['status'],
+                'reason': "The models.dev snapshot (2026-07-02) predates OpenAI's deprecation notice.",
+                'source': 'https://developers.openai.com/api/docs/deprecations',
+            },
+        ),
         'family': 'gpt-mini',
         'max_output_tokens': 32768,
         'modalities': {'input': ('text', 'image'), 'output': ('text',)},
@@ -37,6 +51,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'context_window': 1047576,
         'deprecation_date': '2026-10-14',
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['context_window'],
+                'reason': "OpenAI's model page gives 1,047,576 tokens; genai-prices rounds it to 1,000,000.",
+                'source': 'https://developers.openai.com/api/docs/models/gpt-4.1-mini',
+            },
+        ),
         'family': 'gpt-mini',
         'max_output_tokens': 32768,
         'name': 'GPT-4.1 mini (2025-04-14)',
@@ -54,6 +76,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'attachment': True,
         'context_window': 400000,
         'deprecation_date': '2026-06-11',
+        'differences': (
+            {
+                'catalog': 'models.dev',
+                'fields': ['status'],
+                'reason': "The models.dev snapshot (2026-07-02) predates OpenAI's deprecation notice.",
+                'source': 'https://developers.openai.com/api/docs/deprecations',
+            },
+        ),
         'family': 'gpt-mini',
         'max_input_tokens': 272000,
         'max_output_tokens': 128000,
@@ -87,19 +117,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'note': "Limits, efforts (default medium), knowledge cutoff and prices from OpenAI's model page (read in its Japanese edition): cached input 10% and cache writes 1.25x of input; above 272K input tokens the whole request pays 2x input and cache, 1.5x output; Batch and Flex 50% of Standard. Chat Completions takes function calls only with reasoning_effort none. The release date is as secondary sources (Runware, Venice) give it. The replacement OpenAI's deprecations page names for GPT-4o, GPT-4o mini, GPT-4.1 and GPT-4.1 mini.",
         'open_weights': False,
         'prices': {
-            'batch': {
-                'cache_read': '0.005',
-                'input': '0.05',
-                'output': '0.25',
-                'tiers': (
-                    {
-                        'above_input_tokens': 272000,
-                        'cache_read': '0.01',
-                        'input': '0.10',
-                        'output': '0.375',
-                    },
-                ),
-            },
+            'batch': {'discount': '0.50'},
             'cache_read': '0.01',
             'cache_write': '0.125',
             'input': '0.10',
@@ -120,6 +138,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'reviewed_at': '2026-12-01',
         'source': (
             'https://developers.openai.com/api/docs/models/gpt-6-luna',
+            'https://developers.openai.com/api/docs/guides/batch',
             'https://developers.openai.com/api/docs/deprecations',
         ),
         'status': 'active',
@@ -137,29 +156,19 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'max_output_tokens': 128000,
         'modalities': {'input': ('text', 'image'), 'output': ('text',)},
         'name': 'GPT-6.1 Terra',
-        'note': 'Named by OpenAI\'s deprecations page as the replacement of gpt-5-mini. Limits, prices (batch "50% off") and the 272K long-context tier as quoted from OpenAI by LiteLLM\'s launch post and Amazon Bedrock\'s model card; OpenAI\'s own model page was not readable here.',
+        'note': 'Named by OpenAI\'s deprecations page as the replacement of gpt-5-mini. Limits, prices (batch "50% off") and the 272K long-context tier as quoted from OpenAI by LiteLLM\'s launch post and Amazon Bedrock\'s model card; OpenAI\'s own model page was not readable here. Cache writes (30-minute retention, 1.25x input; 2x above 272K) as genai-prices 0.2.3 records them from OpenAI\'s pricing page.',
         'open_weights': False,
         'prices': {
-            'batch': {
-                'cache_read': '0.025',
-                'input': '0.50',
-                'output': '2.50',
-                'tiers': (
-                    {
-                        'above_input_tokens': 272000,
-                        'cache_read': '0.05',
-                        'input': '1.00',
-                        'output': '3.75',
-                    },
-                ),
-            },
+            'batch': {'discount': '0.50'},
             'cache_read': '0.05',
+            'cache_write': '1.25',
             'input': '1.00',
             'output': '5.00',
             'tiers': (
                 {
                     'above_input_tokens': 272000,
                     'cache_read': '0.10',
+                    'cache_write': '2.50',
                     'input': '2.00',
                     'output': '7.50',
                 },
@@ -169,6 +178,13 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'reasoning_efforts': ('none', 'low', 'medium', 'high', 'xhigh', 'max'),
         'release_date': '2026-10-26',
         'reviewed_at': '2026-12-01',
+        'secondary': (
+            {
+                'facts': ['prices', 'context_window', 'max_input_tokens', 'max_output_tokens'],
+                'source': 'https://docs.litellm.ai/blog/gpt-6-1-terra',
+                'note': "OpenAI's own model page was not readable here.",
+            },
+        ),
         'source': (
             'https://developers.openai.com/api/docs/deprecations',
             'https://docs.litellm.ai/blog/gpt-6-1-terra',
@@ -182,6 +198,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'model': 'text-embedding-3-small',
         'aliases': (),
         'context_window': 8191,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['context_window'],
+                'reason': "OpenAI's model page gives a maximum input of 8,191 tokens; genai-prices has 8,192.",
+                'source': 'https://developers.openai.com/api/docs/models/text-embedding-3-small',
+            },
+        ),
         'family': 'text-embedding',
         'max_input_tokens': 8191,
         'modalities': {'input': ('text',), 'output': ()},

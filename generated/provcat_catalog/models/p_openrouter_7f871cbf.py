@@ -25,6 +25,20 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 1048576,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.cache_write'],
+                'reason': "OpenRouter's cache-write figure for Gemini is Google's hourly cache-storage charge spread over tokens (0.0833...), not a list price with an exact decimal; left out.",
+                'source': 'https://openrouter.ai/google/gemini-3.1-flash-lite',
+            },
+            {
+                'catalog': 'models.dev',
+                'fields': ['prices.cache_write'],
+                'reason': 'The same storage charge as models.dev rounds it (0.083333); left out.',
+                'source': 'https://openrouter.ai/google/gemini-3.1-flash-lite',
+            },
+        ),
         'family': 'gemini-flash-lite',
         'max_output_tokens': 65536,
         'modalities': {'input': ('text', 'image', 'video', 'audio', 'pdf'), 'output': ('text',)},

@@ -16,7 +16,31 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'name': 'Sonar',
         'note': "Token prices from Perplexity's pricing page, plus a request fee that depends on the search context size. Context window as models.dev (f3fc692) records it.",
         'open_weights': False,
-        'prices': {'input': '1', 'output': '1'},
+        'prices': {
+            'fees': (
+                {
+                    'default': True,
+                    'per': 1000,
+                    'price': '5',
+                    'unit': 'request',
+                    'when': {'search_context_size': 'low'},
+                },
+                {
+                    'per': 1000,
+                    'price': '8',
+                    'unit': 'request',
+                    'when': {'search_context_size': 'medium'},
+                },
+                {
+                    'per': 1000,
+                    'price': '12',
+                    'unit': 'request',
+                    'when': {'search_context_size': 'high'},
+                },
+            ),
+            'input': '1',
+            'output': '1',
+        },
         'reasoning': False,
         'reviewed_at': '2026-12-01',
         'source': (
@@ -34,7 +58,12 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'name': 'Sonar Deep Research',
         'note': 'Pricing page: $2 input, $8 output and $3 reasoning tokens per million, plus $2 per million citation tokens and $5 per thousand search queries, which the inventory cannot express. Efforts and context window as models.dev (f3fc692) records them.',
         'open_weights': False,
-        'prices': {'input': '2', 'output': '8', 'reasoning': '3'},
+        'prices': {
+            'fees': ({'per': 1000, 'price': '5', 'unit': 'web_search'},),
+            'input': '2',
+            'output': '8',
+            'reasoning': '3',
+        },
         'reasoning': True,
         'reasoning_efforts': ('minimal', 'low', 'medium', 'high'),
         'reviewed_at': '2026-12-01',
@@ -55,7 +84,31 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'name': 'Sonar Pro',
         'note': "Token prices from Perplexity's pricing page, plus a request fee by search context size. Context window and image input as models.dev (f3fc692) records them.",
         'open_weights': False,
-        'prices': {'input': '3', 'output': '15'},
+        'prices': {
+            'fees': (
+                {
+                    'default': True,
+                    'per': 1000,
+                    'price': '6',
+                    'unit': 'request',
+                    'when': {'search_context_size': 'low'},
+                },
+                {
+                    'per': 1000,
+                    'price': '10',
+                    'unit': 'request',
+                    'when': {'search_context_size': 'medium'},
+                },
+                {
+                    'per': 1000,
+                    'price': '14',
+                    'unit': 'request',
+                    'when': {'search_context_size': 'high'},
+                },
+            ),
+            'input': '3',
+            'output': '15',
+        },
         'reasoning': False,
         'reviewed_at': '2026-12-01',
         'source': (
@@ -74,7 +127,31 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'name': 'Sonar Reasoning Pro',
         'note': "Token prices from Perplexity's pricing page, plus a request fee by search context size. The reasoning_effort values and the context window as models.dev (f3fc692) records them from Perplexity's API reference. Sonar Reasoning (sonar-reasoning) is gone from the pricing page and model list; no removal date was found, so it is not listed.",
         'open_weights': False,
-        'prices': {'input': '2', 'output': '8'},
+        'prices': {
+            'fees': (
+                {
+                    'default': True,
+                    'per': 1000,
+                    'price': '6',
+                    'unit': 'request',
+                    'when': {'search_context_size': 'low'},
+                },
+                {
+                    'per': 1000,
+                    'price': '10',
+                    'unit': 'request',
+                    'when': {'search_context_size': 'medium'},
+                },
+                {
+                    'per': 1000,
+                    'price': '14',
+                    'unit': 'request',
+                    'when': {'search_context_size': 'high'},
+                },
+            ),
+            'input': '2',
+            'output': '8',
+        },
         'reasoning': True,
         'reasoning_efforts': ('minimal', 'low', 'medium', 'high'),
         'reviewed_at': '2026-12-01',

@@ -60,6 +60,7 @@ class ProviderEndpointSpec:
     api_key_env: str | None
     content_type: str
     timeout: float
+    max_retries: int
     default_headers: Mapping[str, str]
     requires_tokens: bool
     idempotent_retries: bool
@@ -99,6 +100,7 @@ class ProviderEndpointSpec:
             api_key_env=ep["api_key_env"],
             content_type=ep["content_type"],
             timeout=ep["timeout"],
+            max_retries=ep["max_retries"],
             default_headers=ep["default_headers"],
             requires_tokens=ep["requires_tokens"],
             idempotent_retries=ep["idempotent_retries"],
@@ -127,6 +129,7 @@ class ProviderEndpointSpec:
             "api_key_env": self.api_key_env,
             "content_type": self.content_type,
             "timeout": self.timeout,
+            "max_retries": self.max_retries,
             "default_headers": dict(self.default_headers),
             "requires_tokens": self.requires_tokens,
             "idempotent_retries": self.idempotent_retries,

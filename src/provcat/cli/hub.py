@@ -9,25 +9,28 @@ Exit status: 0 success, 1 a hub error (printed as ``ErrorName: message``), 2 usa
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-from provcat.cli.hub_errors import TOKEN_NOT_FOUND, HubGroup, fail, fail_with
+from provcat.cli.hub_errors import HubGroup, fail
+from provcat.cli.hub_options import (
+    client_options,
+    data_dir_or_default,
+    emit,
+    format_option,
+    open_client,
+    open_tool_storage,
+    storage_options,
+)
+from provcat.cli.hub_tokens import token
 from provcat.hub.errors import HubError
 from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import HubRef
+from provcat.hub.settings import DEFAULT_ORPHAN_GRACE_SECONDS
 
 __all__ = ["hub"]
-
-F = TypeVar("F", bound=Callable[..., Any])
-DEFAULT_HUB = "http://127.0.0.1:8080"
-
-
-def _emit(fmt: str, data: Any, text: str) -> None:
-    click.echo(json.dumps(data, sort_keys=True, indent=2) if fmt == "json" else text)
 
 
 def _ref(ref: str, *, concrete: str | None = None) -> HubRef:
@@ -58,77 +61,24 @@ def _warn_unknown_fields(document: dict[str, Any], manifest_path: Path) -> None:
             )
 
 
-def format_option(fn: F) -> F:
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(["text", "json"]),
-        default="text",
-        show_default=True,
-        help="Output format.",
-    )(fn)
+def _read_card(path: Path) -> str:
+    """The card file's text; one far over the limit is refused before it is read whole."""
+    from provcat.hub.card import CARD_MAX_CHARS, check_card
+    from provcat.hub.errors import ValidationError
 
-
-def client_options(fn: F) -> F:
-    fn = click.option(
-        "--token",
-        envvar="PROVCAT_HUB_TOKEN",
-        default=None,
-        show_envvar=True,
-        help="Bearer token (prefer the environment variable: it stays out of shell history).",
-    )(fn)
-    fn = click.option(
-        "--hub",
-        "hub_url",
-        envvar="PROVCAT_HUB_URL",
-        default=DEFAULT_HUB,
-        show_default=True,
-        show_envvar=True,
-        help="Base URL of the hub or static mirror.",
-    )(fn)
-    return fn
-
-
-def storage_options(fn: F) -> F:
-    fn = click.option(
-        "--blobs",
-        envvar="PROVCAT_HUB_BLOBS",
-        default=None,
-        show_envvar=True,
-        help="Blob store: a directory (default: the data dir) or s3://bucket/prefix.",
-    )(fn)
-    fn = click.option(
-        "--database",
-        envvar="PROVCAT_HUB_DATABASE",
-        default=None,
-        show_envvar=True,
-        help="SQLAlchemy URL (default: SQLite in the data dir), e.g. postgresql+psycopg://...",
-    )(fn)
-    fn = click.option(
-        "--data-dir",
-        envvar="PROVCAT_HUB_DATA_DIR",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=Path("hub-data"),
-        show_default=True,
-        show_envvar=True,
-        help="Local state: SQLite database, blobs and upload temp files.",
-    )(fn)
-    return fn
-
-
-def _client(hub_url: str, token: str | None, store: Path | None = None) -> Any:
-    from provcat.hub.client import RegistryClient
-
-    return RegistryClient(hub_url, token, store=store)
-
-
-def _storage(data_dir: Path, database: str | None, blobs: str | None) -> Any:
-    """For the tools (token, export-static): migrate, but never clean what a live server uses."""
-    from provcat.hub.settings import HubSettings
-    from provcat.hub.storage import open_storage
-
-    settings = HubSettings(data_dir=data_dir, database_url=database, blobs_url=blobs)
-    return settings, open_storage(settings, housekeeping=False)
+    size = path.stat().st_size
+    if size > 4 * CARD_MAX_CHARS:  # more bytes than the most characters could need
+        raise ValidationError(
+            f"{path} is {size:,} bytes; a card is at most {CARD_MAX_CHARS:,} characters "
+            "(Markdown): shorten it, or link to the longer text",
+            {"field": "card", "bytes": size, "limit": CARD_MAX_CHARS},
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise click.UsageError(f"{path} is not UTF-8 text; a card is Markdown") from None
+    check_card({"card": text})
+    return text
 
 
 def _manifest_text(m: AdapterManifest) -> str:
@@ -138,6 +88,8 @@ def _manifest_text(m: AdapterManifest) -> str:
         f"  description:  {m.description or ''}",
         f"  tags:         {', '.join(m.tags)}",
         f"  base models:  {', '.join(m.base_model_compatibility)}",
+        f"  license:      {m.license or ''}",
+        f"  card:         {f'{len(m.card):,} characters' if m.card else ''}",
         f"  sha256:       {m.checksum_sha256 or ''}",
         f"  created_at:   {m.created_at or ''}",
     ]
@@ -149,11 +101,20 @@ def hub() -> None:
     """The adapter hub: registry protocol v1 server and client."""
 
 
+hub.add_command(token)
+
+
 @hub.command()
 @storage_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option(
-    "--port", default=8080, show_default=True, type=click.IntRange(1, 65535), help="TCP port."
+    "--port",
+    envvar="PROVCAT_HUB_PORT",
+    default=8080,
+    show_default=True,
+    show_envvar=True,
+    type=click.IntRange(1, 65535),
+    help="TCP port.",
 )
 @click.option(
     "--max-upload-bytes",
@@ -176,6 +137,17 @@ def hub() -> None:
     help="Server processes sharing the port (and the database, blobs and data dir).",
 )
 @click.option(
+    "--orphan-grace-seconds",
+    envvar="PROVCAT_HUB_ORPHAN_GRACE_SECONDS",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_ORPHAN_GRACE_SECONDS,
+    show_default=True,
+    show_envvar=True,
+    help="At start, unfinished S3 multipart uploads and blobs no version references are "
+    "removed once older than this; another server sharing the store may be publishing "
+    "younger ones.",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["critical", "error", "warning", "info", "debug", "trace"]),
     default="info",
@@ -183,7 +155,7 @@ def hub() -> None:
     help="uvicorn log level.",
 )
 def serve(
-    data_dir: Path,
+    data_dir: Path | None,
     database: str | None,
     blobs: str | None,
     host: str,
@@ -192,6 +164,7 @@ def serve(
     private: bool,
     public_url: str | None,
     workers: int,
+    orphan_grace_seconds: float,
     log_level: str,
 ) -> None:
     """Run the hub (SQLite + files under --data-dir unless --database/--blobs say otherwise)."""
@@ -209,12 +182,13 @@ def serve(
     elif not public_url.startswith(("http://", "https://")):
         raise click.UsageError("--public-url must be an http:// or https:// URL")
     settings = HubSettings(
-        data_dir=data_dir,
+        data_dir=data_dir_or_default(data_dir),
         database_url=database,
         blobs_url=blobs,
         max_upload_bytes=max_upload_bytes or DEFAULT_MAX_UPLOAD_BYTES,
         private_reads=private,
         public_url=public_url,
+        orphan_grace_seconds=orphan_grace_seconds,
     )
 
     def opened() -> None:
@@ -224,120 +198,12 @@ def serve(
             f"{settings.database_kind}, blobs: {settings.blobs_kind})",
             err=True,
         )
+        click.echo(f"provcat hub: data in {settings.data_dir}", err=True)
 
     try:
         run(settings, host, port, workers, log_level, opened)
     except HubError as error:
         fail(error)
-
-
-@hub.group()
-def token() -> None:
-    """Create, list and revoke bearer tokens (stored hashed in the hub's database)."""
-
-
-@token.command("create")
-@storage_options
-@click.option("--namespace", "namespaces", multiple=True, help="Namespace the token may write.")
-@click.option("--admin", is_flag=True, help="A token for every namespace.")
-@click.option("--description", default="", help="A note to recognise the token by.")
-@format_option
-def token_create(
-    data_dir: Path,
-    database: str | None,
-    blobs: str | None,
-    namespaces: tuple[str, ...],
-    admin: bool,
-    description: str,
-    fmt: str,
-) -> None:
-    """Create a token and print it once (it cannot be shown again)."""
-    from provcat.hub.ref import check_slug
-    from provcat.hub.tokens import ADMIN
-
-    if not namespaces and not admin:
-        raise click.UsageError("give --namespace NAME (repeatable) or --admin")
-    try:
-        for ns in namespaces:
-            check_slug(ns, "namespace")
-        _, storage = _storage(data_dir, database, blobs)
-        scope = [ADMIN] if admin else sorted(set(namespaces))
-        created = storage.create_token(scope, description)
-        storage.close()
-    except HubError as error:
-        fail(error)
-    _emit(
-        fmt,
-        {"token": created.text, "token_id": created.token_id, "namespaces": scope},
-        created.text,
-    )
-    click.echo(
-        f"token {created.token_id} for {', '.join(scope)}: store it now, it is not shown again",
-        err=True,
-    )
-
-
-@token.command("list")
-@storage_options
-@format_option
-def token_list(data_dir: Path, database: str | None, blobs: str | None, fmt: str) -> None:
-    """List tokens (ids and scopes only)."""
-    try:
-        _, storage = _storage(data_dir, database, blobs)
-        records = storage.list_tokens()
-        storage.close()
-    except HubError as error:
-        fail(error)
-    rows = [
-        {
-            "token_id": r.token_id,
-            "namespaces": list(r.namespaces),
-            "description": r.description,
-            "created_at": r.created_at,
-            "revoked_at": r.revoked_at,
-        }
-        for r in records
-    ]
-    text = "\n".join(
-        f"{r['token_id']}  {','.join(r['namespaces'])}  {'revoked' if r['revoked_at'] else 'active'}"
-        f"  {r['description']}".rstrip()
-        for r in rows
-    )
-    _emit(fmt, {"tokens": rows}, text or "no tokens")
-
-
-@token.command("revoke")
-@storage_options
-@click.argument("token_id")
-@format_option
-def token_revoke(
-    data_dir: Path, database: str | None, blobs: str | None, token_id: str, fmt: str
-) -> None:
-    """Revoke a token by its id."""
-
-    from provcat.hub.tokens import TOKEN_ID, split_token
-
-    whole = split_token(token_id)
-    if whole is not None:  # the whole token was pasted: revoke it by its id, never echo it
-        token_id = whole[0]
-    elif not TOKEN_ID.fullmatch(token_id):
-        raise click.BadParameter(
-            "a token id is 12 hex digits (the first column of `provcat hub token list`)",
-            param_hint="TOKEN_ID",
-        )  # the text is not echoed: it may be a mistyped secret
-    try:
-        _, storage = _storage(data_dir, database, blobs)
-        revoked = storage.revoke_token(token_id)
-        storage.close()
-    except HubError as error:
-        fail(error)
-    if not revoked:
-        fail_with(
-            TOKEN_NOT_FOUND,
-            f"no active token {token_id}; `provcat hub token list` shows the ids",
-            {"token_id": token_id},
-        )
-    _emit(fmt, {"token_id": token_id, "revoked": True}, f"revoked {token_id}")
 
 
 @hub.command()
@@ -351,17 +217,24 @@ def search(
 ) -> None:
     """Search adapters (latest version of each)."""
     try:
-        with _client(hub_url, token) as client:
+        with open_client(hub_url, token) as client:
             results = client.search(query, tag=list(tags), limit=limit)
     except HubError as error:
         fail(error)
     rows = [r.model_dump(mode="json") for r in results]
     text = "\n".join(
-        f"hub://{r['namespace']}/{r['name']}:{r['version']}  {r['description'] or ''}"
-        f"  [{', '.join(r['tags'])}]".rstrip()
+        "  ".join(
+            part
+            for part in (
+                f"hub://{r['namespace']}/{r['name']}:{r['version']}",
+                r["description"] or "",
+                f"[{', '.join(r['tags'])}]" if r["tags"] else "",
+            )
+            if part
+        )
         for r in rows
     )
-    _emit(fmt, {"results": rows}, text or "no adapters found")
+    emit(fmt, {"results": rows}, text or "no adapters found")
 
 
 @hub.command()
@@ -373,11 +246,11 @@ def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, f
     """Print the manifest of REF (hub://namespace/name[:version])."""
     parsed = _ref(ref)
     try:
-        with _client(hub_url, token) as client:
+        with open_client(hub_url, token) as client:
             manifest = client.resolve(parsed, base_model=base_model)
     except HubError as error:
         fail(error)
-    _emit(fmt, manifest.to_dict(), _manifest_text(manifest))
+    emit(fmt, manifest.to_dict(), _manifest_text(manifest))
 
 
 @hub.command()
@@ -394,12 +267,12 @@ def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str
     """Download and verify REF into the local store (latest is resolved to a concrete version)."""
     parsed = _ref(ref)
     try:
-        with _client(hub_url, token, store) as client:
+        with open_client(hub_url, token, store) as client:
             manifest = client.pull(parsed)
             path = client.local_path(manifest)
     except HubError as error:
         fail(error)
-    _emit(
+    emit(
         fmt,
         {"adapter_id": manifest.canonical_id, "path": str(path), "manifest": manifest.to_dict()},
         f"pulled {manifest.canonical_id} (sha256 {manifest.checksum_sha256} verified)\n  {path}",
@@ -417,6 +290,19 @@ def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str
     default=None,
     help="Manifest v2 JSON; namespace, name and version default to REF's.",
 )
+@click.option(
+    "--card",
+    "card_path",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="The adapter's card: a Markdown file (at most 100,000 characters), shown on its page.",
+)
+@click.option(
+    "--license",
+    "license_text",
+    default=None,
+    help="The adapter's licence, an SPDX license expression such as Apache-2.0.",
+)
 @format_option
 def push(
     hub_url: str,
@@ -424,6 +310,8 @@ def push(
     payload: Path,
     ref: str,
     manifest_path: Path | None,
+    card_path: Path | None,
+    license_text: str | None,
     fmt: str,
 ) -> None:
     """Publish PAYLOAD (safetensors) as REF (hub://namespace/name:version)."""
@@ -438,6 +326,10 @@ def push(
             if not isinstance(document, dict):
                 raise click.UsageError(f"{manifest_path} must hold a JSON object")
             _warn_unknown_fields(document, manifest_path)
+        if card_path is not None:
+            document["card"] = _read_card(card_path)
+        if license_text is not None:
+            document["license"] = license_text
         for field, value in (
             ("namespace", parsed.namespace),
             ("name", parsed.name),
@@ -449,14 +341,49 @@ def push(
                 raise click.UsageError(
                     f"the manifest's {field} {given!r} is not {value!r} of {ref}"
                 )
-        with _client(hub_url, token) as client:
-            manifest = client.push(payload, document)
+        with open_client(hub_url, token) as client:
+            published = client.publish(payload, document)
     except HubError as error:
         fail(error)
-    _emit(
+    manifest = published.manifest
+    what = "pushed" if published.created else "already published, unchanged:"
+    emit(
         fmt,
         manifest.to_dict(),
-        f"pushed {manifest.canonical_id} (sha256 {manifest.checksum_sha256})",
+        f"{what} {manifest.canonical_id} (sha256 {manifest.checksum_sha256})",
+    )
+
+
+@hub.command()
+@click.argument(
+    "path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("adapter.safetensors"),
+    required=False,
+)
+@click.option("--rank", type=click.IntRange(1, 64), default=4, show_default=True, help="LoRA rank.")
+@click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
+@format_option
+def sample(path: Path, rank: int, force: bool, fmt: str) -> None:
+    """Write a tiny valid LoRA adapter (safetensors) to PATH, to try `push` with."""
+    from provcat.hub.sample import write_sample
+
+    try:
+        made = write_sample(path, rank, overwrite=force)
+    except FileExistsError:
+        raise click.UsageError(f"{path} exists; give another PATH or --force") from None
+    emit(
+        fmt,
+        {
+            "path": str(made.path),
+            "sha256": made.sha256,
+            "size_bytes": made.size_bytes,
+            "rank": made.rank,
+            "target_modules": list(made.target_modules),
+        },
+        f"wrote {made.path} ({made.size_bytes} bytes, LoRA rank {made.rank} on q_proj, "
+        f"sha256 {made.sha256})\n"
+        f"  next: provcat hub push {made.path} hub://NAMESPACE/NAME:0.1.0",
     )
 
 
@@ -468,11 +395,11 @@ def rm(hub_url: str, token: str | None, ref: str, fmt: str) -> None:
     """Delete REF (a concrete version); the version can never be pushed again."""
     parsed = _ref(ref, concrete="rm")
     try:
-        with _client(hub_url, token) as client:
+        with open_client(hub_url, token) as client:
             deleted = client.delete(parsed)
     except HubError as error:
         fail(error)
-    _emit(
+    emit(
         fmt,
         {"ref": str(parsed), "deleted": deleted},
         f"deleted {parsed}" if deleted else f"{parsed} was already gone",
@@ -485,7 +412,7 @@ def rm(hub_url: str, token: str | None, ref: str, fmt: str) -> None:
 @click.option("--base-url", default=None, help="Public URL of the site (for storage_uri).")
 @format_option
 def export_static_cmd(
-    data_dir: Path,
+    data_dir: Path | None,
     database: str | None,
     blobs: str | None,
     out: Path,
@@ -496,12 +423,12 @@ def export_static_cmd(
     from provcat.hub.static_export import export_static
 
     try:
-        _, storage = _storage(data_dir, database, blobs)
+        _, storage = open_tool_storage(data_dir, database, blobs)
         summary = export_static(storage, out, base_url=base_url)
         storage.close()
     except HubError as error:
         fail(error)
-    _emit(
+    emit(
         fmt,
         {
             "out": str(summary.out),

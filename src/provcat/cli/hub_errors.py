@@ -6,7 +6,8 @@
 ``error`` is a stable code: a hub error's wire name (the protocol's, e.g. ``AdapterNotFoundError``
 or ``RegistryUnavailableError``: exit 1), ``UsageError`` for a command line that is refused
 (exit 2), ``TokenNotFoundError`` (exit 1), ``LocalFileError`` for a local file or directory that
-cannot be read or written (exit 1), ``InternalError`` for anything unexpected (exit 1). The
+cannot be read or written (exit 1), ``MissingDependencyError`` when the ``hub`` extra is not
+installed (exit 1), ``InternalError`` for anything unexpected (exit 1). The
 token and URL passwords never appear in a message.
 """
 
@@ -21,12 +22,14 @@ from typing import Any, NoReturn
 
 import click
 
+from provcat.cli.extras import missing_dependency
 from provcat.hub.errors import HubError
 from provcat.redact import url_without_password
 
 __all__ = [
     "INTERNAL_ERROR",
     "LOCAL_FILE_ERROR",
+    "MISSING_DEPENDENCY",
     "TOKEN_NOT_FOUND",
     "USAGE_ERROR",
     "HubGroup",
@@ -38,6 +41,7 @@ USAGE_ERROR = "UsageError"
 TOKEN_NOT_FOUND = "TokenNotFoundError"
 LOCAL_FILE_ERROR = "LocalFileError"
 INTERNAL_ERROR = "InternalError"
+MISSING_DEPENDENCY = "MissingDependencyError"
 
 _ARGS = "provcat.hub.args"  # ctx.meta key: the command line below ``provcat hub``
 _TOKEN_SHAPE = re.compile(r"pch_[0-9a-f]{12}_[A-Za-z0-9_-]{8,}")
@@ -111,7 +115,25 @@ def fail_with(
 
 
 def fail(error: HubError) -> NoReturn:
-    fail_with(error.wire_name, error.message, error.details)
+    message = error.message
+    if error.wire_name == "AuthenticationError":
+        message = _token_hint(click.get_current_context(silent=True))
+    fail_with(error.wire_name, message, error.details)
+
+
+def _token_hint(ctx: click.Context | None) -> str:
+    """What a refused token means on the command line (the server speaks HTTP headers)."""
+    given = False
+    while ctx is not None:
+        given = given or bool(ctx.params.get("token"))
+        ctx = ctx.parent
+    make = "`provcat hub token create --namespace NAMESPACE`, run where the hub's data is"
+    if given:
+        return (
+            "the hub refused the token (from --token or PROVCAT_HUB_TOKEN): it is invalid or "
+            f"revoked; set PROVCAT_HUB_TOKEN (or --token) to an active one, made with {make}"
+        )
+    return f"this needs a token: set PROVCAT_HUB_TOKEN or pass --token; make one with {make}"
 
 
 class HubGroup(click.Group):
@@ -140,6 +162,15 @@ class HubGroup(click.Group):
         except HubError as exc:  # one a command did not catch itself
             with ctx.scope(cleanup=False):
                 fail(exc)
+        except ModuleNotFoundError as exc:  # an optional dependency (the hub extra) is missing
+            if exc.name is None or exc.name.split(".")[0] == "provcat":
+                raise
+            with ctx.scope(cleanup=False):
+                fail_with(
+                    MISSING_DEPENDENCY,
+                    missing_dependency("hub", exc.name, "hub"),
+                    {"module": exc.name, "extra": "hub"},
+                )
         except OSError as exc:  # a local file or directory (store, payload, data dir, output)
             if not _json_mode(ctx):
                 raise

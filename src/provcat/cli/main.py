@@ -11,6 +11,9 @@ from typing import Any
 
 import click
 
+from provcat.cli.choice import FORMAT_OPTION, FORMATS, Choice
+from provcat.cli.extras import missing_dependency
+from provcat.cli.table import table
 from provcat.endpoints.match import match_endpoint
 from provcat.endpoints.registry import EndpointRegistry
 from provcat.endpoints.resolution import resolve as record
@@ -19,6 +22,10 @@ from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.kwargs import model_kwargs
 from provcat.models.spec import parse_model_spec
 
+# the optional extra a command's own dependencies come from (the others need only the core); a
+# hub command that meets a missing one while it runs is answered by provcat.cli.hub_errors
+_EXTRA = {"hub": "hub"}
+
 # name -> "module:attribute" of a click command or group
 _LAZY: dict[str, str] = {
     "cost": "provcat.cli.models:cost",
@@ -26,6 +33,11 @@ _LAZY: dict[str, str] = {
     "models": "provcat.cli.models:models",
     "tool": "provcat.cli.tool:tool",
 }
+
+
+def _missing(command: str, exc: ModuleNotFoundError) -> click.ClickException:
+    """The error for a command whose optional dependency is not installed: which extra to add."""
+    return click.ClickException(missing_dependency(command, exc.name, _EXTRA.get(command)))
 
 
 class _LazyGroup(click.Group):
@@ -40,10 +52,7 @@ class _LazyGroup(click.Group):
             except ModuleNotFoundError as exc:
                 if exc.name and exc.name.startswith("provcat"):
                     return None
-                raise click.ClickException(
-                    f"`provcat {cmd_name}` needs the optional dependency '{exc.name}': "
-                    f"install provcat[{cmd_name}]"
-                ) from exc
+                raise _missing(cmd_name, exc) from exc
             command: Any = getattr(module, attr)
             return command  # type: ignore[no-any-return]
         return super().get_command(ctx, cmd_name)
@@ -53,28 +62,6 @@ class _LazyGroup(click.Group):
 @click.version_option(package_name="provcat")
 def main() -> None:
     """provcat: the validated catalog of LLM provider adapters."""
-
-
-FORMAT_OPTION = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="A table for people, JSON for machines.",
-)
-
-
-def table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [
-        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
-    ]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines.extend(
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
-    )
-    return "\n".join(lines)
 
 
 @main.command()
@@ -97,7 +84,7 @@ def providers(fmt: str) -> None:
         ]
         for item in items
     ]
-    click.echo(table(["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"], rows))
+    click.echo(table(["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"], rows, wrap={2, 3}))
     for item in items:
         for diagnostic in item["diagnostics"]:
             click.echo(
@@ -112,9 +99,7 @@ def providers(fmt: str) -> None:
 @click.option(
     "--base-url", default=None, help="Override (or, with --openai-compatible, set) the base URL."
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@click.option("--format", "fmt", type=Choice(FORMATS), default="text", show_default=True)
 def resolve(
     provider: str, endpoint: str, openai_compatible: bool, base_url: str | None, fmt: str
 ) -> None:
@@ -180,13 +165,11 @@ def _lifecycle(provider: str, endpoint: str) -> dict[str, Any] | None:
 @click.option("--fast", is_flag=True, help="Apply the provider's fast-mode kwargs.")
 @click.option(
     "--effort",
-    type=click.Choice(EFFORT_LEVELS, case_sensitive=False),
+    type=Choice(EFFORT_LEVELS, case_sensitive=False),
     default=None,
     help="Override the spec's effort level.",
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@click.option("--format", "fmt", type=Choice(FORMATS), default="text", show_default=True)
 def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, fmt: str) -> None:
     """Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller passes."""
     try:

@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from provcat.cli.main import FORMAT_OPTION, table
+from provcat.cli.choice import FORMAT_OPTION, FORMATS, Choice
+from provcat.cli.table import table
 from provcat.errors import ProviderCatalogError
 from provcat.models.cost import estimate_cost
 from provcat.models.inventory import STATUSES, ModelInfo, find_model, list_models
@@ -20,7 +21,8 @@ _AS_OF = click.option(
     "as_of",
     type=click.DateTime(formats=["%Y-%m-%d"]),
     default=None,
-    help="Judge the lifecycle on this day, YYYY-MM-DD [default: today].",
+    help="Judge the lifecycle and pick the prices in force on this day, YYYY-MM-DD "
+    "[default: today].",
 )
 
 
@@ -43,28 +45,36 @@ def _num(value: int | None) -> str:
     return "-" if value is None else f"{value:,}"
 
 
+def money(amount: object) -> str:
+    """A price or a cost as written, never rounded: every digit it has, and at least cents."""
+    text = str(amount)
+    whole, _, cents = text.partition(".")
+    return f"{whole}.{cents.ljust(2, '0')}"
+
+
 def _row(m: ModelInfo, day: date) -> list[str]:
-    base = m.prices.base if m.prices is not None else None
+    prices = m.prices_on(day)
+    base = prices.base if prices is not None else None
+    state = m.lifecycle(day)
     return [
-        m.provider,
-        m.id,
-        m.lifecycle(day),
+        f"{m.provider}/{m.id}",
+        f"{state} {m.shutdown_date}" if m.shutdown_date and state != "active" else state,
         _num(m.context_window),
         _num(m.max_output_tokens),
-        _flag(m.tool_call),
-        _flag(m.reasoning),
-        str(base.input) if base is not None and base.input is not None else "-",
-        str(base.output) if base is not None and base.output is not None else "-",
-        m.shutdown_date or "-",
+        money(base.input) if base is not None and base.input is not None else "-",
+        money(base.output) if base is not None and base.output is not None else "-",
         m.successor or "-",
     ]
 
 
+# the text table: what fits 100 columns; capabilities and every other fact are in `models show`
+# and `--format json`
+HEADER = ["MODEL", "STATUS", "CONTEXT", "MAX OUT", "IN $/M", "OUT $/M", "SUCCESSOR"]
+
+
 @click.group(invoke_without_command=True)
 @click.option("--provider", default=None, help="Only this provider's models (key or alias).")
-@click.option(
-    "--status", type=click.Choice(STATUSES), default=None, help="Only models in this state."
-)
+@click.option("--status", type=Choice(STATUSES), default=None, help="Only models in this state.")
 @click.option("--tool-call", is_flag=True, default=None, help="Only models with tool calling.")
 @click.option("--reasoning", is_flag=True, default=None, help="Only reasoning models.")
 @_AS_OF
@@ -94,26 +104,13 @@ def models(
     if fmt == "json":
         click.echo(
             json.dumps(
-                [{**m.as_dict(), "lifecycle": m.lifecycle(day)} for m in found],
+                [{**m.as_dict(day), "lifecycle": m.lifecycle(day)} for m in found],
                 indent=2,
                 ensure_ascii=False,
             )
         )
         return
-    header = [
-        "PROVIDER",
-        "MODEL",
-        "STATUS",
-        "CONTEXT",
-        "MAX OUT",
-        "TOOLS",
-        "REASONING",
-        "INPUT $",
-        "OUTPUT $",
-        "SHUTDOWN",
-        "SUCCESSOR",
-    ]
-    click.echo(table(header, [_row(m, day) for m in found]))
+    click.echo(table(HEADER, [_row(m, day) for m in found], wrap={0, 6}))
     if not found:  # say why the table is empty
         if provider is not None and not list_models(provider):
             why = f"{provider} has no model inventory in the catalog (see docs/models.md)"
@@ -126,9 +123,7 @@ def models(
 @click.argument("provider")
 @click.argument("model")
 @_AS_OF
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@click.option("--format", "fmt", type=Choice(FORMATS), default="text", show_default=True)
 def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     """Every fact the catalog holds about MODEL of PROVIDER, and where it comes from."""
     day = _day(as_of)
@@ -137,7 +132,7 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     except ProviderCatalogError as exc:
         _fail(exc, fmt)
         return
-    data: dict[str, Any] = {**info.as_dict(), "lifecycle": info.lifecycle(day)}
+    data: dict[str, Any] = {**info.as_dict(day), "lifecycle": info.lifecycle(day)}
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
@@ -186,9 +181,30 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     help="Of the input, tokens written to the prompt cache.",
 )
 @click.option("--batch", is_flag=True, help="Price at the vendor's batch rates.")
+@click.option(
+    "--requests",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Requests, for a model with a per-request fee.",
+)
+@click.option(
+    "--web-searches",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Billed web-search tool calls, for a model with a per-search fee.",
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A request option a fee depends on, e.g. search_context_size=high (repeatable).",
+)
 @_AS_OF
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--format", "fmt", type=Choice(FORMATS), default="text", show_default=True
 )  # fmt: skip
 def cost(
     provider: str,
@@ -198,18 +214,32 @@ def cost(
     cached: int,
     cache_write: int,
     batch: bool,
+    requests: int,
+    web_searches: int,
+    options: tuple[str, ...],
     as_of: datetime | None,
     fmt: str,
 ) -> None:
-    """The cost in USD of one request to MODEL of PROVIDER, from the catalog's prices."""
+    """The cost in USD of one request to MODEL of PROVIDER, from the catalog's prices: tokens,
+    then each fee (per request, per billed tool call) on its own line."""
     usage = {
         "input_tokens": input_tokens,
         "output_tokens": output_tokens,
         "cache_read_tokens": cached,
         "cache_write_tokens": cache_write,
+        "requests": requests,
+        "web_searches": web_searches,
     }
+    named: dict[str, str] = {}
+    for text in options:
+        name, sep, value = text.partition("=")
+        if not sep or not name or not value:
+            raise click.BadParameter(f"{text!r} is not NAME=VALUE", param_hint="--option")
+        named[name] = value
     try:
-        result = estimate_cost(provider, model, usage, batch=batch)
+        result = estimate_cost(
+            provider, model, usage, batch=batch, as_of=_day(as_of), options=named
+        )
     except (ProviderCatalogError, ValueError) as exc:
         _fail(exc, fmt)
         return
@@ -219,12 +249,19 @@ def cost(
         click.echo(json.dumps(data, indent=2))
         return
     tier = f", long-context tier above {result.tier:,} input tokens" if result.tier else ""
-    click.echo(f"{result.provider}/{result.model}{' (batch)' if batch else ''}{tier}")
+    click.echo(
+        f"{result.provider}/{result.model}{' (batch)' if batch else ''}{tier}, prices of "
+        f"{data['as_of']}"
+    )
     for part in ("input", "cache_read", "cache_write", "input_audio", "output", "reasoning",
                  "output_audio"):  # fmt: skip
         if getattr(result, part):
-            click.echo(f"  {part:<13} ${data[part]}")
-    click.echo(f"  {'total':<13} ${data['total']} USD")
+            click.echo(f"  {part:<13} ${money(data[part])}")
+    for line in data["fees"]:
+        what = f"{line['count']} {line['unit']} x ${money(line['price'])}/{line['per']}"
+        when = f", {line['option']}" if line["option"] else ""
+        click.echo(f"  {'fee':<13} ${money(line['amount'])} ({what}{when})")
+    click.echo(f"  {'total':<13} ${money(data['total'])} USD")
 
 
 def _lifecycle_note(provider: str, model: str, day: date) -> None:

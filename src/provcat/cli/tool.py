@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 import click
 
 from provcat import __version__
+from provcat.cli.choice import FORMATS, Choice
 from provcat.toolschema.api import compile_tool
 from provcat.toolschema.core import (
     DiagnosticRecord,
@@ -121,7 +122,7 @@ _endpoint_opt = click.option(
     "(e.g. a Responses-style endpoint of a Chat Completions provider).",
 )
 _format_opt = click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--format", "fmt", type=Choice(FORMATS), default="text", show_default=True
 )
 
 
@@ -138,7 +139,7 @@ def tool() -> None:
 @_format_opt
 @click.option(
     "--fail-on",
-    type=click.Choice(["error", "warning", "never"]),
+    type=Choice(["error", "warning", "never"]),
     default="error",
     show_default=True,
     help="The lowest severity that makes the exit status 1 (info never does).",
@@ -368,7 +369,7 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
 @_format_opt
 @click.option(
     "--fail-on",
-    type=click.Choice(["breaking", "any", "never"]),
+    type=Choice(["breaking", "any", "never"]),
     default="breaking",
     show_default=True,
 )

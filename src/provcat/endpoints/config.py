@@ -18,6 +18,7 @@ __all__ = [
     "AuthType",
     "DeferredModel",
     "EndpointConfig",
+    "base_url_problem",
     "credential_header",
 ]
 
@@ -28,6 +29,7 @@ INHERITED_SETTINGS = (
     "api_key_env",
     "content_type",
     "timeout",
+    "max_retries",
     "default_headers",
     "requires_tokens",
     "idempotent_retries",
@@ -36,6 +38,9 @@ INHERITED_SETTINGS = (
 )
 
 AuthType = Literal["bearer", "x-api-key", "none"]
+
+MAX_TIMEOUT = 86_400.0  # a day: longer is a mistake, not a timeout
+MAX_RETRIES = 10  # attempts of one call, at most
 
 
 class DeferredModel:
@@ -85,6 +90,26 @@ def _same(value: Any) -> Any:
     return value
 
 
+def base_url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a base URL (only http and https, a host, no control characters),
+    or None. The URL itself is never quoted: it may carry a password."""
+    if any(ord(c) < 0x21 or ord(c) == 0x7F for c in url):
+        return "base_url holds a space, a line break or a control character"
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme.lower() not in ("http", "https"):
+        return "base_url must start with http:// or https://"
+    authority = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    if "@" in authority:
+        return (
+            "base_url carries credentials (user info before '@'): they would replace the key "
+            "and show in logs; put the key in api_key or api_key_env"
+        )
+    host = authority
+    if not host or host.startswith(":"):
+        return "base_url names no host"
+    return None
+
+
 def credential_header(headers: Mapping[str, str]) -> str | None:
     """Why ``headers`` may not be default headers (they carry a credential), or None."""
     for name in headers:
@@ -114,10 +139,26 @@ class EndpointConfig(BaseModel):
         None, description="An explicit key; overrides api_key_env. Never printed."
     )
     content_type: str = "application/json"
-    timeout: float = Field(300, gt=0, description="Seconds a call may take, per attempt.")
+    timeout: float = Field(
+        300,
+        gt=0,
+        le=MAX_TIMEOUT,
+        allow_inf_nan=False,
+        description="Seconds one attempt may take, the address lookup and the whole answer "
+        "included; for a stream, its first event and each next one.",
+    )
+    total_timeout: float | None = Field(
+        None,
+        gt=0,
+        le=MAX_TIMEOUT,
+        allow_inf_nan=False,
+        description="Seconds a call may take in all, its attempts and the waits between them "
+        "included (None: max_retries attempts of timeout each, plus the waits).",
+    )
     max_retries: int = Field(
         3,
         ge=1,
+        le=MAX_RETRIES,
         description="Total attempts of a call (provcat.endpoints.retry says which failures retry).",
     )
     max_response_bytes: int = Field(
@@ -125,7 +166,8 @@ class EndpointConfig(BaseModel):
     )
     default_headers: dict[str, str] = Field(default_factory=dict)
     requires_tokens: bool = Field(
-        False, description="Parse the token usage the answer reports into Result.usage."
+        True,
+        description="Parse the token usage the answer reports into Result.usage (off: None).",
     )
     idempotent_retries: bool = Field(
         False,
@@ -145,6 +187,16 @@ class EndpointConfig(BaseModel):
         if not folded:
             raise ValueError("provider must not be empty")
         return folded
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url_is_http(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        problem = base_url_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
 
     @field_validator("default_headers")
     @classmethod

@@ -15,9 +15,9 @@ import contextlib
 import copy
 import json
 import os
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -32,15 +32,21 @@ from provcat.errors import (
     InvalidResponseError,
     LocalAddressError,
     LocalNetworkRefused,
+    RequestValidationError,
 )
-from provcat.redact import sanitize
+from provcat.redact import redact_secrets, sanitize
 
 if TYPE_CHECKING:
     import httpx
 
+    from provcat.endpoints.eventstream import EventStream
     from provcat.endpoints.pool import ConnectionPool, Sleep
+    from provcat.endpoints.sync import BlockingStream
+    from provcat.endpoints.textstream import Delta
 
 __all__ = ["AgentResult", "AgenticEndpoint", "Endpoint", "EndpointType"]
+
+_E = TypeVar("_E", bound=APIError)
 
 # The call machinery (httpx, tenacity, and the pool, network guard, retry, response and stream
 # modules built on httpx) is imported by the first call, not when an endpoint is built: a
@@ -99,8 +105,9 @@ class Endpoint:
         return None
 
     def headers(self) -> dict[str, str]:
-        """Content type, the endpoint's default headers and the credential, read now."""
-        headers = {"Content-Type": self.config.content_type, **self.config.default_headers}
+        """Content type, the endpoint's default headers and the credential, read now (a mapping
+        whose repr hides the credential, so a traceback that shows locals does not)."""
+        headers = Headers({"Content-Type": self.config.content_type, **self.config.default_headers})
         if self.config.content_type.startswith("multipart/"):
             del headers["Content-Type"]  # httpx sets it with the boundary
         if self.config.auth_type == "none":
@@ -112,6 +119,14 @@ class Endpoint:
                 "api_key",
                 f"{self.config.provider}/{self.config.endpoint} needs an API key: "
                 f"set {where}" + ("" if self.config.api_key_env else " in the configuration"),
+            )
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in key) or key != key.strip():
+            where = self.config.api_key_env or "api_key"
+            del key  # not in this frame's locals when a traceback shows them
+            raise EndpointConfigurationError(
+                "api_key",
+                f"the key in {where} holds a line break, a control character or surrounding "
+                "spaces: set it to the key alone",
             )
         if self.config.auth_type == "bearer":
             headers["Authorization"] = f"Bearer {key}"
@@ -126,10 +141,17 @@ class Endpoint:
         if isinstance(request, BaseModel):
             request = request.model_dump(exclude_unset=True, by_alias=True)
         data = {**self.request_defaults, **(request or {}), **kwargs}
+        where = _non_finite(data)
+        if where is not None:
+            raise EndpointConfigurationError(
+                where or "request",
+                f"'{where or 'request'}' is not a finite number: JSON has no NaN or Infinity "
+                "(send a number, or leave the field out)",
+            )
         model = self.request_model
         if model is None:
             try:
-                json.dumps(data)
+                json.dumps(data, allow_nan=False)
             except (TypeError, ValueError) as exc:
                 raise EndpointConfigurationError(
                     "request", f"the request is not JSON-serializable: {exc}"
@@ -138,12 +160,10 @@ class Endpoint:
         try:
             validated = model.model_validate(data)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "request"
-            raise EndpointConfigurationError(
-                where,
-                f"{self.config.provider}/{self.config.endpoint}: '{where}' {first['msg'].lower()}"
-                f" ({exc.error_count()} problem(s) in the request)",
+            from provcat.endpoints.problems import request_problems
+
+            raise RequestValidationError(
+                self.config.provider, self.config.endpoint, request_problems(model, exc)
             ) from None
         return validated.model_dump(
             mode="json" if not _has_bytes(validated) else "python",
@@ -169,75 +189,115 @@ class Endpoint:
             send["json"] = payload
         return send
 
+    def _fail(self, cls: type[_E], message: str, **fields: Any) -> _E:
+        """A typed error of this endpoint, with every credential this call carries redacted."""
+        return cls(
+            self._redact(message),
+            provider=self.config.provider,
+            endpoint=self.config.endpoint,
+            **fields,
+        )
+
+    def _redact(self, text: str) -> str:
+        key = self._api_key() if self.config.auth_type != "none" else None
+        return redact_secrets(text, [key] if key else [])
+
     async def _open(
         self, http: httpx.AsyncClient, send: Mapping[str, Any], guarded: bool
     ) -> httpx.Response:
         """One attempt up to a successful status: the response, its body not yet read."""
         import httpx
 
-        from provcat.endpoints.netguard import ALLOW_LOCAL, check_host
+        from provcat.endpoints.netguard import ALLOW_LOCAL, LookupFailed, check_host, peer_check
         from provcat.endpoints.responses import status_error
+        from provcat.endpoints.wire import ACCEPT_ENCODING
 
         config = self.config
-        provider, endpoint = config.provider, config.endpoint
-        request = http.build_request(config.method, self.url, timeout=config.timeout, **send)
+        try:
+            request = http.build_request(config.method, self.url, timeout=config.timeout, **send)
+        except (httpx.HTTPError, httpx.InvalidURL, ValueError, TypeError, UnicodeError) as exc:
+            raise EndpointConfigurationError(
+                "request",
+                f"{config.provider}/{config.endpoint}: the request cannot be encoded "
+                f"({type(exc).__name__}: {self._redact(str(exc))})",
+            ) from None
+        request.headers["Accept-Encoding"] = ACCEPT_ENCODING  # decoded here, within the bounds
         try:
             if guarded:
                 request.extensions = {**request.extensions, ALLOW_LOCAL: config.allow_local_network}
             elif not config.allow_local_network:  # a caller's own client: check before sending
                 port = request.url.port or (443 if request.url.scheme == "https" else 80)
                 await check_host(request.url.host, port)
-            response = await http.send(request, stream=True)
+                # ... and check each connection it opens on the address it reached
+                host = request.url.raw_host.decode("ascii")
+                request.extensions = {**request.extensions, "trace": peer_check(host)}
+            response = await http.send(request, stream=True, follow_redirects=False)
         except LocalAddressError as exc:
-            raise LocalNetworkRefused(str(exc), provider=provider, endpoint=endpoint) from None
-        except httpx.TimeoutException as exc:
-            error: APIError = APITimeoutError(
-                f"no answer within {config.timeout:g} s ({type(exc).__name__})",
-                provider=provider,
-                endpoint=endpoint,
+            raise self._fail(LocalNetworkRefused, str(exc)) from None
+        except (httpx.TimeoutException, TimeoutError) as exc:
+            error = self._fail(
+                APITimeoutError, f"no answer within {config.timeout:g} s ({type(exc).__name__})"
             )
+            # no connection was made (or none was free): nothing reached the server
+            error.never_sent = isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
             raise error from None
-        except httpx.TransportError as exc:
-            failed = APIConnectionError(
-                f"{type(exc).__name__}: {sanitize(str(exc))}", provider=provider, endpoint=endpoint
-            )
-            failed.never_sent = isinstance(exc, httpx.ConnectError)
+        except (LookupFailed, httpx.ConnectError) as exc:
+            failed = self._fail(APIConnectionError, f"{type(exc).__name__}: {sanitize(str(exc))}")
+            failed.never_sent = True
             raise failed from None
+        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
+            raise self._fail(
+                APIConnectionError, f"{type(exc).__name__}: {sanitize(str(exc))}"
+            ) from None
         if response.status_code >= 300:
             body = await self._read(response)
-            raise status_error(response, body, config.provider, config.endpoint)
+            raise status_error(response, self._redact_bytes(body), config.provider, config.endpoint)
         return response
 
+    def _redact_bytes(self, body: bytes) -> bytes:
+        key = self._api_key() if self.config.auth_type != "none" else None
+        if not key or not body:
+            return body
+        secret = key.strip().encode("utf-8", "replace")
+        return body.replace(secret, b"<api key redacted>") if secret else body
+
     async def _read(self, response: httpx.Response) -> bytes:
-        """The whole body, refused (and the connection closed) past ``max_response_bytes``."""
+        """The whole body, refused (and the connection closed) past ``max_response_bytes`` on
+        the wire or decoded."""
         import httpx
 
-        limit = self.config.max_response_bytes
-        chunks: list[bytes] = []
-        size = 0
+        from provcat.endpoints.wire import WireError, chunks
+
+        parts: list[bytes] = []
         try:
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > limit:
-                    raise InvalidResponseError(
-                        f"the answer is larger than {limit} bytes (max_response_bytes)",
-                        provider=self.config.provider,
-                        endpoint=self.config.endpoint,
-                        status=response.status_code,
-                    )
-                chunks.append(chunk)
+            async for chunk in chunks(response, self.config.max_response_bytes):
+                parts.append(chunk)
+        except WireError as exc:
+            raise self._fail(
+                InvalidResponseError,
+                f"{exc} (max_response_bytes)"
+                if "larger" in str(exc) or "more than" in str(exc)
+                else str(exc),
+                status=response.status_code,
+            ) from None
         except httpx.TransportError as exc:
             raise self._cut_off("answer", response, exc) from None
         finally:
             await response.aclose()
-        return b"".join(chunks)
+        return b"".join(parts)
 
     def _cut_off(self, what: str, response: httpx.Response, exc: Exception) -> APIConnectionError:
         """The error of a body that broke off after a successful status."""
-        return APIConnectionError(
+        import httpx
+
+        cls = (
+            APITimeoutError
+            if isinstance(exc, (httpx.TimeoutException, TimeoutError))
+            else APIConnectionError
+        )
+        return self._fail(  # type: ignore[return-value]
+            cls,
             f"the {what} was cut off ({type(exc).__name__})",
-            provider=self.config.provider,
-            endpoint=self.config.endpoint,
             status=response.status_code,
         )
 
@@ -252,38 +312,70 @@ class Endpoint:
 
         return client, asyncio.sleep, False
 
-    async def _attempts(self, client: Any, send: Mapping[str, Any]) -> httpx.Response:
-        """Open the response, trying again as :mod:`provcat.endpoints.retry` allows."""
-        from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+    async def _attempts(
+        self, client: Any, send: Mapping[str, Any], read: bool, max_retries: int | None = None
+    ) -> tuple[httpx.Response, bytes | None]:
+        """Open the response (and read its body when ``read``), each attempt within the
+        endpoint's timeout and all of them within ``total_timeout``, trying again as
+        :mod:`provcat.endpoints.retry` allows, at most ``max_retries`` attempts in all (default:
+        the endpoint's)."""
+        import asyncio
 
-        from provcat.endpoints.retry import delay, retryable
+        from tenacity import (
+            AsyncRetrying,
+            RetryCallState,
+            retry_if_exception,
+            stop_after_attempt,
+        )
+
+        from provcat.endpoints.retry import Budget, delay, retryable
 
         http, sleep, guarded = self._client(client)
         config = self.config
+        budget = Budget(config.total_timeout)
 
         def wait(state: RetryCallState) -> float:
             error = state.outcome.exception() if state.outcome is not None else None
             return delay(state.attempt_number, error) if error is not None else 0.0
 
+        async def pause(seconds: float) -> None:
+            budget.spend(seconds)
+            await sleep(seconds)
+
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(max(1, config.max_retries)),
+            stop=stop_after_attempt(max(1, attempts_allowed(config.max_retries, max_retries)))
+            | budget,
             wait=wait,
             retry=retry_if_exception(
                 lambda e: retryable(e, config.method, config.idempotent_retries)
             ),
-            sleep=sleep,
+            sleep=pause,
             reraise=True,
         )
         async for attempt in retrying:
             with attempt:
-                response = await self._open(http, send, guarded)
-        return response
+                seconds = budget.attempt(config.timeout)
+                started = asyncio.get_running_loop().time()
+                try:
+                    async with asyncio.timeout(seconds):
+                        response = await self._open(http, send, guarded)
+                        body = await self._read(response) if read else None
+                except TimeoutError:
+                    raise self._fail(
+                        APITimeoutError,
+                        f"no answer within {seconds:g} s"
+                        + (" (total_timeout)" if seconds < config.timeout else ""),
+                    ) from None
+                finally:
+                    budget.spend(asyncio.get_running_loop().time() - started)
+        return response, body
 
     async def call(
         self,
         request: Mapping[str, Any] | BaseModel | None = None,
         *,
         client: httpx.AsyncClient | ConnectionPool | None = None,
+        max_retries: int | None = None,
         **kwargs: Any,
     ) -> Any:
         """Send the request and return the answer: a :class:`provcat.endpoints.responses.Result` (a dict
@@ -291,13 +383,16 @@ class Endpoint:
 
         ``client`` is a :class:`provcat.endpoints.pool.ConnectionPool` (default: the event loop's shared
         one) or the caller's own ``httpx.AsyncClient``. Failures raise the typed errors of
-        :mod:`provcat.errors`, after the retries :mod:`provcat.endpoints.retry` allows.
+        :mod:`provcat.errors`, after the retries :mod:`provcat.endpoints.retry` allows;
+        ``max_retries`` (the total number of attempts) overrides the endpoint's for this call.
         """
         from provcat.endpoints.responses import decode
 
         payload, headers = self.create_payload(request, **kwargs)  # a missing key raises here
-        response = await self._attempts(client, self._send_args(payload, headers))
-        body = await self._read(response)
+        response, body = await self._attempts(
+            client, self._send_args(payload, headers), True, max_retries
+        )
+        assert body is not None
         return decode(
             response,
             body,
@@ -306,18 +401,34 @@ class Endpoint:
             usage=self.config.requires_tokens,
         )
 
-    async def stream(
+    def stream(
         self,
         request: Mapping[str, Any] | BaseModel | None = None,
         *,
         client: httpx.AsyncClient | ConnectionPool | None = None,
+        max_retries: int | None = None,
         **kwargs: Any,
-    ) -> AsyncIterator[Any]:
-        """Send the request asking for a stream and yield the decoded events as they come.
+    ) -> EventStream:
+        """Send the request asking for a stream: an async iterator of the decoded events as they
+        come, whose ``usage`` is the stream's token usage once it has ended.
 
-        The request's ``stream`` field is set when its model has one. Leaving the loop early
-        closes the connection; an error before the first event is retried like :meth:`call`.
+        The request's ``stream`` field is set when its model has one, and
+        ``stream_options.include_usage`` where the model has that (so that the vendor reports the
+        usage) unless the request sets ``stream_options``. Leaving the loop early closes the
+        connection; an error before the first event is retried like :meth:`call`. Each event
+        must come within the endpoint's timeout of the one before.
         """
+        from provcat.endpoints.eventstream import EventStream
+
+        return EventStream(self._events(request, client, max_retries, kwargs))
+
+    async def _events(
+        self,
+        request: Mapping[str, Any] | BaseModel | None,
+        client: httpx.AsyncClient | ConnectionPool | None,
+        max_retries: int | None,
+        kwargs: dict[str, Any],
+    ) -> AsyncIterator[Any]:
         import httpx
 
         from provcat.endpoints.streaming import events
@@ -325,20 +436,118 @@ class Endpoint:
         model = self.request_model
         if model is not None and "stream" in model.model_fields:
             kwargs.setdefault("stream", True)
+        if model is not None and _stream_options_take_usage(model):
+            given = request.model_fields_set if isinstance(request, BaseModel) else (request or {})
+            if "stream_options" not in given and "stream_options" not in self.request_defaults:
+                kwargs.setdefault("stream_options", {"include_usage": True})
         payload, headers = self.create_payload(request, **kwargs)
-        response = await self._attempts(client, self._send_args(payload, headers))
+        response, _ = await self._attempts(
+            client, self._send_args(payload, headers), False, max_retries
+        )
         try:
             async for event in events(
                 response,
                 self.config.provider,
                 self.config.endpoint,
                 self.config.max_response_bytes,
+                self.config.timeout,
             ):
                 yield event
-        except httpx.TransportError as exc:
+        except (httpx.TransportError, TimeoutError) as exc:
             raise self._cut_off("stream", response, exc) from None
         finally:
             await response.aclose()
+
+    def call_sync(
+        self,
+        request: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        client: ConnectionPool | None = None,
+        max_retries: int | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """:meth:`call`, blocking: for scripts and notebooks (:mod:`provcat.endpoints.sync`).
+
+        The same answer, errors and retries; Ctrl-C cancels the call cleanly (its connection is
+        closed) and raises KeyboardInterrupt."""
+        from provcat.endpoints.sync import run_sync
+
+        if max_retries is not None:
+            kwargs["max_retries"] = max_retries
+        return run_sync(lambda: self.call(request, client=client, **kwargs))
+
+    def stream_sync(
+        self,
+        request: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        client: ConnectionPool | None = None,
+        max_retries: int | None = None,
+        **kwargs: Any,
+    ) -> BlockingStream:
+        """:meth:`stream`, blocking: an iterator of the same events, whose ``usage`` is the
+        stream's once it has ended. Leaving the loop early or Ctrl-C closes the connection."""
+        from provcat.endpoints.sync import BlockingStream
+
+        if max_retries is not None:
+            kwargs["max_retries"] = max_retries
+        return BlockingStream(self.stream(request, client=client, **kwargs))
+
+    def stream_text(
+        self,
+        request: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        client: httpx.AsyncClient | ConnectionPool | None = None,
+        max_retries: int | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[Delta]:
+        """:meth:`stream` read as one text stream: text, reasoning and tool-call deltas in one
+        shape whatever the vendor, ending with a delta that holds the usage
+        (:mod:`provcat.endpoints.textstream`)."""
+        from provcat.endpoints.textstream import text_stream
+
+        return text_stream(self.stream(request, client=client, max_retries=max_retries, **kwargs))
+
+    def stream_text_sync(
+        self,
+        request: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        client: ConnectionPool | None = None,
+        max_retries: int | None = None,
+        **kwargs: Any,
+    ) -> Iterator[Delta]:
+        """:meth:`stream_text`, blocking."""
+        from provcat.endpoints.textstream import text_stream_sync
+
+        return text_stream_sync(
+            self.stream_sync(request, client=client, max_retries=max_retries, **kwargs)
+        )
+
+
+def _stream_options_take_usage(model: type[BaseModel]) -> bool:
+    """Whether ``model`` has a ``stream_options`` field whose options include ``include_usage``
+    (Chat Completions' shape; Responses' stream_options hold other settings)."""
+    import typing
+
+    field = model.model_fields.get("stream_options")
+    if field is None:
+        return False
+    for option in (field.annotation, *typing.get_args(field.annotation)):
+        fields = getattr(option, "model_fields", None)
+        if isinstance(fields, dict) and "include_usage" in fields:
+            return True
+    return False
+
+
+def attempts_allowed(configured: int, per_call: int | None) -> int:
+    """The total attempts of one call: ``per_call`` when given (checked), else the endpoint's."""
+    if per_call is None:
+        return configured
+    if isinstance(per_call, bool) or not isinstance(per_call, int) or per_call < 1:
+        raise EndpointConfigurationError(
+            "max_retries",
+            f"max_retries is the total number of attempts: an int of at least 1, not {per_call!r}",
+        )
+    return per_call
 
 
 def _fresh(value: Any) -> Any:
@@ -350,6 +559,34 @@ def _fresh(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_fresh(v) for v in value]
     return copy.deepcopy(value)
+
+
+class Headers(dict[str, str]):
+    """Request headers whose repr hides the credential's value."""
+
+    def __repr__(self) -> str:
+        return repr(
+            {k: "<redacted>" if k in ("Authorization", "x-api-key") else v for k, v in self.items()}
+        )
+
+
+def _non_finite(value: Any, path: str = "") -> str | None:
+    """The path of the first NaN or infinite float in ``value`` (JSON-like data), or None."""
+    if isinstance(value, float):
+        return path if value != value or value in (float("inf"), float("-inf")) else None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(item, (str, int, bool)) and item is not None:
+                found = _non_finite(item, f"{path}.{key}" if path else str(key))
+                if found is not None:
+                    return found
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            if not isinstance(item, (str, int, bool)) and item is not None:
+                found = _non_finite(item, f"{path}.{index}" if path else str(index))
+                if found is not None:
+                    return found
+    return None
 
 
 def _has_bytes(model: BaseModel) -> bool:

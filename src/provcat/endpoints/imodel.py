@@ -2,15 +2,13 @@
 
 lionagi's iModel accepted any keyword and let unknown ones become request data. Here each keyword
 is classified: an ``EndpointConfig`` field configures the endpoint, a field of the endpoint's
-request model becomes a request default, and anything else is *unclassified*. During the
-deprecation window an unclassified keyword is dropped with a ``DeprecationWarning`` (it never
-reaches a payload); with the strict switch (``PROVCAT_STRICT=1`` or
-``provcat.strict.set_strict(True)``) it raises ``EndpointConfigurationError``.
+request model becomes a request default, and anything else is refused with
+``EndpointConfigurationError`` and a "did you mean" (issue #25: the deprecation window, in which
+such a keyword was dropped with a ``DeprecationWarning`` hidden by default, is over).
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,7 +23,6 @@ from provcat.endpoints.registry import EndpointRegistry
 from provcat.endpoints.request import field_names
 from provcat.endpoints.resolution import Unlisted
 from provcat.errors import EndpointConfigurationError
-from provcat.strict import is_strict
 
 __all__ = ["iModel"]
 
@@ -83,27 +80,21 @@ class iModel:
     def _classify(
         rest: Mapping[str, Any], defaults: dict[str, Any], request_model: type[BaseModel] | None
     ) -> dict[str, Any]:
-        """Legacy keywords that are request fields become request defaults; others are dropped
-        with a warning (raised on, when strict)."""
+        """Legacy keywords that are request fields become request defaults; any other is
+        refused with a "did you mean"."""
         accepted = field_names(request_model) if request_model is not None else None
         for key, value in rest.items():
             if accepted is None or key in accepted:
                 defaults[key] = value
                 continue
-            hint = suggest(key, [*accepted, *EndpointConfig.model_fields])
+            hint = suggest(key, [*accepted, *_CONFIG_FIELDS])
             close = f" ({hint})" if hint else ""
-            if is_strict():
-                raise EndpointConfigurationError(
-                    key,
-                    f"'{key}' is neither an endpoint configuration field nor a field of "
-                    f"{request_model.__name__ if request_model else 'the request'}{close}",
-                )
-            warnings.warn(
-                f"iModel keyword '{key}' is neither an endpoint configuration field nor a request "
-                f"field{close}; it is ignored (it used to become request data). Pass request "
-                "fields in request_defaults; this will raise EndpointConfigurationError.",
-                DeprecationWarning,
-                stacklevel=3,
+            raise EndpointConfigurationError(
+                key,
+                f"iModel keyword '{key}' is neither an endpoint configuration field nor a field "
+                f"of {request_model.__name__ if request_model else 'the request'}{close}; pass "
+                "request fields by their names (or in request_defaults) and endpoint settings "
+                "by EndpointConfig's",
             )
         return defaults
 

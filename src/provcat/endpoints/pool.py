@@ -2,50 +2,210 @@
 
 ``async with ConnectionPool() as pool: await endpoint.call(request, client=pool)`` keeps
 connections open across calls and endpoints and closes them at the end. An endpoint called without
-a client uses the default pool of the running event loop; ``await provcat.endpoints.pool.aclose_default()``
-closes it. Redirects are never followed: the credential would go along to wherever they point.
+a client uses the default pool of the running event loop, closed when that loop shuts down
+(``asyncio.run`` ends) and at interpreter exit; ``await provcat.endpoints.pool.aclose_default()``
+closes it sooner. Redirects are never followed: the credential would go along to wherever they
+point.
+
+Connections of endpoints that may not reach the local network are opened through the guard's
+network backend (:mod:`provcat.endpoints.netguard`), in a pool of their own; the others in a plain
+one. A request holds one of its host's ``max_connections_per_host`` slots until its answer is
+closed, so one hung host cannot take every connection. ``HTTP_PROXY``, ``HTTPS_PROXY``,
+``ALL_PROXY`` and ``NO_PROXY`` are honoured as httpx honours them (read when the pool is made); a
+proxied request is checked by the name of its target, since the proxy makes the connection.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
+import functools
+import os
+import ssl
+import urllib.request
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from types import TracebackType
+from typing import Any, cast
+from urllib.request import proxy_bypass_environment  # type: ignore[attr-defined]
 
+import httpcore
 import httpx
 
-from provcat.endpoints.netguard import GuardedTransport, Resolver, resolve
+from provcat.endpoints.netguard import ALLOW_LOCAL, GuardedBackend, Resolver, check_host, resolve
+from provcat.errors import EndpointConfigurationError
 
 __all__ = ["ConnectionPool", "aclose_default", "default_pool"]
 
 Sleep = Callable[[float], Awaitable[None]]
 
 
+class _PinnedTransport(httpx.AsyncHTTPTransport):
+    """httpx's transport over a connection pool whose connections go through the guard."""
+
+    def __init__(self, ssl_context: ssl.SSLContext, limits: httpx.Limits, resolver: Resolver):
+        super().__init__(verify=ssl_context, limits=limits)
+        # httpx takes no network backend: the same pool it builds, with the guard's backend
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=ssl_context,
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry,
+            network_backend=GuardedBackend(resolver),
+        )
+
+
+class _Releasing(httpx.AsyncByteStream):
+    """A response body that gives its host's slot back when it is closed."""
+
+    def __init__(self, inner: httpx.AsyncByteStream, slot: asyncio.Semaphore) -> None:
+        self.inner = inner
+        self.slot: asyncio.Semaphore | None = slot
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.inner:
+            yield chunk
+
+    async def aclose(self) -> None:
+        try:
+            await self.inner.aclose()
+        finally:
+            if self.slot is not None:
+                self.slot.release()
+                self.slot = None
+
+
+@functools.lru_cache(maxsize=4)
+def _system_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+    """httpx's default TLS context (certifi's store, or the ``SSL_CERT_FILE`` / ``SSL_CERT_DIR``
+    the environment names), made once per process: loading the store takes ~90 ms and a
+    context may be shared by every pool and loop."""
+    return httpx.create_ssl_context()
+
+
+def environment_proxies() -> dict[str, str]:
+    """The proxies the environment names (``*_PROXY`` variables, either case), by scheme."""
+    return {k: v for k, v in urllib.request.getproxies_environment().items() if v}
+
+
+class GuardedTransport(httpx.AsyncBaseTransport):
+    """Routes each request: through a proxy the environment names, through the guarded pool
+    (the endpoint may not reach the local network) or the plain one, one host's slot held."""
+
+    def __init__(
+        self,
+        *,
+        limits: httpx.Limits,
+        per_host: int,
+        ssl_context: ssl.SSLContext | None = None,
+        resolver: Resolver = resolve,
+        transport: httpx.AsyncBaseTransport | None = None,
+        proxies: Mapping[str, str] | None = None,
+    ) -> None:
+        context = ssl_context or _system_context(
+            os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR")
+        )
+        self.resolver = resolver
+        self.per_host = per_host
+        self.slots: dict[tuple[bytes, bytes, int | None], asyncio.Semaphore] = {}
+        self.given = transport  # a transport the caller gave: not ours, checked by name
+        self.pinned = transport or _PinnedTransport(context, limits, resolver)
+        self.open = transport or httpx.AsyncHTTPTransport(verify=context, limits=limits)
+        self.proxies = dict(environment_proxies() if proxies is None else proxies)
+        self.proxied: dict[str, httpx.AsyncBaseTransport] = {}
+        for url in sorted({v for k, v in self.proxies.items() if k != "no"}):
+            try:
+                self.proxied[url] = transport or httpx.AsyncHTTPTransport(
+                    verify=context, limits=limits, proxy=url
+                )
+            except (ValueError, ImportError, httpx.InvalidURL) as exc:
+                raise EndpointConfigurationError(
+                    "proxy",
+                    f"the proxy the environment names is not usable ({exc}); fix or "
+                    "unset HTTP_PROXY / HTTPS_PROXY / ALL_PROXY",
+                ) from None
+
+    def _proxy(self, url: httpx.URL) -> str | None:
+        if not self.proxies:
+            return None
+        proxy = self.proxies.get(url.scheme) or self.proxies.get("all")
+        if proxy is None or proxy_bypass_environment(url.host, self.proxies):
+            return None
+        return proxy
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        allow = bool(request.extensions.pop(ALLOW_LOCAL, False))
+        url = request.url
+        proxy = self._proxy(url)
+        direct = self.open if allow else self.pinned
+        inner = direct if proxy is None else self.proxied[proxy]
+        if not allow and (proxy is not None or self.given is not None):
+            # the connection is not ours to check: the name of the target is
+            await check_host(
+                url.host, url.port or (443 if url.scheme == "https" else 80), self.resolver
+            )
+        key = (url.raw_scheme, url.raw_host, url.port)
+        slot = self.slots.get(key)
+        if slot is None:
+            slot = self.slots[key] = asyncio.Semaphore(self.per_host)
+        await slot.acquire()
+        try:
+            response = await inner.handle_async_request(request)
+        except BaseException:
+            slot.release()
+            raise
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        response.stream = _Releasing(response.stream, slot)
+        return response
+
+    async def aclose(self) -> None:
+        transports = {id(t): t for t in (self.pinned, self.open, *self.proxied.values())}
+        for transport in transports.values():
+            await transport.aclose()
+
+
 class ConnectionPool:
     """A pooled ``httpx.AsyncClient`` behind the local-network guard.
 
+    ``max_connections`` bounds the connections in all, ``max_connections_per_host`` those of one
+    host (``scheme://host:port``); ``ssl_context`` replaces the system's certificate store (a
+    company CA); ``proxies`` replaces what the ``*_PROXY`` variables say (``{}``: no proxy).
     ``sleep`` is what the retry loop waits with (tests pass one that takes no wall time);
-    ``transport`` replaces the network transport (tests); ``resolver`` the address lookup.
+    ``transport`` replaces the network transport (tests: the guard then checks the host's name
+    before each request); ``resolver`` the address lookup.
     """
 
     def __init__(
         self,
         *,
         max_connections: int = 100,
+        max_connections_per_host: int = 50,
         max_keepalive_connections: int = 20,
+        ssl_context: ssl.SSLContext | None = None,
+        proxies: Mapping[str, str] | None = None,
         sleep: Sleep = asyncio.sleep,
         transport: httpx.AsyncBaseTransport | None = None,
         resolver: Resolver = resolve,
     ) -> None:
+        if max_connections < 1 or max_connections_per_host < 1 or max_keepalive_connections < 0:
+            raise ValueError("connection limits must be positive")
         limits = httpx.Limits(
             max_connections=max_connections, max_keepalive_connections=max_keepalive_connections
         )
-        inner = transport or httpx.AsyncHTTPTransport(limits=limits)
+        self.transport = GuardedTransport(
+            limits=limits,
+            per_host=min(max_connections_per_host, max_connections),
+            ssl_context=ssl_context,
+            resolver=resolver,
+            transport=transport,
+            proxies=proxies,
+        )
         self.client = httpx.AsyncClient(
-            transport=GuardedTransport(inner, resolver), follow_redirects=False, timeout=None
+            transport=self.transport, follow_redirects=False, timeout=None, trust_env=False
         )
         self.sleep = sleep
+        self._closer: object = None  # a default pool's shutdown hook (see default_pool)
 
     @property
     def closed(self) -> bool:
@@ -71,12 +231,33 @@ _defaults: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ConnectionPool] 
 )
 
 
+async def _close_at_shutdown(
+    loop: asyncio.AbstractEventLoop, pool: ConnectionPool
+) -> AsyncIterator[None]:
+    """An async generator the loop finalizes when it shuts down (``asyncio.run`` calls
+    ``loop.shutdown_asyncgens()`` before closing the loop): it closes the pool there, while the
+    loop can still close the sockets, and forgets it."""
+    try:
+        yield
+    finally:
+        if _defaults.get(loop) is pool:
+            del _defaults[loop]
+        await pool.aclose()
+
+
 def default_pool() -> ConnectionPool:
-    """The running event loop's shared pool, made on first use (a closed one is replaced)."""
+    """The running event loop's shared pool, made on first use (a closed one is replaced); it is
+    closed when the loop shuts down."""
     loop = asyncio.get_running_loop()
     pool = _defaults.get(loop)
     if pool is None or pool.closed:
         pool = _defaults[loop] = ConnectionPool()
+        closer = _close_at_shutdown(loop, pool)
+        # its first step registers it with the running loop's async-generator hooks
+        step = cast("Coroutine[Any, Any, None]", closer.__anext__())
+        with contextlib.suppress(StopIteration):
+            step.send(None)
+        pool._closer = closer  # alive as long as the pool is
     return pool
 
 
@@ -85,3 +266,14 @@ async def aclose_default() -> None:
     pool = _defaults.pop(asyncio.get_running_loop(), None)
     if pool is not None:
         await pool.aclose()
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    """Close the default pools of loops that are neither running nor closed at exit (a loop
+    that was never shut down); a closed loop's sockets went with it."""
+    for loop, pool in list(_defaults.items()):
+        if pool.closed or loop.is_closed() or loop.is_running():
+            continue
+        with contextlib.suppress(Exception):
+            loop.run_until_complete(pool.aclose())

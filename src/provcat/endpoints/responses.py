@@ -10,9 +10,8 @@ reach an error.
 
 from __future__ import annotations
 
+import codecs
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, TypedDict
 
 import httpx
@@ -28,6 +27,7 @@ from provcat.errors import (
     RateLimitError,
     ServerError,
 )
+from provcat.models.usage import TokenUsage, usage_of
 from provcat.redact import sanitize
 
 __all__ = ["REQUEST_ID_HEADERS", "Result", "TokenUsage", "decode", "status_error", "usage_of"]
@@ -36,20 +36,10 @@ REQUEST_ID_HEADERS = ("x-request-id", "request-id", "x-goog-request-id", "x-amzn
 EXCERPT = 200  # characters of a non-JSON error body kept in the error
 
 
-@dataclass(frozen=True, slots=True)
-class TokenUsage:
-    """Token counts a response reports (field names as genai-prices' ``Usage``)."""
-
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    cache_read_tokens: int | None = None
-    cache_write_tokens: int | None = None
-    reasoning_tokens: int | None = None
-
-
 class Result(dict[str, Any]):
     """A decoded JSON object answer, with what came with it: the status, the vendor's request id,
-    and the token usage (parsed for endpoints whose ``requires_tokens`` is true)."""
+    and the token usage it reports (:class:`~provcat.models.usage.TokenUsage`; parsed unless the
+    endpoint's ``requires_tokens`` is off)."""
 
     status_code: int = 200
     request_id: str | None = None
@@ -62,6 +52,13 @@ def request_id(headers: httpx.Headers) -> str | None:
         if value:
             return sanitize(value)[:128]
     return None
+
+
+def excerpt(body: bytes) -> str:
+    """The start of ``body`` as short text, sanitized before it is cut (a secret that straddles
+    the cut is redacted whole)."""
+    text = body[: EXCERPT * 8].decode("utf-8", "replace")
+    return sanitize(text, limit=EXCERPT * 8)[:EXCERPT]
 
 
 def _text(value: Any) -> str | None:
@@ -83,10 +80,8 @@ def error_fields(body: bytes) -> VendorFields:
     """The vendor's error type, code and message from ``body``, or an excerpt of it."""
     try:
         data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        text = body[: EXCERPT * 4].decode("utf-8", "replace")
-        excerpt = " ".join(text.split())[:EXCERPT]
-        return {"excerpt": sanitize(excerpt) or None}
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return {"excerpt": excerpt(body) or None}
     fields: VendorFields = {}
     error = data.get("error") if isinstance(data, dict) else None
     if isinstance(error, dict):
@@ -99,7 +94,7 @@ def error_fields(body: bytes) -> VendorFields:
         fields["vendor_message"] = _text(data.get("message"))
         fields["error_type"] = _text(data.get("type"))
     else:
-        fields["excerpt"] = sanitize(json.dumps(data)[:EXCERPT])
+        fields["excerpt"] = excerpt(body)
     return fields
 
 
@@ -145,14 +140,15 @@ def decode(
     if content_type == "application/json" or content_type.endswith("+json"):
         try:
             data = json.loads(body)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            reason = "nested too deep" if isinstance(exc, RecursionError) else sanitize(str(exc))
             raise InvalidResponseError(
-                f"HTTP {response.status_code} with a body that is not valid JSON ({exc})",
+                f"HTTP {response.status_code} with a body that is not valid JSON ({reason})",
                 provider=provider,
                 endpoint=endpoint,
                 status=response.status_code,
                 request_id=request_id(response.headers),
-                excerpt=sanitize(body[:EXCERPT].decode("utf-8", "replace")),
+                excerpt=excerpt(body),
             ) from None
         if not isinstance(data, dict):
             return data
@@ -162,52 +158,15 @@ def decode(
         result.usage = usage_of(data) if usage else None
         return result
     if content_type.startswith("text/"):
-        return body.decode(response.encoding or "utf-8", "replace")
+        return body.decode(_charset(response), "replace")
     return body
 
 
-def _int(mapping: Mapping[str, Any], *path: str) -> int | None:
-    value: Any = mapping
-    for key in path:
-        if not isinstance(value, Mapping):
-            return None
-        value = value.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _first(*values: int | None) -> int | None:
-    return next((v for v in values if v is not None), None)
-
-
-def usage_of(data: Mapping[str, Any]) -> TokenUsage | None:
-    """Token usage from a response body, in the shapes vendors report it, or None."""
-    u = data.get("usage")
-    if isinstance(u, Mapping):
-        return TokenUsage(
-            input_tokens=_first(_int(u, "prompt_tokens"), _int(u, "input_tokens")),
-            output_tokens=_first(_int(u, "completion_tokens"), _int(u, "output_tokens")),
-            cache_read_tokens=_first(
-                _int(u, "prompt_tokens_details", "cached_tokens"),
-                _int(u, "input_tokens_details", "cached_tokens"),
-                _int(u, "cache_read_input_tokens"),
-                _int(u, "prompt_cache_hit_tokens"),
-            ),
-            cache_write_tokens=_int(u, "cache_creation_input_tokens"),
-            reasoning_tokens=_first(
-                _int(u, "completion_tokens_details", "reasoning_tokens"),
-                _int(u, "output_tokens_details", "reasoning_tokens"),
-            ),
-        )
-    meta = data.get("usageMetadata")
-    if isinstance(meta, Mapping):
-        return TokenUsage(
-            input_tokens=_int(meta, "promptTokenCount"),
-            output_tokens=_int(meta, "candidatesTokenCount"),
-            cache_read_tokens=_int(meta, "cachedContentTokenCount"),
-            reasoning_tokens=_int(meta, "thoughtsTokenCount"),
-        )
-    if "prompt_eval_count" in data or "eval_count" in data:
-        return TokenUsage(
-            input_tokens=_int(data, "prompt_eval_count"), output_tokens=_int(data, "eval_count")
-        )
-    return None
+def _charset(response: httpx.Response) -> str:
+    """The answer's declared charset when Python knows it, else UTF-8."""
+    try:
+        name = response.charset_encoding or "utf-8"
+        codecs.lookup(name)
+    except (LookupError, ValueError):
+        return "utf-8"
+    return name

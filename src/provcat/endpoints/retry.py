@@ -1,10 +1,20 @@
 """When a failed call is tried again, and after how long.
 
-``max_retries`` is the total number of attempts. Connection failures, timeouts, 408, 409, 429 and
-5xx are tried again with exponential backoff and full jitter, capped, or after the wait the vendor
-asked for (``retry-after-ms``, or ``Retry-After`` in seconds or as an HTTP date). A POST is
-replayed only when the endpoint says its requests are idempotent, or when the request provably
-never reached the server (the connection was never made).
+``max_retries`` is the total number of attempts. A failed attempt is tried again with exponential
+backoff and full jitter, capped, or after the wait the vendor asked for (``retry-after-ms``, or
+``Retry-After`` in seconds or as an HTTP date), capped too.
+
+Which failures are tried again (:func:`retryable`; docs/errors-and-retries.md says why):
+
+- every request, a POST included, when it never reached the server (connection refused, a name
+  that does not resolve, a connect timeout: ``never_sent``) or when the answer says the server
+  refused it unprocessed (:data:`REFUSED_STATUSES`: 408, 409, 429, 503 and 529);
+- a failure after which the vendor may have done the work (and bills it): any other 5xx, a
+  timeout after the request was sent, a connection that broke: only a request that is not a POST,
+  or a POST of an endpoint whose ``idempotent_retries`` is on.
+
+A vendor's wait of 0 (or a past date) gives the backoff, as openai-python does; :class:`Budget`
+keeps attempts and waits within an endpoint's ``total_timeout``.
 """
 
 from __future__ import annotations
@@ -14,6 +24,9 @@ import time
 from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
 
+from tenacity import RetryCallState
+from tenacity.stop import stop_base
+
 from provcat.errors import (
     APIConnectionError,
     APIError,
@@ -21,11 +34,23 @@ from provcat.errors import (
     LocalNetworkRefused,
 )
 
-__all__ = ["BASE_DELAY", "MAX_DELAY", "RETRY_STATUSES", "delay", "retry_after", "retryable"]
+__all__ = [
+    "BASE_DELAY",
+    "MAX_DELAY",
+    "REFUSED_STATUSES",
+    "Budget",
+    "delay",
+    "retry_after",
+    "retryable",
+]
 
 BASE_DELAY = 0.5  # seconds before the second attempt, at most (full jitter)
 MAX_DELAY = 60.0  # no wait is longer, whatever the vendor asks
-RETRY_STATUSES = frozenset({408, 409, 429})
+# Answers by which the server says it did not process the request, so a replay cannot do the work
+# twice: 408 Request Timeout, 409 Conflict (a lock held by another request), 429 Too Many
+# Requests, 503 Service Unavailable (RFC 9110 15.5.9, 15.5.10, 15.6.4; RFC 6585 4) and 529, the
+# "overloaded_error" of https://platform.claude.com/docs/en/api/errors.
+REFUSED_STATUSES = frozenset({408, 409, 429, 503, 529})
 
 
 def retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
@@ -43,7 +68,7 @@ def retry_after(headers: Mapping[str, str], now: float | None = None) -> float |
     if raw is None:
         return None
     raw = raw.strip()
-    if raw.isdigit():
+    if raw.isascii() and raw.isdigit():  # "²" and other non-ASCII digits are not seconds
         return float(int(raw[:12]))
     try:
         when = parsedate_to_datetime(raw)
@@ -55,23 +80,47 @@ def retry_after(headers: Mapping[str, str], now: float | None = None) -> float |
 
 
 def retryable(error: BaseException, method: str, idempotent: bool) -> bool:
-    """Whether ``error`` of one attempt may be followed by another."""
+    """Whether ``error`` of one attempt may be followed by another (see the module docstring)."""
     if isinstance(error, LocalNetworkRefused) or not isinstance(error, APIError):
         return False
-    if isinstance(error, APIConnectionError) and getattr(error, "never_sent", False):
+    if getattr(error, "never_sent", False):
         return True  # the request provably never reached the server
-    transient = isinstance(error, (APIConnectionError, APITimeoutError)) or (
-        error.status is not None and (error.status in RETRY_STATUSES or error.status >= 500)
+    if error.status in REFUSED_STATUSES:
+        return True  # the server says it did nothing
+    maybe_done = isinstance(error, (APIConnectionError, APITimeoutError)) or (
+        error.status is not None and error.status >= 500
     )
-    if not transient:
-        return False
-    return method != "POST" or idempotent
+    return maybe_done and (method != "POST" or idempotent)
 
 
 def delay(attempt: int, error: BaseException, rng: random.Random | None = None) -> float:
     """Seconds to wait after failed ``attempt`` (1-based): the vendor's ask, else backoff."""
     asked = getattr(error, "retry_after", None)
-    if isinstance(asked, (int, float)):
+    if isinstance(asked, (int, float)) and asked > 0:  # 0 or a past date: our own backoff
         return min(MAX_DELAY, float(asked))
     ceiling = min(MAX_DELAY, BASE_DELAY * 2 ** (attempt - 1))
     return (rng or random).uniform(0, ceiling)
+
+
+class Budget(stop_base):
+    """The time a call may still take across its attempts and waits (``total_timeout``), spent
+    as attempts run and waits are taken; None is no bound beyond each attempt's timeout."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, total: float | None) -> None:
+        self.left = total
+
+    def spend(self, seconds: float) -> None:
+        if self.left is not None:
+            self.left -= max(0.0, seconds)
+
+    def attempt(self, timeout: float) -> float:
+        """The deadline of the next attempt: the timeout, or what is left when that is less."""
+        return timeout if self.left is None else max(0.001, min(timeout, self.left))
+
+    def __call__(self, state: RetryCallState) -> bool:
+        """tenacity's stop condition: no wait that would leave no time for another attempt."""
+        if self.left is None:
+            return False
+        return float(getattr(state, "upcoming_sleep", 0.0)) >= self.left

@@ -1,5 +1,11 @@
-"""Events of a streamed answer: server-sent events (parsed by httpx-sse) or newline-delimited
-JSON, chosen by the response's content type, each decoded from JSON.
+"""Events of a streamed answer: server-sent events or newline-delimited JSON, chosen by the
+response's content type, each decoded from JSON.
+
+Lines are cut from the body as it arrives (:mod:`provcat.endpoints.wire`): a line, or the data of
+one event, is refused once it is longer than the bound, while it is still arriving, and each event
+must arrive within the endpoint's timeout of the one before. Server-sent events are parsed as the
+WHATWG specification says (``data:`` lines joined by newlines, ``:`` comments, an event dispatched
+at a blank line, an unfinished last event dropped).
 
 An error event (``event: error``, or an event whose JSON is an ``{"error": ...}`` envelope) raises
 :class:`~provcat.errors.StreamError`; a malformed event raises
@@ -13,37 +19,49 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-from httpx_sse import EventSource
 
 from provcat.endpoints.responses import error_fields, request_id
+from provcat.endpoints.wire import Deadline, WireError, chunks, lines
 from provcat.errors import InvalidResponseError, StreamError
 from provcat.redact import sanitize
 
 __all__ = ["events"]
 
 
-def _decode(text: str, response: httpx.Response, provider: str, endpoint: str) -> Any:
+def _invalid(
+    message: str, response: httpx.Response, provider: str, endpoint: str, **more: Any
+) -> InvalidResponseError:
+    return InvalidResponseError(
+        message,
+        provider=provider,
+        endpoint=endpoint,
+        status=response.status_code,
+        request_id=request_id(response.headers),
+        **more,
+    )
+
+
+def _decode(data: bytes, response: httpx.Response, provider: str, endpoint: str) -> Any:
     try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise InvalidResponseError(
-            f"a streamed event is not valid JSON ({exc})",
-            provider=provider,
-            endpoint=endpoint,
-            status=response.status_code,
-            request_id=request_id(response.headers),
-            excerpt=sanitize(text[:200]),
+        return json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise _invalid(
+            f"a streamed event is not valid JSON ({type(exc).__name__})",
+            response,
+            provider,
+            endpoint,
+            excerpt=sanitize(data[:400].decode("utf-8", "replace"), limit=200),
         ) from None
 
 
-def _error(text: str, response: httpx.Response, provider: str, endpoint: str) -> StreamError:
+def _error(data: bytes, response: httpx.Response, provider: str, endpoint: str) -> StreamError:
     return StreamError(
         "the stream carried an error event",
         provider=provider,
         endpoint=endpoint,
         status=response.status_code,
         request_id=request_id(response.headers),
-        **error_fields(text.encode()),
+        **error_fields(data),
     )
 
 
@@ -51,50 +69,75 @@ def _is_error(data: Any) -> bool:
     return isinstance(data, dict) and "error" in data and data.get("type") in (None, "error")
 
 
+async def _sse(
+    body: AsyncIterator[bytes], limit: int, deadline: Deadline
+) -> AsyncIterator[tuple[bytes, bytes]]:
+    """(event name, data) of each server-sent event."""
+    data: list[bytes] = []
+    size = 0
+    name = b""
+    async for line in lines(body, limit):
+        if not line:
+            if data:
+                deadline.renew()
+                yield name, b"\n".join(data)
+            data, size, name = [], 0, b""
+            continue
+        if line[:1] == b":":
+            continue
+        field, _, value = line.partition(b":")
+        if value[:1] == b" ":
+            value = value[1:]
+        if field == b"data":
+            size += len(value) + 1
+            if size > limit:
+                raise WireError(f"a streamed event is larger than {limit} bytes")
+            data.append(value)
+        elif field == b"event":
+            name = value
+
+
 async def events(
-    response: httpx.Response, provider: str, endpoint: str, max_event_bytes: int
+    response: httpx.Response,
+    provider: str,
+    endpoint: str,
+    max_event_bytes: int,
+    timeout: float | None = None,
 ) -> AsyncIterator[Any]:
-    """The decoded events of ``response`` (a streamed, successful response)."""
+    """The decoded events of ``response`` (a streamed, successful response); each must arrive
+    within ``timeout`` seconds of the one before (None: no bound)."""
     content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if content_type == "text/event-stream":
-        async for sse in EventSource(response).aiter_sse():
-            if len(sse.data) > max_event_bytes:
-                raise InvalidResponseError(
-                    f"a streamed event is larger than {max_event_bytes} bytes",
-                    provider=provider,
-                    endpoint=endpoint,
-                    status=response.status_code,
-                )
-            if sse.data.strip() == "[DONE]":
-                return
-            if sse.event == "error":
-                raise _error(sse.data, response, provider, endpoint)
-            if not sse.data:
-                continue
-            data = _decode(sse.data, response, provider, endpoint)
-            if _is_error(data):
-                raise _error(sse.data, response, provider, endpoint)
-            yield data
-    elif content_type in ("application/x-ndjson", "application/jsonl", "application/json"):
-        async for line in response.aiter_lines():
-            if len(line) > max_event_bytes:
-                raise InvalidResponseError(
-                    f"a streamed line is larger than {max_event_bytes} bytes",
-                    provider=provider,
-                    endpoint=endpoint,
-                    status=response.status_code,
-                )
-            if not line.strip():
-                continue
-            data = _decode(line, response, provider, endpoint)
-            if _is_error(data):
-                raise _error(line, response, provider, endpoint)
-            yield data
-    else:
-        raise InvalidResponseError(
-            f"expected an event stream, got content type {content_type or 'none'!r}",
-            provider=provider,
-            endpoint=endpoint,
-            status=response.status_code,
-            request_id=request_id(response.headers),
-        )
+    deadline = Deadline(timeout)
+    # the stream as a whole may run long: only each event is bounded, in bytes and in time
+    body = chunks(response, 1 << 62, deadline)
+    try:
+        if content_type == "text/event-stream":
+            async for name, data in _sse(body, max_event_bytes, deadline):
+                if data.strip() == b"[DONE]":
+                    return
+                if name == b"error":
+                    raise _error(data, response, provider, endpoint)
+                if not data:
+                    continue
+                event = _decode(data, response, provider, endpoint)
+                if _is_error(event):
+                    raise _error(data, response, provider, endpoint)
+                yield event
+        elif content_type in ("application/x-ndjson", "application/jsonl", "application/json"):
+            async for line in lines(body, max_event_bytes):
+                deadline.renew()
+                if not line.strip():
+                    continue
+                event = _decode(line, response, provider, endpoint)
+                if _is_error(event):
+                    raise _error(line, response, provider, endpoint)
+                yield event
+        else:
+            raise _invalid(
+                f"expected an event stream, got content type {sanitize(content_type)[:80] or 'none'!r}",
+                response,
+                provider,
+                endpoint,
+            )
+    except WireError as exc:
+        raise _invalid(str(exc), response, provider, endpoint) from None

@@ -1,7 +1,7 @@
 """The adapter hub: registry protocol v1 client, server, storage and CLI.
 
 ``HubRef``, ``AdapterManifest`` and ``RegistryClient`` need only the base install (httpx and
-pydantic); the server and storage need ``provcat[hub]``. Errors live in ``provcat.hub.errors``.
+pydantic); the server and storage need the ``hub`` extra. Errors live in ``provcat.hub.errors``.
 """
 
 from __future__ import annotations

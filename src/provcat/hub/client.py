@@ -17,11 +17,13 @@ import json
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import httpx
 
+from provcat.hub.card import check_card
 from provcat.hub.errors import (
     ChecksumMismatchError,
     RegistryUnavailableError,
@@ -29,17 +31,25 @@ from provcat.hub.errors import (
     error_class,
 )
 from provcat.hub.localstore import PAYLOAD_FILE, LocalStore, sha256_file
-from provcat.hub.manifest import AdapterManifest, SearchResult
+from provcat.hub.manifest import AdapterManifest, SearchResult, read_manifest, read_search_rows
 from provcat.hub.progress import progress
 from provcat.hub.ref import HubRef
 from provcat.hub.searching import DEFAULT_LIMIT, rank
 from provcat.hub.writeback import EarlyWriteback
 
-__all__ = ["RegistryClient"]
+__all__ = ["Published", "RegistryClient"]
 
 CHUNK = 1 << 20
 _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a push did: the stored manifest, and whether this push created the version."""
+
+    manifest: AdapterManifest
+    created: bool
 
 
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
@@ -116,7 +126,7 @@ class RegistryClient:
             raise RegistryUnavailableError("the hub's search answer has no 'results' list")
         # a static mirror serves its whole index whatever the query: filtering again is a no-op
         # for a live hub and makes a mirror answer like one
-        read = [SearchResult.model_validate(r).model_dump() for r in rows]  # v1 rows too
+        read = [r.model_dump() for r in read_search_rows(rows, self.base_url)]  # v1 rows too
         return [SearchResult.model_validate(r) for r in rank(read, query, tags, limit)]
 
     def resolve(self, ref: HubRef | str, *, base_model: str | None = None) -> AdapterManifest:
@@ -124,10 +134,7 @@ class RegistryClient:
         ref = _ref(ref)
         params = [("base_model", base_model)] if base_model else None
         data = self._json("GET", ref.path(), params=params)
-        try:
-            manifest = AdapterManifest.model_validate(data)
-        except Exception as exc:
-            raise ValidationError(f"the hub returned an invalid manifest for {ref}") from exc
+        manifest = read_manifest(data, ref)
         if (manifest.namespace, manifest.name) != (ref.namespace, ref.name) or (
             not ref.is_latest and manifest.version != ref.version
         ):
@@ -171,7 +178,15 @@ class RegistryClient:
     def push(
         self, payload: Path | str, manifest: AdapterManifest | Mapping[str, Any]
     ) -> AdapterManifest:
-        """Publish ``payload`` with ``manifest`` (v2); ``checksum_sha256`` is computed if absent."""
+        """Publish ``payload`` with ``manifest`` (v2); ``checksum_sha256`` is computed if absent.
+        The stored manifest; :meth:`publish` also tells whether the version is new."""
+        return self.publish(payload, manifest).manifest
+
+    def publish(
+        self, payload: Path | str, manifest: AdapterManifest | Mapping[str, Any]
+    ) -> Published:
+        """As :meth:`push`; ``created`` is False when the hub already held this version with
+        these very bytes and manifest (nothing changed: versions are immutable)."""
         path = Path(payload)
         if not path.is_file():
             raise ValidationError(f"no payload file at {path}")
@@ -182,6 +197,7 @@ class RegistryClient:
             document = dict(manifest)
         for field in _SERVER_FIELDS:
             document.pop(field, None)
+        check_card(document)  # before hashing or sending a byte
         document.setdefault("manifest_version", 2)
         if not document.get("checksum_sha256"):
             with progress("hashing", size, self._progress) as advance:
@@ -202,8 +218,13 @@ class RegistryClient:
             "Content-Type": f"multipart/form-data; boundary={boundary}",
             "Content-Length": str(length),
         }
-        data = self._json("POST", "/v1/adapters", content=body(), headers=headers)
-        return AdapterManifest.model_validate(data)
+        response = self._send("POST", "/v1/adapters", content=body(), headers=headers)
+        self._raise(response)
+        data = _body(response)
+        if not isinstance(data, dict):
+            raise RegistryUnavailableError(f"the hub at {self.base_url} did not answer JSON")
+        # 201: published now; 200: the identical version was already there (frozen decisions)
+        return Published(AdapterManifest.model_validate(data), response.status_code == 201)
 
     def delete(self, ref: HubRef | str) -> bool:
         """Delete a version: True if deleted now, False if it was already gone (404)."""

@@ -3,22 +3,39 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+import os
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_MAX_UPLOAD_BYTES", "LOOPBACK_HOSTS", "HubSettings"]
+__all__ = [
+    "DEFAULT_MAX_UPLOAD_BYTES",
+    "DEFAULT_ORPHAN_GRACE_SECONDS",
+    "LOOPBACK_HOSTS",
+    "HubSettings",
+    "default_data_dir",
+]
 
 DEFAULT_MAX_UPLOAD_BYTES = 4 << 30
 # the Host values trusted when no public URL is configured: only this machine
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# how old an unfinished blob upload or an unreferenced blob must be before a starting server
+# removes it (another server sharing the store may be publishing it right now)
+DEFAULT_ORPHAN_GRACE_SECONDS = 3600.0
+
+
+def default_data_dir() -> Path:
+    """A user data directory, never the current one (a clone's work tree):
+    ``$XDG_DATA_HOME/provcat/hub``, else ``~/.local/share/provcat/hub``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "provcat" / "hub"
 
 
 @dataclass(frozen=True)
 class HubSettings:
     """Everything a hub server needs. URLs may hold credentials: never print them."""
 
-    data_dir: Path = Path("hub-data")
+    data_dir: Path = field(default_factory=default_data_dir)
     database_url: str | None = None  # default: sqlite:///<data_dir>/hub.sqlite3
     blobs_url: str | None = None  # default: the data dir; or s3://bucket/prefix
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
@@ -29,7 +46,7 @@ class HubSettings:
     public_url: str | None = None
     allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     busy_timeout_ms: int = 30_000
-    orphan_grace_seconds: float = 3600.0
+    orphan_grace_seconds: float = DEFAULT_ORPHAN_GRACE_SECONDS
 
     def __repr__(self) -> str:
         return (

@@ -8,35 +8,40 @@ too (``cache_audio_read_tokens`` is the cached part of the audio and of the cach
 ``cache_write_1h_tokens`` (of the cache writes, at the 1-hour price) and ``reasoning_tokens`` (of
 the output, billed apart only where the model prices reasoning apart).
 
+``usage`` may also be a :class:`~provcat.models.usage.TokenUsage`, a call's result (its
+``usage``), or a vendor's own usage object or dict: OpenAI's ``prompt_tokens`` /
+``completion_tokens`` with their details, Responses', Anthropic's, Gemini's ``usageMetadata``,
+Ollama's (:func:`provcat.models.usage.to_usage` reads each; a field no shape holds is an error
+naming the field meant).
+
+The prices are those in force on ``as_of`` (default today): a model whose vendor announced a
+price change holds a schedule of periods, and the day picks one.
+
 A long-context tier replaces the prices of the whole request once its input tokens exceed the
 tier's threshold; ``batch=True`` uses the batch prices. A category the model does not price apart
 is billed at the base input (or output) price. A model without prices is an error, never a zero.
+
+Fees on top of tokens (provcat.models.fees) take their counts from ``usage`` too: ``requests``
+(default 1: one call is one request), ``web_searches``, ``social_searches``, ``storage_searches``
+and ``code_executions`` (default 0); each fee is one line of the cost.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from provcat.catalog.keys import suggest
 from provcat.errors import PricingUnavailable
-from provcat.models.inventory import Prices, PriceSet, find_model
+from provcat.models.fees import FeeLine, fee_lines
+from provcat.models.inventory import find_model
+from provcat.models.prices import Prices, PriceSet
+from provcat.models.usage import USAGE_FIELDS, to_usage
 
-__all__ = ["USAGE_FIELDS", "Cost", "estimate_cost"]
+__all__ = ["USAGE_FIELDS", "Cost", "FeeLine", "estimate_cost"]
 
-USAGE_FIELDS = (
-    "input_tokens",
-    "cache_write_tokens",
-    "cache_read_tokens",
-    "output_tokens",
-    "input_audio_tokens",
-    "cache_audio_read_tokens",
-    "output_audio_tokens",
-    "cache_write_1h_tokens",
-    "reasoning_tokens",
-)
 _ZERO = Decimal(0)
 
 
@@ -55,6 +60,8 @@ class Cost:
     output_audio: Decimal
     batch: bool
     tier: int | None  # the threshold of the long-context tier applied, or None
+    as_of: date | None = None  # the day whose prices were applied
+    fees: tuple[FeeLine, ...] = ()  # per request and per billed tool call, one line each
 
     @property
     def total(self) -> Decimal:
@@ -66,6 +73,7 @@ class Cost:
             + self.output
             + self.reasoning
             + self.output_audio
+            + sum((f.amount for f in self.fees), _ZERO)
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -84,6 +92,8 @@ class Cost:
             "total": _text(self.total),
             "batch": self.batch,
             "tier": self.tier,
+            "as_of": self.as_of.isoformat() if self.as_of is not None else None,
+            "fees": [f.as_dict() for f in self.fees],
         }
 
 
@@ -91,33 +101,19 @@ def _text(amount: Decimal) -> str:
     return format(amount.normalize(), "f")
 
 
-def _unknown_fields(usage: Any) -> None:
-    """A usage record in other names (a typo, a vendor's ``prompt_tokens``) would cost zero."""
-    if isinstance(usage, Mapping):
-        for key in sorted(str(k) for k in usage):
-            if key not in USAGE_FIELDS:
-                hint = suggest(key, USAGE_FIELDS) or "fields: " + ", ".join(USAGE_FIELDS)
-                raise ValueError(f"usage has no field '{key}'; {hint}")
-    elif not any(hasattr(usage, name) for name in USAGE_FIELDS):
-        raise TypeError(
-            f"usage ({type(usage).__name__}) has none of the fields {', '.join(USAGE_FIELDS)}; "
-            "convert it to genai-prices' Usage names first"
-        )
-
-
 def _counts(usage: Any) -> dict[str, int]:
-    _unknown_fields(usage)
-    mapping = isinstance(usage, Mapping)
+    """Every genai-prices count of ``usage`` (whatever its shape, :func:`to_usage`), 0 if unset."""
+    record = to_usage(usage)
     counts: dict[str, int] = {}
     for name in USAGE_FIELDS:
-        value = usage.get(name) if mapping else getattr(usage, name, None)
+        value = getattr(record, name)
         if value is None:
-            counts[name] = 0
+            counts[name] = 1 if name == "requests" else 0  # one call is one request
             continue
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"usage {name} must be an int, not {type(value).__name__}")
         if value < 0:
-            raise ValueError(f"usage {name} is {value}: token counts cannot be negative")
+            raise ValueError(f"usage {name} is {value}: counts cannot be negative")
         counts[name] = value
     return counts
 
@@ -184,11 +180,31 @@ def _first(*prices: Decimal | None) -> Decimal | None:
     return None
 
 
-def estimate_cost(provider: str, model: str, usage: Any, *, batch: bool = False) -> Cost:
-    """The cost of ``usage`` on ``model`` of ``provider`` (see the module docstring)."""
+def estimate_cost(
+    provider: str,
+    model: str,
+    usage: Any,
+    *,
+    batch: bool = False,
+    as_of: date | None = None,
+    options: Mapping[str, str] | None = None,
+) -> Cost:
+    """The cost of ``usage`` on ``model`` of ``provider`` at the prices in force on ``as_of``
+    (default today), with the fees the model lists; ``options`` names the request options a fee
+    depends on, such as ``{"search_context_size": "high"}`` (see the module docstring)."""
+    if as_of is not None and not isinstance(as_of, date):
+        raise TypeError(f"as_of must be a datetime.date, not {type(as_of).__name__}")
+    day = as_of or date.today()
     info = find_model(provider, model)
     where = f"model '{info.provider}/{info.id}'"
-    if info.prices is None:
+    prices = info.prices_on(day)
+    if prices is None and info.price_periods:
+        spans = ", ".join(f"{p.start or '…'} to {p.end or '…'}" for p in info.price_periods)
+        raise PricingUnavailable(
+            f"{where} has no price in force on {day.isoformat()} in the catalog (its prices "
+            f"hold {spans}; `until` is exclusive)"
+        )
+    if prices is None:
         if info.lifecycle() == "retired":  # no use adding prices: say what to move to
             then = f"; its successor is '{info.successor}'" if info.successor else ""
             raise PricingUnavailable(f"{where} is retired and has no prices in the catalog{then}")
@@ -198,7 +214,7 @@ def estimate_cost(provider: str, model: str, usage: Any, *, batch: bool = False)
         )
     c = _counts(usage)
     _parts(c)
-    p, tier = _select(info.prices, c["input_tokens"], batch, where)
+    p, tier = _select(prices, c["input_tokens"], batch, where)
     if p.input is None or p.output is None:
         raise PricingUnavailable(f"{where} lacks an input or output price")
     audio_cached = c["cache_audio_read_tokens"]
@@ -223,4 +239,6 @@ def estimate_cost(provider: str, model: str, usage: Any, *, batch: bool = False)
         output_audio=_mtok(c["output_audio_tokens"], _first(p.output_audio, p.output)),
         batch=batch,
         tier=tier,
+        as_of=day,
+        fees=fee_lines(prices.fees, c, options or {}, where),
     )

@@ -14,134 +14,38 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from provcat.catalog.keys import canonical_key
 from provcat.errors import ModelDeprecated, ModelNotFound, ModelRetired
 from provcat.models.lifecycle import state
+from provcat.models.prices import (
+    PriceChange,
+    PricePeriod,
+    Prices,
+    PriceSet,
+    PriceTier,
+    next_change,
+    period_on,
+    periods_from_record,
+)
 from provcat.strict import is_strict
 
 __all__ = [
     "STATUSES",
     "ModelInfo",
+    "PriceChange",
+    "PricePeriod",
     "PriceSet",
     "PriceTier",
     "Prices",
     "check_model_use",
     "get_model",
     "list_models",
+    "lookup_model",
 ]
 
 STATUSES = ("preview", "active", "deprecated", "retired")
-_PRICE_FIELDS = (
-    "input",
-    "output",
-    "cache_read",
-    "cache_write",
-    "cache_write_1h",
-    "input_audio",
-    "cache_read_audio",
-    "output_audio",
-    "reasoning",
-)
-
-
-_DECIMALS: dict[str, Decimal] = {}
-_PRICE_SETS: dict[tuple[tuple[str, Any], ...], PriceSet] = {}
-
-
-def _decimal(text: str) -> Decimal:
-    found = _DECIMALS.get(text)
-    if found is None:
-        found = _DECIMALS.setdefault(text, Decimal(text))
-    return found
-
-
-@dataclass(frozen=True, slots=True)
-class PriceSet:
-    """USD per million tokens; None where the vendor does not price the category apart."""
-
-    input: Decimal | None = None
-    output: Decimal | None = None
-    cache_read: Decimal | None = None
-    cache_write: Decimal | None = None
-    cache_write_1h: Decimal | None = None
-    input_audio: Decimal | None = None
-    cache_read_audio: Decimal | None = None
-    output_audio: Decimal | None = None
-    reasoning: Decimal | None = None
-
-    @classmethod
-    def from_record(cls, raw: Mapping[str, Any]) -> PriceSet:
-        """Equal records give one shared (frozen) PriceSet, and equal price texts one Decimal:
-        thousands of models repeat a few hundred prices."""
-        given = tuple((k, raw[k]) for k in _PRICE_FIELDS if k in raw)
-        if not all(type(v) is str for _, v in given):  # the snapshot writes prices as text
-            return cls(**{k: Decimal(v) for k, v in given})
-        found = _PRICE_SETS.get(given)
-        if found is None:
-            found = cls(**{k: _decimal(v) for k, v in given})
-            found = _PRICE_SETS.setdefault(given, found)
-        return found
-
-    def over(self, base: PriceSet) -> PriceSet:
-        """These prices where given, ``base``'s elsewhere."""
-        return PriceSet(
-            **{
-                k: getattr(self, k) if getattr(self, k) is not None else getattr(base, k)
-                for k in _PRICE_FIELDS
-            }
-        )
-
-    def as_dict(self) -> dict[str, str]:
-        return {k: str(getattr(self, k)) for k in _PRICE_FIELDS if getattr(self, k) is not None}
-
-
-@dataclass(frozen=True, slots=True)
-class PriceTier:
-    """Prices for a whole request whose input tokens are above ``above_input_tokens``."""
-
-    above_input_tokens: int
-    prices: PriceSet
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"above_input_tokens": self.above_input_tokens, **self.prices.as_dict()}
-
-
-@dataclass(frozen=True, slots=True)
-class Prices:
-    base: PriceSet
-    tiers: tuple[PriceTier, ...] = ()
-    batch: PriceSet | None = None  # base prices already filled in where the batch omits one
-    batch_tiers: tuple[PriceTier, ...] = ()
-
-    @classmethod
-    def from_record(cls, raw: Mapping[str, Any]) -> Prices:
-        base = PriceSet.from_record(raw)
-        batch_raw = raw.get("batch")
-        return cls(
-            base=base,
-            tiers=tuple(
-                PriceTier(t["above_input_tokens"], PriceSet.from_record(t))
-                for t in raw.get("tiers", ())
-            ),
-            batch=PriceSet.from_record(batch_raw).over(base) if batch_raw is not None else None,
-            batch_tiers=tuple(
-                PriceTier(t["above_input_tokens"], PriceSet.from_record(t))
-                for t in (batch_raw or {}).get("tiers", ())
-            ),
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = self.base.as_dict()
-        if self.tiers:
-            out["tiers"] = [t.as_dict() for t in self.tiers]
-        if self.batch is not None:
-            out["batch"] = self.batch.as_dict()
-            if self.batch_tiers:
-                out["batch"]["tiers"] = [t.as_dict() for t in self.batch_tiers]
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +77,8 @@ class ModelInfo:
     input_modalities: tuple[str, ...] = ()
     output_modalities: tuple[str, ...] = ()
     knowledge_cutoff: str | None = None
-    prices: Prices | None = None
+    # the prices and the days each holds: one open period, or the vendor's announced schedule
+    price_periods: tuple[PricePeriod, ...] = ()
     sources: tuple[str, ...] = ()
     reviewed_at: str | None = None
     note: str | None = None
@@ -186,18 +91,45 @@ class ModelInfo:
             return self.status
         return state(self.status, self.deprecation_date, self.shutdown_date, as_of or date.today())
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (prices as decimal strings)."""
+    @property
+    def prices(self) -> Prices | None:
+        """The prices in force today (see :meth:`prices_on`)."""
+        return self.prices_on()
+
+    def prices_on(self, as_of: date | None = None) -> Prices | None:
+        """The prices in force on ``as_of`` (default today); None when the catalog lists none
+        for that day."""
+        periods = self.price_periods
+        if len(periods) == 1 and periods[0].start is None and periods[0].end is None:
+            return periods[0].prices  # no schedule: no day to compare
+        found = period_on(periods, as_of or date.today())
+        return found.prices if found is not None else None
+
+    def next_price_change(self, as_of: date | None = None) -> PriceChange | None:
+        """The first change of the prices after ``as_of`` (default today), or None."""
+        if not any(p.start or p.end for p in self.price_periods):
+            return None
+        return next_change(self.price_periods, as_of or date.today())
+
+    def as_dict(self, as_of: date | None = None) -> dict[str, Any]:
+        """Plain JSON-ready data (prices as decimal strings): ``prices`` are those in force on
+        ``as_of`` (default today), ``next_price_change`` the next announced change, and
+        ``price_schedule`` every period where the vendor announced a change."""
         out: dict[str, Any] = {}
         for name in self.__dataclass_fields__:
-            if name == "dated":
+            if name in ("dated", "price_periods"):
                 continue
             value = getattr(self, name)
-            if isinstance(value, Prices):
-                value = value.as_dict()
-            elif isinstance(value, tuple):
+            if isinstance(value, tuple):
                 value = list(value)
             out[name] = value
+            if name == "knowledge_cutoff":
+                prices = self.prices_on(as_of)
+                out["prices"] = prices.as_dict() if prices is not None else None
+                change = self.next_price_change(as_of)
+                out["next_price_change"] = change.as_dict() if change is not None else None
+                if any(p.start or p.end for p in self.price_periods):
+                    out["price_schedule"] = [p.as_dict() for p in self.price_periods]
         return out
 
 
@@ -229,7 +161,7 @@ def _info(provider: str, raw: Mapping[str, Any]) -> ModelInfo:
         input_modalities=tuple(modalities.get("input", ())),
         output_modalities=tuple(modalities.get("output", ())),
         knowledge_cutoff=raw.get("knowledge_cutoff"),
-        prices=Prices.from_record(raw["prices"]) if "prices" in raw else None,
+        price_periods=periods_from_record(raw["prices"]) if "prices" in raw else (),
         sources=tuple(raw.get("source", ())),
         reviewed_at=raw.get("reviewed_at"),
         note=raw.get("note"),
@@ -423,6 +355,12 @@ def list_models(
                 continue
             found.append(m)
     return tuple(found)
+
+
+def lookup_model(provider: str, model: str) -> ModelInfo | None:
+    """The model by id or alias of canonical ``provider``, or None when it is not listed (no
+    warning, no exception): for deciding what a spec means, not for using the model."""
+    return _INVENTORY.lookup(provider, model)
 
 
 def find_model(provider: str, model: str) -> ModelInfo:

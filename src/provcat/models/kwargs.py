@@ -8,16 +8,20 @@ model name), and the yolo / bypass / fast kwargs. Every table comes from the sna
 
 from __future__ import annotations
 
+import copy
+import warnings
 from functools import lru_cache
 from typing import Any
 
-from provcat.catalog.keys import canonical_key, suggest
+from provcat.catalog.keys import canonical_key
 from provcat.catalog.publish import current
 from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderModelPolicy
+from provcat.errors import EffortIgnored
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.inventory import check_model_use
-from provcat.models.spec import ModelSpec, read_spec
+from provcat.models.reasoning import inventory_effort, split_known
+from provcat.models.spec import ModelSpec, read_spec, unknown_provider
 from provcat.models.tables import effort_value, spec_tables
 
 __all__ = ["model_kwargs", "translate_effort"]
@@ -49,21 +53,31 @@ def model_kwargs(
     bypass: bool = False,
     fast: bool = False,
     effort: str | None = None,
+    endpoint: str | None = None,
 ) -> dict[str, Any]:
     """The kwargs for ``spec``: ``provider``, ``model``, the effort as the vendor takes it, and
     the yolo / bypass (bypass beats yolo) / fast kwargs the provider declares.
 
-    ``effort`` overrides the spec's own suffix. A provider with no policy gets no effort kwarg,
-    as before; fast mode where the provider declares none is an error. A model the provider's
-    inventory marks deprecated warns (:class:`ModelDeprecated`); a retired one warns too, and
-    raises :class:`ModelRetired` in strict mode.
+    ``effort`` overrides the spec's own suffix. Where the provider's policy translates efforts,
+    its kwarg carries it. Otherwise, where the inventory lists the model's reasoning efforts and
+    the effort is one of them, the request field of ``endpoint``'s protocol (default: the
+    provider's ``chat`` endpoint) carries it (:mod:`provcat.models.reasoning`); an effort the
+    model does not declare, or on a model the inventory does not list, is dropped as before,
+    with an :class:`EffortIgnored` warning. Fast mode where the provider declares none is an
+    error. A model the provider's inventory marks deprecated warns (:class:`ModelDeprecated`); a
+    retired one warns too, and raises :class:`ModelRetired` in strict mode.
     """
     if not isinstance(spec, (str, ModelSpec)):
         raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
     if effort is not None and not isinstance(effort, str):
         raise TypeError(f"effort must be a str, not {type(effort).__name__}")
+    if endpoint is not None and not isinstance(endpoint, str):
+        raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
+    kwargs, dropped = _apply(current(), spec, yolo, bypass, fast, effort, endpoint)
+    if dropped is not None:
+        warnings.warn(EffortIgnored(dropped), stacklevel=2)
     # the caller may change its dict: each call gets its own copy of the remembered one
-    return _apply(current(), spec, yolo, bypass, fast, effort).copy()
+    return {k: copy.deepcopy(v) if isinstance(v, (dict, list)) else v for k, v in kwargs.items()}
 
 
 # a pure function of its arguments and the snapshot, remembered (the lifecycle check warns on
@@ -76,7 +90,8 @@ def _apply(
     bypass: bool,
     fast: bool,
     effort: str | None,
-) -> dict[str, Any]:
+    endpoint: str | None = None,
+) -> tuple[dict[str, Any], str | None]:
     parsed: tuple[str, str | None]  # (model, effort): a ModelSpec's fields
     if isinstance(spec, ModelSpec):
         parsed = spec
@@ -102,15 +117,21 @@ def _apply(
         )
     if found is None:
         provider_raw = parsed[0].partition("/")[0]
-        close = suggest(canonical_key(provider_raw), snapshot.provider_index)
-        hint = f"; {close}" if close else ""
-        shown = ModelSpec(*parsed)
-        raise ValueError(f"unknown provider '{provider_raw}' in model spec '{shown}'{hint}")
+        raise ValueError(unknown_provider(snapshot, provider_raw, ModelSpec(*parsed)))
     provider = found.provider
     # deprecated: warns; retired: raises when strict (the warning at model_kwargs' caller)
     check_model_use(provider, name, stacklevel=4)
+    dropped: str | None = None
+    plain = found.effort_kwarg is None and not found.refuses_effort and not found.effort_in_name
+    if plain and effort is None:
+        known = split_known(provider, name)  # a suffix the grammar kept in a vendor id with "/"
+        if known is not None:
+            name, effort = known
     kwargs: dict[str, Any] = {"provider": provider, "model": name}
-    if effort is not None:
+    if plain and effort is not None:
+        fields, dropped = inventory_effort(snapshot, provider, name, effort, endpoint)
+        kwargs.update(fields)
+    elif effort is not None:
         kwarg = found.effort_kwarg
         if kwarg is not None:
             values = found.effort_values  # empty: no clamp rule names a model
@@ -138,4 +159,4 @@ def _apply(
         if not found.fast_kwargs:
             raise ValueError(f"{provider} has no fast mode")
         kwargs.update(found.fast_kwargs)
-    return kwargs
+    return kwargs, dropped

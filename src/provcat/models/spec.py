@@ -16,11 +16,14 @@ The grammar is lionagi 0.36.0's, with its defects fixed (see generated/docs/poli
 
 from __future__ import annotations
 
+import warnings
 from functools import lru_cache
 from typing import NamedTuple
 
+from provcat.catalog.keys import canonical_key, suggest
 from provcat.catalog.publish import current
 from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.errors import UnknownProviderWarning
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.tables import SpecProvider, spec_tables
 
@@ -65,13 +68,28 @@ def parse_model_spec(spec: str) -> ModelSpec:
     """Parse ``spec`` into the model string and its effort (see the module docstring)."""
     if not isinstance(spec, str):
         raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
-    return _parsed(current(), spec)
+    parsed, unknown = _parsed(current(), spec)
+    if unknown is not None:  # the answer stays lionagi's; model_kwargs refuses it in these words
+        warnings.warn(UnknownProviderWarning(unknown), stacklevel=2)
+    return parsed
 
 
 @lru_cache(maxsize=4096)
-def _parsed(snapshot: CatalogSnapshot, spec: str) -> ModelSpec:
-    """A pure function of the snapshot and the spec: a spelling seen before is a cache hit."""
-    return ModelSpec(*read_spec(snapshot, spec)[0])
+def _parsed(snapshot: CatalogSnapshot, spec: str) -> tuple[ModelSpec, str | None]:
+    """A pure function of the snapshot and the spec: a spelling seen before is a cache hit.
+    With the parse, the words for a provider the catalog does not know (None: known, or none)."""
+    (model, effort), name, found = read_spec(snapshot, spec)
+    unknown = None
+    if name is not None and found is None:
+        unknown = unknown_provider(snapshot, model.partition("/")[0], ModelSpec(model, effort))
+    return ModelSpec(model, effort), unknown
+
+
+def unknown_provider(snapshot: CatalogSnapshot, provider_raw: str, spec: ModelSpec) -> str:
+    """The one wording of "this spec names no provider the catalog knows"."""
+    close = suggest(canonical_key(provider_raw), snapshot.provider_index)
+    hint = f"; {close}" if close else ""
+    return f"unknown provider '{provider_raw}' in model spec '{spec}'{hint}"
 
 
 def read_spec(

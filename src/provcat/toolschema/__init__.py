@@ -11,7 +11,7 @@ SchemaPort provider contract: ``check``, ``compile_tool`` (through ``finalize_co
 
 from __future__ import annotations
 
-from provcat.toolschema.api import check, compile_tool
+from provcat.toolschema.api import InvalidToolError, check, compile_tool
 from provcat.toolschema.core import (
     collect_schemas,
     finalize_compile,
@@ -43,6 +43,7 @@ __all__ = [
     "CompileAbility",
     "CompileResult",
     "Diagnostic",
+    "InvalidToolError",
     "ProbeResult",
     "Target",
     "Transformation",

@@ -1,27 +1,76 @@
-"""``check`` and ``compile_tool``: a canonical tool against one target."""
+"""``check`` and ``compile_tool``: a canonical tool against one target.
+
+Both check their input first, as ``provcat tool check`` does and in its words
+(:mod:`provcat.toolschema.intake`): a value that is not a canonical tool raises
+:class:`InvalidToolError` listing every problem, instead of compiling into a verdict about a
+schema nobody meant. What a target's rules diagnose themselves (references, nesting, the name,
+the root's type, non-schema subschemas, ``default``/``const``) stays a diagnostic of the result.
+"""
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from provcat.toolschema.core import materialize_diagnostics
 from provcat.toolschema.executor import compiled, run
+from provcat.toolschema.intake import InvalidToolError, tool_problems
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic
 
-__all__ = ["as_tool", "check", "compile_tool"]
+__all__ = ["InvalidToolError", "as_tool", "check", "compile_tool"]
+
+
+@lru_cache(maxsize=1024)
+def _problems_of(key: bytes) -> tuple[str, ...]:
+    # a tool compiled again (the usual case: the same tools for several targets, or per request)
+    # is checked once; the key is the tool's exact marshal form (types included), so an edited
+    # tool is checked anew, and the check reads the equal copy the key holds
+    return tuple(tool_problems(marshal.loads(key), compiling=True))
+
+
+def _problems(value: Any) -> tuple[str, ...]:
+    try:
+        key = marshal.dumps(value)
+    except ValueError:  # not plain data (a Decimal, a set, ...): checked as it is, every time
+        return tuple(tool_problems(value, compiling=True)) or ("a tool must be plain JSON data",)
+    return _problems_of(key)
 
 
 def as_tool(tool: CanonicalTool | Mapping[str, Any]) -> CanonicalTool:
-    """``tool`` as a :class:`CanonicalTool` (a mapping is validated into one)."""
+    """``tool`` as a :class:`CanonicalTool`, checked as ``provcat tool check`` checks a file.
+
+    A mapping must be a canonical tool, ``{"name", "description", "inputSchema"}``; a
+    :class:`CanonicalTool` is checked the same way (its schema may still name an unknown type).
+    Raises :class:`InvalidToolError` with every problem (a vendor's own tool shape included,
+    with the change that makes it canonical).
+    """
+    if isinstance(tool, CanonicalTool):
+        value: Any = {"name": tool.name, "inputSchema": tool.input_schema}
+        if tool.description is not None:
+            value["description"] = tool.description
+    elif isinstance(tool, Mapping):
+        value = dict(tool)
+    else:
+        raise InvalidToolError(
+            [f"a tool must be a mapping or a CanonicalTool, not {type(tool).__name__}"]
+        )
+    problems = _problems(value)
+    if problems:
+        raise InvalidToolError(problems)
     if isinstance(tool, CanonicalTool):
         return tool
-    return CanonicalTool.model_validate(dict(tool))
+    return CanonicalTool.model_validate(value)
 
 
 def check(tool: CanonicalTool | Mapping[str, Any], target: str | Target) -> list[Diagnostic]:
-    """Every problem ``target`` has with ``tool``, sorted by severity, path and code."""
+    """Every problem ``target`` has with ``tool``, sorted by severity, path and code.
+
+    Raises :class:`InvalidToolError` when ``tool`` is not a canonical tool, and
+    :class:`~provcat.toolschema.UnknownTargetError` for an unknown target.
+    """
     canonical = as_tool(tool)
     resolved = get_target(target)
     return materialize_diagnostics(
@@ -38,6 +87,9 @@ def compile_tool(
     """The provider-native form of ``tool`` for ``target``, or a refusal that says why.
 
     A compile that would weaken the schema (a lossy transformation) is refused unless
-    ``allow_lossy``; an error the target cannot compile is always refused.
+    ``allow_lossy``; an error the target cannot compile is always refused. Raises
+    :class:`InvalidToolError` when ``tool`` is not a canonical tool (the messages of
+    ``provcat tool check``), and :class:`~provcat.toolschema.UnknownTargetError` for an unknown
+    target.
     """
     return compiled(as_tool(tool), target, allow_lossy)

@@ -253,9 +253,9 @@ def fill(
     ``target`` and ``path``; a placeholder none of them names is kept as written."""
     if "{" not in template:
         return template
-    return template.format_map(
-        _Values({"tool": tool_name, "target": provider_id, "path": path, **values})
-    )
+    known = _Values(tool=tool_name, target=provider_id, path=path)
+    known.update(values)
+    return template.format_map(known)
 
 
 # ---- records
@@ -266,40 +266,39 @@ def diagnostic_record(d: Diagnostic) -> DiagnosticRecord:
     return (SEVERITY_RANK[d.severity], d.path, d.code, d.compile.supported, d)
 
 
-def _diagnostic(record: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
-    """The diagnostic a record stands for, its wording filled in."""
+def _diagnostic_fields(
+    record: DiagnosticRecord, provider_id: str, tool_name: str
+) -> Diagnostic | dict[str, Any]:
+    """The diagnostic a record stands for: a built one as it is, or its fields, wording filled
+    in (a :class:`CompileResult` validates them into a :class:`Diagnostic` with the rest)."""
     _, path, _, supported, payload = record
     if isinstance(payload, Diagnostic):
         return payload
     rule, values = payload
-    return Diagnostic(
-        provider_id=provider_id,
-        tool_name=tool_name,
-        severity=rule.severity,
-        code=rule.code,
-        message=fill(rule.message, provider_id, tool_name, path, values),
-        path=path,
-        compile=_ability(
+    return {
+        "provider_id": provider_id,
+        "tool_name": tool_name,
+        "severity": rule.severity,
+        "code": rule.code,
+        "message": fill(rule.message, provider_id, tool_name, path, values),
+        "path": path,
+        "compile": _ability(
             supported, rule.lossy, fill(rule.compile, provider_id, tool_name, path, values)
         ),
-        docs_url=rule.docs_url,
-    )
+        "docs_url": rule.docs_url,
+    }
+
+
+def _diagnostic(record: DiagnosticRecord, provider_id: str, tool_name: str) -> Diagnostic:
+    """The diagnostic a record stands for, its wording filled in."""
+    fields = _diagnostic_fields(record, provider_id, tool_name)
+    return fields if isinstance(fields, Diagnostic) else Diagnostic(**fields)
 
 
 @lru_cache(maxsize=4096)
 def _ability(supported: bool, lossy: bool, detail: str) -> CompileAbility:
     """A diagnostic's ``compile`` part (frozen: equal ones are one object)."""
     return CompileAbility(supported=supported, lossy=lossy, detail=detail)
-
-
-def _transformation(
-    record: TransformationRecord, provider_id: str, tool_name: str
-) -> Transformation:
-    code, path, lossy, payload = record
-    if isinstance(payload, Transformation):
-        return payload
-    detail, values = payload
-    return _built(code, path, fill(detail, provider_id, tool_name, path, values), lossy)
 
 
 @lru_cache(maxsize=16_384)
@@ -309,24 +308,31 @@ def _built(code: str, path: str, detail: str, lossy: bool) -> Transformation:
     return Transformation(code=code, path=path, detail=detail, lossy=lossy)
 
 
+def _transformations(
+    records: Sequence[TransformationRecord], provider_id: str, tool_name: str
+) -> list[Transformation]:
+    """The transformations of ``records`` in order, without repeats of the same code, path,
+    detail and lossiness (the first kept)."""
+    seen: set[tuple[str, str, str, bool]] = set()
+    built: list[Transformation] = []
+    for code, path, lossy, payload in records:
+        if isinstance(payload, Transformation):
+            key = (payload.code, payload.path, payload.detail, payload.lossy)
+        else:
+            detail, values = payload
+            key = (code, path, fill(detail, provider_id, tool_name, path, values), lossy)
+        if key not in seen:
+            seen.add(key)
+            built.append(payload if isinstance(payload, Transformation) else _built(*key))
+    return built
+
+
 def materialize_diagnostics(
     records: Iterable[DiagnosticRecord], provider_id: str, tool_name: str
 ) -> list[Diagnostic]:
     """The diagnostics of ``records``, sorted by severity, path and code."""
     ordered = sorted(records, key=lambda r: (r[0], r[1], r[2]))
     return [_diagnostic(r, provider_id, tool_name) for r in ordered]
-
-
-def _without_repeats(built: Sequence[Transformation]) -> list[Transformation]:
-    """``built`` without repeats of the same code, path, detail and lossiness (first kept)."""
-    seen: set[str] = set()
-    kept: list[Transformation] = []
-    for t in built:
-        key = f"{t.code} {t.path} {t.detail} {t.lossy}"
-        if key not in seen:
-            seen.add(key)
-            kept.append(t)
-    return kept
 
 
 def finalize_records(
@@ -346,12 +352,12 @@ def finalize_records(
     (their transformation records stand for them); warnings and infos always survive. Diagnostics
     are taken in the order given, or with ``sort`` sorted by severity, path and code.
     """
-    built = _without_repeats([_transformation(t, provider_id, tool_name) for t in transformations])
+    built = _transformations(transformations, provider_id, tool_name)
     ok = all(rank or supported for rank, _, _, supported, _ in diagnostics)
     kept = [d for d in diagnostics if d[0] or not d[3]]  # resolved errors dropped
     if sort:
         kept.sort(key=lambda r: (r[0], r[1], r[2]))
-    out = [_diagnostic(d, provider_id, tool_name) for d in kept]
+    out = [_diagnostic_fields(d, provider_id, tool_name) for d in kept]
     if ok and not allow_lossy and any(t.lossy for t in built):
         ok = False
         weakened = ", ".join(f"{t.code} at {t.path}" for t in built if t.lossy)
@@ -370,13 +376,16 @@ def finalize_records(
                 docs_url=None,
             )
         )
-    return CompileResult(
-        provider_id=provider_id,
-        tool_name=tool_name,
-        ok=ok,
-        output=(dict(output) if output is not None else {}) if ok else None,
-        transformations=tuple(built),
-        diagnostics=tuple(out),
+    # one validation builds the result and every diagnostic in it
+    return CompileResult.model_validate(
+        {
+            "provider_id": provider_id,
+            "tool_name": tool_name,
+            "ok": ok,
+            "output": (output if output is not None else {}) if ok else None,
+            "transformations": built,
+            "diagnostics": out,
+        }
     )
 
 

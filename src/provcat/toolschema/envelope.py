@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from provcat.toolschema.types import CanonicalTool
-from provcat.toolschema.values import clone
+from provcat.toolschema.values import SCALARS, clone
 
 
 def envelope(
@@ -23,7 +23,9 @@ def envelope(
     desc = tool.description
     out: dict[str, Any] = {}
     for key, value in template.items():
-        if isinstance(value, str) and value == "$name":
+        if value.__class__ in SCALARS and not isinstance(value, str):
+            out[key] = value
+        elif isinstance(value, str) and value == "$name":
             out[key] = tool.name
         elif isinstance(value, str) and value == "$description":
             if desc is not None and (describe_empty or desc):

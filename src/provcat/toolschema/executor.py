@@ -64,6 +64,7 @@ def run(tool: CanonicalTool, target: Target) -> Outcome:
         state.root,
         f"The input schema nests more than {MAX_NESTING} levels deep; "
         "no target accepts it and provcat does not walk it.",
+        canonical=True,
     ):
         return Outcome(state.diagnostics, [], None)
     lead: list[TransformationRecord] = []

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from provcat.toolschema.intake import tool_problems
 from provcat.toolschema.types import CanonicalTool
-from provcat.toolschema.validate import validate_canonical_tool
 
 __all__ = ["LoadError", "LoadedTool", "load_tools"]
 
@@ -82,11 +82,12 @@ def load_tools(paths: list[Path]) -> tuple[list[LoadedTool], list[LoadError]]:
             items = [data]
         for index, item in enumerate(items):
             where = f"{shown}" if len(items) == 1 else f"{shown}[{index}]"
-            issues = validate_canonical_tool(item)
-            if issues:
-                for issue in issues:
-                    at = f" at {issue.path}" if issue.path else ""
-                    errors.append(LoadError(where, f"{issue.message}{at}"))
+            try:
+                problems = tool_problems(item)
+            except ImportError as exc:  # a `default` or `const` is checked with jsonschema
+                problems = [str(exc)]
+            if problems:
+                errors.extend(LoadError(where, problem) for problem in problems)
                 continue
             name = item["name"]
             if name in seen:

@@ -143,7 +143,13 @@ class Rules:
                 allowed = frozenset(trig.get("allowed") or ())
                 plain = allowed if plain is None else plain & allowed
         self.plain_types = plain
-        self.fate = lru_cache(maxsize=4096)(self._fate)
+        # what the walk does with each keyword a rule or the target names; any other keyword is
+        # unknown to the target (``other_fate``)
+        self.other_fate = UNKNOWN if fires("unknown-keyword") else COPY
+        self.fates = {
+            key: self._fate(key)
+            for key in (*_SPECIAL, *self.drops, *self.keyword_rules, *target.known_keywords)
+        }
 
     def has_step(self, name: str) -> bool:
         return name in self.target.steps
@@ -155,15 +161,18 @@ class Rules:
         keys.sort(key=rank.__getitem__)
         return {k: out[k] for k in keys}
 
-    def _fate(self, key: str) -> str:
+    def fate(self, key: str) -> str:
         """Whether the walk copies ``key``, handles it itself, drops it, or asks the
         unknown-keyword rules."""
+        return self.fates.get(key, self.other_fate)
+
+    def _fate(self, key: str) -> str:
         if self.drops.get(key):
             return DROP
         if key in _SPECIAL:
             return SPECIAL
         if key not in self.target.known_keywords and key not in self.keyword_rules:
-            return UNKNOWN if self.fires("unknown-keyword") else COPY
+            return self.other_fate
         return COPY
 
 

@@ -32,6 +32,7 @@ class Run:
     int64_seen: set[str] = field(default_factory=set)  # ... and which keywords they were
     rename_rule: Rule | None = None  # the rule that renamed the root's ``definitions``
     inline_budget: int = 10_000  # references ``$ref`` inlining may still replace
+    measures: dict[str, int] | None = None  # what the limit rules read, when counted already
 
     def fire(self, rule: Rule, path: str, **values: Any) -> None:
         """Record that ``rule`` fired at ``path`` (its wording filled from ``values`` later)."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from provcat.catalog.keys import canonical_key
+from provcat.catalog.keys import canonical_key, suggest
 from provcat.toolschema.types import DocReference
 
 __all__ = [
@@ -161,8 +161,11 @@ def get_target(target: str | Target) -> Target:
     if isinstance(target, Target):
         return target
     if target not in registry:
+        hint = suggest(str(target), registry)
         raise UnknownTargetError(
-            f"unknown tool-schema target {target!r}; known: {', '.join(sorted(registry))}"
+            f"unknown tool-schema target {target!r}"
+            + (f" ({hint})" if hint else "")
+            + f"; known: {', '.join(sorted(registry))}"
         )
     return registry[target]
 

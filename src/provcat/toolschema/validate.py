@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from provcat.catalog.keys import suggest
 from provcat.toolschema.core import (
     LIST_SLOTS,
     MAP_SLOTS,
@@ -19,7 +20,14 @@ from provcat.toolschema.core import (
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.types import ValidationIssue
 
-__all__ = ["TYPE_NAMES", "regex_problem", "validate_canonical_tool", "validate_value"]
+__all__ = [
+    "TARGET_DIAGNOSED",
+    "TYPE_NAMES",
+    "canonical_tool_issues",
+    "regex_problem",
+    "validate_canonical_tool",
+    "validate_value",
+]
 
 
 def _as_dict(value: Any) -> dict[str, Any]:
@@ -77,21 +85,36 @@ def _slot_values(schema: dict[str, Any], path: str) -> Iterator[tuple[Any, str]]
             yield schema[slot], join_path(path, slot)
 
 
+# The kinds of problem the compiler reports itself, per target, as diagnostics (SchemaPort's
+# fixtures compile such tools): a compile skips them here and leaves them to the target's rules.
+TARGET_DIAGNOSED = frozenset(
+    {"keyword", "name", "nesting", "root", "subschema", "reference", "value"}
+)
+
+
 def validate_canonical_tool(value: Any) -> list[ValidationIssue]:
     """Every reason ``value`` is not a canonical tool (empty: it is one)."""
+    return canonical_tool_issues(value, frozenset())
+
+
+def canonical_tool_issues(value: Any, skip: frozenset[str]) -> list[ValidationIssue]:
+    """The issues of :func:`validate_canonical_tool` but those of a kind in ``skip``
+    (:data:`TARGET_DIAGNOSED` for a compile)."""
     issues: list[ValidationIssue] = []
 
-    def add(message: str, path: str) -> None:
-        issues.append(ValidationIssue(message=message, path=path))
+    def add(message: str, path: str, kind: str = "shape") -> None:
+        if kind not in skip:
+            issues.append(ValidationIssue(message=message, path=path))
 
     if not isinstance(value, dict):
         add("a tool must be a JSON object", "")
         return issues
     name = value.get("name")
     if not isinstance(name, str) or not name:
-        add("`name` is missing or empty", "name")
+        # an empty string is a name the targets' own name rules report; anything else is no name
+        add("`name` is missing or empty", "name", "name" if name == "" else "shape")
     elif not _NAME.match(name):
-        add("`name` must be 1 to 128 characters without whitespace", "name")
+        add("`name` must be 1 to 128 characters without whitespace", "name", "name")
     if "description" in value and not isinstance(value["description"], str):
         add("`description` must be a string", "description")
     schema = value.get("inputSchema")
@@ -100,20 +123,24 @@ def validate_canonical_tool(value: Any) -> list[ValidationIssue]:
         return issues
     depth = json_nesting(schema)
     if depth > MAX_NESTING:
-        add(f"`inputSchema` nests deeper than {MAX_NESTING} levels", "inputSchema")
+        add(f"`inputSchema` nests deeper than {MAX_NESTING} levels", "inputSchema", "nesting")
         return issues
     if schema_types(schema) != ["object"]:
-        add('the root schema must have `type: "object"`', "inputSchema.type")
+        add('the root schema must have `type: "object"`', "inputSchema.type", "root")
     for node in walk_schema(schema):
         s, path = node.schema, node.path
         for child, child_path in _slot_values(s, path):
             if isinstance(child, bool):
-                add("a boolean subschema is not allowed here", child_path)
+                add("a boolean subschema is not allowed here", child_path, "subschema")
             elif not isinstance(child, dict):
-                add("a subschema must be a JSON object", child_path)
+                add("a subschema must be a JSON object", child_path, "subschema")
         ad = s.get("additionalProperties")
         if "additionalProperties" in s and not isinstance(ad, (bool, dict)):
-            add("a subschema must be a JSON object", join_path(path, "additionalProperties"))
+            add(
+                "a subschema must be a JSON object",
+                join_path(path, "additionalProperties"),
+                "subschema",
+            )
         if "type" in s:
             t = s["type"]
             if isinstance(t, str):
@@ -125,7 +152,11 @@ def validate_canonical_tool(value: Any) -> list[ValidationIssue]:
                 names = []
             for n in names:
                 if n not in TYPE_NAMES:
-                    add(f"unknown type {n!r}", join_path(path, "type"))
+                    hint = suggest(n, TYPE_NAMES)
+                    add(
+                        f"unknown type {n!r}" + (f" ({hint})" if hint else ""),
+                        join_path(path, "type"),
+                    )
         if "properties" in s and not isinstance(s["properties"], dict):
             add("`properties` must be an object", join_path(path, "properties"))
         if "required" in s:
@@ -141,33 +172,36 @@ def validate_canonical_tool(value: Any) -> list[ValidationIssue]:
                             join_path(path, "required"),
                         )
         if "enum" in s and (not isinstance(s["enum"], list) or not s["enum"]):
-            add("`enum` must be a non-empty list", join_path(path, "enum"))
+            add("`enum` must be a non-empty list", join_path(path, "enum"), "keyword")
         for key in _NUMERIC:
             if key in s and not _is_number(s[key]):
-                add(f"`{key}` must be a number", join_path(path, key))
+                add(f"`{key}` must be a number", join_path(path, key), "keyword")
         if "pattern" in s:
             pat = s["pattern"]
             if not isinstance(pat, str):
-                add("`pattern` must be a string", join_path(path, "pattern"))
+                add("`pattern` must be a string", join_path(path, "pattern"), "keyword")
             else:
                 problem = regex_problem(pat)
                 if problem:
                     add(
                         f"`pattern` is not a valid regular expression: {problem}",
                         join_path(path, "pattern"),
+                        "keyword",
                     )
         if "$ref" in s:
             status, _ = resolve_ref(schema, s["$ref"])
             ref_path = join_path(path, "$ref")
             if status == "external":
                 add(
-                    f"`$ref` {s['$ref']!r} is external; only local references are allowed", ref_path
+                    f"`$ref` {s['$ref']!r} is external; only local references are allowed",
+                    ref_path,
+                    "reference",
                 )
             elif status == "dangling":
-                add(f"`$ref` {s['$ref']!r} points at no schema", ref_path)
+                add(f"`$ref` {s['$ref']!r} points at no schema", ref_path, "reference")
             elif status == "malformed":
-                add(f"`$ref` {s.get('$ref')!r} is not a valid reference", ref_path)
-    if issues:
+                add(f"`$ref` {s.get('$ref')!r} is not a valid reference", ref_path, "reference")
+    if issues or "value" in skip:
         return issues
     for node in walk_schema(schema):
         for key in ("default", "const"):
@@ -184,8 +218,8 @@ def validate_value(schema: Any, value: Any, *, root: Any = None, path: str = "$"
     """Why ``value`` does not satisfy ``schema`` (empty: it does), sorted; each reason starts
     with the JSON path of the offending value below ``path``.
 
-    The check is jsonschema's Draft 2020-12 validator, imported on first use (``pip install
-    'provcat[probe]'``), so ``import provcat`` never pays for it. Local ``$ref`` is resolved
+    The check is jsonschema's Draft 2020-12 validator, imported on first use (the ``probe``
+    extra: ``pip install '.[probe]'`` in a clone), so ``import provcat`` never pays for it. Local ``$ref`` is resolved
     within ``root`` (``schema`` itself by default); formats are annotations and not checked. A
     schema the validator cannot work with (an unresolvable reference, a bad regex, runaway
     recursion) is one reason, never an exception.
@@ -194,7 +228,8 @@ def validate_value(schema: Any, value: Any, *, root: Any = None, path: str = "$"
         from jsonschema import Draft202012Validator
     except ImportError as exc:  # pragma: no cover - the probe extra is part of `dev`
         raise ImportError(
-            "checking arguments needs jsonschema: pip install 'provcat[probe]'"
+            "checking arguments needs jsonschema: install provcat with its 'probe' extra "
+            "(pip install '.[probe]' in a provcat clone)"
         ) from exc
     base = schema if root is None else root
     if not isinstance(base, (dict, bool)) or not isinstance(schema, (dict, bool)):

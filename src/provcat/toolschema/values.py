@@ -19,15 +19,15 @@ def code(value: Any) -> str:
     return f"`{value}`" if isinstance(value, str) else shown(value)
 
 
-_SCALARS = frozenset({str, int, float, bool, type(None)})
+SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def clone(value: Any) -> Any:
     """A deep copy of JSON data: dicts and lists (tuples become lists) rebuilt, leaves shared."""
     if isinstance(value, dict):
-        return {k: v if v.__class__ in _SCALARS else clone(v) for k, v in value.items()}
+        return {k: v if v.__class__ in SCALARS else clone(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [v if v.__class__ in _SCALARS else clone(v) for v in value]
+        return [v if v.__class__ in SCALARS else clone(v) for v in value]
     return value
 
 

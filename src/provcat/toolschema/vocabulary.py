@@ -190,7 +190,9 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     ),
     "header-keyword": _t(
         "tool",
-        "the `keyword` annotation on a property breaks the `check`: token, duplicate or type",
+        "the `keyword` annotation on a property breaks the `check`: token, duplicate, type, "
+        "reachable (only through `properties` from the root) or integer-range (values within "
+        "±(2^53-1))",
         required=("keyword", "check"),
         params=("token_pattern", "types"),
         placeholders=("keyword", "value", "type"),

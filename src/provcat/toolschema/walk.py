@@ -29,32 +29,40 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
             return rewrite(run, merged, path)  # written as the subschema it now is
         s = merged
     rules = run.rules
-    keywords.report(run, s, path)
+    if not rules.report_keys.isdisjoint(s):
+        keywords.report(run, s, path)
+    fates, other = rules.fates, rules.other_fate
     out: dict[str, Any] = {}
     const_enum: list[Any] | None = None
     one_of: list[Any] | None = None
     nullable_from_type = False
     for key, value in s.items():
-        fate = rules.fate(key)
+        fate = fates.get(key, other)
         if fate == COPY:
-            out[key] = clone(value)
-            continue
-        where = path + path_segment(key)
-        if fate == DROP:
-            keywords.drop(run, key, where)
+            out[key] = clone(value) if isinstance(value, (dict, list, tuple)) else value
+        elif fate == DROP:
+            keywords.drop(run, key, path + path_segment(key))
         elif fate == UNKNOWN:
-            keywords.unknown(run, key, value, where, out)
-        elif key == "type" and _plain_type(run, s, value):
-            out["type"] = types.type_name(run, value)  # what type_rules gives for it, sooner
+            keywords.unknown(run, key, value, path + path_segment(key), out)
         elif key == "type":
-            kept = types.type_rules(run, s, value, where, out)
+            plain = rules.plain_types
+            if (
+                isinstance(value, str)
+                and (plain is None or value in plain)
+                and "anyOf" not in s
+                and "oneOf" not in s
+            ):  # one name no type rule acts on (the common case): what type_rules gives, sooner
+                out["type"] = types.type_name(run, value)
+                continue
+            kept = types.type_rules(run, s, value, path + ".type", out)
             if kept is not None:
                 names, nullable_from_type = kept
                 if len(names) == 1:
                     out["type"] = names[0]
                 elif names:
                     out["type"] = names
-        elif key in ("properties", "$defs", "definitions"):
+        elif key == "properties" or key == "$defs" or key == "definitions":
+            where = path + path_segment(key)
             children = (
                 {k: rewrite(run, v, where + path_segment(k)) for k, v in value.items()}
                 if isinstance(value, dict)
@@ -65,9 +73,10 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
                 out[written_as] = children
         elif key == "required":
             out[key] = clone(value)
-        elif key in ("items", "not"):
-            out[key] = rewrite(run, value, where)
+        elif key == "items" or key == "not":
+            out[key] = rewrite(run, value, path + path_segment(key))
         elif key in _LISTS or key == "oneOf":
+            where = path + path_segment(key)
             branches = (
                 [rewrite(run, v, f"{where}[{i}]") for i, v in enumerate(value)]
                 if isinstance(value, list)
@@ -79,7 +88,7 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
                 out[key] = branches
         elif key == "additionalProperties":
             if isinstance(value, dict) and not rules.replaces_map:
-                out[key] = rewrite(run, value, where)
+                out[key] = rewrite(run, value, path + ".additionalProperties")
             else:
                 out[key] = clone(value)
         elif key == "enum":
@@ -89,10 +98,12 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
             ):
                 out[key] = clone(value)
         elif key == "format":
-            if not (isinstance(value, str) and keywords.format_dropped(run, value, where)):
+            if not (
+                isinstance(value, str) and keywords.format_dropped(run, value, path + ".format")
+            ):
                 out[key] = value
         elif key == "const":
-            const_enum = types.const_rules(run, s, value, where, out)
+            const_enum = types.const_rules(run, s, value, path + ".const", out)
         elif key == "$ref":
             if rules.kept_ref_rules:
                 refs.check_ref(run, value, path)
@@ -102,26 +113,16 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
         out["anyOf"] = one_of  # beside an `anyOf`, the oneOf constraint is dropped (lossy)
     if const_enum is not None:
         out["enum"] = const_enum
-    nullable_kept = "nullable" in s and rules.fate("nullable") == SPECIAL
+    nullable_kept = "nullable" in s and fates.get("nullable") == SPECIAL
     if nullable_kept and not types.nullable_rules(run, s, path, out):
         out["nullable"] = s["nullable"]
     if nullable_from_type:
         out["nullable"] = True
-    if objects.ap_state(s) is not None:
-        objects.close_object(run, s, path, out)
+    state = objects.ap_state(s)
+    if state is not None:
+        objects.close_object(run, s, path, out, state)
     types.finish(run, out, path)
     return rules.order(out)
-
-
-def _plain_type(run: Run, s: dict[str, Any], value: Any) -> bool:
-    """Whether ``type: value`` of ``s`` is one name no type rule acts on (the common case)."""
-    plain = run.rules.plain_types
-    return (
-        isinstance(value, str)
-        and (plain is None or value in plain)
-        and "anyOf" not in s
-        and "oneOf" not in s
-    )
 
 
 def verbatim(run: Run, root: dict[str, Any]) -> dict[str, Any]:

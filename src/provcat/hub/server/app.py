@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
@@ -118,14 +118,32 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             authorize(token, namespace)
         return None if token.admin else token.namespaces
 
-    async def found(ref: HubRef) -> StoredAdapter:
+    async def found(ref: HubRef, scope: tuple[str, ...] | None = None) -> StoredAdapter:
         row = await reads(store.resolve, ref.namespace, ref.name, ref.version)
         if row is None:
-            raise AdapterNotFoundError(
-                f"no adapter {ref}",
-                {"namespace": ref.namespace, "name": ref.name, "version": ref.version},
-            )
+            raise await not_found(ref, scope)
         return row
+
+    async def not_found(ref: HubRef, scope: tuple[str, ...] | None) -> AdapterNotFoundError:
+        """The 404, with the closest adapters the reader may see ("did you mean")."""
+        details: dict[str, Any] = {
+            "namespace": ref.namespace,
+            "name": ref.name,
+            "version": ref.version,
+        }
+        message = f"no adapter {ref}"
+        versions = await reads(store.versions, ref.namespace, ref.name)
+        if versions:  # the adapter exists: only this version does not
+            available = [v.version for v in versions[:10]]
+            details["available_versions"] = available
+            message += f"; its versions: {', '.join(available)}"
+        else:
+            close = await reads(store.suggest, ref.namespace, ref.name, scope)
+            if close:
+                refs = [f"hub://{ns}/{n}" for ns, n in close]
+                details["did_you_mean"] = refs
+                message += f"; did you mean {' or '.join(refs)}?"
+        return AdapterNotFoundError(message, details)
 
     @app.get("/v1/health", responses=responses("health"), summary="Liveness probe")
     async def health() -> Response:
@@ -176,8 +194,7 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     ) -> Response:
         check_query("base_model", base_model)
         ref = HubRef.of(namespace, name, version)
-        await read_scope(request, ref.namespace)
-        row = await found(ref)
+        row = await found(ref, await read_scope(request, ref.namespace))
         compatible = row.manifest.get("base_model_compatibility") or []
         if base_model is not None and compatible and base_model not in compatible:
             raise IncompatibleBaseModelError(
@@ -195,8 +212,7 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
 
     async def payload(request: Request, namespace: str, name: str, version: str) -> Response:
         ref = HubRef.of(namespace, name, version)
-        await read_scope(request, ref.namespace)
-        row = await found(ref)
+        row = await found(ref, await read_scope(request, ref.namespace))
         span = parse_range(request.headers.get("range"), row.size_bytes)
         start, end = span or (0, row.size_bytes)
         headers = digest_headers(row.checksum_sha256)
@@ -214,7 +230,31 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         if request.method == "HEAD":
             reader.close()
             return Response(status_code=status, headers=headers)
-        return StreamingResponse(reader.chunks(), status_code=status, headers=headers)
+        chunks = reader.chunks()
+        if span is None:  # a whole payload is a download; a range (a resumed part) is not
+            chunks = counted(chunks, row)
+        return StreamingResponse(chunks, status_code=status, headers=headers)
+
+    def counted(chunks: Iterator[bytes], row: StoredAdapter) -> Iterator[bytes]:
+        """The payload's chunks; the download is counted as its last chunk is handed to the
+        server to send (a connection dropped before that is not counted; the client closing
+        once it holds every byte may cancel this response's task, so nothing waits for after
+        the last chunk). Runs in the thread pool, as the sync iteration of a streamed body does.
+        """
+        sent = 0
+        for chunk in chunks:
+            sent += len(chunk)
+            if sent >= row.size_bytes:
+                try:
+                    store.count_download(row.namespace, row.name, row.version)
+                except HubError:  # the payload is served anyway; only its count is lost
+                    log.warning(
+                        "could not count a download of %s/%s:%s",
+                        row.namespace,
+                        row.name,
+                        row.version,
+                    )
+            yield chunk
 
     payload_path = "/v1/adapters/{namespace}/{name}/{version}/payload"
 

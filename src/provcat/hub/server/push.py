@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from provcat.hub.card import check_card
 from provcat.hub.errors import ValidationError
 from provcat.hub.ref import adapter_id, check_slug, parse_version
 from provcat.hub.schema import validate_manifest
@@ -27,6 +28,7 @@ def parse_manifest(raw: bytes) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise ValidationError("the manifest must be a JSON object")
     check_document(document)  # before anything else reads, renders or stores its text
+    check_card(document)  # its own message, naming the limit (the schema's would echo the text)
     validate_manifest(document)
     # the schema's patterns let "$" match before a final newline: check the whole value again
     check_slug(document["namespace"], "namespace")

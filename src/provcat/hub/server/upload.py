@@ -31,6 +31,7 @@ from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 from starlette.requests import Request
 
+from provcat.hub.card import CARD_MAX_CHARS
 from provcat.hub.errors import PayloadTooLargeError, ValidationError
 from provcat.hub.writeback import EarlyWriteback
 
@@ -124,7 +125,11 @@ class _State:
         chunk = memoryview(data)[start:end]
         if self.current == "manifest":
             if len(self.manifest) + len(chunk) > MANIFEST_MAX_BYTES:
-                raise ValidationError("the manifest part is larger than 1 MiB")
+                raise ValidationError(
+                    "the manifest part is larger than 1 MiB; its largest field, the card, is at "
+                    f"most {CARD_MAX_CHARS:,} characters",
+                    {"limit_bytes": MANIFEST_MAX_BYTES, "card_max_chars": CARD_MAX_CHARS},
+                )
             self.manifest += chunk
         elif self.file is not None:
             self.hasher.update(chunk)  # hashlib releases the GIL for large buffers

@@ -52,10 +52,21 @@ class MetadataStore(Protocol):
         tags: Sequence[str],
         limit: int,
         namespaces: Sequence[str] | None = None,
+        sort: str = "relevance",
     ) -> list[StoredAdapter]: ...
+
+    def count_download(self, namespace: str, name: str, version: str) -> None:
+        """One more download of a version; exact under any number of concurrent calls."""
+
+    def version_downloads(self, namespace: str, name: str) -> dict[str, int]: ...
+
+    def download_totals(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], int]: ...
 
     def namespace_counts(self) -> list[tuple[str, int]]:
         """Each namespace with a live adapter and its number of adapters, sorted."""
+
+    def names(self, namespace: str) -> list[str]:
+        """The names of the live adapters of one namespace, sorted."""
 
     def tombstone(self, namespace: str, name: str, version: str) -> StoredAdapter | None:
         """Mark a live version deleted; None when unknown or already deleted (exactly one of

@@ -15,7 +15,7 @@ from provcat.hub.errors import RegistryUnavailableError
 __all__ = ["HEAD", "upgrade"]
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
-HEAD = "0002"
+HEAD = "0003"
 _LOCK_KEY = 0x70726F76  # "prov"
 
 

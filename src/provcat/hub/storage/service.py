@@ -26,6 +26,7 @@ from provcat.hub.storage.metadata import MetadataStore
 from provcat.hub.storage.records import StoredAdapter, now_rfc3339
 from provcat.hub.storage.sql import SqlMetadata, same_or_conflict
 from provcat.hub.storage.tempdirs import OwnedTempDir, clean_dead_owners
+from provcat.hub.suggest import closest_adapters
 from provcat.hub.tokens import ADMIN, NewToken, TokenRecord, new_token
 
 __all__ = ["Storage", "open_storage"]
@@ -159,10 +160,25 @@ class Storage:
         tags: Sequence[str] = (),
         limit: int = DEFAULT_LIMIT,
         namespaces: Sequence[str] | None = None,
+        sort: str = "relevance",
     ) -> list[StoredAdapter]:
         """The latest live version of each matching adapter, by relevance then namespace and
-        name (the rules of ``searching.rank``), at most ``limit``; ``namespaces`` restricts."""
-        return self.metadata.search(query, tags, limit, namespaces)
+        name (the rules of ``searching.rank``; or by ``sort``: recent, name, downloads), at
+        most ``limit``; ``namespaces`` restricts."""
+        return self.metadata.search(query, tags, limit, namespaces, sort)
+
+    @guarded
+    def count_download(self, namespace: str, name: str, version: str) -> None:
+        """Count one complete download of a version's payload (no client identity kept)."""
+        self.metadata.count_download(namespace, name, version)
+
+    @guarded
+    def version_downloads(self, namespace: str, name: str) -> dict[str, int]:
+        return self.metadata.version_downloads(namespace, name)
+
+    @guarded
+    def download_totals(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        return self.metadata.download_totals(keys)
 
     @guarded
     def live(self) -> list[StoredAdapter]:
@@ -171,6 +187,17 @@ class Storage:
     @guarded
     def namespace_counts(self) -> list[tuple[str, int]]:
         return self.metadata.namespace_counts()
+
+    @guarded
+    def suggest(
+        self, namespace: str, name: str, namespaces: Sequence[str] | None = None
+    ) -> list[tuple[str, str]]:
+        """The adapters closest to ``namespace/name`` (which names none), best first; only in
+        ``namespaces`` when given (what a reader may see)."""
+        known = [ns for ns, _ in self.metadata.namespace_counts()]
+        if namespaces is not None:
+            known = [ns for ns in known if ns in namespaces]
+        return closest_adapters(namespace, name, known, self.metadata.names)
 
     @guarded
     def versions(self, namespace: str, name: str) -> list[StoredAdapter]:

@@ -19,22 +19,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import (
-    ColumnElement,
     Connection,
     Engine,
-    and_,
     bindparam,
-    case,
     create_engine,
     delete,
     event,
-    exists,
     func,
     insert,
-    literal,
-    or_,
     select,
-    true,
+    tuple_,
     update,
 )
 from sqlalchemy.engine import Row
@@ -43,7 +37,8 @@ from sqlalchemy.sql import Executable
 
 from provcat.hub.ref import parse_version, resolve_latest
 from provcat.hub.storage.records import SERVER_FIELDS, StoredAdapter, now_rfc3339
-from provcat.hub.storage.tables import adapters, blobs, search, search_tags, tokens
+from provcat.hub.storage.searchquery import search_query
+from provcat.hub.storage.tables import adapters, blobs, downloads, search, search_tags, tokens
 from provcat.hub.text import storable
 from provcat.hub.tokens import TokenRecord
 
@@ -117,6 +112,10 @@ _LIVE = (
     .order_by(adapters.c.namespace, adapters.c.name, adapters.c.version)
 )
 _LIVE_CHECKSUMS = select(adapters.c.checksum_sha256).where(adapters.c.deleted_at.is_(None))
+_VERSION_DOWNLOADS = select(downloads.c.version, downloads.c.downloads).where(
+    downloads.c.namespace == bindparam("namespace"), downloads.c.name == bindparam("name")
+)
+_NAMES = select(search.c.name).where(search.c.namespace == bindparam("namespace"))
 _TOKEN = select(tokens).where(tokens.c.token_id == bindparam("token_id"))
 
 
@@ -309,64 +308,58 @@ class SqlMetadata:
         tags: Sequence[str],
         limit: int,
         namespaces: Sequence[str] | None = None,
+        sort: str = "relevance",
     ) -> list[StoredAdapter]:
-        """The latest version of each matching adapter, best first (see ``searching.rank``):
-        one query over the search index; only the returned rows' manifests are decoded."""
-        needle = (query or "").casefold()
-        s, t = search, search_tags
-        same = and_(t.c.namespace == s.c.namespace, t.c.name == s.c.name)
-        score: ColumnElement[Any]
-        if needle:
-            # LIKE patterns escape % and _ (autoescape): the query is a literal substring; both
-            # sides are casefolded in Python, so the dialect's LIKE case rules never matter
-            score = case(
-                (or_(s.c.name == needle, s.c.namespace + "/" + s.c.name == needle), 6),
-                (s.c.name.startswith(needle, autoescape=True), 5),
-                (s.c.name.contains(needle, autoescape=True), 4),
-                (exists().where(same, t.c.tag_cf == needle), 3),
-                (
-                    or_(
-                        s.c.namespace.contains(needle, autoescape=True),
-                        exists().where(same, t.c.tag_cf.contains(needle, autoescape=True)),
-                    ),
-                    2,
-                ),
-                (s.c.description_cf.contains(needle, autoescape=True), 1),
-                else_=0,
-            )
-        else:
-            score = literal(1)
-        ranked = (
-            select(s.c.namespace, s.c.name, s.c.version, score.label("score"))
-            .where(score > 0 if needle else true())
-            .where(*(exists().where(same, t.c.tag == tag) for tag in dict.fromkeys(tags)))
-        )
-        if namespaces is not None:
-            ranked = ranked.where(s.c.namespace.in_(list(namespaces)))
-        order_ns: ColumnElement[Any] = s.c.namespace
-        order_name: ColumnElement[Any] = s.c.name
-        if self.reader.dialect.name == "postgresql":  # code-point order, as Python sorts
-            order_ns, order_name = order_ns.collate("C"), order_name.collate("C")
-        top = ranked.order_by(score.desc(), order_ns, order_name).limit(limit).subquery()
-        rows = self._read(
-            select(adapters, top.c.score).join(
-                top,
-                and_(
-                    adapters.c.namespace == top.c.namespace,
-                    adapters.c.name == top.c.name,
-                    adapters.c.version == top.c.version,
-                ),
-            )
-        )
+        """The latest version of each matching adapter, best first (see ``searching.rank``), or
+        in another of ``SORTS``, ties by namespace and name: one query over the search index;
+        only the returned rows' manifests are decoded."""
+        postgres = self.reader.dialect.name == "postgresql"
+        statement, key = search_query(query, tags, limit, namespaces, sort, postgres=postgres)
         # at most ``limit`` rows: put them back in the decided order (code points, like Python)
-        ordered = sorted(rows, key=lambda r: (-r.score, r.namespace, r.name))
-        return [_stored(r) for r in ordered]
+        return [_stored(r) for r in sorted(self._read(statement), key=key)]
+
+    # -- downloads -----------------------------------------------------------------------------
+    def count_download(self, namespace: str, name: str, version: str) -> None:
+        """One more download of a version: an atomic upsert (safe under any concurrency)."""
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        dialect = postgresql if self.writer.dialect.name == "postgresql" else sqlite
+        statement = dialect.insert(downloads).values(
+            namespace=namespace, name=name, version=version, downloads=1
+        )
+        statement = statement.on_conflict_do_update(
+            index_elements=["namespace", "name", "version"],
+            set_={"downloads": downloads.c.downloads + 1},
+        )
+        with self.writer.begin() as conn:
+            conn.execute(statement)
+
+    def version_downloads(self, namespace: str, name: str) -> dict[str, int]:
+        """Each downloaded version of one adapter and its count."""
+        rows = self._read(_VERSION_DOWNLOADS, {"namespace": namespace, "name": name})
+        return {str(v): int(n) for v, n in (tuple(r) for r in rows)}
+
+    def download_totals(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """The downloads of each (namespace, name), all versions together (absent: none)."""
+        if not keys:
+            return {}
+        statement = (
+            select(downloads.c.namespace, downloads.c.name, func.sum(downloads.c.downloads))
+            .where(tuple_(downloads.c.namespace, downloads.c.name).in_(list(keys)))
+            .group_by(downloads.c.namespace, downloads.c.name)
+        )
+        rows = (tuple(r) for r in self._read(statement))
+        return {(str(ns), str(n)): int(total) for ns, n, total in rows}
 
     def namespace_counts(self) -> list[tuple[str, int]]:
         """Each namespace with a live adapter, and how many adapters it holds."""
         statement = select(search.c.namespace, func.count()).group_by(search.c.namespace)
         # code-point order, made here as search's is (a database collation may differ)
         return sorted((str(ns), int(n)) for ns, n in (tuple(r) for r in self._read(statement)))
+
+    def names(self, namespace: str) -> list[str]:
+        rows = self._read(_NAMES, {"namespace": namespace})
+        return sorted(str(r[0]) for r in rows)
 
     def _lock_blob(self, conn: Connection, sha256: str, size: int) -> None:
         _insert_ignore(

@@ -15,7 +15,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-__all__ = ["adapters", "blobs", "metadata", "search", "search_tags", "tokens"]
+__all__ = ["adapters", "blobs", "downloads", "metadata", "search", "search_tags", "tokens"]
 
 metadata = MetaData()
 
@@ -75,3 +75,14 @@ search_tags = Table(
     PrimaryKeyConstraint("namespace", "name", "tag", name="pk_hub_search_tags"),
 )
 Index("ix_hub_search_tags_tag", search_tags.c.tag)
+
+# download counts per version (revision 0003): kept apart, so a version's row never changes
+downloads = Table(
+    "hub_downloads",
+    metadata,
+    Column("namespace", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("version", String(64), nullable=False),
+    Column("downloads", BigInteger, nullable=False),
+    PrimaryKeyConstraint("namespace", "name", "version", name="pk_hub_downloads"),
+)

@@ -1,5 +1,6 @@
 """The browse pages: ``/`` (search and filters), ``/namespaces``, ``/a/{namespace}/{name}[/{version}]``,
-sign in and out (private reads only), and the two static files they use.
+``/help`` (getting started with this hub), sign in and out (private reads only), the favicon and
+the static files the pages use.
 
 Every value reaches the HTML through jinja2's autoescaping, after :func:`storable` (a stored
 manifest holding text UTF-8 cannot encode still renders). Pages send a strict
@@ -16,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
@@ -25,8 +27,12 @@ from provcat.hub.ref import LATEST, SLUG, SLUG_MAX, HubRef, resolve_latest
 from provcat.hub.server.auth import verify_token
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import Storage, StoredAdapter
+from provcat.hub.storage.searchquery import SORTS
 from provcat.hub.text import bad_text, storable
 from provcat.hub.tokens import TokenRecord
+from provcat.hub.web.cardhtml import render_card
+from provcat.hub.web.licenses import read_license
+from provcat.hub.web.usage import usage
 
 __all__ = ["COOKIE", "install_pages"]
 
@@ -34,6 +40,12 @@ COOKIE = "provcat_hub_token"
 PAGE_LIMIT = 100
 FILTER_SCAN = 10_000  # matches read for a base-model filter before the page is cut
 _FORM_MAX_BYTES = 4096
+SORT_LABELS = {
+    "relevance": "Best match",
+    "recent": "Recently updated",
+    "name": "Name",
+    "downloads": "Most downloads",
+}
 _SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
@@ -45,12 +57,18 @@ _SECURITY_HEADERS = {
 }
 # manifest fields the page shows in their own places; any other is an extension field
 _KNOWN = frozenset(AdapterManifest.model_fields)
-_STATIC = {"hub.css": "text/css; charset=utf-8", "copy.js": "text/javascript; charset=utf-8"}
+_STATIC = {
+    "hub.css": "text/css; charset=utf-8",
+    "copy.js": "text/javascript; charset=utf-8",
+    "favicon.ico": "image/x-icon",
+}
 
 Reads = Callable[..., Awaitable[Any]]
 
 
 def _text(value: Any) -> Any:
+    if isinstance(value, Markup):  # HTML this module made safe (a rendered card)
+        return value
     return storable(value) if isinstance(value, str) else value
 
 
@@ -87,11 +105,12 @@ def _strings(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _row_view(row: StoredAdapter) -> dict[str, Any]:
+def _row_view(row: StoredAdapter, downloads: int) -> dict[str, Any]:
     """What a row of the adapter list shows, with the manifest's text fields read as the adapter
     page reads them (a stored manifest is arbitrary JSON)."""
     m = row.manifest
     return {
+        "downloads": downloads,
         "namespace": row.namespace,
         "name": row.name,
         "version": row.version,
@@ -104,7 +123,12 @@ def _row_view(row: StoredAdapter) -> dict[str, Any]:
 def _manifest_view(row: StoredAdapter) -> dict[str, Any]:
     m = row.manifest
     extra = {k: v for k, v in m.items() if k not in _KNOWN}
+    card, license_text = m.get("card"), m.get("license")
     return {
+        "card": render_card(storable(card)) if isinstance(card, str) and card.strip() else None,
+        "license": read_license(storable(license_text))
+        if isinstance(license_text, str) and license_text.strip()
+        else None,
         "description": m.get("description") if isinstance(m.get("description"), str) else None,
         "adapter_id": m.get("adapter_id"),
         "created_at": m.get("created_at") or row.created_at,
@@ -153,6 +177,8 @@ def install_pages(
         *,
         login: bool = False,
         target: str | None = None,
+        suggestions: list[str] | None = None,
+        versions: list[tuple[str, str]] | None = None,
     ) -> HTMLResponse:
         if target is None:  # back to this page after signing in
             target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
@@ -164,6 +190,8 @@ def install_pages(
             message=text,
             login=login,
             next=_local_path(target),
+            suggestions=suggestions or [],
+            versions=versions or [],
         )
         if login:
             page.delete_cookie(COOKIE, path="/")
@@ -219,6 +247,9 @@ def install_pages(
         namespace = query(request, "namespace", SLUG_MAX)
         if namespace and not SLUG.fullmatch(namespace):
             raise ValidationError("namespace must be lower-kebab")
+        sort = query(request, "sort", 20) or ("relevance" if q else "name")
+        if sort not in SORTS:
+            raise ValidationError(f"sort must be one of {', '.join(SORTS)}")
         scope = scope_of(token)
         wanted: tuple[str, ...] | None = scope
         if namespace:
@@ -229,16 +260,24 @@ def install_pages(
             # the base-model filter reads manifests, so it runs on the matches before the page
             # is cut (up to FILTER_SCAN of them), never on one page of them
             limit = FILTER_SCAN if base_model else PAGE_LIMIT
-            found = await reads(store.search, q or None, [tag] if tag else [], limit, wanted)
+            found = await reads(store.search, q or None, [tag] if tag else [], limit, wanted, sort)
         rows = [
             r
             for r in found
             if not base_model or base_model in _strings(r.manifest.get("base_model_compatibility"))
         ]
+        visible = [ns for ns, _ in counts if scope is None or ns in scope]
+        shown = rows[:PAGE_LIMIT]
+        totals = await reads(store.download_totals, [(r.namespace, r.name) for r in shown])
         return render(
             request,
             "index.html",
-            rows=[_row_view(r) for r in rows[:PAGE_LIMIT]],
+            sort=sort,
+            sorts=SORT_LABELS,
+            hub_url=base_url(request),
+            empty_hub=not visible,
+            filtered=bool(q or tag or base_model or namespace),
+            rows=[_row_view(r, totals.get((r.namespace, r.name), 0)) for r in shown],
             truncated=len(rows) >= PAGE_LIMIT or len(found) >= FILTER_SCAN,
             base_models=sorted(
                 {m for r in found for m in _strings(r.manifest.get("base_model_compatibility"))}
@@ -247,7 +286,7 @@ def install_pages(
             tag=tag,
             base_model=base_model,
             namespace=namespace,
-            namespaces=[ns for ns, _ in counts if scope is None or ns in scope],
+            namespaces=visible,
         )
 
     @page
@@ -269,6 +308,7 @@ def install_pages(
                 f"Your token may not read namespace '{ref.namespace}'.",
             )
         versions: list[StoredAdapter] = await reads(store.versions, ref.namespace, ref.name)
+        counts: dict[str, int] = await reads(store.version_downloads, ref.namespace, ref.name)
         # latest from the list itself: one read, so the two can never disagree
         best = resolve_latest([v.semver for v in versions])
         latest = next((v for v in versions if v.semver == best), None)
@@ -278,11 +318,30 @@ def install_pages(
             else next((v for v in versions if v.version == ref.version), None)
         )
         if row is None or latest is None:
-            return message(request, 404, "Not found", f"No adapter {ref}.")
+            suggestions: list[tuple[str, str]] = []
+            if latest is None:  # no such adapter: the closest ones this reader may see
+                suggestions = await reads(store.suggest, ref.namespace, ref.name, scope_of(token))
+            return message(
+                request,
+                404,
+                "Not found",
+                f"No adapter {ref}." if latest is None else f"{ref} has no such version.",
+                suggestions=[_adapter_url(ns, n) for ns, n in suggestions],
+                versions=[
+                    (v.version, _adapter_url(v.namespace, v.name, v.version)) for v in versions
+                ],
+            )
         base = base_url(request)
         reference = f"hub://{row.namespace}/{row.name}:{row.version}"
-        pull = f"provcat hub pull --hub {base} {reference}"
         view = _manifest_view(row)
+        use = usage(
+            base,
+            reference,
+            rank=view["rank"],
+            target_modules=view["target_modules"],
+            base_models=view["base_model_compatibility"],
+            private=settings.private_reads,
+        )
         return render(
             request,
             "adapter.html",
@@ -292,7 +351,9 @@ def install_pages(
             versions=versions,
             latest_version=latest.version,
             private=settings.private_reads,
-            pull_command=pull,
+            use=use,
+            downloads={v.version: counts.get(v.version, 0) for v in versions},
+            total_downloads=sum(counts.get(v.version, 0) for v in versions),
             payload_url=f"{base}/v1/adapters/{row.namespace}/{row.name}/{row.version}/payload",
         )
 
@@ -356,6 +417,16 @@ def install_pages(
         answer.delete_cookie(COOKIE, path="/")
         return answer
 
+    @page
+    async def help_page(request: Request, token: TokenRecord | None) -> Response:
+        return render(
+            request, "help.html", hub_url=base_url(request), private=settings.private_reads
+        )
+
+    async def favicon(request: Request) -> Response:
+        headers = {"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff"}
+        return Response(static["favicon.ico"], media_type=_STATIC["favicon.ico"], headers=headers)
+
     async def static_file(request: Request) -> Response:
         name = request.path_params["file"]
         if name not in static:
@@ -366,6 +437,7 @@ def install_pages(
     for path, handler, method in (
         ("/", index, "GET"),
         ("/namespaces", namespaces, "GET"),
+        ("/help", help_page, "GET"),
         ("/a/{namespace}/{name}", adapter, "GET"),
         ("/a/{namespace}/{name}/{version}", adapter, "GET"),
         ("/login", login, "POST"),
@@ -375,3 +447,4 @@ def install_pages(
             path, handler, methods=[method], include_in_schema=False, response_class=HTMLResponse
         )
     app.add_api_route("/static/{file}", static_file, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/favicon.ico", favicon, methods=["GET"], include_in_schema=False)

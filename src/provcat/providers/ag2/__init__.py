@@ -1,6 +1,6 @@
 """AG2 (the ``ag2`` package, formerly AutoGen): in-process agent, group chat and NLIP endpoints.
 
-AG2 is an optional dependency (``pip install 'provcat[ag2]'``). This module raises
+AG2 is an optional dependency (the ``ag2`` extra: ``pip install '.[ag2]'`` in a clone). This module raises
 :class:`ImportError` when the ``ag2`` package cannot be imported, so the catalog marks the ag2
 provider ``unavailable`` with an ``import_error`` diagnostic (ADR-0028 D3) while every other
 provider keeps working. The check finds the package without executing it: importing ``ag2``
@@ -15,7 +15,8 @@ except ValueError:  # already imported without a spec (a stand-in module): prese
     _FOUND = True
 if not _FOUND:
     raise ImportError(
-        "the ag2 provider needs the 'ag2' package (AG2 >= 1.2): pip install 'provcat[ag2]'"
+        "the ag2 provider needs the 'ag2' package (AG2 >= 1.2): install provcat with its 'ag2' "
+        "extra, provcat[ag2] (pip install '.[ag2]' in a provcat clone)"
     )
 
 from provcat.providers.ag2.agent import AG2AgentEndpoint

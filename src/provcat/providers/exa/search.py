@@ -16,7 +16,7 @@ Checked against exa-py 2.28.0 (tests/drift) on 2026-12-01.
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from provcat.endpoints.request import RequestModel
 from provcat.providers.exa.contents import ExaContentsOptions
@@ -33,6 +33,30 @@ ExaCategory = Literal[
 ]
 """Exa's search categories, as exa-py 2.28.0 types them ("publication" is the research-paper
 index launched 2026-07-23: https://exa.ai/blog/publications-search)."""
+
+# exa-py 2.28.0 DeepOutputSchema (exa_py/api.py): "For object schemas, the API enforces max
+# nesting depth 2 and max 10 total properties."
+OUTPUT_SCHEMA_MAX_DEPTH = 2
+OUTPUT_SCHEMA_MAX_PROPERTIES = 10
+
+
+def _object_levels(schema: Any) -> tuple[int, int]:
+    """(object nesting depth, total properties) of an output schema: the root object is level 1,
+    an object under one of its properties (or an array's ``items``) level 2, and so on."""
+    if not isinstance(schema, dict):
+        return 0, 0
+    deepest, total = 0, 0
+    props = schema.get("properties")
+    children = list(props.values()) if isinstance(props, dict) else []
+    total += len(children)
+    if isinstance(schema.get("items"), dict):
+        children.append(schema["items"])
+    for child in children:
+        depth, count = _object_levels(child)
+        deepest, total = max(deepest, depth), total + count
+    is_object = schema.get("type") == "object" or isinstance(props, dict)
+    return (deepest + 1 if is_object else deepest), total
+
 
 ExaFlags = list[str]
 ExaUserIdentifier = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -121,6 +145,27 @@ class ExaSearchRequest(RequestModel):
         alias="outputSchema",
         description="Schema of the synthesized output: {'type': 'text'} or an object schema.",
     )
+
+    @field_validator("output_schema")
+    @classmethod
+    def _output_schema_limits(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Exa refuses an object output schema nested deeper than 2 levels or with more than 10
+        properties in all (exa-py's DeepOutputSchema); say so before the request is sent."""
+        if value is None:
+            return value
+        depth, total = _object_levels(value)
+        if depth > OUTPUT_SCHEMA_MAX_DEPTH:
+            raise ValueError(
+                f"outputSchema nests objects {depth} levels deep; Exa allows at most "
+                f"{OUTPUT_SCHEMA_MAX_DEPTH} (the root object and one level of object properties)"
+            )
+        if total > OUTPUT_SCHEMA_MAX_PROPERTIES:
+            raise ValueError(
+                f"outputSchema has {total} properties in all; Exa allows at most "
+                f"{OUTPUT_SCHEMA_MAX_PROPERTIES}"
+            )
+        return value
+
     objective: str | None = Field(
         None,
         max_length=4096,

@@ -3,15 +3,18 @@ bound (properties, depth, enum values, characters of names and values)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from provcat.toolschema.core import (
+    LIST_SLOTS,
+    MAP_SLOTS,
     MAX_NESTING,
+    SINGLE_SLOTS,
     join_path,
     json_nesting,
     not_compilable,
     schema_nodes,
-    subschemas,
 )
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.types import Diagnostic
@@ -22,10 +25,15 @@ NESTING_CODE = "core/schema-nesting-too-deep"
 _COUNTED = {"property-count": "properties", "depth": "depth", "enum-value-count": "values"}
 
 
-def too_deep(run: Run, schema: Any, message: str) -> bool:
+def too_deep(run: Run, schema: Any, message: str, *, canonical: bool = False) -> bool:
     """Refuse (with ``NESTING_CODE``) a schema nested past ``MAX_NESTING``: no target accepts
-    it, and the walk never recurses that deep."""
-    if json_nesting(schema) <= MAX_NESTING:
+    it, and the walk never recurses that deep. For the ``canonical`` schema of a target with
+    ``limit`` rules, the same pass counts what those rules read (kept in ``run.measures``)."""
+    if canonical and run.rules.fires("limit"):
+        nesting, run.measures = measure(schema)
+    else:
+        nesting = json_nesting(schema)
+    if nesting <= MAX_NESTING:
         return False
     refused = Diagnostic(
         provider_id=run.rules.target.id,
@@ -41,31 +49,61 @@ def too_deep(run: Run, schema: Any, message: str) -> bool:
     return True
 
 
-def _measure(root: dict[str, Any]) -> dict[str, int]:
-    """What the limit rules read of the canonical schema: properties, depth (the root is 1),
+_SLOTS = {
+    **dict.fromkeys(MAP_SLOTS, "map"),
+    **dict.fromkeys(LIST_SLOTS, "list"),
+    **dict.fromkeys(SINGLE_SLOTS, "single"),
+}
+
+
+def measure(root: dict[str, Any]) -> tuple[int, dict[str, int]]:
+    """How deeply ``root`` nests as JSON (:func:`json_nesting`, which stops past
+    ``MAX_NESTING``), and what the limit rules read of it: properties, depth (the root is 1),
     enum values, the largest enum, and the characters of property and definition names, string
-    enum values and string consts."""
-    properties = depth = values = largest_enum = chars = 0
-    for s, at in subschemas(root):
+    enum values and string consts. One pass over the subschemas; a value that is no subschema
+    adds its own nesting."""
+    properties = depth = values = largest_enum = chars = nesting = 0
+    stack: list[tuple[dict[str, Any], int, int]] = [(root, 1, 1)]  # (subschema, depth, nesting)
+    while stack:
+        s, at, json_at = stack.pop()
         if at > depth:
             depth = at
-        props = s.get("properties")
-        if isinstance(props, dict):
-            chars += sum(map(len, props))
-            properties += len(props)
-        for slot in ("$defs", "definitions"):
-            entries = s.get(slot)
-            if isinstance(entries, dict):
-                chars += sum(map(len, entries))
-        enum = s.get("enum")
-        if isinstance(enum, list):
-            values += len(enum)
-            largest_enum = max(largest_enum, len(enum))
-            chars += sum(len(v) for v in enum if isinstance(v, str))
-        const = s.get("const")
-        if isinstance(const, str):
-            chars += len(const)
-    return {
+        if json_at > nesting:
+            nesting = json_at
+            if nesting > MAX_NESTING:
+                break
+        for key, value in s.items():
+            slot = _SLOTS.get(key)
+            if slot == "single" and isinstance(value, dict):
+                stack.append((value, at + 1, json_at + 1))
+                continue
+            if (slot == "map" and isinstance(value, dict)) or (
+                slot == "list" and isinstance(value, list)
+            ):
+                if json_at + 1 > nesting:
+                    nesting = json_at + 1
+                children: Iterable[Any] = value
+                if isinstance(value, dict):
+                    chars += sum(map(len, value))
+                    if key == "properties":
+                        properties += len(value)
+                    children = value.values()
+                for child in children:
+                    if isinstance(child, dict):
+                        stack.append((child, at + 1, json_at + 2))
+                    elif isinstance(child, list):
+                        nesting = max(nesting, json_at + 1 + json_nesting(child))
+                continue
+            if isinstance(value, (dict, list)):
+                nesting = max(nesting, json_at + json_nesting(value))
+                if key == "enum" and isinstance(value, list):
+                    values += len(value)
+                    if len(value) > largest_enum:
+                        largest_enum = len(value)
+                    chars += sum(len(v) for v in value if isinstance(v, str))
+            elif key == "const" and isinstance(value, str):
+                chars += len(value)
+    return nesting, {
         "properties": properties,
         "depth": depth,
         "values": values,
@@ -79,10 +117,10 @@ def limit_rules(run: Run) -> None:
     pairs = run.rules.fires("limit")
     if not pairs:
         return
-    counts = _measure(run.root)
+    counts = run.measures if run.measures is not None else measure(run.root)[1]
     for rule, trig in pairs:
-        measure, most = trig["measure"], trig["max"]
-        if measure == "large-enum-chars":  # per enum, over the enums past a threshold
+        kind, most = trig["measure"], trig["max"]
+        if kind == "large-enum-chars":  # per enum, over the enums past a threshold
             threshold = trig.get("threshold", 0)
             if counts["largest_enum"] <= threshold:
                 continue
@@ -99,6 +137,6 @@ def limit_rules(run: Run) -> None:
                             threshold=threshold,
                         )
             continue
-        count = counts[_COUNTED.get(measure, "chars")]
+        count = counts[_COUNTED.get(kind, "chars")]
         if count > most:
             run.fire(rule, "inputSchema", count=count, max=most, threshold=trig.get("threshold"))

@@ -7,6 +7,7 @@ from typing import Any
 
 from provcat.patterns import compile_pattern
 from provcat.toolschema.core import join_path, schema_nodes, schema_types
+from provcat.toolschema.families.headers import HEADER_CHECKS
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import code, shown
 
@@ -68,11 +69,13 @@ def property_names(run: Run) -> None:
 
 def header_keywords(run: Run) -> None:
     """Fire the header-keyword rules: a header name that is no token, a header named twice, a
-    header on a subschema of a type that cannot carry one."""
+    header on a subschema of a type that cannot carry one; where it sits and the values it may
+    carry are checked in families/headers.py."""
     pairs = run.rules.fires("header-keyword")
     if not pairs:
         return
     nodes = schema_nodes(run.root)
+    context: dict[str, Any] = {}  # what a check in families/headers.py computes once per tool
     for rule, trig in pairs:
         keyword, check = trig["keyword"], trig["check"]
         seen: set[str] = set()
@@ -85,6 +88,8 @@ def header_keywords(run: Run) -> None:
                 pattern = str(trig.get("token_pattern") or ".+")
                 if not isinstance(value, str) or not compile_pattern(pattern).search(value):
                     run.fire(rule, path, keyword=keyword, value=shown(value))
+            elif check in HEADER_CHECKS:
+                HEADER_CHECKS[check](run, rule, trig, s, path, value, context)
             elif check == "duplicate":
                 if isinstance(value, str):
                     folded = value.casefold()

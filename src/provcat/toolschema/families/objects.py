@@ -44,12 +44,10 @@ def report_ap(run: Run, s: dict[str, Any], path: str) -> None:
             )
 
 
-def close_object(run: Run, s: dict[str, Any], path: str, out: dict[str, Any]) -> None:
-    """The object ``s`` written as ``out``: its ``additionalProperties`` rules applied, then (on
-    a target that closes objects) every optional property made required and nullable."""
-    state = ap_state(s)
-    if state is None:
-        return
+def close_object(run: Run, s: dict[str, Any], path: str, out: dict[str, Any], state: str) -> None:
+    """The object ``s`` (its :func:`ap_state` ``state``) written as ``out``: its
+    ``additionalProperties`` rules applied, then (on a target that closes objects) every
+    optional property made required and nullable."""
     rules = run.rules
     where = path + ".additionalProperties"
     matched = False

@@ -1,0 +1,175 @@
+// The models table: filter, search, sort and count the rows of window.PROVCAT_TABLE (models.js).
+// Plain script, no build step. Each row is an array, read by position (generator/site/views.py,
+// table_data): provider index, id, name, status, deprecation date, shutdown date, context,
+// max output, input, output and cache-read prices (decimal strings), capability bits,
+// input- and output-modality bits, page, family and aliases, and (for a model whose vendor
+// announced a price change, null otherwise) its periods as [from, until, input, output, cache
+// read]: the prices shown are the period in force on the reader's day. Rows are rendered a page at a time,
+// so filtering 5,000 models costs a scan of an array and a few hundred rows of HTML.
+(function () {
+  "use strict";
+  var T = window.PROVCAT_TABLE;
+  var P = 0, ID = 1, NAME = 2, STATUS = 3, DEP = 4, SHUT = 5, CTX = 6, MAXOUT = 7,
+    IN = 8, OUT = 9, CACHE = 10, CAPS = 11, MIN = 12, MOUT = 13, HREF = 14, MORE = 15, SCHED = 16;
+  var PAGE = 100;
+  var rows = T.rows;
+  var today = new Date();
+  var day = today.getFullYear() + "-" + String(today.getMonth() + 1).padStart(2, "0") + "-" +
+    String(today.getDate()).padStart(2, "0");
+  function asDay(text) { return text.length === 7 ? text + "-01" : text; }
+  // the lifecycle on the reader's day: provcat.models.lifecycle.state
+  function state(r) {
+    if (r[STATUS] === "retired" || (r[SHUT] && asDay(r[SHUT]) <= day)) return "retired";
+    if (r[STATUS] === "deprecated" || (r[DEP] && asDay(r[DEP]) <= day)) return "deprecated";
+    return r[STATUS] || "active";
+  }
+  // a schedule's period in force today (from inclusive, until exclusive) fills the price columns
+  function pricesToday(r) {
+    var found = null;
+    r[SCHED].forEach(function (p) {
+      if ((!p[0] || p[0] <= day) && (!p[1] || day < p[1])) found = p;
+    });
+    r[IN] = found ? found[2] : null; r[OUT] = found ? found[3] : null;
+    r[CACHE] = found ? found[4] : null;
+  }
+  var n = rows.length, i;
+  var states = new Array(n), hay = new Array(n), nums = {};
+  var numeric = { input: IN, output: OUT, cache_read: CACHE };
+  for (var k in numeric) nums[k] = new Float64Array(n);
+  for (i = 0; i < n; i++) {
+    var r = rows[i];
+    states[i] = state(r);
+    if (r[SCHED]) pricesToday(r);
+    hay[i] = (T.providers[r[P]] + " " + r[ID] + " " + r[NAME] + " " + r[MORE]).toLowerCase();
+    for (k in numeric) nums[k][i] = r[numeric[k]] === null ? NaN : Number(r[numeric[k]]);
+  }
+  function capsText(bits) {
+    var out = [];
+    for (var c = 0; c < T.capabilities.length; c++) if (bits & (1 << c)) out.push(T.capabilities[c][0]);
+    return out.join(" ");
+  }
+  var keys = {
+    provider: function (a) { return T.providers[rows[a][P]]; },
+    model: function (a) { return rows[a][ID]; },
+    status: function (a) { return states[a]; },
+    context: function (a) { return rows[a][CTX]; },
+    max_output: function (a) { return rows[a][MAXOUT]; },
+    input: function (a) { return nums.input[a]; },
+    output: function (a) { return nums.output[a]; },
+    cache_read: function (a) { return nums.cache_read[a]; },
+    capabilities: function (a) { return capsText(rows[a][CAPS]); }
+  };
+  var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  function esc(text) { return String(text).replace(/[&<>"']/g, function (c) { return ESC[c]; }); }
+  function num(v) { return v === null || v === undefined ? "" : Number(v).toLocaleString("en-US"); }
+  function price(v) { return v === null || v === undefined ? "" : esc(v); }
+
+  var $ = function (id) { return document.getElementById(id); };
+  var body = $("rows"), count = $("count"), more = $("more"), form = $("filters");
+  var sortKey = null, sortDir = 1, shown = PAGE, matching = [];
+
+  // each column's sort keys, made on its first sort: a sort then compares array entries
+  var sortKeys = {};
+  function keysOf(key) {
+    var found = sortKeys[key];
+    if (!found) {
+      var get = keys[key];
+      found = new Array(n);
+      for (var j = 0; j < n; j++) {
+        var v = get(j);
+        found[j] = v === null || v === undefined || v === "" || v !== v ? null : v;
+      }
+      sortKeys[key] = found;
+    }
+    return found;
+  }
+  // every model's position in each column's order (both directions, empty cells last), made
+  // on the column's first sort: a filter then walks it, so no filter or sort sorts again
+  var orders = {};
+  function orderOf(key, dir) {
+    var name = key + dir, found = orders[name];
+    if (!found) {
+      var k = keysOf(key);
+      found = new Array(n);
+      for (var j = 0; j < n; j++) found[j] = j;
+      found.sort(function (a, b) {
+        var x = k[a], y = k[b];
+        if (x === null || y === null) return x === y ? a - b : (x === null ? 1 : -1);
+        if (x < y) return -dir;
+        if (x > y) return dir;
+        return a - b;
+      });
+      orders[name] = found;
+    }
+    return found;
+  }
+  // the rows the filters keep, in the sort's order
+  function select() {
+    var q = $("q").value.trim().toLowerCase();
+    var prov = $("f-provider").value, status = $("f-status").value;
+    var cap = $("f-capability").value, mod = $("f-modality").value;
+    var maxIn = $("f-max-input").value === "" ? null : Number($("f-max-input").value);
+    var maxOut = $("f-max-output").value === "" ? null : Number($("f-max-output").value);
+    var capBit = cap === "" ? 0 : 1 << Number(cap);
+    var modCol = mod === "" ? 0 : (mod.charAt(0) === "i" ? MIN : MOUT);
+    var modBit = mod === "" ? 0 : 1 << Number(mod.split(":")[1]);
+    var provIndex = prov === "" ? -1 : Number(prov);
+    var found = [], order = sortKey ? orderOf(sortKey, sortDir) : null;
+    for (var i = 0; i < n; i++) {
+      var j = order ? order[i] : i, r = rows[j];
+      if (provIndex >= 0 && r[P] !== provIndex) continue;
+      if (status && states[j] !== status) continue;
+      if (capBit && !(r[CAPS] & capBit)) continue;
+      if (modBit && !(r[modCol] & modBit)) continue;
+      if (maxIn !== null && !(nums.input[j] <= maxIn)) continue;
+      if (maxOut !== null && !(nums.output[j] <= maxOut)) continue;
+      if (q && hay[j].indexOf(q) < 0) continue;
+      found.push(j);
+    }
+    matching = found;
+  }
+  function filter() {
+    select();
+    shown = PAGE;
+    render();
+  }
+  function render() {
+    var html = [], end = Math.min(shown, matching.length);
+    for (var j = 0; j < end; j++) {
+      var a = matching[j], r = rows[a];
+      html.push("<tr><td>" + esc(T.providers[r[P]]) + "</td><td><a href=\"" + esc(r[HREF]) + "\">" +
+        esc(r[ID]) + "</a>" + (r[NAME] ? "<br><small>" + esc(r[NAME]) + "</small>" : "") +
+        "</td><td class=\"st-" + states[a] + "\">" + states[a] + (r[SHUT] ? "<br><small>shutdown " +
+        esc(r[SHUT]) + "</small>" : "") + "</td><td class=\"num\">" + num(r[CTX]) +
+        "</td><td class=\"num\">" + num(r[MAXOUT]) + "</td><td class=\"num\">" + price(r[IN]) +
+        "</td><td class=\"num\">" + price(r[OUT]) + "</td><td class=\"num\">" + price(r[CACHE]) +
+        "</td><td>" + esc(capsText(r[CAPS])) + "</td></tr>");
+    }
+    body.innerHTML = html.join("");
+    var total = matching.length;
+    count.textContent = (total === n ? n.toLocaleString("en-US") + " models" :
+      total.toLocaleString("en-US") + " of " + n.toLocaleString("en-US") + " models") +
+      (end < total ? " (showing the first " + end.toLocaleString("en-US") + ")" : "");
+    more.hidden = end >= total;
+    more.textContent = "Show " + Math.min(PAGE, total - end).toLocaleString("en-US") + " more";
+  }
+  var heads = document.querySelectorAll("#models th[data-key]");
+  Array.prototype.forEach.call(heads, function (th) {
+    th.querySelector("button").addEventListener("click", function () {
+      var key = th.getAttribute("data-key");
+      sortDir = sortKey === key ? -sortDir : 1;
+      sortKey = key;
+      Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", sortDir > 0 ? "ascending" : "descending");
+      select();
+      render();
+    });
+  });
+  more.addEventListener("click", function () { shown += PAGE; render(); });
+  form.addEventListener("input", filter);
+  form.addEventListener("change", filter);
+  form.addEventListener("submit", function (e) { e.preventDefault(); });
+  form.addEventListener("reset", function () { setTimeout(filter, 0); });
+  filter();
+  document.documentElement.setAttribute("data-ready", "1");
+})();

@@ -1,0 +1,254 @@
+"""What the site's pages show, made from catalog.json's data: page paths, the table's rows,
+a model's facts in display order, the lines of code that use it, the lifecycle and
+secondary-source lists (prices: generator/site/prices.py). Plain data for the templates; no
+HTML here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shlex
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from generator.render import in_lifecycle
+from generator.site.prices import table_prices
+
+# capability flags: (fact, short label in the table, label on a model page)
+CAPABILITIES: tuple[tuple[str, str, str], ...] = (
+    ("tool_call", "tools", "Tool calling"),
+    ("structured_output", "json", "Structured output"),
+    ("reasoning", "reasoning", "Reasoning"),
+    ("attachment", "files", "File attachments"),
+    ("temperature", "temperature", "Temperature"),
+    ("open_weights", "open", "Open weights"),
+)
+MODALITIES = ("text", "image", "audio", "video", "pdf")
+# the facts a model page lists, in order, with their labels (prices, sources, the note and the
+# lifecycle have sections of their own)
+FACTS: tuple[tuple[str, str], ...] = (
+    ("name", "Name"),
+    ("family", "Family"),
+    ("aliases", "Aliases"),
+    ("status", "Status (as written)"),
+    ("release_date", "Released"),
+    ("knowledge_cutoff", "Knowledge cutoff"),
+    ("context_window", "Context window (tokens)"),
+    ("max_input_tokens", "Max input tokens"),
+    ("max_output_tokens", "Max output tokens"),
+    *((fact, label) for fact, _, label in CAPABILITIES),
+    ("reasoning_efforts", "Reasoning efforts"),
+    ("default_effort", "Default effort"),
+    ("modalities.input", "Input modalities"),
+    ("modalities.output", "Output modalities"),
+    ("points_to", "Points to"),
+)
+LIFECYCLE_FACTS = (
+    ("deprecation_date", "Deprecation announced"),
+    ("shutdown_date", "Shutdown"),
+    ("successor", "Successor"),
+)
+_UNSAFE = re.compile(r"[^a-z0-9._-]+")
+
+
+def slug(name: str) -> str:
+    """A file name for ``name`` that is safe on every file system and static host: lower-case
+    letters, digits, ``. _ -``; a hash suffix keeps names that differ in other characters (or
+    in case) apart."""
+    safe = _UNSAFE.sub("_", name.lower()).strip("._") or "_"
+    if safe == name:
+        return safe
+    return f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
+def provider_href(provider: str) -> str:
+    return f"providers/{slug(provider)}.html"
+
+
+def model_href(provider: str, model: str) -> str:
+    return f"models/{slug(provider)}/{slug(model)}.html"
+
+
+def _fact(model: Mapping[str, Any], name: str) -> Any:
+    if name.startswith("modalities."):
+        return model.get("modalities", {}).get(name.split(".", 1)[1])
+    return model.get(name)
+
+
+def shown(value: Any) -> str:
+    """A fact as the pages write it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def facts(model: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """(name, label, value) of every listed fact the model has, in display order."""
+    rows = []
+    for name, label in FACTS:
+        value = _fact(model, name)
+        if value is None or value == [] or value == ():
+            continue
+        rows.append((name, label, shown(value)))
+    return rows
+
+
+def secondary_marks(model: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Each fact the model marks as read only from a third party -> the pages it was read on
+    (``prices`` marks every price; ``prices.cache_read`` one)."""
+    marks: dict[str, list[str]] = {}
+    for entry in model.get("secondary", ()):
+        for fact in entry["facts"]:
+            marks.setdefault(fact, []).append(entry["source"])
+    return marks
+
+
+def successor_of(
+    provider: str, model: Mapping[str, Any], index: Mapping[str, str]
+) -> tuple[str, str | None] | None:
+    """The successor as written and its page (None when the provider does not list it)."""
+    name = model.get("successor")
+    if not name:
+        return None
+    target = index.get(name.strip().casefold())
+    return name, model_href(provider, target) if target is not None else None
+
+
+def _call_endpoint(provider: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The endpoint a model of ``provider`` is called through: the first API endpoint (by key)
+    whose request defaults name a model, else the first one speaking a generic protocol."""
+    endpoints: list[Mapping[str, Any]] = [
+        e for e in provider["endpoints"] if e["type"] == "api" and e["lifecycle"] is None
+    ]
+    for endpoint in endpoints:
+        if "model" in endpoint["request_defaults"]:
+            return endpoint
+    for endpoint in endpoints:
+        if endpoint["protocol"] is not None:
+            return endpoint
+    return None
+
+
+def usage_lines(provider: Mapping[str, Any], model: Mapping[str, Any]) -> dict[str, str]:
+    """The exact shell and Python lines that use this model."""
+    key, model_id = provider["provider"], model["model"]
+    lines = {
+        "show": f"provcat models show {_shell(key)} {_shell(model_id)}",
+        "python": (
+            "from provcat import get_model\n"
+            f"info = get_model({json.dumps(key)}, {json.dumps(model_id, ensure_ascii=False)})"
+        ),
+    }
+    if model.get("prices"):
+        lines["cost"] = f"provcat cost {_shell(key)} {_shell(model_id)} --input 1000 --output 500"
+    endpoint = _call_endpoint(provider)
+    if endpoint is not None:
+        defaults = json.dumps({"model": model_id}, ensure_ascii=False)
+        lines["call"] = (
+            "from provcat import match_endpoint\n"
+            f"endpoint = match_endpoint({json.dumps(key)}, {json.dumps(endpoint['endpoint'])}, "
+            f"request_defaults={defaults})"
+        )
+    return lines
+
+
+def _shell(word: str) -> str:
+    return shlex.quote(word)
+
+
+def lifecycle_rows(providers: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every deprecated, retired or dated model (the generated docs' rule), by shutdown date
+    (undated last)."""
+    rows = []
+    for p in providers:
+        for m in p["models"]:
+            if in_lifecycle(m):
+                rows.append(
+                    {
+                        "provider": p["provider"],
+                        "model": m,
+                        "href": model_href(p["provider"], m["model"]),
+                        "successor": successor_of(p["provider"], m, p["model_index"]),
+                    }
+                )
+    return sorted(
+        rows,
+        key=lambda r: (
+            r["model"].get("shutdown_date") or "9999-99-99",
+            r["provider"],
+            r["model"]["model"],
+        ),
+    )
+
+
+def secondary_rows(providers: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every fact a model marks as read only from a reseller or another third party (its
+    ``secondary`` entries: the facts, the page they were read on, a reviewer's note)."""
+    return [
+        {
+            "provider": p["provider"],
+            "model": m,
+            "href": model_href(p["provider"], m["model"]),
+            "facts": list(entry["facts"]),
+            "source": entry["source"],
+            "note": entry.get("note"),
+        }
+        for p in providers
+        for m in p["models"]
+        for entry in m.get("secondary", ())
+    ]
+
+
+def table_data(providers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The models table's data, compact: one array per model (the script reads them by
+    position, see static/table.js), providers and their names once."""
+    keys: list[str] = []
+    names: list[str] = []
+    rows: list[list[Any]] = []
+    for p in providers:
+        if not p["models"]:
+            continue
+        keys.append(p["provider"])
+        names.append(p["display_name"])
+        at = len(keys) - 1
+        for m in p["models"]:
+            listed, schedule = table_prices(m.get("prices"))
+            caps = sum(1 << i for i, (fact, _, _) in enumerate(CAPABILITIES) if m.get(fact))
+            modalities = m.get("modalities", {})
+            ins = sum(
+                1 << i for i, name in enumerate(MODALITIES) if name in modalities.get("input", ())
+            )
+            outs = sum(
+                1 << i for i, name in enumerate(MODALITIES) if name in modalities.get("output", ())
+            )
+            rows.append(
+                [
+                    at,
+                    m["model"],
+                    m.get("name") or "",
+                    m.get("status", "active"),
+                    m.get("deprecation_date") or "",
+                    m.get("shutdown_date") or "",
+                    m.get("context_window"),
+                    m.get("max_output_tokens"),
+                    *listed,
+                    caps,
+                    ins,
+                    outs,
+                    model_href(p["provider"], m["model"]),
+                    " ".join([m.get("family") or "", *m.get("aliases", ())]).strip(),
+                    schedule,
+                ]
+            )
+    return {
+        "providers": keys,
+        "names": names,
+        "capabilities": [[label, title] for _, label, title in CAPABILITIES],
+        "modalities": list(MODALITIES),
+        "rows": rows,
+    }

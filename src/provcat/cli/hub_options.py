@@ -1,0 +1,110 @@
+"""What every ``provcat hub`` command shares: the ``--format``, client (``--hub``, ``--token``)
+and storage (``--data-dir``, ``--database``, ``--blobs``) options, and how output is printed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+__all__ = [
+    "DEFAULT_HUB",
+    "client_options",
+    "data_dir_or_default",
+    "emit",
+    "format_option",
+    "open_client",
+    "open_tool_storage",
+    "storage_options",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+DEFAULT_HUB = "http://127.0.0.1:8080"
+
+
+def emit(fmt: str, data: Any, text: str) -> None:
+    click.echo(json.dumps(data, sort_keys=True, indent=2) if fmt == "json" else text)
+
+
+def format_option(fn: F) -> F:
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="Output format.",
+    )(fn)
+
+
+def client_options(fn: F) -> F:
+    fn = click.option(
+        "--token",
+        envvar="PROVCAT_HUB_TOKEN",
+        default=None,
+        show_envvar=True,
+        help="Bearer token (prefer the environment variable: it stays out of shell history).",
+    )(fn)
+    fn = click.option(
+        "--hub",
+        "hub_url",
+        envvar="PROVCAT_HUB_URL",
+        default=DEFAULT_HUB,
+        show_default=True,
+        show_envvar=True,
+        help="Base URL of the hub or static mirror.",
+    )(fn)
+    return fn
+
+
+def storage_options(fn: F) -> F:
+    fn = click.option(
+        "--blobs",
+        envvar="PROVCAT_HUB_BLOBS",
+        default=None,
+        show_envvar=True,
+        help="Blob store: a directory (default: the data dir) or s3://bucket/prefix.",
+    )(fn)
+    fn = click.option(
+        "--database",
+        envvar="PROVCAT_HUB_DATABASE",
+        default=None,
+        show_envvar=True,
+        help="SQLAlchemy URL (default: SQLite in the data dir), e.g. postgresql+psycopg://...",
+    )(fn)
+    fn = click.option(
+        "--data-dir",
+        envvar="PROVCAT_HUB_DATA_DIR",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        show_envvar=True,
+        help="Local state: SQLite database, blobs and upload temp files "
+        "[default: $XDG_DATA_HOME/provcat/hub, else ~/.local/share/provcat/hub].",
+    )(fn)
+    return fn
+
+
+def open_client(hub_url: str, token: str | None, store: Path | None = None) -> Any:
+    from provcat.hub.client import RegistryClient
+
+    return RegistryClient(hub_url, token, store=store)
+
+
+def data_dir_or_default(data_dir: Path | None) -> Path:
+    from provcat.hub.settings import default_data_dir
+
+    return data_dir if data_dir is not None else default_data_dir()
+
+
+def open_tool_storage(data_dir: Path | None, database: str | None, blobs: str | None) -> Any:
+    """For the tools (token, export-static): migrate, but never clean what a live server uses."""
+    from provcat.hub.settings import HubSettings
+    from provcat.hub.storage import open_storage
+
+    settings = HubSettings(
+        data_dir=data_dir_or_default(data_dir), database_url=database, blobs_url=blobs
+    )
+    return settings, open_storage(settings, housekeeping=False)

@@ -1,0 +1,123 @@
+"""``provcat hub token``: create, list and revoke bearer tokens (stored hashed in the hub's
+database; a token is shown once, a secret never printed again)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from provcat.cli.hub_errors import TOKEN_NOT_FOUND, fail, fail_with
+from provcat.cli.hub_options import emit, format_option, open_tool_storage, storage_options
+from provcat.hub.errors import HubError
+
+__all__ = ["token"]
+
+
+@click.group()
+def token() -> None:
+    """Create, list and revoke bearer tokens (stored hashed in the hub's database)."""
+
+
+@token.command("create")
+@storage_options
+@click.option("--namespace", "namespaces", multiple=True, help="Namespace the token may write.")
+@click.option("--admin", is_flag=True, help="A token for every namespace.")
+@click.option("--description", default="", help="A note to recognise the token by.")
+@format_option
+def token_create(
+    data_dir: Path | None,
+    database: str | None,
+    blobs: str | None,
+    namespaces: tuple[str, ...],
+    admin: bool,
+    description: str,
+    fmt: str,
+) -> None:
+    """Create a token and print it once (it cannot be shown again)."""
+    from provcat.hub.ref import check_slug
+    from provcat.hub.tokens import ADMIN
+
+    if not namespaces and not admin:
+        raise click.UsageError("give --namespace NAME (repeatable) or --admin")
+    try:
+        for ns in namespaces:
+            check_slug(ns, "namespace")
+        _, storage = open_tool_storage(data_dir, database, blobs)
+        scope = [ADMIN] if admin else sorted(set(namespaces))
+        created = storage.create_token(scope, description)
+        storage.close()
+    except HubError as error:
+        fail(error)
+    emit(
+        fmt,
+        {"token": created.text, "token_id": created.token_id, "namespaces": scope},
+        created.text,
+    )
+    click.echo(
+        f"token {created.token_id} for {', '.join(scope)}: store it now, it is not shown again",
+        err=True,
+    )
+
+
+@token.command("list")
+@storage_options
+@format_option
+def token_list(data_dir: Path | None, database: str | None, blobs: str | None, fmt: str) -> None:
+    """List tokens (ids and scopes only)."""
+    try:
+        _, storage = open_tool_storage(data_dir, database, blobs)
+        records = storage.list_tokens()
+        storage.close()
+    except HubError as error:
+        fail(error)
+    rows = [
+        {
+            "token_id": r.token_id,
+            "namespaces": list(r.namespaces),
+            "description": r.description,
+            "created_at": r.created_at,
+            "revoked_at": r.revoked_at,
+        }
+        for r in records
+    ]
+    text = "\n".join(
+        f"{r['token_id']}  {','.join(r['namespaces'])}  {'revoked' if r['revoked_at'] else 'active'}"
+        f"  {r['description']}".rstrip()
+        for r in rows
+    )
+    emit(fmt, {"tokens": rows}, text or "no tokens")
+
+
+@token.command("revoke")
+@storage_options
+@click.argument("token_id")
+@format_option
+def token_revoke(
+    data_dir: Path | None, database: str | None, blobs: str | None, token_id: str, fmt: str
+) -> None:
+    """Revoke a token by its id."""
+
+    from provcat.hub.tokens import TOKEN_ID, split_token
+
+    whole = split_token(token_id)
+    if whole is not None:  # the whole token was pasted: revoke it by its id, never echo it
+        token_id = whole[0]
+    elif not TOKEN_ID.fullmatch(token_id):
+        raise click.BadParameter(
+            "a token id is 12 hex digits (the first column of `provcat hub token list`)",
+            param_hint="TOKEN_ID",
+        )  # the text is not echoed: it may be a mistyped secret
+    try:
+        _, storage = open_tool_storage(data_dir, database, blobs)
+        revoked = storage.revoke_token(token_id)
+        storage.close()
+    except HubError as error:
+        fail(error)
+    if not revoked:
+        fail_with(
+            TOKEN_NOT_FOUND,
+            f"no active token {token_id}; `provcat hub token list` shows the ids",
+            {"token_id": token_id},
+        )
+    emit(fmt, {"token_id": token_id, "revoked": True}, f"revoked {token_id}")

@@ -1,0 +1,86 @@
+"""Every problem of a refused request body, each with a suggestion where one helps: what
+:meth:`Endpoint.payload` raises as one :class:`~provcat.errors.RequestValidationError`.
+
+A misspelt field gets the closest field of the (sub)model it was written in; a value outside a
+closed set gets pydantic's own message, which lists the set. Values are never quoted: a request
+may hold anything, a credential included.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from provcat.catalog.keys import suggest
+from provcat.errors import RequestProblem
+
+__all__ = ["request_problems"]
+
+
+def _models(annotation: Any) -> Iterator[type[BaseModel]]:
+    """The pydantic models an annotation may hold (through Optional, unions, lists, dicts)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield annotation
+        return
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        yield from _models(typing.get_args(annotation)[0])
+        return
+    if origin is not None or isinstance(annotation, types.UnionType):
+        for arg in typing.get_args(annotation):
+            yield from _models(arg)
+
+
+def _names(model: type[BaseModel]) -> set[str]:
+    names = set(model.model_fields)
+    names.update(f.alias for f in model.model_fields.values() if f.alias)
+    return names
+
+
+def _fields_at(model: type[BaseModel], path: tuple[Any, ...]) -> set[str]:
+    """The field names of the model(s) at ``path`` (a pydantic error location without its last
+    part), as far as the annotations tell."""
+    current: list[type[BaseModel]] = [model]
+    for part in path:
+        if isinstance(part, int):
+            continue  # a list index: same models
+        following: list[type[BaseModel]] = []
+        for m in current:
+            by_alias = {f.alias: f for f in m.model_fields.values() if f.alias}
+            field = m.model_fields.get(str(part)) or by_alias.get(str(part))
+            if field is not None:
+                following.extend(_models(field.annotation))
+        if not following:  # a union member's tag (a class name) or a dict key: keep looking
+            named = [
+                sub
+                for m in current
+                for f in m.model_fields.values()
+                for sub in _models(f.annotation)
+                if sub.__name__ == part
+            ]
+            following = named or current
+        current = following
+    return {name for m in current for name in _names(m)}
+
+
+def request_problems(model: type[BaseModel], exc: ValidationError) -> list[RequestProblem]:
+    """One :class:`RequestProblem` per error of ``exc``, in pydantic's order."""
+    problems: list[RequestProblem] = []
+    for error in exc.errors(include_url=False):
+        loc = tuple(error["loc"])
+        where = ".".join(str(p) for p in loc) or "request"
+        hint = None
+        if error["type"] == "extra_forbidden" and loc:
+            hint = suggest(str(loc[-1]), sorted(_fields_at(model, loc[:-1])))
+        elif error["type"] == "literal_error" and isinstance(error.get("input"), str):
+            # the closest allowed value (the input itself is matched, never shown)
+            allowed = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
+            hint = suggest(error["input"], allowed) if allowed else None
+        message = str(error["msg"])
+        problems.append(RequestProblem(where, message[:1].lower() + message[1:], hint))
+    return problems

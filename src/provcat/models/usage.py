@@ -1,0 +1,540 @@
+"""TokenUsage: one record of the tokens a request used, whatever shape the vendor reported it in.
+
+The fields are genai-prices' ``Usage`` names and meanings (see :mod:`provcat.models.cost`):
+``input_tokens`` is the whole input, cache reads, cache writes and audio included;
+``output_tokens`` the whole output, reasoning and audio included. Each vendor's own usage shape is
+read into it (the field mappings, with the page or SDK type each comes from, are in
+:data:`SHAPES`): an answer's usage (:func:`usage_of`), a stream's (:class:`UsageTracker`), and
+any usage a caller hands :func:`provcat.estimate_cost` (:func:`to_usage`), which refuses a field
+that belongs to no shape and names the field meant.
+
+Shapes are recognised by their field names, never by the provider: an OpenAI-compatible vendor's
+answer reads as OpenAI's does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from provcat.catalog.keys import suggest
+from provcat.models.prices import FEE_COUNTS
+
+__all__ = [
+    "COUNT_FIELDS",
+    "SHAPES",
+    "USAGE_FIELDS",
+    "TokenUsage",
+    "UsageTracker",
+    "to_usage",
+    "usage_of",
+]
+
+USAGE_FIELDS = (
+    "input_tokens",
+    "cache_write_tokens",
+    "cache_read_tokens",
+    "output_tokens",
+    "input_audio_tokens",
+    "cache_audio_read_tokens",
+    "output_audio_tokens",
+    "cache_write_1h_tokens",
+    "reasoning_tokens",
+    # what a model's fees are billed by (genai-prices' ``requests``, and billed tool calls)
+    *(COUNT_FIELDS := tuple(FEE_COUNTS.values())),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenUsage:
+    """Token counts of one request, and the requests and billed tool calls a model's fees count
+    (genai-prices' ``Usage`` names; None: not reported)."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    input_audio_tokens: int | None = None
+    cache_audio_read_tokens: int | None = None
+    output_audio_tokens: int | None = None
+    cache_write_1h_tokens: int | None = None
+    requests: int | None = None
+    web_searches: int | None = None
+    social_searches: int | None = None
+    storage_searches: int | None = None
+    code_executions: int | None = None
+
+    def as_dict(self) -> dict[str, int]:
+        """The counts reported, by field name (what :func:`provcat.estimate_cost` also takes)."""
+        return {f: v for f in USAGE_FIELDS if (v := getattr(self, f)) is not None}
+
+
+def _int(mapping: Any, *path: str) -> int | None:
+    value: Any = mapping
+    for key in path:
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _sum(*values: int | None) -> int | None:
+    given = [v for v in values if v is not None]
+    return sum(given) if given else None
+
+
+def _first(*values: int | None) -> int | None:
+    return next((v for v in values if v is not None), None)
+
+
+# --- each shape: its field names and how it reads into TokenUsage -------------------------------
+
+
+def _chat(u: Mapping[str, Any]) -> TokenUsage:
+    """OpenAI Chat Completions and Embeddings (``CompletionUsage`` in openai-python,
+    src/openai/types/completion_usage.py; https://developers.openai.com/api/reference/chat/object):
+    ``prompt_tokens`` counts the whole prompt, its ``prompt_tokens_details.cached_tokens`` and
+    ``audio_tokens`` included; ``completion_tokens`` counts the whole completion, its
+    ``completion_tokens_details.reasoning_tokens`` and ``audio_tokens`` included. DeepSeek's
+    ``prompt_cache_hit_tokens`` (https://api-docs.deepseek.com/api/create-chat-completion) is
+    its name for the cached part."""
+    return TokenUsage(
+        input_tokens=_int(u, "prompt_tokens"),
+        output_tokens=_int(u, "completion_tokens"),
+        cache_read_tokens=_first(
+            _int(u, "prompt_tokens_details", "cached_tokens"), _int(u, "prompt_cache_hit_tokens")
+        ),
+        cache_write_tokens=_int(u, "prompt_tokens_details", "cache_write_tokens"),
+        reasoning_tokens=_int(u, "completion_tokens_details", "reasoning_tokens"),
+        input_audio_tokens=_int(u, "prompt_tokens_details", "audio_tokens"),
+        output_audio_tokens=_int(u, "completion_tokens_details", "audio_tokens"),
+    )
+
+
+def _responses(u: Mapping[str, Any]) -> TokenUsage:
+    """OpenAI Responses (``ResponseUsage`` in openai-python, src/openai/types/responses/
+    response_usage.py; https://developers.openai.com/api/reference/responses/object):
+    ``input_tokens`` includes ``input_tokens_details.cached_tokens``, ``output_tokens`` includes
+    ``output_tokens_details.reasoning_tokens``."""
+    return TokenUsage(
+        input_tokens=_int(u, "input_tokens"),
+        output_tokens=_int(u, "output_tokens"),
+        cache_read_tokens=_int(u, "input_tokens_details", "cached_tokens"),
+        cache_write_tokens=_int(u, "input_tokens_details", "cache_write_tokens"),
+        reasoning_tokens=_int(u, "output_tokens_details", "reasoning_tokens"),
+    )
+
+
+def _messages(u: Mapping[str, Any]) -> TokenUsage:
+    """Anthropic Messages (``Usage`` in anthropic-sdk-python, src/anthropic/types/usage.py;
+    https://platform.claude.com/docs/en/build-with-claude/prompt-caching#tracking-cache-performance):
+    ``input_tokens`` counts only the input after the last cache breakpoint, so the whole input is
+    ``input_tokens + cache_creation_input_tokens + cache_read_input_tokens``;
+    ``cache_creation.ephemeral_1h_input_tokens`` is the part written for one hour;
+    ``output_tokens`` includes ``output_tokens_details.thinking_tokens``;
+    ``server_tool_use.web_search_requests`` counts the billed web searches."""
+    cache_read = _int(u, "cache_read_input_tokens")
+    cache_write = _int(u, "cache_creation_input_tokens")
+    return TokenUsage(
+        input_tokens=_sum(_int(u, "input_tokens"), cache_read, cache_write),
+        output_tokens=_int(u, "output_tokens"),
+        cache_read_tokens=cache_read,
+        cache_write_tokens=cache_write,
+        cache_write_1h_tokens=_int(u, "cache_creation", "ephemeral_1h_input_tokens"),
+        reasoning_tokens=_int(u, "output_tokens_details", "thinking_tokens"),
+        web_searches=_int(u, "server_tool_use", "web_search_requests"),
+    )
+
+
+def _modality(details: Any, modality: str) -> int | None:
+    if not isinstance(details, list):
+        return None
+    counts = [
+        _int(d, "tokenCount") if "tokenCount" in d else _int(d, "token_count")
+        for d in details
+        if isinstance(d, Mapping) and str(d.get("modality", "")).upper() == modality
+    ]
+    return _sum(*counts)
+
+
+def _gemini(u: Mapping[str, Any], camel: bool = True) -> TokenUsage:
+    """Gemini ``usageMetadata`` (https://ai.google.dev/api/generate-content#UsageMetadata;
+    snake_case in google-genai's ``GenerateContentResponseUsageMetadata``):
+    ``promptTokenCount`` includes ``cachedContentTokenCount``; the tool-use prompt
+    (``toolUsePromptTokenCount``) is input too; ``candidatesTokenCount`` excludes the thinking
+    tokens (``thoughtsTokenCount``), which are billed as output; audio counts are the ``AUDIO``
+    entries of the ``*TokensDetails`` lists."""
+
+    def name(camel_name: str) -> str:
+        if camel:
+            return camel_name
+        return "".join("_" + c.lower() if c.isupper() else c for c in camel_name)
+
+    thoughts = _int(u, name("thoughtsTokenCount"))
+    return TokenUsage(
+        input_tokens=_sum(
+            _int(u, name("promptTokenCount")), _int(u, name("toolUsePromptTokenCount"))
+        ),
+        output_tokens=_sum(_int(u, name("candidatesTokenCount")), thoughts),
+        cache_read_tokens=_int(u, name("cachedContentTokenCount")),
+        reasoning_tokens=thoughts,
+        input_audio_tokens=_modality(u.get(name("promptTokensDetails")), "AUDIO"),
+        cache_audio_read_tokens=_modality(u.get(name("cacheTokensDetails")), "AUDIO"),
+        output_audio_tokens=_modality(u.get(name("candidatesTokensDetails")), "AUDIO"),
+    )
+
+
+def _ollama(u: Mapping[str, Any]) -> TokenUsage:
+    """Ollama's ``/api/chat`` and ``/api/generate`` (https://github.com/ollama/ollama/blob/main/
+    docs/api.md#response): ``prompt_eval_count`` input tokens, ``eval_count`` output tokens."""
+    return TokenUsage(
+        input_tokens=_int(u, "prompt_eval_count"), output_tokens=_int(u, "eval_count")
+    )
+
+
+def _genai(u: Mapping[str, Any]) -> TokenUsage:
+    return TokenUsage(**{f: u.get(f) for f in USAGE_FIELDS if f in u})
+
+
+_GEMINI_FIELDS = (
+    "promptTokenCount",
+    "candidatesTokenCount",
+    "totalTokenCount",
+    "cachedContentTokenCount",
+    "thoughtsTokenCount",
+    "toolUsePromptTokenCount",
+    "promptTokensDetails",
+    "candidatesTokensDetails",
+    "cacheTokensDetails",
+    "toolUsePromptTokensDetails",
+    "trafficType",
+)
+
+
+_GEMINI_NAMES = {
+    "input_tokens": "promptTokenCount",
+    "output_tokens": "candidatesTokenCount",
+    "cache_read_tokens": "cachedContentTokenCount",
+    "reasoning_tokens": "thoughtsTokenCount",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """One vendor's usage shape: its name, the fields that tell it apart, every field it may hold
+    (token counts and the other facts vendors put beside them), and its reader."""
+
+    name: str
+    marks: frozenset[str]
+    fields: frozenset[str]
+    read: Callable[[Mapping[str, Any]], TokenUsage]
+    names: Mapping[str, str]  # genai-prices' name -> this shape's name for the same count
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+# Order matters only where marks overlap: none do. The genai-prices shape is the fallback.
+SHAPES: tuple[Shape, ...] = (
+    Shape(
+        "OpenAI Chat Completions",
+        frozenset(
+            {
+                "prompt_tokens",
+                "completion_tokens",
+                "prompt_tokens_details",
+                "completion_tokens_details",
+            }
+        ),
+        frozenset(
+            {
+                "prompt_tokens",
+                "completion_tokens",
+                "total_tokens",
+                "prompt_tokens_details",
+                "completion_tokens_details",
+                # DeepSeek's cache counts; Groq's timings (https://console.groq.com/docs/api-reference)
+                "prompt_cache_hit_tokens",
+                "prompt_cache_miss_tokens",
+                "queue_time",
+                "prompt_time",
+                "completion_time",
+                "total_time",
+            }
+        ),
+        _chat,
+        {
+            "input_tokens": "prompt_tokens",
+            "output_tokens": "completion_tokens",
+            "cache_read_tokens": "prompt_tokens_details.cached_tokens",
+            "cache_write_tokens": "prompt_tokens_details.cache_write_tokens",
+            "reasoning_tokens": "completion_tokens_details.reasoning_tokens",
+            "input_audio_tokens": "prompt_tokens_details.audio_tokens",
+            "output_audio_tokens": "completion_tokens_details.audio_tokens",
+        },
+    ),
+    Shape(
+        "OpenAI Responses",
+        frozenset({"input_tokens_details", "total_tokens"}),
+        frozenset(
+            {
+                "input_tokens",
+                "output_tokens",
+                "total_tokens",
+                "input_tokens_details",
+                "output_tokens_details",
+            }
+        ),
+        _responses,
+        {
+            "input_tokens": "input_tokens",
+            "output_tokens": "output_tokens",
+            "cache_read_tokens": "input_tokens_details.cached_tokens",
+            "cache_write_tokens": "input_tokens_details.cache_write_tokens",
+            "reasoning_tokens": "output_tokens_details.reasoning_tokens",
+        },
+    ),
+    Shape(
+        "Anthropic Messages",
+        frozenset(
+            {
+                "cache_creation_input_tokens",
+                "cache_read_input_tokens",
+                "cache_creation",
+                "server_tool_use",
+                "service_tier",
+                "inference_geo",
+                "speed",
+            }
+        ),
+        frozenset(
+            {
+                "input_tokens",
+                "output_tokens",
+                "cache_creation_input_tokens",
+                "cache_read_input_tokens",
+                "cache_creation",
+                "output_tokens_details",
+                "server_tool_use",
+                "service_tier",
+                "inference_geo",
+                "speed",
+            }
+        ),
+        _messages,
+        {
+            "input_tokens": "input_tokens",
+            "output_tokens": "output_tokens",
+            "cache_read_tokens": "cache_read_input_tokens",
+            "cache_write_tokens": "cache_creation_input_tokens",
+            "cache_write_1h_tokens": "cache_creation.ephemeral_1h_input_tokens",
+            "reasoning_tokens": "output_tokens_details.thinking_tokens",
+            "web_searches": "server_tool_use.web_search_requests",
+        },
+    ),
+    Shape(
+        "Gemini usageMetadata",
+        frozenset(_GEMINI_FIELDS),
+        frozenset(_GEMINI_FIELDS),
+        _gemini,
+        _GEMINI_NAMES,
+    ),
+    Shape(
+        "Gemini usage_metadata (google-genai)",
+        frozenset(_snake(f) for f in _GEMINI_FIELDS) - {"traffic_type"},
+        frozenset(_snake(f) for f in _GEMINI_FIELDS),
+        lambda u: _gemini(u, camel=False),
+        {k: _snake(v) for k, v in _GEMINI_NAMES.items()},
+    ),
+    Shape(
+        "Ollama",
+        frozenset({"prompt_eval_count", "eval_count"}),
+        frozenset(
+            {
+                "prompt_eval_count",
+                "eval_count",
+                "total_duration",
+                "load_duration",
+                "prompt_eval_duration",
+                "eval_duration",
+            }
+        ),
+        _ollama,
+        {"input_tokens": "prompt_eval_count", "output_tokens": "eval_count"},
+    ),
+)
+_GENAI = Shape(
+    "genai-prices",
+    frozenset(USAGE_FIELDS),
+    frozenset(USAGE_FIELDS),
+    _genai,
+    {f: f for f in USAGE_FIELDS},
+)
+_RESPONSES, _ANTHROPIC = SHAPES[1], SHAPES[2]
+
+
+def _shape_of(usage: Mapping[str, Any]) -> Shape:
+    """The shape whose marks ``usage`` holds. ``output_tokens_details`` alone is both OpenAI
+    Responses' (``reasoning_tokens``) and Anthropic's (``thinking_tokens``): its content tells."""
+    keys = usage.keys()
+    for shape in SHAPES:
+        if any(k in keys for k in shape.marks):
+            return shape
+    details = usage.get("output_tokens_details")
+    if isinstance(details, Mapping):
+        return _ANTHROPIC if "thinking_tokens" in details else _RESPONSES
+    return _GENAI
+
+
+def usage_of(data: Mapping[str, Any]) -> TokenUsage | None:
+    """The usage an answer's body (or a streamed event) reports, or None when it reports none.
+
+    Lenient: fields a shape does not know are ignored (vendors add some)."""
+    raw = data.get("usage")
+    if isinstance(raw, Mapping):
+        return _shape_of(raw).read(raw)
+    meta = data.get("usageMetadata")
+    if isinstance(meta, Mapping):
+        return _gemini(meta)
+    if "prompt_eval_count" in data or "eval_count" in data:
+        return _ollama(data)
+    return None
+
+
+class UsageTracker:
+    """The usage of a stream, kept up to date event by event; :attr:`usage` after the last one.
+
+    Vendors report it differently: OpenAI Chat Completions in a last chunk (with
+    ``stream_options.include_usage``), Responses in its ``response.completed`` event, Anthropic
+    in ``message_start`` (input and cache counts) then ``message_delta`` (the output count, and
+    any count that changed: https://platform.claude.com/docs/en/build-with-claude/streaming),
+    Gemini in every chunk's ``usageMetadata`` (the last is the total), Ollama in its last line.
+    Later counts replace earlier ones field by field."""
+
+    __slots__ = ("_raw", "usage")
+
+    def __init__(self) -> None:
+        self._raw: dict[str, Any] = {}
+        self.usage: TokenUsage | None = None
+
+    def add(self, event: Any) -> None:
+        """Read what ``event`` says about usage, if anything."""
+        if not isinstance(event, Mapping):
+            return
+        for holder in (event, event.get("message"), event.get("response")):
+            if not isinstance(holder, Mapping):
+                continue
+            raw = holder.get("usage")
+            if isinstance(raw, Mapping):
+                self._raw.update((k, v) for k, v in raw.items() if v is not None)
+                self.usage = _shape_of(self._raw).read(self._raw)
+                return
+        found = usage_of(event)
+        if found is not None:
+            self.usage = found
+
+
+# --- estimate_cost's input ----------------------------------------------------------------------
+
+_ALL_NAMES = sorted({f for s in (*SHAPES, _GENAI) for f in s.fields})
+_ALL_NAMES_SET = frozenset(_ALL_NAMES)
+
+
+def _meaning(key: str) -> str | None:
+    """The genai-prices name of the count ``key`` is in some shape (its own name for it)."""
+    for other in (_GENAI, *SHAPES):
+        for genai, own in other.names.items():
+            if own.partition(".")[0] == key and "." not in own:
+                return genai
+    return None
+
+
+def _unknown(key: str, shape: Shape, keys: frozenset[str]) -> ValueError:
+    """The error for ``key`` in a usage read as ``shape``: the same count's name in that shape
+    when ``key`` is another shape's name for it, else the closest spelling."""
+    meaning = _meaning(key)
+    own = shape.names.get(meaning) if meaning else None
+    if own is not None:
+        hint = f"; did you mean '{own}' (the {shape.name} name for {meaning})?"
+    else:
+        close = suggest(key, sorted(shape.fields))
+        hint = f"; {close}" if close else "; fields: " + ", ".join(sorted(shape.fields))
+    mark = sorted(keys & shape.marks)
+    told = f" (read as {shape.name} usage, from '{mark[0]}')" if mark else ""
+    return ValueError(f"usage has no field '{key}'{told}{hint}")
+
+
+def _as_mapping(value: Any) -> Mapping[str, Any] | None:
+    """A usage record as plain data: a mapping as is; a vendor SDK's object (pydantic) or a
+    dataclass dumped; another object's attributes of a known name. None: an object holding
+    no field of any shape."""
+    if isinstance(value, Mapping):
+        return value
+    data: Any = None
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        data = dump(exclude_none=True)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        data = {k: v for k, v in dataclasses.asdict(value).items() if v is not None}
+    else:
+        data = {n: getattr(value, n) for n in _ALL_NAMES if getattr(value, n, None) is not None}
+    if not isinstance(data, Mapping) or not any(k in _ALL_NAMES_SET for k in data):
+        return None
+    return data
+
+
+def to_usage(value: Any) -> TokenUsage:
+    """``value`` as a TokenUsage: a TokenUsage, anything with a ``usage`` (a call's result, a
+    stream), genai-prices' field names, or a vendor's own usage object or dict (a whole answer
+    body with ``usage`` or ``usageMetadata`` too). Strict: a field no shape of the value's kind
+    holds is an error that names the field meant."""
+    if isinstance(value, TokenUsage):
+        return value
+    if value is None:
+        raise TypeError(
+            "usage is None: the answer reported no token usage (a stream of OpenAI Chat "
+            "Completions reports it only with stream_options.include_usage, which stream() sets)"
+        )
+    if hasattr(type(value), "usage") or (
+        not isinstance(value, Mapping) and hasattr(value, "usage")
+    ):
+        inner = value.usage  # a call's result, a stream, a vendor SDK's response object
+        if inner is None:
+            raise TypeError(
+                f"this {type(value).__name__} carries no usage: the answer reported none (a "
+                "stream's usage is known once it has ended)"
+            )
+        return to_usage(inner)
+    mapping = _as_mapping(value)
+    if mapping is None:
+        raise TypeError(
+            f"usage ({type(value).__name__}) has none of the fields {', '.join(USAGE_FIELDS)}, "
+            "nor a vendor's usage fields: pass a TokenUsage, a call's result or a usage dict"
+        )
+    for wrapper in ("usage", "usageMetadata", "usage_metadata"):  # a whole answer's body
+        if wrapper in mapping and not isinstance(mapping[wrapper], (int, float)):
+            return to_usage(mapping[wrapper])
+    keys = frozenset(str(k) for k in mapping)
+    shape = _shape_of(mapping)
+    for key in sorted(keys):
+        if key not in shape.fields:
+            raise _unknown(key, shape, keys)
+    _check_counts(mapping, "")
+    return shape.read(mapping)
+
+
+def _check_counts(mapping: Mapping[str, Any], where: str) -> None:
+    """Every token count is a non-negative int: a string or a float would silently cost zero."""
+    for key, value in mapping.items():
+        name = f"{where}{key}"
+        if isinstance(value, Mapping):
+            _check_counts(value, name + ".")
+        elif value is not None and str(key).endswith(("tokens", "Count", "_count")):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"usage {name} must be an int, not {type(value).__name__}")
+            if value < 0:
+                raise ValueError(f"usage {name} is {value}: token counts cannot be negative")

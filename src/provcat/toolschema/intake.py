@@ -1,0 +1,95 @@
+"""What a tool must be before it is checked or compiled, in the one wording the command line and
+the Python API share.
+
+A canonical tool is ``{"name", "description", "inputSchema"}`` and nothing else. A tool written in
+a vendor's own shape (OpenAI's Chat Completions ``{"type": "function", "function": {...}}``, its
+Responses or legacy ``{"name", "parameters"}``, Anthropic's ``{"name", "input_schema"}``, Gemini's
+``{"functionDeclarations": [...]}``) is refused with the exact change that makes it canonical:
+guessing would hide which shape was meant, and a vendor's extra fields (``strict``,
+``cache_control``) say nothing about the schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provcat.catalog.keys import suggest
+from provcat.toolschema.validate import TARGET_DIAGNOSED, canonical_tool_issues
+
+__all__ = ["FIELDS", "InvalidToolError", "tool_problems"]
+
+FIELDS = ("name", "description", "inputSchema")
+
+
+class InvalidToolError(ValueError):
+    """A value that is not a canonical tool: every problem, each with where it is and the fix.
+
+    ``problems`` holds the lines ``provcat tool check`` prints for the same input.
+    """
+
+    def __init__(self, problems: list[str] | tuple[str, ...]) -> None:
+        self.problems = tuple(problems)
+        lines = "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(f"not a canonical tool ({len(self.problems)} problem(s)):\n{lines}")
+
+
+def _vendor_shape(value: dict[str, Any]) -> str | None:
+    """The fix for a tool written in a vendor's own shape, or None."""
+    if "inputSchema" in value:
+        return None
+    function = value.get("function")
+    if value.get("type") == "function" and isinstance(function, dict):
+        return (
+            "this is an OpenAI Chat Completions tool "
+            '({"type": "function", "function": {...}}); write the canonical tool '
+            '{"name": <function.name>, "description": <function.description>, '
+            '"inputSchema": <function.parameters>}'
+        )
+    if "parameters" in value and "name" in value:
+        extra = [k for k in ("type", "strict") if k in value]
+        drop = f" and drop {', '.join(f'`{k}`' for k in extra)}" if extra else ""
+        return (
+            "this is an OpenAI Responses or function-calling tool "
+            '({"name", "parameters"}); rename `parameters` to `inputSchema`' + drop
+        )
+    if "input_schema" in value:
+        others = sorted(k for k in value if k not in ("name", "description", "input_schema"))
+        drop = f" and drop {', '.join(f'`{k}`' for k in others)}" if others else ""
+        return (
+            'this is an Anthropic tool ({"name", "input_schema"}); rename `input_schema` to '
+            "`inputSchema`" + drop
+        )
+    if isinstance(value.get("functionDeclarations"), list):
+        return (
+            'this is a Gemini `tools` entry ({"functionDeclarations": [...]}); give each '
+            "declaration as its own tool, with `parameters` (or `parametersJsonSchema`) renamed "
+            "to `inputSchema`"
+        )
+    return None
+
+
+def tool_problems(value: Any, *, compiling: bool = False) -> list[str]:
+    """Every reason ``value`` is not a canonical tool, as ``provcat tool check`` words them
+    (empty: it is one).
+
+    ``compiling`` leaves out the kinds of problem each target's rules report as a diagnostic of
+    the compile (a ``$ref`` that points nowhere, nesting, the tool's name, the root's type, a
+    non-schema subschema, a ``default`` or ``const`` outside its schema): ``compile_tool`` returns
+    those as diagnostics, as SchemaPort's contract has it, and refuses the rest.
+    """
+    if isinstance(value, dict):
+        fix = _vendor_shape(value)
+        if fix is not None:
+            return [fix]
+    problems = [
+        f"{issue.message} at {issue.path}" if issue.path else issue.message
+        for issue in canonical_tool_issues(value, TARGET_DIAGNOSED if compiling else frozenset())
+    ]
+    if isinstance(value, dict):
+        for key in sorted(k for k in value if k not in FIELDS):
+            hint = suggest(str(key), FIELDS)
+            problems.append(
+                f"`{key}` is not a field of a tool (name, description, inputSchema)"
+                + (f"; {hint}" if hint else "")
+            )
+    return problems

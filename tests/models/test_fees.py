@@ -1,0 +1,85 @@
+"""Fees on top of token prices, on the bundled catalog. Expected totals are worked by hand from
+Perplexity's pricing page (docs.perplexity.ai/getting-started/pricing): Sonar Pro $3 / $15 per
+million tokens plus $6 / $10 / $14 per 1,000 requests at search context size low / medium / high
+(low is Perplexity's default); Sonar Deep Research $5 per 1,000 search queries."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+from click.testing import CliRunner
+
+from provcat import estimate_cost
+from provcat.cli.main import main
+
+USAGE = {"input_tokens": 1000, "output_tokens": 500}  # $0.003 + $0.0075
+
+
+@pytest.mark.parametrize(
+    ("options", "fee", "total"),
+    [
+        (None, "0.006", "0.0165"),  # the default: low
+        ({"search_context_size": "medium"}, "0.01", "0.0205"),
+        ({"search_context_size": "high"}, "0.014", "0.0245"),
+    ],
+)
+def test_request_fee_by_search_context_size(
+    options: dict[str, str] | None, fee: str, total: str
+) -> None:
+    cost = estimate_cost("perplexity", "sonar-pro", USAGE, options=options)
+    (line,) = cost.fees
+    assert line.unit == "request" and line.count == 1 and line.amount == Decimal(fee)
+    assert cost.total == Decimal(total)
+    wanted = (options or {"search_context_size": "low"})["search_context_size"]
+    assert line.option == f"search_context_size={wanted}"
+
+
+def test_usage_carries_the_request_count() -> None:
+    cost = estimate_cost("perplexity", "sonar-pro", {**USAGE, "requests": 3})
+    assert cost.fees[0].amount == Decimal("0.018")  # 3 x $6 / 1,000
+
+
+def test_fee_per_billed_search() -> None:
+    usage = {"input_tokens": 10_000, "output_tokens": 2_000, "web_searches": 3}
+    cost = estimate_cost("perplexity", "sonar-deep-research", usage)
+    # 10,000 x $2 + 2,000 x $8 per million, then 3 searches x $5 / 1,000
+    assert cost.as_dict()["fees"] == [
+        {
+            "unit": "web_search",
+            "count": 3,
+            "price": "5",
+            "per": 1000,
+            "option": None,
+            "amount": "0.015",
+        }
+    ]
+    assert cost.total == Decimal("0.051")
+
+
+def test_unknown_option_value_and_option_name_are_errors() -> None:
+    with pytest.raises(ValueError, match="no request fee for search_context_size='hihg'"):
+        estimate_cost("perplexity", "sonar-pro", USAGE, options={"search_context_size": "hihg"})
+    with pytest.raises(ValueError, match="did you mean 'search_context_size'"):
+        estimate_cost("perplexity", "sonar-pro", USAGE, options={"search_context": "high"})
+
+
+def test_negative_counts_are_refused() -> None:
+    with pytest.raises(ValueError, match="usage requests is -1"):
+        estimate_cost("perplexity", "sonar-pro", {**USAGE, "requests": -1})
+
+
+def test_cost_command_prints_each_fee_line() -> None:
+    args = ["cost", "perplexity", "sonar-pro", "--input", "1000", "--output", "500"]
+    result = CliRunner().invoke(main, [*args, "--option", "search_context_size=high"])
+    assert result.exit_code == 0
+    assert (
+        "fee           $0.014 (1 request x $14.00/1000, search_context_size=high)" in result.stdout
+    )
+    data = json.loads(
+        CliRunner().invoke(main, [*args, "--requests", "2", "--format", "json"]).stdout
+    )
+    assert data["fees"][0]["amount"] == "0.012" and data["total"] == "0.0225"
+    bad = CliRunner().invoke(main, [*args, "--option", "high"])
+    assert bad.exit_code == 2 and "is not NAME=VALUE" in bad.output

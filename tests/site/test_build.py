@@ -1,0 +1,196 @@
+"""`python -m generator site` without a browser: what it writes, always the same bytes, page
+names that are safe and distinct, no reference that would make a request off the site, and a
+clear error (nothing written) for a missing or wrong catalog.json."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.site.views import model_href, slug
+from tests.conftest import tree_bytes
+from tests.site.conftest import BUNDLED_JSON
+
+
+def _site(out: Path, *extra: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["site", "--out", str(out), *extra])
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_every_model_and_provider_has_a_page_and_a_rebuild_writes_the_same_bytes(
+    tmp_path: Path,
+) -> None:
+    code, output = _site(tmp_path / "site", "--from", str(BUNDLED_JSON), "--format", "json")
+    assert code == 0, output
+    first = tree_bytes(tmp_path / "site")
+    data = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    for p in data["providers"]:
+        assert f"providers/{slug(p['provider'])}.html" in first
+        for m in p["models"]:
+            assert model_href(p["provider"], m["model"]) in first
+    assert first["catalog.json"] == BUNDLED_JSON.read_bytes()
+    assert json.loads(output)["changed"] == len(first)
+
+    code, output = _site(tmp_path / "site", "--from", str(BUNDLED_JSON), "--format", "json")
+    assert json.loads(output)["changed"] == 0
+    code, output = _site(tmp_path / "again", "--from", str(BUNDLED_JSON))
+    assert tree_bytes(tmp_path / "again") == first
+
+
+def test_page_names_are_safe_and_distinct() -> None:
+    ids = [
+        "gpt-4o",
+        "Claude Opus 4.6 (Thinking)",
+        "claude opus 4.6 (thinking)",
+        "meta/llama-3.3-70b-instruct",
+        "meta_llama-3.3-70b-instruct",
+        "openai/gpt-4o:free",
+        "../../etc/passwd",
+        ".hidden",
+        "",
+    ]
+    names = [slug(i) for i in ids]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert re.fullmatch(r"[a-z0-9_][a-z0-9._-]*", name), name
+    assert slug("gpt-4o") == "gpt-4o"  # a safe id is its own name
+
+
+def test_no_page_refers_to_anything_off_the_site(tmp_path: Path) -> None:
+    """Scripts, styles and images load from the site's own folder; the only absolute URLs are
+    links a reader may follow (the sources and vendors' pages), and nothing fetches."""
+    assert _site(tmp_path / "site", "--from", str(BUNDLED_JSON))[0] == 0
+    pages = 0
+    for path in (tmp_path / "site").rglob("*"):
+        if path.suffix == ".html":
+            pages += 1
+            text = path.read_text(encoding="utf-8")
+            for attribute in re.findall(r'\b(?:src|srcset|action|poster|data)="([^"]*)"', text):
+                assert not re.match(r"[a-z]+:|//", attribute), (path, attribute)
+            for link in re.findall(r"<link\b[^>]*>", text):
+                assert re.search(r'href="(?![a-z]+:|//)', link), (path, link)
+            for href in re.findall(r'<a\b[^>]*href="([^"]*)"', text):
+                assert not href.startswith(("javascript:", "//", "data:")), (path, href)
+        elif path.suffix in (".js", ".css"):
+            text = path.read_text(encoding="utf-8")
+            for word in ("fetch(", "XMLHttpRequest", "import(", "@import", "url(", "WebSocket"):
+                assert word not in text, (path, word)
+    assert pages > 60
+
+
+def test_a_missing_or_wrong_catalog_json_is_a_clear_error_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "site"
+    assert _site(out, "--from", str(BUNDLED_JSON))[0] == 0
+    before = tree_bytes(out)
+
+    code, output = _site(out, "--from", str(tmp_path / "nowhere.json"))
+    assert code != 0
+    assert "no catalog.json at" in output and "make generate" in output
+
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"providers": []}', encoding="utf-8")
+    code, output = _site(out, "--from", str(wrong))
+    assert code != 0 and "is not a catalog.json" in output
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"catalog_json_format": 1,', encoding="utf-8")
+    code, output = _site(out, "--from", str(broken))
+    assert code != 0 and "is not a catalog.json" in output
+    assert tree_bytes(out) == before
+
+
+def test_serve_answers_on_localhost(tmp_path: Path) -> None:
+    """`site --serve` builds, then serves the folder on 127.0.0.1 until stopped."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    from tests.conftest import ROOT
+
+    command = [sys.executable, "-m", "generator", "site", "--from", str(BUNDLED_JSON)]
+    command += ["--out", str(tmp_path / "site"), "--serve", "--port", "0"]
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = ""
+        while not line.startswith("Serving"):
+            line = server.stdout.readline()
+            assert line, "the server stopped before serving"
+        url = line.split(" on ", 1)[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        answer = httpx.get(url + "index.html", timeout=10)
+        assert answer.status_code == 200
+        assert answer.content == (tmp_path / "site" / "index.html").read_bytes()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_code_lines_of_every_bundled_model_page_run(tmp_path: Path) -> None:
+    """Every Python line a bundled model's page shows runs as shown (a retired model's
+    get_model raises ModelRetired, as its page says)."""
+    import html
+    import warnings
+
+    from provcat.errors import ModelRetired
+
+    assert _site(tmp_path / "site", "--from", str(BUNDLED_JSON))[0] == 0
+    ran = 0
+    for path in sorted((tmp_path / "site" / "models").rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        for name in ("line-python", "line-call"):
+            found = re.search(rf'<code id="{name}">(.*?)</code>', text, re.DOTALL)
+            if found is None:
+                continue
+            scope: dict[str, object] = {}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    exec(html.unescape(found.group(1)), scope)
+                except ModelRetired:
+                    assert 'id="retired-note"' in text, path
+                    continue
+            ran += 1
+    assert ran > 100
+
+
+def test_the_secondary_page_lists_each_fact_a_model_marks_secondary() -> None:
+    """The mark is the model's ``secondary`` entries (issue #27), not the words of its note:
+    a note that says "secondary" without an entry lists nothing; each entry is one row naming
+    its facts and the page they were read on."""
+    from generator.site.views import secondary_rows
+
+    provider = {
+        "provider": "acme",
+        "models": [
+            {"model": "a", "note": "Release date as secondary sources give it."},
+            {
+                "model": "b",
+                "secondary": [
+                    {"facts": ["prices"], "source": "https://example.com/r"},
+                    {"facts": ["context_window"], "source": "https://example.com/s", "note": "n"},
+                ],
+            },
+            {"model": "d"},
+        ],
+    }
+    rows = secondary_rows([provider])
+    assert [(r["model"]["model"], r["facts"], r["source"], r["note"]) for r in rows] == [
+        ("b", ["prices"], "https://example.com/r", None),
+        ("b", ["context_window"], "https://example.com/s", "n"),
+    ]
+    data = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    listed = {
+        (r["provider"], r["model"]["model"]): r["facts"] for r in secondary_rows(data["providers"])
+    }
+    # catalog/providers/*.yaml: the facts these models mark as read on a third party's page
+    assert listed[("fireworks", "accounts/fireworks/models/gpt-oss-120b")] == ["prices.cache_read"]
+    assert listed[("openai", "gpt-6.1-terra")][0] == "prices"
+    assert ("openai", "gpt-4.1-mini") not in listed  # its note's words are not a mark

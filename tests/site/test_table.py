@@ -1,0 +1,186 @@
+"""The models table of the bundled catalog's site, in headless chromium from file://: every
+model shown, sorting by each column (mouse and keyboard), each filter, the search and the count.
+Expected rows are worked out in Python from catalog.json, not from the page."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from provcat.models.lifecycle import state
+from provcat.models.prices import period_on, periods_from_record
+from tests.site.conftest import BUNDLED_JSON, page, requested
+
+
+def _models() -> list[tuple[str, dict[str, Any]]]:
+    data = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    return [(p["provider"], m) for p in data["providers"] for m in p["models"]]
+
+
+def _input_today(m: dict[str, Any]) -> Decimal | None:
+    """The input price in force today (a schedule's period of today), by the runtime's rule."""
+    if "prices" not in m:
+        return None
+    period = period_on(periods_from_record(m["prices"]), date.today())
+    return period.prices.base.input if period is not None else None
+
+
+def _shown(driver: Any) -> list[tuple[str, str]]:
+    """(provider, model id) of the table's rows, in order."""
+    return [
+        tuple(cell.split("\n")[0] for cell in row)  # type: ignore[misc]
+        for row in driver.execute_script(
+            "return [...document.querySelectorAll('#rows tr')]"
+            ".map(r => [r.cells[0].innerText, r.cells[1].innerText])"
+        )
+    ]
+
+
+def _count(driver: Any) -> str:
+    return str(driver.find_element(By.ID, "count").text)
+
+
+@pytest.fixture
+def table(browser: Any, bundled_site: Path) -> Any:
+    requested(browser)  # forget what earlier pages asked for
+    page(browser, bundled_site, "index.html")
+    return browser
+
+
+def test_the_table_shows_every_model_and_requests_nothing_outside_the_site(table: Any) -> None:
+    models = _models()
+    assert _count(table) == f"{len(models)} models"
+    assert sorted(_shown(table)) == sorted((p, m["model"]) for p, m in models)
+    urls = requested(table)
+    assert any(url.endswith("/models.js") for url in urls), urls
+    assert all(url.startswith("file://") for url in urls), urls
+
+
+@pytest.mark.parametrize(
+    ("key", "column"),
+    [("context", "context_window"), ("max_output", "max_output_tokens"), ("input", "input")],
+)
+def test_a_numeric_column_sorts_both_ways_empty_last(table: Any, key: str, column: str) -> None:
+    def value(m: dict[str, Any]) -> Decimal | None:
+        if column == "input":
+            return _input_today(m)
+        raw = m.get(column)
+        return Decimal(raw) if raw is not None else None
+
+    values = {(p, m["model"]): value(m) for p, m in _models()}
+    button = table.find_element(By.CSS_SELECTOR, f"th[data-key={key}] button")
+    for direction in ("ascending", "descending"):
+        button.click()
+        head = table.find_element(By.CSS_SELECTOR, f"th[data-key={key}]")
+        assert head.get_attribute("aria-sort") == direction
+        got = [values[row] for row in _shown(table)]
+        known = [v for v in got if v is not None]
+        assert known == sorted(known, reverse=direction == "descending")
+        assert got == known + [None] * (len(got) - len(known)), "empty cells sort last"
+
+
+def test_every_column_sorts_from_the_keyboard(table: Any) -> None:
+    """Tab reaches each heading's button and Enter sorts by it."""
+    heads = table.find_elements(By.CSS_SELECTOR, "#models th[data-key]")
+    assert len(heads) == 9
+    for head in heads:
+        button = head.find_element(By.TAG_NAME, "button")
+        button.send_keys(Keys.ENTER)
+        assert head.get_attribute("aria-sort") == "ascending", head.get_attribute("data-key")
+    # a text column sorts by code point, as the catalog does; Enter again reverses it
+    button = table.find_element(By.CSS_SELECTOR, "th[data-key=model] button")
+    button.send_keys(Keys.ENTER)
+    ids = [row[1] for row in _shown(table)]
+    assert ids == sorted(m["model"] for _, m in _models())
+    button.send_keys(Keys.ENTER)
+    assert [row[1] for row in _shown(table)] == sorted(ids, reverse=True)
+
+
+def test_the_filters_search_and_count(table: Any) -> None:
+    models = _models()
+    today = date.today()
+
+    def expect(keep: Any) -> list[tuple[str, str]]:
+        return sorted((p, m["model"]) for p, m in models if keep(p, m))
+
+    def check(expected: list[tuple[str, str]]) -> None:
+        assert sorted(_shown(table)) == expected
+        assert _count(table) == f"{len(expected)} of {len(models)} models"
+
+    provider = Select(table.find_element(By.ID, "f-provider"))
+    provider.select_by_visible_text("OpenAI (openai)")
+    check(expect(lambda p, m: p == "openai"))
+    provider.select_by_index(0)
+
+    status = Select(table.find_element(By.ID, "f-status"))
+    for wanted in ("deprecated", "retired", "active"):
+        status.select_by_visible_text(wanted)
+        check(
+            expect(
+                lambda p, m, wanted=wanted: (
+                    state(m.get("status"), m.get("deprecation_date"), m.get("shutdown_date"), today)
+                    == wanted
+                )
+            )
+        )
+    status.select_by_index(0)
+
+    capability = Select(table.find_element(By.ID, "f-capability"))
+    capability.select_by_visible_text("Structured output")
+    check(expect(lambda p, m: m.get("structured_output") is True))
+    capability.select_by_index(0)
+
+    modality = Select(table.find_element(By.ID, "f-modality"))
+    modality.select_by_visible_text("image in")
+    check(expect(lambda p, m: "image" in m.get("modalities", {}).get("input", ())))
+    modality.select_by_index(0)
+
+    ceiling = table.find_element(By.ID, "f-max-input")
+    ceiling.send_keys("0.5")
+    check(expect(lambda p, m: (_input_today(m) or Decimal("Infinity")) <= Decimal("0.5")))
+    ceiling.clear()
+    ceiling.send_keys(Keys.BACKSPACE)  # clear() sends no input event
+
+    search = table.find_element(By.ID, "q")
+    search.send_keys("Mini")
+    check(
+        expect(
+            lambda p, m: any(
+                "mini" in text.lower()
+                for text in (p, m["model"], m.get("name", ""), m.get("family", ""), *m["aliases"])
+            )
+        )
+    )
+    table.find_element(By.ID, "f-reset").click()
+    table.execute_script("return new Promise(r => setTimeout(r, 50))")
+    assert _count(table) == f"{len(models)} models"
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["index.html", "lifecycle.html", "secondary.html", "providers/openai.html",
+     "models/openai/gpt-6-luna.html"],
+)  # fmt: skip
+def test_pages_fit_a_phones_width(browser: Any, bundled_site: Path, path: str) -> None:
+    """At a phone's width (390 CSS px) no page scrolls sideways: wide tables scroll in their
+    own box, and the controls wrap."""
+    size = browser.get_window_size()
+    browser.set_window_size(390, 844)
+    try:
+        page(browser, bundled_site, path)
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert width <= 390
+        overflow = browser.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"{path} is {overflow} px wider than the screen"
+    finally:
+        browser.set_window_size(size["width"], size["height"])

@@ -1,0 +1,130 @@
+"""One voice on the command line (issue #25): every closed set answers a misspelling with a "did
+you mean", `--format` takes the same values on every command, tables fit 100 columns, and money
+is printed with every digit it has."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main as generator_main
+from provcat.cli.main import main
+from provcat.models.inventory import list_models
+from tests.conftest import ROOT
+
+
+def _all_commands(group: click.Command, ctx: click.Context) -> list[tuple[str, click.Command]]:
+    found = [(ctx.command_path, group)]
+    if isinstance(group, click.Group):
+        for name in group.list_commands(ctx):
+            sub = group.get_command(ctx, name)
+            if sub is not None:
+                found += _all_commands(sub, click.Context(sub, info_name=name, parent=ctx))
+    return found
+
+
+def test_format_takes_text_and_json_on_every_command() -> None:
+    commands = _all_commands(main, click.Context(main, info_name="provcat"))
+    with_format = []
+    for path, command in commands:
+        for param in command.params:
+            if "--format" in getattr(param, "opts", ()):
+                assert isinstance(param.type, click.Choice), path
+                assert list(param.type.choices) == ["text", "json"], path
+                assert param.default == "text", path
+                with_format.append(path)
+    assert {"provcat providers", "provcat models", "provcat cost", "provcat tool check"} <= set(
+        with_format
+    )
+    # the generator's own command takes the same two, plus GitHub annotations for CI
+    (fmt,) = [p for p in generator_main.commands["build"].params if p.name == "fmt"]
+    assert isinstance(fmt.type, click.Choice)
+    assert list(fmt.type.choices)[:2] == ["text", "json"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["models", "--status", "activ"], "did you mean 'active'?"),
+        (["providers", "--format", "jsn"], "did you mean 'json'?"),
+        (["model", "codex/gpt-5.4", "--effort", "hihg"], "did you mean 'high'?"),
+        (["tool", "check", "examples/tools", "--fail-on", "warnin"], "did you mean 'warning'?"),
+        (["tool", "check", "examples/tools", "--targets", "opena"], "did you mean 'openai'?"),
+    ],
+)
+def test_a_misspelt_value_of_a_closed_set_gets_a_did_you_mean(argv: list[str], said: str) -> None:
+    argv = [str(ROOT / a) if a == "examples/tools" else a for a in argv]
+    run = CliRunner().invoke(main, argv, catch_exceptions=False)
+    assert run.exit_code == 2, run.output
+    assert said in run.output
+
+
+def test_the_generator_answers_a_misspelt_format_with_a_did_you_mean() -> None:
+    run = CliRunner().invoke(generator_main, ["check", "--format", "githb"])
+    assert run.exit_code == 2
+    assert "did you mean 'github'?" in run.output
+
+
+@pytest.mark.parametrize("argv", [["providers"], ["models"], ["models", "--status", "retired"]])
+def test_tables_fit_100_columns(argv: list[str]) -> None:
+    run = CliRunner().invoke(main, argv)
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    assert len(lines) > 3
+    assert max(len(line) for line in lines) <= 100, max(lines, key=len)
+
+
+def test_a_long_cell_wraps_inside_its_column_and_loses_nothing() -> None:
+    from provcat.cli.table import table
+
+    long = "openrouter/" + "-".join(["very-long-model-name"] * 6)
+    text = table(["MODEL", "STATUS"], [[long, "active"]], wrap={0}, limit=40)
+    assert max(len(line) for line in text.splitlines()) <= 40
+    column = "".join(
+        line[: line.rfind("active")].strip() if "active" in line else line.strip()
+        for line in text.splitlines()[2:]
+    )
+    assert column.replace(" ", "") == long
+
+
+def test_money_prints_every_digit_and_at_least_cents() -> None:
+    # the cost of one token at $0.05 per million is 0.00000005: no rounding, no exponent
+    run = CliRunner().invoke(
+        main, ["cost", "openai", "gpt-6.1-terra", "--input", "1", "--output", "1", "--cached", "1"]
+    )
+    assert run.exit_code == 0, run.output
+    assert "$0.00000005" in run.output  # cache_read: 1 x 0.05 / 1,000,000
+    assert "$0.000005" in run.output  # output: 1 x 5.00 / 1,000,000
+    big = CliRunner().invoke(
+        main, ["cost", "openai", "gpt-6.1-terra", "--input", "300000", "--output", "2000"]
+    )
+    assert "$0.60" in big.output  # 300,000 x 2.00 / 1,000,000 (long-context tier), cents kept
+    prices = [m.prices.base.input for m in list_models("openai") if m.prices and m.prices.base]
+    assert all(isinstance(p, Decimal) for p in prices if p is not None)
+
+
+def test_tool_check_without_jsonschema_names_the_extra(tmp_path: Path) -> None:
+    """A tool whose `default` must be checked, in an install without the probe extra."""
+    tool = {
+        "name": "t",
+        "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "default": "x"}}},
+    }
+    (tmp_path / "t.json").write_text(json.dumps(tool), encoding="utf-8")
+    code = (
+        "import sys; sys.modules['jsonschema'] = None\n"
+        "from provcat.cli.main import main\n"
+        "main(['tool', 'check', 't.json', '--targets', 'openai'])\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert "pip install '.[probe]'" in run.stdout + run.stderr

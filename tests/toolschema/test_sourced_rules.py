@@ -1,0 +1,147 @@
+"""Rules taken from the vendors' own statements (issue #27), each with the bad input it refuses.
+
+MCP 2026-07-28 (server/tools, x-mcp-header): a header annotation only on a property reached
+through a chain of `properties` (a conforming client drops the tool otherwise) and integer values
+within ±(2^53-1). google-genai's `FunctionDeclaration.name`: starts with a letter or an
+underscore. Exa (exa-py's DeepOutputSchema): an object outputSchema nests at most 2 levels and
+holds at most 10 properties.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from provcat.providers.exa.search import ExaSearchRequest
+from provcat.toolschema import check, compile_tool, list_targets
+
+SAFE = 2**53 - 1
+
+
+def _tool(schema: dict[str, Any], name: str = "lookup") -> dict[str, Any]:
+    return {"name": name, "description": "Look something up.", "inputSchema": schema}
+
+
+def _codes(tool: dict[str, Any], target: str) -> list[tuple[str, str, str]]:
+    return [(d.code, d.severity, d.path) for d in check(tool, target)]
+
+
+def test_header_under_items_is_refused() -> None:
+    tool = _tool(
+        {
+            "type": "object",
+            "properties": {
+                "regions": {"type": "array", "items": {"type": "string", "x-mcp-header": "Region"}}
+            },
+        }
+    )
+    assert _codes(tool, "mcp") == [
+        (
+            "mcp/x-mcp-header-unreachable",
+            "error",
+            'inputSchema.properties.regions.items["x-mcp-header"]',
+        )
+    ]
+    assert not compile_tool(tool, "mcp").ok
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {
+            "type": "object",
+            "anyOf": [{"properties": {"r": {"type": "string", "x-mcp-header": "R"}}}],
+        },
+        {
+            "type": "object",
+            "properties": {"r": {"$ref": "#/$defs/region"}},
+            "$defs": {"region": {"type": "string", "x-mcp-header": "R"}},
+        },
+    ],
+)
+def test_header_outside_a_properties_chain_is_refused(schema: dict[str, Any]) -> None:
+    assert [c for c, _, _ in _codes(_tool(schema), "mcp")] == ["mcp/x-mcp-header-unreachable"]
+
+
+def test_header_on_a_nested_properties_chain_passes() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "where": {
+                "type": "object",
+                "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+            }
+        },
+    }
+    assert _codes(_tool(schema), "mcp") == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "bad"),
+    [
+        ({"default": 2**53}, "default `9007199254740992`"),
+        ({"default": -(2**53)}, "default `-9007199254740992`"),
+        ({"enum": [1, 2**60]}, "enum `1152921504606846976`"),
+        ({"maximum": 2**53}, "maximum `9007199254740992`"),
+    ],
+)
+def test_integer_header_values_beyond_the_safe_range(extra: dict[str, Any], bad: str) -> None:
+    prop = {"type": "integer", "x-mcp-header": "Count", **extra}
+    found = check(_tool({"type": "object", "properties": {"count": prop}}), "mcp")
+    assert [(d.code, d.severity) for d in found] == [("mcp/x-mcp-header-unsafe-integer", "error")]
+    assert bad in found[0].message
+
+
+def test_integer_header_at_the_safe_bounds_passes() -> None:
+    prop = {"type": "integer", "x-mcp-header": "Count", "minimum": -SAFE, "maximum": SAFE}
+    prop["default"] = SAFE
+    assert _codes(_tool({"type": "object", "properties": {"count": prop}}), "mcp") == []
+
+
+@pytest.mark.parametrize("target", ["gemini", "gemini-json-schema", "gemini-openai"])
+def test_gemini_function_name_must_start_with_a_letter_or_underscore(target: str) -> None:
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    found = [d for d in check(_tool(schema, "1tool"), target) if d.severity == "error"]
+    assert [d.code for d in found] == [f"{target}/function-name-leading-character"]
+    assert "`1tool`" in found[0].message
+    assert not compile_tool(_tool(schema, "1tool"), target).ok
+    assert [d for d in check(_tool(schema, "_tool.v1:x-2"), target) if d.severity == "error"] == []
+
+
+def test_every_rule_names_the_statement_it_enforces() -> None:
+    for target in list_targets():
+        for rule in target.rules:
+            assert rule.source.startswith("https://"), (target.id, rule.code)
+
+
+def _exa(schema: dict[str, Any]) -> ExaSearchRequest:
+    return ExaSearchRequest.model_validate({"query": "q", "type": "deep", "outputSchema": schema})
+
+
+def test_exa_output_schema_three_levels_deep_is_refused() -> None:
+    deep = {
+        "type": "object",
+        "properties": {
+            "a": {
+                "type": "object",
+                "properties": {"b": {"type": "object", "properties": {"c": {"type": "string"}}}},
+            }
+        },
+    }
+    with pytest.raises(ValidationError, match="nests objects 3 levels deep; Exa allows at most 2"):
+        _exa(deep)
+
+
+def test_exa_output_schema_with_eleven_properties_is_refused() -> None:
+    props = {f"p{i}": {"type": "string"} for i in range(11)}
+    with pytest.raises(ValidationError, match="11 properties in all; Exa allows at most 10"):
+        _exa({"type": "object", "properties": props})
+
+
+def test_exa_output_schema_within_the_limits_passes() -> None:
+    props: dict[str, Any] = {f"p{i}": {"type": "string"} for i in range(8)}
+    props["o"] = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    assert _exa({"type": "object", "properties": props}).output_schema is not None
+    assert _exa({"type": "text", "description": "a summary"}).output_schema is not None
