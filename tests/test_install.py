@@ -95,6 +95,8 @@ def test_the_wheel_holds_the_runtime_the_snapshot_and_the_extras(dist: Path) -> 
     assert "provcat/__init__.py" in names
     assert "provcat_catalog/__init__.py" in names
     assert "provcat/hub/manifest.schema.json" in names
+    # the JSON export ships beside the snapshot, with the schema it is documented by
+    assert {"provcat_catalog/catalog.json", "provcat_catalog/catalog.schema.json"} <= names
     assert not any(n.startswith(("generator/", "tests/", "catalog/")) for n in names)
     extras = {
         line.split(":", 1)[1].strip() for line in text.splitlines() if "Provides-Extra" in line
