@@ -117,3 +117,32 @@ def test_lionagi_parse_answers_do_not_change() -> None:
     assert parse_model_spec("openai/my-model-low") == ("openai/my-model", "low")
     with pytest.raises(ValueError, match="does not support effort levels"):
         parse_model_spec("gemini/gemini-3.8-flash-high")  # gemini's policy: effort mode none
+
+
+def test_gemini_takes_no_suffix_but_takes_a_declared_effort_as_the_keyword() -> None:
+    # Google's OpenAI-compatible surface takes Chat Completions' reasoning_effort
+    # (https://ai.google.dev/gemini-api/docs/openai#thinking); Gemini 3.8 Flash's thinking levels
+    # are low, medium and high (https://ai.google.dev/gemini-api/docs/models/gemini-3.8-flash)
+    kwargs = quiet("gemini/gemini-3.8-flash", effort="high")
+    assert kwargs == {"provider": "gemini", "model": "gemini-3.8-flash", "reasoning_effort": "high"}
+    payload = match_endpoint("gemini", "chat").payload({"messages": []}, **kwargs_without(kwargs))
+    assert payload["reasoning_effort"] == "high"
+
+
+@pytest.mark.parametrize(
+    ("model", "effort", "why"),
+    [
+        ("gemini-3.8-flash", "max", "the model's efforts are low, medium, high"),
+        ("gemini-unlisted", "high", "does not list the model"),
+    ],
+)
+def test_gemini_refuses_an_effort_the_model_does_not_declare(
+    model: str, effort: str, why: str
+) -> None:
+    with pytest.raises(ValueError, match=why):
+        model_kwargs(f"gemini/{model}", effort=effort)
+
+
+def kwargs_without(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The request fields of model_kwargs' answer (it also names the provider)."""
+    return {k: v for k, v in kwargs.items() if k != "provider"}

@@ -15,6 +15,7 @@ from provcat.catalog.specs import ProviderModelPolicy
 from provcat.endpoints.checked import CatalogSource
 from provcat.endpoints.load import Importer
 from provcat.endpoints.registry import EndpointRegistry
+from provcat.errors import UnknownProviderWarning
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.kwargs import translate_effort
 from provcat.models.spec import ModelSpec
@@ -132,14 +133,16 @@ def test_an_alias_with_a_slash_is_still_a_whole_string_alias(spec: str) -> None:
 
 @pytest.mark.usefixtures("extra_aliases")
 def test_with_slashed_aliases_other_specs_parse_as_before() -> None:
-    assert parse_model_spec("team/fast-high") == ModelSpec("team/fast", "high")
+    with pytest.warns(UnknownProviderWarning, match="unknown provider 'team'"):
+        assert parse_model_spec("team/fast-high") == ModelSpec("team/fast", "high")
     assert parse_model_spec("codex/gpt-5.4-XHigh") == ModelSpec("codex/gpt-5.4", "xhigh")
     assert model_kwargs("claude") == {"provider": "claude_code", "model": "sonnet"}
 
 
 @pytest.mark.usefixtures("extra_aliases")
 def test_an_alias_whose_target_names_no_known_provider_is_refused_when_applied() -> None:
-    assert parse_model_spec("Ghost") == ModelSpec("nobody/x", None)
+    with pytest.warns(UnknownProviderWarning, match="unknown provider 'nobody'"):
+        assert parse_model_spec("Ghost") == ModelSpec("nobody/x", None)
     with pytest.raises(ValueError, match=r"unknown provider 'nobody' in model spec 'nobody/x'"):
         model_kwargs("ghost")
     assert parse_model_spec("bare") == ModelSpec("gpt-x", None)

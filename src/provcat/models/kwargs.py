@@ -63,7 +63,9 @@ def model_kwargs(
     the effort is one of them, the request field of ``endpoint``'s protocol (default: the
     provider's ``chat`` endpoint) carries it (:mod:`provcat.models.reasoning`); an effort the
     model does not declare, or on a model the inventory does not list, is dropped as before,
-    with an :class:`EffortIgnored` warning. Fast mode where the provider declares none is an
+    with an :class:`EffortIgnored` warning. A provider whose policy refuses effort suffixes
+    (``gemini/m-high`` is a ValueError, as in lionagi) still takes ``effort=`` for a model that
+    declares that effort, and raises for any other. Fast mode where the provider declares none is an
     error. A model the provider's inventory marks deprecated warns (:class:`ModelDeprecated`); a
     retired one warns too, and raises :class:`ModelRetired` in strict mode.
     """
@@ -129,8 +131,10 @@ def _apply(
             name, effort = known
     kwargs: dict[str, Any] = {"provider": provider, "model": name}
     if plain and effort is not None:
-        fields, dropped = inventory_effort(snapshot, provider, name, effort, endpoint)
+        fields, why = inventory_effort(snapshot, provider, name, effort, endpoint)
         kwargs.update(fields)
+        if why is not None:
+            dropped = f"effort '{effort}' of '{provider}/{name}' is dropped: {why}"
     elif effort is not None:
         kwarg = found.effort_kwarg
         if kwarg is not None:
@@ -146,8 +150,12 @@ def _apply(
                 value = translate_effort(found.policy, effort, name)
             kwargs[kwarg] = value
         elif found.refuses_effort:
-            provider_raw = parsed[0].partition("/")[0]
-            raise ValueError(f"Provider '{provider_raw}' does not support effort levels.")
+            # the spec grammar takes no suffix here, but a model that declares its efforts
+            # takes one given as the keyword (or in a ModelSpec) in its protocol's field
+            fields, why = inventory_effort(snapshot, provider, name, effort, endpoint)
+            if why is not None:
+                raise ValueError(f"effort '{effort}' cannot be sent for '{provider}/{name}': {why}")
+            kwargs.update(fields)
     if found.effort_in_name:
         assert found.policy is not None
         kwargs["model"] = _fold(found.policy, name, effort)

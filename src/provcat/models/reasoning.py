@@ -71,29 +71,22 @@ def split_known(provider: str, name: str) -> tuple[str, str] | None:
 def inventory_effort(
     snapshot: CatalogSnapshot, provider: str, name: str, effort: str, endpoint: str | None
 ) -> tuple[dict[str, Any], str | None]:
-    """The request fields for ``effort`` on model ``name`` of ``provider``, and a warning's text
-    when the effort is dropped (the model declares other efforts, none, or is not listed)."""
+    """The request fields for ``effort`` on model ``name`` of ``provider``, or no fields and why
+    the effort cannot be sent (the model declares other efforts, none, or is not listed)."""
     info: ModelInfo | None = lookup_model(provider, name)
-    where = f"'{provider}/{name}'"
     if info is None:
         return {}, (
-            f"effort '{effort}' of {where} is dropped: the inventory does not list the model, so "
-            "its efforts are unknown (pass the vendor's effort field yourself)"
+            "the inventory does not list the model, so its efforts are unknown "
+            "(pass the vendor's effort field yourself)"
         )
     if not info.reasoning_efforts:
-        return {}, (
-            f"effort '{effort}' of {where} is dropped: the inventory declares no reasoning "
-            "efforts for the model"
-        )
+        return {}, "the inventory declares no reasoning efforts for the model"
     if effort not in info.reasoning_efforts:
-        return {}, (
-            f"effort '{effort}' of {where} is dropped: the model's efforts are "
-            f"{', '.join(info.reasoning_efforts)}"
-        )
+        return {}, f"the model's efforts are {', '.join(info.reasoning_efforts)}"
     field, shown = effort_field(snapshot, provider, endpoint)
     if field is None:
         return {}, (
-            f"effort '{effort}' of {where} is dropped: provcat knows no effort field for "
-            f"{shown} (fields are known for Chat Completions, Responses and Messages endpoints)"
+            f"provcat knows no effort field for {shown} (fields are known for Chat "
+            "Completions, Responses and Messages endpoints)"
         )
     return _nested(field, effort), None
