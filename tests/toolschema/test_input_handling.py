@@ -163,7 +163,7 @@ def test_every_enum_holding_an_array_or_object_is_reported_where_it_is() -> None
             "number_enum": {"enum": [1, "a"]},
             "optional_enum": {"anyOf": [{"enum": [[1]]}, {"type": "null"}], "maxItems": 2},
             "list": {"type": "array", "items": {"type": "integer"}, "maxItems": 4},
-            "odd": {"anyOf": {"type": "string"}, "items": [{"type": "string"}], "not": True},
+            "odd": {"items": [{"type": "string"}], "not": True},
             "nested": {
                 "type": "object",
                 "properties": {"x y": {"enum": [{"a": 1}]}, "z": {"minimum": 1}},

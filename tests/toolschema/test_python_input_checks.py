@@ -141,3 +141,44 @@ def test_a_valid_tool_compiles_again_after_an_invalid_one_with_the_same_name() -
     refused(bad)
     good = {"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}
     assert compile_tool(good, "openai", allow_lossy=True).output is not None
+
+
+def test_a_keyword_value_json_schema_forbids_is_refused_not_sent(tmp_path: Path) -> None:
+    # JSON Schema 2020-12 validation: minLength/maxItems are non-negative integers (6.3, 6.4),
+    # minimum a number (6.2), format and description strings (7.2, 9.1), anyOf a non-empty
+    # array (core 10.2.1.2); OpenAPI 3.0's nullable a boolean. Each was once sent to the vendor
+    # as given (google-genai's own FunctionDeclaration refuses it: tests/toolschema/test_sdk_rules.py)
+    tool = {
+        "name": "lookup",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string", "minLength": 2.5, "format": 7, "description": 7},
+                "b": {"type": "array", "maxItems": -1, "items": {"type": "string"}},
+                "c": {"type": "integer", "minimum": True, "nullable": [1]},
+                "d": {"anyOf": {"type": "string"}},
+            },
+        },
+    }
+    before = copy.deepcopy(tool)
+    problems = refused(tool)
+    assert sorted(problems) == sorted(cli_problems(tool, tmp_path))
+    assert sorted(problems) == [
+        "`anyOf` must be a non-empty list of subschemas at inputSchema.properties.d.anyOf",
+        "`description` must be a string at inputSchema.properties.a.description",
+        "`format` must be a string at inputSchema.properties.a.format",
+        "`maxItems` must be a non-negative integer at inputSchema.properties.b.maxItems",
+        "`minLength` must be a non-negative integer at inputSchema.properties.a.minLength",
+        "`minimum` must be a number at inputSchema.properties.c.minimum",
+        "`nullable` must be true or false at inputSchema.properties.c.nullable",
+    ]
+    assert tool == before
+    # a whole number written as 2.0 is an integer to JSON Schema: accepted
+    fine = {
+        "name": "lookup",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"s": {"type": "string", "maxLength": 2.0}},
+        },
+    }
+    assert compile_tool(fine, "openai", allow_lossy=True).ok

@@ -49,7 +49,10 @@ def test_outputs_equal_the_recorded_outputs(group: str) -> None:
             elif digest(entry["input"], target) != recorded:
                 mismatched.append((index, target))
     assert not mismatched, f"{len(mismatched)} differ, first: {mismatched[:10]}"
-    assert refused < len(GROUPS[group]) / 2, (group, refused)  # most inputs still compare
+    # most inputs still compare; random leaves draw keyword values at random, and most of them
+    # hold one JSON Schema forbids (a string `minLength`, a dict `anyOf`), refused as input
+    share = 0.9 if group == "random-leaves" else 0.5
+    assert refused < len(GROUPS[group]) * share, (group, refused)
 
 
 @pytest.mark.parametrize("target", [t.id for t in list_targets()])

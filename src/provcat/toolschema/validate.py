@@ -40,19 +40,10 @@ def _as_list(value: Any) -> list[Any]:
 
 TYPE_NAMES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 _NAME = re.compile(r"^\S{1,128}\Z")  # ``\Z``: ``$`` would also pass a final newline
-_NUMERIC = (
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-)
+_NUMERIC = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+# JSON Schema Validation 2020-12, 6.2-6.5: each of these MUST be a non-negative integer (a number
+# with a zero fractional part counts as one)
+_COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
 _SCHEMA_SLOTS = (*MAP_SLOTS, *LIST_SLOTS, "items", "not")
 
 
@@ -67,6 +58,10 @@ def regex_problem(pattern: str) -> str | None:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_count(value: Any) -> bool:
+    return _is_number(value) and value >= 0 and (isinstance(value, int) or value.is_integer())
 
 
 def _slot_values(schema: dict[str, Any], path: str) -> Iterator[tuple[Any, str]]:
@@ -87,9 +82,7 @@ def _slot_values(schema: dict[str, Any], path: str) -> Iterator[tuple[Any, str]]
 
 # The kinds of problem the compiler reports itself, per target, as diagnostics (SchemaPort's
 # fixtures compile such tools): a compile skips them here and leaves them to the target's rules.
-TARGET_DIAGNOSED = frozenset(
-    {"keyword", "name", "nesting", "root", "subschema", "reference", "value"}
-)
+TARGET_DIAGNOSED = frozenset({"name", "nesting", "root", "subschema", "reference", "value"})
 
 
 def validate_canonical_tool(value: Any) -> list[ValidationIssue]:
@@ -159,6 +152,16 @@ def canonical_tool_issues(value: Any, skip: frozenset[str]) -> list[ValidationIs
                     )
         if "properties" in s and not isinstance(s["properties"], dict):
             add("`properties` must be an object", join_path(path, "properties"))
+        for slot in ("$defs", "definitions"):
+            if slot in s and not isinstance(s[slot], dict):
+                add(f"`{slot}` must be an object", join_path(path, slot), "keyword")
+        for slot in LIST_SLOTS:  # JSON Schema 2020-12, 10.2.1 and 10.3.1.1: non-empty arrays
+            if slot in s and not (isinstance(s[slot], list) and s[slot]):
+                add(
+                    f"`{slot}` must be a non-empty list of subschemas",
+                    join_path(path, slot),
+                    "keyword",
+                )
         if "required" in s:
             req = s["required"]
             props = _as_dict(s.get("properties"))
@@ -176,6 +179,25 @@ def canonical_tool_issues(value: Any, skip: frozenset[str]) -> list[ValidationIs
         for key in _NUMERIC:
             if key in s and not _is_number(s[key]):
                 add(f"`{key}` must be a number", join_path(path, key), "keyword")
+        for key in _COUNTS:
+            if key in s and not _is_count(s[key]):
+                add(f"`{key}` must be a non-negative integer", join_path(path, key), "keyword")
+        order = s.get("propertyOrdering")  # Gemini's Schema.property_ordering: list[str]
+        if "propertyOrdering" in s and not (
+            isinstance(order, list) and all(isinstance(o, str) for o in order)
+        ):
+            add(
+                "`propertyOrdering` must be a list of property names",
+                join_path(path, "propertyOrdering"),
+                "keyword",
+            )
+        for key in ("title", "description"):  # JSON Schema 2020-12 validation, 9.1: strings
+            if key in s and not isinstance(s[key], str):
+                add(f"`{key}` must be a string", join_path(path, key), "keyword")
+        if "nullable" in s and not isinstance(s["nullable"], bool):  # OpenAPI 3.0's boolean
+            add("`nullable` must be true or false", join_path(path, "nullable"), "keyword")
+        if "format" in s and not isinstance(s["format"], str):
+            add("`format` must be a string", join_path(path, "format"), "keyword")
         if "pattern" in s:
             pat = s["pattern"]
             if not isinstance(pat, str):
