@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from click.testing import CliRunner
 
@@ -210,3 +211,51 @@ def test_a_missing_extra_is_named_not_a_traceback(tmp_path: Path) -> None:
             message = done.stderr
         assert "needs the package" in message
         assert "pip install '.[hub]' in a provcat clone" in message
+
+
+def _peft_file(path: Path, ranks: dict[str, int]) -> Path:
+    """A LoRA adapter as PEFT saves one, written by the safetensors reference library."""
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    tensors = {}
+    for module, rank in ranks.items():
+        prefix = f"base_model.model.model.layers.0.self_attn.{module}"
+        tensors[f"{prefix}.lora_A.weight"] = np.ones((rank, 32), dtype=np.float32)
+        tensors[f"{prefix}.lora_B.weight"] = np.zeros((32, rank), dtype=np.float32)
+    save_file(tensors, str(path))
+    return path
+
+
+def test_push_reads_rank_and_target_modules_from_the_payload(live: Live, tmp_path: Path) -> None:
+    env = {"PROVCAT_HUB_URL": live.url, "PROVCAT_HUB_TOKEN": _token(live)}
+    payload = _peft_file(tmp_path / "a.safetensors", {"q_proj": 8, "v_proj": 8})
+    code, out, err = run("push", str(payload), "hub://acme/lora:1.0.0", "--format", "json", env=env)
+    assert code == 0, err
+    manifest = json.loads(out)
+    assert (manifest["rank"], manifest["target_modules"]) == (8, ["q_proj", "v_proj"])
+    page = httpx.get(f"{live.url}/a/acme/lora").text  # the usage box fills PEFT's LoraConfig
+    assert "LoraConfig(r=8, target_modules=[&#39;q_proj&#39;, &#39;v_proj&#39;])" in page
+    # what the manifest states wins; a per-module rank is not one rank
+    given = tmp_path / "manifest.json"
+    given.write_text(json.dumps({"rank": 16}), encoding="utf-8")
+    code, out, err = run(
+        "push",
+        str(payload),
+        "hub://acme/lora:1.1.0",
+        "--manifest",
+        str(given),
+        "--format",
+        "json",
+        env=env,
+    )
+    assert code == 0, err
+    assert (json.loads(out)["rank"], json.loads(out)["target_modules"]) == (
+        16,
+        ["q_proj", "v_proj"],
+    )
+    mixed = _peft_file(tmp_path / "m.safetensors", {"q_proj": 4, "k_proj": 8})
+    code, out, err = run("push", str(mixed), "hub://acme/mixed:1.0.0", "--format", "json", env=env)
+    assert code == 0, err
+    assert json.loads(out).get("rank") is None
+    assert json.loads(out)["target_modules"] == ["k_proj", "q_proj"]

@@ -163,6 +163,8 @@ def _push_body() -> bytes:
         "name": "sample",
         "version": "0.1.0",
         "checksum_sha256": sha256(payload),
+        "rank": 4,  # push reads these from the sample's tensors
+        "target_modules": ["q_proj"],
     }
     return push_body(document, payload)
 

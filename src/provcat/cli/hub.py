@@ -28,6 +28,7 @@ from provcat.cli.hub_tokens import token
 from provcat.hub.errors import HubError
 from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import HubRef
+from provcat.hub.safetensors import lora_facts
 from provcat.hub.settings import DEFAULT_ORPHAN_GRACE_SECONDS
 
 __all__ = ["hub"]
@@ -314,7 +315,10 @@ def push(
     license_text: str | None,
     fmt: str,
 ) -> None:
-    """Publish PAYLOAD (safetensors) as REF (hub://namespace/name:version)."""
+    """Publish PAYLOAD (safetensors) as REF (hub://namespace/name:version).
+
+    The LoRA rank and target modules are read from PAYLOAD's tensors (PEFT's names) where the
+    manifest does not state them."""
     parsed = _ref(ref, concrete="push")
     try:
         document: dict[str, Any] = {}
@@ -341,6 +345,7 @@ def push(
                 raise click.UsageError(
                     f"the manifest's {field} {given!r} is not {value!r} of {ref}"
                 )
+        _fill_lora_facts(document, payload)
         with open_client(hub_url, token) as client:
             published = client.publish(payload, document)
     except HubError as error:
@@ -352,6 +357,22 @@ def push(
         manifest.to_dict(),
         f"{what} {manifest.canonical_id} (sha256 {manifest.checksum_sha256})",
     )
+
+
+def _fill_lora_facts(document: dict[str, Any], payload: Path) -> None:
+    """``rank`` and ``target_modules`` read from the payload's LoRA tensors where the manifest
+    leaves them out (the adapter page's PEFT lines use them); a file whose header cannot be
+    read is left to the hub, which refuses it with the reason."""
+    if "rank" in document and "target_modules" in document:
+        return
+    try:
+        rank, modules = lora_facts(payload)
+    except (HubError, OSError):
+        return
+    if rank is not None:
+        document.setdefault("rank", rank)
+    if modules:
+        document.setdefault("target_modules", modules)
 
 
 @hub.command()

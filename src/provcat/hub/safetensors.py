@@ -12,7 +12,7 @@ from typing import Any
 
 from provcat.hub.errors import ValidationError
 
-__all__ = ["MAX_HEADER_BYTES", "check_safetensors"]
+__all__ = ["MAX_HEADER_BYTES", "check_safetensors", "lora_facts", "read_header"]
 
 MAX_HEADER_BYTES = 25_000_000
 # bits per element of every dtype the safetensors format defines
@@ -53,8 +53,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def check_safetensors(path: Path) -> int:
-    """Validate the file at ``path``; return its tensor count. ValidationError when invalid."""
+def read_header(path: Path) -> tuple[dict[str, Any], int]:
+    """The parsed JSON header of the file at ``path`` and the byte count of its data section;
+    ValidationError when the header cannot be read."""
     with path.open("rb") as handle:
         size = handle.seek(0, 2)
         handle.seek(0)
@@ -72,6 +73,12 @@ def check_safetensors(path: Path) -> int:
         raise _bad("the header is not UTF-8 JSON") from exc
     if not isinstance(header, dict):
         raise _bad("the header is not a JSON object")
+    return header, size - 8 - header_len
+
+
+def check_safetensors(path: Path) -> int:
+    """Validate the file at ``path``; return its tensor count. ValidationError when invalid."""
+    header, data_len = read_header(path)
     metadata = header.pop("__metadata__", None)
     if metadata is not None and not (
         isinstance(metadata, dict) and all(isinstance(v, str) for v in metadata.values())
@@ -83,7 +90,6 @@ def check_safetensors(path: Path) -> int:
     for name, info in header.items():
         spans.append(_span(name, info))
     spans.sort()
-    data_len = size - 8 - header_len
     cursor = 0
     for begin, end, name in spans:
         if begin != cursor:
@@ -116,3 +122,24 @@ def _span(name: str, info: object) -> tuple[int, int, str]:
 
 def _natural(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def lora_facts(path: Path) -> tuple[int | None, list[str]]:
+    """The LoRA rank and target modules a PEFT adapter file shows, as its manifest states them:
+    PEFT saves each adapted module's pair as ``<module path>.lora_A.weight`` (shape
+    ``[rank, in_features]``) and ``.lora_B.weight``; the target modules are the modules' own
+    names (``q_proj``), as ``LoraConfig(target_modules=...)`` takes them. The rank is None when
+    the pairs disagree (a per-module rank) or no pair is found. ValidationError when the header
+    cannot be read."""
+    header, _ = read_header(path)
+    ranks: set[int] = set()
+    modules: set[str] = set()
+    for name, info in header.items():
+        module, marker, _ = name.rpartition(".lora_A.")
+        if not marker or not isinstance(info, dict):
+            continue
+        shape = info.get("shape")
+        if isinstance(shape, list) and len(shape) == 2 and _natural(shape[0]) and shape[0]:
+            ranks.add(shape[0])
+        modules.add(module.rpartition(".")[2])
+    return (ranks.pop() if len(ranks) == 1 else None), sorted(modules)
