@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 5
 GENERATOR_VERSION: Final = '1.0.0'
-FINGERPRINT: Final = 'sha256:5161b9e0e53aab05a17c90328af0975080d9254f25fe6b5831d4931834de3435'
+FINGERPRINT: Final = 'sha256:fc7b588f6f30fb540ff8803008476b418a2c207769c09da07df9bf9c8db20017'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -56,7 +56,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'family': 'sonar-deep-research',
         'modalities': {'input': ('text',), 'output': ('text',)},
         'name': 'Sonar Deep Research',
-        'note': 'Pricing page: $2 input, $8 output and $3 reasoning tokens per million, plus $2 per million citation tokens and $5 per thousand search queries, which the inventory cannot express. Efforts and context window as models.dev (f3fc692) records them.',
+        'note': 'Pricing page: $2 input, $8 output and $3 reasoning tokens per million and $5 per thousand search queries (the fee above), plus $2 per million citation tokens, which the inventory cannot express yet: estimates leave them out. Efforts and context window as models.dev (f3fc692) records them.',
         'open_weights': False,
         'prices': {
             'fees': ({'per': 1000, 'price': '5', 'unit': 'web_search'},),
