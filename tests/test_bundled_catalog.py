@@ -11,7 +11,8 @@ import provcat_catalog
 import pytest
 from pydantic import BaseModel
 
-from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint
+from provcat.endpoints.agentic import AgenticEndpoint
+from provcat.endpoints.endpoint import Endpoint
 from provcat.endpoints.protocols import PROTOCOLS
 
 PROVIDER_ALIASES = {

@@ -20,7 +20,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from provcat import match_endpoint
-from provcat.endpoints.endpoint import AgenticEndpoint, AgentResult
+from provcat.endpoints.agentic import AgenticEndpoint, AgentResult
 from provcat.errors import EndpointConfigurationError
 from provcat.providers.ag2._runtime import AG2Result
 from provcat.providers.anthropic.claude_code import ClaudeCodeRequest

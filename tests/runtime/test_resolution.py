@@ -19,9 +19,10 @@ from provcat.catalog.keyspace import (
     Spelling,
     check_keys,
 )
+from provcat.endpoints.agentic import AgenticEndpoint
 from provcat.endpoints.checked import CatalogSource, check_classes
 from provcat.endpoints.compat import CompatibleEndpoint
-from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint, EndpointType
+from provcat.endpoints.endpoint import Endpoint, EndpointType
 from provcat.endpoints.match import resolve
 from provcat.endpoints.registry import EndpointRegistry
 from provcat.errors import (

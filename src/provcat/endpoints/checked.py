@@ -19,7 +19,8 @@ from provcat.catalog.keys import canonical_key
 from provcat.catalog.keyspace import ClassUse, KeyProblem, check_keys, indexes, record_keys
 from provcat.catalog.publish import entry, policy
 from provcat.catalog.snapshot import CatalogSnapshot
-from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint
+from provcat.endpoints.agentic import AgenticEndpoint
+from provcat.endpoints.endpoint import Endpoint
 from provcat.endpoints.load import Importer, Problems, load_endpoint
 from provcat.endpoints.registry import EndpointRegistry
 from provcat.errors import CatalogValidationError, ProviderUnavailable

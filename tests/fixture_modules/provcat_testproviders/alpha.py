@@ -4,7 +4,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint
+from provcat.endpoints.agentic import AgenticEndpoint
+from provcat.endpoints.endpoint import Endpoint
 from provcat.endpoints.request import RequestModel
 
 

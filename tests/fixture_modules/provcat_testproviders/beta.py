@@ -1,6 +1,7 @@
 """A second provider, so that cross-provider key spaces have something to collide with."""
 
-from provcat.endpoints.endpoint import AgenticEndpoint, Endpoint
+from provcat.endpoints.agentic import AgenticEndpoint
+from provcat.endpoints.endpoint import Endpoint
 
 
 class BetaChatEndpoint(Endpoint):

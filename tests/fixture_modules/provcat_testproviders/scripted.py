@@ -1,6 +1,6 @@
 """The test-only 'scripted' provider lionagi keeps in its production registry; here it is a fixture."""
 
-from provcat.endpoints.endpoint import AgenticEndpoint
+from provcat.endpoints.agentic import AgenticEndpoint
 
 
 class ScriptedEndpoint(AgenticEndpoint):

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, field_validator
 
-from provcat.endpoints.endpoint import AgentResult, Endpoint
+from provcat.endpoints.agentic import AgentResult
+from provcat.endpoints.endpoint import Endpoint
 from provcat.endpoints.request import RequestModel
 from provcat.errors import EndpointConfigurationError
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, Field, model_validator
 
-from provcat.endpoints.endpoint import AgenticEndpoint
+from provcat.endpoints.agentic import AgenticEndpoint
 from provcat.endpoints.request import RequestModel
 from provcat.providers.ag2._runtime import AG2ModelConfig, AG2Result, model_config, validated
 

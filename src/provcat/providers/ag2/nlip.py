@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from provcat.endpoints.endpoint import AgenticEndpoint
+from provcat.endpoints.agentic import AgenticEndpoint
 from provcat.endpoints.request import RequestModel
 from provcat.providers.ag2._runtime import (
     AG2Message,

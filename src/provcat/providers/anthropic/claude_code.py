@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import AliasChoices, Field
 
-from provcat.endpoints.endpoint import AgenticEndpoint, flag_args
+from provcat.endpoints.agentic import AgenticEndpoint, flag_args
 from provcat.endpoints.request import RequestModel
 
 __all__ = ["ClaudeCodeCLIEndpoint", "ClaudeCodeRequest"]

@@ -18,7 +18,7 @@ from typing import ClassVar, Literal, Self
 
 from pydantic import AliasChoices, Field, model_validator
 
-from provcat.endpoints.endpoint import AgenticEndpoint
+from provcat.endpoints.agentic import AgenticEndpoint
 from provcat.endpoints.request import RequestModel
 
 __all__ = ["GeminiCLIEndpoint", "GeminiCodeRequest"]

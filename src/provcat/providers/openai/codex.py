@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
-from provcat.endpoints.endpoint import AgenticEndpoint, flag_args
+from provcat.endpoints.agentic import AgenticEndpoint, flag_args
 from provcat.endpoints.request import RequestModel
 
 __all__ = ["CodexCLIEndpoint", "CodexRequest"]

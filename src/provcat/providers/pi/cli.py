@@ -16,7 +16,7 @@ from typing import ClassVar, Literal
 
 from pydantic import AliasChoices, Field
 
-from provcat.endpoints.endpoint import AgenticEndpoint, flag_args
+from provcat.endpoints.agentic import AgenticEndpoint, flag_args
 from provcat.endpoints.request import RequestModel
 from provcat.errors import EndpointConfigurationError
 
