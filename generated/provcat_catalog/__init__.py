@@ -12,7 +12,7 @@ from typing import Final
 
 from provcat.catalog.format import check_format
 
-FORMAT_VERSION: Final = 5
+FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.0.0'
 FINGERPRINT: Final = 'sha256:fc7b588f6f30fb540ff8803008476b418a2c207769c09da07df9bf9c8db20017'
 SOURCE: Final = 'catalog/'

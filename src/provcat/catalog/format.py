@@ -10,7 +10,9 @@ from provcat.errors import SnapshotFormatError
 
 __all__ = ["SUPPORTED_FORMAT", "check_format"]
 
-SUPPORTED_FORMAT = 5
+# 6: model prices may be periods (from/until) with request fees and batch rules; endpoint
+# records carry max_retries (issues #25, #27)
+SUPPORTED_FORMAT = 6
 
 
 def check_format(version: int, package: str) -> None:
