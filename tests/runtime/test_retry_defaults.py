@@ -267,7 +267,13 @@ def hanging() -> Iterator[tuple[str, type[_Hanging]]]:
 
 
 CHILD = """
+import signal
 import sys
+
+# Ctrl-C raises KeyboardInterrupt, as in a terminal, even when this test runs in a background job
+# (whose children inherit SIGINT ignored, and Python then installs no handler)
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 from provcat import match_endpoint
 
 base_url, mode = sys.argv[1], sys.argv[2]
