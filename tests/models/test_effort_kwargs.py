@@ -146,3 +146,30 @@ def test_gemini_refuses_an_effort_the_model_does_not_declare(
 def kwargs_without(kwargs: dict[str, Any]) -> dict[str, Any]:
     """The request fields of model_kwargs' answer (it also names the provider)."""
     return {k: v for k, v in kwargs.items() if k != "provider"}
+
+
+def test_a_retired_chat_endpoint_gives_way_to_its_successor_and_its_models_field() -> None:
+    # Perplexity retired Sonar's chat completions on 2026-09-27 for the Agent API, a
+    # Responses-shaped body whose reasoning effort is `reasoning.effort`
+    # (https://docs.perplexity.ai/api-reference/responses-post; perplexityai's
+    # responses create params); the inventory lists Deep Research's efforts minimal..high
+    expected = {
+        "provider": "perplexity",
+        "model": "sonar-deep-research",
+        "reasoning": {"effort": "high"},
+    }
+    assert quiet("perplexity/sonar-deep-research-high") == expected
+    assert quiet("perplexity/sonar-deep-research-high", endpoint="agent") == expected
+    agent = match_endpoint("perplexity", "agent")
+    payload = agent.payload({"input": "hi"}, **kwargs_without(expected))
+    assert payload["reasoning"] == {"effort": "high"}
+    # asked for by name, the retired endpoint's own field is still what it takes
+    assert (
+        quiet("perplexity/sonar-deep-research-high", endpoint="chat")["reasoning_effort"] == "high"
+    )
+
+
+def test_an_endpoint_whose_request_model_declares_no_effort_field_drops_it_with_a_warning() -> None:
+    with pytest.warns(EffortIgnored, match="its request model declares none of"):
+        kwargs = model_kwargs("openai/gpt-6.1-terra-high", endpoint="embeddings")
+    assert kwargs == {"provider": "openai", "model": "gpt-6.1-terra"}

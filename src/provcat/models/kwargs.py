@@ -60,8 +60,9 @@ def model_kwargs(
 
     ``effort`` overrides the spec's own suffix. Where the provider's policy translates efforts,
     its kwarg carries it. Otherwise, where the inventory lists the model's reasoning efforts and
-    the effort is one of them, the request field of ``endpoint``'s protocol (default: the
-    provider's ``chat`` endpoint) carries it (:mod:`provcat.models.reasoning`); an effort the
+    the effort is one of them, the request field of ``endpoint`` (default: the provider's
+    ``chat`` endpoint, or its successor once retired) carries it: its protocol's field, or the
+    one its request model declares (:mod:`provcat.models.reasoning`); an effort the
     model does not declare, or on a model the inventory does not list, is dropped as before,
     with an :class:`EffortIgnored` warning. A provider whose policy refuses effort suffixes
     (``gemini/m-high`` is a ValueError, as in lionagi) still takes ``effort=`` for a model that

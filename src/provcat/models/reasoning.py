@@ -1,6 +1,8 @@
 """Where an effort suffix goes when the provider's policy says nothing about efforts: the model's
 declared efforts (the inventory's ``reasoning_efforts``) decide whether it is taken, and the
-protocol of the endpoint it is for decides the request field that carries it.
+endpoint it is for decides the request field that carries it: its protocol's field, or else the
+one its request model declares (a Responses-shaped body: ``reasoning.effort``). The endpoint's
+request model is imported for that by reference, as the registry does.
 
 The fields, from each protocol's request reference:
 
@@ -15,38 +17,75 @@ The fields, from each protocol's request reference:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from provcat.catalog.keys import canonical_key
 from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.inventory import ModelInfo, lookup_model
 
-__all__ = ["EFFORT_FIELDS", "RESPONSES_FIELD", "effort_field", "inventory_effort"]
+__all__ = ["EFFORT_FIELDS", "effort_field", "inventory_effort"]
 
 EFFORT_FIELDS: Mapping[str, tuple[str, ...]] = {
     "openai-chat": ("reasoning_effort",),
     "anthropic-messages": ("output_config", "effort"),
 }
-# An endpoint whose canonical key is "responses" speaks the Responses API (OpenAI's, xAI's).
-RESPONSES_FIELD: tuple[str, ...] = ("reasoning", "effort")
+# An endpoint with a request model of its own (Responses-shaped bodies: OpenAI's, xAI's,
+# Perplexity's Agent API) carries the effort where that model declares it, in this order.
+_MODEL_FIELDS: tuple[tuple[str, ...], ...] = (
+    ("reasoning_effort",),
+    ("reasoning", "effort"),
+    ("output_config", "effort"),
+)
+
+
+def _declares(model: Any, path: tuple[str, ...]) -> bool:
+    """Whether the pydantic model ``model`` has the (nested) field ``path``."""
+    for part in path:
+        fields = getattr(model, "model_fields", None)
+        if not isinstance(fields, Mapping) or part not in fields:
+            return False
+        annotation = fields[part].annotation
+        # the nested model of an optional field (``Reasoning | None``), if any
+        model = next(
+            (a for a in (annotation, *get_args(annotation)) if hasattr(a, "model_fields")), None
+        )
+    return True
+
+
+def _model_field(reference: str | None) -> tuple[str, ...] | None:
+    """The effort field the request model at ``reference`` ("module:Name") declares, or None
+    (no model, a factory, or no such field)."""
+    if reference is None:
+        return None
+    module, _, name = reference.partition(":")
+    try:
+        model = getattr(importlib.import_module(module), name, None)
+    except ImportError:  # a provider whose extra is missing: no field known
+        return None
+    return next((path for path in _MODEL_FIELDS if _declares(model, path)), None)
 
 
 def effort_field(
     snapshot: CatalogSnapshot, provider: str, endpoint: str | None = None
 ) -> tuple[tuple[str, ...] | None, str]:
     """The request field (a path) that carries an effort for ``endpoint`` of canonical
-    ``provider`` (default: its ``chat`` endpoint), or None, and the endpoint's name for messages."""
+    ``provider``, or None, and the endpoint's name for messages. Without ``endpoint``: the
+    provider's ``chat`` endpoint, or its successor once the vendor has retired it."""
     entry = snapshot.providers.get(provider)
     spelling = canonical_key(endpoint) if endpoint is not None else "chat"
     key = entry.endpoint_index.get(spelling) if entry is not None else None
     if entry is None or key is None:
         return None, f"{provider}/{endpoint or 'chat'}"
     record = entry.endpoints[key]
-    if key == "responses":
-        return RESPONSES_FIELD, f"{provider}/{key}"
-    return EFFORT_FIELDS.get(record.protocol or ""), f"{provider}/{key}"
+    life = record.lifecycle
+    if endpoint is None and life and life["status"] == "retired" and life["successor"]:
+        key = life["successor"]
+        record = entry.endpoints[key]
+    field = EFFORT_FIELDS.get(record.protocol or "") or _model_field(record.request_options)
+    return field, f"{provider}/{key}"
 
 
 def _nested(path: tuple[str, ...], value: str) -> dict[str, Any]:
@@ -86,7 +125,7 @@ def inventory_effort(
     field, shown = effort_field(snapshot, provider, endpoint)
     if field is None:
         return {}, (
-            f"provcat knows no effort field for {shown} (fields are known for Chat "
-            "Completions, Responses and Messages endpoints)"
+            f"provcat knows no effort field for {shown} (its request model declares none of "
+            "reasoning_effort, reasoning.effort, output_config.effort)"
         )
     return _nested(field, effort), None
