@@ -63,7 +63,8 @@ def _model_field(reference: str | None) -> tuple[str, ...] | None:
     module, _, name = reference.partition(":")
     try:
         model = getattr(importlib.import_module(module), name, None)
-    except ImportError:  # a provider whose extra is missing: no field known
+    except Exception:  # a provider that cannot be imported (a missing extra, a broken module:
+        # the registry marks it unavailable) has no field known here either
         return None
     return next((path for path in _MODEL_FIELDS if _declares(model, path)), None)
 
