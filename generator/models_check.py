@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
 
+from generator.checking import at
 from generator.diagnostics import Diagnostic, Loc, diag
 from generator.model import Key, ModelDecl, ProviderDecl
 from generator.prices_check import price_change_days, price_problems
@@ -29,10 +30,6 @@ __all__ = ["Summary", "Use", "judge", "summarize"]
 
 _DATES = ("release_date", "deprecation_date", "shutdown_date")
 _LIMITS = ("max_input_tokens", "max_output_tokens")
-
-
-def _at(loc: Loc) -> str:
-    return f"{loc[0]}:{loc[1]}:{loc[2]}"
 
 
 class Use(NamedTuple):
@@ -108,7 +105,7 @@ def _keys(p: ProviderDecl, out: list[Diagnostic]) -> dict[str, ModelDecl]:
                     "model_alias_is_model_id",
                     key.loc,
                     f"alias '{key.value}' of model '{m.key.value}' is the id of model "
-                    f"'{owner.key.value}' ({_at(earlier[0].loc)})",
+                    f"'{owner.key.value}' ({at(earlier[0].loc)})",
                 )
             )
         else:
@@ -119,7 +116,7 @@ def _keys(p: ProviderDecl, out: list[Diagnostic]) -> dict[str, ModelDecl]:
                     key.loc,
                     f"model id or alias '{key.value}' of {p.key.value} is already "
                     f"'{earlier[0].value}' of model '{owner.key.value}'{same} "
-                    f"({_at(earlier[0].loc)})",
+                    f"({at(earlier[0].loc)})",
                 )
             )
 
