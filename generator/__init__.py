@@ -3,4 +3,5 @@
 A development tool: the runtime never imports it.
 """
 
-GENERATOR_VERSION = "1.0.0"
+# 1.1.0: catalog.json beside the snapshot, snapshot format 6 (price periods, fees, max_retries)
+GENERATOR_VERSION = "1.1.0"
