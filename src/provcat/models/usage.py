@@ -377,13 +377,25 @@ _GENAI = Shape(
 _RESPONSES, _ANTHROPIC = SHAPES[1], SHAPES[2]
 
 
+def _first_marked() -> dict[str, int]:
+    """Each mark -> the place in ``SHAPES`` of the first shape it marks."""
+    first: dict[str, int] = {}
+    for place, shape in enumerate(SHAPES):
+        for mark in shape.marks:
+            first.setdefault(mark, place)
+    return first
+
+
+_FIRST_MARKED = _first_marked()
+
+
 def _shape_of(usage: Mapping[str, Any]) -> Shape:
-    """The shape whose marks ``usage`` holds. ``output_tokens_details`` alone is both OpenAI
-    Responses' (``reasoning_tokens``) and Anthropic's (``thinking_tokens``): its content tells."""
-    keys = usage.keys()
-    for shape in SHAPES:
-        if any(k in keys for k in shape.marks):
-            return shape
+    """The first shape (in ``SHAPES`` order) whose marks ``usage`` holds. ``output_tokens_details``
+    alone is both OpenAI Responses' (``reasoning_tokens``) and Anthropic's (``thinking_tokens``):
+    its content tells."""
+    places = [_FIRST_MARKED[k] for k in usage if k in _FIRST_MARKED]
+    if places:
+        return SHAPES[min(places)]
     details = usage.get("output_tokens_details")
     if isinstance(details, Mapping):
         return _ANTHROPIC if "thinking_tokens" in details else _RESPONSES
