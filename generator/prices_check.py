@@ -17,6 +17,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, diag
 from generator.model import ModelDecl
 from provcat.models.lifecycle import parse_day
+from provcat.models.prices import PRICE_FIELDS
 
 __all__ = ["price_blocks", "price_change_days", "price_problems"]
 
@@ -35,18 +36,6 @@ _NOT_PRICES = frozenset(
         "when",
         "default",
     }
-)
-# the price fields of a block (tiers and batch aside)
-_FIELDS = (
-    "input",
-    "output",
-    "cache_read",
-    "cache_write",
-    "cache_write_1h",
-    "input_audio",
-    "cache_read_audio",
-    "output_audio",
-    "reasoning",
 )
 
 
@@ -113,7 +102,7 @@ def _batch(
         return
     where = "/".join(str(p) for p in (*path, "batch"))
     if "discount" in batch:
-        for name in (*_FIELDS, "tiers"):
+        for name in (*PRICE_FIELDS, "tiers"):
             if name in batch:
                 yield diag(
                     "batch_discount_with_prices",
@@ -122,7 +111,7 @@ def _batch(
                     f"{batch['discount']}: the discount already prices every field",
                 )
         return
-    missing = [name for name in _FIELDS if name in block and name not in batch]
+    missing = [name for name in PRICE_FIELDS if name in block and name not in batch]
     if missing:
         yield diag(
             "batch_price_missing",

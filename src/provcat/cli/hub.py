@@ -14,12 +14,12 @@ from typing import Any
 
 import click
 
+from provcat.cli.choice import FORMAT_OPTION
 from provcat.cli.hub_errors import HubGroup, fail
 from provcat.cli.hub_options import (
     client_options,
     data_dir_or_default,
     emit,
-    format_option,
     open_client,
     open_tool_storage,
     storage_options,
@@ -212,7 +212,7 @@ def serve(
 @click.argument("query", required=False)
 @click.option("--tag", "tags", multiple=True, help="Only adapters with this exact tag.")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
-@format_option
+@FORMAT_OPTION
 def search(
     hub_url: str, token: str | None, query: str | None, tags: tuple[str, ...], limit: int, fmt: str
 ) -> None:
@@ -242,7 +242,7 @@ def search(
 @client_options
 @click.argument("ref")
 @click.option("--base-model", default=None, help="Fail unless the adapter supports this model.")
-@format_option
+@FORMAT_OPTION
 def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, fmt: str) -> None:
     """Print the manifest of REF (hub://namespace/name[:version])."""
     parsed = _ref(ref)
@@ -263,7 +263,7 @@ def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, f
     default=None,
     help="Local adapter store (default $PROVCAT_ADAPTERS_DIR or ~/.local/share/provcat/adapters).",
 )
-@format_option
+@FORMAT_OPTION
 def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str) -> None:
     """Download and verify REF into the local store (latest is resolved to a concrete version)."""
     parsed = _ref(ref)
@@ -304,7 +304,7 @@ def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str
     default=None,
     help="The adapter's licence, an SPDX license expression such as Apache-2.0.",
 )
-@format_option
+@FORMAT_OPTION
 def push(
     hub_url: str,
     token: str | None,
@@ -384,7 +384,7 @@ def _fill_lora_facts(document: dict[str, Any], payload: Path) -> None:
 )
 @click.option("--rank", type=click.IntRange(1, 64), default=4, show_default=True, help="LoRA rank.")
 @click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
-@format_option
+@FORMAT_OPTION
 def sample(path: Path, rank: int, force: bool, fmt: str) -> None:
     """Write a tiny valid LoRA adapter (safetensors) to PATH, to try `push` with."""
     from provcat.hub.sample import write_sample
@@ -411,7 +411,7 @@ def sample(path: Path, rank: int, force: bool, fmt: str) -> None:
 @hub.command()
 @client_options
 @click.argument("ref")
-@format_option
+@FORMAT_OPTION
 def rm(hub_url: str, token: str | None, ref: str, fmt: str) -> None:
     """Delete REF (a concrete version); the version can never be pushed again."""
     parsed = _ref(ref, concrete="rm")
@@ -431,7 +431,7 @@ def rm(hub_url: str, token: str | None, ref: str, fmt: str) -> None:
 @storage_options
 @click.argument("out", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--base-url", default=None, help="Public URL of the site (for storage_uri).")
-@format_option
+@FORMAT_OPTION
 def export_static_cmd(
     data_dir: Path | None,
     database: str | None,

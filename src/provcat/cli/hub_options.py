@@ -15,7 +15,6 @@ __all__ = [
     "client_options",
     "data_dir_or_default",
     "emit",
-    "format_option",
     "open_client",
     "open_tool_storage",
     "storage_options",
@@ -27,17 +26,6 @@ DEFAULT_HUB = "http://127.0.0.1:8080"
 
 def emit(fmt: str, data: Any, text: str) -> None:
     click.echo(json.dumps(data, sort_keys=True, indent=2) if fmt == "json" else text)
-
-
-def format_option(fn: F) -> F:
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(["text", "json"]),
-        default="text",
-        show_default=True,
-        help="Output format.",
-    )(fn)
 
 
 def client_options(fn: F) -> F:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
+from provcat.cli.choice import FORMAT_OPTION
 from provcat.cli.hub_errors import TOKEN_NOT_FOUND, fail, fail_with
-from provcat.cli.hub_options import emit, format_option, open_tool_storage, storage_options
+from provcat.cli.hub_options import emit, open_tool_storage, storage_options
 from provcat.hub.errors import HubError
 
 __all__ = ["token"]
@@ -24,7 +25,7 @@ def token() -> None:
 @click.option("--namespace", "namespaces", multiple=True, help="Namespace the token may write.")
 @click.option("--admin", is_flag=True, help="A token for every namespace.")
 @click.option("--description", default="", help="A note to recognise the token by.")
-@format_option
+@FORMAT_OPTION
 def token_create(
     data_dir: Path | None,
     database: str | None,
@@ -62,7 +63,7 @@ def token_create(
 
 @token.command("list")
 @storage_options
-@format_option
+@FORMAT_OPTION
 def token_list(data_dir: Path | None, database: str | None, blobs: str | None, fmt: str) -> None:
     """List tokens (ids and scopes only)."""
     try:
@@ -92,7 +93,7 @@ def token_list(data_dir: Path | None, database: str | None, blobs: str | None, f
 @token.command("revoke")
 @storage_options
 @click.argument("token_id")
-@format_option
+@FORMAT_OPTION
 def token_revoke(
     data_dir: Path | None, database: str | None, blobs: str | None, token_id: str, fmt: str
 ) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from provcat.cli.choice import FORMAT_OPTION, FORMATS, Choice
+from provcat.cli.choice import FORMAT_OPTION, Choice
 from provcat.cli.extras import missing_dependency
 from provcat.cli.table import table
 from provcat.endpoints.match import match_endpoint
@@ -99,7 +99,7 @@ def providers(fmt: str) -> None:
 @click.option(
     "--base-url", default=None, help="Override (or, with --openai-compatible, set) the base URL."
 )
-@click.option("--format", "fmt", type=Choice(FORMATS), default="text", show_default=True)
+@FORMAT_OPTION
 def resolve(
     provider: str, endpoint: str, openai_compatible: bool, base_url: str | None, fmt: str
 ) -> None:
@@ -169,7 +169,7 @@ def _lifecycle(provider: str, endpoint: str) -> dict[str, Any] | None:
     default=None,
     help="Override the spec's effort level.",
 )
-@click.option("--format", "fmt", type=Choice(FORMATS), default="text", show_default=True)
+@FORMAT_OPTION
 def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, fmt: str) -> None:
     """Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller passes."""
     try:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from provcat.cli.choice import FORMAT_OPTION, FORMATS, Choice
+from provcat.cli.choice import FORMAT_OPTION, Choice
 from provcat.cli.table import table
 from provcat.errors import ProviderCatalogError
 from provcat.models.cost import estimate_cost
@@ -123,7 +123,7 @@ def models(
 @click.argument("provider")
 @click.argument("model")
 @_AS_OF
-@click.option("--format", "fmt", type=Choice(FORMATS), default="text", show_default=True)
+@FORMAT_OPTION
 def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     """Every fact the catalog holds about MODEL of PROVIDER, and where it comes from."""
     day = _day(as_of)
@@ -203,9 +203,7 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     help="A request option a fee depends on, e.g. search_context_size=high (repeatable).",
 )
 @_AS_OF
-@click.option(
-    "--format", "fmt", type=Choice(FORMATS), default="text", show_default=True
-)  # fmt: skip
+@FORMAT_OPTION
 def cost(
     provider: str,
     model: str,

@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 import click
 
 from provcat import __version__
-from provcat.cli.choice import FORMATS, Choice
+from provcat.cli.choice import FORMAT_OPTION, Choice
 from provcat.toolschema.api import compile_tool
 from provcat.toolschema.core import (
     DiagnosticRecord,
@@ -121,9 +121,6 @@ _endpoint_opt = click.option(
     help="With --provider: the endpoint the tools are for, where it has its own target "
     "(e.g. a Responses-style endpoint of a Chat Completions provider).",
 )
-_format_opt = click.option(
-    "--format", "fmt", type=Choice(FORMATS), default="text", show_default=True
-)
 
 
 @click.group()
@@ -136,7 +133,7 @@ def tool() -> None:
 @_targets_opt
 @_provider_opt
 @_endpoint_opt
-@_format_opt
+@FORMAT_OPTION
 @click.option(
     "--fail-on",
     type=Choice(["error", "warning", "never"]),
@@ -223,7 +220,7 @@ def _write_atomic(out: Path, files: dict[str, str]) -> None:
 @_targets_opt
 @_provider_opt
 @_endpoint_opt
-@_format_opt
+@FORMAT_OPTION
 @click.option("--allow-lossy", is_flag=True, help="Accept outputs that weaken the schema.")
 def compile_command(
     paths: tuple[Path, ...],
@@ -320,7 +317,7 @@ def _worst(diags: Sequence[DiagnosticRecord]) -> str:
 @tool.command()
 @_paths
 @_targets_opt
-@_format_opt
+@FORMAT_OPTION
 def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
     """One row per tool, one column per target: the worst finding (✓ ! ✗ i)."""
     chosen = _targets("matrix", fmt, targets, None)
@@ -366,7 +363,7 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
 @click.argument("old", type=click.Path(path_type=Path))
 @click.argument("new", type=click.Path(path_type=Path))
 @_targets_opt
-@_format_opt
+@FORMAT_OPTION
 @click.option(
     "--fail-on",
     type=Choice(["breaking", "any", "never"]),
@@ -431,7 +428,7 @@ def diff(old: Path, new: Path, targets: str | None, fmt: str, fail_on: str) -> N
 @tool.command(name="probe")
 @_paths
 @_targets_opt
-@_format_opt
+@FORMAT_OPTION
 @click.option("--model", default=None, help="The model to probe (default: the target's).")
 @click.option("--allow-lossy", is_flag=True, help="Probe a lossy compile too.")
 def probe_command(

@@ -16,6 +16,7 @@ from typing import Any
 
 __all__ = [
     "FEE_COUNTS",
+    "PRICE_FIELDS",
     "Fee",
     "PriceChange",
     "PricePeriod",
@@ -27,7 +28,8 @@ __all__ = [
     "periods_from_record",
 ]
 
-_PRICE_FIELDS = (
+# the price fields of a block (USD per million tokens), as the catalog names them
+PRICE_FIELDS = (
     "input",
     "output",
     "cache_read",
@@ -69,7 +71,7 @@ class PriceSet:
     def from_record(cls, raw: Mapping[str, Any]) -> PriceSet:
         """Equal records give one shared (frozen) PriceSet, and equal price texts one Decimal:
         thousands of models repeat a few hundred prices."""
-        given = tuple((k, raw[k]) for k in _PRICE_FIELDS if k in raw)
+        given = tuple((k, raw[k]) for k in PRICE_FIELDS if k in raw)
         if not all(type(v) is str for _, v in given):  # the snapshot writes prices as text
             return cls(**{k: Decimal(v) for k, v in given})
         found = _PRICE_SETS.get(given)
@@ -83,7 +85,7 @@ class PriceSet:
         return PriceSet(
             **{
                 k: getattr(self, k) * factor if getattr(self, k) is not None else None
-                for k in _PRICE_FIELDS
+                for k in PRICE_FIELDS
             }
         )
 
@@ -92,12 +94,12 @@ class PriceSet:
         return PriceSet(
             **{
                 k: getattr(self, k) if getattr(self, k) is not None else getattr(base, k)
-                for k in _PRICE_FIELDS
+                for k in PRICE_FIELDS
             }
         )
 
     def as_dict(self) -> dict[str, str]:
-        return {k: str(getattr(self, k)) for k in _PRICE_FIELDS if getattr(self, k) is not None}
+        return {k: str(getattr(self, k)) for k in PRICE_FIELDS if getattr(self, k) is not None}
 
 
 # a fee's unit -> the usage count it multiplies (genai-prices' Usage names)
