@@ -58,3 +58,10 @@ def chromium(
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def text(browser: Any, css: str) -> str:
+    """The visible text of the first element ``css`` selects."""
+    from selenium.webdriver.common.by import By
+
+    return str(browser.find_element(By.CSS_SELECTOR, css).text)

@@ -13,6 +13,7 @@ import tracemalloc
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -103,15 +104,38 @@ def test_tls_sends_the_host_name_and_verifies_it(
 # --- 3. wire and decoded bytes bounded as they come; stacked encodings refused --------------------
 
 
-def _peak(fn: Callable[[], object]) -> int:
+def _peak(fn: Callable[[], object]) -> tuple[int, Exception | None]:
+    """The peak of traced memory while ``fn`` runs, and what it raised (None: nothing)."""
     tracemalloc.start()
+    error: Exception | None = None
     try:
         fn()
-    except Exception as exc:  # the caller checks the error separately
-        _peak.error = exc  # type: ignore[attr-defined]
+    except Exception as exc:  # the caller checks the error
+        error = exc
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return peak
+    return peak, error
+
+
+def _bounded(server: Server) -> Any:
+    """An OpenAI chat endpoint on ``server`` whose answers may hold 1 MiB."""
+    return match_endpoint(
+        "openai",
+        "chat",
+        base_url=server.url(),
+        allow_local_network=True,
+        max_response_bytes=1 << 20,
+    )
+
+
+def _drain(ep: Any) -> None:
+    """Read ``ep``'s stream to its end (or its error)."""
+
+    async def run() -> None:
+        async for _ in ep.stream({"messages": []}):
+            pass
+
+    asyncio.run(run())
 
 
 def test_a_stacked_gzip_bomb_is_refused_without_inflating_it(
@@ -121,30 +145,17 @@ def test_a_stacked_gzip_bomb_is_refused_without_inflating_it(
     held (before: httpx inflated the whole chunk first)."""
     bomb = gzip.compress(gzip.compress(b"\0" * (64 << 20)))
     server = serve(replying(200, bomb, ("Content-Encoding", "gzip, gzip")))
-    ep = match_endpoint(
-        "openai",
-        "chat",
-        base_url=server.url(),
-        allow_local_network=True,
-        max_response_bytes=1 << 20,
-    )
-    peak = _peak(lambda: asyncio.run(ep.call({"messages": []})))
-    assert isinstance(_peak.error, InvalidResponseError)  # type: ignore[attr-defined]
+    ep = _bounded(server)
+    peak, error = _peak(lambda: asyncio.run(ep.call({"messages": []})))
+    assert isinstance(error, InvalidResponseError)
     assert peak < 16 << 20
 
 
 def test_a_single_gzip_bomb_stops_at_the_decoded_bound(serve: Callable[..., Server]) -> None:
     bomb = gzip.compress(b"\0" * (64 << 20))
     server = serve(replying(200, bomb, ("Content-Encoding", "gzip")))
-    ep = match_endpoint(
-        "openai",
-        "chat",
-        base_url=server.url(),
-        allow_local_network=True,
-        max_response_bytes=1 << 20,
-    )
-    peak = _peak(lambda: asyncio.run(ep.call({"messages": []})))
-    error = _peak.error  # type: ignore[attr-defined]
+    ep = _bounded(server)
+    peak, error = _peak(lambda: asyncio.run(ep.call({"messages": []})))
     assert isinstance(error, InvalidResponseError) and "max_response_bytes" in str(error)
     assert peak < 16 << 20
 
@@ -165,13 +176,7 @@ def test_a_gzip_body_of_empty_blocks_stops_at_the_wire_bound(serve: Callable[...
         conn.send(b"0\r\n\r\n")
 
     server = serve(app)
-    ep = match_endpoint(
-        "openai",
-        "chat",
-        base_url=server.url(),
-        allow_local_network=True,
-        max_response_bytes=1 << 20,
-    )
+    ep = _bounded(server)
     with pytest.raises(InvalidResponseError, match="on the wire"):
         asyncio.run(ep.call({"messages": []}))
     assert server.sent < 8 << 20
@@ -215,20 +220,7 @@ def _endless_line(conn: Conn) -> None:
 def test_a_line_that_never_ends_is_refused_at_the_bound(serve: Callable[..., Server]) -> None:
     """Before: the line was measured once whole (a 1 GiB line peaked at 3.7 GiB)."""
     server = serve(_endless_line)
-    ep = match_endpoint(
-        "openai",
-        "chat",
-        base_url=server.url(),
-        allow_local_network=True,
-        max_response_bytes=1 << 20,
-    )
-
-    async def run() -> None:
-        async for _ in ep.stream({"messages": []}):
-            pass
-
-    peak = _peak(lambda: asyncio.run(run()))
-    error = _peak.error  # type: ignore[attr-defined]
+    peak, error = _peak(lambda: _drain(_bounded(server)))
     assert isinstance(error, InvalidResponseError) and "larger than 1048576 bytes" in str(error)
     assert peak < 16 << 20
     assert server.sent < 32 << 20
@@ -237,20 +229,8 @@ def test_a_line_that_never_ends_is_refused_at_the_bound(serve: Callable[..., Ser
 def test_an_event_of_many_data_lines_is_bounded_too(serve: Callable[..., Server]) -> None:
     line = b"data: " + b"y" * 1000 + b"\n"
     server = serve(replying(200, line * 3000 + b"\n", ("Content-Type", "text/event-stream")))
-    ep = match_endpoint(
-        "openai",
-        "chat",
-        base_url=server.url(),
-        allow_local_network=True,
-        max_response_bytes=1 << 20,
-    )
-
-    async def run() -> None:
-        async for _ in ep.stream({"messages": []}):
-            pass
-
     with pytest.raises(InvalidResponseError, match="streamed event is larger"):
-        asyncio.run(run())
+        _drain(_bounded(server))
 
 
 def test_events_split_anywhere_and_any_line_ending_decode_as_sent(

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from provcat.hub.sample import sample_bytes
+from tests.browser import text
 from tests.hub.conftest import Hub, make_hub
 from tests.hub.helpers import manifest, multipart_headers, push_body
 from tests.hub.test_browse import _serve_in_thread, browser
@@ -74,22 +75,16 @@ def card_site(
         hub.storage.close()
 
 
-def _text(browser: Any, css: str) -> str:
-    from selenium.webdriver.common.by import By
-
-    return str(browser.find_element(By.CSS_SELECTOR, css).text)
-
-
 def test_the_card_is_rendered_and_its_hostile_parts_stay_inert(
     browser: Any, card_site: CardSite
 ) -> None:
     from selenium.webdriver.common.by import By
 
     browser.get(card_site.url + "/a/acme/react-19")
-    assert _text(browser, "#card h2") == "Card title"
-    assert _text(browser, "#card em") == "React 19"
-    assert _text(browser, "#card table td:last-child") == "0.42"
-    card = _text(browser, "#card")
+    assert text(browser, "#card h2") == "Card title"
+    assert text(browser, "#card em") == "React 19"
+    assert text(browser, "#card table td:last-child") == "0.42"
+    card = text(browser, "#card")
     assert "<script>window.pwned = 1</script>" in card  # shown as text
     assert '<img src=x onerror="window.pwned = 2">' in card
     assert "[click me](javascript:window.pwned=3)" in card
@@ -115,8 +110,8 @@ def test_the_licence_is_linked_to_spdx_or_flagged(browser: Any, card_site: CardS
     assert link.get_attribute("href") == "https://spdx.org/licenses/Apache-2.0.html"
     assert browser.find_elements(By.ID, "license-flag") == []
     browser.get(card_site.url + "/a/acme/odd")
-    assert _text(browser, "#license .given") == "Apache 2"  # as given
-    assert _text(browser, "#license-flag") == "not a known SPDX licence"
+    assert text(browser, "#license .given") == "Apache 2"  # as given
+    assert text(browser, "#license-flag") == "not a known SPDX licence"
     assert browser.find_elements(By.CSS_SELECTOR, "#license a") == []
 
 
@@ -127,22 +122,22 @@ def test_the_use_box_shows_lines_that_run(
 
     site = card_site
     browser.get(site.url + "/a/acme/react-19")
-    assert _text(browser, "#use-heading") == "Use this adapter"
+    assert text(browser, "#use-heading") == "Use this adapter"
     reference = "hub://acme/react-19:1.0.0"
     command = browser.find_element(By.ID, "pull-command").get_attribute("value")
     assert command == f"provcat hub pull --hub {site.url} {reference}"
-    python = _text(browser, "#use-python")
+    python = text(browser, "#use-python")
     assert python == (
         "from provcat.hub import RegistryClient\n\n"
         f"with RegistryClient('{site.url}') as hub:\n"
         f"    path = hub.local_path(hub.pull('{reference}'))  # verified against its SHA-256"
     )
-    peft = _text(browser, "#use-peft")
+    peft = text(browser, "#use-peft")
     assert "from peft import LoraConfig, get_peft_model, set_peft_model_state_dict" in peft
     assert "AutoModelForCausalLM.from_pretrained('google/gemma-2-2b-it')" in peft
     assert "LoraConfig(r=8, target_modules=['q_proj', 'v_proj'])" in peft
     assert "set_peft_model_state_dict(model, load_file(path))" in peft
-    assert _text(browser, "#use-safetensors").startswith("from safetensors.torch import load_file")
+    assert text(browser, "#use-safetensors").startswith("from safetensors.torch import load_file")
     # the Python lines as shown, then the tensors read with safetensors' numpy reader (torch is
     # not a test dependency): PEFT's names for the sample's LoRA pair
     script = python + (
@@ -161,7 +156,7 @@ def test_the_use_box_shows_lines_that_run(
     assert done.stdout.strip() == str([f"{module}.lora_A.weight", f"{module}.lora_B.weight"])
     for path, placeholder in (("/a/acme/odd", "BASE_MODEL_ID"), ("/a/acme/odd", "RANK")):
         browser.get(site.url + path)
-        assert placeholder in _text(browser, "#use-peft")  # the manifest does not say
+        assert placeholder in text(browser, "#use-peft")  # the manifest does not say
 
 
 def test_download_counts_and_sorting_in_the_browser(browser: Any, card_site: CardSite) -> None:
@@ -176,7 +171,7 @@ def test_download_counts_and_sorting_in_the_browser(browser: Any, card_site: Car
     browser.get(site.url + "/a/acme/odd")
     [version] = browser.find_elements(By.CSS_SELECTOR, "ul.versions li")
     assert f"{before + 2} downloads" in version.text
-    assert _text(browser, "#total-downloads") == f"{before + 2} downloads, all versions"
+    assert text(browser, "#total-downloads") == f"{before + 2} downloads, all versions"
     react = site.hub.storage.version_downloads("acme", "react-19").get("1.0.0", 0)
     for _ in range(before + 3 - react):  # react-19 ahead on downloads, behind on name
         httpx.get(f"{site.url}/v1/adapters/acme/react-19/1.0.0/payload").raise_for_status()

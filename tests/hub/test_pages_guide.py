@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser import text
 from tests.hub.conftest import Hub, make_hub
 from tests.hub.test_browse import _navigating, _serve_in_thread, browser
 
@@ -45,12 +46,6 @@ def empty_site(
         hub.storage.close()
 
 
-def _text(browser: Any, css: str) -> str:
-    from selenium.webdriver.common.by import By
-
-    return str(browser.find_element(By.CSS_SELECTOR, css).text)
-
-
 def test_an_empty_hub_names_the_push_command_and_it_runs(
     browser: Any, empty_site: EmptySite, tmp_path: Path
 ) -> None:
@@ -58,8 +53,8 @@ def test_an_empty_hub_names_the_push_command_and_it_runs(
 
     site = empty_site
     browser.get(site.url + "/")
-    assert "No adapters here yet" in _text(browser, "#empty")
-    commands = [c for c in _text(browser, "#empty-commands").splitlines() if c.strip()]
+    assert "No adapters here yet" in text(browser, "#empty")
+    commands = [c for c in text(browser, "#empty-commands").splitlines() if c.strip()]
     push = next(c for c in commands if c.startswith("provcat hub push"))
     assert push == (
         f"provcat hub push --hub {site.url} adapter.safetensors hub://acme/sample:0.1.0"
@@ -81,14 +76,14 @@ def test_an_empty_hub_names_the_push_command_and_it_runs(
         assert done.returncode == 0, done.stderr
     browser.get(site.url + "/")
     assert browser.find_elements(By.ID, "empty") == []
-    assert _text(browser, "ul.adapters li .row-head a") == "acme/sample"
+    assert text(browser, "ul.adapters li .row-head a") == "acme/sample"
     # the docs link leads to the getting-started page, which names this hub
     browser.get(site.url + "/?q=nothing-like-this")
-    assert "No adapter matches “nothing-like-this”" in _text(browser, "#empty")
+    assert "No adapter matches “nothing-like-this”" in text(browser, "#empty")
     _navigating(browser, browser.find_element(By.LINK_TEXT, "Getting started").click)
     assert browser.find_element(By.TAG_NAME, "h1").text == "Getting started"
-    assert site.url in _text(browser, "main")
-    assert push in _text(browser, "#publish-commands")
+    assert site.url in text(browser, "main")
+    assert push in text(browser, "#publish-commands")
 
 
 def test_favicon(browser: Any, empty_site: EmptySite) -> None:
@@ -141,13 +136,13 @@ def test_not_found_suggests_the_closest_adapters(browser: Any, empty_site: Empty
     assert httpx.get(site.url + "/a/acme/sampel").status_code == 404
     browser.get(site.url + "/a/acme/sampel")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Not found"
-    assert _text(browser, "#suggestions") == "acme/sample"
+    assert text(browser, "#suggestions") == "acme/sample"
     _navigating(browser, browser.find_element(By.LINK_TEXT, "acme/sample").click)
     assert browser.find_element(By.TAG_NAME, "h1").text == "sample 0.1.0"
     browser.get(site.url + "/a/acm/sample")  # a mistyped namespace
-    assert _text(browser, "#suggestions") == "acme/sample"
+    assert text(browser, "#suggestions") == "acme/sample"
     browser.get(site.url + "/a/acme/sample/9.9.9")
-    assert _text(browser, "#versions") == "0.1.0"
+    assert text(browser, "#versions") == "0.1.0"
     browser.get(site.url + "/a/globex/unrelated")
     assert browser.find_elements(By.ID, "suggestions") == []
 
