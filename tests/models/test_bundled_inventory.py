@@ -77,6 +77,7 @@ def test_request_defaults_name_current_models() -> None:
 # Totals computed by genai-prices 0.2.3 (pydantic's reference implementation, its own price data)
 # with calc_price(Usage(...), model_ref=..., provider_id=...) on 2026-12-01: an independent check
 # of both the catalog's prices and estimate_cost's arithmetic, long-context tiers included.
+# genai-prices 0.2.5 (the dev pin since 2026-12-05) gives the same totals, to the digit.
 PRICED_ON = date(2026, 12, 1)
 SMALL = {"input_tokens": 1000, "cache_read_tokens": 200, "output_tokens": 100}
 GENAI_PRICES: list[tuple[Any, ...]] = [
