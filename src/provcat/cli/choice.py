@@ -7,8 +7,6 @@ from typing import Any
 
 import click
 
-from provcat.catalog.keys import suggest
-
 __all__ = ["FORMATS", "FORMAT_OPTION", "Choice"]
 
 FORMATS = ("text", "json")
@@ -21,6 +19,10 @@ class Choice(click.Choice):  # type: ignore[type-arg]
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as exc:
+            # imported here: `python -m generator build` shares this option, and its no-change
+            # answer would otherwise pay for importing the catalog package (~9 ms of ~90)
+            from provcat.catalog.keys import suggest
+
             hint = suggest(str(value), [str(c) for c in self.choices])
             if hint is None:
                 raise
