@@ -24,13 +24,8 @@ from generator.importers.merge import (
     has_maintainer_fields,
     merge_provider,
 )
-from generator.importers.models_dev import (
-    HEADER,
-    SOURCE_REPO,
-    ImportedProvider,
-    import_snapshot,
-    provider_ids,
-)
+from generator.importers.model_facts import SOURCE_REPO
+from generator.importers.models_dev import HEADER, ImportedProvider, import_snapshot, provider_ids
 from generator.importers.source import SourceError, open_snapshot
 from generator.importers.write import write_files
 from generator.importers.yamlout import dump, splice_models

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.importers.models_dev import MODEL_FIELDS
+from generator.importers.model_facts import MODEL_FIELDS
 
 SHARED_MODEL_FIELDS = ("status",)
 SOURCE_MODEL_FIELDS = tuple(f for f in MODEL_FIELDS if f not in SHARED_MODEL_FIELDS)

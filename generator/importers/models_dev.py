@@ -1,6 +1,6 @@
 """models.dev -> provider documents: one per ``providers/<id>/``, with its ``models:`` inventory.
 
-What the source owns is mapped field by field (``MODEL_FIELDS`` names the result); what it says
+What the source owns is mapped field by field (:mod:`generator.importers.model_facts`); what it says
 wrong is reported with its file position and left out, so the imported catalog builds clean.
 A provider whose API is OpenAI-compatible gets an ``openai-chat`` endpoint; any other is imported
 as inventory only, with the reason in ``inventory_only``.
@@ -9,86 +9,23 @@ as inventory only, with the reason in ``inventory_only``.
 from __future__ import annotations
 
 import re
-import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from generator.diagnostics import Diagnostic, diag
+from generator.importers.model_facts import ModelMapper
+from generator.importers.reader import Reader
 from generator.importers.source import Snapshot
-from generator.importers.tomlpos import decode_error_position, key_position
-from provcat.models.lifecycle import parse_day
 
-SOURCE_REPO = "https://github.com/anomalyco/models.dev"
+__all__ = [
+    "HEADER",
+    "ImportResult",
+    "ImportedProvider",
+    "import_snapshot",
+    "provider_ids",
+]
+
 OPENAI_COMPATIBLE_NPM = "@ai-sdk/openai-compatible"
-MODALITIES = ("text", "image", "audio", "video", "pdf")
-STATUS = {"deprecated": "deprecated", "beta": "preview", "alpha": "preview"}
-PRICE_KEYS = {  # models.dev cost key -> provcat price key
-    "input": "input",
-    "output": "output",
-    "cache_read": "cache_read",
-    "cache_write": "cache_write",
-    "input_audio": "input_audio",
-    "output_audio": "output_audio",
-    "reasoning": "reasoning",
-}
-# models.dev model fields with no provcat counterpart, left out on purpose (not defects)
-NOT_MAPPED = frozenset(
-    {
-        "last_updated",
-        "interleaved",
-        "benchmarks",
-        "weights",
-        "experimental",
-        "links",
-        "license",
-        "provider",  # a per-model API override; a provider has one API here
-        "base_model",
-        "base_model_omit",
-    }
-)
-KNOWN = frozenset(
-    {
-        "name",
-        "family",
-        "release_date",
-        "attachment",
-        "reasoning",
-        "reasoning_options",
-        "tool_call",
-        "structured_output",
-        "temperature",
-        "knowledge",
-        "open_weights",
-        "status",
-        "modalities",
-        "limit",
-        "cost",
-    }
-)
-# every provcat model field the importer writes, in the order it writes them
-MODEL_FIELDS = (
-    "name",
-    "family",
-    "status",
-    "release_date",
-    "knowledge_cutoff",
-    "context_window",
-    "max_input_tokens",
-    "max_output_tokens",
-    "tool_call",
-    "structured_output",
-    "reasoning",
-    "reasoning_efforts",
-    "temperature",
-    "attachment",
-    "modalities",
-    "open_weights",
-    "prices",
-    "source",
-)
-_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$")
 _ENV = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _URL = re.compile(r"^https?://[^\s]+$")
 
@@ -109,352 +46,6 @@ class ImportResult:
     providers: list[ImportedProvider] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     commit: str | None = None
-
-
-class _Reader:
-    """Parses the snapshot's TOML files once each and reports where they go wrong."""
-
-    def __init__(self, snap: Snapshot, out: list[Diagnostic]) -> None:
-        self.snap = snap
-        self.out = out
-        self.cache: dict[str, dict[str, Any] | None] = {}
-
-    def shown(self, path: str) -> str:
-        return f"{self.snap.display}/{path}"
-
-    def at(self, path: str, dotted: str) -> tuple[str, int, int]:
-        text = self.snap.text(path) or ""
-        line, column = key_position(text, dotted)
-        return (self.shown(path), line, column)
-
-    def load(self, path: str) -> dict[str, Any] | None:
-        if path in self.cache:
-            return self.cache[path]
-        entry = self.snap.get(path)
-        result: dict[str, Any] | None = None
-        if entry is None:
-            result = None
-        elif entry.data is None:
-            self.out.append(
-                diag(
-                    "import_dangling_link",
-                    (self.shown(path), 1, 1),
-                    f"{path} is a {entry.problem}; the model is left out",
-                )
-            )
-        else:
-            try:
-                result = tomllib.loads(entry.data.decode("utf-8"), parse_float=Decimal)
-            except UnicodeDecodeError:
-                self.out.append(
-                    diag(
-                        "import_unreadable_source",
-                        (self.shown(path), 1, 1),
-                        f"{path} is not valid UTF-8; it is left out",
-                    )
-                )
-            except tomllib.TOMLDecodeError as exc:
-                line, column = decode_error_position(str(exc))
-                self.out.append(
-                    diag(
-                        "import_unreadable_source",
-                        (self.shown(path), line, column),
-                        f"{path} is not valid TOML ({exc}); it is left out",
-                    )
-                )
-        self.cache[path] = result
-        return result
-
-
-def _real_day(text: str) -> bool:
-    try:
-        parse_day(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _price(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
-        return None
-    number = Decimal(value)
-    if number < 0 or not number.is_finite():
-        return None
-    return format(number, "f")
-
-
-def _omit(data: dict[str, Any], dotted: str) -> None:
-    parts = dotted.split(".")
-    node: Any = data
-    for part in parts[:-1]:
-        node = node.get(part) if isinstance(node, dict) else None
-        if node is None:
-            return
-    if isinstance(node, dict):
-        node.pop(parts[-1], None)
-
-
-def _overlay(base: dict[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
-    """``own`` over ``base``: tables merge key by key, anything else replaces."""
-    merged = dict(base)
-    for key, value in own.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _overlay(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
-
-
-def _copy(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _copy(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_copy(v) for v in data]
-    return data
-
-
-class _ModelMapper:
-    def __init__(self, reader: _Reader, commit: str | None) -> None:
-        self.r = reader
-        self.commit = commit
-
-    def resolve(self, path: str, own: dict[str, Any], seen: tuple[str, ...] = ()) -> dict[str, Any]:
-        """The model's facts after ``base_model`` inheritance and ``base_model_omit``."""
-        ref = own.get("base_model")
-        if ref is None:
-            return own
-        base_path = f"models/{ref}.toml"
-        if not isinstance(ref, str) or base_path in seen:
-            self.r.out.append(
-                diag(
-                    "import_broken_base_model",
-                    self.r.at(path, "base_model"),
-                    f"base_model {ref!r} of {path} forms a cycle or is not a string",
-                )
-            )
-            return own
-        base = self.r.load(base_path)
-        if base is None:
-            if self.r.snap.get(base_path) is None:
-                self.r.out.append(
-                    diag(
-                        "import_broken_base_model",
-                        self.r.at(path, "base_model"),
-                        f"base_model {ref!r} of {path} names no file ({base_path})",
-                    )
-                )
-            return own
-        inherited = _copy(self.resolve(base_path, base, (*seen, path)))
-        inherited.pop("base_model", None)
-        omit = own.get("base_model_omit", [])
-        for dotted in omit if isinstance(omit, list) else []:
-            if isinstance(dotted, str):
-                _omit(inherited, dotted)
-        return _overlay(inherited, own)
-
-    def _invalid(self, path: str, dotted: str, message: str) -> None:
-        self.r.out.append(diag("import_invalid_value", self.r.at(path, dotted), message))
-
-    def map(self, provider: str, model_id: str, path: str, facts: dict[str, Any]) -> dict[str, Any]:
-        where = path
-        out: dict[str, Any] = {}
-        for key in sorted(facts):
-            if key not in KNOWN and key not in NOT_MAPPED:
-                self.r.out.append(
-                    diag(
-                        "import_unknown_field",
-                        self.r.at(where, key),
-                        f"{provider}/{model_id}: field {key!r} is not mapped",
-                    )
-                )
-        for src, dst in (("name", "name"), ("family", "family")):
-            value = facts.get(src)
-            if isinstance(value, str) and value.strip():
-                out[dst] = value
-        status = facts.get("status")
-        if status is not None:
-            if status in STATUS:
-                out["status"] = STATUS[status]
-            else:
-                self._invalid(where, "status", f"{provider}/{model_id}: unknown status {status!r}")
-        for src, dst in (("release_date", "release_date"), ("knowledge", "knowledge_cutoff")):
-            value = facts.get(src)
-            if value is None:
-                continue
-            if isinstance(value, str) and _DATE.match(value) and _real_day(value):
-                out[dst] = value
-            else:
-                self._invalid(where, src, f"{provider}/{model_id}: {src} {value!r} is not a date")
-        self._limits(provider, model_id, where, facts.get("limit"), out)
-        for key in ("tool_call", "structured_output", "reasoning"):
-            if isinstance(facts.get(key), bool):
-                out[key] = facts[key]
-        efforts: list[str] = []
-        for option in facts.get("reasoning_options") or []:
-            if isinstance(option, dict) and option.get("type") == "effort":
-                for value in option.get("values") or []:
-                    if isinstance(value, str) and value and value not in efforts:
-                        efforts.append(value)
-        if efforts:
-            out["reasoning_efforts"] = efforts
-        for key in ("temperature", "attachment"):
-            if isinstance(facts.get(key), bool):
-                out[key] = facts[key]
-        modalities = self._modalities(provider, model_id, where, facts.get("modalities"))
-        if modalities:
-            out["modalities"] = modalities
-        if isinstance(facts.get("open_weights"), bool):
-            out["open_weights"] = facts["open_weights"]
-        prices = self._prices(
-            provider, model_id, where, facts.get("cost"), out.get("context_window")
-        )
-        if prices:
-            out["prices"] = prices
-        if self.commit:
-            out["source"] = f"{SOURCE_REPO}/blob/{self.commit}/{path}"
-        return out
-
-    def _limits(
-        self, provider: str, model_id: str, where: str, limit: Any, out: dict[str, Any]
-    ) -> None:
-        if not isinstance(limit, dict):
-            return
-        found: dict[str, int] = {}
-        for src, dst in (
-            ("context", "context_window"),
-            ("input", "max_input_tokens"),
-            ("output", "max_output_tokens"),
-        ):
-            value = limit.get(src)
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                self._invalid(
-                    where,
-                    f"limit.{src}",
-                    f"{provider}/{model_id}: limit.{src} is {value!r}, not a positive token count",
-                )
-                continue
-            found[dst] = value
-        context = found.get("context_window")
-        for dst, src in (("max_output_tokens", "output"), ("max_input_tokens", "input")):
-            if context is not None and dst in found and found[dst] > context:
-                self.r.out.append(
-                    diag(
-                        "import_limit_conflict",
-                        self.r.at(where, f"limit.{src}"),
-                        f"{provider}/{model_id}: limit.{src} {found[dst]} is above the context "
-                        f"window {context}; {dst} is left out",
-                    )
-                )
-                del found[dst]
-        out.update(
-            (k, found[k])
-            for k in ("context_window", "max_input_tokens", "max_output_tokens")
-            if k in found
-        )
-
-    def _modalities(
-        self, provider: str, model_id: str, where: str, value: Any
-    ) -> dict[str, list[str]]:
-        result: dict[str, list[str]] = {}
-        if not isinstance(value, dict):
-            return result
-        for side in ("input", "output"):
-            items = value.get(side)
-            if not isinstance(items, list):
-                continue
-            kept = []
-            for item in items:
-                if item in MODALITIES and item not in kept:
-                    kept.append(item)
-                else:
-                    self._invalid(
-                        where,
-                        f"modalities.{side}",
-                        f"{provider}/{model_id}: modality {item!r} is not one of {', '.join(MODALITIES)}",
-                    )
-            result[side] = kept
-        return result
-
-    def _price_table(
-        self, provider: str, model_id: str, where: str, dotted: str, table: dict[str, Any]
-    ) -> dict[str, str]:
-        prices: dict[str, str] = {}
-        for src, dst in PRICE_KEYS.items():
-            if src not in table:
-                continue
-            price = _price(table[src])
-            if price is None:
-                self._invalid(
-                    where,
-                    f"{dotted}.{src}",
-                    f"{provider}/{model_id}: {dotted}.{src} {table[src]!r} is not a price",
-                )
-            else:
-                prices[dst] = price
-        return prices
-
-    def _prices(
-        self, provider: str, model_id: str, where: str, cost: Any, context: Any
-    ) -> dict[str, Any]:
-        if not isinstance(cost, dict):
-            return {}
-        for key in sorted(cost):
-            if key not in PRICE_KEYS and key not in ("tiers", "context_over_200k"):
-                self.r.out.append(
-                    diag(
-                        "import_unknown_field",
-                        self.r.at(where, f"cost.{key}"),
-                        f"{provider}/{model_id}: cost field {key!r} is not mapped",
-                    )
-                )
-        prices: dict[str, Any] = self._price_table(provider, model_id, where, "cost", cost)
-        if "input" not in prices or "output" not in prices:
-            if prices:
-                self._invalid(
-                    where,
-                    "cost",
-                    f"{provider}/{model_id}: cost has no input or no output price; prices are left out",
-                )
-            return {}
-        tiers: dict[int, dict[str, Any]] = {}
-        for tier in cost.get("tiers") or []:
-            spec = tier.get("tier") if isinstance(tier, dict) else None
-            if (
-                not isinstance(spec, dict)
-                or spec.get("type", "context") != "context"
-                or not isinstance(spec.get("size"), int)
-                or isinstance(spec.get("size"), bool)
-            ):
-                self._invalid(
-                    where,
-                    "cost.tiers",
-                    f"{provider}/{model_id}: a cost tier that is not an input-size (context) tier; left out",
-                )
-                continue
-            found = self._price_table(provider, model_id, where, "cost.tiers", tier)
-            if found:
-                tiers[spec["size"]] = {"above_input_tokens": spec["size"], **found}
-        over = cost.get("context_over_200k")
-        if isinstance(over, dict) and 200_000 not in tiers:
-            found = self._price_table(provider, model_id, where, "cost.context_over_200k", over)
-            if found:
-                tiers[200_000] = {"above_input_tokens": 200_000, **found}
-        if tiers and isinstance(context, int):
-            for size in [s for s in tiers if s >= context]:
-                self.r.out.append(
-                    diag(
-                        "import_limit_conflict",
-                        self.r.at(where, "cost.tiers"),
-                        f"{provider}/{model_id}: a price tier above {size} input tokens can never "
-                        f"apply within the context window {context}; the tier is left out",
-                    )
-                )
-                del tiers[size]
-        if tiers:
-            prices["tiers"] = [tiers[size] for size in sorted(tiers)]
-        return prices
 
 
 def _provider_api(key: str, info: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
@@ -505,8 +96,8 @@ def import_snapshot(snap: Snapshot, only: frozenset[str] | None = None) -> Impor
     """Map every provider of the snapshot (or those in ``only``); every source defect becomes a
     diagnostic."""
     result = ImportResult(commit=_commit(snap))
-    reader = _Reader(snap, result.diagnostics)
-    mapper = _ModelMapper(reader, result.commit)
+    reader = Reader(snap, result.diagnostics)
+    mapper = ModelMapper(reader, result.commit)
     for key in provider_ids(snap):
         if only is not None and key not in only:
             continue
