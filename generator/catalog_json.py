@@ -23,7 +23,24 @@ CATALOG_JSON_FORMAT = 1
 FILE = "provcat_catalog/catalog.json"
 
 
-def _provider(row: Mapping[str, Any], models: tuple[dict[str, Any], ...], index: Any) -> Any:
+# the depth at which a provider's models and model index are written (document, providers,
+# provider, its members)
+PART_DEPTH = 3
+
+
+class Written(str):
+    """JSON text already written for its place in the document (a provider's models and model
+    index, written with the provider file's inventory part, which the build cache keeps)."""
+
+
+def written(value: Any, depth: int = PART_DEPTH) -> Written:
+    """``value`` as ``_write`` writes it at ``depth``."""
+    out: list[str] = []
+    _write(value, depth, out)
+    return Written("".join(out))
+
+
+def _provider(row: Mapping[str, Any], models: Any, index: Any) -> Any:
     """A provider row with its inventory in place of the policy's short model list (which
     holds a subset of the same records' fields)."""
     out = {k: v for k, v in row.items() if k != "models"}
@@ -32,12 +49,23 @@ def _provider(row: Mapping[str, Any], models: tuple[dict[str, Any], ...], index:
     return out
 
 
-def document(snapshot: Mapping[str, Any], fingerprint: str, source: str) -> dict[str, Any]:
-    """catalog.json's content as plain data."""
+def document(
+    snapshot: Mapping[str, Any],
+    fingerprint: str,
+    source: str,
+    texts: Mapping[str, tuple[Written, Written]] | None = None,
+) -> dict[str, Any]:
+    """catalog.json's content as plain data; ``texts`` holds providers' models and model index
+    already written (by canonical key), in place of their records."""
     inventory = snapshot.get("inventory", {})
     inventory_index = snapshot.get("inventory_index", {})
+    texts = texts or {}
     providers = [
-        _provider(row, inventory.get(row["provider"], ()), inventory_index.get(row["provider"], {}))
+        _provider(row, *texts[row["provider"]])
+        if row["provider"] in texts
+        else _provider(
+            row, inventory.get(row["provider"], ()), inventory_index.get(row["provider"], {})
+        )
         for row in snapshot["providers"]
     ]
     return {
@@ -64,6 +92,9 @@ _encode = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 def _write(value: Any, depth: int, out: list[str]) -> None:
     """JSON text of ``value`` into ``out``: objects and arrays above ``_ONE_LINE_DEPTH`` one
     member a line (indented by depth), deeper ones by the C encoder on one line."""
+    if type(value) is Written:
+        out.append(value)
+        return
     if depth >= _ONE_LINE_DEPTH or not isinstance(value, dict | list | tuple) or not value:
         out.append(_encode(value))
         return
@@ -82,9 +113,14 @@ def _write(value: Any, depth: int, out: list[str]) -> None:
         out.append("\n" + " " * depth + "]")
 
 
-def render_json(snapshot: Mapping[str, Any], fingerprint: str, source: str) -> str:
+def render_json(
+    snapshot: Mapping[str, Any],
+    fingerprint: str,
+    source: str,
+    texts: Mapping[str, tuple[Written, Written]] | None = None,
+) -> str:
     """The text of catalog.json: UTF-8, LF, a final newline; one model (endpoint, rule) a line,
-    so a change to the catalog is a readable diff."""
+    so a change to the catalog is a readable diff. ``texts``: as :func:`document`."""
     out: list[str] = []
-    _write(document(snapshot, fingerprint, source), 0, out)
+    _write(document(snapshot, fingerprint, source, texts), 0, out)
     return "".join(out) + "\n"

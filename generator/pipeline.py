@@ -20,7 +20,7 @@ from generator.model import ProviderDecl, build
 from generator.models_check import Summary, judge, summarize
 from generator.render import provider_pages, render
 from generator.schema_check import check, check_schema_reference
-from generator.snapshot import Part, inventory_part
+from generator.snapshot import Part, PartText, inventory_part, part_text
 from generator.snapshot import build as build_snapshot
 from generator.target_records import records
 from generator.targets import load as load_targets
@@ -51,8 +51,8 @@ def provider_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnost
 
 class ProviderFile(NamedTuple):
     """What one provider file gives the build, all made from the file alone (the build cache
-    keeps it under the file's bytes): its problems, records, inventory summary and part, and its
-    model module and page. A file with schema errors has only its problems and, when it can be
+    keeps it under the file's bytes): its problems, records, inventory summary and part, its
+    model module and page, and its part as text. A file with schema errors has only its problems and, when it can be
     read that far, a record whose keys take part in the key checks (no summary)."""
 
     found: list[Diagnostic]
@@ -60,6 +60,7 @@ class ProviderFile(NamedTuple):
     summary: Summary | None = None
     part: Part | None = None
     pages: dict[str, str] | None = None
+    text: PartText | None = None
 
 
 def read_provider(path: Path, shown: str, source: str, cache: FileCache | None) -> ProviderFile:
@@ -87,10 +88,11 @@ def read_provider(path: Path, shown: str, source: str, cache: FileCache | None) 
             part = inventory_part(decl)
             provider = canonical_key(decl.key.value)
             pages = provider_pages(source, provider, part, cache) if part else None
+            text = part_text(part) if part else None
             summary = summarize(decl)
             if decl.policy is None:  # then only the summary, the part and the pages read them
                 decl = replace(decl, models=())
-            made = ProviderFile(found, decl, summary, part, pages)
+            made = ProviderFile(found, decl, summary, part, pages, text)
     if cache is not None and key is not None:
         cache.put(key, made)
     return made
@@ -143,6 +145,7 @@ def _run(
     summaries: list[Summary] = []
     parts: dict[str, Part | None] = {}
     pages: dict[str, dict[str, str]] = {}
+    texts: dict[str, PartText] = {}
     for path in files:
         read = read_provider(path, display_path(path, base), source, cache)
         problems.extend(read.found)
@@ -154,6 +157,8 @@ def _run(
             parts[read.decl.file] = read.part
             if read.pages is not None:
                 pages[canonical_key(read.decl.key.value)] = read.pages
+            if read.text is not None:
+                texts[canonical_key(read.decl.key.value)] = read.text
     problems.extend(validate(decls, Importer(), keys_only=partial))
     day = as_of or date.today()
     for summary in summaries:
@@ -196,5 +201,5 @@ def _run(
         result.snapshot = build_snapshot(
             decls, records(targets), mapping, parts, endpoint_targets=endpoint_mapping
         )
-        result.files = render(result.snapshot, source, pages, cache)
+        result.files = render(result.snapshot, source, pages, cache, texts)
     return result

@@ -25,7 +25,7 @@ from generator.codes import all_codes
 from generator.filters import FILTERS
 from generator.matrix import matrix
 from generator.pyliteral import literal
-from generator.snapshot import Part, fingerprint
+from generator.snapshot import Part, PartText, fingerprint
 from provcat.catalog.format import SUPPORTED_FORMAT as FORMAT_VERSION
 from provcat.endpoints.protocols import PROTOCOLS
 from provcat.models.effort import EFFORT_LEVELS
@@ -187,7 +187,9 @@ def vocabulary() -> dict[str, Any]:
     }
 
 
-def _context(snapshot: dict[str, Any], source: str) -> dict[str, Any]:
+def _context(
+    snapshot: dict[str, Any], source: str, texts: Mapping[str, PartText] | None = None
+) -> dict[str, Any]:
     """What every template sees."""
     providers = snapshot["providers"]
     inventory = snapshot.get("inventory", {})
@@ -196,7 +198,7 @@ def _context(snapshot: dict[str, Any], source: str) -> dict[str, Any]:
         "source": source,
         "generator_version": GENERATOR_VERSION,
         "snapshot": snapshot,
-        "fingerprint": fingerprint(snapshot),
+        "fingerprint": fingerprint(snapshot, texts),
         "counts": counts(snapshot),
         "format_version": FORMAT_VERSION,
         "parts": {key: part_module(key) for key in inventory},
@@ -263,16 +265,19 @@ def render(
     source: str,
     pages: Mapping[str, dict[str, str]] | None = None,
     cache: FileCache | None = None,
+    texts: Mapping[str, PartText] | None = None,
 ) -> dict[str, str]:
-    """Every generated file: relative path -> text. ``pages`` holds ``provider_pages`` by
-    canonical provider key where they were made already; ``cache`` keeps compiled templates."""
+    """Every generated file: relative path -> text. ``pages`` holds ``provider_pages`` and
+    ``texts`` ``part_text`` by canonical provider key where they were made already; ``cache``
+    keeps compiled templates."""
     env = environment(cache)
-    context = _context(snapshot, source)
+    context = _context(snapshot, source, texts)
     files: dict[str, str] = {}
     for name, template in PAGES:
         files[name] = env.get_template(template).render(context)
     files["provcat_catalog/py.typed"] = ""
-    files[CATALOG_JSON] = render_json(snapshot, context["fingerprint"], source)
+    written = {key: (t.json_models, t.json_index) for key, t in (texts or {}).items()}
+    files[CATALOG_JSON] = render_json(snapshot, context["fingerprint"], source, written)
     inventory = snapshot.get("inventory", {})
     index = snapshot.get("inventory_index", {})
     for key, models in inventory.items():

@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
+from generator.catalog_json import Written, written
 from generator.endpoint_lifecycle import successor_key
 from generator.model import EndpointDecl, ModelDecl, ProviderDecl
 from generator.validate import request_options_ref
@@ -178,6 +179,28 @@ def inventory_part(p: ProviderDecl) -> Part | None:
     return records, model_index(p.models)
 
 
+class PartText(NamedTuple):
+    """A provider's inventory part as text, made with the part from its file alone (the build
+    cache keeps both), so a build that changes one file encodes only that file's models: the
+    canonical JSON of its records and index (for :func:`fingerprint`), and the same as
+    catalog.json writes them."""
+
+    canonical_records: str
+    canonical_index: str
+    json_models: Written
+    json_index: Written
+
+
+def _canonical(value: Any) -> str:
+    # tuples are JSON arrays as they stand: no converted copy of a 10,000-model snapshot
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def part_text(part: Part) -> PartText:
+    records, index = part
+    return PartText(_canonical(records), _canonical(index), written(records), written(index))
+
+
 def build(
     providers: list[ProviderDecl],
     targets: tuple[dict[str, Any], ...] = (),
@@ -262,8 +285,28 @@ def build(
     }
 
 
-def fingerprint(snapshot: dict[str, Any]) -> str:
-    """sha256 of the snapshot's canonical JSON: changes exactly when the catalog's content does."""
-    # tuples are JSON arrays as they stand: no converted copy of a 10,000-model snapshot
-    text = json.dumps(snapshot, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_PART_FIELDS = {"inventory": 0, "inventory_index": 1}  # snapshot key -> its PartText field
+
+
+def fingerprint(snapshot: dict[str, Any], texts: Mapping[str, PartText] | None = None) -> str:
+    """sha256 of the snapshot's canonical JSON (sorted keys, no spaces, UTF-8): changes exactly
+    when the catalog's content does. A provider's part in ``texts`` (by canonical key) is taken
+    as written there instead of encoded again: the same text, so the same digest."""
+    texts = texts or {}
+
+    def member(key: str) -> str:
+        value = snapshot[key]
+        field = _PART_FIELDS.get(key)
+        if field is None or not texts:
+            return _canonical(value)
+        return (
+            "{"
+            + ",".join(
+                _canonical(p) + ":" + (texts[p][field] if p in texts else _canonical(value[p]))
+                for p in sorted(value)
+            )
+            + "}"
+        )
+
+    text = "{" + ",".join(_canonical(k) + ":" + member(k) for k in sorted(snapshot)) + "}"
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -247,6 +247,24 @@ def test_a_rebuild_writes_the_same_bytes(workspace: Workspace, tmp_path: Path) -
     assert first.endswith(b"\n") and b"\r" not in first
 
 
+def test_providers_written_once_give_the_bytes_of_the_whole_document() -> None:
+    """A build takes each provider's models (catalog.json lines, canonical JSON) as written with
+    its file's part; the result is what encoding the whole snapshot at once gives (the reference:
+    json.dumps of the snapshot, and catalog.json written from the plain records)."""
+    import hashlib
+
+    from generator.catalog_json import render_json
+    from generator.pipeline import run
+
+    result = run(ROOT / "catalog")
+    assert result.snapshot is not None and result.files is not None
+    whole = json.dumps(result.snapshot, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    reference = "sha256:" + hashlib.sha256(whole.encode("utf-8")).hexdigest()
+    written = result.files["provcat_catalog/catalog.json"]
+    assert json.loads(written)["fingerprint"] == reference
+    assert written == render_json(result.snapshot, reference, "catalog/")
+
+
 def test_catalog_json_is_part_of_the_generated_tree() -> None:
     """`make check` compares it like every generated file: the build writes it."""
     from generator.pipeline import run
