@@ -11,6 +11,7 @@ The models' efforts are the bundled inventory's, from OpenAI's and Groq's model 
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any
 
@@ -172,4 +173,17 @@ def test_a_retired_chat_endpoint_gives_way_to_its_successor_and_its_models_field
 def test_an_endpoint_whose_request_model_declares_no_effort_field_drops_it_with_a_warning() -> None:
     with pytest.warns(EffortIgnored, match="its request model declares none of"):
         kwargs = model_kwargs("openai/gpt-6.1-terra-high", endpoint="embeddings")
+    assert kwargs == {"provider": "openai", "model": "gpt-6.1-terra"}
+
+
+def test_an_endpoint_whose_request_model_cannot_be_imported_drops_the_effort_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a provider module that fails to import (a missing extra, a broken install) makes no field
+    # known: the effort is dropped with the warning, and model_kwargs raises nothing
+    reference = current().providers["openai"].endpoints["responses"].request_options
+    assert reference is not None
+    monkeypatch.setitem(sys.modules, reference.partition(":")[0], None)  # import raises
+    with pytest.warns(EffortIgnored, match="its request model declares none of"):
+        kwargs = model_kwargs("openai/gpt-6.1-terra-high", endpoint="responses")
     assert kwargs == {"provider": "openai", "model": "gpt-6.1-terra"}
