@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,9 +139,10 @@ class Live:
     hub: Hub
 
 
-@pytest.fixture
-def live(hub: Hub) -> Iterator[Live]:
-    """The hub's app behind a real uvicorn socket on 127.0.0.1 (in a thread of this process)."""
+@contextmanager
+def served(hub: Hub) -> Iterator[str]:
+    """The hub's app behind a real uvicorn socket on 127.0.0.1 (in a thread of this process):
+    its URL, until the block ends."""
     import threading
 
     import uvicorn
@@ -158,7 +160,14 @@ def live(hub: Hub) -> Iterator[Live]:
     thread.start()
     wait_for(lambda: server.started, "uvicorn to start")
     try:
-        yield Live(f"http://127.0.0.1:{port}", hub)
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@pytest.fixture
+def live(hub: Hub) -> Iterator[Live]:
+    """The hub's app behind a real uvicorn socket on 127.0.0.1 (in a thread of this process)."""
+    with served(hub) as url:
+        yield Live(url, hub)

@@ -12,7 +12,6 @@ import json
 import shlex
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,9 +21,8 @@ import httpx
 import pytest
 
 from tests.browser import chromium
-from tests.hub.conftest import Hub, make_hub
+from tests.hub.conftest import Hub, make_hub, served
 from tests.hub.helpers import manifest, multipart_headers, push_body, safetensors
-from tests.hub.services import free_port, wait_for
 
 EVIL_DESCRIPTION = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
 EVIL_TAG = '"><b onmouseover="window.pwned=3">tag</b>'
@@ -44,26 +42,17 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
-def _serve_in_thread(hub: Hub) -> tuple[str, Any, threading.Thread]:
-    import uvicorn
-
-    from provcat.hub.server.serving import uvicorn_options
-
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            hub.app, host="127.0.0.1", port=port, lifespan="off", **uvicorn_options("warning")
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for(lambda: server.started, "uvicorn to start")
-    return f"http://127.0.0.1:{port}", server, thread
-
-
 def _site(request: pytest.FixtureRequest, root: Path, *, private: bool) -> Iterator[Site]:
     hub = make_hub("sqlite", root, request, private_reads=private)
-    url, server, thread = _serve_in_thread(hub)
+    try:
+        with served(hub) as url:
+            yield _pushed(hub, url)
+    finally:
+        hub.storage.close()
+
+
+def _pushed(hub: Hub, url: str) -> Site:
+    """The browse tests' adapters pushed to the hub at ``url``."""
     payloads: dict[str, bytes] = {}
 
     def push(namespace: str, name: str, version: str, token: str, **extra: Any) -> None:
@@ -94,12 +83,7 @@ def _site(request: pytest.FixtureRequest, root: Path, *, private: bool) -> Itera
         base_model_compatibility=[EVIL_BASE],
     )
     push("globex", "sql", "0.1.0", hub.other_token, description="100% _literal' OR 1=1 --")
-    try:
-        yield Site(url, hub, payloads)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        hub.storage.close()
+    return Site(url, hub, payloads)
 
 
 @pytest.fixture(scope="module")

@@ -17,9 +17,9 @@ import pytest
 
 from provcat.hub.sample import sample_bytes
 from tests.browser import text
-from tests.hub.conftest import Hub, make_hub
+from tests.hub.conftest import Hub, make_hub, served
 from tests.hub.helpers import manifest, multipart_headers, push_body
-from tests.hub.test_browse import _serve_in_thread, browser
+from tests.hub.test_browse import browser
 
 __all__ = ["browser"]
 
@@ -50,7 +50,6 @@ def card_site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[CardSite]:
     hub = make_hub("sqlite", tmp_path_factory.mktemp("cards") / "hub-data", request)
-    url, server, thread = _serve_in_thread(hub)
     payload = sample_bytes(rank=8)
     documents = [
         manifest(
@@ -60,18 +59,17 @@ def card_site(
         ),
         manifest("acme", "odd", "1.0.0", payload, license="Apache 2"),
     ]  # fmt: skip
-    for document in documents:
-        r = httpx.post(
-            f"{url}/v1/adapters",
-            content=push_body(document, payload),
-            headers=multipart_headers(hub.token),
-        )
-        assert r.status_code == 201, r.text
     try:
-        yield CardSite(url, hub, payload)
+        with served(hub) as url:
+            for document in documents:
+                r = httpx.post(
+                    f"{url}/v1/adapters",
+                    content=push_body(document, payload),
+                    headers=multipart_headers(hub.token),
+                )
+                assert r.status_code == 201, r.text
+            yield CardSite(url, hub, payload)
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         hub.storage.close()
 
 

@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from tests.browser import text
-from tests.hub.conftest import Hub, make_hub
-from tests.hub.test_browse import _navigating, _serve_in_thread, browser
+from tests.hub.conftest import Hub, make_hub, served
+from tests.hub.test_browse import _navigating, browser
 
 __all__ = ["browser"]  # the module-scoped chromium fixture, shared with test_browse
 
@@ -37,12 +37,10 @@ def empty_site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[EmptySite]:
     hub = make_hub("sqlite", tmp_path_factory.mktemp("guide") / "hub-data", request)
-    url, server, thread = _serve_in_thread(hub)
     try:
-        yield EmptySite(url, hub)
+        with served(hub) as url:
+            yield EmptySite(url, hub)
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         hub.storage.close()
 
 
