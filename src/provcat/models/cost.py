@@ -4,9 +4,11 @@
 without translation: ``input_tokens`` is the whole input (cache reads, cache writes and audio
 included), ``cache_read_tokens`` / ``cache_write_tokens`` are parts of it, ``input_audio_tokens``
 too (``cache_audio_read_tokens`` is the cached part of the audio and of the cache reads), and
-``output_audio_tokens`` is part of ``output_tokens``. Two optional parts go further:
-``cache_write_1h_tokens`` (of the cache writes, at the 1-hour price) and ``reasoning_tokens`` (of
-the output, billed apart only where the model prices reasoning apart).
+``output_audio_tokens`` is part of ``output_tokens``. Three optional parts go further:
+``cache_write_1h_tokens`` (of the cache writes, at the 1-hour price), ``reasoning_tokens`` and
+``citation_tokens`` (of the output, each billed apart only where the model prices it apart:
+``reasoning``, ``citation``; elsewhere at the output price, as genai-prices costs its
+``output_reasoning_tokens`` and ``output_citation_tokens``).
 
 ``usage`` may also be a :class:`~provcat.models.usage.TokenUsage`, a call's result (its
 ``usage``), or a vendor's own usage object or dict: OpenAI's ``prompt_tokens`` /
@@ -55,8 +57,9 @@ class Cost:
     cache_read: Decimal  # cached input read
     cache_write: Decimal  # input written to the cache (5-minute and 1-hour)
     input_audio: Decimal  # uncached audio input
-    output: Decimal  # text output (reasoning included unless billed apart)
+    output: Decimal  # text output (reasoning and citation tokens included unless billed apart)
     reasoning: Decimal  # reasoning billed apart (zero where it is part of output)
+    citation: Decimal  # citation tokens billed apart (zero where they are part of output)
     output_audio: Decimal
     batch: bool
     tier: int | None  # the threshold of the long-context tier applied, or None
@@ -72,6 +75,7 @@ class Cost:
             + self.input_audio
             + self.output
             + self.reasoning
+            + self.citation
             + self.output_audio
             + sum((f.amount for f in self.fees), _ZERO)
         )
@@ -88,6 +92,7 @@ class Cost:
             "input_audio": _text(self.input_audio),
             "output": _text(self.output),
             "reasoning": _text(self.reasoning),
+            "citation": _text(self.citation),
             "output_audio": _text(self.output_audio),
             "total": _text(self.total),
             "batch": self.batch,
@@ -132,8 +137,9 @@ def _parts(c: dict[str, int]) -> None:
         ("uncached audio + cache reads + cache writes", "input_tokens",
          c["input_audio_tokens"] - c["cache_audio_read_tokens"] + c["cache_read_tokens"]
          + c["cache_write_tokens"], c["input_tokens"]),
-        ("output_audio_tokens + reasoning_tokens", "output_tokens",
-         c["output_audio_tokens"] + c["reasoning_tokens"], c["output_tokens"]),
+        ("output_audio_tokens + reasoning_tokens + citation_tokens", "output_tokens",
+         c["output_audio_tokens"] + c["reasoning_tokens"] + c["citation_tokens"],
+         c["output_tokens"]),
     )  # fmt: skip
     for part, whole, a, b in checks:
         if a > b:
@@ -223,8 +229,8 @@ def estimate_cost(
         c["input_tokens"] - audio_uncached - c["cache_read_tokens"] - c["cache_write_tokens"]
     )
     write_1h = c["cache_write_1h_tokens"]
-    apart = p.reasoning is not None
-    reasoning = c["reasoning_tokens"] if apart else 0
+    reasoning = c["reasoning_tokens"] if p.reasoning is not None else 0
+    citation = c["citation_tokens"] if p.citation is not None else 0
     return Cost(
         provider=info.provider,
         model=info.id,
@@ -234,8 +240,11 @@ def estimate_cost(
         cache_write=_mtok(c["cache_write_tokens"] - write_1h, _first(p.cache_write, p.input))
         + _mtok(write_1h, _first(p.cache_write_1h, p.cache_write, p.input)),
         input_audio=_mtok(audio_uncached, _first(p.input_audio, p.input)),
-        output=_mtok(c["output_tokens"] - c["output_audio_tokens"] - reasoning, p.output),
+        output=_mtok(
+            c["output_tokens"] - c["output_audio_tokens"] - reasoning - citation, p.output
+        ),
         reasoning=_mtok(reasoning, p.reasoning),
+        citation=_mtok(citation, p.citation),
         output_audio=_mtok(c["output_audio_tokens"], _first(p.output_audio, p.output)),
         batch=batch,
         tier=tier,

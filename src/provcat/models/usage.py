@@ -2,11 +2,11 @@
 
 The fields are genai-prices' ``Usage`` names and meanings (see :mod:`provcat.models.cost`):
 ``input_tokens`` is the whole input, cache reads, cache writes and audio included;
-``output_tokens`` the whole output, reasoning and audio included. Each vendor's own usage shape is
-read into it (the field mappings, with the page or SDK type each comes from, are in
-:data:`SHAPES`): an answer's usage (:func:`usage_of`), a stream's (:class:`UsageTracker`), and
-any usage a caller hands :func:`provcat.estimate_cost` (:func:`to_usage`), which refuses a field
-that belongs to no shape and names the field meant.
+``output_tokens`` the whole output, reasoning, citation and audio tokens included. Each vendor's
+own usage shape is read into it (the field mappings, with the page or SDK type each comes from,
+are in :data:`SHAPES`): an answer's usage (:func:`usage_of`), a stream's
+(:class:`UsageTracker`), and any usage a caller hands :func:`provcat.estimate_cost`
+(:func:`to_usage`), which refuses a field that belongs to no shape and names the field meant.
 
 Shapes are recognised by their field names, never by the provider: an OpenAI-compatible vendor's
 answer reads as OpenAI's does.
@@ -42,6 +42,7 @@ USAGE_FIELDS = (
     "output_audio_tokens",
     "cache_write_1h_tokens",
     "reasoning_tokens",
+    "citation_tokens",
     # what a model's fees are billed by (genai-prices' ``requests``, and billed tool calls)
     *(COUNT_FIELDS := tuple(FEE_COUNTS.values())),
 )
@@ -61,6 +62,7 @@ class TokenUsage:
     cache_audio_read_tokens: int | None = None
     output_audio_tokens: int | None = None
     cache_write_1h_tokens: int | None = None
+    citation_tokens: int | None = None
     requests: int | None = None
     web_searches: int | None = None
     social_searches: int | None = None
