@@ -13,8 +13,9 @@ too (``cache_audio_read_tokens`` is the cached part of the audio and of the cach
 ``usage`` may also be a :class:`~provcat.models.usage.TokenUsage`, a call's result (its
 ``usage``), or a vendor's own usage object or dict: OpenAI's ``prompt_tokens`` /
 ``completion_tokens`` with their details, Responses', Anthropic's, Gemini's ``usageMetadata``,
-Ollama's (:func:`provcat.models.usage.to_usage` reads each; a field no shape holds is an error
-naming the field meant).
+Perplexity's (``citation_tokens``, ``reasoning_tokens``, ``num_search_queries``,
+``search_context_size``), Ollama's (:func:`provcat.models.usage.to_usage` reads each; a field no
+shape holds is an error naming the field meant).
 
 The prices are those in force on ``as_of`` (default today): a model whose vendor announced a
 price change holds a schedule of periods, and the day picks one.
@@ -25,7 +26,9 @@ is billed at the base input (or output) price. A model without prices is an erro
 
 Fees on top of tokens (provcat.models.fees) take their counts from ``usage`` too: ``requests``
 (default 1: one call is one request), ``web_searches``, ``social_searches``, ``storage_searches``
-and ``code_executions`` (default 0); each fee is one line of the cost.
+and ``code_executions`` (default 0); each fee is one line of the cost. A fee that depends on a
+request option takes the value ``options`` names, else the one the usage reports the request ran
+with (Perplexity's ``search_context_size``), else the vendor's default.
 """
 
 from __future__ import annotations
@@ -39,8 +42,8 @@ from typing import Any
 from provcat.errors import PricingUnavailable
 from provcat.models.fees import FeeLine, fee_lines
 from provcat.models.inventory import find_model
-from provcat.models.prices import Prices, PriceSet
-from provcat.models.usage import USAGE_FIELDS, to_usage
+from provcat.models.prices import Fee, Prices, PriceSet
+from provcat.models.usage import USAGE_FIELDS, TokenUsage, to_usage
 
 __all__ = ["USAGE_FIELDS", "Cost", "FeeLine", "estimate_cost"]
 
@@ -106,9 +109,8 @@ def _text(amount: Decimal) -> str:
     return format(amount.normalize(), "f")
 
 
-def _counts(usage: Any) -> dict[str, int]:
-    """Every genai-prices count of ``usage`` (whatever its shape, :func:`to_usage`), 0 if unset."""
-    record = to_usage(usage)
+def _counts(record: TokenUsage) -> dict[str, int]:
+    """Every genai-prices count of ``record``, 0 if unset."""
     counts: dict[str, int] = {}
     for name in USAGE_FIELDS:
         value = getattr(record, name)
@@ -121,6 +123,25 @@ def _counts(usage: Any) -> dict[str, int]:
             raise ValueError(f"usage {name} is {value}: counts cannot be negative")
         counts[name] = value
     return counts
+
+
+def _options(
+    record: TokenUsage, options: Mapping[str, str] | None, fees: tuple[Fee, ...], where: str
+) -> dict[str, str]:
+    """The caller's ``options``, plus each option the usage reports the request ran with where a
+    fee depends on it; a caller's value that differs from the reported one is an error (the
+    usage says what the vendor applied)."""
+    named = dict(options or {})
+    depends = {f.option for f in fees if f.option is not None}
+    for name, value in record.options:
+        if name not in depends:
+            continue
+        if named.setdefault(name, value) != value:
+            raise ValueError(
+                f"{where}: the usage reports {name}={value!r} and options name "
+                f"{name}={named[name]!r}; drop one (the usage says what the vendor applied)"
+            )
+    return named
 
 
 def _parts(c: dict[str, int]) -> None:
@@ -218,7 +239,8 @@ def estimate_cost(
             f"{where} has no prices in the catalog; add them under its `prices:` "
             "(no estimate is better than a zero)"
         )
-    c = _counts(usage)
+    record = to_usage(usage)
+    c = _counts(record)
     _parts(c)
     p, tier = _select(prices, c["input_tokens"], batch, where)
     if p.input is None or p.output is None:
@@ -249,5 +271,5 @@ def estimate_cost(
         batch=batch,
         tier=tier,
         as_of=day,
-        fees=fee_lines(prices.fees, c, options or {}, where),
+        fees=fee_lines(prices.fees, c, _options(record, options, prices.fees, where), where),
     )
