@@ -80,6 +80,7 @@ _PRICE_NAMES = (
     ("cache_read_audio", "audio cache read"),
     ("output_audio", "audio out"),
     ("reasoning", "reasoning"),
+    ("citation", "citation"),
 )
 
 

@@ -22,6 +22,7 @@ PRICE_NAMES: tuple[tuple[str, str], ...] = (
     ("cache_read_audio", "Cached audio input"),
     ("output_audio", "Audio output"),
     ("reasoning", "Reasoning"),
+    ("citation", "Citation"),
 )
 # the calculator's label of each usage count a fee multiplies
 COUNT_LABELS = {

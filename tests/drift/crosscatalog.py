@@ -49,6 +49,7 @@ GENAI_PRICES = {
     "cache_audio_read_mtok": "cache_read_audio",
     "output_audio_mtok": "output_audio",
     "output_reasoning_mtok": "reasoning",
+    "output_citation_mtok": "citation",
 }
 _PLAIN = ("input", "output", "cache_read", "cache_write", "cache_write_1h")
 

@@ -120,3 +120,19 @@ def test_estimate_cost_agrees_with_genai_prices_to_the_cent() -> None:
                         wrong.append(f"{provider}/{model} on {day}: {ours} here, {theirs} there")
     assert compared > 20
     assert not wrong, "\n".join(wrong)
+
+
+def test_perplexitys_usage_costs_what_genai_prices_makes_of_it() -> None:
+    """Perplexity's own usage shape read both ways: genai-prices' Perplexity extractor and price
+    data, and provcat's reader and catalog, give the same cost of the pricing page's Deep Research
+    example (its $0.409393) and of a Sonar Deep Research usage without citations."""
+    from genai_prices import extract_usage
+
+    from provcat import estimate_cost
+    from tests.models.test_perplexity_usage import DEEP_RESEARCH
+
+    small = {"prompt_tokens": 1_000, "completion_tokens": 300, "total_tokens": 1_300}
+    for usage in (DEEP_RESEARCH, {**small, "reasoning_tokens": 2_000, "num_search_queries": 3}):
+        body = {"model": "sonar-deep-research", "usage": usage}
+        theirs = extract_usage(body, provider_id="perplexity").calc_price().total_price
+        assert estimate_cost("perplexity", "sonar-deep-research", body).total == theirs

@@ -129,7 +129,8 @@ def test_deepseek_peak_prices_are_twice_genai_prices_off_peak_figure() -> None:
 
 
 # Expected totals worked by hand from the vendors' own price pages (not from the catalog):
-# Perplexity's pricing page (Sonar Deep Research: $2 input, $8 output, $3 reasoning per million)
+# Perplexity's pricing page (https://docs.perplexity.ai/docs/getting-started/pricing; Sonar Deep
+# Research: $2 input, $8 output, $2 citation, $3 reasoning per million, $5 per 1,000 searches)
 # and Anthropic's model pages (Claude Opus 5.5: $4 input, $20 output, $5 5-minute cache write,
 # $0.20 cache read; Claude Fable 5.1: $10 input, $50 output, cache read 0.025x input = $0.25).
 VENDOR_PRICED = [
@@ -139,6 +140,23 @@ VENDOR_PRICED = [
         "sonar-deep-research",
         {"input_tokens": 10_000, "output_tokens": 2_000, "reasoning_tokens": 1_500},
         "0.0285",
+    ),
+    # Perplexity's own "Deep Research Example" (pricing page, Low tab): 33 input, 7,163 output,
+    # 20,016 citation and 73,997 reasoning tokens and 18 search queries, $0.409393 in all;
+    # output_tokens holds all three output counts (genai-prices' Usage):
+    # 33 * 2e-6 + 7,163 * 8e-6 + 20,016 * 2e-6 + 73,997 * 3e-6 + 18 * 5 / 1,000
+    # = 0.000066 + 0.057304 + 0.040032 + 0.221991 + 0.09
+    (
+        "perplexity",
+        "sonar-deep-research",
+        {
+            "input_tokens": 33,
+            "output_tokens": 7_163 + 20_016 + 73_997,
+            "citation_tokens": 20_016,
+            "reasoning_tokens": 73_997,
+            "web_searches": 18,
+        },
+        "0.409393",
     ),
     # 100,000 input of which 50,000 cache reads and 10,000 cache writes; 1,000 output:
     # 40,000 * 4e-6 + 50,000 * 0.2e-6 + 10,000 * 5e-6 + 1,000 * 20e-6

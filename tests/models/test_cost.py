@@ -158,6 +158,18 @@ def test_reasoning_billed_apart_only_where_priced_apart() -> None:
     assert (large.output, large.reasoning) == (Decimal("0.015"), Decimal(0))
 
 
+def test_citation_tokens_cost_the_output_price_where_not_priced_apart() -> None:
+    # acme-think prices reasoning apart ($8) but not citation tokens: like reasoning tokens on a
+    # model without a reasoning price, they stay in the output at its $4 (sonar-deep-research,
+    # which prices them apart, is in test_bundled_inventory.py)
+    usage = {"output_tokens": 1000, "reasoning_tokens": 600, "citation_tokens": 300}
+    cost = estimate_cost("acme", "acme-think", usage)
+    assert cost.output == Decimal("0.0016")  # (1000 - 600 reasoning) x $4, citations included
+    assert cost.reasoning == Decimal("0.0048")  # 600 x $8
+    assert cost.citation == Decimal(0)
+    assert cost.as_dict()["citation"] == "0"
+
+
 def test_a_retired_model_still_prices_past_usage() -> None:
     usage = {"input_tokens": 1000, "output_tokens": 1000}
     assert estimate_cost("acme", "acme-ancient", usage).total == Decimal("0.09")
@@ -175,6 +187,13 @@ def test_a_retired_model_still_prices_past_usage() -> None:
             "above input_tokens",
         ),
         ({"output_tokens": 10, "reasoning_tokens": 11}, ValueError, "above output_tokens"),
+        ({"output_tokens": 10, "citation_tokens": -1}, ValueError, "cannot be negative"),
+        ({"output_tokens": 10, "citation_tokens": 2.5}, TypeError, "must be an int"),
+        (
+            {"output_tokens": 10, "reasoning_tokens": 6, "citation_tokens": 5},
+            ValueError,
+            r"reasoning_tokens \+ citation_tokens \(11\) is above output_tokens",
+        ),
         ({"input_tokens": 1.5}, TypeError, "must be an int"),
         ({"input_tokens": True}, TypeError, "must be an int"),
         # a misspelt or vendor-named field is refused, never costed as zero tokens

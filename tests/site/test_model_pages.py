@@ -30,8 +30,18 @@ FIELDS = (
     "cache_write_1h_tokens",
     "output_audio_tokens",
     "reasoning_tokens",
+    "citation_tokens",
 )
-PARTS = ("input", "cache_read", "cache_write", "input_audio", "output", "reasoning", "output_audio")
+PARTS = (
+    "input",
+    "cache_read",
+    "cache_write",
+    "input_audio",
+    "output",
+    "reasoning",
+    "citation",
+    "output_audio",
+)
 
 
 @pytest.fixture
@@ -145,6 +155,17 @@ ACME_CASES = [
         False,
     ),
     ("acme-think", {"input_tokens": 10, "output_tokens": 1_000, "reasoning_tokens": 900}, False),
+    # citation tokens on a model that does not price them apart: at the output price
+    (
+        "acme-think",
+        {
+            "input_tokens": 10,
+            "output_tokens": 1_000,
+            "reasoning_tokens": 600,
+            "citation_tokens": 300,
+        },
+        False,
+    ),
     ("acme-old", {"input_tokens": 1, "output_tokens": 1}, False),
     ("acme-old", {"input_tokens": 1, "output_tokens": 1}, True),  # no batch prices
     # a part bigger than its whole: the same error as estimate_cost's
@@ -183,7 +204,12 @@ BUNDLED_CASES = [
     (
         "perplexity",
         "sonar-deep-research",
-        {"input_tokens": 1_000, "output_tokens": 9_000, "reasoning_tokens": 8_000},
+        {
+            "input_tokens": 1_000,
+            "output_tokens": 29_000,
+            "reasoning_tokens": 8_000,
+            "citation_tokens": 20_000,
+        },
         False,
     ),
     ("xai", "grok-4.3", {"input_tokens": 1_000_000, "output_tokens": 1}, False),

@@ -56,9 +56,10 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'family': 'sonar-deep-research',
         'modalities': {'input': ('text',), 'output': ('text',)},
         'name': 'Sonar Deep Research',
-        'note': 'Pricing page: $2 input, $8 output and $3 reasoning tokens per million and $5 per thousand search queries (the fee above), plus $2 per million citation tokens, which the inventory cannot express yet: estimates leave them out. Efforts and context window as models.dev (f3fc692) records them.',
+        'note': 'Pricing page (https://docs.perplexity.ai/docs/getting-started/pricing, "Sonar API Pricing" and its "Deep Research Example"): $2 input, $8 output, $2 citation and $3 reasoning tokens per million and $5 per thousand search queries (the fee above). Perplexity counts citation and reasoning tokens apart from prompt and completion tokens (the example prices 33 input, 7,163 output, 20,016 citation and 73,997 reasoning tokens and 18 searches, $0.409393 in all); provcat\'s usage counts them as parts of output_tokens priced apart, as genai-prices does. No request fee: the request-fee table lists Sonar, Sonar Pro and Sonar Reasoning Pro only. Efforts and context window as models.dev (f3fc692) records them.',
         'open_weights': False,
         'prices': {
+            'citation': '2',
             'fees': ({'per': 1000, 'price': '5', 'unit': 'web_search'},),
             'input': '2',
             'output': '8',
@@ -66,9 +67,9 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         },
         'reasoning': True,
         'reasoning_efforts': ('minimal', 'low', 'medium', 'high'),
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
-            'https://docs.perplexity.ai/getting-started/pricing',
+            'https://docs.perplexity.ai/docs/getting-started/pricing',
             'https://docs.perplexity.ai/api-reference/sonar-post',
         ),
         'status': 'active',

@@ -7,12 +7,12 @@
   "use strict";
   var FIELDS = ["input_tokens", "cache_write_tokens", "cache_read_tokens", "output_tokens",
     "input_audio_tokens", "cache_audio_read_tokens", "output_audio_tokens",
-    "cache_write_1h_tokens", "reasoning_tokens"];
+    "cache_write_1h_tokens", "reasoning_tokens", "citation_tokens"];
   var PRICE_FIELDS = ["input", "output", "cache_read", "cache_write", "cache_write_1h",
-    "input_audio", "cache_read_audio", "output_audio", "reasoning"];
+    "input_audio", "cache_read_audio", "output_audio", "reasoning", "citation"];
   var PARTS = [["input", "Input"], ["cache_read", "Cache read"], ["cache_write", "Cache write"],
     ["input_audio", "Audio input"], ["output", "Output"], ["reasoning", "Reasoning"],
-    ["output_audio", "Audio output"]];
+    ["citation", "Citation"], ["output_audio", "Audio output"]];
 
   // an exact decimal: i x 10^-s
   function dec(text) {
@@ -140,7 +140,8 @@
       ["cache_audio_read_tokens", "input_audio_tokens", c.cache_audio_read_tokens, c.input_audio_tokens],
       ["uncached audio + cache reads + cache writes", "input_tokens",
         c.input_audio_tokens - c.cache_audio_read_tokens + c.cache_read_tokens + c.cache_write_tokens, c.input_tokens],
-      ["output_audio_tokens + reasoning_tokens", "output_tokens", c.output_audio_tokens + c.reasoning_tokens, c.output_tokens]
+      ["output_audio_tokens + reasoning_tokens + citation_tokens", "output_tokens",
+        c.output_audio_tokens + c.reasoning_tokens + c.citation_tokens, c.output_tokens]
     ];
     checks.forEach(function (k) {
       if (k[2] > k[3]) {
@@ -197,6 +198,7 @@
     var textUncached = c.input_tokens - audioUncached - c.cache_read_tokens - c.cache_write_tokens;
     var write1h = c.cache_write_1h_tokens;
     var reasoning = p.reasoning !== null ? c.reasoning_tokens : 0n;
+    var citation = p.citation !== null ? c.citation_tokens : 0n;
     var cost = {
       input: mtok(textUncached, p.input),
       cache_read: add(mtok(c.cache_read_tokens - audioCached, first(p.cache_read, p.input)),
@@ -204,8 +206,9 @@
       cache_write: add(mtok(c.cache_write_tokens - write1h, first(p.cache_write, p.input)),
         mtok(write1h, first(p.cache_write_1h, p.cache_write, p.input))),
       input_audio: mtok(audioUncached, first(p.input_audio, p.input)),
-      output: mtok(c.output_tokens - c.output_audio_tokens - reasoning, p.output),
+      output: mtok(c.output_tokens - c.output_audio_tokens - reasoning - citation, p.output),
       reasoning: mtok(reasoning, p.reasoning),
+      citation: mtok(citation, p.citation),
       output_audio: mtok(c.output_audio_tokens, first(p.output_audio, p.output))
     };
     cost.fees = feeLines(prices.fees, c, options);

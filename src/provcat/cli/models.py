@@ -252,7 +252,7 @@ def cost(
         f"{data['as_of']}"
     )
     for part in ("input", "cache_read", "cache_write", "input_audio", "output", "reasoning",
-                 "output_audio"):  # fmt: skip
+                 "citation", "output_audio"):  # fmt: skip
         if getattr(result, part):
             click.echo(f"  {part:<13} ${money(data[part])}")
     for line in data["fees"]:

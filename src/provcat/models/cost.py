@@ -4,15 +4,18 @@
 without translation: ``input_tokens`` is the whole input (cache reads, cache writes and audio
 included), ``cache_read_tokens`` / ``cache_write_tokens`` are parts of it, ``input_audio_tokens``
 too (``cache_audio_read_tokens`` is the cached part of the audio and of the cache reads), and
-``output_audio_tokens`` is part of ``output_tokens``. Two optional parts go further:
-``cache_write_1h_tokens`` (of the cache writes, at the 1-hour price) and ``reasoning_tokens`` (of
-the output, billed apart only where the model prices reasoning apart).
+``output_audio_tokens`` is part of ``output_tokens``. Three optional parts go further:
+``cache_write_1h_tokens`` (of the cache writes, at the 1-hour price), ``reasoning_tokens`` and
+``citation_tokens`` (of the output, each billed apart only where the model prices it apart:
+``reasoning``, ``citation``; elsewhere at the output price, as genai-prices costs its
+``output_reasoning_tokens`` and ``output_citation_tokens``).
 
 ``usage`` may also be a :class:`~provcat.models.usage.TokenUsage`, a call's result (its
 ``usage``), or a vendor's own usage object or dict: OpenAI's ``prompt_tokens`` /
 ``completion_tokens`` with their details, Responses', Anthropic's, Gemini's ``usageMetadata``,
-Ollama's (:func:`provcat.models.usage.to_usage` reads each; a field no shape holds is an error
-naming the field meant).
+Perplexity's (``citation_tokens``, ``reasoning_tokens``, ``num_search_queries``,
+``search_context_size``), Ollama's (:func:`provcat.models.usage.to_usage` reads each; a field no
+shape holds is an error naming the field meant).
 
 The prices are those in force on ``as_of`` (default today): a model whose vendor announced a
 price change holds a schedule of periods, and the day picks one.
@@ -23,7 +26,9 @@ is billed at the base input (or output) price. A model without prices is an erro
 
 Fees on top of tokens (provcat.models.fees) take their counts from ``usage`` too: ``requests``
 (default 1: one call is one request), ``web_searches``, ``social_searches``, ``storage_searches``
-and ``code_executions`` (default 0); each fee is one line of the cost.
+and ``code_executions`` (default 0); each fee is one line of the cost. A fee that depends on a
+request option takes the value ``options`` names, else the one the usage reports the request ran
+with (Perplexity's ``search_context_size``), else the vendor's default.
 """
 
 from __future__ import annotations
@@ -37,8 +42,8 @@ from typing import Any
 from provcat.errors import PricingUnavailable
 from provcat.models.fees import FeeLine, fee_lines
 from provcat.models.inventory import find_model
-from provcat.models.prices import Prices, PriceSet
-from provcat.models.usage import USAGE_FIELDS, to_usage
+from provcat.models.prices import Fee, Prices, PriceSet
+from provcat.models.usage import USAGE_FIELDS, TokenUsage, to_usage
 
 __all__ = ["USAGE_FIELDS", "Cost", "FeeLine", "estimate_cost"]
 
@@ -55,8 +60,9 @@ class Cost:
     cache_read: Decimal  # cached input read
     cache_write: Decimal  # input written to the cache (5-minute and 1-hour)
     input_audio: Decimal  # uncached audio input
-    output: Decimal  # text output (reasoning included unless billed apart)
+    output: Decimal  # text output (reasoning and citation tokens included unless billed apart)
     reasoning: Decimal  # reasoning billed apart (zero where it is part of output)
+    citation: Decimal  # citation tokens billed apart (zero where they are part of output)
     output_audio: Decimal
     batch: bool
     tier: int | None  # the threshold of the long-context tier applied, or None
@@ -72,6 +78,7 @@ class Cost:
             + self.input_audio
             + self.output
             + self.reasoning
+            + self.citation
             + self.output_audio
             + sum((f.amount for f in self.fees), _ZERO)
         )
@@ -88,6 +95,7 @@ class Cost:
             "input_audio": _text(self.input_audio),
             "output": _text(self.output),
             "reasoning": _text(self.reasoning),
+            "citation": _text(self.citation),
             "output_audio": _text(self.output_audio),
             "total": _text(self.total),
             "batch": self.batch,
@@ -101,9 +109,8 @@ def _text(amount: Decimal) -> str:
     return format(amount.normalize(), "f")
 
 
-def _counts(usage: Any) -> dict[str, int]:
-    """Every genai-prices count of ``usage`` (whatever its shape, :func:`to_usage`), 0 if unset."""
-    record = to_usage(usage)
+def _counts(record: TokenUsage) -> dict[str, int]:
+    """Every genai-prices count of ``record``, 0 if unset."""
     counts: dict[str, int] = {}
     for name in USAGE_FIELDS:
         value = getattr(record, name)
@@ -116,6 +123,25 @@ def _counts(usage: Any) -> dict[str, int]:
             raise ValueError(f"usage {name} is {value}: counts cannot be negative")
         counts[name] = value
     return counts
+
+
+def _options(
+    record: TokenUsage, options: Mapping[str, str] | None, fees: tuple[Fee, ...], where: str
+) -> dict[str, str]:
+    """The caller's ``options``, plus each option the usage reports the request ran with where a
+    fee depends on it; a caller's value that differs from the reported one is an error (the
+    usage says what the vendor applied)."""
+    named = dict(options or {})
+    depends = {f.option for f in fees if f.option is not None}
+    for name, value in record.options:
+        if name not in depends:
+            continue
+        if named.setdefault(name, value) != value:
+            raise ValueError(
+                f"{where}: the usage reports {name}={value!r} and options name "
+                f"{name}={named[name]!r}; drop one (the usage says what the vendor applied)"
+            )
+    return named
 
 
 def _parts(c: dict[str, int]) -> None:
@@ -132,8 +158,9 @@ def _parts(c: dict[str, int]) -> None:
         ("uncached audio + cache reads + cache writes", "input_tokens",
          c["input_audio_tokens"] - c["cache_audio_read_tokens"] + c["cache_read_tokens"]
          + c["cache_write_tokens"], c["input_tokens"]),
-        ("output_audio_tokens + reasoning_tokens", "output_tokens",
-         c["output_audio_tokens"] + c["reasoning_tokens"], c["output_tokens"]),
+        ("output_audio_tokens + reasoning_tokens + citation_tokens", "output_tokens",
+         c["output_audio_tokens"] + c["reasoning_tokens"] + c["citation_tokens"],
+         c["output_tokens"]),
     )  # fmt: skip
     for part, whole, a, b in checks:
         if a > b:
@@ -212,7 +239,8 @@ def estimate_cost(
             f"{where} has no prices in the catalog; add them under its `prices:` "
             "(no estimate is better than a zero)"
         )
-    c = _counts(usage)
+    record = to_usage(usage)
+    c = _counts(record)
     _parts(c)
     p, tier = _select(prices, c["input_tokens"], batch, where)
     if p.input is None or p.output is None:
@@ -223,8 +251,8 @@ def estimate_cost(
         c["input_tokens"] - audio_uncached - c["cache_read_tokens"] - c["cache_write_tokens"]
     )
     write_1h = c["cache_write_1h_tokens"]
-    apart = p.reasoning is not None
-    reasoning = c["reasoning_tokens"] if apart else 0
+    reasoning = c["reasoning_tokens"] if p.reasoning is not None else 0
+    citation = c["citation_tokens"] if p.citation is not None else 0
     return Cost(
         provider=info.provider,
         model=info.id,
@@ -234,11 +262,14 @@ def estimate_cost(
         cache_write=_mtok(c["cache_write_tokens"] - write_1h, _first(p.cache_write, p.input))
         + _mtok(write_1h, _first(p.cache_write_1h, p.cache_write, p.input)),
         input_audio=_mtok(audio_uncached, _first(p.input_audio, p.input)),
-        output=_mtok(c["output_tokens"] - c["output_audio_tokens"] - reasoning, p.output),
+        output=_mtok(
+            c["output_tokens"] - c["output_audio_tokens"] - reasoning - citation, p.output
+        ),
         reasoning=_mtok(reasoning, p.reasoning),
+        citation=_mtok(citation, p.citation),
         output_audio=_mtok(c["output_audio_tokens"], _first(p.output_audio, p.output)),
         batch=batch,
         tier=tier,
         as_of=day,
-        fees=fee_lines(prices.fees, c, options or {}, where),
+        fees=fee_lines(prices.fees, c, _options(record, options, prices.fees, where), where),
     )

@@ -39,6 +39,7 @@ PRICE_FIELDS = (
     "cache_read_audio",
     "output_audio",
     "reasoning",
+    "citation",
 )
 
 
@@ -66,6 +67,7 @@ class PriceSet:
     cache_read_audio: Decimal | None = None
     output_audio: Decimal | None = None
     reasoning: Decimal | None = None
+    citation: Decimal | None = None  # citation tokens (Perplexity's Sonar Deep Research)
 
     @classmethod
     def from_record(cls, raw: Mapping[str, Any]) -> PriceSet:

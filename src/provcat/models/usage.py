@@ -2,11 +2,11 @@
 
 The fields are genai-prices' ``Usage`` names and meanings (see :mod:`provcat.models.cost`):
 ``input_tokens`` is the whole input, cache reads, cache writes and audio included;
-``output_tokens`` the whole output, reasoning and audio included. Each vendor's own usage shape is
-read into it (the field mappings, with the page or SDK type each comes from, are in
-:data:`SHAPES`): an answer's usage (:func:`usage_of`), a stream's (:class:`UsageTracker`), and
-any usage a caller hands :func:`provcat.estimate_cost` (:func:`to_usage`), which refuses a field
-that belongs to no shape and names the field meant.
+``output_tokens`` the whole output, reasoning, citation and audio tokens included. Each vendor's
+own usage shape is read into it (the field mappings, with the page or SDK type each comes from,
+are in :data:`SHAPES`): an answer's usage (:func:`usage_of`), a stream's
+(:class:`UsageTracker`), and any usage a caller hands :func:`provcat.estimate_cost`
+(:func:`to_usage`), which refuses a field that belongs to no shape and names the field meant.
 
 Shapes are recognised by their field names, never by the provider: an OpenAI-compatible vendor's
 answer reads as OpenAI's does.
@@ -42,6 +42,7 @@ USAGE_FIELDS = (
     "output_audio_tokens",
     "cache_write_1h_tokens",
     "reasoning_tokens",
+    "citation_tokens",
     # what a model's fees are billed by (genai-prices' ``requests``, and billed tool calls)
     *(COUNT_FIELDS := tuple(FEE_COUNTS.values())),
 )
@@ -50,7 +51,10 @@ USAGE_FIELDS = (
 @dataclass(frozen=True, slots=True)
 class TokenUsage:
     """Token counts of one request, and the requests and billed tool calls a model's fees count
-    (genai-prices' ``Usage`` names; None: not reported)."""
+    (genai-prices' ``Usage`` names; None: not reported); ``options``: the request options the
+    vendor reports the request ran with, as ``(name, value)`` pairs (Perplexity's
+    ``search_context_size``), which pick a fee where :func:`provcat.estimate_cost`'s
+    ``options`` name none."""
 
     input_tokens: int | None = None
     output_tokens: int | None = None
@@ -61,14 +65,17 @@ class TokenUsage:
     cache_audio_read_tokens: int | None = None
     output_audio_tokens: int | None = None
     cache_write_1h_tokens: int | None = None
+    citation_tokens: int | None = None
     requests: int | None = None
     web_searches: int | None = None
     social_searches: int | None = None
     storage_searches: int | None = None
     code_executions: int | None = None
+    options: tuple[tuple[str, str], ...] = ()
 
     def as_dict(self) -> dict[str, int]:
-        """The counts reported, by field name (what :func:`provcat.estimate_cost` also takes)."""
+        """The counts reported, by field name (what :func:`provcat.estimate_cost` also takes;
+        ``options`` are not counts and are left out)."""
         return {f: v for f in USAGE_FIELDS if (v := getattr(self, f)) is not None}
 
 
@@ -187,6 +194,30 @@ def _gemini(u: Mapping[str, Any], camel: bool = True) -> TokenUsage:
     )
 
 
+def _perplexity(u: Mapping[str, Any]) -> TokenUsage:
+    """Perplexity's Sonar chat completions (``UsageInfo`` in perplexityai, src/perplexity/types/
+    shared/usage_info.py; https://docs.perplexity.ai/api-reference/sonar-post):
+    ``prompt_tokens`` and ``completion_tokens`` leave out ``citation_tokens`` and
+    ``reasoning_tokens``, which Perplexity counts and bills apart (its pricing page's Deep
+    Research example, https://docs.perplexity.ai/docs/getting-started/pricing: 7,163 output,
+    20,016 citation and 73,997 reasoning tokens, each priced on its own), so the whole output is
+    their sum, as genai-prices' Perplexity extractor reads it; ``num_search_queries`` counts the
+    searches Sonar Deep Research bills (the ``web_search`` fee); ``search_context_size`` is the
+    request option the request fees depend on; ``cost`` is Perplexity's own reckoning (not
+    read)."""
+    reasoning = _int(u, "reasoning_tokens")
+    citation = _int(u, "citation_tokens")
+    size = u.get("search_context_size")
+    return TokenUsage(
+        input_tokens=_int(u, "prompt_tokens"),
+        output_tokens=_sum(_int(u, "completion_tokens"), reasoning, citation),
+        reasoning_tokens=reasoning,
+        citation_tokens=citation,
+        web_searches=_int(u, "num_search_queries"),
+        options=(("search_context_size", size),) if isinstance(size, str) and size else (),
+    )
+
+
 def _ollama(u: Mapping[str, Any]) -> TokenUsage:
     """Ollama's ``/api/chat`` and ``/api/generate`` (https://github.com/ollama/ollama/blob/main/
     docs/api.md#response): ``prompt_eval_count`` input tokens, ``eval_count`` output tokens."""
@@ -196,7 +227,8 @@ def _ollama(u: Mapping[str, Any]) -> TokenUsage:
 
 
 def _genai(u: Mapping[str, Any]) -> TokenUsage:
-    return TokenUsage(**{f: u.get(f) for f in USAGE_FIELDS if f in u})
+    counts: dict[str, Any] = {f: u.get(f) for f in USAGE_FIELDS if f in u}
+    return TokenUsage(**counts)
 
 
 _GEMINI_FIELDS = (
@@ -238,8 +270,34 @@ def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name)
 
 
-# Order matters only where marks overlap: none do. The genai-prices shape is the fallback.
+# A usage holding the marks of two shapes is read as the first: Perplexity's usage holds OpenAI
+# Chat Completions' marks too, so it comes first; no other marks overlap. The genai-prices shape is
+# the fallback.
 SHAPES: tuple[Shape, ...] = (
+    Shape(
+        "Perplexity Sonar",
+        frozenset({"citation_tokens", "num_search_queries", "search_context_size"}),
+        frozenset(
+            {
+                "prompt_tokens",
+                "completion_tokens",
+                "total_tokens",
+                "citation_tokens",
+                "num_search_queries",
+                "reasoning_tokens",
+                "search_context_size",
+                "cost",
+            }
+        ),
+        _perplexity,
+        {
+            "input_tokens": "prompt_tokens",
+            "output_tokens": "completion_tokens",
+            "reasoning_tokens": "reasoning_tokens",
+            "citation_tokens": "citation_tokens",
+            "web_searches": "num_search_queries",
+        },
+    ),
     Shape(
         "OpenAI Chat Completions",
         frozenset(
@@ -374,7 +432,10 @@ _GENAI = Shape(
     _genai,
     {f: f for f in USAGE_FIELDS},
 )
-_RESPONSES, _ANTHROPIC = SHAPES[1], SHAPES[2]
+_PERPLEXITY, _RESPONSES, _ANTHROPIC = (
+    next(s for s in SHAPES if s.name == name)
+    for name in ("Perplexity Sonar", "OpenAI Responses", "Anthropic Messages")
+)
 
 
 def _first_marked() -> dict[str, int]:
@@ -392,10 +453,14 @@ _FIRST_MARKED = _first_marked()
 def _shape_of(usage: Mapping[str, Any]) -> Shape:
     """The first shape (in ``SHAPES`` order) whose marks ``usage`` holds. ``output_tokens_details``
     alone is both OpenAI Responses' (``reasoning_tokens``) and Anthropic's (``thinking_tokens``):
-    its content tells."""
+    its content tells. ``citation_tokens`` is both Perplexity's mark and genai-prices' name: a
+    usage of genai-prices' names only is genai-prices'."""
     places = [_FIRST_MARKED[k] for k in usage if k in _FIRST_MARKED]
     if places:
-        return SHAPES[min(places)]
+        shape = SHAPES[min(places)]
+        if shape is _PERPLEXITY and usage.keys() <= _GENAI.fields:
+            return _GENAI
+        return shape
     details = usage.get("output_tokens_details")
     if isinstance(details, Mapping):
         return _ANTHROPIC if "thinking_tokens" in details else _RESPONSES
@@ -539,14 +604,21 @@ def to_usage(value: Any) -> TokenUsage:
     return shape.read(mapping)
 
 
+# vendor counts whose names do not say so (Perplexity's search queries)
+_OTHER_COUNTS = frozenset({"num_search_queries"})
+
+
 def _check_counts(mapping: Mapping[str, Any], where: str) -> None:
     """Every token count is a non-negative int: a string or a float would silently cost zero."""
     for key, value in mapping.items():
         name = f"{where}{key}"
         if isinstance(value, Mapping):
             _check_counts(value, name + ".")
-        elif value is not None and str(key).endswith(("tokens", "Count", "_count")):
+        elif value is not None and (
+            str(key).endswith(("tokens", "Count", "_count")) or key in _OTHER_COUNTS
+        ):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"usage {name} must be an int, not {type(value).__name__}")
             if value < 0:
-                raise ValueError(f"usage {name} is {value}: token counts cannot be negative")
+                what = "counts" if key in _OTHER_COUNTS else "token counts"
+                raise ValueError(f"usage {name} is {value}: {what} cannot be negative")
