@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:fc7b588f6f30fb540ff8803008476b418a2c207769c09da07df9bf9c8db20017'
+FINGERPRINT: Final = 'sha256:09b9462210273045f5b91b8ae49cce25e20fb4bd4848b193bb032f32e4bd3ab1'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
