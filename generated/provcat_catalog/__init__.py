@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:09b9462210273045f5b91b8ae49cce25e20fb4bd4848b193bb032f32e4bd3ab1'
+FINGERPRINT: Final = 'sha256:7774d1fbeadd575e3093d37da6dda9f196ac5ee519f023c4a0420f5c1d6ea68f'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
