@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:7774d1fbeadd575e3093d37da6dda9f196ac5ee519f023c4a0420f5c1d6ea68f'
+FINGERPRINT: Final = 'sha256:2e5d2e2932e44e53af15545527c1f7427416d02758b74c9c162e022d93fcb69f'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
