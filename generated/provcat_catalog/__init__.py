@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:2e5d2e2932e44e53af15545527c1f7427416d02758b74c9c162e022d93fcb69f'
+FINGERPRINT: Final = 'sha256:7612d197a37f56ff6c60b5253ad986fa3cc2d955603615df9794d83d7bac182e'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
