@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:7612d197a37f56ff6c60b5253ad986fa3cc2d955603615df9794d83d7bac182e'
+FINGERPRINT: Final = 'sha256:7c4028e3e44d6e5719024a89df44217f57cd7fbebb821d4ebd7708690e78e9b5'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
