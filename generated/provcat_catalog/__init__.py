@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:7c4028e3e44d6e5719024a89df44217f57cd7fbebb821d4ebd7708690e78e9b5'
+FINGERPRINT: Final = 'sha256:912457ccd3844ec401eebc2201495faa6d70e6fdbf61f62e58b6042872e97ccc'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
