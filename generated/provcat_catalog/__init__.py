@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:912457ccd3844ec401eebc2201495faa6d70e6fdbf61f62e58b6042872e97ccc'
+FINGERPRINT: Final = 'sha256:86466aaf03cf5a7a5aec108463f82ed571e4990a8fa2ec518117f07074439f93'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
