@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:6188490d101a26bc1663675192b6ccfb97d82a62fbf965c6fbef371acc50d7ee'
+FINGERPRINT: Final = 'sha256:735be4b64e8189d7e1ea0b3229480d28536dfe70d05f50221bf59564f03997f0'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -58,20 +58,39 @@ def test_retired_models_the_old_defaults_named(provider: str, old: str) -> None:
     )
 
 
-def test_request_defaults_name_current_models() -> None:
+LIFECYCLE_REVIEW = date(2026, 12, 5)  # every model's lifecycle re-read (issue #27 item 8)
+
+
+@pytest.mark.parametrize("day", [REVIEWED, LIFECYCLE_REVIEW])
+def test_request_defaults_name_current_models(day: date) -> None:
     snapshot = EndpointRegistry.snapshot()
     checked = 0
     for key in (
         "openai", "gemini", "deepseek", "groq", "mistral", "xai", "openrouter", "cerebras",
         "fireworks", "together", "perplexity", "deepinfra", "nvidia_nim",
     ):  # fmt: skip
-        for spec in snapshot.providers[key].endpoints.values():
+        for name, spec in snapshot.providers[key].endpoints.items():
             model = spec.request_defaults.get("model")
             if model is None:
                 continue
-            assert get_model(key, model, as_of=REVIEWED).lifecycle(REVIEWED) == "active"
+            assert get_model(key, model, as_of=day).lifecycle(day) == "active", f"{key}/{model}"
+            # a default never sits on a retired endpoint (deprecated ones still serve it)
+            status = (spec.lifecycle or {}).get("status")
+            assert status != "retired", f"{key}/{name} is retired but gives a default model"
             checked += 1
     assert checked > 0  # the providers above all have request defaults with a model
+
+
+def test_no_default_or_alias_lifecycle_diagnostic_on_the_lifecycle_review_day() -> None:
+    lifecycle = {
+        "unknown_default_model",
+        "retired_model_in_use",
+        "deprecated_model_in_use",
+        "request_default_on_retired_endpoint",
+    }
+    result = run(CATALOG, as_of=LIFECYCLE_REVIEW)
+    assert result.ok
+    assert [d.as_text() for d in result.diagnostics if d.code in lifecycle] == []
 
 
 # Totals computed by genai-prices 0.2.3 (pydantic's reference implementation, its own price data)

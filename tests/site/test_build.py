@@ -193,4 +193,6 @@ def test_the_secondary_page_lists_each_fact_a_model_marks_secondary() -> None:
     # catalog/providers/*.yaml: the facts these models mark as read on a third party's page
     assert listed[("fireworks", "accounts/fireworks/models/gpt-oss-120b")] == ["prices.cache_read"]
     assert listed[("openai", "gpt-6.1-terra")][0] == "prices"
-    assert ("openai", "gpt-4.1-mini") not in listed  # its note's words are not a mark
+    # lifecycle facts read only on a third party's page (issue #27 item 8)
+    assert listed[("openai", "gpt-4.1-mini")] == ["deprecation_date", "successor"]
+    assert ("openai", "gpt-6-luna") not in listed  # its note's words are not a mark

@@ -27,7 +27,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         },
         'reasoning': True,
         'release_date': '2026-06-09',
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
             'https://platform.claude.com/docs/en/models/fable-5/overview',
             'https://platform.claude.com/docs/en/about-claude/pricing',
@@ -57,7 +57,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         },
         'reasoning': True,
         'release_date': '2026-09-01',
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
             'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/fable-5-1/overview',
@@ -88,7 +88,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         },
         'reasoning': True,
         'release_date': '2026-11-09',
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
             'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/fable-5-2/overview',
@@ -129,7 +129,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         },
         'reasoning': True,
         'release_date': '2026-10-07',
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
             'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/haiku-5-5/overview',
@@ -162,7 +162,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'max_output_tokens': 64000,
         'modalities': {'input': ('text', 'image'), 'output': ('text',)},
         'name': 'Claude Opus 4.5',
-        'note': "Limits, prices and release date from its overview page (dated id and the claude-opus-4-5 alias). Deprecated 2026-11-23 with tentative retirement 2027-01-22 and replacement claude-opus-5-5 as modelpin 0.5.7 (2026-11-26) reads Anthropic's model status table, which was not readable here itself; the retirement covers the undated alias too.",
+        'note': 'Limits, prices and release date from its overview page (dated id and the claude-opus-4-5 alias). Deprecated; retirement 2027-01-22 from Anthropic\'s own SDK, re-read 2026-12-05: the anthropic SDK (2.14.0 and 2.17.0) warns that claude-opus-4-5-20251101 and claude-opus-4-5 "will reach end-of-life on January 22nd, 2027". The deprecation day (2026-11-23) and the replacement claude-opus-5-5 are as modelpin 0.5.7 reads Anthropic\'s model status table (the table itself was not readable here); the retirement covers the undated alias too.',
         'open_weights': False,
         'prices': {
             'batch': {'discount': '0.50'},
@@ -174,12 +174,20 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         },
         'reasoning': True,
         'release_date': '2025-11-24',
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
+        'secondary': (
+            {
+                'facts': ['deprecation_date', 'successor'],
+                'source': 'https://github.com/samarthputhraya/Modelpin/releases/tag/v0.5.7',
+                'note': "As modelpin 0.5.7 (2026-11-26) reads Anthropic's model status table, which was not readable here itself.",
+            },
+        ),
         'shutdown_date': '2027-01-22',
         'source': (
             'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/opus-4-5/overview',
             'https://platform.claude.com/docs/en/about-claude/model-deprecations',
+            'https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/_data/deprecated_models.py',
         ),
         'status': 'deprecated',
         'successor': 'claude-opus-5-5',
@@ -207,7 +215,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         },
         'reasoning': True,
         'release_date': '2026-07-24',
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
             'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/opus-5/overview',
@@ -236,7 +244,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
             'output': '20',
         },
         'reasoning': True,
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
             'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/opus-5-5/overview',
@@ -267,7 +275,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         },
         'reasoning': True,
         'release_date': '2026-06-30',
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
             'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/sonnet-5/overview',
@@ -296,7 +304,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
             'output': '10',
         },
         'reasoning': True,
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
             'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/sonnet-5-5/overview',

@@ -12,11 +12,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'family': 'gpt-oss',
         'name': 'OpenAI gpt-oss-120b',
-        'note': "Served serverless as openai/gpt-oss-120b; limits and prices were not read on Together's pages here, so no cost estimate is offered.",
+        'note': "Served serverless as openai/gpt-oss-120b; limits and prices were not read on Together's pages here, so no cost estimate is offered. Lifecycle re-checked 2026-12-05: Together's own chat model catalog (togethercomputer/skills) still lists it as a serverless model; the table of Together's deprecations page was not readable here.",
         'open_weights': True,
         'release_date': '2025-08-05',
-        'reviewed_at': '2026-12-01',
-        'source': ('https://docs.together.ai/docs/gpt-oss',),
+        'reviewed_at': '2026-12-05',
+        'source': (
+            'https://docs.together.ai/docs/gpt-oss',
+            'https://github.com/togethercomputer/skills/blob/main/skills/together-chat-completions/references/models.md',
+        ),
         'status': 'active',
     },
 )

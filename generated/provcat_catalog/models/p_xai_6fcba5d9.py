@@ -10,7 +10,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
     {
         'model': 'grok-3',
         'aliases': (),
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'shutdown_date': '2026-05-15',
         'source': ('https://docs.x.ai/developers/migration/may-15-retirement',),
         'status': 'retired',
@@ -19,7 +19,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
     {
         'model': 'grok-4-0709',
         'aliases': (),
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'shutdown_date': '2026-05-15',
         'source': ('https://docs.x.ai/developers/migration/may-15-retirement',),
         'status': 'retired',
@@ -28,7 +28,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
     {
         'model': 'grok-4-1-fast-reasoning',
         'aliases': (),
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'shutdown_date': '2026-05-15',
         'source': ('https://docs.x.ai/developers/migration/may-15-retirement',),
         'status': 'retired',
@@ -37,7 +37,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
     {
         'model': 'grok-4-fast-reasoning',
         'aliases': (),
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'shutdown_date': '2026-05-15',
         'source': ('https://docs.x.ai/developers/migration/may-15-retirement',),
         'status': 'retired',
@@ -51,7 +51,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'family': 'grok',
         'modalities': {'input': ('text', 'image', 'pdf'), 'output': ('text',)},
         'name': 'Grok 4.3',
-        'note': "xAI's migration guide names grok-4.3 as the replacement of the models it retired on 2026-05-15. Limits, efforts and prices (with the long-context tier) agree with models.dev (f3fc692); resellers quote the tier threshold as 204,800 tokens and the output limit variously, so max output is left out.",
+        'note': "xAI's migration guide names grok-4.3 as the replacement of the models it retired on 2026-05-15 (re-read 2026-12-05, both editions of the page); no xAI page read here marks grok-4.3 deprecated or announces a retirement for it (xAI's models page itself was not readable here). Limits, efforts and prices (with the long-context tier) agree with models.dev (f3fc692); resellers quote the tier threshold as 204,800 tokens and the output limit variously, so max output is left out.",
         'open_weights': False,
         'prices': {
             'cache_read': '0.20',
@@ -69,7 +69,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'reasoning': True,
         'reasoning_efforts': ('none', 'low', 'medium', 'high'),
         'release_date': '2026-04-17',
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'source': (
             'https://docs.x.ai/developers/models',
             'https://docs.x.ai/developers/migration/may-15-retirement',
@@ -81,7 +81,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
     {
         'model': 'grok-code-fast-1',
         'aliases': (),
-        'reviewed_at': '2026-12-01',
+        'reviewed_at': '2026-12-05',
         'shutdown_date': '2026-05-15',
         'source': ('https://docs.x.ai/developers/migration/may-15-retirement',),
         'status': 'retired',
