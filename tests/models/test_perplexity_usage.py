@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from provcat import estimate_cost
-from provcat.models.usage import TokenUsage, UsageTracker, to_usage, usage_of
+from provcat.models.usage import TokenUsage, UsageTracker, usage_of
+from provcat.models.usage_input import to_usage
 
 # The pricing page's "Deep Research Example" (Cost Examples, Low tab): input tokens (33)
 # $0.000066, output tokens (7163) $0.057304, citation tokens (20016) $0.040032, reasoning tokens

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from provcat import estimate_cost
-from provcat.models.usage import TokenUsage, UsageTracker, to_usage, usage_of
+from provcat.models.usage import TokenUsage, UsageTracker, usage_of
+from provcat.models.usage_input import to_usage
 from tests.models.inventory_catalog import use_acme
 
 

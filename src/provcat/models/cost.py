@@ -14,8 +14,8 @@ too (``cache_audio_read_tokens`` is the cached part of the audio and of the cach
 ``usage``), or a vendor's own usage object or dict: OpenAI's ``prompt_tokens`` /
 ``completion_tokens`` with their details, Responses', Anthropic's, Gemini's ``usageMetadata``,
 Perplexity's (``citation_tokens``, ``reasoning_tokens``, ``num_search_queries``,
-``search_context_size``), Ollama's (:func:`provcat.models.usage.to_usage` reads each; a field no
-shape holds is an error naming the field meant).
+``search_context_size``), Ollama's (:func:`provcat.models.usage_input.to_usage` reads each; a
+field no shape holds is an error naming the field meant).
 
 The prices are those in force on ``as_of`` (default today): a model whose vendor announced a
 price change holds a schedule of periods, and the day picks one.
@@ -43,7 +43,8 @@ from provcat.errors import PricingUnavailable
 from provcat.models.fees import FeeLine, fee_lines
 from provcat.models.inventory import find_model
 from provcat.models.prices import Fee, Prices, PriceSet
-from provcat.models.usage import USAGE_FIELDS, TokenUsage, to_usage
+from provcat.models.usage import USAGE_FIELDS, TokenUsage
+from provcat.models.usage_input import to_usage
 
 __all__ = ["USAGE_FIELDS", "Cost", "FeeLine", "estimate_cost"]
 

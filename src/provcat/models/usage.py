@@ -6,7 +6,8 @@ The fields are genai-prices' ``Usage`` names and meanings (see :mod:`provcat.mod
 own usage shape is read into it (the field mappings, with the page or SDK type each comes from,
 are in :data:`SHAPES`): an answer's usage (:func:`usage_of`), a stream's
 (:class:`UsageTracker`), and any usage a caller hands :func:`provcat.estimate_cost`
-(:func:`to_usage`), which refuses a field that belongs to no shape and names the field meant.
+(:func:`provcat.models.usage_input.to_usage`, which refuses a field that belongs to no shape and
+names the field meant).
 
 Shapes are recognised by their field names, never by the provider: an OpenAI-compatible vendor's
 answer reads as OpenAI's does.
@@ -14,21 +15,21 @@ answer reads as OpenAI's does.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from provcat.catalog.keys import suggest
 from provcat.models.prices import FEE_COUNTS
 
 __all__ = [
     "COUNT_FIELDS",
+    "GENAI",
     "SHAPES",
     "USAGE_FIELDS",
+    "Shape",
     "TokenUsage",
     "UsageTracker",
-    "to_usage",
+    "shape_of",
     "usage_of",
 ]
 
@@ -425,7 +426,7 @@ SHAPES: tuple[Shape, ...] = (
         {"input_tokens": "prompt_eval_count", "output_tokens": "eval_count"},
     ),
 )
-_GENAI = Shape(
+GENAI = Shape(
     "genai-prices",
     frozenset(USAGE_FIELDS),
     frozenset(USAGE_FIELDS),
@@ -450,7 +451,7 @@ def _first_marked() -> dict[str, int]:
 _FIRST_MARKED = _first_marked()
 
 
-def _shape_of(usage: Mapping[str, Any]) -> Shape:
+def shape_of(usage: Mapping[str, Any]) -> Shape:
     """The first shape (in ``SHAPES`` order) whose marks ``usage`` holds. ``output_tokens_details``
     alone is both OpenAI Responses' (``reasoning_tokens``) and Anthropic's (``thinking_tokens``):
     its content tells. ``citation_tokens`` is both Perplexity's mark and genai-prices' name: a
@@ -458,13 +459,13 @@ def _shape_of(usage: Mapping[str, Any]) -> Shape:
     places = [_FIRST_MARKED[k] for k in usage if k in _FIRST_MARKED]
     if places:
         shape = SHAPES[min(places)]
-        if shape is _PERPLEXITY and usage.keys() <= _GENAI.fields:
-            return _GENAI
+        if shape is _PERPLEXITY and usage.keys() <= GENAI.fields:
+            return GENAI
         return shape
     details = usage.get("output_tokens_details")
     if isinstance(details, Mapping):
         return _ANTHROPIC if "thinking_tokens" in details else _RESPONSES
-    return _GENAI
+    return GENAI
 
 
 def usage_of(data: Mapping[str, Any]) -> TokenUsage | None:
@@ -473,7 +474,7 @@ def usage_of(data: Mapping[str, Any]) -> TokenUsage | None:
     Lenient: fields a shape does not know are ignored (vendors add some)."""
     raw = data.get("usage")
     if isinstance(raw, Mapping):
-        return _shape_of(raw).read(raw)
+        return shape_of(raw).read(raw)
     meta = data.get("usageMetadata")
     if isinstance(meta, Mapping):
         return _gemini(meta)
@@ -508,117 +509,8 @@ class UsageTracker:
             raw = holder.get("usage")
             if isinstance(raw, Mapping):
                 self._raw.update((k, v) for k, v in raw.items() if v is not None)
-                self.usage = _shape_of(self._raw).read(self._raw)
+                self.usage = shape_of(self._raw).read(self._raw)
                 return
         found = usage_of(event)
         if found is not None:
             self.usage = found
-
-
-# --- estimate_cost's input ----------------------------------------------------------------------
-
-_ALL_NAMES = sorted({f for s in (*SHAPES, _GENAI) for f in s.fields})
-_ALL_NAMES_SET = frozenset(_ALL_NAMES)
-
-
-def _meaning(key: str) -> str | None:
-    """The genai-prices name of the count ``key`` is in some shape (its own name for it)."""
-    for other in (_GENAI, *SHAPES):
-        for genai, own in other.names.items():
-            if own.partition(".")[0] == key and "." not in own:
-                return genai
-    return None
-
-
-def _unknown(key: str, shape: Shape, keys: frozenset[str]) -> ValueError:
-    """The error for ``key`` in a usage read as ``shape``: the same count's name in that shape
-    when ``key`` is another shape's name for it, else the closest spelling."""
-    meaning = _meaning(key)
-    own = shape.names.get(meaning) if meaning else None
-    if own is not None:
-        hint = f"; did you mean '{own}' (the {shape.name} name for {meaning})?"
-    else:
-        close = suggest(key, sorted(shape.fields))
-        hint = f"; {close}" if close else "; fields: " + ", ".join(sorted(shape.fields))
-    mark = sorted(keys & shape.marks)
-    told = f" (read as {shape.name} usage, from '{mark[0]}')" if mark else ""
-    return ValueError(f"usage has no field '{key}'{told}{hint}")
-
-
-def _as_mapping(value: Any) -> Mapping[str, Any] | None:
-    """A usage record as plain data: a mapping as is; a vendor SDK's object (pydantic) or a
-    dataclass dumped; another object's attributes of a known name. None: an object holding
-    no field of any shape."""
-    if isinstance(value, Mapping):
-        return value
-    data: Any = None
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        data = dump(exclude_none=True)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data = {k: v for k, v in dataclasses.asdict(value).items() if v is not None}
-    else:
-        data = {n: getattr(value, n) for n in _ALL_NAMES if getattr(value, n, None) is not None}
-    if not isinstance(data, Mapping) or not any(k in _ALL_NAMES_SET for k in data):
-        return None
-    return data
-
-
-def to_usage(value: Any) -> TokenUsage:
-    """``value`` as a TokenUsage: a TokenUsage, anything with a ``usage`` (a call's result, a
-    stream), genai-prices' field names, or a vendor's own usage object or dict (a whole answer
-    body with ``usage`` or ``usageMetadata`` too). Strict: a field no shape of the value's kind
-    holds is an error that names the field meant."""
-    if isinstance(value, TokenUsage):
-        return value
-    if value is None:
-        raise TypeError(
-            "usage is None: the answer reported no token usage (a stream of OpenAI Chat "
-            "Completions reports it only with stream_options.include_usage, which stream() sets)"
-        )
-    if hasattr(type(value), "usage") or (
-        not isinstance(value, Mapping) and hasattr(value, "usage")
-    ):
-        inner = value.usage  # a call's result, a stream, a vendor SDK's response object
-        if inner is None:
-            raise TypeError(
-                f"this {type(value).__name__} carries no usage: the answer reported none (a "
-                "stream's usage is known once it has ended)"
-            )
-        return to_usage(inner)
-    mapping = _as_mapping(value)
-    if mapping is None:
-        raise TypeError(
-            f"usage ({type(value).__name__}) has none of the fields {', '.join(USAGE_FIELDS)}, "
-            "nor a vendor's usage fields: pass a TokenUsage, a call's result or a usage dict"
-        )
-    for wrapper in ("usage", "usageMetadata", "usage_metadata"):  # a whole answer's body
-        if wrapper in mapping and not isinstance(mapping[wrapper], (int, float)):
-            return to_usage(mapping[wrapper])
-    keys = frozenset(str(k) for k in mapping)
-    shape = _shape_of(mapping)
-    for key in sorted(keys):
-        if key not in shape.fields:
-            raise _unknown(key, shape, keys)
-    _check_counts(mapping, "")
-    return shape.read(mapping)
-
-
-# vendor counts whose names do not say so (Perplexity's search queries)
-_OTHER_COUNTS = frozenset({"num_search_queries"})
-
-
-def _check_counts(mapping: Mapping[str, Any], where: str) -> None:
-    """Every token count is a non-negative int: a string or a float would silently cost zero."""
-    for key, value in mapping.items():
-        name = f"{where}{key}"
-        if isinstance(value, Mapping):
-            _check_counts(value, name + ".")
-        elif value is not None and (
-            str(key).endswith(("tokens", "Count", "_count")) or key in _OTHER_COUNTS
-        ):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"usage {name} must be an int, not {type(value).__name__}")
-            if value < 0:
-                what = "counts" if key in _OTHER_COUNTS else "token counts"
-                raise ValueError(f"usage {name} is {value}: {what} cannot be negative")
