@@ -145,3 +145,63 @@ def test_exa_output_schema_within_the_limits_passes() -> None:
     props["o"] = {"type": "object", "properties": {"x": {"type": "integer"}}}
     assert _exa({"type": "object", "properties": props}).output_schema is not None
     assert _exa({"type": "text", "description": "a summary"}).output_schema is not None
+
+
+# ---- Request models: limits the vendors document on a field (rules review of 2026-12-05)
+
+
+def _messages(tools: list[dict[str, Any]]) -> Any:
+    from provcat.endpoints.protocols.anthropic_messages import MessagesRequest
+
+    return MessagesRequest.model_validate(
+        {"model": "claude-haiku-4-5", "max_tokens": 16, "messages": [], "tools": tools}
+    )
+
+
+def _anthropic_tool(i: int, *, strict: bool) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {}, "additionalProperties": False}
+    return {"name": f"t{i}", "input_schema": schema, "strict": strict}
+
+
+def test_anthropic_messages_refuses_21_strict_tools() -> None:
+    # https://platform.claude.com/docs/en/build-with-claude/structured-outputs#schema-complexity-limits
+    with pytest.raises(
+        ValidationError, match="21 tools have strict: true; Anthropic allows at most 20"
+    ):
+        _messages([_anthropic_tool(i, strict=True) for i in range(21)])
+
+
+def test_anthropic_messages_counts_only_strict_tools() -> None:
+    tools = [_anthropic_tool(i, strict=True) for i in range(20)]
+    tools += [_anthropic_tool(100 + i, strict=False) for i in range(30)]
+    assert len(_messages(tools).tools) == 50
+
+
+def _agent(skills: list[dict[str, Any]]) -> Any:
+    from provcat.providers.perplexity.agent import PerplexityAgentRequest
+
+    return PerplexityAgentRequest.model_validate({"input": "q", "skills": skills})
+
+
+def _skill(description: str = "d", instructions: str = "i") -> dict[str, Any]:
+    return {"type": "inline", "name": "s", "description": description, "instructions": instructions}
+
+
+def test_perplexity_inline_skill_description_past_1024_bytes_is_refused() -> None:
+    # perplexityai 0.46.1 SkillInlineSkill.description: "limited to 1,024 UTF-8 bytes"; bytes,
+    # not characters: 342 three-byte characters are 1,026 bytes
+    with pytest.raises(ValidationError, match=r"skills\[0\].description has 1026 UTF-8 bytes"):
+        _agent([_skill(description="€" * 342)])
+    assert _agent([_skill(description="€" * 341)]).skills is not None
+
+
+def test_perplexity_inline_skill_instructions_per_skill_and_in_all() -> None:
+    # "limited to 65,536 UTF-8 bytes per skill and 262,144 bytes across the request"
+    with pytest.raises(ValidationError, match=r"skills\[1\].instructions has 65537 UTF-8 bytes"):
+        _agent([_skill(), _skill(instructions="x" * 65_537)])
+    five = [_skill(instructions="x" * 65_536) for _ in range(5)]
+    with pytest.raises(
+        ValidationError, match="327680 UTF-8 bytes in all; Perplexity allows at most 262144"
+    ):
+        _agent(five)
+    assert _agent([*five[:4], {"type": "builtin", "name": "office"}]).skills is not None
