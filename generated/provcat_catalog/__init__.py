@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:fc7b588f6f30fb540ff8803008476b418a2c207769c09da07df9bf9c8db20017'
+FINGERPRINT: Final = 'sha256:020d1227da1ec203d55af1ac1450d4bb9bc0c4c82f1f0fbdf01301d9d3dead5e'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -147,6 +147,126 @@ def test_exa_output_schema_within_the_limits_passes() -> None:
     assert _exa({"type": "text", "description": "a summary"}).output_schema is not None
 
 
+# ---- Anthropic strict tool use, rules review of 2026-12-05: the structured-outputs page's JSON
+# Schema limitations (`allOf` with `$ref`, regular-expression features) and schema complexity
+# limits (24 optional and 16 union-typed parameters across a request's strict schemas).
+# https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations
+
+
+def _strict(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    schema["required"] = list(properties) if required is None else required
+    return _tool(schema)
+
+
+def _strict_errors(tool: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(d.code, d.path) for d in check(tool, "anthropic-strict") if d.severity == "error"]
+
+
+def test_anthropic_strict_refuses_all_of_over_a_reference() -> None:
+    tool = _strict({"a": {"allOf": [{"$ref": "#/$defs/x"}, {"description": "an x"}]}})
+    tool["inputSchema"]["$defs"] = {"x": {"type": "string"}}
+    assert _strict_errors(tool) == [
+        ("anthropic-strict/all-of-ref", "inputSchema.properties.a.allOf[0].$ref")
+    ]
+    assert not compile_tool(tool, "anthropic-strict", allow_lossy=True).ok
+    # the same schema written out, or the reference outside allOf, is fine
+    inline = _strict({"a": {"allOf": [{"type": "string"}, {"description": "an x"}]}})
+    assert _strict_errors(inline) == []
+    plain = _strict({"a": {"$ref": "#/$defs/x"}})
+    plain["inputSchema"]["$defs"] = {"x": {"type": "string"}}
+    assert _strict_errors(plain) == []
+
+
+@pytest.mark.parametrize(
+    ("pattern", "feature"),
+    [
+        (r"^(a+)-\1$", "backreference"),
+        (r"^(?P<w>a)(?P=w)$", "backreference"),
+        (r"^(?=.*\d)\w+$", "lookaround"),
+        (r"(?<!x)y", "lookaround"),
+        (r"\bword\b", "word-boundary"),
+        (r"a\B", "word-boundary"),
+    ],
+)
+def test_anthropic_strict_refuses_an_unsupported_regex_feature(pattern: str, feature: str) -> None:
+    tool = _strict({"code": {"type": "string", "pattern": pattern}})
+    found = [d for d in check(tool, "anthropic-strict") if d.severity == "error"]
+    assert [(d.code, d.path) for d in found] == [
+        ("anthropic-strict/unsupported-pattern-syntax", "inputSchema.properties.code.pattern")
+    ]
+    assert found[0].message.endswith(f"does not support: {feature}.")
+    assert not compile_tool(tool, "anthropic-strict").ok
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"^\d{3}-[a-z]+$", r"^[\b]+$", r"^a\\b$", r"^(?:ab)+\.(x|y)$", r"^[]\b]$"],
+)
+def test_anthropic_strict_keeps_a_simple_pattern(pattern: str) -> None:
+    tool = _strict({"code": {"type": "string", "pattern": pattern}})
+    assert _strict_errors(tool) == []
+    output = compile_tool(tool, "anthropic-strict").output
+    assert output is not None
+    assert output["input_schema"]["properties"]["code"]["pattern"] == pattern
+
+
+def test_anthropic_strict_refuses_25_optional_parameters() -> None:
+    props = {f"p{i}": {"type": "string"} for i in range(25)}
+    found = [d for d in check(_strict(props, required=[]), "anthropic-strict")]
+    assert [(d.code, d.path) for d in found if d.severity == "error"] == [
+        ("anthropic-strict/too-many-optional-properties", "inputSchema")
+    ]
+    assert "25 optional properties" in found[0].message
+    # 24 pass; a nested object's optional properties count too
+    assert _strict_errors(_strict(dict(list(props.items())[:24]), required=[])) == []
+    nested = dict(list(props.items())[:24])
+    nested["n"] = {
+        "type": "object",
+        "properties": {"x": {"type": "string"}},
+        "additionalProperties": False,
+    }
+    assert [c for c, _ in _strict_errors(_strict(nested, required=["n"]))] == [
+        "anthropic-strict/too-many-optional-properties"
+    ]
+
+
+def test_anthropic_strict_refuses_17_union_typed_parameters() -> None:
+    kinds: list[dict[str, Any]] = [
+        {"type": ["string", "null"]},
+        {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+        {"type": "string", "nullable": True},
+    ]
+    props = {f"p{i}": kinds[i % 4] for i in range(17)}
+    code = "anthropic-strict/too-many-union-properties"
+    found = [d for d in check(_strict(props), "anthropic-strict") if d.code == code]
+    assert [(d.severity, d.path) for d in found] == [("error", "inputSchema")]
+    assert "17 union-typed parameters" in found[0].message
+    del props["p16"]
+    assert code not in {d.code for d in check(_strict(props), "anthropic-strict")}
+
+
+def test_anthropic_reports_pattern_as_documented() -> None:
+    # the non-strict target: `pattern` is on Anthropic's supported list (simple regular
+    # expressions), so it is no longer reported as on neither list
+    tool = _tool({"type": "object", "properties": {"c": {"type": "string", "pattern": "^a$"}}})
+    assert "anthropic/keyword-not-documented" not in {d.code for d in check(tool, "anthropic")}
+
+
+def test_pattern_features_know_escapes_and_character_classes() -> None:
+    from provcat.toolschema.families.patterns import features
+
+    assert features(r"(?<w>a)\k<w>") == ["backreference"]  # ECMA named group, as sent
+    assert features(r"(a)\1(?=b)\b") == ["backreference", "lookaround", "word-boundary"]
+    assert features(r"[\b\1]\\b\\1") == []  # in a class, or an escaped backslash
+    assert features(r"[^]\B]x") == []  # `]` right after `[^` is a literal
+
+
 # ---- Request models: limits the vendors document on a field (rules review of 2026-12-05)
 
 
