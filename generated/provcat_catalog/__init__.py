@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:020d1227da1ec203d55af1ac1450d4bb9bc0c4c82f1f0fbdf01301d9d3dead5e'
+FINGERPRINT: Final = 'sha256:3086d921cba71149d6e14be561f730e8b0bc34471dc057096fda7703b51bef14'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -2260,21 +2260,21 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         'display_name': 'OpenAI',
         'description': 'A Responses API function tool with `strict` on; its parameters follow the structured-outputs JSON Schema subset.',
         'api_surface': 'Responses API `POST /v1/responses`: `tools[]` function tool with `strict: true`',
-        'rules_reviewed_at': '2026-12-01',
+        'rules_reviewed_at': '2026-12-05',
         'review': (
             {
                 'source': 'https://developers.openai.com/api/docs/guides/structured-outputs',
-                'checked': 'Supported keywords and string formats, the root-object and `additionalProperties: false` requirements, every property required, and the limits: 5000 object properties, 10 levels of nesting, 1000 enum values, 15000 characters for an enum over 250 values, 120000 characters of names and values.',
-                'change': '`openai/schema-too-deep` now cites this guide (it cited a community thread); every limit still matches.',
-            },
-            {
-                'source': 'https://developers.openai.com/api/docs/guides/function-calling',
-                'checked': 'Strict mode for function tools and `null` for optional fields.',
+                'checked': 'Supported keywords and string formats, the root-object, no-root-`anyOf` and `additionalProperties: false` requirements, every property required, the keywords listed as not supported (`allOf`, `not`, `dependentRequired`, `dependentSchemas`, `if`/`then`/`else`), definitions and recursion, and the limits: 5000 object properties, 10 levels of nesting, 1000 enum values, 15000 characters for an enum over 250 values, 120000 characters of names and values.',
                 'change': 'none',
             },
             {
-                'source': 'https://developers.openai.com/api/docs/api-reference/responses/create',
-                'checked': 'The function tool object (`name`, `description`, `parameters`, `strict`) and the name rule (a-z, A-Z, 0-9, `_`, `-`, at most 64).',
+                'source': 'https://github.com/openai/openai-python/blob/main/src/openai/lib/_pydantic.py',
+                'checked': "`to_strict_json_schema` of openai 3.57.0 (the pinned SDK): objects closed, every property required, `allOf` of one entry merged, `default: null` dropped, and a `$ref` with sibling keywords written out, since strict mode refuses it (the API's error: `$ref cannot have keywords`).",
+                'change': 'New error `openai/ref-with-sibling-keywords`: the reference is written out in place (the siblings winning where both hold a keyword, lossy only then); the target used to send `{"$ref", "description"}` as written, which strict mode refuses (the SchemaPort fixture record_payment\'s `total`).',
+            },
+            {
+                'source': 'https://github.com/openai/openai-python/blob/main/src/openai/types/shared_params/function_definition.py',
+                'checked': "The function's `name` rule in openai 3.57.0 (a-z, A-Z, 0-9, `_`, `-`, at most 64), `description`, `parameters` and `strict`.",
                 'change': 'none',
             },
         ),
@@ -2837,6 +2837,27 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'source': 'https://developers.openai.com/api/docs/guides/structured-outputs',
             },
             {
+                'code': 'openai/ref-with-sibling-keywords',
+                'severity': 'error',
+                'triggers': ({'kind': 'ref', 'case': 'with-siblings'},),
+                'action': 'inline-ref',
+                'lossy': False,
+                'message': '`$ref` {ref} stands beside other keywords; strict mode refuses a `$ref` with sibling keywords.',
+                'compile': 'Writes what {ref} points at in place of the reference, the sibling keywords winning where both hold one.',
+                'transformation': {
+                    'code': 'inlined-reference-with-siblings',
+                    'detail': 'Wrote {ref} out beside its sibling keywords.',
+                },
+                'extra': {
+                    'conflict': {
+                        'code': 'replaced-referenced-constraint',
+                        'detail': "`{keyword}` beside {ref} replaced the referenced schema's `{keyword}`; only the sibling's value is kept.",
+                    },
+                },
+                'docs_url': 'https://developers.openai.com/api/docs/guides/structured-outputs',
+                'source': 'https://github.com/openai/openai-python/blob/main/src/openai/lib/_pydantic.py',
+            },
+            {
                 'code': 'openai/conflicting-definitions-keywords',
                 'severity': 'error',
                 'triggers': ({'kind': 'definitions', 'case': 'conflicting'},),
@@ -2959,17 +2980,17 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         'display_name': 'OpenAI Chat Completions',
         'description': 'A Chat Completions function tool with `strict` on, for OpenAI and the OpenAI-compatible chat APIs.',
         'api_surface': 'Chat Completions `POST /v1/chat/completions` (OpenAI and OpenAI-compatible chat APIs): `tools[].function` with `strict: true`',
-        'rules_reviewed_at': '2026-12-01',
+        'rules_reviewed_at': '2026-12-05',
         'review': (
             {
-                'source': 'https://developers.openai.com/api/docs/api-reference/chat/create',
-                'checked': 'The Chat Completions tool envelope `{type: function, function: {name, description, parameters, strict}}`.',
+                'source': 'https://github.com/openai/openai-python/blob/main/src/openai/types/chat/completion_create_params.py',
+                'checked': 'The Chat Completions tool envelope `{type: function, function: {name, description, parameters, strict}}` in openai 3.57.0.',
                 'change': 'none',
             },
             {
                 'source': 'https://developers.openai.com/api/docs/guides/structured-outputs',
                 'checked': 'The strict-mode JSON Schema subset and limits, taken from the openai target.',
-                'change': 'Through openai: `openai-chat/schema-too-deep` now cites the guide.',
+                'change': "Through openai: new error `openai-chat/ref-with-sibling-keywords` (a `$ref` beside other keywords is written out, as openai-python's to_strict_json_schema does).",
             },
         ),
         'api_key_env': 'OPENAI_API_KEY',
@@ -3518,6 +3539,27 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'extra': {},
                 'docs_url': 'https://developers.openai.com/api/docs/guides/structured-outputs',
                 'source': 'https://developers.openai.com/api/docs/guides/structured-outputs',
+            },
+            {
+                'code': 'openai-chat/ref-with-sibling-keywords',
+                'severity': 'error',
+                'triggers': ({'kind': 'ref', 'case': 'with-siblings'},),
+                'action': 'inline-ref',
+                'lossy': False,
+                'message': '`$ref` {ref} stands beside other keywords; strict mode refuses a `$ref` with sibling keywords.',
+                'compile': 'Writes what {ref} points at in place of the reference, the sibling keywords winning where both hold one.',
+                'transformation': {
+                    'code': 'inlined-reference-with-siblings',
+                    'detail': 'Wrote {ref} out beside its sibling keywords.',
+                },
+                'extra': {
+                    'conflict': {
+                        'code': 'replaced-referenced-constraint',
+                        'detail': "`{keyword}` beside {ref} replaced the referenced schema's `{keyword}`; only the sibling's value is kept.",
+                    },
+                },
+                'docs_url': 'https://developers.openai.com/api/docs/guides/structured-outputs',
+                'source': 'https://github.com/openai/openai-python/blob/main/src/openai/lib/_pydantic.py',
             },
             {
                 'code': 'openai-chat/conflicting-definitions-keywords',

@@ -49,6 +49,9 @@ OPENAI: dict[str, dict[str, Any]] = {
     "unknown-keyword": tool(obj(a={"type": "string", "x-foo": 1})),
     "unsupported-string-format": tool(obj(a={"type": "string", "format": "uri"})),
     "one-of-converted-to-any-of": tool(obj(a={"oneOf": [S, {"type": "integer"}]})),
+    "ref-with-sibling-keywords": tool(
+        {**obj(a={"$ref": "#/$defs/A", "description": "an A"}), "$defs": {"A": S}}
+    ),
     "conflicting-definitions-keywords": tool(
         {**obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": S}, "definitions": {"B": S}}
     ),

@@ -325,3 +325,69 @@ def test_perplexity_inline_skill_instructions_per_skill_and_in_all() -> None:
     ):
         _agent(five)
     assert _agent([*five[:4], {"type": "builtin", "name": "office"}]).skills is not None
+
+
+# ---- OpenAI strict mode: a `$ref` with sibling keywords is refused by the API ("$ref cannot have
+# keywords {'description'}"); openai-python's to_strict_json_schema unravels such a reference
+# (src/openai/lib/_pydantic.py), and so does the openai target (rules review of 2026-12-05)
+
+
+def _with_sibling_ref(extra: dict[str, Any]) -> dict[str, Any]:
+    money = {
+        "type": "object",
+        "properties": {"amount": {"type": "number"}},
+        "required": ["amount"],
+        "additionalProperties": False,
+    }
+    schema = {
+        "type": "object",
+        "properties": {"total": {"$ref": "#/$defs/Money", **extra}},
+        "required": ["total"],
+        "additionalProperties": False,
+        "$defs": {"Money": money},
+    }
+    return _tool(schema)
+
+
+@pytest.mark.parametrize("target", ["openai", "openai-chat"])
+def test_openai_writes_out_a_reference_with_sibling_keywords(target: str) -> None:
+    tool = _with_sibling_ref({"description": "The amount received"})
+    assert [(d.code, d.severity, d.path) for d in check(tool, target)] == [
+        (f"{target}/ref-with-sibling-keywords", "error", "inputSchema.properties.total.$ref")
+    ]
+    result = compile_tool(tool, target)
+    assert result.ok
+    assert result.output is not None
+    params = (
+        result.output["parameters"]
+        if target == "openai"
+        else result.output["function"]["parameters"]
+    )
+    total = params["properties"]["total"]
+    assert "$ref" not in total
+    assert total["description"] == "The amount received"
+    assert total["properties"] == {"amount": {"type": "number"}}
+    assert total["additionalProperties"] is False
+    # a reference alone stays a reference
+    alone = compile_tool(_with_sibling_ref({}), target).output
+    assert alone is not None
+    params = alone["parameters"] if target == "openai" else alone["function"]["parameters"]
+    assert params["properties"]["total"] == {"$ref": "#/$defs/Money"}
+
+
+def test_openai_a_sibling_that_replaces_a_referenced_constraint_is_lossy() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"code": {"$ref": "#/$defs/Code", "enum": ["a"]}},
+        "required": ["code"],
+        "additionalProperties": False,
+        "$defs": {"Code": {"type": "string", "enum": ["a", "b"]}},
+    }
+    result = compile_tool(_tool(schema), "openai")
+    assert not result.ok  # refused without --allow-lossy
+    lossy = compile_tool(_tool(schema), "openai", allow_lossy=True)
+    assert ("replaced-referenced-constraint", "inputSchema.properties.code.enum", True) in {
+        (t.code, t.path, t.lossy) for t in lossy.transformations
+    }
+    assert lossy.output is not None
+    assert lossy.output["parameters"]["properties"]["code"] == {"type": "string", "enum": ["a"]}
