@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:3086d921cba71149d6e14be561f730e8b0bc34471dc057096fda7703b51bef14'
+FINGERPRINT: Final = 'sha256:9f90d5494849c683191f692ebf6d3731b92a6e883ec66f3b0ab08ed5e14b7005'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
