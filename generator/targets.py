@@ -317,6 +317,8 @@ def _check_rule(
         wanted = {"conflict"}
         if any(t.get("convertible", "any") != "any" for t in triggers):
             wanted.add("unconvertible")
+    elif action == "inline-ref" and any(t.get("case") == "with-siblings" for t in triggers):
+        wanted = {"conflict"}  # a sibling that replaces a referenced constraint
     for name in sorted(wanted - set(extra)):
         out.append(
             diag(

@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:735be4b64e8189d7e1ea0b3229480d28536dfe70d05f50221bf59564f03997f0'
+FINGERPRINT: Final = 'sha256:ebcbbb9f5de0580dd9460b963aa998aff383595e19556f47e20e8612b9ecd039'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

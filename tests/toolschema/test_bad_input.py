@@ -110,6 +110,9 @@ def test_a_10_mb_schema_compiles_or_refuses_without_crashing(target: str) -> Non
     if target.startswith("openai"):
         assert not result.ok
         assert f"{target}/too-many-properties" in {d.code for d in result.diagnostics}
+    elif target == "anthropic-strict":  # 110,000 optional properties; the limit is 24
+        assert not result.ok
+        assert f"{target}/too-many-optional-properties" in {d.code for d in result.diagnostics}
     else:
         assert result.ok
 

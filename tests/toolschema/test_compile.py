@@ -267,7 +267,7 @@ def test_stable_stringify() -> None:
 def test_targets_and_provider_mapping() -> None:
     assert [t.id for t in list_targets()] == sorted(TARGETS)
     openai = get_target("openai")
-    assert openai.rules_reviewed_at == "2026-12-01" and openai.api_key_env == "OPENAI_API_KEY"
+    assert openai.rules_reviewed_at == "2026-12-05" and openai.api_key_env == "OPENAI_API_KEY"
     assert get_target("mcp").probe is None
     assert target_for_provider("groq").id == "openai-chat"
     assert target_for_provider("Claude-Code").id == "mcp"

@@ -73,7 +73,11 @@ def test_deep_input_anywhere_gets_one_nesting_diagnostic(target: str, where: str
         assert not compile_tool(raw, target, allow_lossy=True).ok
 
 
-@pytest.mark.parametrize("target", [t for t in TARGETS if get_target(t).fires("limit")])
+def _measures(target: str) -> set[str]:
+    return {trig["measure"] for _, trig in get_target(target).fires("limit")}
+
+
+@pytest.mark.parametrize("target", [t for t in TARGETS if "property-count" in _measures(t)])
 def test_limits_count_subschemas_a_compile_drops(target: str) -> None:
     many = {f"p{i}": {"type": "string"} for i in range(5001)}
     hidden = obj(a={"allOf": [{"type": "object", "properties": many}]})
@@ -82,6 +86,19 @@ def test_limits_count_subschemas_a_compile_drops(target: str) -> None:
     assert f"{target}/schema-too-deep" in {d.code for d in check(tool(deep), target)}
     values = obj(a={"not": {"enum": [f"v{i}" for i in range(1001)]}})
     assert f"{target}/too-many-enum-values" in {d.code for d in check(tool(values), target)}
+
+
+@pytest.mark.parametrize("target", [t for t in TARGETS if "union-property-count" in _measures(t)])
+def test_union_and_optional_limits_count_subschemas_anywhere(target: str) -> None:
+    # what `$defs` and `allOf` hold counts as much as what the root's properties hold
+    unions = {f"u{i}": {"anyOf": [{"type": "string"}, {"type": "integer"}]} for i in range(17)}
+    defs = {"U": {"type": "object", "properties": unions}}  # no `required`: 17 optional
+    hidden = {**obj(a={"allOf": [{"type": "object", "properties": unions}]}), "$defs": defs}
+    codes = {d.code for d in check(tool(hidden), target)}
+    assert {
+        f"{target}/too-many-union-properties",
+        f"{target}/too-many-optional-properties",
+    } <= codes
 
 
 def test_a_merged_union_counts_the_levels_it_hides() -> None:

@@ -49,6 +49,9 @@ OPENAI: dict[str, dict[str, Any]] = {
     "unknown-keyword": tool(obj(a={"type": "string", "x-foo": 1})),
     "unsupported-string-format": tool(obj(a={"type": "string", "format": "uri"})),
     "one-of-converted-to-any-of": tool(obj(a={"oneOf": [S, {"type": "integer"}]})),
+    "ref-with-sibling-keywords": tool(
+        {**obj(a={"$ref": "#/$defs/A", "description": "an A"}), "$defs": {"A": S}}
+    ),
     "conflicting-definitions-keywords": tool(
         {**obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": S}, "definitions": {"B": S}}
     ),
@@ -66,7 +69,7 @@ ANTHROPIC: dict[str, dict[str, Any]] = {
     "missing-input-schema-type": tool({"properties": {}}),
     "schema-not-enforced": tool(obj(a=S)),
     "constraint-not-enforced": tool(obj(a={"type": "number", "minimum": 1})),
-    "keyword-not-documented": tool(obj(a={"type": "string", "pattern": "^a"})),
+    "keyword-not-documented": tool(obj(a={"type": "array", "items": S, "prefixItems": [S]})),
     "undocumented-string-format": tool(obj(a={"type": "string", "format": "color"})),
     "enum-non-primitive-value": tool(obj(a={"enum": [{"x": 1}]})),
     "external-ref": tool(obj(a={"$ref": "https://example.com/a.json"})),
@@ -81,6 +84,14 @@ ANTHROPIC_STRICT: dict[str, dict[str, Any]] = {
     "additional-properties-schema": tool(obj(m={"type": "object", "additionalProperties": S})),
     "unsupported-constraint": tool(obj(a={"type": "number", "minimum": 1})),
     "min-items-above-one": tool(obj(a={"type": "array", "items": S, "minItems": 2})),
+    "all-of-ref": tool({**obj(a={"allOf": [{"$ref": "#/$defs/A"}]}), "$defs": {"A": S}}),
+    "unsupported-pattern-syntax": tool(obj(a={"type": "string", "pattern": r"(a)\1"})),
+    "too-many-optional-properties": tool(
+        {"type": "object", "properties": {f"p{i}": S for i in range(25)}}
+    ),
+    "too-many-union-properties": tool(
+        obj(**{f"p{i}": {"type": ["string", "null"]} for i in range(17)})
+    ),
     "unsupported-reference": tool(
         {**obj(a={"$ref": "#/$defs/N"}), "$defs": {"N": obj(kid={"$ref": "#/$defs/N"})}}
     ),

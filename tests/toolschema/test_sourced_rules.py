@@ -145,3 +145,249 @@ def test_exa_output_schema_within_the_limits_passes() -> None:
     props["o"] = {"type": "object", "properties": {"x": {"type": "integer"}}}
     assert _exa({"type": "object", "properties": props}).output_schema is not None
     assert _exa({"type": "text", "description": "a summary"}).output_schema is not None
+
+
+# ---- Anthropic strict tool use, rules review of 2026-12-05: the structured-outputs page's JSON
+# Schema limitations (`allOf` with `$ref`, regular-expression features) and schema complexity
+# limits (24 optional and 16 union-typed parameters across a request's strict schemas).
+# https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations
+
+
+def _strict(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    schema["required"] = list(properties) if required is None else required
+    return _tool(schema)
+
+
+def _strict_errors(tool: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(d.code, d.path) for d in check(tool, "anthropic-strict") if d.severity == "error"]
+
+
+def test_anthropic_strict_refuses_all_of_over_a_reference() -> None:
+    tool = _strict({"a": {"allOf": [{"$ref": "#/$defs/x"}, {"description": "an x"}]}})
+    tool["inputSchema"]["$defs"] = {"x": {"type": "string"}}
+    assert _strict_errors(tool) == [
+        ("anthropic-strict/all-of-ref", "inputSchema.properties.a.allOf[0].$ref")
+    ]
+    assert not compile_tool(tool, "anthropic-strict", allow_lossy=True).ok
+    # the same schema written out, or the reference outside allOf, is fine
+    inline = _strict({"a": {"allOf": [{"type": "string"}, {"description": "an x"}]}})
+    assert _strict_errors(inline) == []
+    plain = _strict({"a": {"$ref": "#/$defs/x"}})
+    plain["inputSchema"]["$defs"] = {"x": {"type": "string"}}
+    assert _strict_errors(plain) == []
+
+
+@pytest.mark.parametrize(
+    ("pattern", "feature"),
+    [
+        (r"^(a+)-\1$", "backreference"),
+        (r"^(?P<w>a)(?P=w)$", "backreference"),
+        (r"^(?=.*\d)\w+$", "lookaround"),
+        (r"(?<!x)y", "lookaround"),
+        (r"\bword\b", "word-boundary"),
+        (r"a\B", "word-boundary"),
+    ],
+)
+def test_anthropic_strict_refuses_an_unsupported_regex_feature(pattern: str, feature: str) -> None:
+    tool = _strict({"code": {"type": "string", "pattern": pattern}})
+    found = [d for d in check(tool, "anthropic-strict") if d.severity == "error"]
+    assert [(d.code, d.path) for d in found] == [
+        ("anthropic-strict/unsupported-pattern-syntax", "inputSchema.properties.code.pattern")
+    ]
+    assert found[0].message.endswith(f"does not support: {feature}.")
+    assert not compile_tool(tool, "anthropic-strict").ok
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"^\d{3}-[a-z]+$", r"^[\b]+$", r"^a\\b$", r"^(?:ab)+\.(x|y)$", r"^[]\b]$"],
+)
+def test_anthropic_strict_keeps_a_simple_pattern(pattern: str) -> None:
+    tool = _strict({"code": {"type": "string", "pattern": pattern}})
+    assert _strict_errors(tool) == []
+    output = compile_tool(tool, "anthropic-strict").output
+    assert output is not None
+    assert output["input_schema"]["properties"]["code"]["pattern"] == pattern
+
+
+def test_anthropic_strict_refuses_25_optional_parameters() -> None:
+    props = {f"p{i}": {"type": "string"} for i in range(25)}
+    found = [d for d in check(_strict(props, required=[]), "anthropic-strict")]
+    assert [(d.code, d.path) for d in found if d.severity == "error"] == [
+        ("anthropic-strict/too-many-optional-properties", "inputSchema")
+    ]
+    assert "25 optional properties" in found[0].message
+    # 24 pass; a nested object's optional properties count too
+    assert _strict_errors(_strict(dict(list(props.items())[:24]), required=[])) == []
+    nested = dict(list(props.items())[:24])
+    nested["n"] = {
+        "type": "object",
+        "properties": {"x": {"type": "string"}},
+        "additionalProperties": False,
+    }
+    assert [c for c, _ in _strict_errors(_strict(nested, required=["n"]))] == [
+        "anthropic-strict/too-many-optional-properties"
+    ]
+
+
+def test_anthropic_strict_refuses_17_union_typed_parameters() -> None:
+    kinds: list[dict[str, Any]] = [
+        {"type": ["string", "null"]},
+        {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+        {"type": "string", "nullable": True},
+    ]
+    props = {f"p{i}": kinds[i % 4] for i in range(17)}
+    code = "anthropic-strict/too-many-union-properties"
+    found = [d for d in check(_strict(props), "anthropic-strict") if d.code == code]
+    assert [(d.severity, d.path) for d in found] == [("error", "inputSchema")]
+    assert "17 union-typed parameters" in found[0].message
+    del props["p16"]
+    assert code not in {d.code for d in check(_strict(props), "anthropic-strict")}
+
+
+def test_anthropic_reports_pattern_as_documented() -> None:
+    # the non-strict target: `pattern` is on Anthropic's supported list (simple regular
+    # expressions), so it is no longer reported as on neither list
+    tool = _tool({"type": "object", "properties": {"c": {"type": "string", "pattern": "^a$"}}})
+    assert "anthropic/keyword-not-documented" not in {d.code for d in check(tool, "anthropic")}
+
+
+def test_pattern_features_know_escapes_and_character_classes() -> None:
+    from provcat.toolschema.families.patterns import features
+
+    assert features(r"(?<w>a)\k<w>") == ["backreference"]  # ECMA named group, as sent
+    assert features(r"(a)\1(?=b)\b") == ["backreference", "lookaround", "word-boundary"]
+    assert features(r"[\b\1]\\b\\1") == []  # in a class, or an escaped backslash
+    assert features(r"[^]\B]x") == []  # `]` right after `[^` is a literal
+
+
+# ---- Request models: limits the vendors document on a field (rules review of 2026-12-05)
+
+
+def _messages(tools: list[dict[str, Any]]) -> Any:
+    from provcat.endpoints.protocols.anthropic_messages import MessagesRequest
+
+    return MessagesRequest.model_validate(
+        {"model": "claude-haiku-4-5", "max_tokens": 16, "messages": [], "tools": tools}
+    )
+
+
+def _anthropic_tool(i: int, *, strict: bool) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {}, "additionalProperties": False}
+    return {"name": f"t{i}", "input_schema": schema, "strict": strict}
+
+
+def test_anthropic_messages_refuses_21_strict_tools() -> None:
+    # https://platform.claude.com/docs/en/build-with-claude/structured-outputs#schema-complexity-limits
+    with pytest.raises(
+        ValidationError, match="21 tools have strict: true; Anthropic allows at most 20"
+    ):
+        _messages([_anthropic_tool(i, strict=True) for i in range(21)])
+
+
+def test_anthropic_messages_counts_only_strict_tools() -> None:
+    tools = [_anthropic_tool(i, strict=True) for i in range(20)]
+    tools += [_anthropic_tool(100 + i, strict=False) for i in range(30)]
+    assert len(_messages(tools).tools) == 50
+
+
+def _agent(skills: list[dict[str, Any]]) -> Any:
+    from provcat.providers.perplexity.agent import PerplexityAgentRequest
+
+    return PerplexityAgentRequest.model_validate({"input": "q", "skills": skills})
+
+
+def _skill(description: str = "d", instructions: str = "i") -> dict[str, Any]:
+    return {"type": "inline", "name": "s", "description": description, "instructions": instructions}
+
+
+def test_perplexity_inline_skill_description_past_1024_bytes_is_refused() -> None:
+    # perplexityai 0.46.1 SkillInlineSkill.description: "limited to 1,024 UTF-8 bytes"; bytes,
+    # not characters: 342 three-byte characters are 1,026 bytes
+    with pytest.raises(ValidationError, match=r"skills\[0\].description has 1026 UTF-8 bytes"):
+        _agent([_skill(description="€" * 342)])
+    assert _agent([_skill(description="€" * 341)]).skills is not None
+
+
+def test_perplexity_inline_skill_instructions_per_skill_and_in_all() -> None:
+    # "limited to 65,536 UTF-8 bytes per skill and 262,144 bytes across the request"
+    with pytest.raises(ValidationError, match=r"skills\[1\].instructions has 65537 UTF-8 bytes"):
+        _agent([_skill(), _skill(instructions="x" * 65_537)])
+    five = [_skill(instructions="x" * 65_536) for _ in range(5)]
+    with pytest.raises(
+        ValidationError, match="327680 UTF-8 bytes in all; Perplexity allows at most 262144"
+    ):
+        _agent(five)
+    assert _agent([*five[:4], {"type": "builtin", "name": "office"}]).skills is not None
+
+
+# ---- OpenAI strict mode: a `$ref` with sibling keywords is refused by the API ("$ref cannot have
+# keywords {'description'}"); openai-python's to_strict_json_schema unravels such a reference
+# (src/openai/lib/_pydantic.py), and so does the openai target (rules review of 2026-12-05)
+
+
+def _with_sibling_ref(extra: dict[str, Any]) -> dict[str, Any]:
+    money = {
+        "type": "object",
+        "properties": {"amount": {"type": "number"}},
+        "required": ["amount"],
+        "additionalProperties": False,
+    }
+    schema = {
+        "type": "object",
+        "properties": {"total": {"$ref": "#/$defs/Money", **extra}},
+        "required": ["total"],
+        "additionalProperties": False,
+        "$defs": {"Money": money},
+    }
+    return _tool(schema)
+
+
+@pytest.mark.parametrize("target", ["openai", "openai-chat"])
+def test_openai_writes_out_a_reference_with_sibling_keywords(target: str) -> None:
+    tool = _with_sibling_ref({"description": "The amount received"})
+    assert [(d.code, d.severity, d.path) for d in check(tool, target)] == [
+        (f"{target}/ref-with-sibling-keywords", "error", "inputSchema.properties.total.$ref")
+    ]
+    result = compile_tool(tool, target)
+    assert result.ok
+    assert result.output is not None
+    params = (
+        result.output["parameters"]
+        if target == "openai"
+        else result.output["function"]["parameters"]
+    )
+    total = params["properties"]["total"]
+    assert "$ref" not in total
+    assert total["description"] == "The amount received"
+    assert total["properties"] == {"amount": {"type": "number"}}
+    assert total["additionalProperties"] is False
+    # a reference alone stays a reference
+    alone = compile_tool(_with_sibling_ref({}), target).output
+    assert alone is not None
+    params = alone["parameters"] if target == "openai" else alone["function"]["parameters"]
+    assert params["properties"]["total"] == {"$ref": "#/$defs/Money"}
+
+
+def test_openai_a_sibling_that_replaces_a_referenced_constraint_is_lossy() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"code": {"$ref": "#/$defs/Code", "enum": ["a"]}},
+        "required": ["code"],
+        "additionalProperties": False,
+        "$defs": {"Code": {"type": "string", "enum": ["a", "b"]}},
+    }
+    result = compile_tool(_tool(schema), "openai")
+    assert not result.ok  # refused without --allow-lossy
+    lossy = compile_tool(_tool(schema), "openai", allow_lossy=True)
+    assert ("replaced-referenced-constraint", "inputSchema.properties.code.enum", True) in {
+        (t.code, t.path, t.lossy) for t in lossy.transformations
+    }
+    assert lossy.output is not None
+    assert lossy.output["parameters"]["properties"]["code"] == {"type": "string", "enum": ["a"]}

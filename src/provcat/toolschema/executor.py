@@ -20,7 +20,7 @@ from provcat.toolschema.core import (
     subschemas,
 )
 from provcat.toolschema.envelope import envelope
-from provcat.toolschema.families import limits, names, objects, refs, types
+from provcat.toolschema.families import limits, names, objects, patterns, refs, types
 from provcat.toolschema.rules import rules_for
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.targets import Target, get_target
@@ -53,6 +53,8 @@ def _tool_rules(run: Run) -> None:
     names.dialect(run)
     names.property_names(run)
     names.header_keywords(run)
+    refs.all_of_refs(run)
+    patterns.pattern_syntax(run)
 
 
 def run(tool: CanonicalTool, target: Target) -> Outcome:

@@ -113,6 +113,12 @@ class Rules:
         self.closing = any(rule.action == "required-nullable" for rule in self.optional)
         # a target that keeps references checks them where they stand (inlining checks its own)
         self.kept_ref_rules: Pairs = () if self.inlines else fires("ref")
+        # a reference with sibling keywords that the target writes out (kept references only)
+        self.sibling_ref_rules = tuple(
+            rule
+            for rule, trig in self.kept_ref_rules
+            if trig["case"] == "with-siblings" and rule.action == "inline-ref"
+        )
         self.name_rules = tuple(
             (
                 rule,

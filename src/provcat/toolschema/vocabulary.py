@@ -154,7 +154,12 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     ),
     "limit": _t(
         "tool",
-        "a size `measure` of the whole schema exceeds `max`",
+        "a size `measure` of the whole schema exceeds `max`: property-count (object properties), "
+        "depth (levels, the root is 1), enum-value-count, large-enum-chars (characters of one "
+        "enum past `threshold` values), string-chars (names and string values), "
+        "optional-property-count (properties their object's `required` does not list) or "
+        "union-property-count (subschemas that are unions: `anyOf`, `oneOf`, a `type` list of "
+        "two or more names, or `nullable: true`)",
         required=("measure", "max"),
         params=("threshold",),
         placeholders=("count", "max", "threshold"),
@@ -166,6 +171,8 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
                 "enum-value-count",
                 "large-enum-chars",
                 "string-chars",
+                "optional-property-count",
+                "union-property-count",
             )
         },
     ),
@@ -187,6 +194,22 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         "than `max_length`",
         params=("pattern", "max_length"),
         placeholders=("property",),
+    ),
+    "all-of-ref": _t(
+        "tool",
+        "a branch of an `allOf` is a reference (`$ref` directly in the branch)",
+        placeholders=("ref",),
+        actions=("unsupported", "keep"),
+    ),
+    "pattern-syntax": _t(
+        "tool",
+        "a `pattern` uses one of the regular-expression `features`: backreference (`\\1`, "
+        "`\\k<name>`, `(?P=name)`), lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`) or word-boundary "
+        "(`\\b`, `\\B` outside a character class)",
+        required=("features",),
+        placeholders=("feature", "value"),
+        actions=("unsupported", "keep"),
+        cases={"features": ("backreference", "lookaround", "word-boundary")},
     ),
     "header-keyword": _t(
         "tool",
@@ -308,11 +331,14 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     ),
     "ref": _t(
         "node",
-        "a `$ref` in the state `case` names: external, unresolvable, recursive or resolvable",
+        "a `$ref` in the state `case` names: external, unresolvable, recursive, resolvable, or "
+        "with-siblings (a resolvable reference beside other keywords, on a target that keeps "
+        "references: `inline-ref` writes what it points at in its place, the siblings winning "
+        "where both hold a keyword)",
         required=("case",),
         placeholders=("ref",),
         actions=("keep", "unsupported", "inline-ref"),
-        cases={"case": ("external", "unresolvable", "recursive", "resolvable")},
+        cases={"case": ("external", "unresolvable", "recursive", "resolvable", "with-siblings")},
         verbatim=True,
     ),
     "type": _t(

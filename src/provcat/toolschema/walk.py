@@ -23,6 +23,8 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
     """The subschema ``s`` found at ``path``, written for the run's target."""
     if not isinstance(s, dict):
         return types.non_object(run, s, path)
+    if "$ref" in s and len(s) > 1 and run.rules.sibling_ref_rules:
+        s = refs.inline_sibling_ref(run, s, path)
     if "anyOf" in s:
         merged = unions.collapse_nullable(run, s, path)
         if merged is not s and "anyOf" not in merged:

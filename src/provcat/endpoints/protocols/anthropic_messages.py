@@ -23,7 +23,7 @@ sampling options take; the SDK dropped them in 1.0, the model keeps them marked 
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from provcat.endpoints.request import RequestModel, SdkDeviation
 
@@ -328,6 +328,13 @@ class Metadata(RequestModel):
     )
 
 
+MAX_STRICT_TOOLS = 20
+"""Most tools with ``strict: true`` in one request: "Strict tools per request | 20", in the
+schema complexity limits of
+https://platform.claude.com/docs/en/build-with-claude/structured-outputs#schema-complexity-limits
+(non-strict tools do not count)."""
+
+
 class MessagesRequest(RequestModel):
     """Body of ``POST /v1/messages``: create a model response for a conversation."""
 
@@ -440,8 +447,28 @@ class MessagesRequest(RequestModel):
         None, description="How the model may use tools: auto, any, a named tool, or none."
     )
     tools: list[dict[str, Any]] | None = Field(
-        None, description="Client tool definitions and server tools the model may call."
+        None,
+        description="Client tool definitions and server tools the model may call; at most "
+        f"{MAX_STRICT_TOOLS} of them with strict: true.",
     )
+
+    @field_validator("tools")
+    @classmethod
+    def _strict_tools_limit(cls, value: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+        """Anthropic refuses more than 20 tools with ``strict: true`` in one request (the
+        structured-outputs page's schema complexity limits); say so before the request is sent.
+        The 24 optional and 16 union-typed parameters the same table bounds are checked per
+        tool by the ``anthropic-strict`` tool-schema target."""
+        if value is None:
+            return value
+        strict = sum(1 for tool in value if isinstance(tool, dict) and tool.get("strict") is True)
+        if strict > MAX_STRICT_TOOLS:
+            raise ValueError(
+                f"{strict} tools have strict: true; Anthropic allows at most "
+                f"{MAX_STRICT_TOOLS} strict tools per request (non-strict tools do not count)"
+            )
+        return value
+
     top_k: int | None = Field(
         None,
         ge=0,

@@ -19,11 +19,19 @@ the pydantic model ``client.responses.create`` validates its body with) on 2026-
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from provcat.endpoints.request import RequestModel
 
 __all__ = ["PerplexityAgentRequest", "PerplexityProfileReference", "PerplexityReasoning"]
+
+# Inline skills' sizes, in UTF-8 bytes (perplexityai 0.46.1, types/response_create_params.py,
+# SkillInlineSkill: "Short discovery description, limited to 1,024 UTF-8 bytes"; "Instructions
+# returned by `load_skill`, limited to 65,536 UTF-8 bytes per skill and 262,144 bytes across
+# the request"; https://docs.perplexity.ai/api-reference/responses-post).
+SKILL_DESCRIPTION_MAX_BYTES = 1_024
+SKILL_INSTRUCTIONS_MAX_BYTES = 65_536
+SKILLS_INSTRUCTIONS_MAX_BYTES = 262_144
 
 PRESET_DEPRECATION = (
     "preset is deprecated in favour of effort (perplexityai 0.46.1: 'Use effort instead. If both "
@@ -100,8 +108,43 @@ class PerplexityAgentRequest(RequestModel):
         None, description="Whether and which tool the model must call."
     )
     skills: list[dict[str, Any]] | None = Field(
-        None, description="Built-in (office …) or inline skills the model may load."
+        None,
+        description="Built-in (office …) or inline skills the model may load; an inline skill's "
+        "description up to 1,024 UTF-8 bytes, its instructions up to 65,536 (262,144 in all).",
     )
+
+    @field_validator("skills")
+    @classmethod
+    def _inline_skill_sizes(cls, value: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+        """Perplexity bounds inline skills: a description of at most 1,024 UTF-8 bytes,
+        instructions of at most 65,536 per skill and 262,144 across the request; say so before
+        the request is sent."""
+        if value is None:
+            return value
+        total = 0
+        for i, skill in enumerate(value):
+            if not isinstance(skill, dict) or skill.get("type") != "inline":
+                continue
+            for key, most in (
+                ("description", SKILL_DESCRIPTION_MAX_BYTES),
+                ("instructions", SKILL_INSTRUCTIONS_MAX_BYTES),
+            ):
+                text = skill.get(key)
+                size = len(text.encode("utf-8")) if isinstance(text, str) else 0
+                if size > most:
+                    raise ValueError(
+                        f"skills[{i}].{key} has {size} UTF-8 bytes; Perplexity allows at most "
+                        f"{most} for an inline skill"
+                    )
+                if key == "instructions":
+                    total += size
+        if total > SKILLS_INSTRUCTIONS_MAX_BYTES:
+            raise ValueError(
+                f"the inline skills' instructions have {total} UTF-8 bytes in all; Perplexity "
+                f"allows at most {SKILLS_INSTRUCTIONS_MAX_BYTES} across the request"
+            )
+        return value
+
     profile: PerplexityProfileReference | None = Field(
         None, description="A saved custom profile to run."
     )

@@ -1,5 +1,6 @@
 """Limits: how deep the input nests (every target), and the sizes a target's ``limit`` rules
-bound (properties, depth, enum values, characters of names and values)."""
+bound (properties, depth, enum values, characters of names and values, optional properties,
+unions)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,13 @@ from provcat.toolschema.types import Diagnostic
 NESTING_CODE = "core/schema-nesting-too-deep"
 
 # the count each limit measure reads (any other measure: characters)
-_COUNTED = {"property-count": "properties", "depth": "depth", "enum-value-count": "values"}
+_COUNTED = {
+    "property-count": "properties",
+    "depth": "depth",
+    "enum-value-count": "values",
+    "optional-property-count": "optional",
+    "union-property-count": "unions",
+}
 
 
 def too_deep(run: Run, schema: Any, message: str, *, canonical: bool = False) -> bool:
@@ -59,10 +66,11 @@ _SLOTS = {
 def measure(root: dict[str, Any]) -> tuple[int, dict[str, int]]:
     """How deeply ``root`` nests as JSON (:func:`json_nesting`, which stops past
     ``MAX_NESTING``), and what the limit rules read of it: properties, depth (the root is 1),
-    enum values, the largest enum, and the characters of property and definition names, string
-    enum values and string consts. One pass over the subschemas; a value that is no subschema
+    enum values, the largest enum, the characters of property and definition names, string
+    enum values and string consts, the properties their object's ``required`` leaves out, and
+    the unions (:func:`_is_union`). One pass over the subschemas; a value that is no subschema
     adds its own nesting."""
-    properties = depth = values = largest_enum = chars = nesting = 0
+    properties = depth = values = largest_enum = chars = nesting = optional = unions = 0
     stack: list[tuple[dict[str, Any], int, int]] = [(root, 1, 1)]  # (subschema, depth, nesting)
     while stack:
         s, at, json_at = stack.pop()
@@ -72,6 +80,15 @@ def measure(root: dict[str, Any]) -> tuple[int, dict[str, int]]:
             nesting = json_at
             if nesting > MAX_NESTING:
                 break
+        props = s.get("properties")
+        if isinstance(props, dict) and props:
+            required = s.get("required")
+            listed = (
+                {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
+            )
+            optional += sum(1 for name in props if name not in listed)
+        if _is_union(s):
+            unions += 1
         for key, value in s.items():
             slot = _SLOTS.get(key)
             if slot == "single" and isinstance(value, dict):
@@ -109,7 +126,20 @@ def measure(root: dict[str, Any]) -> tuple[int, dict[str, int]]:
         "values": values,
         "largest_enum": largest_enum,
         "chars": chars,
+        "optional": optional,
+        "unions": unions,
     }
+
+
+def _is_union(s: dict[str, Any]) -> bool:
+    """Whether subschema ``s`` is a union: `anyOf` or `oneOf` branches, a `type` list of two or
+    more names, or `nullable: true` (which the strict targets write as a type list)."""
+    if isinstance(s.get("anyOf"), list) or isinstance(s.get("oneOf"), list):
+        return True
+    types = s.get("type")
+    if isinstance(types, list) and len({t for t in types if isinstance(t, str)}) > 1:
+        return True
+    return s.get("nullable") is True
 
 
 def limit_rules(run: Run) -> None:

@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from provcat.toolschema.core import LIST_SLOTS, MAP_SLOTS, SINGLE_SLOTS, join_path, walk_schema
+from provcat.toolschema.core import (
+    LIST_SLOTS,
+    MAP_SLOTS,
+    SINGLE_SLOTS,
+    join_path,
+    schema_nodes,
+    walk_schema,
+)
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import code
+from provcat.toolschema.vocabulary import ANNOTATION_KEYWORDS
 
 _INLINE_CHAIN = 32
 
@@ -70,6 +78,37 @@ def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...]
     return out
 
 
+def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]:
+    """``s`` (a ``$ref`` beside other keywords, on a target that keeps references) with what the
+    reference points at written in its place, the siblings winning where both hold a keyword,
+    as openai-python's ``to_strict_json_schema`` does; repeated while the result is again a
+    reference with siblings (at most ``_INLINE_CHAIN`` times). A reference that does not
+    resolve to an object stays, for the other ``ref`` rules to judge. Where a sibling replaces
+    a different constraint of the referenced schema, the rule's ``conflict`` record says so
+    (lossy: only the sibling's value is kept)."""
+    for _ in range(_INLINE_CHAIN):
+        ref = s.get("$ref")
+        if ref is None or len(s) < 2:
+            break
+        status, found = resolve_ref(run.root, ref)
+        if status != "ok" or not isinstance(found, dict):
+            break
+        siblings = {k: v for k, v in s.items() if k != "$ref"}
+        clashes = sorted(
+            k
+            for k, v in siblings.items()
+            if k in found and found[k] != v and k not in ANNOTATION_KEYWORDS
+        )
+        where = join_path(path, "$ref")
+        for rule in run.rules.sibling_ref_rules:
+            run.fire(rule, where, ref=code(ref))
+            run.record(rule, path, ref=code(ref))
+            for key in clashes:
+                run.record(rule, join_path(path, key), which="conflict", ref=code(ref), keyword=key)
+        s = {**found, **siblings}
+    return s
+
+
 def check_ref(run: Run, ref: Any, path: str) -> None:
     """Fire the ``ref`` rules of a target that keeps references: external, unresolvable or
     (when a rule asks) recursive; a resolvable reference is fine as it is."""
@@ -82,6 +121,23 @@ def check_ref(run: Run, ref: Any, path: str) -> None:
         for rule, trig in pairs:
             if trig["case"] == case:
                 run.fire(rule, join_path(path, "$ref"), ref=code(ref))
+
+
+def all_of_refs(run: Run) -> None:
+    """Fire the all-of-ref rules at each ``allOf`` branch that is a reference (``$ref`` directly
+    in the branch), wherever the ``allOf`` stands."""
+    pairs = run.rules.fires("all-of-ref")
+    if not pairs:
+        return
+    for s, path, _ in schema_nodes(run.root):
+        branches = s.get("allOf")
+        if not isinstance(branches, list):
+            continue
+        for i, branch in enumerate(branches):
+            if isinstance(branch, dict) and "$ref" in branch:
+                where = join_path(path, "allOf", i, "$ref")
+                for rule, _ in pairs:
+                    run.fire(rule, where, ref=code(branch["$ref"]))
 
 
 def _recursive(run: Run, ref: Any) -> bool:
