@@ -73,7 +73,7 @@ def run(tool: CanonicalTool, target: Target) -> Outcome:
     omit = False
     schema: Any = None
     if not target.rewrites:
-        schema = verbatim(state, state.root)
+        schema = verbatim(state)
         _tool_rules(state)
         state.step("rename-input-schema", "inputSchema", lead)
         state.step("enable-strict", "inputSchema", lead)

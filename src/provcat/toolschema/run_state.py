@@ -7,7 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from provcat.toolschema.core import SEVERITY_RANK, DiagnosticRecord, TransformationRecord
+from provcat.toolschema.core import (
+    SEVERITY_RANK,
+    DiagnosticRecord,
+    TransformationRecord,
+    schema_nodes,
+)
 from provcat.toolschema.rules import Rules
 from provcat.toolschema.targets import Rule
 from provcat.toolschema.types import CanonicalTool
@@ -33,6 +38,15 @@ class Run:
     rename_rule: Rule | None = None  # the rule that renamed the root's ``definitions``
     inline_budget: int = 10_000  # references ``$ref`` inlining may still replace
     measures: dict[str, int] | None = None  # what the limit rules read, when counted already
+    walked: list[tuple[dict[str, Any], str, int]] | None = None  # ``nodes()``, once walked
+
+    def nodes(self) -> list[tuple[dict[str, Any], str, int]]:
+        """Every subschema of the canonical schema with its path and depth
+        (:func:`~provcat.toolschema.core.schema_nodes`), walked once per run for all the rules
+        that read them."""
+        if self.walked is None:
+            self.walked = schema_nodes(self.root)
+        return self.walked
 
     def fire(self, rule: Rule, path: str, **values: Any) -> None:
         """Record that ``rule`` fired at ``path`` (its wording filled from ``values`` later)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from provcat.toolschema.core import path_segment, schema_nodes
+from provcat.toolschema.core import path_segment
 from provcat.toolschema.families import keywords, objects, refs, types, unions
 from provcat.toolschema.rules import COPY, DROP, SPECIAL, UNKNOWN
 from provcat.toolschema.run_state import Run
@@ -127,12 +127,12 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
     return rules.order(out)
 
 
-def verbatim(run: Run, root: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``root`` as written, with every subschema reported on the way (in
-    ``schema_nodes`` order): the keywords and constraints the target does not enforce, enum
+def verbatim(run: Run) -> dict[str, Any]:
+    """A copy of the run's canonical schema as written, with every subschema reported on the way
+    (in ``schema_nodes`` order): the keywords and constraints the target does not enforce, enum
     values, kept references, ``additionalProperties`` states a rule reports, ``nullable``."""
     rules = run.rules
-    for s, path, _ in schema_nodes(root):
+    for s, path, _ in run.nodes():
         keywords.report(run, s, path)
         if isinstance(s.get("enum"), list):
             keywords.enum_values(run, s["enum"], path, drop_allowed=False)
@@ -141,5 +141,5 @@ def verbatim(run: Run, root: dict[str, Any]) -> dict[str, Any]:
         objects.report_ap(run, s, path)
         if "nullable" in s:
             types.nullable_rules(run, s, path, None)
-    copied: dict[str, Any] = clone(root)
+    copied: dict[str, Any] = clone(run.root)
     return copied

@@ -15,7 +15,6 @@ from provcat.toolschema.core import (
     join_path,
     json_nesting,
     not_compilable,
-    schema_nodes,
 )
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.types import Diagnostic
@@ -154,7 +153,7 @@ def limit_rules(run: Run) -> None:
             threshold = trig.get("threshold", 0)
             if counts["largest_enum"] <= threshold:
                 continue
-            for s, path, _ in schema_nodes(run.root):
+            for s, path, _ in run.nodes():
                 values = s.get("enum")
                 if isinstance(values, list) and len(values) > threshold:
                     chars = sum(len(v) for v in values if isinstance(v, str))

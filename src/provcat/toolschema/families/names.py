@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.patterns import compile_pattern
-from provcat.toolschema.core import join_path, schema_nodes, schema_types
+from provcat.toolschema.core import join_path, schema_types
 from provcat.toolschema.families.headers import HEADER_CHECKS
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import code, shown
@@ -74,7 +74,7 @@ def header_keywords(run: Run) -> None:
     pairs = run.rules.fires("header-keyword")
     if not pairs:
         return
-    nodes = schema_nodes(run.root)
+    nodes = run.nodes()
     context: dict[str, Any] = {}  # what a check in families/headers.py computes once per tool
     for rule, trig in pairs:
         keyword, check = trig["keyword"], trig["check"]

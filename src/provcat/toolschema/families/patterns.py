@@ -5,7 +5,7 @@ not taken for a word boundary."""
 
 from __future__ import annotations
 
-from provcat.toolschema.core import join_path, schema_nodes
+from provcat.toolschema.core import join_path
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import shown
 
@@ -53,7 +53,7 @@ def pattern_syntax(run: Run) -> None:
     pairs = run.rules.fires("pattern-syntax")
     if not pairs:
         return
-    for s, path, _ in schema_nodes(run.root):
+    for s, path, _ in run.nodes():
         value = s.get("pattern")
         if not isinstance(value, str):
             continue

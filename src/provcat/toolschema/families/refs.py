@@ -10,7 +10,6 @@ from provcat.toolschema.core import (
     MAP_SLOTS,
     SINGLE_SLOTS,
     join_path,
-    schema_nodes,
     walk_schema,
 )
 from provcat.toolschema.refs import resolve_ref
@@ -129,7 +128,7 @@ def all_of_refs(run: Run) -> None:
     pairs = run.rules.fires("all-of-ref")
     if not pairs:
         return
-    for s, path, _ in schema_nodes(run.root):
+    for s, path, _ in run.nodes():
         branches = s.get("allOf")
         if not isinstance(branches, list):
             continue
