@@ -22,8 +22,8 @@ from generator.render import provider_pages, render
 from generator.schema_check import check, check_schema_reference
 from generator.snapshot import Part, PartText, inventory_part, part_text
 from generator.snapshot import build as build_snapshot
+from generator.target_files import load as load_targets
 from generator.target_records import records
-from generator.targets import load as load_targets
 from generator.targets import provider_targets
 from generator.targets import validate as validate_targets
 from generator.validate import keys_of, validate

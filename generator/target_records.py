@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.targets import TargetDecl, inherited_rule, rule_triggers
+from generator.target_files import TargetDecl
+from generator.targets import inherited_rule, rule_triggers
 
 
 def _tuples(value: Any) -> Any:

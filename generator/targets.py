@@ -1,4 +1,4 @@
-"""Schema targets: load catalog/schema-targets/*.yaml, check them, and validate every rule against
+"""Schema targets: validate every rule of the loaded target files (generator.target_files) against
 the shared vocabulary (generator.target_records freezes the valid ones into snapshot records).
 
 The rule files are data for one engine (``provcat.toolschema``); this module makes sure the
@@ -11,58 +11,14 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Loc, diag, errors
-from generator.files import display_path, yaml_files
-from generator.loader import Document, load_file
-from generator.schema_check import check, check_schema_reference
+from generator.target_files import TargetDecl
 from provcat.catalog.keys import suggest
 
 # The vocabulary (provcat.toolschema.vocabulary) is imported by the checks that read it: the
 # toolschema package it lives in is a large import, and a catalog without targets needs none of it.
-
-TARGET_SCHEMA = "schema-target.schema.json"
-FOLDER = "schema-targets"
-
-
-@dataclass(frozen=True, slots=True)
-class TargetDecl:
-    """A schema-valid target file."""
-
-    doc: Document
-    stem: str
-
-    @property
-    def data(self) -> dict[str, Any]:
-        value: dict[str, Any] = self.doc.data
-        return value
-
-    @property
-    def id(self) -> str:
-        return str(self.data["id"])
-
-
-def target_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnostic]]:
-    return yaml_files(catalog / FOLDER, base, "schema-target")
-
-
-def load(catalog: Path, base: Path) -> tuple[list[TargetDecl], list[Diagnostic]]:
-    """Load and schema-check every target file."""
-    files, problems = target_files(catalog, base)
-    decls: list[TargetDecl] = []
-    for path in files:
-        doc, found = load_file(path, display_path(path, base))
-        problems.extend(found)
-        if doc is None:
-            continue
-        found = check_schema_reference(doc, TARGET_SCHEMA) + check(doc, TARGET_SCHEMA)
-        problems.extend(found)
-        if not errors(found):
-            decls.append(TargetDecl(doc, path.stem))
-    return decls, problems
 
 
 def _fields(template: str) -> list[str] | None:
