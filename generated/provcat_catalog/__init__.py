@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:ebcbbb9f5de0580dd9460b963aa998aff383595e19556f47e20e8612b9ecd039'
+FINGERPRINT: Final = 'sha256:713c8b871a29baba02924c2e14f6fd05c004276c3d2d2dc9d4c5a8b0476c591a'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
