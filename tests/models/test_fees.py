@@ -83,3 +83,22 @@ def test_cost_command_prints_each_fee_line() -> None:
     assert data["fees"][0]["amount"] == "0.012" and data["total"] == "0.0225"
     bad = CliRunner().invoke(main, [*args, "--option", "high"])
     assert bad.exit_code == 2 and "is not NAME=VALUE" in bad.output
+
+
+def test_cost_command_takes_every_part_a_model_prices_apart() -> None:
+    # Perplexity's Deep Research example (pricing page, Low tab): 33 input, 7,163 output,
+    # 20,016 citation and 73,997 reasoning tokens, 18 searches: $0.000066 + $0.057304 +
+    # $0.040032 + $0.221991 + $0.09 = $0.409393
+    args = ["cost", "perplexity", "sonar-deep-research", "--input", "33"]
+    parts = ["--reasoning", "73997", "--citation", "20016", "--web-searches", "18"]
+    result = CliRunner().invoke(main, [*args, "--output", str(7163 + 20016 + 73997), *parts])
+    assert result.exit_code == 0, result.output
+    assert "citation      $0.040032" in result.stdout
+    assert "reasoning     $0.221991" in result.stdout
+    assert "total         $0.409393 USD" in result.stdout
+    # the parts of the output cannot exceed it: the error says what output_tokens counts
+    short = CliRunner().invoke(main, [*args, "--output", "100", *parts])
+    assert short.exit_code == 1
+    assert "is above output_tokens (100): output_tokens counts the whole output" in short.output
+    negative = CliRunner().invoke(main, [*args, "--output", "100", "--citation", "-1"])
+    assert negative.exit_code == 2 and "-1 is not in the range x>=0" in negative.output

@@ -282,6 +282,35 @@ def test_the_two_days_of_a_price_change_give_different_figures(
     assert "--as-of 2027-01-01" in browser.find_element(By.ID, "c-command").text
 
 
+def test_the_pages_provcat_command_gives_the_pages_total(browser: Any, bundled_site: Path) -> None:
+    """ "The same with provcat" runs as shown and costs what the page does, every count the page
+    takes included: Perplexity's Deep Research example (pricing page, Low tab: 33 input, 7,163
+    output, 20,016 citation and 73,997 reasoning tokens, 18 searches, $0.409393)."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from provcat.cli.main import main
+
+    page(browser, bundled_site, model_href("perplexity", "sonar-deep-research"))
+    usage = {
+        "input_tokens": 33,
+        "output_tokens": 7163 + 20016 + 73997,
+        "reasoning_tokens": 73997,
+        "citation_tokens": 20016,
+        "web_searches": 18,
+    }
+    shown = _calculate(browser, usage, False)
+    assert shown["total"] == "0.409393"
+    command = browser.find_element(By.ID, "c-command").text
+    assert "--reasoning 73997" in command and "--citation 20016" in command
+    argv = shlex.split(command)
+    assert argv[0] == "provcat"
+    result = CliRunner().invoke(main, [*argv[1:], "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["total"] == "0.409393"
+
+
 def test_an_acme_schedule_gives_estimate_costs_figure_either_side_of_its_change(
     browser: Any, acme_site: Path, acme_runtime: None
 ) -> None:

@@ -13,6 +13,11 @@
   var PARTS = [["input", "Input"], ["cache_read", "Cache read"], ["cache_write", "Cache write"],
     ["input_audio", "Audio input"], ["output", "Output"], ["reasoning", "Reasoning"],
     ["citation", "Citation"], ["output_audio", "Audio output"]];
+  // the counts beyond input, output and the cache that `provcat cost` takes, and its flags
+  var PARTS_FLAGS = [["cache_write_1h_tokens", "cache-write-1h"],
+    ["input_audio_tokens", "input-audio"], ["cache_audio_read_tokens", "cached-audio"],
+    ["output_audio_tokens", "output-audio"], ["reasoning_tokens", "reasoning"],
+    ["citation_tokens", "citation"]];
 
   // an exact decimal: i x 10^-s
   function dec(text) {
@@ -286,6 +291,7 @@
       if (dated) more += " --as-of " + day;
       if (cost.fees.some(function (f) { return f.unit === "request"; }) && c.requests !== 1n) more += " --requests " + c.requests;
       if (c.web_searches) more += " --web-searches " + c.web_searches;
+      PARTS_FLAGS.forEach(function (f) { if (c[f[0]]) more += " --" + f[1] + " " + c[f[0]]; });
       Object.keys(options).sort().forEach(function (k) { more += " --option " + shell(k + "=" + options[k]); });
       command.textContent = "provcat cost " + shell(form.getAttribute("data-provider")) + " " +
         shell(form.getAttribute("data-model")) + " --input " + c.input_tokens + " --output " +

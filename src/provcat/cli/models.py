@@ -164,7 +164,7 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     "output_tokens",
     type=click.IntRange(min=0),
     required=True,
-    help="Output tokens in all (reasoning included).",
+    help="Output tokens in all (reasoning, citation and audio included).",
 )
 @click.option(
     "--cached",
@@ -179,6 +179,48 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     default=0,
     show_default=True,
     help="Of the input, tokens written to the prompt cache.",
+)
+@click.option(
+    "--cache-write-1h",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Of the cache writes, tokens written for an hour (where the vendor prices them apart).",
+)
+@click.option(
+    "--input-audio",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Of the input, audio tokens.",
+)
+@click.option(
+    "--cached-audio",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Of the audio input, tokens read from the prompt cache (counted in --cached too).",
+)
+@click.option(
+    "--output-audio",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Of the output, audio tokens.",
+)
+@click.option(
+    "--reasoning",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Of the output, reasoning tokens (billed apart where the model prices reasoning).",
+)
+@click.option(
+    "--citation",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Of the output, citation tokens (billed apart where the model prices citations).",
 )
 @click.option("--batch", is_flag=True, help="Price at the vendor's batch rates.")
 @click.option(
@@ -211,6 +253,12 @@ def cost(
     output_tokens: int,
     cached: int,
     cache_write: int,
+    cache_write_1h: int,
+    input_audio: int,
+    cached_audio: int,
+    output_audio: int,
+    reasoning: int,
+    citation: int,
     batch: bool,
     requests: int,
     web_searches: int,
@@ -225,6 +273,12 @@ def cost(
         "output_tokens": output_tokens,
         "cache_read_tokens": cached,
         "cache_write_tokens": cache_write,
+        "cache_write_1h_tokens": cache_write_1h,
+        "input_audio_tokens": input_audio,
+        "cache_audio_read_tokens": cached_audio,
+        "output_audio_tokens": output_audio,
+        "reasoning_tokens": reasoning,
+        "citation_tokens": citation,
         "requests": requests,
         "web_searches": web_searches,
     }

@@ -165,9 +165,13 @@ def _parts(c: dict[str, int]) -> None:
     )  # fmt: skip
     for part, whole, a, b in checks:
         if a > b:
+            side = (
+                "output_tokens counts the whole output, reasoning, citation and audio tokens"
+                if whole == "output_tokens"
+                else "input_tokens counts the whole input, cached and audio tokens"
+            )
             raise ValueError(
-                f"usage {part} ({a}) is above {whole} ({b}): input_tokens counts the whole "
-                "input, cached and audio tokens included (genai-prices' Usage)"
+                f"usage {part} ({a}) is above {whole} ({b}): {side} included (genai-prices' Usage)"
             )
 
 
