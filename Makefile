@@ -67,9 +67,9 @@ browser:
 	  || { $$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive \
 	       apt-get install -y -q chromium chromium-driver; }; }
 
-## pytest: the test suite alone
+## pytest: the test suite alone, one worker per core (at most 4; pytest-xdist)
 pytest: $(STAMP) browser
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto --maxprocesses 4
 
 ## test: lint, types, the staleness check and the whole test suite
 test: lint typecheck check pytest
