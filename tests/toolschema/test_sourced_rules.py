@@ -391,3 +391,37 @@ def test_openai_a_sibling_that_replaces_a_referenced_constraint_is_lossy() -> No
     }
     assert lossy.output is not None
     assert lossy.output["parameters"]["properties"]["code"] == {"type": "string", "enum": ["a"]}
+
+
+def test_openai_a_sibling_differs_from_the_referenced_constraint_as_json_does() -> None:
+    # `[1]` is not `[true]` in JSON, though Python's == says it is: the sibling replaces a
+    # different constraint, so the compile is lossy
+    schema = {
+        "type": "object",
+        "properties": {"flag": {"$ref": "#/$defs/Flag", "enum": [1]}},
+        "required": ["flag"],
+        "additionalProperties": False,
+        "$defs": {"Flag": {"enum": [True]}},
+    }
+    lossy = compile_tool(_tool(schema), "openai", allow_lossy=True)
+    assert ("replaced-referenced-constraint", "inputSchema.properties.flag.enum", True) in {
+        (t.code, t.path, t.lossy) for t in lossy.transformations
+    }
+    same = {**schema, "$defs": {"Flag": {"enum": [1.0]}}}  # 1 and 1.0 are one JSON number
+    kept = compile_tool(_tool(same), "openai", allow_lossy=True)
+    assert "replaced-referenced-constraint" not in {t.code for t in kept.transformations}
+
+
+def test_a_const_outside_its_enum_is_judged_as_json_compares() -> None:
+    # const {"on": true} is not the enum's {"on": 1}: nothing was accepted, the enum widened
+    schema = {
+        "type": "object",
+        "properties": {"mode": {"const": {"on": True}, "enum": [{"on": 1}]}},
+        "required": ["mode"],
+        "additionalProperties": False,
+    }
+    result = compile_tool(_tool(schema), "openai", allow_lossy=True)
+    assert "widened-const-outside-enum" in {t.code for t in result.transformations}
+    inside = {**schema, "properties": {"mode": {"const": {"on": 1}, "enum": [{"on": 1.0}]}}}
+    kept = compile_tool(_tool(inside), "openai", allow_lossy=True)
+    assert "widened-const-outside-enum" not in {t.code for t in kept.transformations}

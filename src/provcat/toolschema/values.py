@@ -32,7 +32,12 @@ def clone(value: Any) -> Any:
 
 
 def json_equal(a: Any, b: Any) -> bool:
-    """JSON equality: ``true`` is not ``1``."""
+    """JSON equality, all the way down: ``true`` is not ``1`` (Python's ``==`` says it is),
+    ``1`` is ``1.0``."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(v, b[k]) for k, v in a.items())
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(map(json_equal, a, b))
     return bool(a == b)

@@ -14,7 +14,7 @@ from provcat.toolschema.core import (
 )
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.run_state import Run
-from provcat.toolschema.values import code
+from provcat.toolschema.values import code, json_equal
 from provcat.toolschema.vocabulary import ANNOTATION_KEYWORDS
 
 _INLINE_CHAIN = 32
@@ -96,7 +96,7 @@ def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]
         clashes = sorted(
             k
             for k, v in siblings.items()
-            if k in found and found[k] != v and k not in ANNOTATION_KEYWORDS
+            if k in found and not json_equal(found[k], v) and k not in ANNOTATION_KEYWORDS
         )
         where = join_path(path, "$ref")
         for rule in run.rules.sibling_ref_rules:
