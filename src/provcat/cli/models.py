@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -149,6 +150,14 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
         click.echo(f"  {key}: {text}")
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _part(flag: str, help: str) -> Callable[[_F], _F]:
+    """An optional count of ``provcat cost``: a non-negative int, 0 unless given."""
+    return click.option(flag, type=click.IntRange(min=0), default=0, show_default=True, help=help)
+
+
 @click.command()
 @click.argument("provider")
 @click.argument("model")
@@ -166,61 +175,24 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     required=True,
     help="Output tokens in all (reasoning, citation and audio included).",
 )
-@click.option(
-    "--cached",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Of the input, tokens read from the prompt cache.",
-)
-@click.option(
-    "--cache-write",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Of the input, tokens written to the prompt cache.",
-)
-@click.option(
+@_part("--cached", "Of the input, tokens read from the prompt cache.")
+@_part("--cache-write", "Of the input, tokens written to the prompt cache.")
+@_part(
     "--cache-write-1h",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Of the cache writes, tokens written for an hour (where the vendor prices them apart).",
+    "Of the cache writes, tokens written for an hour (where the vendor prices them apart).",
 )
-@click.option(
-    "--input-audio",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Of the input, audio tokens.",
-)
-@click.option(
+@_part("--input-audio", "Of the input, audio tokens.")
+@_part(
     "--cached-audio",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Of the audio input, tokens read from the prompt cache (counted in --cached too).",
+    "Of the audio input, tokens read from the prompt cache (counted in --cached too).",
 )
-@click.option(
-    "--output-audio",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Of the output, audio tokens.",
-)
-@click.option(
+@_part("--output-audio", "Of the output, audio tokens.")
+@_part(
     "--reasoning",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Of the output, reasoning tokens (billed apart where the model prices reasoning).",
+    "Of the output, reasoning tokens (billed apart where the model prices reasoning).",
 )
-@click.option(
-    "--citation",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Of the output, citation tokens (billed apart where the model prices citations).",
+@_part(
+    "--citation", "Of the output, citation tokens (billed apart where the model prices citations)."
 )
 @click.option("--batch", is_flag=True, help="Price at the vendor's batch rates.")
 @click.option(
@@ -230,13 +202,7 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     show_default=True,
     help="Requests, for a model with a per-request fee.",
 )
-@click.option(
-    "--web-searches",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Billed web-search tool calls, for a model with a per-search fee.",
-)
+@_part("--web-searches", "Billed web-search tool calls, for a model with a per-search fee.")
 @click.option(
     "--option",
     "options",
