@@ -175,16 +175,20 @@ def test_a_model_without_a_citation_price_costs_them_as_output() -> None:
     assert cost.total == Decimal("0.0082")
 
 
+# The same example in genai-prices' names: the whole output, reasoning and citations included
+DEEP_RESEARCH_COUNTS: dict[str, int] = {
+    "input_tokens": 33,
+    "output_tokens": 7163 + 20016 + 73997,
+    "reasoning_tokens": 73997,
+    "citation_tokens": 20016,
+    "web_searches": 18,
+}
+
+
 def test_genai_prices_names_with_citation_tokens_stay_genai_prices_usage() -> None:
     # citation_tokens is Perplexity's name and genai-prices-style usage's: a record of genai-prices
     # names only is read as genai-prices', whole output included
-    usage = {
-        "input_tokens": 33,
-        "output_tokens": 7163 + 20016 + 73997,
-        "reasoning_tokens": 73997,
-        "citation_tokens": 20016,
-        "web_searches": 18,
-    }
+    usage = DEEP_RESEARCH_COUNTS
     assert to_usage(usage) == TokenUsage(**usage)
     assert estimate_cost("perplexity", "sonar-deep-research", usage).total == Decimal("0.409393")
 

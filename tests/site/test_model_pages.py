@@ -291,16 +291,10 @@ def test_the_pages_provcat_command_gives_the_pages_total(browser: Any, bundled_s
     from click.testing import CliRunner
 
     from provcat.cli.main import main
+    from tests.models.test_perplexity_usage import DEEP_RESEARCH_COUNTS
 
     page(browser, bundled_site, model_href("perplexity", "sonar-deep-research"))
-    usage = {
-        "input_tokens": 33,
-        "output_tokens": 7163 + 20016 + 73997,
-        "reasoning_tokens": 73997,
-        "citation_tokens": 20016,
-        "web_searches": 18,
-    }
-    shown = _calculate(browser, usage, False)
+    shown = _calculate(browser, DEEP_RESEARCH_COUNTS, False)
     assert shown["total"] == "0.409393"
     command = browser.find_element(By.ID, "c-command").text
     assert "--reasoning 73997" in command and "--citation 20016" in command
