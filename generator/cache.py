@@ -159,8 +159,9 @@ def _module_files() -> list[str]:
     """What the imported modules are known by: a module outside the standard library (Python's
     version stands for that), the generator and the runtime (``code_version`` holds them) and
     installed packages by its own file; an installed package by its installer's record of its
-    files and their hashes (``*.dist-info/RECORD``, every one in the folder: a package upgraded,
-    added or removed changes them)."""
+    files and their hashes (``*.dist-info/RECORD``, every one in the folder: a package upgraded
+    or removed changes or drops one; ``_inputs`` adds the list of the folder's packages, which
+    one added changes)."""
     found: set[str] = set()
     installed: set[str] = set()
     known = (_STDLIB, os.path.join(_GENERATOR, ""), os.path.join(_runtime_root(), ""))
@@ -179,8 +180,23 @@ def _module_files() -> list[str]:
     return sorted(found)
 
 
+def _installed(records: list[str]) -> list[bytes]:
+    """The names of the packages installed in each folder holding one of ``records``, each
+    name with its version (``click-8.5.1.dist-info``): a package added there since the record
+    was written changes them."""
+    parts: list[bytes] = []
+    for folder in sorted({os.path.dirname(os.path.dirname(r)) for r in records}):
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.endswith(".dist-info"))
+        except OSError:
+            names = ["missing"]
+        parts += [folder.encode(), "\n".join(names).encode()]
+    return parts
+
+
 def _inputs(import_paths: tuple[Path, ...], as_of: date, modules: list[str]) -> str:
-    """Every input but the catalog: the code, the import paths, the day, the imported modules."""
+    """Every input but the catalog: the code, the import paths, the day, the imported modules
+    and the packages installed beside them."""
     parts = [code_version().encode(), as_of.isoformat().encode()]
     parts += [str(p.resolve()).encode() for p in import_paths]
     for path in modules:
@@ -189,6 +205,7 @@ def _inputs(import_paths: tuple[Path, ...], as_of: date, modules: list[str]) -> 
         except OSError:
             data = b"missing"
         parts += [path.encode(), data]
+    parts += _installed([m for m in modules if m.endswith(f".dist-info{os.sep}RECORD")])
     return _digest(*parts)
 
 

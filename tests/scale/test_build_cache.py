@@ -154,6 +154,60 @@ def test_a_changed_module_the_build_imported_means_a_real_build(
     assert build() is False
 
 
+def test_an_installed_package_upgraded_or_added_means_a_real_build(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    """Installed packages are known by their installers' RECORDs (the file lists with hashes):
+    a package the build imported that changes, or a package added to the environment, means a
+    real build."""
+    site = tmp_path / "env" / "lib" / "site-packages"
+    shutil.copytree(
+        FIXTURE_MODULES / "provcat_testproviders",
+        site / "provcat_testproviders",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    info = site / "provcat_testproviders-1.0.dist-info"
+    info.mkdir()
+    files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.py"))
+    record = info / "RECORD"
+    record.write_text("".join(f"{name},sha256=x,1\n" for name in files))
+
+    def build() -> bool:
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "generator",
+                "build",
+                "--catalog",
+                str(workspace.catalog),
+                "--out",
+                str(workspace.out),
+                "--import-path",
+                str(site),
+                "--format",
+                "json",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        cached: bool = json.loads(out.stdout)["cached"]
+        return cached
+
+    assert build() is False
+    assert build() is True
+    record.write_text(record.read_text().replace("sha256=x", "sha256=y"))  # upgraded in place
+    assert build() is False
+    assert build() is True
+    added = site / "another-2.0.dist-info"  # a package added beside it
+    added.mkdir()
+    (added / "RECORD").write_text("another/__init__.py,sha256=z,1\n")
+    assert build() is False
+    assert build() is True
+
+
 @pytest.mark.parametrize("change", ["edit", "delete", "rename", "model"])
 def test_cached_build_after_a_change_equals_a_full_build(
     workspace: Workspace, tmp_path: Path, change: str
