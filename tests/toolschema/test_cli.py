@@ -98,6 +98,35 @@ def test_compile_writes_files_and_manifest(tools: Path, tmp_path: Path) -> None:
     assert tree_bytes(out)["openai/refund-order.json"] == first["openai/refund-order.json"]
 
 
+def test_compile_without_out_prints_the_manifest_and_writes_nothing(
+    tools: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first try needs no folder: the manifest manifest.json would hold goes to stdout (so it
+    can be piped), refusals and the tally to stderr, with the exit code --out gives."""
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)  # sources are named from here, by both runs
+    out = tmp_path / "build"
+    code, _, _ = _run("compile", str(tools), "--out", str(out), "--targets", "openai,gemini")
+    written = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    printed_code, printed, err = _run("compile", str(tools), "--targets", "openai,gemini")
+    assert printed_code == code == 1  # tag_resource refused, as with --out
+    assert json.loads(printed) == written
+    assert "tag_resource [openai] refused: core/lossy-transformation-refused" in err
+    assert "compiled 6 tool outputs; 2 refused." in err
+    assert list(work.iterdir()) == []
+    refund = next(t for t in written["tools"] if t["name"] == "refund_order")
+    assert refund["targets"]["openai"]["output"] == json.loads(
+        (out / "openai" / "refund-order.json").read_text(encoding="utf-8")
+    )
+    code, printed, _ = _run("compile", str(tools), "--targets", "openai", "--format", "json")
+    report = json.loads(printed)
+    assert code == 1 and report["written"] == []
+    assert [r["name"] for r in report["refused"]] == ["tag_resource"]
+    assert [t["name"] for t in report["manifest"]["tools"]] == ["ping", "refund_order", "set_limit"]
+    assert list(work.iterdir()) == []
+
+
 def test_compile_by_provider(tools: Path, tmp_path: Path) -> None:
     out = tmp_path / "groq"
     code, _, _ = _run("compile", str(tools), "--provider", "groq", "--out", str(out))

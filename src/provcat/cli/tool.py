@@ -215,7 +215,10 @@ def _write_atomic(out: Path, files: dict[str, str]) -> None:
 @tool.command(name="compile")
 @_paths
 @click.option(
-    "--out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Output folder."
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Output folder. Without it nothing is written: the manifest (every compiled tool, "
+    "its changes and warnings) is printed instead.",
 )
 @_targets_opt
 @_provider_opt
@@ -224,14 +227,17 @@ def _write_atomic(out: Path, files: dict[str, str]) -> None:
 @click.option("--allow-lossy", is_flag=True, help="Accept outputs that weaken the schema.")
 def compile_command(
     paths: tuple[Path, ...],
-    out: Path,
+    out: Path | None,
     targets: str | None,
     provider: str | None,
     endpoint: str | None,
     fmt: str,
     allow_lossy: bool,
 ) -> None:
-    """Write `<out>/<target>/<tool-name>.json` for each tool and target, plus manifest.json."""
+    """Write `<out>/<target>/<tool-name>.json` for each tool and target, plus manifest.json.
+
+    Without --out, print the manifest: each tool's output per target, with its changes and
+    warnings (`--format json`: inside the report, as `manifest`)."""
     chosen = _targets("compile", fmt, targets, provider, endpoint=endpoint)
     tools = _load("compile", fmt, paths)
     files: dict[str, str] = {}
@@ -266,43 +272,45 @@ def compile_command(
         "tools": manifest_tools,
     }
     files["manifest.json"] = stable_stringify(manifest)
-    try:
-        _write_atomic(out, files)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        _fail("compile", fmt, [(str(out), f"cannot write the output folder: {reason}")])
+    if out is not None:
+        try:
+            _write_atomic(out, files)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            _fail("compile", fmt, [(str(out), f"cannot write the output folder: {reason}")])
     if fmt == "json":
-        click.echo(
-            json.dumps(
+        report: dict[str, Any] = {
+            "command": "compile",
+            "version": __version__,
+            "written": sorted(files) if out is not None else [],
+            "refused": [
                 {
-                    "command": "compile",
-                    "version": __version__,
-                    "written": sorted(files),
-                    "refused": [
-                        {
-                            "name": name,
-                            "target": tid,
-                            "diagnostics": [
-                                _diag_json(d) for d in r.diagnostics if d.severity == "error"
-                            ],
-                        }
-                        for name, tid, r in refused
-                    ],
-                },
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
+                    "name": name,
+                    "target": tid,
+                    "diagnostics": [_diag_json(d) for d in r.diagnostics if d.severity == "error"],
+                }
+                for name, tid, r in refused
+            ],
+        }
+        if out is None:
+            report["manifest"] = manifest
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         for name, tid, result in refused:
             for d in result.diagnostics:
                 if d.severity == "error":
                     click.echo(f"{name} [{tid}] refused: {d.code} {d.path}: {d.message}", err=True)
-        written = len(files) - 1
-        click.echo(
-            f"wrote {_count(written, 'tool file')} and manifest.json to {out}; "
-            f"{len(refused)} refused."
-        )
+        compiled = len(files) - 1
+        if out is None:  # the manifest alone on stdout, so it can be piped; the tally beside it
+            click.echo(files["manifest.json"], nl=False)
+            click.echo(
+                f"compiled {_count(compiled, 'tool output')}; {len(refused)} refused.", err=True
+            )
+        else:
+            click.echo(
+                f"wrote {_count(compiled, 'tool file')} and manifest.json to {out}; "
+                f"{len(refused)} refused."
+            )
     sys.exit(1 if refused else 0)
 
 
