@@ -128,3 +128,10 @@ def test_tool_check_without_jsonschema_names_the_extra(tmp_path: Path) -> None:
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr
     assert "pip install '.[probe]'" in run.stdout + run.stderr
+
+
+def test_an_embedding_request_is_priced_from_its_input_alone() -> None:
+    run = CliRunner().invoke(main, ["cost", "openai", "text-embedding-3-small", "--input", "1000"])
+    assert run.exit_code == 0, run.output
+    # $0.02 per million input tokens (https://developers.openai.com/api/docs/pricing)
+    assert run.stdout.splitlines()[-1].split() == ["total", "$0.00002", "USD"]

@@ -83,6 +83,15 @@ def test_cost() -> None:
     assert data["total"] == "0.009" and data["batch"] is True
 
 
+def test_cost_of_input_alone_needs_no_output_flag() -> None:
+    """`--output` counts 0 unless given, as a usage without `output_tokens` does in
+    `estimate_cost`: an embedding model's request is priced from its input alone."""
+    result = invoke("cost", "acme", "acme-large-2", "--input", "1000", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["output"] == "0" and data["total"] == "0.003"  # 1000 x $3 per million
+
+
 def test_cost_of_a_deprecated_or_retired_model_carries_a_note_on_stderr() -> None:
     day = ("--as-of", "2026-12-01")
     result = invoke("cost", "acme", "acme-old", "--input", "1000", "--output", "1000", *day)

@@ -172,8 +172,10 @@ def _part(flag: str, help: str) -> Callable[[_F], _F]:
     "--output",
     "output_tokens",
     type=click.IntRange(min=0),
-    required=True,
-    help="Output tokens in all (reasoning, citation and audio included).",
+    default=0,
+    show_default=True,
+    help="Output tokens in all (reasoning, citation and audio included); an embedding model "
+    "has none.",
 )
 @_part("--cached", "Of the input, tokens read from the prompt cache.")
 @_part("--cache-write", "Of the input, tokens written to the prompt cache.")
