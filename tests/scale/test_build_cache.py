@@ -118,40 +118,43 @@ def test_a_changed_template_means_a_real_build(
     cache.code_version.cache_clear()
 
 
+def _fresh_build(ws: Workspace, import_path: Path) -> bool:
+    """Whether a build in a fresh process, with ``import_path``, was answered unchanged."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "build",
+            "--catalog",
+            str(ws.catalog),
+            "--out",
+            str(ws.out),
+            "--import-path",
+            str(import_path),
+            "--format",
+            "json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    cached: bool = json.loads(out.stdout)["cached"]
+    return cached
+
+
 def test_a_changed_module_the_build_imported_means_a_real_build(
     workspace: Workspace, tmp_path: Path
 ) -> None:
     """The providers' Python is an input: a fresh process notices a change to it."""
     modules = tmp_path / "modules"
     shutil.copytree(FIXTURE_MODULES, modules, ignore=shutil.ignore_patterns("__pycache__"))
-    argv = [
-        "build",
-        "--catalog",
-        str(workspace.catalog),
-        "--out",
-        str(workspace.out),
-        "--import-path",
-        str(modules),
-        "--format",
-        "json",
-    ]
-
-    def build() -> bool:
-        out = subprocess.run(
-            [sys.executable, "-m", "generator", *argv],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        cached: bool = json.loads(out.stdout)["cached"]
-        return cached
-
-    assert build() is False  # other import paths than the fixture's build: a real build
-    assert build() is True
+    assert _fresh_build(workspace, modules) is False  # other import paths: a real build
+    assert _fresh_build(workspace, modules) is True
     beta = modules / "provcat_testproviders" / "beta.py"
     beta.write_text(beta.read_text() + "\n# a change\n")
-    assert build() is False
+    assert _fresh_build(workspace, modules) is False
 
 
 def test_an_installed_package_upgraded_or_added_means_a_real_build(
@@ -172,40 +175,16 @@ def test_an_installed_package_upgraded_or_added_means_a_real_build(
     record = info / "RECORD"
     record.write_text("".join(f"{name},sha256=x,1\n" for name in files))
 
-    def build() -> bool:
-        out = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "generator",
-                "build",
-                "--catalog",
-                str(workspace.catalog),
-                "--out",
-                str(workspace.out),
-                "--import-path",
-                str(site),
-                "--format",
-                "json",
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        cached: bool = json.loads(out.stdout)["cached"]
-        return cached
-
-    assert build() is False
-    assert build() is True
+    assert _fresh_build(workspace, site) is False
+    assert _fresh_build(workspace, site) is True
     record.write_text(record.read_text().replace("sha256=x", "sha256=y"))  # upgraded in place
-    assert build() is False
-    assert build() is True
+    assert _fresh_build(workspace, site) is False
+    assert _fresh_build(workspace, site) is True
     added = site / "another-2.0.dist-info"  # a package added beside it
     added.mkdir()
     (added / "RECORD").write_text("another/__init__.py,sha256=z,1\n")
-    assert build() is False
-    assert build() is True
+    assert _fresh_build(workspace, site) is False
+    assert _fresh_build(workspace, site) is True
 
 
 @pytest.mark.parametrize("change", ["edit", "delete", "rename", "model"])
