@@ -112,6 +112,15 @@ def test_the_installed_command_answers_offline(venv: Path) -> None:
     resolved = run(venv, "provcat", "resolve", "openai", "chat", "--format", "json")
     assert resolved.returncode == 0, resolved.stderr
     assert json.loads(resolved.stdout)["config"]["name"] == "openai_chat/completions"
+    # without an extra (ag2 blocked here), an installed copy is told the plain install; a clone
+    # that make set up is told `pip install -e` (tests/runtime/test_missing_extra.py)
+    code = (
+        "import sys; sys.modules['ag2'] = None\n"
+        "from provcat import match_endpoint\n"
+        "try:\n    match_endpoint('ag2', 'agent')\nexcept Exception as exc:\n    print(exc)"
+    )
+    told = run(venv, "python", "-c", code)
+    assert "(pip install '.[ag2]' in a provcat clone (README, Install))" in told.stdout, told
 
 
 def test_the_installed_library_is_the_wheel_and_works_offline(venv: Path) -> None:

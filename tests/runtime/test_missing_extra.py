@@ -30,6 +30,6 @@ def test_an_ag2_endpoint_without_ag2_names_the_extra(without_ag2: None) -> None:
         "optional-dependencies"
     ]
     assert any(r.startswith("ag2") for r in extras["ag2"])  # the extra the message names
-    with pytest.raises(ProviderUnavailable, match=r"pip install '\.\[ag2\]' in a provcat clone"):
+    with pytest.raises(ProviderUnavailable, match=r"pip install -e '\.\[ag2\]' in your provcat"):
         match_endpoint("ag2", "agent")
     assert match_endpoint("openai", "chat").config.provider == "openai"  # the rest still works

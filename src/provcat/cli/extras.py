@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from provcat.extras import install_hint
+
 __all__ = ["missing_dependency"]
 
 
 def missing_dependency(command: str, module: str | None, extra: str | None) -> str:
     """The message for ``provcat COMMAND`` run without ``module`` (from ``extra``, if any)."""
     fix = (
-        f"install provcat with its '{extra}' extra: pip install '.[{extra}]' in a provcat clone "
-        "(README, Install)"
+        f"install provcat with its '{extra}' extra: {install_hint(extra)}"
         if extra
         else "reinstall provcat (README, Install)"
     )

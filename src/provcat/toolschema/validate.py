@@ -249,9 +249,11 @@ def validate_value(schema: Any, value: Any, *, root: Any = None, path: str = "$"
     try:
         from jsonschema import Draft202012Validator
     except ImportError as exc:  # pragma: no cover - the probe extra is part of `dev`
+        from provcat.extras import install_hint
+
         raise ImportError(
             "checking arguments needs jsonschema: install provcat with its 'probe' extra "
-            "(pip install '.[probe]' in a provcat clone)"
+            f"({install_hint('probe')})"
         ) from exc
     base = schema if root is None else root
     if not isinstance(base, (dict, bool)) or not isinstance(schema, (dict, bool)):

@@ -14,9 +14,11 @@ try:
 except ValueError:  # already imported without a spec (a stand-in module): present
     _FOUND = True
 if not _FOUND:
+    from provcat.extras import install_hint
+
     raise ImportError(
         "the ag2 provider needs the 'ag2' package (AG2 >= 1.2): install provcat with its 'ag2' "
-        "extra, provcat[ag2] (pip install '.[ag2]' in a provcat clone)"
+        f"extra, provcat[ag2] ({install_hint('ag2')})"
     )
 
 from provcat.providers.ag2.agent import AG2AgentEndpoint
