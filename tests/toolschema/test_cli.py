@@ -220,6 +220,34 @@ def test_diff(tmp_path: Path) -> None:
     assert code == 0
 
 
+@pytest.mark.parametrize("command", ["check", "compile", "matrix", "probe"])
+def test_paths_holding_no_tool_are_an_input_error(command: str, tmp_path: Path) -> None:
+    """A wrong path must not pass a CI check by finding nothing to check."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    listed = _write(tmp_path / "listed", "none.json", {"tools": []})
+    out = tmp_path / "out"
+    extra = ["--out", str(out)] if command == "compile" else []
+    for where in (empty, listed):
+        code, _, err = _run(command, str(where), "--targets", "mcp", *extra)
+        assert code == 2, err
+        assert f"{where}: no tools found" in err and "nothing was processed" in err
+    assert not out.exists()
+
+
+def test_diff_from_or_to_no_tools(tmp_path: Path) -> None:
+    """A side of a diff may hold no tools: every tool added, or every tool removed."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    tools = _write(tmp_path / "tools", "a.json", [FIXTURES["ping"]])
+    code, out, _ = _run("diff", str(empty), str(tools), "--targets", "mcp", "--format", "json")
+    assert code == 0
+    assert [(c["tool"], c["kind"]) for c in json.loads(out)["changes"]] == [("ping", "added")]
+    code, out, _ = _run("diff", str(tools), str(empty), "--targets", "mcp", "--format", "json")
+    assert code == 1  # a removed tool breaks its callers
+    assert [(c["tool"], c["kind"]) for c in json.loads(out)["changes"]] == [("ping", "removed")]
+
+
 def test_probe_exit_codes(tools: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.delenv(name, raising=False)

@@ -90,10 +90,27 @@ def _targets(
         _fail(command, fmt, [("", str(exc))])
 
 
-def _load(command: str, fmt: str, paths: Sequence[Path]) -> list[LoadedTool]:
+def _load(
+    command: str, fmt: str, paths: Sequence[Path], *, empty_ok: bool = False
+) -> list[LoadedTool]:
+    """The tools under ``paths``; an input error when one cannot be read, or when there are
+    none (a wrong path must not pass a CI check by finding nothing to check) unless
+    ``empty_ok``."""
     tools, errors = load_tools(list(paths))
     if errors:
         _fail(command, fmt, [(e.source_path, e.message) for e in errors])
+    if not tools and not empty_ok:
+        shown = ", ".join(str(p) for p in paths)
+        _fail(
+            command,
+            fmt,
+            [
+                (
+                    shown,
+                    'no tools found (.json files holding a tool, a list of tools or {"tools": [...]})',
+                )
+            ],
+        )
     return tools
 
 
@@ -381,8 +398,9 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
 def diff(old: Path, new: Path, targets: str | None, fmt: str, fail_on: str) -> None:
     """Compare two versions of a tool set: removed tools and compile verdicts per target."""
     chosen = _targets("diff", fmt, targets, None)
-    before = {t.tool.name: t for t in _load("diff", fmt, [old])}
-    after = {t.tool.name: t for t in _load("diff", fmt, [new])}
+    # one side may hold no tools: every tool added, or every tool removed
+    before = {t.tool.name: t for t in _load("diff", fmt, [old], empty_ok=True)}
+    after = {t.tool.name: t for t in _load("diff", fmt, [new], empty_ok=True)}
     changes: list[dict[str, Any]] = []
     for name in sorted(set(before) | set(after)):
         if name not in after:
