@@ -85,7 +85,7 @@ def test_a_long_cell_wraps_inside_its_column_and_loses_nothing() -> None:
     from provcat.cli.table import table
 
     long = "openrouter/" + "-".join(["very-long-model-name"] * 6)
-    text = table(["MODEL", "STATUS"], [[long, "active"]], wrap={0}, limit=40)
+    text = table(["MODEL", "STATUS"], [[long, "active"]], wrap=(0,), limit=40)
     assert max(len(line) for line in text.splitlines()) <= 40
     column = "".join(
         line[: line.rfind("active")].strip() if "active" in line else line.strip()
@@ -127,7 +127,8 @@ def test_tool_check_without_jsonschema_names_the_extra(tmp_path: Path) -> None:
     )
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr
-    assert "pip install '.[probe]'" in run.stdout + run.stderr
+    # this checkout runs as make installs it, editable: the fix keeps it so
+    assert "pip install -e '.[probe]' in your provcat clone" in run.stdout + run.stderr
 
 
 def test_an_embedding_request_is_priced_from_its_input_alone() -> None:

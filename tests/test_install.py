@@ -120,7 +120,7 @@ def test_the_installed_command_answers_offline(venv: Path) -> None:
         "try:\n    match_endpoint('ag2', 'agent')\nexcept Exception as exc:\n    print(exc)"
     )
     told = run(venv, "python", "-c", code)
-    assert "(pip install '.[ag2]' in a provcat clone (README, Install))" in told.stdout, told
+    assert "provcat[ag2]: pip install '.[ag2]' in a provcat clone, as the README" in told.stdout
 
 
 def test_the_installed_library_is_the_wheel_and_works_offline(venv: Path) -> None:

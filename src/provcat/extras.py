@@ -17,5 +17,7 @@ _INSTALLED = {"site-packages", "dist-packages"}
 def install_hint(extra: str) -> str:
     """The command that installs ``extra`` for the provcat that is running."""
     if _INSTALLED.isdisjoint(Path(__file__).resolve().parts):  # a source tree: stay editable
-        return f"pip install -e '.[{extra}]' in your provcat clone (keeps its editable install)"
-    return f"pip install '.[{extra}]' in a provcat clone (README, Install)"
+        return (
+            f"pip install -e '.[{extra}]' in your provcat clone, which keeps its editable install"
+        )
+    return f"pip install '.[{extra}]' in a provcat clone, as the README's Install section shows"

@@ -211,7 +211,7 @@ def test_a_missing_extra_is_named_not_a_traceback(tmp_path: Path) -> None:
             message = done.stderr
         assert "needs the package" in message
         # this checkout runs as make installs it, editable: the fix keeps it so
-        assert "pip install -e '.[hub]' in your provcat clone (keeps its editable" in message
+        assert "pip install -e '.[hub]' in your provcat clone, which keeps its editable" in message
 
 
 def _peft_file(path: Path, ranks: dict[str, int]) -> Path:

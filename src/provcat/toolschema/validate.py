@@ -252,8 +252,8 @@ def validate_value(schema: Any, value: Any, *, root: Any = None, path: str = "$"
         from provcat.extras import install_hint
 
         raise ImportError(
-            "checking arguments needs jsonschema: install provcat with its 'probe' extra "
-            f"({install_hint('probe')})"
+            "checking arguments needs jsonschema: install provcat with its 'probe' extra: "
+            f"{install_hint('probe')}"
         ) from exc
     base = schema if root is None else root
     if not isinstance(base, (dict, bool)) or not isinstance(schema, (dict, bool)):

@@ -18,7 +18,7 @@ if not _FOUND:
 
     raise ImportError(
         "the ag2 provider needs the 'ag2' package (AG2 >= 1.2): install provcat with its 'ag2' "
-        f"extra, provcat[ag2] ({install_hint('ag2')})"
+        f"extra, provcat[ag2]: {install_hint('ag2')}"
     )
 
 from provcat.providers.ag2.agent import AG2AgentEndpoint
