@@ -84,7 +84,7 @@ def providers(fmt: str) -> None:
         ]
         for item in items
     ]
-    click.echo(table(["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"], rows, wrap={2, 3}))
+    click.echo(table(["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"], rows, wrap=(3, 2)))
     for item in items:
         for diagnostic in item["diagnostics"]:
             click.echo(

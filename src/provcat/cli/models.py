@@ -111,7 +111,8 @@ def models(
             )
         )
         return
-    click.echo(table(HEADER, [_row(m, day) for m in found], wrap={0, 6}))
+    # a status wraps at its space, then the successor, and a model id only when it must
+    click.echo(table(HEADER, [_row(m, day) for m in found], wrap=(1, 6, 0)))
     if not found:  # say why the table is empty
         if provider is not None and not list_models(provider):
             why = f"{provider} has no model inventory in the catalog (see docs/models.md)"
