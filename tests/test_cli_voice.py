@@ -81,6 +81,19 @@ def test_tables_fit_100_columns(argv: list[str]) -> None:
     assert max(len(line) for line in lines) <= 100, max(lines, key=len)
 
 
+def test_model_ids_stay_whole_where_the_table_has_room() -> None:
+    """A status wraps at its space and a successor before a model id does: one long id must
+    not split every other id of the table."""
+    run = CliRunner().invoke(main, ["models"])
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    ids = [f"{m.provider}/{m.id}" for m in list_models()]
+    short = [i for i in ids if len(i) <= 35]
+    assert len(short) > len(ids) * 0.8 and max(len(i) for i in ids) > 35  # the case at hand
+    for model_id in short:
+        assert any(line.startswith(model_id + " ") for line in lines), model_id
+
+
 def test_a_long_cell_wraps_inside_its_column_and_loses_nothing() -> None:
     from provcat.cli.table import table
 
