@@ -20,7 +20,7 @@ import pytest
 
 from provcat import iModel, match_endpoint, resolve
 from provcat.endpoints.lifecycle import endpoint_state
-from provcat.errors import EndpointDeprecated, EndpointRetired
+from provcat.errors import EndpointDeprecated, EndpointNotFound, EndpointRetired
 from provcat.strict import set_strict
 
 
@@ -55,6 +55,17 @@ def test_a_retired_endpoint_raises_in_strict_mode_and_sends_nothing(
         iModel(provider="perplexity", endpoint="chat")
     assert seen == []
     match_endpoint("perplexity", "agent")  # its successor resolves
+
+
+def test_naming_no_endpoint_says_which_listed_one_is_retired() -> None:
+    """Perplexity lists its retired Sonar endpoint beside the Agent API: the "name one" error
+    must not send a caller to the retired one."""
+    with pytest.raises(EndpointNotFound) as caught:
+        match_endpoint("perplexity")
+    assert "name one (chat/completions is retired, use v1/agent)" in str(caught.value)
+    with pytest.raises(EndpointNotFound) as caught:
+        match_endpoint("xai")  # deprecated, not retired: nothing to say yet
+    assert "is retired" not in str(caught.value)
 
 
 def test_a_deprecated_endpoint_warns_with_no_shutdown_date() -> None:

@@ -86,7 +86,8 @@ def lookup(
                 owner,
                 ekey,
                 entry.available_endpoints(),
-                reason=f"{owner} has {len(entry.endpoints)} endpoints: name one",
+                reason=f"{owner} has {len(entry.endpoints)} endpoints: name one"
+                + _retired_note(entry.endpoints),
             )
         return next(iter(entry.endpoints.values()))
     target_key = entry.endpoint_index.get(ekey)
@@ -102,6 +103,19 @@ def lookup(
             reason=f"{owner} has no endpoint '{ekey}'{hint}",
         )
     return entry.endpoints[target_key]
+
+
+def _retired_note(endpoints: Mapping[str, ProviderEndpointSpec]) -> str:
+    """For the "name one" error: which of ``endpoints`` are retired today, and what replaces
+    them (a provider whose old endpoint stays listed must not send a caller there)."""
+    from provcat.endpoints.lifecycle import endpoint_state  # only on this error's path
+
+    notes = []
+    for key, spec in endpoints.items():
+        if spec.lifecycle is not None and endpoint_state(spec) == "retired":
+            successor = spec.lifecycle.get("successor")
+            notes.append(f"{key} is retired" + (f", use {successor}" if successor else ""))
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _closest(key: str, index: Mapping[str, str]) -> str | None:
