@@ -99,6 +99,6 @@ def test_cost_command_takes_every_part_a_model_prices_apart() -> None:
     # the parts of the output cannot exceed it: the error says what output_tokens counts
     short = CliRunner().invoke(main, [*args, "--output", "100", *parts])
     assert short.exit_code == 1
-    assert "is above output_tokens (100): output_tokens counts the whole output" in short.output
+    assert "is above --output (100): --output counts the whole output" in short.output
     negative = CliRunner().invoke(main, [*args, "--output", "100", "--citation", "-1"])
     assert negative.exit_code == 2 and "-1 is not in the range x>=0" in negative.output

@@ -120,7 +120,8 @@ def test_cost_errors_are_clear() -> None:
     result = invoke(
         "cost", "acme", "acme-large-2", "--input", "1", "--output", "1", "--cached", "5"
     )
-    assert result.exit_code == 1 and "above input_tokens" in result.stderr
+    assert result.exit_code == 1  # in the command's words: its flags, not the usage fields
+    assert "--cached + --cache-write (5) is above --input (1): --input counts" in result.stderr
     result = invoke("cost", "acme", "acme-large-2", "--input", "-1", "--output", "1")
     assert result.exit_code == 2
 

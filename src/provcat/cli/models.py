@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any, TypeVar
@@ -159,6 +160,24 @@ def _part(flag: str, help: str) -> Callable[[_F], _F]:
     return click.option(flag, type=click.IntRange(min=0), default=0, show_default=True, help=help)
 
 
+# the usage field each count of `provcat cost` fills, and its flag
+_FLAGS = {
+    "input_tokens": "--input",
+    "output_tokens": "--output",
+    "cache_read_tokens": "--cached",
+    "cache_write_tokens": "--cache-write",
+    "cache_write_1h_tokens": "--cache-write-1h",
+    "input_audio_tokens": "--input-audio",
+    "cache_audio_read_tokens": "--cached-audio",
+    "output_audio_tokens": "--output-audio",
+    "reasoning_tokens": "--reasoning",
+    "citation_tokens": "--citation",
+    "requests": "--requests",
+    "web_searches": "--web-searches",
+}
+_FIELD = re.compile(r"\b(?:" + "|".join(_FLAGS) + r")\b")
+
+
 @click.command()
 @click.argument("provider")
 @click.argument("model")
@@ -237,20 +256,9 @@ def cost(
 ) -> None:
     """The cost in USD of one request to MODEL of PROVIDER, from the catalog's prices: tokens,
     then each fee (per request, per billed tool call) on its own line."""
-    usage = {
-        "input_tokens": input_tokens,
-        "output_tokens": output_tokens,
-        "cache_read_tokens": cached,
-        "cache_write_tokens": cache_write,
-        "cache_write_1h_tokens": cache_write_1h,
-        "input_audio_tokens": input_audio,
-        "cache_audio_read_tokens": cached_audio,
-        "output_audio_tokens": output_audio,
-        "reasoning_tokens": reasoning,
-        "citation_tokens": citation,
-        "requests": requests,
-        "web_searches": web_searches,
-    }
+    counts = [input_tokens, output_tokens, cached, cache_write, cache_write_1h, input_audio]
+    counts += [cached_audio, output_audio, reasoning, citation, requests, web_searches]
+    usage = dict(zip(_FLAGS, counts, strict=True))  # in _FLAGS' order
     named: dict[str, str] = {}
     for text in options:
         name, sep, value = text.partition("=")
@@ -261,7 +269,11 @@ def cost(
         result = estimate_cost(
             provider, model, usage, batch=batch, as_of=_day(as_of), options=named
         )
-    except (ProviderCatalogError, ValueError) as exc:
+    except ValueError as exc:  # told in this command's words: the flags, not the usage fields
+        said = _FIELD.sub(lambda m: _FLAGS[m.group(0)], str(exc)).removeprefix("usage ")
+        _fail(ValueError(said), fmt)
+        return
+    except ProviderCatalogError as exc:
         _fail(exc, fmt)
         return
     _lifecycle_note(result.provider, result.model, _day(as_of))
