@@ -1,26 +1,15 @@
-"""The `provcat` command: `providers`, `resolve` and `model` here; `models`, `cost`, `tool` and `hub`
-in their own modules, imported when used (so `provcat providers` never pays for the hub's web
-stack, and a missing optional dependency is named)."""
+"""The `provcat` command: a group whose commands live in their own modules, each imported when it
+is used (so `provcat cost` never pays for the endpoint classes and pydantic, nor `provcat
+providers` for the hub's web stack, and a missing optional dependency is named)."""
 
 from __future__ import annotations
 
 import importlib
-import json
-import warnings
 from typing import Any
 
 import click
 
-from provcat.cli.choice import FORMAT_OPTION, Choice
 from provcat.cli.extras import missing_dependency
-from provcat.cli.table import table
-from provcat.endpoints.match import match_endpoint
-from provcat.endpoints.registry import EndpointRegistry
-from provcat.endpoints.resolution import resolve as record
-from provcat.errors import CatalogValidationError, ProviderCatalogError
-from provcat.models.effort import EFFORT_LEVELS
-from provcat.models.kwargs import model_kwargs
-from provcat.models.spec import parse_model_spec
 
 # the optional extra a command's own dependencies come from (the others need only the core); a
 # hub command that meets a missing one while it runs is answered by provcat.cli.hub_errors
@@ -30,7 +19,10 @@ _EXTRA = {"hub": "hub"}
 _LAZY: dict[str, str] = {
     "cost": "provcat.cli.models:cost",
     "hub": "provcat.cli.hub:hub",
+    "model": "provcat.cli.catalog:model",
     "models": "provcat.cli.models:models",
+    "providers": "provcat.cli.catalog:providers",
+    "resolve": "provcat.cli.catalog:resolve",
     "tool": "provcat.cli.tool:tool",
 }
 
@@ -62,135 +54,3 @@ class _LazyGroup(click.Group):
 @click.version_option(package_name="provcat")
 def main() -> None:
     """provcat: the validated catalog of LLM provider adapters."""
-
-
-@main.command()
-@FORMAT_OPTION
-def providers(fmt: str) -> None:
-    """Every provider in the catalog: availability, aliases and endpoints."""
-    try:
-        items = EndpointRegistry.list_providers()
-    except CatalogValidationError as exc:
-        raise click.ClickException(str(exc)) from None
-    if fmt == "json":
-        click.echo(json.dumps(items, indent=2, sort_keys=True))
-        return
-    rows = [
-        [
-            item["provider"],
-            item["availability"],
-            ", ".join(item["aliases"]) or "-",
-            ", ".join(e["endpoint"] for e in item["endpoints"]) or "-",
-        ]
-        for item in items
-    ]
-    click.echo(table(["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"], rows, wrap=(3, 2)))
-    for item in items:
-        for diagnostic in item["diagnostics"]:
-            click.echo(
-                f"{item['provider']}: {diagnostic['code']}: {diagnostic['message']}", err=True
-            )
-
-
-@main.command()
-@click.argument("provider")
-@click.argument("endpoint", default="")
-@click.option("--openai-compatible", is_flag=True, help="Allow a compatible endpoint on a miss.")
-@click.option(
-    "--base-url", default=None, help="Override (or, with --openai-compatible, set) the base URL."
-)
-@FORMAT_OPTION
-def resolve(
-    provider: str, endpoint: str, openai_compatible: bool, base_url: str | None, fmt: str
-) -> None:
-    """Resolve PROVIDER [ENDPOINT] as match_endpoint would, and show the endpoint's configuration."""
-    overrides: dict[str, Any] = {"base_url": base_url} if base_url else {}
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", DeprecationWarning)
-            ep = match_endpoint(
-                provider, endpoint, openai_compatible=openai_compatible, **overrides
-            )
-    except ProviderCatalogError as exc:
-        message = str(exc)
-        if "openai_compatible=True" in message:  # the Python spelling; say the flag here
-            message += " (on the command line: --openai-compatible)"
-        if fmt == "json":
-            click.echo(json.dumps({"error": type(exc).__name__, "message": message}, indent=2))
-            raise SystemExit(1) from None
-        raise click.ClickException(f"{type(exc).__name__}: {message}") from None
-    told: list[str] = []
-    for warning in caught:  # a legacy behaviour or a retiring endpoint the command would hide
-        text = str(warning.message)
-        flag = " (on the command line: --openai-compatible)" if "openai_compatible=" in text else ""
-        told.append(text + flag)
-        click.echo(f"warning: {text}{flag}", err=True)
-    model = ep.request_model
-    config = ep.config.summary()
-    info: dict[str, Any] = {
-        "class": f"{type(ep).__module__}:{type(ep).__qualname__}",
-        "config": config,
-        "request_model": f"{model.__module__}:{model.__qualname__}" if model else None,
-        "request_defaults": ep.request_defaults,
-        "lifecycle": _lifecycle(config["provider"], config["endpoint"]),
-        "warnings": told,
-    }
-    if fmt == "json":
-        click.echo(json.dumps(info, indent=2, sort_keys=True))
-        return
-    click.echo(f"{config['provider']}/{config['endpoint']} -> {info['class']}")
-    for key in sorted(config):
-        click.echo(f"  {key}: {json.dumps(config[key])}")
-    click.echo(f"  request_model: {info['request_model'] or '-'}")
-    click.echo(f"  request_defaults: {json.dumps(ep.request_defaults, sort_keys=True)}")
-    if info["lifecycle"] is not None:
-        click.echo(f"  lifecycle: {json.dumps(info['lifecycle'], sort_keys=True)}")
-
-
-def _lifecycle(provider: str, endpoint: str) -> dict[str, Any] | None:
-    """The catalog's lifecycle of a registered endpoint (None when active or not registered)."""
-    try:
-        life = record(provider, endpoint).lifecycle
-    except ProviderCatalogError:
-        return None
-    if life is None:
-        return None
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in life.items()}
-
-
-@main.command()
-@click.argument("spec")
-@click.option("--yolo", is_flag=True, help="Apply the provider's yolo kwargs.")
-@click.option("--bypass", is_flag=True, help="Apply the provider's bypass kwargs (beats --yolo).")
-@click.option("--fast", is_flag=True, help="Apply the provider's fast-mode kwargs.")
-@click.option(
-    "--effort",
-    type=Choice(EFFORT_LEVELS, case_sensitive=False),
-    default=None,
-    help="Override the spec's effort level.",
-)
-@FORMAT_OPTION
-def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, fmt: str) -> None:
-    """Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller passes."""
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", DeprecationWarning)
-            parsed = parse_model_spec(spec)
-            kwargs = model_kwargs(parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
-    except (ValueError, ProviderCatalogError) as exc:
-        if fmt == "json":
-            click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
-            raise SystemExit(1) from None
-        raise click.ClickException(str(exc)) from None
-    for warning in caught:  # a deprecated or retired model the command would otherwise hide
-        click.echo(f"warning: {warning.message}", err=True)
-    if fmt == "json":
-        result = {"spec": {"model": parsed.model, "effort": parsed.effort}, "kwargs": kwargs}
-        click.echo(json.dumps(result, indent=2, sort_keys=True))
-        return
-    click.echo(f"model:  {parsed.model}")
-    shown = f"{effort} (from --effort)" if effort else parsed.effort or "-"
-    click.echo(f"effort: {shown}")
-    click.echo("kwargs:")
-    for key in sorted(kwargs):
-        click.echo(f"  {key}: {json.dumps(kwargs[key])}")
