@@ -30,6 +30,17 @@ def _all_commands(group: click.Command, ctx: click.Context) -> list[tuple[str, c
     return found
 
 
+def test_help_lists_each_command_as_the_command_describes_itself() -> None:
+    """`provcat --help` lists the commands without importing them: its listing must be the one
+    click makes from the commands themselves (a docstring edited alone fails here)."""
+    ctx = click.Context(main, info_name="provcat")
+    ours, clicks = click.HelpFormatter(), click.HelpFormatter()
+    main.format_commands(ctx, ours)
+    click.Group.format_commands(main, ctx, clicks)  # click's own listing imports every command
+    assert ours.getvalue() == clicks.getvalue()
+    assert all(f"  {name} " in ours.getvalue() for name in ("cost", "hub", "providers", "tool"))
+
+
 def test_format_takes_text_and_json_on_every_command() -> None:
     commands = _all_commands(main, click.Context(main, info_name="provcat"))
     with_format = []

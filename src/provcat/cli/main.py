@@ -15,15 +15,35 @@ from provcat.cli.extras import missing_dependency
 # hub command that meets a missing one while it runs is answered by provcat.cli.hub_errors
 _EXTRA = {"hub": "hub"}
 
-# name -> "module:attribute" of a click command or group
-_LAZY: dict[str, str] = {
-    "cost": "provcat.cli.models:cost",
-    "hub": "provcat.cli.hub:hub",
-    "model": "provcat.cli.catalog:model",
-    "models": "provcat.cli.models:models",
-    "providers": "provcat.cli.catalog:providers",
-    "resolve": "provcat.cli.catalog:resolve",
-    "tool": "provcat.cli.tool:tool",
+# name -> ("module:attribute" of a click command or group, its summary): `provcat --help` lists
+# the summaries without importing any command (tests/test_cli_voice.py holds each to its
+# command's own help)
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "cost": (
+        "provcat.cli.models:cost",
+        "The cost in USD of one request to MODEL of PROVIDER, from the catalog's prices: tokens, "
+        "then each fee (per request, per billed tool call) on its own line.",
+    ),
+    "hub": ("provcat.cli.hub:hub", "The adapter hub: registry protocol v1 server and client."),
+    "model": (
+        "provcat.cli.catalog:model",
+        "Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller "
+        "passes.",
+    ),
+    "models": (
+        "provcat.cli.models:models",
+        "Models in the catalog: lifecycle, limits, capabilities and prices (USD per 1M tokens).",
+    ),
+    "providers": (
+        "provcat.cli.catalog:providers",
+        "Every provider in the catalog: availability, aliases and endpoints.",
+    ),
+    "resolve": (
+        "provcat.cli.catalog:resolve",
+        "Resolve PROVIDER [ENDPOINT] as match_endpoint would, and show the endpoint's "
+        "configuration.",
+    ),
+    "tool": ("provcat.cli.tool:tool", "Check and compile tool schemas for each provider's target."),
 }
 
 
@@ -34,11 +54,22 @@ def _missing(command: str, exc: ModuleNotFoundError) -> click.ClickException:
 
 class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *_LAZY])
+        return sorted([*super().list_commands(ctx), *_COMMANDS])
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `provcat --help`, from the summaries (no command imported)."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        # shortened as click shortens a command's own help
+        rows = [
+            (n, click.Command(n, help=_COMMANDS[n][1]).get_short_help_str(limit)) for n in names
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in _LAZY:
-            module_name, _, attr = _LAZY[cmd_name].partition(":")
+        if cmd_name in _COMMANDS:
+            module_name, _, attr = _COMMANDS[cmd_name][0].partition(":")
             try:
                 module = importlib.import_module(module_name)
             except ModuleNotFoundError as exc:
