@@ -160,3 +160,32 @@ def test_an_embedding_request_is_priced_from_its_input_alone() -> None:
     assert run.exit_code == 0, run.output
     # $0.02 per million input tokens (https://developers.openai.com/api/docs/pricing)
     assert run.stdout.splitlines()[-1].split() == ["total", "$0.00002", "USD"]
+
+
+def test_models_show_prints_prices_for_people() -> None:
+    """Rates, tiers, batch, fees and the price schedule one line each, never a JSON blob.
+    Expected rates: Perplexity's pricing page (Sonar Pro: $3 / $15 per million tokens and $6,
+    $10 or $14 per thousand requests by search context size) and Google's Gemini 3.8 Flash
+    schedule as the catalog cites it (introductory $0.75 / $3.75 until 2027-01-01, then the list
+    $1.50 / $7.50; batch at half)."""
+    run = CliRunner().invoke(main, ["models", "show", "perplexity", "sonar-pro"])
+    assert run.exit_code == 0, run.output
+    lines = [line.strip() for line in run.output.splitlines()]
+    at = lines.index("prices (USD per 1M tokens; fees as stated):")
+    assert lines[at + 1 : at + 5] == [
+        "input 3, output 15",
+        "fee: $6 per 1,000 requests when search_context_size=low (the default)",
+        "fee: $10 per 1,000 requests when search_context_size=medium",
+        "fee: $14 per 1,000 requests when search_context_size=high",
+    ]
+    day = ["--as-of", "2026-12-06"]
+    run = CliRunner().invoke(main, ["models", "show", "gemini", "gemini-3.8-flash", *day])
+    assert run.exit_code == 0, run.output
+    lines = [line.strip() for line in run.output.splitlines()]
+    at = lines.index("prices (USD per 1M tokens; fees as stated):")
+    assert lines[at + 1].startswith("input 0.75, output 3.75")
+    assert lines[at + 2].startswith("batch (50% off): input 0.3750, output 1.8750")
+    at = lines.index("next price change on 2027-01-01:")
+    assert lines[at + 1].startswith("input 1.50, output 7.50")
+    assert "until 2027-01-01:" in lines and "from 2027-01-01:" in lines
+    assert not any(line.startswith(("prices: {", "price_schedule: [")) for line in lines)

@@ -148,8 +148,85 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     for key, value in data.items():
         if key in ("provider", "id", "name", "lifecycle") or value in (None, [], {}):
             continue
+        if key in _PRICE_KEYS:
+            for line in _PRICE_KEYS[key](value):
+                click.echo(f"  {line}")
+            continue
         text = json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else value
         click.echo(f"  {key}: {text}")
+
+
+# ---- prices for people: the JSON shape of ModelInfo.as_dict, one line per rate set
+
+
+# the keys beside a price set's rates (a period's dates and note, the batch discount)
+_NOT_RATES = frozenset({"from", "until", "on", "note", "discount"})
+
+
+def _rates(prices: dict[str, Any]) -> str:
+    """``input 1.00, output 5.00, cache_read 0.05``: a price set's rates, in the data's order."""
+    return ", ".join(
+        f"{name} {rate}"
+        for name, rate in prices.items()
+        if isinstance(rate, str) and name not in _NOT_RATES
+    )
+
+
+def _price_set(prices: dict[str, Any], indent: str = "    ") -> list[str]:
+    """A model's prices: the base rates, each long-context tier, the batch rates, each fee."""
+    lines = [indent + _rates(prices)] if _rates(prices) else []
+    for tier in prices.get("tiers", []):
+        lines.append(f"{indent}above {tier['above_input_tokens']:,} input tokens: {_rates(tier)}")
+    batch = prices.get("batch")
+    if batch:
+        off = f" ({float(batch['discount']):.0%} off)" if batch.get("discount") else ""
+        lines += [f"{indent}batch{off}: {_rates(batch)}"] if _rates(batch) else []
+        for tier in batch.get("tiers", []):
+            above = f"above {tier['above_input_tokens']:,} input tokens"
+            lines.append(f"{indent}batch, {above}: {_rates(tier)}")
+    for fee in prices.get("fees", []):
+        when = ", ".join(f"{k}={v}" for k, v in (fee.get("when") or {}).items())
+        unit = fee["unit"].replace("_", " ")
+        units = unit + ("es" if unit.endswith(("s", "h")) else "s")
+        lines.append(
+            f"{indent}fee: ${fee['price']} per {fee['per']:,} {units}"
+            + (f" when {when}" if when else "")
+            + (" (the default)" if fee.get("default") else "")
+        )
+    return lines
+
+
+def _prices(value: dict[str, Any]) -> list[str]:
+    return ["prices (USD per 1M tokens; fees as stated):", *_price_set(value)]
+
+
+def _next_change(value: dict[str, Any]) -> list[str]:
+    return [f"next price change on {value['on']}:", *_price_set(value["prices"])]
+
+
+def _schedule(value: list[dict[str, Any]]) -> list[str]:
+    lines = ["price schedule:"]
+    for period in value:
+        start, end = period.get("from"), period.get("until")
+        span = " ".join(
+            part
+            for part in (f"from {start}" if start else "", f"until {end}" if end else "")
+            if part
+        )
+        lines.append(f"  {span or 'always'}:")
+        lines += _price_set(period, indent="      ")
+        if period.get("note"):
+            lines.append(f"      note: {period['note']}")
+        if period.get("source"):
+            lines.append(f"      sources: {', '.join(period['source'])}")
+    return lines
+
+
+_PRICE_KEYS: dict[str, Callable[[Any], list[str]]] = {
+    "prices": _prices,
+    "next_price_change": _next_change,
+    "price_schedule": _schedule,
+}
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
