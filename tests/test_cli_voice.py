@@ -66,6 +66,8 @@ def test_format_takes_text_and_json_on_every_command() -> None:
         (["models", "--status", "activ"], "did you mean 'active'?"),
         (["providers", "--format", "jsn"], "did you mean 'json'?"),
         (["model", "codex/gpt-5.4", "--effort", "hihg"], "did you mean 'high'?"),
+        (["modles"], "No such command 'modles'. Did you mean 'models'?"),  # click's words
+        (["tool", "chek", "examples/tools"], "No such command 'chek'. Did you mean 'check'?"),
         (["tool", "check", "examples/tools", "--fail-on", "warnin"], "did you mean 'warning'?"),
         (["tool", "check", "examples/tools", "--targets", "opena"], "did you mean 'openai'?"),
     ],

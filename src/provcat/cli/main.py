@@ -4,6 +4,7 @@ providers` for the hub's web stack, and a missing optional dependency is named).
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from typing import Any
 
@@ -66,6 +67,19 @@ class _LazyGroup(click.Group):
         ]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click suggests only among registered commands, and these are imported on use: an
+        unknown name is answered here, with the closest command."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in self.list_commands(ctx):
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+            ctx.fail(
+                f"No such command {name!r}." + (f" Did you mean {close[0]!r}?" if close else "")
+            )
+        return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _COMMANDS:
