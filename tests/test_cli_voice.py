@@ -165,7 +165,8 @@ def test_an_embedding_request_is_priced_from_its_input_alone() -> None:
 
 
 def test_models_show_prints_prices_for_people() -> None:
-    """Rates, tiers, batch, fees and the price schedule one line each, never a JSON blob.
+    """Rates, tiers, batch, fees and the price schedule one line each, never a JSON blob; counts
+    with thousands separators, lists of names comma-separated.
     Expected rates: Perplexity's pricing page (Sonar Pro: $3 / $15 per million tokens and $6,
     $10 or $14 per thousand requests by search context size) and Google's Gemini 3.8 Flash
     schedule as the catalog cites it (introductory $0.75 / $3.75 until 2027-01-01, then the list
@@ -173,6 +174,8 @@ def test_models_show_prints_prices_for_people() -> None:
     run = CliRunner().invoke(main, ["models", "show", "perplexity", "sonar-pro"])
     assert run.exit_code == 0, run.output
     lines = [line.strip() for line in run.output.splitlines()]
+    # counts and lists as people write them (200K context, text and image in: as cited)
+    assert "context_window: 200,000" in lines and "input_modalities: text, image" in lines
     at = lines.index("prices (USD per 1M tokens; fees as stated):")
     assert lines[at + 1 : at + 5] == [
         "input 3, output 15",

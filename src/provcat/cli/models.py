@@ -152,7 +152,14 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
             for line in _PRICE_KEYS[key](value):
                 click.echo(f"  {line}")
             continue
-        text = json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else value
+        if isinstance(value, int) and not isinstance(value, bool):
+            text = f"{value:,}"  # token counts, as the table prints them
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            text = ", ".join(value)  # names and addresses, as written
+        elif isinstance(value, (dict, list)):
+            text = json.dumps(value, ensure_ascii=False)
+        else:
+            text = value
         click.echo(f"  {key}: {text}")
 
 
