@@ -73,9 +73,9 @@ class _LazyGroup(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         """click suggests only among registered commands, and these are imported on use: an
         unknown name is answered here, with the closest command."""
-        name = args[0] if args else ""
-        if name and not name.startswith("-") and name not in self.list_commands(ctx):
-            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+        name, known = (args[0] if args else ""), self.list_commands(ctx)
+        if name and not name.startswith("-") and name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
             ctx.fail(
                 f"No such command {name!r}." + (f" Did you mean {close[0]!r}?" if close else "")
             )

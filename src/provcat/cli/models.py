@@ -167,7 +167,7 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
 
 
 # the keys beside a price set's rates (a period's dates and note, the batch discount)
-_NOT_RATES = frozenset({"from", "until", "on", "note", "discount"})
+_NOT_RATES = frozenset({"from", "until", "note", "discount"})
 
 
 def _rates(prices: dict[str, Any]) -> str:
@@ -181,13 +181,15 @@ def _rates(prices: dict[str, Any]) -> str:
 
 def _price_set(prices: dict[str, Any], indent: str = "    ") -> list[str]:
     """A model's prices: the base rates, each long-context tier, the batch rates, each fee."""
-    lines = [indent + _rates(prices)] if _rates(prices) else []
+    base = _rates(prices)
+    lines = [indent + base] if base else []
     for tier in prices.get("tiers", []):
         lines.append(f"{indent}above {tier['above_input_tokens']:,} input tokens: {_rates(tier)}")
     batch = prices.get("batch")
     if batch:
         off = f" ({float(batch['discount']):.0%} off)" if batch.get("discount") else ""
-        lines += [f"{indent}batch{off}: {_rates(batch)}"] if _rates(batch) else []
+        rates = _rates(batch)
+        lines += [f"{indent}batch{off}: {rates}"] if rates else []
         for tier in batch.get("tiers", []):
             above = f"above {tier['above_input_tokens']:,} input tokens"
             lines.append(f"{indent}batch, {above}: {_rates(tier)}")
