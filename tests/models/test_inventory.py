@@ -220,3 +220,31 @@ def test_the_lifecycle_check_folds_the_provider_and_passes_what_it_cannot_place(
         check_model_use(["acme"], "acme-old")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="model must be a str"):
         check_model_use("acme", None)  # type: ignore[arg-type]
+
+
+def test_prices_keep_their_text_however_many_models_share_them() -> None:
+    """Models repeat prices (the snapshot's records share them); equal values written
+    differently stay as each model's record writes them, and tiers keep their own prices."""
+    from provcat.models.inventory import _INVENTORY
+
+    def model(mid: str, prices: dict[str, Any]) -> dict[str, Any]:
+        return {"model": mid, "aliases": (), "prices": prices}
+
+    models = (
+        model("a", {"input": "0.50", "output": "2"}),
+        model("b", {"input": "0.5", "output": "2"}),
+        model("c", {"input": "0.50", "output": "2"}),
+        model(
+            "d",
+            {"input": "0.50", "output": "2", "tiers": ({"above_input_tokens": 10, "input": "1"},)},
+        ),
+    )
+    index = {m["model"]: m["model"] for m in models}
+    _INVENTORY._reset(({"shop": models}, {"shop": index}, {"shop": "shop"}))
+    got = {m: get_model("shop", m).prices for m in "abcd"}
+    assert {m: p.as_dict() if p else None for m, p in got.items()} == {
+        "a": {"input": "0.50", "output": "2"},
+        "b": {"input": "0.5", "output": "2"},
+        "c": {"input": "0.50", "output": "2"},
+        "d": {"input": "0.50", "output": "2", "tiers": [{"above_input_tokens": 10, "input": "1"}]},
+    }

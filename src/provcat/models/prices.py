@@ -43,8 +43,12 @@ PRICE_FIELDS = (
 )
 
 
+# Thousands of models repeat a few hundred prices: equal price texts share one Decimal, equal
+# records one (frozen) PriceSet, and records of prices alone one open period.
 _DECIMALS: dict[str, Decimal] = {}
-_PRICE_SETS: dict[tuple[tuple[str, Any], ...], PriceSet] = {}
+_PRICE_SETS: dict[tuple[str | None, ...], PriceSet] = {}
+_OPEN_PERIODS: dict[tuple[str | None, ...], tuple[PricePeriod, ...]] = {}
+_FIELD_SET = frozenset(PRICE_FIELDS)
 
 
 def _decimal(text: str) -> Decimal:
@@ -52,6 +56,13 @@ def _decimal(text: str) -> Decimal:
     if found is None:
         found = _DECIMALS.setdefault(text, Decimal(text))
     return found
+
+
+def _price_texts(raw: Mapping[str, Any]) -> tuple[str | None, ...] | None:
+    """``raw``'s prices in ``PRICE_FIELDS`` order (None where not given) when each is text, as
+    the snapshot writes them; None otherwise."""
+    texts = tuple(raw.get(k) for k in PRICE_FIELDS)
+    return texts if all(v is None or type(v) is str for v in texts) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +84,13 @@ class PriceSet:
     def from_record(cls, raw: Mapping[str, Any]) -> PriceSet:
         """Equal records give one shared (frozen) PriceSet, and equal price texts one Decimal:
         thousands of models repeat a few hundred prices."""
-        given = tuple((k, raw[k]) for k in PRICE_FIELDS if k in raw)
-        if not all(type(v) is str for _, v in given):  # the snapshot writes prices as text
-            return cls(**{k: Decimal(v) for k, v in given})
-        found = _PRICE_SETS.get(given)
+        texts = _price_texts(raw)
+        if texts is None:
+            return cls(**{k: Decimal(raw[k]) for k in PRICE_FIELDS if k in raw})
+        found = _PRICE_SETS.get(texts)
         if found is None:
-            found = cls(**{k: _decimal(v) for k, v in given})
-            found = _PRICE_SETS.setdefault(given, found)
+            made = cls(*(None if v is None else _decimal(v) for v in texts))
+            found = _PRICE_SETS.setdefault(texts, made)
         return found
 
     def scaled(self, factor: Decimal) -> PriceSet:
@@ -263,7 +274,14 @@ class PriceChange:
 def periods_from_record(raw: Any) -> tuple[PricePeriod, ...]:
     """The snapshot's ``prices`` (a mapping, or a tuple of periods) as periods in date order."""
     if isinstance(raw, Mapping):
-        return (PricePeriod(None, None, Prices.from_record(raw)),)
+        texts = _price_texts(raw) if raw.keys() <= _FIELD_SET else None
+        if texts is None:  # tiers, batch prices or fees
+            return (PricePeriod(None, None, Prices.from_record(raw)),)
+        found = _OPEN_PERIODS.get(texts)
+        if found is None:
+            made = (PricePeriod(None, None, Prices.from_record(raw)),)
+            found = _OPEN_PERIODS.setdefault(texts, made)
+        return found
     out = []
     for period in raw:
         start, end = period.get("from"), period.get("until")
