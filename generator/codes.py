@@ -651,6 +651,13 @@ _CODES = (
         "two source model ids differ only in case or surrounding spaces; the later one is left out",
         "report the duplicate upstream; keep the model you mean by hand",
     ),
+    Code(
+        "import_float_noise",
+        "warning",
+        "import",
+        "a source price has more significant digits than a floating-point number holds (0.30000000000000004); it is imported rounded to 15 (0.3)",
+        "check the price on the vendor's page; the rounded one is what the source's arithmetic meant",
+    ),
     # endpoint lifecycle (an endpoint's `lifecycle:`)
     Code(
         "unknown_endpoint_successor",

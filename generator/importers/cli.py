@@ -257,7 +257,8 @@ def _print(
     if by_code:
         listed = ", ".join(f"{n} {code}" for code, n in sorted(by_code.items()))
         click.echo(
-            f"provcat: the source has {len(diagnostics)} defects ({listed}); left out as listed above."
+            f"provcat: the source has {len(diagnostics)} defects ({listed}); each is listed above "
+            "with what the import did about it."
         )
     summary = _summary(changes)
     parts = []

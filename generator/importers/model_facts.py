@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from decimal import Decimal
+from decimal import Context, Decimal
 from typing import Any
 
 from generator.diagnostics import diag
@@ -91,13 +91,25 @@ def _real_day(text: str) -> bool:
     return True
 
 
-def _price(value: Any) -> str | None:
+# The significant digits a double holds for any decimal (C's DBL_DIG). models.dev computes some
+# prices in floating point and writes every digit of the result (0.1 + 0.2 is
+# 0.30000000000000004); digits past these are noise, not a price.
+PRICE_DIGITS = 15
+_PRICE_CONTEXT = Context(prec=PRICE_DIGITS)
+
+
+def _price(value: Any) -> tuple[str, str | None] | None:
+    """``value`` as price text, and the source's own text when it carried floating-point noise
+    (more than ``PRICE_DIGITS`` significant digits: then rounded to them); None when it is no
+    price."""
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
         return None
     number = Decimal(value)
     if number < 0 or not number.is_finite():
         return None
-    return format(number, "f")
+    if len(number.normalize().as_tuple().digits) > PRICE_DIGITS:
+        return format(_PRICE_CONTEXT.plus(number).normalize(), "f"), format(number, "f")
+    return format(number, "f"), None
 
 
 def _omit(data: dict[str, Any], dotted: str) -> None:
@@ -303,15 +315,24 @@ class ModelMapper:
         for src, dst in PRICE_KEYS.items():
             if src not in table:
                 continue
-            price = _price(table[src])
-            if price is None:
+            found = _price(table[src])
+            if found is None:
                 self._invalid(
                     where,
                     f"{dotted}.{src}",
                     f"{provider}/{model_id}: {dotted}.{src} {table[src]!r} is not a price",
                 )
-            else:
-                prices[dst] = price
+                continue
+            prices[dst], noisy = found
+            if noisy is not None:
+                self.r.out.append(
+                    diag(
+                        "import_float_noise",
+                        self.r.at(where, f"{dotted}.{src}"),
+                        f"{provider}/{model_id}: {dotted}.{src} {noisy} has more significant "
+                        f"digits than a floating-point number holds; imported as {prices[dst]}",
+                    )
+                )
         return prices
 
     def _prices(

@@ -7,6 +7,8 @@ source), not from our output.
 from __future__ import annotations
 
 import shutil
+import tomllib
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +160,43 @@ def test_the_text_summary_counts_the_files_it_wrote(
     last = again.stdout.strip().splitlines()[-1]
     assert "5276 models; 1 file written, 0 removed; changes: providers 1 added." in last, last
     assert (root / "providers" / "deepseek.yaml").is_file()
+
+
+def _prices(model: dict[str, Any]) -> list[str]:
+    prices = model.get("prices", {})
+    tiers = prices.get("tiers", [])
+    return [v for table in [prices, *tiers] for k, v in table.items() if k not in ("tiers",)]
+
+
+def test_floating_point_noise_in_prices_is_rounded_and_named(
+    snapshot_dir: Path, imported: tuple[Path, ImportRun]
+) -> None:
+    """models.dev writes some prices as a double's every digit (0.1 + 0.2 is
+    0.30000000000000004). The price meant is what C's ``%.15g`` prints of that double (15
+    significant digits: what a double holds of any decimal); the import writes it and names the
+    source's text at its line."""
+    root, result = imported
+    rel = "providers/amazon-bedrock/models/google.gemma-3-12b-it.toml"
+    source = tomllib.loads((snapshot_dir / rel).read_text(), parse_float=str)["cost"]
+    assert source == {"input": "0.049999999999999996", "output": "0.09999999999999999"}
+    model = _provider(root, "amazon-bedrock")["models"]["google.gemma-3-12b-it"]
+    assert model["prices"] == {k: f"{float(v):.15g}" for k, v in source.items()}
+    assert model["prices"] == {"input": "0.05", "output": "0.1"}
+    named = [d for d in result.diagnostics("import_float_noise") if _rel(d["file"]) == rel]
+    # lines 14 and 15 of the file: `input = 0.0499...` and `output = 0.0999...` under [cost]
+    assert [(d["line"], d["severity"]) for d in named] == [(14, "warning"), (15, "warning")]
+    assert "cost.input 0.049999999999999996" in named[0]["message"]
+    assert named[0]["message"].endswith("imported as 0.05")
+    # a price with fewer digits is imported as written (nano-gpt's 0.700000007 has nine)
+    assert "0.700000007" in {
+        price
+        for path in (root / "providers").glob("*.yaml")
+        for m in yaml.safe_load(path.read_text()).get("models", {}).values()
+        for price in _prices(m)
+    }
+    # and no imported price keeps more than 15 significant digits
+    for path in (root / "providers").glob("*.yaml"):
+        for mid, m in yaml.safe_load(path.read_text()).get("models", {}).items():
+            for price in _prices(m):
+                digits = Decimal(price).normalize().as_tuple().digits
+                assert len(digits) <= 15, (path.name, mid, price)
