@@ -273,9 +273,9 @@ def _print(
         click.echo(
             f"  ... and {len(changes) - len(shown)} more (--verbose or --format json lists them all)"
         )
-    written = totals["files_written"]
+    files = totals["files_written"]
     click.echo(
         f"provcat: imported {totals['providers']} providers ({totals['inventory_only']} inventory "
-        f"only), {totals['models']} models; {written} file{'' if written == 1 else 's'} written, "
+        f"only), {totals['models']} models; {files} file{'' if files == 1 else 's'} written, "
         f"{totals['files_removed']} removed; changes: {'; '.join(parts) or 'none'}."
     )
