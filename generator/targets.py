@@ -16,9 +16,15 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Loc, diag, errors
 from generator.target_files import TargetDecl
 from provcat.catalog.keys import suggest
-
-# The vocabulary (provcat.toolschema.vocabulary) is imported by the checks that read it: the
-# toolschema package it lives in is a large import, and a catalog without targets needs none of it.
+from provcat.toolschema.vocabulary import (
+    ACTIONS,
+    ANNOTATION_KEYWORDS,
+    COMMON_PLACEHOLDERS,
+    STEPS,
+    STRUCTURAL_KEYWORDS,
+    TRIGGERS,
+    action_lossy,
+)
 
 
 def _fields(template: str) -> list[str] | None:
@@ -61,8 +67,6 @@ def _where(path: tuple[str | int, ...]) -> str:
 def _check_trigger(
     decl: TargetDecl, at: tuple[str | int, ...], trig: dict[str, Any], codes: set[str]
 ) -> list[Diagnostic]:
-    from provcat.toolschema.vocabulary import TRIGGERS
-
     out: list[Diagnostic] = []
     kind = trig["kind"]
     spec = TRIGGERS.get(kind)
@@ -130,14 +134,6 @@ def _check_trigger(
 def _check_rule(
     decl: TargetDecl, index: int, rule: dict[str, Any], codes: set[str], style: str
 ) -> list[Diagnostic]:
-    from provcat.toolschema.vocabulary import (
-        ACTIONS,
-        ANNOTATION_KEYWORDS,
-        COMMON_PLACEHOLDERS,
-        TRIGGERS,
-        action_lossy,
-    )
-
     out: list[Diagnostic] = []
     at: tuple[str | int, ...] = ("rules", index)
     tid = decl.id
@@ -316,8 +312,6 @@ def _coverage(
     decl: TargetDecl, data: dict[str, Any], rules: list[dict[str, Any]]
 ) -> list[Diagnostic]:
     """A rewrite target must say what happens to every keyword it does not emit."""
-    from provcat.toolschema.vocabulary import STRUCTURAL_KEYWORDS, TRIGGERS
-
     output = data["output"]
     out: list[Diagnostic] = []
     kinds = {t["kind"]: (r, t) for r in rules for t in rule_triggers(r)}
@@ -408,8 +402,6 @@ def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
             codes.setdefault(rule["code"], i)
             out.extend(_check_rule(decl, i, rule, all_codes, style))
         for name in data.get("steps") or {}:
-            from provcat.toolschema.vocabulary import COMMON_PLACEHOLDERS, STEPS
-
             if name not in STEPS:
                 out.append(
                     diag(
