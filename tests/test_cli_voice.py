@@ -5,6 +5,8 @@ is printed with every digit it has."""
 from __future__ import annotations
 
 import json
+import os
+import pty
 import subprocess
 import sys
 from decimal import Decimal
@@ -194,3 +196,45 @@ def test_models_show_prints_prices_for_people() -> None:
     assert lines[at + 1].startswith("input 1.50, output 7.50")
     assert "until 2027-01-01:" in lines and "from 2027-01-01:" in lines
     assert not any(line.startswith(("prices: {", "price_schedule: [")) for line in lines)
+
+
+def _provcat_in_a_terminal(columns: int, *args: str) -> str:
+    """What `provcat ARGS` prints to a terminal ``columns`` wide (a pseudo-terminal)."""
+    leader, follower = pty.openpty()
+    env = {**os.environ, "COLUMNS": str(columns)}
+    code = "from provcat.cli.main import main; main()"
+    with subprocess.Popen(
+        [sys.executable, "-c", code, *args], stdout=follower, stderr=follower, env=env
+    ) as process:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal closed: the process is done writing
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert process.wait() == 0
+    os.close(leader)
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+def test_a_table_uses_a_wider_terminal_and_100_columns_elsewhere() -> None:
+    """In a terminal wider than 100 columns every model id stays whole; piped, the same table
+    keeps within 100 columns (the same text wherever it goes)."""
+    ids = [f"{m.provider}/{m.id}" for m in list_models()]
+    assert max(len(i) for i in ids) > 35  # ids that wrap within 100 columns
+    wide = _provcat_in_a_terminal(200, "models").splitlines()
+    for model_id in ids:
+        assert any(line.startswith(model_id + " ") for line in wide), model_id
+    assert max(len(line) for line in wide) > 100
+    piped = subprocess.run(
+        [sys.executable, "-c", "from provcat.cli.main import main; main()", "models"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "200"},
+    ).stdout.splitlines()
+    assert max(len(line) for line in piped) <= 100

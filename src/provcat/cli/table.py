@@ -1,17 +1,27 @@
-"""Tables for people: columns padded to fit, the whole table within 100 columns (a long cell of a
-column that may wrap continues on the lines below, inside its own column). The columns that may
-wrap are narrowed in the order given, each to its floor before the next, so an id column named
-last keeps its ids whole whenever the table can fit otherwise."""
+"""Tables for people: columns padded to fit, the whole table within 100 columns or a wider
+terminal's width (a long cell of a column that may wrap continues on the lines below, inside its
+own column). The columns that may wrap are narrowed in the order given, each to its floor before
+the next, so an id column named last keeps its ids whole whenever the table can fit otherwise."""
 
 from __future__ import annotations
 
+import shutil
+import sys
 import textwrap
 from collections.abc import Sequence
 
-__all__ = ["WIDTH", "table"]
+__all__ = ["WIDTH", "table", "width"]
 
 WIDTH = 100
 _GAP = "  "
+
+
+def width() -> int:
+    """The room a table has: a terminal's width when it is wider than ``WIDTH``; otherwise, and
+    whenever the output goes to a pipe or a file, ``WIDTH`` (the same text wherever it goes)."""
+    if sys.stdout is None or not sys.stdout.isatty():
+        return WIDTH
+    return max(WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
 
 
 def _total(widths: list[int]) -> int:
@@ -34,11 +44,13 @@ def table(
     header: list[str],
     rows: list[list[str]],
     wrap: Sequence[int] = (),
-    limit: int = WIDTH,
+    limit: int | None = None,
 ) -> str:
     """``rows`` under ``header``: one line per row unless a cell of a column in ``wrap`` must wrap
-    to fit ``limit`` (narrowed in ``wrap``'s order; the other columns keep their width: numbers
-    and dates never break)."""
+    to fit ``limit`` (default :func:`width`; narrowed in ``wrap``'s order; the other columns keep
+    their width: numbers and dates never break)."""
+    if limit is None:
+        limit = width()
     natural = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(header)]
     floors = [
         max(len(h), min(12, n)) if i in wrap else n
