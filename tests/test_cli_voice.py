@@ -81,6 +81,28 @@ def test_a_misspelt_value_of_a_closed_set_gets_a_did_you_mean(argv: list[str], s
     assert said in run.output
 
 
+@pytest.mark.parametrize(
+    ("spec", "note"),
+    [
+        ("codex/gpt-5.4-hihg", "'-hihg' is not an effort level (did you mean '-high'?)"),
+        ("codex/gpt-5.4-XHIG", "'-XHIG' is not an effort level (did you mean '-xhigh'?)"),
+        ("codex/gpt-5.4-mini", None),  # a model name, not an effort
+        ("openrouter/qwen/qwen3-hihg", None),  # a vendor id is literal: no suffix is read
+        ("codex/gpt-5.4-high", None),
+    ],
+)
+def test_a_spec_ending_in_a_misspelt_effort_says_so(spec: str, note: str | None) -> None:
+    """The grammar reads `-hihg` as part of the model name (as lionagi does), so the vendor gets
+    `gpt-5.4-hihg`; the command still answers, and says what it read on stderr."""
+    run = CliRunner().invoke(main, ["model", spec], catch_exceptions=False)
+    assert run.exit_code == 0, run.output
+    if note is None:
+        assert "effort level" not in run.stderr
+    else:
+        assert run.stdout.splitlines()[1] == "effort: -"
+        assert f"note: {note}; it was read as part of the model name" in run.stderr
+
+
 def test_the_generator_answers_a_misspelt_format_with_a_did_you_mean() -> None:
     run = CliRunner().invoke(generator_main, ["check", "--format", "githb"])
     assert run.exit_code == 2

@@ -3,6 +3,7 @@ endpoint as match_endpoint builds it) and `model` (a model spec and the kwargs i
 
 from __future__ import annotations
 
+import difflib
 import json
 import warnings
 from typing import Any
@@ -116,6 +117,23 @@ def _lifecycle(provider: str, endpoint: str) -> dict[str, Any] | None:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in life.items()}
 
 
+def _misspelt_effort(model: str) -> str | None:
+    """A note when ``model`` (``provider/name``, read without an effort) ends in what looks like
+    a misspelt effort level (``gpt-5.4-hihg``): the grammar reads it as part of the name, and
+    the vendor gets it as one."""
+    _, _, name = model.partition("/")
+    head, _, tail = name.rpartition("-")
+    if "/" in name or not head:  # a vendor id such as qwen/qwen3-max is literal
+        return None
+    close = difflib.get_close_matches(tail.lower(), EFFORT_LEVELS, n=1, cutoff=0.75)
+    if not close:
+        return None
+    return (
+        f"'-{tail}' is not an effort level (did you mean '-{close[0]}'?); it was read as part "
+        f"of the model name '{name}'"
+    )
+
+
 @click.command()
 @click.argument("spec")
 @click.option("--yolo", is_flag=True, help="Apply the provider's yolo kwargs.")
@@ -142,6 +160,8 @@ def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, f
         raise click.ClickException(str(exc)) from None
     for warning in caught:  # a deprecated or retired model the command would otherwise hide
         click.echo(f"warning: {warning.message}", err=True)
+    if parsed.effort is None and (note := _misspelt_effort(parsed.model)):
+        click.echo(f"note: {note}", err=True)
     if fmt == "json":
         result = {"spec": {"model": parsed.model, "effort": parsed.effort}, "kwargs": kwargs}
         click.echo(json.dumps(result, indent=2, sort_keys=True))
