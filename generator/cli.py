@@ -25,6 +25,7 @@ from generator.cache import (
     save_record,
     unchanged,
 )
+from generator.codes import CODES
 from generator.diagnostics import Diagnostic, render
 from generator.files import from_here
 from provcat.cli.choice import Choice
@@ -145,10 +146,19 @@ def _report(
         click.echo(render(shown, fmt), err=fmt == "text")
     if fmt == "text" and not ok:
         n = sum(1 for d in diagnostics if d.severity == "error")
-        click.echo(
-            f"provcat: {n} error{'s' if n != 1 else ''} in the catalog; nothing was written.",
-            err=True,
-        )
+        line = f"provcat: {n} error{'s' if n != 1 else ''} in the catalog; nothing was written."
+        if any(d.severity == "error" and _stage(d.code) in ("loader", "schema") for d in shown):
+            # such a file takes part in the key checks at most (its records may be half made)
+            line += (
+                " Files with YAML or schema errors were not checked further: fix those and run "
+                "again to see the rest."
+            )
+        click.echo(line, err=True)
+
+
+def _stage(code: str) -> str | None:
+    found = CODES.get(code)
+    return found.stage if found is not None else None
 
 
 def report(result: Result, fmt: str, extra: dict[str, Any], catalog: Path) -> None:

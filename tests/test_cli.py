@@ -142,3 +142,22 @@ def test_check_finds_a_generated_file_converted_to_crlf(workspace: Workspace) ->
     assert "docs/providers.md" in run.stderr.strip().splitlines()[-1]
     assert "docs/providers.md: the line endings differ (the catalog gives LF)" in run.stderr
     assert page.read_bytes() == data.replace(b"\n", b"\r\n")  # check writes nothing
+
+
+def test_a_file_with_schema_errors_is_said_to_be_checked_no_further(workspace: Workspace) -> None:
+    """alpha.yaml's schema error hides its request default's misspelling until it is fixed;
+    the summary says so, and the next run shows the rest."""
+    workspace.edit("alpha.yaml", "temperature: 0.5", "temprature: 0.5")
+    workspace.edit("alpha.yaml", "display_name: Alpha", "display_name: [Alpha]")
+    run = workspace.run(fmt="text")
+    assert run.exit_code == 1
+    assert "error[schema_violation]" in run.stderr
+    assert "invalid_request_default" not in run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        "provcat: 1 error in the catalog; nothing was written. Files with YAML or schema errors "
+        "were not checked further: fix those and run again to see the rest."
+    )
+    workspace.edit("alpha.yaml", "display_name: [Alpha]", "display_name: Alpha")
+    run = workspace.run(fmt="text")
+    assert "error[invalid_request_default]" in run.stderr
+    assert run.stderr.splitlines()[-1] == "provcat: 1 error in the catalog; nothing was written."
