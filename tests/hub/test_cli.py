@@ -59,6 +59,12 @@ def test_cli_round_trip(live: Live, tmp_path: Path) -> None:
     pulled = json.loads(out)
     assert Path(pulled["path"]).read_bytes() == payload.read_bytes()
     assert pulled["adapter_id"] == "acme__react-19__v1.2.0"
+    code, out, err = run("export-static", str(tmp_path / "one"), *where)
+    assert code == 0, err
+    size = payload.stat().st_size
+    assert out.strip() == (
+        f"exported 1 adapter (1 version, {size} payload bytes) to {tmp_path / 'one'}"
+    )
     code, out, err = run(
         "push",
         str(payload),

@@ -457,6 +457,7 @@ def export_static_cmd(
             "versions": summary.versions,
             "payload_bytes": summary.payload_bytes,
         },
-        f"exported {summary.adapters} adapters ({summary.versions} versions, "
+        f"exported {summary.adapters} adapter{'' if summary.adapters == 1 else 's'} "
+        f"({summary.versions} version{'' if summary.versions == 1 else 's'}, "
         f"{summary.payload_bytes} payload bytes) to {summary.out}",
     )
