@@ -279,7 +279,8 @@ def judge(summary: Summary, as_of: date) -> Iterator[Diagnostic]:
                     "default_model_price_change",
                     use.loc,
                     f"{use.what} names '{use.model}', whose price changes on {text} "
-                    f"(in {days} days, as of {as_of.isoformat()}); check the estimate and budget",
+                    f"(in {days} day{'' if days == 1 else 's'}, as of {as_of.isoformat()}); "
+                    "check the estimate and budget",
                 )
                 break
         now = state(use.status, use.deprecation_date, use.shutdown_date, as_of)

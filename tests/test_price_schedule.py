@@ -161,6 +161,8 @@ def test_default_models_price_change_within_30_days_is_a_warning(sched: Workspac
         ("default_model_price_change", "warning", 28),
     ]
     assert "changes on 2026-03-01 (in 30 days" in run.json["diagnostics"][0]["message"]
+    eve = sched.run("build", "--as-of", "2026-02-28").json["diagnostics"]
+    assert "changes on 2026-03-01 (in 1 day, as of 2026-02-28)" in eve[0]["message"]
     assert sched.run("build", "--as-of", "2026-03-01").json["diagnostics"] == []  # in force
     assert tree_bytes(sched.out) == written
 

@@ -218,6 +218,9 @@ def test_diff(tmp_path: Path) -> None:
     assert code == 0
     code, _, _ = _run("diff", str(old), str(new), "--fail-on", "never")
     assert code == 0
+    kept = _write(tmp_path / "kept", "a.json", [FIXTURES["refund_order"]])
+    code, out, _ = _run("diff", str(old), str(kept), "--targets", "openai")
+    assert out.splitlines()[-1] == "1 change, 1 breaking."  # ping removed
 
 
 @pytest.mark.parametrize("command", ["check", "compile", "matrix", "probe"])

@@ -447,7 +447,9 @@ def diff(old: Path, new: Path, targets: str | None, fmt: str, fail_on: str) -> N
             where = f" [{c['target']}]" if "target" in c else ""
             flag = " (breaking)" if c["breaking"] else ""
             click.echo(f"{c['tool']}{where}: {c['kind']}{flag}")
-        click.echo(f"{len(changes)} changes, {sum(c['breaking'] for c in changes)} breaking.")
+        click.echo(
+            f"{_count(len(changes), 'change')}, {sum(c['breaking'] for c in changes)} breaking."
+        )
     sys.exit(1 if failed else 0)
 
 
