@@ -201,6 +201,7 @@ def test_matrix(tools: Path) -> None:
     lines = out.splitlines()
     assert lines[0].split() == ["tool", "mcp", "openai"]
     assert lines[-1] == "Clean: MCP 4/4 · OpenAI 0/4"
+    assert lines[-2] == "Worst finding: ✓ none · i info · ! warning · ✗ error"  # the symbols
     code, out, _ = _run("matrix", str(tools), "--format", "json", "--targets", "mcp")
     assert json.loads(out)["tools"][0] == {"name": "ping", "targets": {"mcp": "clean"}}
 

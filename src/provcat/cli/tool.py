@@ -344,7 +344,8 @@ def _worst(diags: Sequence[DiagnosticRecord]) -> str:
 @_targets_opt
 @FORMAT_OPTION
 def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
-    """One row per tool, one column per target: the worst finding (✓ ! ✗ i)."""
+    """One row per tool, one column per target: the worst finding (✓ none, i info, ! warning,
+    ✗ error)."""
     chosen = _targets("matrix", fmt, targets, None)
     tools = _load("matrix", fmt, paths)
     cells = {
@@ -381,6 +382,7 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
         f"{tg.display_name} {sum(1 for t in tools if cells[(t.tool.name, tg.id)] in ('clean', 'info'))}/{len(tools)}"
         for tg in chosen
     )
+    click.echo("Worst finding: ✓ none · i info · ! warning · ✗ error")
     click.echo(f"Clean: {clean}")
 
 
