@@ -19,7 +19,8 @@ _GAP = "  "
 def width() -> int:
     """The room a table has: a terminal's width when it is wider than ``WIDTH``; otherwise, and
     whenever the output goes to a pipe or a file, ``WIDTH`` (the same text wherever it goes)."""
-    if sys.stdout is None or not sys.stdout.isatty():
+    isatty = getattr(sys.stdout, "isatty", None)  # None, or a stand-in without it: no terminal
+    if isatty is None or not isatty():
         return WIDTH
     return max(WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
 
