@@ -89,7 +89,8 @@ class PriceSet:
             return cls(**{k: Decimal(raw[k]) for k in PRICE_FIELDS if k in raw})
         found = _PRICE_SETS.get(texts)
         if found is None:
-            made = cls(*(None if v is None else _decimal(v) for v in texts))
+            given = zip(PRICE_FIELDS, texts, strict=True)
+            made = cls(**{k: _decimal(v) for k, v in given if v is not None})
             found = _PRICE_SETS.setdefault(texts, made)
         return found
 
