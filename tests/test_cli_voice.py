@@ -103,6 +103,31 @@ def test_a_spec_ending_in_a_misspelt_effort_says_so(spec: str, note: str | None)
         assert f"note: {note}; it was read as part of the model name" in run.stderr
 
 
+@pytest.mark.parametrize(
+    ("spec", "note"),
+    [
+        (
+            "openai/gpt-6.1-tera",
+            "provider 'openai' lists no model 'gpt-6.1-tera'; closest: gpt-6.1-terra",
+        ),
+        ("openai/gpt-6.1-terra", None),
+        ("openai/gpt-6.1-terra-high", None),  # the effort split off: the model is listed
+        ("codex/gpt-5.4", None),  # codex has no model inventory: nothing to compare with
+    ],
+)
+def test_a_spec_naming_a_model_the_catalog_does_not_list_says_so(
+    spec: str, note: str | None
+) -> None:
+    """Unlisted models are passed on (vendors add models faster than catalogs), so `provcat
+    model` answers; on stderr it says the catalog does not list the model, with the closest."""
+    run = CliRunner().invoke(main, ["model", spec], catch_exceptions=False)
+    assert run.exit_code == 0, run.output
+    if note is None:
+        assert "lists no model" not in run.stderr
+    else:
+        assert f"note: {note}" in run.stderr and "it is sent as written" in run.stderr
+
+
 def test_the_generator_answers_a_misspelt_format_with_a_did_you_mean() -> None:
     run = CliRunner().invoke(generator_main, ["check", "--format", "githb"])
     assert run.exit_code == 2

@@ -15,8 +15,9 @@ from provcat.cli.table import table
 from provcat.endpoints.match import match_endpoint
 from provcat.endpoints.registry import EndpointRegistry
 from provcat.endpoints.resolution import resolve as record
-from provcat.errors import CatalogValidationError, ProviderCatalogError
+from provcat.errors import CatalogValidationError, ModelNotFound, ProviderCatalogError
 from provcat.models.effort import EFFORT_LEVELS
+from provcat.models.inventory import find_model, list_models
 from provcat.models.kwargs import model_kwargs
 from provcat.models.spec import parse_model_spec
 
@@ -134,6 +135,20 @@ def _misspelt_effort(model: str) -> str | None:
     )
 
 
+def _unlisted(model: str) -> str | None:
+    """A note when the catalog lists models of the spec's provider but not this one (a typo
+    would reach the vendor as the model's name); None when it lists it or lists none."""
+    provider, _, name = model.partition("/")
+    try:
+        if list_models(provider):
+            find_model(provider, name)
+    except ModelNotFound as exc:
+        return f"{exc}; it is sent as written"
+    except ProviderCatalogError:
+        pass
+    return None
+
+
 @click.command()
 @click.argument("spec")
 @click.option("--yolo", is_flag=True, help="Apply the provider's yolo kwargs.")
@@ -161,6 +176,8 @@ def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, f
     for warning in caught:  # a deprecated or retired model the command would otherwise hide
         click.echo(f"warning: {warning.message}", err=True)
     if parsed.effort is None and (note := _misspelt_effort(parsed.model)):
+        click.echo(f"note: {note}", err=True)
+    if note := _unlisted(parsed.model):
         click.echo(f"note: {note}", err=True)
     if fmt == "json":
         result = {"spec": {"model": parsed.model, "effort": parsed.effort}, "kwargs": kwargs}
