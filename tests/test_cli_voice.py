@@ -126,6 +126,9 @@ def test_a_spec_naming_a_model_the_catalog_does_not_list_says_so(
         assert "lists no model" not in run.stderr
     else:
         assert f"note: {note}" in run.stderr and "it is sent as written" in run.stderr
+    machine = CliRunner().invoke(main, ["model", spec, "--format", "json"])
+    notes = json.loads(machine.stdout)["notes"]
+    assert notes == [] if note is None else notes[0].startswith(note)
 
 
 def test_the_generator_answers_a_misspelt_format_with_a_did_you_mean() -> None:

@@ -102,6 +102,8 @@ def test_cli_text_and_json() -> None:
     assert json.loads(result.stdout) == {
         "spec": {"model": "claude_code/sonnet", "effort": None},
         "kwargs": {"provider": "claude_code", "model": "sonnet"},
+        "warnings": [],
+        "notes": [],
     }
     result = CliRunner().invoke(main, ["model", "gemini/x-high"])
     assert result.exit_code == 1 and "does not support effort levels" in result.stderr

@@ -143,7 +143,9 @@ def test_generated_docs_list_every_model_and_the_lifecycle(acme: dict[str, Any])
 
 def test_model_command_shows_the_deprecation_warning_it_would_otherwise_hide() -> None:
     result = invoke("model", "acme/acme-old", "--format", "json")
-    assert result.exit_code == 0 and json.loads(result.stdout)["kwargs"]["model"] == "acme-old"
+    answer = json.loads(result.stdout)
+    assert result.exit_code == 0 and answer["kwargs"]["model"] == "acme-old"
+    assert [w.split(" is ")[0] for w in answer["warnings"]] == ["model 'acme/acme-old'"]
     # deprecated, or retired once its shutdown date (2027-01-14) has passed: warned either way
     assert result.stderr.startswith("warning: model 'acme/acme-old' is ")
     assert "successor 'acme-large-2'" in result.stderr

@@ -173,14 +173,26 @@ def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, f
             click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
             raise SystemExit(1) from None
         raise click.ClickException(str(exc)) from None
-    for warning in caught:  # a deprecated or retired model the command would otherwise hide
-        click.echo(f"warning: {warning.message}", err=True)
-    if parsed.effort is None and (note := _misspelt_effort(parsed.model)):
-        click.echo(f"note: {note}", err=True)
-    if note := _unlisted(parsed.model):
-        click.echo(f"note: {note}", err=True)
+    said = [str(w.message) for w in caught]  # a deprecated or retired model, an ignored effort
+    notes = [
+        note
+        for note in (
+            _misspelt_effort(parsed.model) if parsed.effort is None else None,
+            _unlisted(parsed.model),
+        )
+        if note is not None
+    ]
+    for text in said:
+        click.echo(f"warning: {text}", err=True)
+    for text in notes:
+        click.echo(f"note: {text}", err=True)
     if fmt == "json":
-        result = {"spec": {"model": parsed.model, "effort": parsed.effort}, "kwargs": kwargs}
+        result = {
+            "spec": {"model": parsed.model, "effort": parsed.effort},
+            "kwargs": kwargs,
+            "warnings": said,
+            "notes": notes,
+        }
         click.echo(json.dumps(result, indent=2, sort_keys=True))
         return
     click.echo(f"model:  {parsed.model}")
