@@ -26,6 +26,11 @@ def test_cli_round_trip(live: Live, tmp_path: Path) -> None:
     assert token.startswith("pch_") and "not shown again" in err and token not in err
     code, out, _ = run("token", "list", *where, "--format", "json")
     assert token not in out and "acme" in out
+    code, out, _ = run("token", "list", *where)  # a table for people: a header, a row per token
+    lines = out.splitlines()
+    assert lines[0].split() == ["ID", "NAMESPACES", "STATE", "CREATED", "DESCRIPTION"]
+    assert [token[4:16], "acme", "active"] in [line.split()[:3] for line in lines[2:]]
+    assert token not in out
     payload = tmp_path / "adapter.safetensors"
     payload.write_bytes(safetensors(b"\x09" * 100))
     manifest = tmp_path / "manifest.json"

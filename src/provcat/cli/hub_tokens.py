@@ -10,6 +10,7 @@ import click
 from provcat.cli.choice import FORMAT_OPTION
 from provcat.cli.hub_errors import TOKEN_NOT_FOUND, fail, fail_with
 from provcat.cli.hub_options import emit, open_tool_storage, storage_options
+from provcat.cli.table import table
 from provcat.hub.errors import HubError
 
 __all__ = ["token"]
@@ -82,12 +83,21 @@ def token_list(data_dir: Path | None, database: str | None, blobs: str | None, f
         }
         for r in records
     ]
-    text = "\n".join(
-        f"{r['token_id']}  {','.join(r['namespaces'])}  {'revoked' if r['revoked_at'] else 'active'}"
-        f"  {r['description']}".rstrip()
-        for r in rows
+    text = table(
+        ["ID", "NAMESPACES", "STATE", "CREATED", "DESCRIPTION"],
+        [
+            [
+                r["token_id"],
+                ", ".join(r["namespaces"]),
+                "revoked" if r["revoked_at"] else "active",
+                str(r["created_at"]),
+                r["description"] or "-",
+            ]
+            for r in rows
+        ],
+        wrap=(4, 1),
     )
-    emit(fmt, {"tokens": rows}, text or "no tokens")
+    emit(fmt, {"tokens": rows}, text if rows else "no tokens")
 
 
 @token.command("revoke")
