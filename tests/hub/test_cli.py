@@ -59,6 +59,11 @@ def test_cli_round_trip(live: Live, tmp_path: Path) -> None:
     assert out.strip() == "hub://acme/react-19:1.2.0  React 19 reference.  [react, frontend]"
     code, out, _ = run("resolve", "hub://acme/react-19", "--format", "json", env=env)
     assert json.loads(out)["version"] == "1.2.0"
+    code, out, _ = run("resolve", "hub://acme/react-19", env=env)
+    lines = out.splitlines()
+    assert lines[0] == "acme__react-19__v1.2.0"
+    assert "  tags:         react, frontend" in lines
+    assert "  license:      -" in lines  # the manifest gives none: "-", not a blank
     code, out, err = run("pull", "hub://acme/react-19", "--format", "json", env=env)
     assert code == 0, err
     pulled = json.loads(out)

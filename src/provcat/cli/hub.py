@@ -83,18 +83,20 @@ def _read_card(path: Path) -> str:
 
 
 def _manifest_text(m: AdapterManifest) -> str:
-    lines = [
-        f"{m.canonical_id}",
-        f"  ref:          hub://{m.namespace}/{m.name}:{m.version}",
-        f"  description:  {m.description or ''}",
-        f"  tags:         {', '.join(m.tags)}",
-        f"  base models:  {', '.join(m.base_model_compatibility)}",
-        f"  license:      {m.license or ''}",
-        f"  card:         {f'{len(m.card):,} characters' if m.card else ''}",
-        f"  sha256:       {m.checksum_sha256 or ''}",
-        f"  created_at:   {m.created_at or ''}",
+    fields = [
+        ("ref", f"hub://{m.namespace}/{m.name}:{m.version}"),
+        ("description", m.description),
+        ("tags", ", ".join(m.tags)),
+        ("base models", ", ".join(m.base_model_compatibility)),
+        ("license", m.license),
+        ("card", f"{len(m.card):,} characters" if m.card else None),
+        ("sha256", m.checksum_sha256),
+        ("created_at", m.created_at),
     ]
-    return "\n".join(lines)
+    # a field the manifest leaves empty shows as "-" (a blank read as a missing line)
+    return "\n".join(
+        [m.canonical_id, *(f"  {name + ':':<13} {value or '-'}" for name, value in fields)]
+    )
 
 
 @click.group(cls=HubGroup)
