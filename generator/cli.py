@@ -26,7 +26,7 @@ from generator.cache import (
     unchanged,
 )
 from generator.codes import CODES
-from generator.diagnostics import Diagnostic, render
+from generator.diagnostics import Diagnostic, counted, render
 from generator.files import from_here
 from provcat.cli.choice import Choice
 
@@ -108,10 +108,6 @@ def main() -> None:
     """provcat's catalog compiler: validate catalog/ and generate the snapshot and docs."""
 
 
-def _counted(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 def _counts(result: Result) -> str:
     from generator.render import counts
 
@@ -119,12 +115,12 @@ def _counts(result: Result) -> str:
     c = counts(result.snapshot)
     return ", ".join(
         (
-            _counted(c["providers"], "provider", "providers"),
-            _counted(c["endpoints"], "endpoint", "endpoints"),
-            _counted(c["aliases"], "alias", "aliases"),
-            _counted(c["model_aliases"], "model alias", "model aliases"),
-            _counted(c["models"], "model", "models"),
-            _counted(c["schema_targets"], "schema target", "schema targets"),
+            counted(c["providers"], "provider"),
+            counted(c["endpoints"], "endpoint"),
+            counted(c["aliases"], "alias", "aliases"),
+            counted(c["model_aliases"], "model alias", "model aliases"),
+            counted(c["models"], "model"),
+            counted(c["schema_targets"], "schema target"),
         )
     )
 
@@ -146,7 +142,7 @@ def _report(
         click.echo(render(shown, fmt), err=fmt == "text")
     if fmt == "text" and not ok:
         n = sum(1 for d in diagnostics if d.severity == "error")
-        line = f"provcat: {n} error{'s' if n != 1 else ''} in the catalog; nothing was written."
+        line = f"provcat: {counted(n, 'error')} in the catalog; nothing was written."
         if any(d.severity == "error" and _stage(d.code) in ("loader", "schema") for d in shown):
             # such a file takes part in the key checks at most (its records may be half made)
             line += (
@@ -179,7 +175,7 @@ def _done(
         diagnostics, True, fmt, {"summary": summary, "changed": changed, "cached": cached}, catalog
     )
     if fmt != "json":
-        state = f"{_counted(len(changed), 'file', 'files')} updated" if changed else "unchanged"
+        state = f"{counted(len(changed), 'file')} updated" if changed else "unchanged"
         click.echo(f"provcat: {summary}; {out.name}/ {state}.")
 
 

@@ -11,6 +11,11 @@ from generator.codes import CODES, Severity
 Loc = tuple[str, int, int]
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the noun in the number it takes: ``1 file``, ``2 files``, ``2 aliases``."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One problem found: where (file, line, column), its code, severity, message and hint."""

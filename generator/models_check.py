@@ -20,7 +20,7 @@ from datetime import date
 from typing import NamedTuple
 
 from generator.checking import at
-from generator.diagnostics import Diagnostic, Loc, diag
+from generator.diagnostics import Diagnostic, Loc, counted, diag
 from generator.model import Key, ModelDecl, ProviderDecl
 from generator.prices_check import price_change_days, price_problems
 from provcat.catalog.keys import canonical_key
@@ -279,7 +279,7 @@ def judge(summary: Summary, as_of: date) -> Iterator[Diagnostic]:
                     "default_model_price_change",
                     use.loc,
                     f"{use.what} names '{use.model}', whose price changes on {text} "
-                    f"(in {days} day{'' if days == 1 else 's'}, as of {as_of.isoformat()}); "
+                    f"(in {counted(days, 'day')}, as of {as_of.isoformat()}); "
                     "check the estimate and budget",
                 )
                 break

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from generator.diagnostics import Diagnostic, errors, ordered, render
+from generator.diagnostics import Diagnostic, counted, errors, ordered, render
 from generator.files import display_path
 from generator.importers.merge import (
     PROVIDER_ORDER,
@@ -273,9 +273,8 @@ def _print(
         click.echo(
             f"  ... and {len(changes) - len(shown)} more (--verbose or --format json lists them all)"
         )
-    files = totals["files_written"]
     click.echo(
         f"provcat: imported {totals['providers']} providers ({totals['inventory_only']} inventory "
-        f"only), {totals['models']} models; {files} file{'' if files == 1 else 's'} written, "
+        f"only), {totals['models']} models; {counted(totals['files_written'], 'file')} written, "
         f"{totals['files_removed']} removed; changes: {'; '.join(parts) or 'none'}."
     )

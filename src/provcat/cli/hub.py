@@ -25,6 +25,7 @@ from provcat.cli.hub_options import (
     storage_options,
 )
 from provcat.cli.hub_tokens import token
+from provcat.cli.table import counted
 from provcat.hub.errors import HubError
 from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import HubRef
@@ -459,7 +460,7 @@ def export_static_cmd(
             "versions": summary.versions,
             "payload_bytes": summary.payload_bytes,
         },
-        f"exported {summary.adapters} adapter{'' if summary.adapters == 1 else 's'} "
-        f"({summary.versions} version{'' if summary.versions == 1 else 's'}, "
-        f"{summary.payload_bytes} payload bytes) to {summary.out}",
+        f"exported {counted(summary.adapters, 'adapter')} "
+        f"({counted(summary.versions, 'version')}, {summary.payload_bytes} payload bytes) "
+        f"to {summary.out}",
     )

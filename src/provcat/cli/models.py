@@ -69,8 +69,8 @@ def _row(m: ModelInfo, day: date) -> list[str]:
     ]
 
 
-# the text table: what fits 100 columns (or a wider terminal); capabilities and every other fact are in `models show`
-# and `--format json`
+# the text table: what fits 100 columns (or a wider terminal); capabilities and every other
+# fact are in `models show` and `--format json`
 HEADER = ["MODEL", "STATUS", "CONTEXT", "MAX OUT", "IN $/M", "OUT $/M", "SUCCESSOR"]
 
 

@@ -1,4 +1,4 @@
-"""Tables for people: columns padded to fit, the whole table within 100 columns or a wider
+"""Text for people: counts in the number their nouns take, and tables: columns padded to fit, the whole table within 100 columns or a wider
 terminal's width (a long cell of a column that may wrap continues on the lines below, inside its
 own column). The columns that may wrap are narrowed in the order given, each to its floor before
 the next, so an id column named last keeps its ids whole whenever the table can fit otherwise."""
@@ -10,10 +10,15 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-__all__ = ["WIDTH", "table", "width"]
+__all__ = ["WIDTH", "counted", "table", "width"]
 
 WIDTH = 100
 _GAP = "  "
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun`` in the number it takes: ``1 tool``, ``2 tools``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def width() -> int:

@@ -19,6 +19,7 @@ import click
 
 from provcat import __version__
 from provcat.cli.choice import FORMAT_OPTION, Choice
+from provcat.cli.table import counted
 from provcat.toolschema.api import compile_tool
 from provcat.toolschema.core import (
     DiagnosticRecord,
@@ -40,10 +41,6 @@ from provcat.toolschema.types import CompileResult, Diagnostic
 __all__ = ["tool"]
 
 _SYMBOL = {"clean": "✓", "warning": "!", "error": "✗", "info": "i"}
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _fail(command: str, fmt: str, errors: list[tuple[str, str]]) -> NoReturn:
@@ -208,9 +205,9 @@ def check(
                         f"{d['path']}: {d['message']}"
                     )
         click.echo(
-            f"{_count(len(tools), 'tool')}, {_count(len(chosen), 'target')}: "
-            f"{_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, "
-            f"{_count(counts['info'], 'info')}."
+            f"{counted(len(tools), 'tool')}, {counted(len(chosen), 'target')}: "
+            f"{counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
+            f"{counted(counts['info'], 'info')}."
         )
     sys.exit(1 if failed else 0)
 
@@ -321,11 +318,11 @@ def compile_command(
         if out is None:  # the manifest alone on stdout, so it can be piped; the tally beside it
             click.echo(files["manifest.json"], nl=False)
             click.echo(
-                f"compiled {_count(compiled, 'tool output')}; {len(refused)} refused.", err=True
+                f"compiled {counted(compiled, 'tool output')}; {len(refused)} refused.", err=True
             )
         else:
             click.echo(
-                f"wrote {_count(compiled, 'tool file')} and manifest.json to {out}; "
+                f"wrote {counted(compiled, 'tool file')} and manifest.json to {out}; "
                 f"{len(refused)} refused."
             )
     sys.exit(1 if refused else 0)
@@ -450,7 +447,7 @@ def diff(old: Path, new: Path, targets: str | None, fmt: str, fail_on: str) -> N
             flag = " (breaking)" if c["breaking"] else ""
             click.echo(f"{c['tool']}{where}: {c['kind']}{flag}")
         click.echo(
-            f"{_count(len(changes), 'change')}, {sum(c['breaking'] for c in changes)} breaking."
+            f"{counted(len(changes), 'change')}, {sum(c['breaking'] for c in changes)} breaking."
         )
     sys.exit(1 if failed else 0)
 
