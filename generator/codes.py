@@ -159,14 +159,16 @@ _CODES = (
         "duplicate_provider_key",
         "error",
         "catalog",
-        "a provider key or alias is claimed twice in the global provider key space",
+        "a provider key or alias is claimed twice in the global provider key space (an alias "
+        "that spells a provider's key is the one reported)",
         "each provider spelling may name exactly one provider; remove or rename one",
     ),
     Code(
         "duplicate_endpoint_key",
         "error",
         "catalog",
-        "an endpoint key or alias is claimed twice within one provider",
+        "an endpoint key or alias is claimed twice within one provider (an alias that spells "
+        "an endpoint's key is the one reported)",
         "each endpoint spelling may name exactly one endpoint of the provider",
     ),
     Code(

@@ -48,9 +48,16 @@ def test_duplicate_provider_key_across_files(workspace: Workspace) -> None:
     assert "alpha.yaml:4:21" in message
 
 
-def test_provider_alias_equal_to_another_providers_key(workspace: Workspace) -> None:
+def test_provider_alias_equal_to_another_providers_key_is_reported_at_the_alias(
+    workspace: Workspace,
+) -> None:
+    """beta.yaml is read before scripted.yaml, but the key is fixed (it is the file's name): the
+    alias is what to change, so the error is the alias's, wherever the files sort."""
     workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, scripted]")
-    workspace.fails(("duplicate_provider_key", "scripted.yaml", 3, 11))
+    run = workspace.fails(("duplicate_provider_key", "beta.yaml", 4, 20))
+    message = run.json["diagnostics"][0]["message"]
+    assert message.startswith("alias 'scripted' of provider 'beta' is already the key of ")
+    assert "scripted.yaml:3:11" in message
 
 
 def test_duplicate_alias_within_one_provider(workspace: Workspace) -> None:
@@ -62,6 +69,17 @@ def test_duplicate_endpoint_key_within_a_provider(workspace: Workspace) -> None:
     workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, chat]")
     run = workspace.fails(("duplicate_endpoint_key", "beta.yaml", 13, 21))
     assert "beta/chat" in run.json["diagnostics"][0]["message"]
+
+
+def test_endpoint_alias_equal_to_a_later_endpoints_key_is_reported_at_the_alias(
+    workspace: Workspace,
+) -> None:
+    workspace.edit(
+        "beta.yaml", "  chat:\n    type: api", "  chat:\n    aliases: [cli]\n    type: api"
+    )
+    run = workspace.fails(("duplicate_endpoint_key", "beta.yaml", 8, 15))
+    message = run.json["diagnostics"][0]["message"]
+    assert message.startswith("alias 'cli' of beta/chat is already the key of endpoint beta/cli")
 
 
 def test_same_endpoint_spelling_in_two_providers_is_allowed(workspace: Workspace) -> None:

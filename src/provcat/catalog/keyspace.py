@@ -6,7 +6,9 @@ write (each ``at`` is None). It imports no YAML, JSON Schema or template library
 
 Keys are compared after :func:`provcat.catalog.keys.canonical_key`. Provider keys and provider aliases
 share one global space; endpoint keys and endpoint aliases share one space per provider.
-Declarations are visited in the order given, so "first" is the caller's (file, position) order.
+Keys are claimed before aliases, so an alias that spells another provider's (or endpoint's)
+key is the one reported: a key is fixed (a provider's is its file's name), an alias is a
+choice. Otherwise "first" is the caller's (file, position) order.
 """
 
 from __future__ import annotations
@@ -115,9 +117,10 @@ class KeySpace(Generic[At]):
 
 
 def check_keys(providers: Iterable[ProviderKeys[At]]) -> list[KeyProblem[At]]:
-    """Every empty key, self-alias and collision of ``providers``, in visiting order."""
+    """Every empty key, self-alias and collision of ``providers``: keys first, then aliases."""
     found: list[KeyProblem[At]] = []
     space: KeySpace[At] = KeySpace("duplicate_provider_key", "")
+    named: list[ProviderKeys[At]] = []
     for p in providers:
         name = p.key.value
         own = canonical_key(name)
@@ -125,9 +128,13 @@ def check_keys(providers: Iterable[ProviderKeys[At]]) -> list[KeyProblem[At]]:
             found.append(KeyProblem("empty_key", "the provider key is empty", p.key.at, own))
             continue
         space.provider = own
-        problem = space.claim(p.key, f"provider '{name}'", f"provider key '{name}'")
+        problem = space.claim(p.key, f"the key of provider '{name}'", f"provider key '{name}'")
         if problem is not None:
             found.append(problem)
+        named.append(p)
+    for p in named:
+        name = p.key.value
+        own = space.provider = canonical_key(name)
         for alias in p.aliases:
             canon = canonical_key(alias.value)
             if not canon:
@@ -163,6 +170,7 @@ def _endpoint_keys(
 ) -> list[KeyProblem[At]]:
     found: list[KeyProblem[At]] = []
     space: KeySpace[At] = KeySpace("duplicate_endpoint_key", own)
+    named: list[EndpointKeys[At]] = []
     for ep in endpoints:
         key = ep.key.value
         ekey = canonical_key(key)
@@ -172,9 +180,13 @@ def _endpoint_keys(
             )
             continue
         space.endpoint = ekey
-        problem = space.claim(ep.key, f"endpoint {name}/{key}", f"endpoint key '{key}'")
+        problem = space.claim(ep.key, f"the key of endpoint {name}/{key}", f"endpoint key '{key}'")
         if problem is not None:
             found.append(problem)
+        named.append(ep)
+    for ep in named:
+        key = ep.key.value
+        ekey = space.endpoint = canonical_key(key)
         for alias in ep.aliases:
             canon = canonical_key(alias.value)
             where = f"{name}/{key}"
