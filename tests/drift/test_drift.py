@@ -8,6 +8,7 @@ Fix the model (citing the vendor page), or record the difference on the model as
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import os
 import re
@@ -18,6 +19,7 @@ from typing import Any
 import provcat_catalog
 import pytest
 
+from provcat import match_endpoint
 from provcat.endpoints.request import RequestModel, SdkDeviation
 from tests.conftest import ROOT
 
@@ -110,3 +112,16 @@ def test_a_pair_names_a_request_model() -> None:
     for pair in PAIRS:
         model: Any = load(pair.model)
         assert isinstance(model, type) and issubclass(model, RequestModel), pair.model
+
+
+@pytest.mark.parametrize(
+    ("sdk", "provider", "endpoint"),
+    [("openai", "openai", "chat"), ("anthropic", "anthropic", "messages")],
+)
+def test_an_api_endpoint_waits_as_long_as_its_vendors_sdk(
+    sdk: str, provider: str, endpoint: str
+) -> None:
+    """The README's 600 s: a catalog API endpoint that sets no timeout of its own waits for an
+    answer as long as the vendor's official SDK does by default (its ``DEFAULT_TIMEOUT``)."""
+    constants = importlib.import_module(f"{sdk}._constants")
+    assert match_endpoint(provider, endpoint).config.timeout == constants.DEFAULT_TIMEOUT.read
