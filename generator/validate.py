@@ -268,5 +268,7 @@ def _field_value(model: type[BaseModel], key: str, valued: Valued, where: str) -
         "invalid_request_default",
         valued.loc,
         f"{where}: {problem}",
-        suggest(key, field_names(model)) if key not in field_names(model) else None,
+        suggest(key, field_names(model))
+        if key not in field_names(model)
+        else f"give '{key}' a value of the type and range {model.__name__} declares",
     )

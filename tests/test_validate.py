@@ -145,7 +145,10 @@ def test_invalid_request_default_unknown_field_suggests_a_fix(workspace: Workspa
 def test_invalid_request_default_value(workspace: Workspace) -> None:
     workspace.edit("alpha.yaml", "temperature: 0.5", "temperature: 5")
     run = workspace.fails(("invalid_request_default", "alpha.yaml", 15, 40))
-    assert "less than or equal to 2" in run.json["diagnostics"][0]["message"]
+    [found] = run.json["diagnostics"]
+    assert "less than or equal to 2" in found["message"]
+    # the field is declared: the hint speaks of its value, not of "a field the model declares"
+    assert found["hint"].startswith("give 'temperature' a value of the type and range")
 
 
 def test_request_default_by_field_alias_is_accepted(workspace: Workspace) -> None:
