@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -109,14 +110,31 @@ def _field_names(schema: dict[str, Any], with_all_of: bool) -> set[str]:
     return names
 
 
+def _also_called(schema: dict[str, Any], with_all_of: bool) -> dict[str, str]:
+    """Other names of the fields a mapping may have (a field's ``x-also-called``: what vendors
+    call it), each to its field: a vendor's word is no misspelling for difflib to guess at
+    (``cached_input`` is nearest ``cache_write`` by letters, and means ``cache_read``)."""
+    found: dict[str, str] = {}
+    for name, field in schema.get("properties", {}).items():
+        if isinstance(field, dict):
+            found.update((other, name) for other in field.get("x-also-called", ()))
+    if with_all_of:
+        for member in schema.get("allOf", []):
+            if isinstance(member, dict):
+                found.update(_also_called(member, True))
+    return found
+
+
 def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
     path: NodePath = tuple(error.absolute_path)
     schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
     if error.validator in _UNKNOWN_FIELD and isinstance(error.instance, dict):
-        allowed = _field_names(schema, error.validator == "unevaluatedProperties")
+        with_all_of = error.validator == "unevaluatedProperties"
+        allowed = _field_names(schema, with_all_of)
+        also = _also_called(schema, with_all_of)
         out = []
         for name in sorted(set(error.instance) - allowed):
-            guess = _suggest(name, allowed)
+            guess = also.get(re.sub(r"[-\s]+", "_", name.casefold())) or _suggest(name, allowed)
             hint = (
                 f"did you mean '{guess}'?"
                 if guess

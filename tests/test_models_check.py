@@ -274,6 +274,29 @@ def test_misspelled_price_in_every_price_set(
     assert run.json["diagnostics"][0]["hint"] == "did you mean 'cache_read'?"
 
 
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        # OpenAI's pricing page: "Cached input"; by letters it is nearest cache_write
+        ("cached_input", "cache_read"),
+        # DeepSeek's pricing page: "input price (cache hit)" and "(cache miss)"
+        ("Cache-Hit", "cache_read"),
+        ("cache_miss", "input"),
+        # Anthropic's usage fields: cache_creation_input_tokens, cache_read_input_tokens
+        ("cache_creation_input_tokens", "cache_write"),
+    ],
+)
+def test_a_vendors_word_for_a_price_names_the_field_it_means(
+    inv: Workspace, written: str, meant: str
+) -> None:
+    """A maintainer copies a column from the vendor's pricing page: the hint names the field
+    with that meaning, not the nearest spelling (a cache-read price given as cache_write would
+    pass the schema and price every cached token wrong)."""
+    inv.edit("alpha.yaml", '      output: "10"\n', f'      output: "10"\n      {written}: "1"\n')
+    run = inv.fails(("unknown_field", "alpha.yaml", 46, 7))
+    assert run.json["diagnostics"][0]["hint"] == f"did you mean '{meant}'?"
+
+
 def test_float_price_with_binary_noise_is_refused(inv: Workspace) -> None:
     inv.edit("alpha.yaml", 'input: "1.25"', "input: 0.1")
     run = inv.fails(("schema_violation", "alpha.yaml", 44, 14))
