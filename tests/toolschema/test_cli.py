@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +188,10 @@ def test_duplicate_names_across_files_exit_2(tools: Path, tmp_path: Path) -> Non
 
 def test_missing_path_and_unreadable_file(tmp_path: Path) -> None:
     code, _, err = _run("check", str(tmp_path / "nope.json"))
-    assert code == 2 and "no such file" in err
+    # a path outside the working folder is named as given, not as ../../tmp/...
+    assert code == 2 and f"{tmp_path / 'nope.json'}: no such file or directory" in err
+    code, _, err = _run("check", os.devnull)  # it exists: it is no file a tool can be in
+    assert code == 2 and f"{os.devnull}: not a file or a folder" in err
     folder = tmp_path / "t"
     _write(folder, "a.json", FIXTURES["ping"])
     (folder / "broken.json").symlink_to(tmp_path / "missing-target.json")

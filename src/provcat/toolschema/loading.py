@@ -25,7 +25,7 @@ _SKIP = {"node_modules", "dist", "coverage"}
 @dataclass(frozen=True, slots=True)
 class LoadedTool:
     tool: CanonicalTool
-    source: str  # cwd-relative, forward slashes
+    source: str  # relative to the working folder when inside it, forward slashes
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +35,15 @@ class LoadError:
 
 
 def _shown(path: Path) -> str:
+    """The path as the user finds it: relative to the working folder when inside it, else as
+    given (``../../srv/tools`` for ``/srv/tools`` says less)."""
     try:
-        return Path(os.path.relpath(path)).as_posix()
-    except ValueError:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
         return path.as_posix()
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return path.as_posix()
+    return Path(relative).as_posix()
 
 
 def _files(paths: list[Path], errors: list[LoadError]) -> list[Path]:
@@ -52,6 +57,8 @@ def _files(paths: list[Path], errors: list[LoadError]) -> list[Path]:
                         found.append(Path(root) / name)
         elif path.is_file():
             found.append(path)
+        elif path.exists():
+            errors.append(LoadError(_shown(path), "not a file or a folder"))
         else:
             errors.append(LoadError(_shown(path), "no such file or directory"))
     return found
