@@ -136,9 +136,12 @@ def _misspelt_effort(model: str) -> str | None:
 
 
 def _unlisted(model: str) -> str | None:
-    """A note when the catalog lists models of the spec's provider but not this one (a typo
-    would reach the vendor as the model's name); None when it lists it or lists none."""
-    provider, _, name = model.partition("/")
+    """A note when the spec names no model after its provider, or when the catalog lists models
+    of the provider but not this one (a typo would reach the vendor as the model's name); None
+    when it lists it or lists none."""
+    provider, slash, name = model.partition("/")
+    if slash and not name.strip():
+        return f"'{model}' names no model after the provider; the vendor would get {name!r}"
     try:
         if list_models(provider):
             find_model(provider, name)
