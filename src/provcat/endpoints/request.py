@@ -53,8 +53,12 @@ class RequestModel(BaseModel):
     """Strict pydantic model of one endpoint's request body or command options."""
 
     # defer_build: the validation schema is built on first use, so importing the catalog's ~100
-    # request models stays cheap for a process that uses one or two of them.
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+    # request models stays cheap for a process that uses one or two of them. Vendors name body
+    # fields model_* (Cerebras' model_parameters), which pydantic before 2.10 warns about
+    # unless its protected namespaces are off.
+    model_config = ConfigDict(
+        extra="forbid", populate_by_name=True, defer_build=True, protected_namespaces=()
+    )
 
     # Known differences from the vendor's SDK, read by the drift check; never request data.
     # A subclass inherits its parent's list (extend it with ``Parent.sdk_deviations + (...)``).
