@@ -10,9 +10,11 @@ text at a fixed width of 100 columns.
 
 from __future__ import annotations
 
+import enum
 import importlib
 import inspect
 import sys
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +43,14 @@ def _doc(obj: Any) -> str:
     return inspect.getdoc(obj) or "(no docstring)"
 
 
+def _plain(text: str) -> str:
+    """A type as written in the code: Pythons before 3.13 spell some as ``typing.Annotated``."""
+    return text.replace("typing.", "")
+
+
 def _signature(name: str, obj: Any) -> str:
     try:
-        return f"{name}{inspect.signature(obj)}"
+        return _plain(f"{name}{inspect.signature(obj)}")
     except (TypeError, ValueError):
         return name
 
@@ -69,7 +76,10 @@ def _describe(qualified: str, obj: Any) -> list[str]:
         bases = ", ".join(b.__name__ for b in obj.__bases__ if b is not object)
         kind = "exception" if issubclass(obj, BaseException) else "class"
         lines += [f"*{kind}*" + (f" ({bases})" if bases else ""), ""]
-        if not issubclass(obj, BaseException):
+        if issubclass(obj, enum.Enum):  # its members; Enum's own signature varies by Python
+            lines += ["```python", *(f"{obj.__name__}.{m.name} = {m.value!r}" for m in obj)]
+            lines += ["```", ""]
+        elif not issubclass(obj, BaseException):
             lines += ["```python", _signature(obj.__name__, obj), "```", ""]
         lines += [_doc(obj), ""]
         for name, member in _own_members(obj):
@@ -80,6 +90,8 @@ def _describe(qualified: str, obj: Any) -> list[str]:
                 lines += [f"- `{_signature(name, member)}`: {first}"]
         if _own_members(obj):
             lines.append("")
+    elif typing.get_origin(obj) is not None:  # a type alias such as Literal[...]
+        lines += [f"`{qualified.rpartition('.')[2]} = {_plain(repr(obj))}`", ""]
     elif callable(obj):
         lines += ["```python", _signature(obj.__name__, obj), "```", "", _doc(obj), ""]
     else:
