@@ -28,8 +28,13 @@ def endpoint_defaults() -> EndpointDefaults:
     """The inherited setting names and each endpoint type's defaults, read from the runtime."""
     from provcat.endpoints.config import INHERITED_SETTINGS, EndpointConfig
 
+    # each field's default, or a fresh one from its factory (FieldInfo.get_default's arguments
+    # differ between pydantic versions: 2.10.0 refuses call_default_factory=True alone)
+    fields = EndpointConfig.model_fields
     config = {
-        name: EndpointConfig.model_fields[name].get_default(call_default_factory=True)
+        name: fields[name].default_factory()  # type: ignore[call-arg,misc]
+        if fields[name].default_factory is not None
+        else fields[name].default
         for name in INHERITED_SETTINGS
     }
     types = {
