@@ -165,9 +165,9 @@ def _run(
         problems.extend(summary.problems)
         problems.extend(judge(summary, day))
     problems.extend(check_endpoint_lifecycles(decls))
-    targets, found = load_targets(catalog, base)
+    targets, broken, found = load_targets(catalog, base)
     problems.extend(found)
-    target_problems = validate_targets(targets)
+    target_problems = validate_targets(targets, broken)
     problems.extend(target_problems)
     target_ids = {t.id for t in targets}
     mapping, found = provider_targets(
@@ -180,6 +180,7 @@ def _run(
             for p in decls
         ],
         target_ids,
+        broken,
     )
     problems.extend(found)
     endpoint_mapping, found = provider_targets(
@@ -194,6 +195,7 @@ def _run(
             if e.tool_schema_target is not None
         ],
         target_ids,
+        broken,
     )
     problems.extend(found)
     result = Result(ordered(problems))

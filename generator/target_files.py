@@ -38,17 +38,24 @@ def target_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnostic
     return yaml_files(catalog / FOLDER, base, "schema-target")
 
 
-def load(catalog: Path, base: Path) -> tuple[list[TargetDecl], list[Diagnostic]]:
-    """Load and schema-check every target file."""
+def load(catalog: Path, base: Path) -> tuple[list[TargetDecl], set[str], list[Diagnostic]]:
+    """Load and schema-check every target file: the valid ones, the ids of those that are not
+    (their ``id`` when it is a string, else the file's name: a provider or a target naming one
+    is no further error, the file's own errors say what to fix) and the problems."""
     files, problems = target_files(catalog, base)
     decls: list[TargetDecl] = []
+    broken: set[str] = set()
     for path in files:
         doc, found = load_file(path, display_path(path, base))
         problems.extend(found)
         if doc is None:
+            broken.add(path.stem)
             continue
         found = check_schema_reference(doc, TARGET_SCHEMA) + check(doc, TARGET_SCHEMA)
         problems.extend(found)
         if not errors(found):
             decls.append(TargetDecl(doc, path.stem))
-    return decls, problems
+        else:
+            named = doc.data.get("id") if isinstance(doc.data, dict) else None
+            broken.add(named if isinstance(named, str) else path.stem)
+    return decls, broken, problems

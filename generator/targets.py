@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Set
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Loc, diag, errors
@@ -77,6 +78,7 @@ def _check_trigger(
                 "unknown_rule_trigger",
                 loc,
                 f"unknown trigger kind '{kind}'; known: {', '.join(sorted(TRIGGERS))}",
+                suggest(kind, TRIGGERS),
             )
         )
         return out
@@ -175,6 +177,7 @@ def _check_rule(
                 "unknown_rule_action",
                 action_loc,
                 f"unknown action '{action}'; known: {', '.join(sorted(ACTIONS))}",
+                suggest(action, ACTIONS),
             )
         )
         return out
@@ -354,12 +357,16 @@ def _coverage(
     return out
 
 
-def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
-    """Every problem of the target files, all at once."""
+def validate(decls: list[TargetDecl], broken: Set[str] = frozenset()) -> list[Diagnostic]:
+    """Every problem of the target files, all at once. ``broken`` are the ids of target files
+    with errors of their own: a target extending one is checked no further (its parent's rules
+    are not known, or wrong), as such a file itself is not. Parents are checked first."""
     out: list[Diagnostic] = []
     by_id = {d.id: d for d in decls}
-    for decl in sorted(decls, key=lambda d: d.doc.file):
+    failed = set(broken)
+    for decl in sorted(decls, key=lambda d: ("extends" in d.data, d.doc.file)):
         data = decl.data
+        start = len(out)
         if decl.id != decl.stem:
             out.append(
                 diag(
@@ -370,6 +377,8 @@ def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
                 )
             )
         base_rules: list[dict[str, Any]] = []
+        if data.get("extends") in failed:
+            continue  # checked against its parent's rules once the parent's own errors are fixed
         if "extends" in data:
             parent = by_id.get(data["extends"])
             if parent is None or "extends" in parent.data or parent.id == decl.id:
@@ -408,6 +417,7 @@ def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
                         "unknown_target_step",
                         decl.doc.loc(("steps", name), key=True),
                         f"unknown step '{name}'; known: {', '.join(sorted(STEPS))}",
+                        suggest(name, STEPS),
                     )
                 )
             else:
@@ -428,11 +438,13 @@ def validate(decls: list[TargetDecl]) -> list[Diagnostic]:
                         f"the envelope holds {key} {n} times",
                     )
                 )
-        if style == "rewrite" and not errors(out):
+        if style == "rewrite" and not errors(out[start:]):
             merged = dict(data)
             if "keywords" not in data and base_rules:
                 merged["keywords"] = by_id[data["extends"]].data.get("keywords") or {}
             out.extend(_coverage(decl, merged, [*base_rules, *rules]))
+        if errors(out[start:]):
+            failed.add(decl.id)
     return out
 
 
@@ -457,14 +469,17 @@ def inherited_rule(rule: dict[str, Any], old: str, new: str) -> dict[str, Any]:
 
 
 def provider_targets(
-    providers: list[tuple[str, str | None, Loc]], target_ids: set[str]
+    providers: list[tuple[str, str | None, Loc]],
+    target_ids: set[str],
+    broken: Set[str] = frozenset(),
 ) -> tuple[dict[str, str], list[Diagnostic]]:
     """key (a provider, or "provider/endpoint") -> target id, and a diagnostic for each name
-    that is not a target."""
+    that is not a target (a name in ``broken``, a target file with errors of its own, gets
+    none: the build fails on those)."""
     mapping: dict[str, str] = {}
     problems: list[Diagnostic] = []
     for key, target, loc in providers:
-        if target is None:
+        if target is None or target in broken:
             continue
         if target not in target_ids:
             known = ", ".join(sorted(target_ids)) or "none"

@@ -275,6 +275,38 @@ def test_extends_takes_the_rules_with_this_targets_prefix(workspace: Workspace) 
     assert "'demo-child/tool-name'" in text
 
 
+def test_a_broken_target_is_reported_once_not_by_each_user_of_it(workspace: Workspace) -> None:
+    """A target file that breaks its schema is checked no further; the provider naming it and
+    the target extending it get no "is not a schema target" of their own (one typo was five
+    errors, four of them pointing away from it)."""
+    _write(workspace, "demo.yaml", MINIMAL.replace("severity: warning", "severity: fatal"))
+    child = MINIMAL.split("rules:")[0].replace("id: demo", "id: demo-child") + "extends: demo\n"
+    _write(workspace, "demo-child.yaml", child)
+    workspace.edit(
+        "alpha.yaml",
+        "module: provcat_testproviders.alpha",
+        "module: provcat_testproviders.alpha\ntool_schema_target: demo",
+    )
+    assert _codes(workspace) == ["schema_violation"]
+
+
+def test_a_rewrite_target_extending_one_with_a_bad_rule_is_checked_after_it(
+    workspace: Workspace,
+) -> None:
+    """The child sorts first (strictish-child < strictish) and is checked against its parent's
+    rules: an unknown trigger kind there was a KeyError, and a build that crashed."""
+    _write(
+        workspace,
+        "strictish.yaml",
+        REWRITE.replace("kind: unknown-keyword", "kind: unknown-keywrod"),
+    )
+    child = REWRITE.split("keywords:")[0].replace("id: strictish", "id: strictish-child")
+    _write(workspace, "strictish-child.yaml", child + "extends: strictish\n")
+    run = workspace.run()
+    assert run.exit_code == 1 and run.codes == ["unknown_rule_trigger"], run.stdout
+    assert run.json["diagnostics"][0]["hint"] == "did you mean 'unknown-keyword'?"
+
+
 def test_bundled_targets_cover_every_provider() -> None:
     import provcat_catalog
     import provcat_catalog.targets
