@@ -38,7 +38,7 @@ def reported(problem: KeyProblem[Loc] | None) -> Diagnostic | None:
     code = "case_variant_collision" if problem.variant else problem.code
     code = {"not_an_endpoint_class": "invalid_endpoint_class"}.get(code, code)
     where = f" ({at(problem.earlier)})" if problem.earlier is not None else ""
-    return diag(code, problem.at, problem.message + where)
+    return diag(code, problem.at, problem.message + where, problem.hint)
 
 
 class Context:

@@ -58,6 +58,8 @@ def test_provider_alias_equal_to_another_providers_key_is_reported_at_the_alias(
     message = run.json["diagnostics"][0]["message"]
     assert message.startswith("alias 'scripted' of provider 'beta' is already the key of ")
     assert "scripted.yaml:3:11" in message
+    hint = run.json["diagnostics"][0]["hint"]
+    assert hint == "remove or rename the alias 'scripted': 'scripted' is a key"
 
 
 def test_duplicate_alias_within_one_provider(workspace: Workspace) -> None:
@@ -80,6 +82,7 @@ def test_endpoint_alias_equal_to_a_later_endpoints_key_is_reported_at_the_alias(
     run = workspace.fails(("duplicate_endpoint_key", "beta.yaml", 8, 15))
     message = run.json["diagnostics"][0]["message"]
     assert message.startswith("alias 'cli' of beta/chat is already the key of endpoint beta/cli")
+    assert run.json["diagnostics"][0]["hint"] == "remove or rename the alias 'cli': 'cli' is a key"
 
 
 def test_same_endpoint_spelling_in_two_providers_is_allowed(workspace: Workspace) -> None:

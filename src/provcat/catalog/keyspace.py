@@ -80,6 +80,7 @@ class KeyProblem(Generic[At]):
     key: str | None = None
     earlier: At | None = None
     variant: bool = False
+    hint: str | None = None  # None: the code's own
 
 
 @dataclass
@@ -99,6 +100,12 @@ class KeySpace(Generic[At]):
             return None
         first, first_owner = self.claims[canon]
         variant = first.value != spelling.value
+        # keys are claimed first: an alias meeting one is the spelling to change
+        hint = (
+            f"remove or rename the alias '{spelling.value}': '{first.value}' is a key"
+            if first_owner.startswith("the key of") and named.startswith("alias ")
+            else None
+        )
         detail = (
             f"is a case or whitespace variant of '{first.value}', already {first_owner}"
             if variant
@@ -113,6 +120,7 @@ class KeySpace(Generic[At]):
             spelling.value,
             first.at,
             variant,
+            hint,
         )
 
 
