@@ -110,19 +110,28 @@ def _field_names(schema: dict[str, Any], with_all_of: bool) -> set[str]:
     return names
 
 
-def _also_called(schema: dict[str, Any], with_all_of: bool) -> dict[str, str]:
+def _also_called(schema: dict[str, Any], with_all_of: bool) -> dict[str, tuple[str, str]]:
     """Other names of the fields a mapping may have (a field's ``x-also-called``: what vendors
-    call it), each to its field: a vendor's word is no misspelling for difflib to guess at
-    (``cached_input`` is nearest ``cache_write`` by letters, and means ``cache_read``)."""
-    found: dict[str, str] = {}
+    call it), each to its field and the field's description: a vendor's word is no misspelling
+    for difflib to guess at (``cached_input`` is nearest ``cache_write`` by letters, and means
+    ``cache_read``), and its meaning may differ a little from the field's (Vertex AI's
+    retirement date is the day before ``shutdown_date``), so the hint says what the field holds."""
+    found: dict[str, tuple[str, str]] = {}
     for name, field in schema.get("properties", {}).items():
         if isinstance(field, dict):
-            found.update((other, name) for other in field.get("x-also-called", ()))
+            meant = (name, str(field.get("description", "")))
+            found.update((other, meant) for other in field.get("x-also-called", ()))
     if with_all_of:
         for member in schema.get("allOf", []):
             if isinstance(member, dict):
                 found.update(_also_called(member, True))
     return found
+
+
+def _word(name: str) -> str:
+    """A field name as ``x-also-called`` lists it: snake case (``inputTokenLimit``,
+    ``Cache-Hit``, ``cache hit`` are ``input_token_limit``, ``cache_hit``)."""
+    return re.sub(r"[-\s]+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)).casefold()
 
 
 def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
@@ -134,12 +143,14 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
         also = _also_called(schema, with_all_of)
         out = []
         for name in sorted(set(error.instance) - allowed):
-            guess = also.get(re.sub(r"[-\s]+", "_", name.casefold())) or _suggest(name, allowed)
-            hint = (
-                f"did you mean '{guess}'?"
-                if guess
-                else "allowed fields: " + ", ".join(sorted(allowed))
-            )
+            meant = also.get(_word(name))
+            guess = _suggest(name, allowed)
+            if meant is not None:
+                hint = f"did you mean '{meant[0]}'? {meant[1]}".rstrip()
+            elif guess:
+                hint = f"did you mean '{guess}'?"
+            else:
+                hint = "allowed fields: " + ", ".join(sorted(allowed))
             out.append(
                 diag(
                     "unknown_field",

@@ -294,7 +294,33 @@ def test_a_vendors_word_for_a_price_names_the_field_it_means(
     pass the schema and price every cached token wrong)."""
     inv.edit("alpha.yaml", '      output: "10"\n', f'      output: "10"\n      {written}: "1"\n')
     run = inv.fails(("unknown_field", "alpha.yaml", 46, 7))
-    assert run.json["diagnostics"][0]["hint"] == f"did you mean '{meant}'?"
+    hint = run.json["diagnostics"][0]["hint"]
+    assert hint.startswith(f"did you mean '{meant}'? ") and "USD per million tokens" in hint
+
+
+@pytest.mark.parametrize(
+    ("written", "meant", "said"),
+    [
+        # by letters nearest max_input_tokens; vendors' max_tokens caps the output
+        ("max_tokens", "max_output_tokens", "Most tokens one response may hold"),
+        # OpenRouter's models API: context_length, max_completion_tokens
+        ("context_length", "context_window", "Context window"),
+        # the Gemini API's Model: inputTokenLimit (camel case as the API writes it)
+        ("inputTokenLimit", "max_input_tokens", ""),
+        # Vertex AI's "retirement date" is by letters nearest release_date, and is the last day
+        # served: the hint says what shutdown_date holds (the first day not served)
+        ("retirement_date", "shutdown_date", "The first day the vendor no longer serves"),
+    ],
+)
+def test_a_vendors_word_for_a_model_field_names_the_field_and_what_it_holds(
+    inv: Workspace, written: str, meant: str, said: str
+) -> None:
+    inv.edit(
+        "alpha.yaml", "    context_window: 8192\n", f"    context_window: 8192\n    {written}: 1\n"
+    )
+    run = inv.fails(("unknown_field", "alpha.yaml", 41, 5))
+    hint = run.json["diagnostics"][0]["hint"]
+    assert hint.startswith(f"did you mean '{meant}'?") and said in hint
 
 
 def test_float_price_with_binary_noise_is_refused(inv: Workspace) -> None:
