@@ -180,6 +180,21 @@ def models_dev(
                 f"--models-only refreshes existing files; {folder} has no "
                 f"{', '.join(a + '.yaml' for a in absent)} (name them with --provider SOURCE=KEY)"
             )
+    if not models_only:
+        written_by_hand = sorted(
+            f"{p.key}.yaml"
+            for p in result.providers
+            if p.key in existing and IMPORTED_MARK not in existing[p.key][1]
+        )
+        if written_by_hand:
+            names = ", ".join(written_by_hand)
+            raise click.UsageError(
+                f"{folder} holds {names}, which no import wrote (no '{IMPORTED_MARK}' line): an "
+                "import rewrites a file whole, so their comments (the sources they cite) and "
+                "layout would be lost; nothing was written. Refresh their models with "
+                "--models-only --provider SOURCE=KEY, or import into a folder of its own "
+                "(--into catalog-big/)"
+            )
     source = f"{SOURCE_REPO} at {result.commit}" if result.commit else path.name
     header = HEADER.format(source=source)
     texts: dict[str, str | None] = {}

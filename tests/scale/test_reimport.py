@@ -188,6 +188,28 @@ def test_refreshing_a_bundled_provider_touches_its_models_alone(
     assert run(tmp_path / "catalog").ok
 
 
+def test_a_whole_import_refuses_to_rewrite_hand_written_files(
+    snapshot_dir: Path, tmp_path: Path
+) -> None:
+    """Importing into the bundled catalog without --models-only rewrote its hand-written files
+    whole: every comment citing a vendor's page was lost. It is refused, with the way to do it."""
+    from tests.conftest import ROOT
+
+    shutil.copytree(ROOT / "catalog", tmp_path / "catalog")
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    folder = tmp_path / "catalog" / "providers"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    result = run_import(snapshot_dir, tmp_path / "catalog")
+    assert result.exit_code == 2
+    assert "deepseek.yaml" in result.stderr and "no import wrote" in result.stderr
+    assert "--models-only" in result.stderr and "nothing was written" in result.stderr
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    # the same for one provider named
+    result = run_import(snapshot_dir, tmp_path / "catalog", "--provider", "deepseek")
+    assert result.exit_code == 2 and "deepseek.yaml" in result.stderr
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
 def test_models_only_refuses_a_provider_without_a_file(snapshot_dir: Path, tmp_path: Path) -> None:
     (tmp_path / "catalog" / "providers").mkdir(parents=True)
     result = run_import(
