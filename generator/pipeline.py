@@ -170,14 +170,13 @@ def _run(
     target_problems = validate_targets(targets, broken)
     problems.extend(target_problems)
     target_ids = {t.id for t in targets}
+    # a file with schema errors names its targets too: a misspelt one is reported in this run
+    named = [*decls, *partial]
     mapping, found = provider_targets(
         [
-            (
-                canonical_key(p.key.value),
-                p.tool_schema_target.value if p.tool_schema_target else None,
-                p.tool_schema_target.loc if p.tool_schema_target else p.key.loc,
-            )
-            for p in decls
+            (canonical_key(p.key.value), target.value, target.loc)
+            for p in named
+            if (target := p.tool_schema_target) is not None and isinstance(target.value, str)
         ],
         target_ids,
         broken,
@@ -187,12 +186,12 @@ def _run(
         [
             (
                 f"{canonical_key(p.key.value)}/{canonical_key(e.key.value)}",
-                e.tool_schema_target.value,
-                e.tool_schema_target.loc,
+                target.value,
+                target.loc,
             )
-            for p in decls
+            for p in named
             for e in p.endpoints
-            if e.tool_schema_target is not None
+            if (target := e.tool_schema_target) is not None and isinstance(target.value, str)
         ],
         target_ids,
         broken,

@@ -237,6 +237,29 @@ def test_unknown_provider_target(workspace: Workspace) -> None:
     assert _codes(workspace) == ["unknown_schema_target"]
 
 
+def test_a_misspelt_target_in_a_file_with_schema_errors_is_reported_with_them(
+    workspace: Workspace,
+) -> None:
+    """A file that breaks its schema is checked no further, but the target it names is checked
+    with the other files' (it showed only on the run after the schema errors were fixed); a
+    target name of the wrong type is the schema's error alone."""
+    workspace.edit(
+        "alpha.yaml",
+        "module: provcat_testproviders.alpha",
+        "module: provcat_testproviders.alpha\ntool_schema_target: nowhere\ndisplya: Alpha",
+    )
+    workspace.edit(
+        "alpha.yaml",
+        "    class: AlphaEmbedEndpoint\n",
+        "    class: AlphaEmbedEndpoint\n    tool_schema_target: [openai]\n",
+    )
+    assert sorted(_codes(workspace)) == [
+        "schema_violation",
+        "unknown_field",
+        "unknown_schema_target",
+    ]
+
+
 def test_a_misspelt_target_gets_a_did_you_mean(workspace: Workspace) -> None:
     _write(workspace, "demo.yaml", MINIMAL)
     workspace.edit(
