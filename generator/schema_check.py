@@ -144,10 +144,9 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
         out = []
         for name in sorted(set(error.instance) - allowed):
             meant = also.get(_word(name))
-            guess = _suggest(name, allowed)
             if meant is not None:
                 hint = f"did you mean '{meant[0]}'? {meant[1]}".rstrip()
-            elif guess:
+            elif guess := _suggest(name, allowed):
                 hint = f"did you mean '{guess}'?"
             else:
                 hint = "allowed fields: " + ", ".join(sorted(allowed))

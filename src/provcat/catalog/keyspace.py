@@ -91,19 +91,22 @@ class KeySpace(Generic[At]):
     code: str
     provider: str
     endpoint: str | None = None
-    claims: dict[str, tuple[Spelling[At], str]] = field(default_factory=dict)
+    claims: dict[str, tuple[Spelling[At], str, bool]] = field(default_factory=dict)
 
-    def claim(self, spelling: Spelling[At], owner: str, named: str) -> KeyProblem[At] | None:
+    def claim(
+        self, spelling: Spelling[At], owner: str, named: str, *, alias: bool = False
+    ) -> KeyProblem[At] | None:
+        """Claim ``spelling`` (``alias``: it is an alias, not a key) for ``owner``."""
         canon = canonical_key(spelling.value)
         if canon not in self.claims:
-            self.claims[canon] = (spelling, owner)
+            self.claims[canon] = (spelling, owner, alias)
             return None
-        first, first_owner = self.claims[canon]
+        first, first_owner, first_alias = self.claims[canon]
         variant = first.value != spelling.value
-        # keys are claimed first: an alias meeting one is the spelling to change
+        # keys are claimed first: an alias meeting a key is the spelling to change
         hint = (
             f"remove or rename the alias '{spelling.value}': '{first.value}' is a key"
-            if first_owner.startswith("the key of") and named.startswith("alias ")
+            if alias and not first_alias
             else None
         )
         detail = (
@@ -166,6 +169,7 @@ def check_keys(providers: Iterable[ProviderKeys[At]]) -> list[KeyProblem[At]]:
                     alias,
                     f"an alias of provider '{name}'",
                     f"alias '{alias.value}' of provider '{name}'",
+                    alias=True,
                 )
                 if problem is not None:
                     found.append(problem)
@@ -215,7 +219,7 @@ def _endpoint_keys(
                 )
             else:
                 problem = space.claim(
-                    alias, f"an alias of {where}", f"alias '{alias.value}' of {where}"
+                    alias, f"an alias of {where}", f"alias '{alias.value}' of {where}", alias=True
                 )
                 if problem is not None:
                     found.append(problem)
