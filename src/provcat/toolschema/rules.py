@@ -175,11 +175,12 @@ class Rules:
     def _fate(self, key: str) -> str:
         if self.drops.get(key):
             return DROP
-        if key in _SPECIAL:
-            return SPECIAL
-        if key not in self.target.known_keywords and key not in self.keyword_rules:
-            return self.other_fate
-        return COPY
+        named = key in self.target.known_keywords or key in self.keyword_rules
+        if not named and self.other_fate == UNKNOWN:
+            # a keyword the target names nowhere is its unknown-keyword rules' to judge, even
+            # one the walk could rewrite: only what the target's output holds is written
+            return UNKNOWN
+        return SPECIAL if key in _SPECIAL else COPY
 
 
 @lru_cache(maxsize=64)
