@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from provcat.toolschema import (
     CanonicalTool,
@@ -281,3 +282,34 @@ def test_targets_and_provider_mapping() -> None:
         get_target("nope")
     with pytest.raises(KeyError):
         target_for_provider("nope")
+
+
+@pytest.mark.parametrize("target", ["openai", "openai-chat"])
+@pytest.mark.parametrize(
+    "optional",
+    [
+        {"enum": ["asc", "desc"]},
+        {"const": 5},
+        {"enum": [1, 2, "x"]},
+        {"allOf": [{"type": "integer"}, {"minimum": 1}]},
+        {"not": {"type": "null"}, "description": "anything but null"},
+    ],
+)
+def test_an_optional_property_without_a_type_can_still_be_left_out(
+    target: str, optional: dict[str, Any]
+) -> None:
+    """OpenAI's strict mode requires every property; an optional one is emulated "using a union
+    type with null" (https://developers.openai.com/api/docs/guides/structured-outputs).
+    A property with no `type` must accept null too, or the model can never leave it out while
+    the record says it may."""
+    schema = {
+        "type": "object",
+        "properties": {"q": {"type": "string"}, "o": optional},
+        "required": ["q"],
+    }
+    result = compile_tool(tool(schema), target, allow_lossy=True)
+    assert result.output is not None
+    params = result.output.get("parameters") or result.output["function"]["parameters"]
+    assert params["required"] == ["q", "o"]
+    Draft202012Validator(params).validate({"q": "x", "o": None})
+    assert "converted-optional-property-to-nullable" in {t.code for t in result.transformations}

@@ -88,6 +88,10 @@ def close_object(run: Run, s: dict[str, Any], path: str, out: dict[str, Any], st
     out["required"] = list(canonical)
 
 
+# without a type, the keywords that may refuse null (a reference, or every branch, or the negation)
+_NULL_REFUSERS = frozenset({"$ref", "allOf", "not", "const"})
+
+
 def with_null(run: Run, schema: Any) -> Any:
     """``schema`` (an output the walk made, not shared, in the target's key order) also
     accepting null: values of keys it holds are replaced, so it stays in order."""
@@ -104,7 +108,9 @@ def with_null(run: Run, schema: Any) -> Any:
         if not any(isinstance(b, dict) and b.get("type") == "null" for b in branches):
             schema["anyOf"] = [*branches, {"type": "null"}]
         return schema
-    elif "$ref" in schema:
+    elif isinstance(schema.get("enum"), list):
+        pass  # no type: the values alone say what is accepted (null added below)
+    elif not _NULL_REFUSERS.isdisjoint(schema):
         branch = {k: v for k, v in schema.items() if k != "description"}
         wrapped: dict[str, Any] = {}
         if "description" in schema:
@@ -112,7 +118,7 @@ def with_null(run: Run, schema: Any) -> Any:
         wrapped["anyOf"] = [branch, {"type": "null"}]
         return run.rules.order(wrapped)
     else:
-        return schema
+        return schema  # no keyword that could refuse null: null is accepted already
     if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
         schema["enum"] = [*schema["enum"], None]
     return schema
