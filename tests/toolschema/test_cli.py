@@ -99,6 +99,50 @@ def test_compile_writes_files_and_manifest(tools: Path, tmp_path: Path) -> None:
     assert tree_bytes(out)["openai/refund-order.json"] == first["openai/refund-order.json"]
 
 
+def _closed(name: str, prop: str) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {prop: {"type": "string"}}, "required": [prop]}
+    return {
+        "name": name,
+        "description": "d",
+        "inputSchema": schema | {"additionalProperties": False},
+    }
+
+
+def test_compile_refuses_two_tools_written_to_one_file(tmp_path: Path) -> None:
+    """`get_user`, `get-user` and `Get_User` are distinct tool names (all valid for OpenAI); as
+    files they are one (`_` is written `-`; macOS and Windows ignore case): the second would
+    overwrite the first. Nothing is written, and the error names both tools."""
+    path = _write(
+        tmp_path, "t.json", [_closed("get_user", "a"), _closed("get-user", "b"), _closed("x", "c")]
+    )
+    out = tmp_path / "out"
+    code, _, err = _run("compile", str(path), "--targets", "openai", "--out", str(out))
+    assert code == 2 and not out.exists()
+    assert "tools 'get-user' and 'get_user' would both be written to openai/get-user.json" in err
+    cased = _write(tmp_path, "c.json", [_closed("Get_User", "a"), _closed("get_user", "b")])
+    code, _, err = _run("compile", str(cased), "--targets", "openai", "--out", str(out))
+    assert code == 2 and not out.exists() and "'Get_User' and 'get_user'" in err
+
+
+def test_a_tool_name_never_writes_outside_the_output_folder(tmp_path: Path) -> None:
+    """MCP names may hold `/` (`mcp` warns and compiles): a name is a file name inside its
+    target's folder, whatever it holds."""
+    names = ["../../escaped", "a/b", "c\\d", "名前"]
+    path = _write(tmp_path, "t.json", [_closed(n, "a") for n in names])
+    out = tmp_path / "deep" / "out"
+    code, _, _ = _run("compile", str(path), "--targets", "mcp", "--out", str(out))
+    assert code == 0
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.json"))
+    assert written == [
+        "deep/out/manifest.json",
+        "deep/out/mcp/..%2F..%2Fescaped.json",
+        "deep/out/mcp/a%2Fb.json",
+        "deep/out/mcp/c%5Cd.json",
+        "deep/out/mcp/名前.json",
+        "t.json",
+    ]
+
+
 def test_compile_without_out_prints_the_manifest_and_writes_nothing(
     tools: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -212,8 +213,35 @@ def check(
     sys.exit(1 if failed else 0)
 
 
+# what a file name must not hold: path separators, `%` (the escape), the characters Windows
+# refuses and control characters
+_UNSAFE = re.compile(r'[/\\%:<>"|?*\x00-\x1f\x7f]')
+
+
 def _file_name(name: str) -> str:
-    return name.replace("_", "-") + ".json"
+    """A tool's file: its name with `_` as `-` and each unsafe character as `%XX`, so no name
+    reaches outside its target's folder (`../x` is written `..%2Fx.json`)."""
+    stem = _UNSAFE.sub(lambda m: f"%{ord(m.group()):02X}", name.replace("_", "-"))
+    return stem + ".json"
+
+
+def _clashes(owners: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Tools whose files would be one file (``owners``: (path, tool name) pairs), also where a
+    file system ignores case: the second would overwrite the first."""
+    seen: dict[str, tuple[str, str]] = {}
+    errors = []
+    for rel, name in owners:
+        first = seen.setdefault(rel.casefold(), (rel, name))
+        if first[1] != name:
+            errors.append(
+                (
+                    rel,
+                    f"tools '{first[1]}' and '{name}' would both be written to {first[0]} "
+                    "(a name's `_` is written `-`, and some file systems ignore case); "
+                    "rename one",
+                )
+            )
+    return errors
 
 
 def _write_atomic(out: Path, files: dict[str, str]) -> None:
@@ -255,6 +283,7 @@ def compile_command(
     chosen = _targets("compile", fmt, targets, provider, endpoint=endpoint)
     tools = _load("compile", fmt, paths)
     files: dict[str, str] = {}
+    owners: list[tuple[str, str]] = []  # (file, the tool written to it)
     manifest_tools = []
     refused: list[tuple[str, str, CompileResult]] = []
     for loaded in tools:
@@ -264,7 +293,9 @@ def compile_command(
             if not result.ok or result.output is None:
                 refused.append((loaded.tool.name, target.id, result))
                 continue
-            files[f"{target.id}/{_file_name(loaded.tool.name)}"] = stable_stringify(result.output)
+            rel = f"{target.id}/{_file_name(loaded.tool.name)}"
+            files[rel] = stable_stringify(result.output)
+            owners.append((rel, loaded.tool.name))
             per[target.id] = {
                 "output": result.output,
                 "transformations": [
@@ -287,6 +318,8 @@ def compile_command(
     }
     files["manifest.json"] = stable_stringify(manifest)
     if out is not None:
+        if clashes := _clashes(owners):
+            _fail("compile", fmt, clashes)
         try:
             _write_atomic(out, files)
         except OSError as exc:
