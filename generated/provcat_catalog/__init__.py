@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:713c8b871a29baba02924c2e14f6fd05c004276c3d2d2dc9d4c5a8b0476c591a'
+FINGERPRINT: Final = 'sha256:b9882e77f0c2d32edc3c4bdaa266fb4258edc8cd2fa58340c3d40ae293879d55'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

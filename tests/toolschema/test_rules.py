@@ -62,6 +62,7 @@ OPENAI: dict[str, dict[str, Any]] = {
     "nullable-keyword-converted": tool(obj(a={"type": "string", "nullable": True})),
     "annotation-keyword-dropped": tool(obj(a={"type": "string", "title": "A"})),
     "default-keyword-dropped": tool(obj(a={"type": "string", "default": "x"})),
+    "schema-without-type": tool(obj(a={"type": "array", "description": "no items"})),
 }
 ANTHROPIC: dict[str, dict[str, Any]] = {
     "invalid-tool-name": tool(obj(), name="bad.name"),

@@ -149,6 +149,8 @@ class Rules:
                 allowed = frozenset(trig.get("allowed") or ())
                 plain = allowed if plain is None else plain & allowed
         self.plain_types = plain
+        # the rules on a subschema that says nothing of its values' type (case: missing)
+        self.untyped = tuple(rule for rule, trig in fires("type") if trig["case"] == "missing")
         # what the walk does with each keyword a rule or the target names; any other keyword is
         # unknown to the target (``other_fate``)
         self.other_fate = UNKNOWN if fires("unknown-keyword") else COPY

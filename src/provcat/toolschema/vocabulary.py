@@ -343,12 +343,14 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     ),
     "type": _t(
         "node",
-        "`type` in the state `case` names: unknown (outside `allowed`), with-any-of or multi",
+        "`type` in the state `case` names: unknown (outside `allowed`), with-any-of, multi, or "
+        "missing (a subschema below the root with no `type`, `anyOf`, `oneOf`, `allOf`, `$ref`, "
+        "`enum`, `const` or `not`: it accepts any value; an array's absent `items` is one)",
         required=("case",),
         params=("allowed",),
         placeholders=("type",),
-        actions=("drop-type", "type-array-to-any-of", "keep"),
-        cases={"case": ("unknown", "with-any-of", "multi")},
+        actions=("drop-type", "type-array-to-any-of", "keep", "unsupported"),
+        cases={"case": ("unknown", "with-any-of", "multi", "missing")},
     ),
 }
 

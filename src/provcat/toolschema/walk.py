@@ -15,6 +15,8 @@ from provcat.toolschema.rules import COPY, DROP, SPECIAL, UNKNOWN
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import clone
 
+ROOT = "inputSchema"  # the path the walk starts from; the root's type is the root rules' concern
+
 # the keywords holding a list of subschemas that the walk writes as a list
 _LISTS = ("anyOf", "allOf", "prefixItems")
 
@@ -120,6 +122,8 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
         out["nullable"] = s["nullable"]
     if nullable_from_type:
         out["nullable"] = True
+    if rules.untyped and path != ROOT:
+        types.untyped(run, path, out)
     state = objects.ap_state(s)
     if state is not None:
         objects.close_object(run, s, path, out, state)

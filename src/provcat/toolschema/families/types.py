@@ -175,3 +175,20 @@ def closing_steps(run: Run) -> list[TransformationRecord]:
         keywords = ", ".join(f"`{k}`" for k in run.rules.int64 if k in run.int64_seen)
         run.step("int64-as-string", "inputSchema", tail, count=run.int64_values, keywords=keywords)
     return tail
+
+
+# what makes a subschema say something of its values' type, beside `type`
+_TYPING = frozenset({"type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", "not"})
+
+
+def untyped(run: Run, path: str, out: dict[str, Any]) -> None:
+    """Fire the ``type`` rules of case ``missing`` on ``out``, a subschema below the root as
+    written for the target, when it says nothing of its values' type (a keyword the target
+    drops may have said it), and on an array's absent ``items``."""
+    rules = run.rules.untyped
+    if _TYPING.isdisjoint(out):
+        for rule in rules:
+            run.fire(rule, path, type="none", keyword="type")
+    elif "items" not in out and out.get("type") == "array":
+        for rule in rules:
+            run.fire(rule, path + ".items", type="none", keyword="items")
