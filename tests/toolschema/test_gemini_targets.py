@@ -187,3 +187,21 @@ def test_keywords_outside_the_documented_subset_are_warned_and_kept(target: str)
         (f"{target}/keyword-not-supported", "inputSchema.properties.code.pattern"),
         (f"{target}/string-format-not-supported", "inputSchema.properties.code.format"),
     }
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {}},
+        # zod's z.object({}) and many MCP servers' no-argument tools
+        {"type": "object", "properties": {}, "additionalProperties": False},
+    ],
+)
+def test_a_tool_without_arguments_is_sent_without_parameters(schema: dict[str, Any]) -> None:
+    """Gemini refuses an OBJECT with no properties ("should be non-empty for OBJECT type"); a
+    function that takes no arguments leaves `parameters` out, as the js-genai SDK does. Closing an
+    object that has no properties adds nothing, so it is no loss."""
+    result = compile_tool(tool(schema, name="ping"), "gemini")
+    assert result.ok and not result.lossy
+    assert result.output == {"name": "ping", "description": "d"}
+    assert "omitted-empty-parameters" in {t.code for t in result.transformations}

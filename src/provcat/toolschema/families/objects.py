@@ -132,7 +132,13 @@ def is_empty(run: Run, resolved: dict[str, Any]) -> bool:
     props, req = resolved.get("properties"), resolved.get("required")
     if (isinstance(props, dict) and props) or (isinstance(req, list) and req):
         return False
-    if not _EMPTY_KEYS.issuperset(resolved):
+    # `additionalProperties: false` on an object without properties says "no arguments" too
+    rest = (
+        resolved.keys() - {"additionalProperties"}
+        if resolved.get("additionalProperties") is False
+        else resolved.keys()
+    )
+    if not _EMPTY_KEYS.issuperset(rest):
         return False
     for rule, _ in pairs:
         run.fire(rule, "inputSchema")
