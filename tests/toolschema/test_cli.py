@@ -210,7 +210,12 @@ def test_compile_for_an_endpoint_with_its_own_target(tools: Path, tmp_path: Path
 
 @pytest.mark.parametrize(
     "content",
-    [b"{not json", b"\xff\xfe\x00", b'{"name": "x"}', b'{"name": "a b", "inputSchema": {}}'],
+    [
+        b"{not json",
+        b"\xff\xfe\x00",
+        b'{"name": "x"}',
+        b'{"name": "x", "inputSchema": {"type": "object", "required": ["nope"]}}',
+    ],
 )
 def test_bad_files_exit_2_and_write_nothing(tools: Path, tmp_path: Path, content: bytes) -> None:
     (tools / "bad.json").write_bytes(content)
@@ -343,3 +348,44 @@ def test_summaries_count_in_the_singular_and_matrix_rows_end_cleanly(tmp_path: P
     assert code == 0 and "1 tool, 1 target: 0 errors," in out
     code, out, _ = _run("matrix", str(folder), "--targets", "mcp,openai")
     assert code == 0 and all(line == line.rstrip() for line in out.splitlines())
+
+
+def test_what_a_target_judges_is_its_diagnostic_not_an_input_error(tmp_path: Path) -> None:
+    """The schemas pydantic writes for a recursive model (a root `$ref`) and for `limit: int =
+    None` (`default: null` beside `type: integer`), a `true` subschema and a name with a space:
+    each target says what it makes of them, as `compile_tool` does; none stops the batch."""
+    node = {
+        "type": "object",
+        "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+        "required": ["kids"],
+    }
+    tools = [
+        {
+            "name": "tree",
+            "description": "d",
+            "inputSchema": {"$defs": {"Node": node}, "$ref": "#/$defs/Node"},
+        },
+        {
+            "name": "lim",
+            "description": "d",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"limit": {"type": "integer", "default": None}},
+            },
+        },
+        {
+            "name": "any",
+            "description": "d",
+            "inputSchema": {"type": "object", "properties": {"a": True}},
+        },
+        {"name": "a b", "description": "d", "inputSchema": {"type": "object"}},
+    ]
+    path = _write(tmp_path, "t.json", tools)
+    code, out, _ = _run("check", str(path), "--targets", "mcp,openai", "--format", "json")
+    assert code == 1  # openai's errors; every tool was checked
+    report = json.loads(out)
+    assert sorted(t["name"] for t in report["tools"]) == ["a b", "any", "lim", "tree"]
+    codes = {
+        d["code"] for t in report["tools"] for r in t["targets"].values() for d in r["diagnostics"]
+    }
+    assert {"openai/root-schema-not-object", "openai/tool-name-invalid-characters"} <= codes

@@ -2,8 +2,10 @@
 
 A ``.json`` file holds one tool, an array of tools, or ``{"tools": [...]}``; a folder is searched
 recursively (skipping dot-entries, ``node_modules``, ``dist`` and ``coverage``). Any unreadable or
-invalid file, any invalid tool and any tool name used twice is an input error: nothing is
-processed.
+invalid file, any value that is no canonical tool and any tool name used twice is an input error:
+nothing is processed. What a target judges for itself (the root's type, the name, a boolean
+subschema, a ``default`` outside its schema ...) is that target's diagnostic, as in
+``compile_tool``.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def load_tools(paths: list[Path]) -> tuple[list[LoadedTool], list[LoadError]]:
         for index, item in enumerate(items):
             where = f"{shown}" if len(items) == 1 else f"{shown}[{index}]"
             try:
-                problems = tool_problems(item)
+                problems = tool_problems(item, compiling=True)
             except ImportError as exc:  # a `default` or `const` is checked with jsonschema
                 problems = [str(exc)]
             if problems:
