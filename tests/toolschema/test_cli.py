@@ -127,7 +127,7 @@ def test_compile_refuses_two_tools_written_to_one_file(tmp_path: Path) -> None:
 def test_a_tool_name_never_writes_outside_the_output_folder(tmp_path: Path) -> None:
     """MCP names may hold `/` (`mcp` warns and compiles): a name is a file name inside its
     target's folder, whatever it holds."""
-    names = ["../../escaped", "a/b", "c\\d", "名前"]
+    names = ["../../escaped", "a/b", "c\\d", "名前", ".hidden"]
     path = _write(tmp_path, "t.json", [_closed(n, "a") for n in names])
     out = tmp_path / "deep" / "out"
     code, _, _ = _run("compile", str(path), "--targets", "mcp", "--out", str(out))
@@ -135,7 +135,8 @@ def test_a_tool_name_never_writes_outside_the_output_folder(tmp_path: Path) -> N
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.json"))
     assert written == [
         "deep/out/manifest.json",
-        "deep/out/mcp/..%2F..%2Fescaped.json",
+        "deep/out/mcp/%2E.%2F..%2Fescaped.json",
+        "deep/out/mcp/%2Ehidden.json",
         "deep/out/mcp/a%2Fb.json",
         "deep/out/mcp/c%5Cd.json",
         "deep/out/mcp/名前.json",
@@ -215,6 +216,7 @@ def test_compile_for_an_endpoint_with_its_own_target(tools: Path, tmp_path: Path
         b"\xff\xfe\x00",
         b'{"name": "x"}',
         b'{"name": "x", "inputSchema": {"type": "object", "required": ["nope"]}}',
+        b'{"name": "", "inputSchema": {"type": "object"}}',  # no file can be named by it
     ],
 )
 def test_bad_files_exit_2_and_write_nothing(tools: Path, tmp_path: Path, content: bytes) -> None:

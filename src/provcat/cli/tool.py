@@ -219,9 +219,11 @@ _UNSAFE = re.compile(r'[/\\%:<>"|?*\x00-\x1f\x7f]')
 
 
 def _file_name(name: str) -> str:
-    """A tool's file: its name with `_` as `-` and each unsafe character as `%XX`, so no name
-    reaches outside its target's folder (`../x` is written `..%2Fx.json`)."""
+    """A tool's file: its name with `_` as `-` and each unsafe character (and a leading `.`) as
+    `%XX`, so no name reaches outside its target's folder (`../x` is written `%2E.%2Fx.json`)."""
     stem = _UNSAFE.sub(lambda m: f"%{ord(m.group()):02X}", name.replace("_", "-"))
+    if stem.startswith("."):  # a hidden file, or `..`
+        stem = "%2E" + stem[1:]
     return stem + ".json"
 
 

@@ -99,6 +99,9 @@ def load_tools(paths: list[Path]) -> tuple[list[LoadedTool], list[LoadError]]:
                 errors.extend(LoadError(where, problem) for problem in problems)
                 continue
             name = item["name"]
+            if not name:  # a target reports it; a file cannot be named by it
+                errors.append(LoadError(where, "`name` is empty: give the tool a name"))
+                continue
             if name in seen:
                 errors.append(
                     LoadError(where, f"tool name {name!r} is already used in {seen[name]}")
