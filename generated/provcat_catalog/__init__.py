@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:b9882e77f0c2d32edc3c4bdaa266fb4258edc8cd2fa58340c3d40ae293879d55'
+FINGERPRINT: Final = 'sha256:48a2f19e147855b103c744927093e8c1538cf02692388077759187716ce117f2'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

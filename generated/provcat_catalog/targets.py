@@ -831,8 +831,13 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         'display_name': 'Gemini',
         'description': 'For Vertex AI and older clients - a FunctionDeclaration whose `parameters` uses the OpenAPI-style Schema object with upper-case types; current Gemini API clients can send plain JSON Schema with gemini-json-schema.',
         'api_surface': 'Gemini API / Vertex AI `generateContent` (older SDKs and Vertex clients): `FunctionDeclaration.parameters` (OpenAPI Schema subset)',
-        'rules_reviewed_at': '2026-12-05',
+        'rules_reviewed_at': '2026-12-06',
         'review': (
+            {
+                'source': 'https://ai.google.dev/api/caching#FunctionDeclaration',
+                'checked': '`parameters` describes the function\'s parameters as an object\'s properties ("Reflects the Open API 3.03 Parameter Object": the key is the parameter\'s name), as gemini-json-schema\'s `parametersJsonSchema` does.',
+                'change': 'New error `gemini/parameters-not-object`: a root that is not an object (an array, a string) was compiled and reported ok.',
+            },
             {
                 'source': 'https://github.com/googleapis/python-genai/blob/main/google/genai/types.py',
                 'checked': "google-genai 3.6.1 (the pinned SDK): `FunctionDeclaration.name` (starts with a letter or `_`; letters, digits, `_ . : -`; at most 128), `parameters` (parameter names start with a letter or `_`, letters, digits and `_`, at most 64), `parametersJsonSchema` (mutually exclusive with `parameters`), and the `Schema` type's fields.",
@@ -1028,6 +1033,19 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             },
         },
         'rules': (
+            {
+                'code': 'gemini/parameters-not-object',
+                'severity': 'error',
+                'triggers': ({'kind': 'root-type', 'case': 'present-not-object'},),
+                'action': 'unsupported',
+                'lossy': False,
+                'message': "`parameters` must describe an object whose properties are the function's parameters, not {type}.",
+                'compile': 'Refused; put the value in a property of an object.',
+                'transformation': None,
+                'extra': {},
+                'docs_url': 'https://ai.google.dev/api/caching#FunctionDeclaration',
+                'source': 'https://ai.google.dev/api/caching#FunctionDeclaration',
+            },
             {
                 'code': 'gemini/invalid-function-name',
                 'severity': 'error',

@@ -161,9 +161,14 @@ def test_the_function_name_limit(target: str) -> None:
     assert odd.ok  # colons and dots are allowed in Gemini function names
 
 
-@pytest.mark.parametrize("target", JSON_SCHEMA_TARGETS)
-def test_parameters_must_describe_an_object(target: str) -> None:
-    result = compile_tool(tool({"type": "string"}), target, allow_lossy=True)
+@pytest.mark.parametrize("target", ["gemini", *JSON_SCHEMA_TARGETS])
+@pytest.mark.parametrize(
+    "root", [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
+)
+def test_parameters_must_describe_an_object(target: str, root: dict[str, Any]) -> None:
+    """A function declaration's parameters are an object's properties, each key a parameter's
+    name (https://ai.google.dev/api/caching#FunctionDeclaration)."""
+    result = compile_tool(tool(root), target, allow_lossy=True)
     assert not result.ok and result.output is None
     assert f"{target}/parameters-not-object" in {d.code for d in result.diagnostics}
 

@@ -108,6 +108,7 @@ ANTHROPIC_STRICT: dict[str, dict[str, Any]] = {
     "non-schema-subschema": tool(obj(a="string")),
 }
 GEMINI: dict[str, dict[str, Any]] = {
+    "parameters-not-object": tool({"type": "array", "items": S}),
     "invalid-function-name": tool(obj(), name="bad name"),
     "function-name-leading-character": tool(obj(), name="9lives"),
     "missing-function-description": tool(obj(a=S), description=None),
