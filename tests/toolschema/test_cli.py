@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from provcat.cli.main import main
+from provcat.toolschema import compile_tool
 from tests.conftest import tree_bytes
 from tests.toolschema.conftest import FIXTURES, TARGETS
 
@@ -391,3 +392,33 @@ def test_what_a_target_judges_is_its_diagnostic_not_an_input_error(tmp_path: Pat
         d["code"] for t in report["tools"] for r in t["targets"].values() for d in r["diagnostics"]
     }
     assert {"openai/root-schema-not-object", "openai/tool-name-invalid-characters"} <= codes
+
+
+def test_an_mcp_tools_list_result_is_read_as_it_is(tmp_path: Path) -> None:
+    """A `tools/list` result as an MCP server sends it: each Tool with the fields of the MCP
+    specification (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool:
+    title, outputSchema, annotations, icons, execution, _meta) beside the three a vendor's tool
+    takes. Read as is, those fields left aside; a misspelt field is still refused."""
+    read = {
+        "name": "read_file",
+        "title": "Read File",
+        "description": "Read a file.",
+        "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+        "outputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+        "annotations": {"readOnlyHint": True},
+        "icons": [{"src": "https://example.com/i.png"}],
+        "execution": {"taskSupport": "optional"},
+        "_meta": {"x": 1},
+    }
+    path = _write(tmp_path, "list.json", {"tools": [read]})
+    code, out, _ = _run("compile", str(path), "--targets", "mcp", "--format", "json")
+    assert code == 0
+    (compiled,) = json.loads(out)["manifest"]["tools"]
+    assert compiled["targets"]["mcp"]["output"] == {
+        k: read[k] for k in ("name", "description", "inputSchema")
+    }
+    assert compile_tool(read, "mcp").ok
+    typo = _write(tmp_path, "typo.json", {**read, "outputSchem": {}})
+    code, _, err = _run("check", str(typo), "--targets", "mcp")
+    assert code == 2 and "`outputSchem` is not a field of a tool" in err
+    assert "did you mean 'outputSchema'" in err

@@ -16,7 +16,7 @@ from typing import Any
 
 from provcat.toolschema.core import materialize_diagnostics
 from provcat.toolschema.executor import compiled, run
-from provcat.toolschema.intake import InvalidToolError, tool_problems
+from provcat.toolschema.intake import InvalidToolError, canonical, tool_problems
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic
 
@@ -62,7 +62,7 @@ def as_tool(tool: CanonicalTool | Mapping[str, Any]) -> CanonicalTool:
         raise InvalidToolError(problems)
     if isinstance(tool, CanonicalTool):
         return tool
-    return CanonicalTool.model_validate(value)
+    return CanonicalTool.model_validate(canonical(value))
 
 
 def check(tool: CanonicalTool | Mapping[str, Any], target: str | Target) -> list[Diagnostic]:

@@ -1,7 +1,9 @@
 """What a tool must be before it is checked or compiled, in the one wording the command line and
 the Python API share.
 
-A canonical tool is ``{"name", "description", "inputSchema"}`` and nothing else. A tool written in
+A canonical tool is ``{"name", "description", "inputSchema"}`` and nothing else (an MCP ``Tool``'s
+other fields, ``title``, ``outputSchema``, ``annotations``, ..., are read and left aside, so a
+``tools/list`` result is taken as it is). A tool written in
 a vendor's own shape (OpenAI's Chat Completions ``{"type": "function", "function": {...}}``, its
 Responses or legacy ``{"name", "parameters"}``, Anthropic's ``{"name", "input_schema"}``, Gemini's
 ``{"functionDeclarations": [...]}``) is refused with the exact change that makes it canonical:
@@ -16,9 +18,18 @@ from typing import Any
 from provcat.catalog.keys import suggest
 from provcat.toolschema.validate import TARGET_DIAGNOSED, canonical_tool_issues
 
-__all__ = ["FIELDS", "InvalidToolError", "tool_problems"]
+__all__ = ["FIELDS", "MCP_FIELDS", "InvalidToolError", "canonical", "tool_problems"]
 
 FIELDS = ("name", "description", "inputSchema")
+
+# the other fields of an MCP ``Tool`` (a ``tools/list`` result, MCP 2025-11-25: schema.ts); read
+# and left aside, since what a vendor's tool takes is the name, the description and the schema
+MCP_FIELDS = ("title", "outputSchema", "annotations", "icons", "execution", "_meta")
+
+
+def canonical(value: dict[str, Any]) -> dict[str, Any]:
+    """``value``, a tool :func:`tool_problems` found none in, without its MCP-only fields."""
+    return {k: v for k, v in value.items() if k in FIELDS}
 
 
 class InvalidToolError(ValueError):
@@ -86,8 +97,8 @@ def tool_problems(value: Any, *, compiling: bool = False) -> list[str]:
         for issue in canonical_tool_issues(value, TARGET_DIAGNOSED if compiling else frozenset())
     ]
     if isinstance(value, dict):
-        for key in sorted(k for k in value if k not in FIELDS):
-            hint = suggest(str(key), FIELDS)
+        for key in sorted(k for k in value if k not in FIELDS and k not in MCP_FIELDS):
+            hint = suggest(str(key), (*FIELDS, *MCP_FIELDS))
             problems.append(
                 f"`{key}` is not a field of a tool (name, description, inputSchema)"
                 + (f"; {hint}" if hint else "")

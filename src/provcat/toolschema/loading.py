@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from provcat.toolschema.intake import tool_problems
+from provcat.toolschema.intake import canonical, tool_problems
 from provcat.toolschema.types import CanonicalTool
 
 __all__ = ["LoadError", "LoadedTool", "load_tools"]
@@ -108,6 +108,6 @@ def load_tools(paths: list[Path]) -> tuple[list[LoadedTool], list[LoadError]]:
                 )
                 continue
             seen[name] = where
-            tools.append(LoadedTool(CanonicalTool.model_validate(item), shown))
+            tools.append(LoadedTool(CanonicalTool.model_validate(canonical(item)), shown))
     tools.sort(key=lambda t: t.tool.name)
     return tools, errors
