@@ -66,6 +66,10 @@ def test_check_all_and_unknown_targets(tools: Path) -> None:
     assert sorted(json.loads(out)["tools"][0]["targets"]) == sorted(TARGETS)
     code, _, err = _run("check", str(tools), "--targets", "nope")
     assert code == 2 and "unknown tool-schema target" in err
+    code, _, err = _run("check", str(tools), "--targets", "OpenAI")
+    assert code == 2 and "did you mean 'openai'?" in err
+    code, _, err = _run("check", str(tools), "--targets", " , ")  # not "all" by accident
+    assert code == 2 and "--targets is empty" in err
 
 
 def test_compile_writes_files_and_manifest(tools: Path, tmp_path: Path) -> None:

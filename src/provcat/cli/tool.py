@@ -76,6 +76,8 @@ def _targets(
         _fail(command, fmt, [("", "use --targets or --provider, not both")])
     if endpoint is not None and not provider:
         _fail(command, fmt, [("", "--endpoint needs --provider (the provider it belongs to)")])
+    if spec is not None and not spec.strip(" ,"):
+        _fail(command, fmt, [("", "--targets is empty; give target ids (comma-separated) or all")])
     try:
         if provider:
             return [target_for_provider(provider, endpoint)]

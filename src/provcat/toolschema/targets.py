@@ -161,7 +161,7 @@ def get_target(target: str | Target) -> Target:
     if isinstance(target, Target):
         return target
     if target not in registry:
-        hint = suggest(str(target), registry)
+        hint = suggest(str(target).strip().casefold(), registry)  # ids are lower case
         raise UnknownTargetError(
             f"unknown tool-schema target {target!r}"
             + (f" ({hint})" if hint else "")
