@@ -126,8 +126,15 @@ def _counts(result: Result) -> str:
 
 
 def _report(
-    diagnostics: list[Diagnostic], ok: bool, fmt: str, extra: dict[str, Any], catalog: Path
+    diagnostics: list[Diagnostic],
+    ok: bool,
+    fmt: str,
+    extra: dict[str, Any],
+    catalog: Path,
+    outcome: str = "nothing was written",
 ) -> None:
+    """The diagnostics, then (text, on errors) a last line: the count of errors and ``outcome``,
+    what the command did not do because of them."""
     here = from_here(catalog)
     shown = [here(d) for d in diagnostics]
     if fmt == "json":
@@ -142,7 +149,7 @@ def _report(
         click.echo(render(shown, fmt), err=fmt == "text")
     if fmt == "text" and not ok:
         n = sum(1 for d in diagnostics if d.severity == "error")
-        line = f"provcat: {counted(n, 'error')} in the catalog; nothing was written."
+        line = f"provcat: {counted(n, 'error')} in the catalog; {outcome}."
         if any(d.severity == "error" and _stage(d.code) in ("loader", "schema") for d in shown):
             # such a file takes part in the key checks at most (its records may be half made)
             line += (
@@ -157,8 +164,14 @@ def _stage(code: str) -> str | None:
     return found.stage if found is not None else None
 
 
-def report(result: Result, fmt: str, extra: dict[str, Any], catalog: Path) -> None:
-    _report(result.diagnostics, result.ok, fmt, extra, catalog)
+def report(
+    result: Result,
+    fmt: str,
+    extra: dict[str, Any],
+    catalog: Path,
+    outcome: str = "nothing was written",
+) -> None:
+    _report(result.diagnostics, result.ok, fmt, extra, catalog, outcome)
 
 
 def _done(
@@ -255,7 +268,8 @@ def check(
     _check_catalog(catalog)
     result = run(catalog, import_paths, _day(as_of))
     if not result.ok or result.files is None:
-        report(result, fmt, {}, catalog)
+        # check never writes: what the errors stopped is the comparison with the output
+        report(result, fmt, {}, catalog, f"{out.name}/ was not compared with it")
         sys.exit(1)
     stale = changed_files(out, result.files)
     report(result, fmt, {"stale": stale}, catalog)

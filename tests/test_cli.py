@@ -45,6 +45,24 @@ def test_text_diagnostics_with_hint_and_count(workspace: Workspace) -> None:
     assert lines[-1] == "provcat: 2 errors in the catalog; nothing was written."
 
 
+def test_check_with_errors_says_it_compared_nothing_not_that_it_wrote_nothing(
+    workspace: Workspace,
+) -> None:
+    """`check` never writes: its last line says what the errors stopped (the comparison), where
+    `build`'s says nothing was written."""
+    workspace.edit("alpha.yaml", "temperature: 0.5", "temprature: 0.5")
+    run = workspace.run("check", fmt="text")
+    assert run.exit_code == 1
+    assert "error[invalid_request_default]" in run.stderr
+    last = run.stderr.splitlines()[-1]
+    assert (
+        last == f"provcat: 1 error in the catalog; {workspace.out.name}/ was not compared with it."
+    )
+    assert workspace.run(fmt="text").stderr.splitlines()[-1] == (
+        "provcat: 1 error in the catalog; nothing was written."
+    )
+
+
 def test_github_annotations(workspace: Workspace) -> None:
     workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, chat]")
     run = workspace.run(fmt="github")

@@ -96,6 +96,8 @@ def _describe(change: Change) -> str:
     if change.field is None:
         if change.kind == "kept":
             return f"  kept     {where} (gone from the source; it holds maintainer edits)"
+        if change.kind == "skipped":
+            return f"  skipped  {where}: not added, {change.reason}"
         return f"  {change.kind:<8} {where}"
     if change.kind == "changed":
         return f"  changed  {where}: {change.field} {change.old!r} -> {change.new!r}"
@@ -200,6 +202,7 @@ def models_dev(
     texts: dict[str, str | None] = {}
     changes: list[Change] = []
     imported = set()
+    inventory = 0  # files written with no endpoints, only models (`inventory_only:`)
     for provider in result.providers:
         imported.add(provider.key)
         old = existing.get(provider.key)
@@ -213,6 +216,8 @@ def models_dev(
             document, found = merge_provider(old[0] if old else None, provider.document)
             text = dump(header, document)
         changes.extend(found)
+        if document.get("inventory_only") is not None:
+            inventory += 1
         if old is None or old[1] != text:
             texts[f"{provider.key}.yaml"] = text
     for stem, (data, text) in sorted(existing.items()):
@@ -230,15 +235,24 @@ def models_dev(
             f"cannot write {folder}: {exc}; no file of it was changed (check the disk and the "
             "folder's permissions, then run the import again)"
         ) from exc
-    inventory = sum(1 for p in result.providers if p.protocol is None)
+    skipped = sum(1 for c in changes if c.kind == "skipped" and c.field is None)
     totals = {
         "providers": len(result.providers),
         "inventory_only": inventory,
-        "models": sum(p.models for p in result.providers),
+        "models": sum(p.models for p in result.providers) - skipped,
+        "models_skipped": skipped,
         "files_written": sum(1 for t in texts.values() if t is not None),
         "files_removed": sum(1 for t in texts.values() if t is None),
     }
-    _print(fmt, ordered(result.diagnostics), changes, totals, written=True, verbose=verbose)
+    _print(
+        fmt,
+        ordered(result.diagnostics),
+        changes,
+        totals,
+        written=True,
+        verbose=verbose,
+        models_only=models_only,
+    )
 
 
 def _print(
@@ -249,10 +263,12 @@ def _print(
     *,
     written: bool,
     verbose: bool = False,
+    models_only: bool = False,
 ) -> None:
     if fmt == "json":
         payload = {
             "ok": written,
+            "models_only": models_only,
             "diagnostics": [d.as_json() for d in diagnostics],
             "totals": totals,
             "summary": _summary(changes),
@@ -281,15 +297,30 @@ def _print(
         counts = summary[what]
         if counts:
             parts.append(what + " " + ", ".join(f"{n} {k}" for k, n in counts.items()))
-    shown = changes if verbose else changes[:SHOWN_CHANGES]
+    # a skipped model is always listed, after the others: the catalog lacks it until a
+    # maintainer decides what it is
+    skipped = [c for c in changes if c.kind == "skipped"]
+    others = [c for c in changes if c.kind != "skipped"]
+    shown = others if verbose else others[:SHOWN_CHANGES]
     for change in shown:
         click.echo(_describe(change))
-    if len(changes) > len(shown):
+    if len(others) > len(shown):
         click.echo(
-            f"  ... and {len(changes) - len(shown)} more (--verbose or --format json lists them all)"
+            f"  ... and {len(others) - len(shown)} more (--verbose or --format json lists them all)"
+        )
+    for change in skipped:
+        click.echo(_describe(change))
+    models = f"{totals['models']} models"
+    if totals["models_skipped"]:
+        models += f" ({totals['models_skipped']} more skipped, listed above)"
+    if models_only:  # the files keep everything above `models:`, endpoints included
+        what = f"refreshed the models of {totals['providers']} providers: {models}"
+    else:
+        what = (
+            f"imported {totals['providers']} providers ({totals['inventory_only']} inventory "
+            f"only), {models}"
         )
     click.echo(
-        f"provcat: imported {totals['providers']} providers ({totals['inventory_only']} inventory "
-        f"only), {totals['models']} models; {counted(totals['files_written'], 'file')} written, "
+        f"provcat: {what}; {counted(totals['files_written'], 'file')} written, "
         f"{totals['files_removed']} removed; changes: {'; '.join(parts) or 'none'}."
     )

@@ -13,6 +13,10 @@ file written before the record, or by hand) is the maintainer's, and an empty on
 change list names every status change the source made, replaced (``changed``) or not (``kept``). A model the source no longer lists
 is removed unless a maintainer field is set on it or the file names it elsewhere (a request
 default, a policy alias, a successor, ``points_to``); then it stays and the summary says so.
+A model the source brings whose id is already an id or alias of a model the file keeps (a
+maintainer listed ``mistral-medium-latest`` as an alias of ``mistral-medium-3-5``, and the source
+lists ``mistral-medium-latest`` as a model of its own) is not added, which would break the build
+(``model_alias_is_model_id``); the change list names it as ``skipped``.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.importers.model_facts import MODEL_FIELDS
+from provcat.catalog.keys import canonical_key
 
 SHARED_MODEL_FIELDS = ("status",)
 SOURCE_MODEL_FIELDS = tuple(f for f in MODEL_FIELDS if f not in SHARED_MODEL_FIELDS)
@@ -57,7 +62,8 @@ PROVIDER_ORDER = (
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One difference a re-import made: ``kind`` is added, removed, changed or kept."""
+    """One difference a re-import made: ``kind`` is added, removed, changed, kept or skipped
+    (a model the source lists that was not added; ``reason`` says why)."""
 
     provider: str
     model: str | None
@@ -65,6 +71,7 @@ class Change:
     kind: str
     old: Any = None
     new: Any = None
+    reason: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +81,7 @@ class Change:
             "kind": self.kind,
             "old": self.old,
             "new": self.new,
+            "reason": self.reason,
         }
 
 
@@ -149,6 +157,43 @@ def _referenced(key: str, doc: dict[str, Any]) -> set[str]:
     return names
 
 
+def _claimed(old_models: dict[str, Any], kept: set[str]) -> dict[str, tuple[str, str, bool]]:
+    """The ids and aliases of the models the file keeps: canonical name -> (name as written,
+    its model's id, whether it is the id)."""
+    claimed: dict[str, tuple[str, str, bool]] = {}
+    for model_id in sorted(kept):
+        claimed.setdefault(canonical_key(model_id), (model_id, model_id, True))
+    for model_id in sorted(kept):
+        aliases = old_models[model_id].get("aliases") or []
+        for alias in aliases if isinstance(aliases, list) else []:
+            if isinstance(alias, str):
+                claimed.setdefault(canonical_key(alias), (alias, model_id, False))
+    return claimed
+
+
+def _clash(
+    model_id: str, facts: dict[str, Any], claimed: dict[str, tuple[str, str, bool]]
+) -> str | None:
+    """Why a model new to the file cannot be added (its id or an alias is already a name of a
+    model the file keeps), or None."""
+    aliases = facts.get("aliases") or []
+    names = [model_id, *(a for a in aliases if isinstance(a, str))]
+    for name in names:
+        hit = claimed.get(canonical_key(name))
+        if hit is None:
+            continue
+        written, owner, is_id = hit
+        what = "id" if name == model_id else f"alias {name!r}"
+        spelled = "" if written == name else f" (as {written!r}, differing only in case or spaces)"
+        if is_id:
+            return f"its {what} is already the id of model {owner!r}{spelled}"
+        return (
+            f"its {what} is already an alias of model {owner!r}{spelled}; to list it as a "
+            "model of its own, drop that alias and import again"
+        )
+    return None
+
+
 def merge_model(
     provider: str, model_id: str, old: dict[str, Any], new: dict[str, Any], changes: list[Change]
 ) -> dict[str, Any]:
@@ -206,13 +251,23 @@ def merge_provider(
     old_models: dict[str, Any] = old.get("models", {})
     new_models: dict[str, Any] = new.get("models", {})
     referenced = _referenced(key, old)
+    kept = {
+        m
+        for m, facts in old_models.items()
+        if m in new_models or has_maintainer_fields(facts) or m in referenced
+    }
+    claimed = _claimed(old_models, kept)
     models: dict[str, Any] = {}
     for model_id in sorted(set(old_models) | set(new_models)):
         if model_id not in old_models:
+            clash = _clash(model_id, new_models[model_id], claimed)
+            if clash is not None:
+                changes.append(Change(key, model_id, None, "skipped", reason=clash))
+                continue
             models[model_id] = _fresh(new_models[model_id])
             changes.append(Change(key, model_id, None, "added"))
         elif model_id not in new_models:
-            if has_maintainer_fields(old_models[model_id]) or model_id in referenced:
+            if model_id in kept:
                 models[model_id] = old_models[model_id]
                 changes.append(Change(key, model_id, None, "kept"))
             else:

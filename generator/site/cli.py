@@ -4,11 +4,16 @@ optionally serve it on 127.0.0.1 to look at it."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    import http.server
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCHEMA = ROOT / "schemas" / "catalog.schema.json"
@@ -37,6 +42,16 @@ SCHEMA = ROOT / "schemas" / "catalog.schema.json"
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 def site(source: Path, out: Path, fmt: str, serve: bool, port: int) -> None:
     """Build the static catalog site (HTML, no JavaScript build step) from catalog.json."""
+    # the port is taken first: one in use is said at once, before the build
+    server = _bind(out, port) if serve else None
+    with server if server is not None else contextlib.nullcontext():
+        _build(source, out, fmt)
+        if server is not None:
+            _serve(server, out)
+
+
+def _build(source: Path, out: Path, fmt: str) -> None:
+    """Build the site into ``out`` and say what was written."""
     from generator.site.build import NotACatalogJson, build
 
     started = time.perf_counter()
@@ -60,17 +75,38 @@ def site(source: Path, out: Path, fmt: str, serve: bool, port: int) -> None:
         state = f"{len(changed)} changed" if changed else "unchanged"
         click.echo(f"provcat: site of {count} files in {out} ({state}) in {took:.2f}s.")
         click.echo(f"Open {(out / 'index.html').resolve().as_uri()}")
-    if serve:
-        _serve(out, port)
 
 
-def _serve(root: Path, port: int) -> None:
-    """Serve ``root`` on 127.0.0.1 only (the standard library's static file server)."""
+def _bind(root: Path, port: int) -> http.server.ThreadingHTTPServer:
+    """A server of ``root`` on 127.0.0.1 only (the standard library's static file server), its
+    port bound; a port it cannot have is a usage error (exit 2) saying what to do."""
     import functools
     import http.server
 
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
-        click.echo(f"Serving {root} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
-        with contextlib.suppress(KeyboardInterrupt):
-            server.serve_forever()
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            why = (
+                f"port {port} of 127.0.0.1 is already in use (another server, or an earlier "
+                "`site --serve` still running): stop that one, or pick another port with "
+                "--port N (--port 0 takes any free one)"
+            )
+        elif exc.errno == errno.EACCES:
+            why = (
+                f"port {port} of 127.0.0.1 needs privileges this user lacks: pick a port "
+                "above 1023 with --port N (--port 0 takes any free one)"
+            )
+        else:
+            why = (
+                f"cannot serve on 127.0.0.1 port {port}: {exc.strerror or exc}; try another --port"
+            )
+        raise click.UsageError(f"{why}; nothing was built") from None
+
+
+def _serve(server: http.server.ThreadingHTTPServer, root: Path) -> None:
+    """Serve until Ctrl-C."""
+    click.echo(f"Serving {root} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve_forever()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import provcat_catalog
 import pytest
@@ -17,18 +18,44 @@ def _run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def _squeezed(cells: list[str]) -> list[str]:
+    """Cells without their whitespace: a wrapped cell may break after a hyphen."""
+    return [re.sub(r"\s+", "", cell) for cell in cells]
+
+
 def test_providers_table_lists_every_provider() -> None:
     EndpointRegistry._reset()
     code, out, _ = _run("providers")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"]
-    # one row per provider; a long alias or endpoint list wraps onto lines with no provider
-    assert len([line for line in lines[2:] if not line.startswith(" ")]) == len(
-        provcat_catalog.PROVIDERS
-    )
+    header = ["PROVIDER", "AVAILABILITY", "ALIASES", "ENDPOINTS"]
+    assert lines[0].split() == header
     assert max(len(line) for line in lines) <= 100
-    assert lines[2].startswith("ag2") and "autogen" in lines[2]
+    # the columns start where their headings do; a long alias or endpoint list wraps onto lines
+    # with no provider, which continue the row above
+    starts = [lines[0].index(name) for name in header]
+    ends: list[int | None] = [*starts[1:], None]
+    rows: list[list[str]] = []
+    for line in lines[2:]:
+        cells = [line[a:b].strip() for a, b in zip(starts, ends, strict=True)]
+        if cells[0]:
+            rows.append(cells)
+        else:
+            rows[-1] = [f"{old} {more}" for old, more in zip(rows[-1], cells, strict=True)]
+    items = EndpointRegistry.list_providers()
+    assert len(items) == len(provcat_catalog.PROVIDERS)
+    # one row per provider, in the API's order, each with its availability, aliases, endpoints
+    expected = [
+        [
+            item["provider"],
+            item["availability"],
+            ", ".join(item["aliases"]) or "-",
+            ", ".join(e["endpoint"] for e in item["endpoints"]) or "-",
+        ]
+        for item in items
+    ]
+    assert [_squeezed(row) for row in rows] == [_squeezed(row) for row in expected]
+    assert any(item["aliases"] for item in items)  # the aliases column is exercised
 
 
 def test_providers_json_is_list_providers() -> None:

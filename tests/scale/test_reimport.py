@@ -188,6 +188,97 @@ def test_refreshing_a_bundled_provider_touches_its_models_alone(
     assert run(tmp_path / "catalog").ok
 
 
+# the refresh command of docs/big-catalog.md ("Refreshing the bundled providers' models")
+BUNDLED_REFRESH = (
+    "--models-only",
+    *("--provider", "deepseek", "--provider", "groq", "--provider", "mistral"),
+    *("--provider", "xai", "--provider", "openai", "--provider", "openrouter"),
+    *("--provider", "google=gemini"),
+)
+
+
+def test_the_documented_refresh_of_the_bundled_providers_leaves_a_catalog_that_builds(
+    snapshot_dir: Path, tmp_path: Path
+) -> None:
+    """The snapshot lists mistral-medium-latest as a model, and the bundled mistral.yaml lists it
+    as an alias of mistral-medium-3-5: the refresh added it, and the build failed
+    (model_alias_is_model_id). Such a model is skipped, and the summary names it."""
+    from tests.conftest import ROOT
+
+    shutil.copytree(ROOT / "catalog", tmp_path / "catalog")
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    result = run_import(snapshot_dir, tmp_path / "catalog", *BUNDLED_REFRESH)
+    assert result.exit_code == 0, result.stderr
+    built = run(tmp_path / "catalog")
+    assert [d.as_text() for d in built.diagnostics if d.severity == "error"] == []
+    # the text summary lists every skipped model, however many changes come before it
+    assert (
+        "  skipped  mistral/mistral-medium-latest: not added, its id is already an alias of "
+        "model 'mistral-medium-3-5'" in result.stdout
+    )
+    last = result.stdout.splitlines()[-1]
+    # the files keep their endpoints: none of them is "inventory only"
+    assert last.startswith("provcat: refreshed the models of 7 providers: "), last
+    assert "inventory only" not in last and "1 more skipped" in last
+    _, mistral = _read(tmp_path / "catalog", "mistral")
+    assert "mistral-medium-latest" not in mistral["models"]
+    assert "mistral-medium-latest" in mistral["models"]["mistral-medium-3-5"]["aliases"]
+
+
+def test_the_json_summary_names_each_skipped_model(snapshot_dir: Path, tmp_path: Path) -> None:
+    from tests.conftest import ROOT
+
+    shutil.copytree(ROOT / "catalog", tmp_path / "catalog")
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    result = run_import(snapshot_dir, tmp_path / "catalog", *BUNDLED_REFRESH, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    payload = result.json
+    skipped = [c for c in payload["changes"] if c["kind"] == "skipped"]
+    assert [(c["provider"], c["model"]) for c in skipped] == [("mistral", "mistral-medium-latest")]
+    assert "alias of model 'mistral-medium-3-5'" in skipped[0]["reason"]
+    assert payload["summary"]["models"]["skipped"] == 1
+    assert payload["totals"]["models_skipped"] == 1
+    assert payload["totals"]["inventory_only"] == 0 and payload["models_only"] is True
+
+
+def test_a_source_model_named_like_a_kept_models_alias_or_id_is_skipped() -> None:
+    """Whatever the case or spaces: the build folds names (canonical_key) the same way."""
+    from generator.importers.merge import merge_provider
+
+    old = {
+        "provider": "p",
+        "models": {
+            "m-1": {"name": "M 1", "aliases": ["m-latest", "M-Stable"]},
+        },
+    }
+    new = {
+        "provider": "p",
+        "models": {
+            "m-1": {"name": "M 1"},
+            "m-latest": {"name": "M latest"},
+            "m-stable": {"name": "M stable"},
+            "M-1": {"name": "M 1 again"},
+            "m-2": {"name": "M 2"},
+        },
+    }
+    doc, changes = merge_provider(old, new)
+    assert sorted(doc["models"]) == ["m-1", "m-2"]
+    kinds = {c.model: c.kind for c in changes if c.field is None}
+    assert kinds == {
+        "M-1": "skipped",
+        "m-2": "added",
+        "m-latest": "skipped",
+        "m-stable": "skipped",
+    }  # m-1 is merged: only its fields change
+    reasons = {c.model: c.reason for c in changes if c.kind == "skipped"}
+    assert reasons["M-1"] == (
+        "its id is already the id of model 'm-1' (as 'm-1', differing only in case or spaces)"
+    )
+    assert reasons["m-stable"].startswith(
+        "its id is already an alias of model 'm-1' (as 'M-Stable', differing only in case"
+    )
+
+
 def test_a_whole_import_refuses_to_rewrite_hand_written_files(
     snapshot_dir: Path, tmp_path: Path
 ) -> None:

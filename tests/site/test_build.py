@@ -133,6 +133,25 @@ def test_serve_answers_on_localhost(tmp_path: Path) -> None:
         server.wait(timeout=10)
 
 
+def test_serve_on_a_port_in_use_is_a_usage_error_naming_the_port(tmp_path: Path) -> None:
+    """It died with an OSError traceback (Errno 98); now it says which port and what to do,
+    exits 2 like the generator's other usage errors, and builds nothing."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["site", "--from", str(BUNDLED_JSON), "--out", str(tmp_path / "site")]
+        result = CliRunner().invoke(main, [*args, "--serve", "--port", str(port)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"Error: port {port} of 127.0.0.1 is already in use" in result.stderr
+    assert "--port N (--port 0 takes any free one)" in result.stderr
+    assert "Traceback" not in result.output and "Errno" not in result.output
+    assert not (tmp_path / "site").exists()
+
+
 def test_the_code_lines_of_every_bundled_model_page_run(tmp_path: Path) -> None:
     """Every Python line a bundled model's page shows runs as shown (a retired model's
     get_model raises ModelRetired, as its page says)."""
