@@ -224,3 +224,9 @@ def test_a_usage_object_with_none_of_the_fields_is_refused() -> None:
 
     with pytest.raises(TypeError, match="has none of the fields"):
         estimate_cost("acme", "acme-large-2", Timing(1.0))
+
+
+def test_an_empty_usage_mapping_is_refused_not_costed_at_zero() -> None:
+    with pytest.raises(TypeError, match="has none of the fields"):
+        estimate_cost("acme", "acme-large-2", {})
+    assert estimate_cost("acme", "acme-large-2", {"input_tokens": 0}).total == 0  # said: zero

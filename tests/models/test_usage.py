@@ -79,6 +79,17 @@ VENDOR_SHAPES = {
         "thoughts_token_count": 100,
         "total_token_count": 1500,
     },
+    # ... with the per-modality counts a real answer carries: `prompt_tokens_details` is also
+    # OpenAI Chat Completions' name, and read as Chat's it was an error
+    "gemini-sdk-details": {
+        "prompt_token_count": 1200,
+        "cached_content_token_count": 1000,
+        "candidates_token_count": 200,
+        "thoughts_token_count": 100,
+        "total_token_count": 1500,
+        "prompt_tokens_details": [{"modality": "TEXT", "token_count": 1200}],
+        "cache_tokens_details": [{"modality": "TEXT", "token_count": 1000}],
+    },
 }
 
 
@@ -253,3 +264,18 @@ def test_a_stream_tracker_merges_anthropic_start_and_delta_usage() -> None:
         }
     )
     assert tracker.usage == TokenUsage(input_tokens=25, output_tokens=15)
+
+
+def test_the_google_genai_sdk_object_is_read_as_gemini_usage() -> None:
+    """The SDK's own object, as `response.usage_metadata` gives it (google-genai's types)."""
+    types = pytest.importorskip("google.genai.types")
+    usage = types.GenerateContentResponseUsageMetadata(
+        prompt_token_count=1200,
+        cached_content_token_count=1000,
+        candidates_token_count=200,
+        thoughts_token_count=100,
+        total_token_count=1500,
+        prompt_tokens_details=[types.ModalityTokenCount(modality="TEXT", token_count=1200)],
+    )
+    assert nonzero(to_usage(usage)) == nonzero(SAME_USAGE)
+    assert estimate_cost("acme", "acme-large-2", usage).total == SAME_REQUEST

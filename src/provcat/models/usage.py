@@ -272,8 +272,9 @@ def _snake(name: str) -> str:
 
 
 # A usage holding the marks of two shapes is read as the first: Perplexity's usage holds OpenAI
-# Chat Completions' marks too, so it comes first; no other marks overlap. The genai-prices shape is
-# the fallback.
+# Chat Completions' marks too, so it comes first. google-genai's `prompt_tokens_details` is Chat
+# Completions' name as well: of the shapes a usage's marks name, the first that holds all its
+# fields is the one (see `shape_of`). The genai-prices shape is the fallback.
 SHAPES: tuple[Shape, ...] = (
     Shape(
         "Perplexity Sonar",
@@ -452,13 +453,18 @@ _FIRST_MARKED = _first_marked()
 
 
 def shape_of(usage: Mapping[str, Any]) -> Shape:
-    """The first shape (in ``SHAPES`` order) whose marks ``usage`` holds. ``output_tokens_details``
+    """Of the shapes whose marks ``usage`` holds, the first (in ``SHAPES`` order) that holds every
+    field of ``usage``, else the first of them (whose error names the field it lacks).
+    ``output_tokens_details``
     alone is both OpenAI Responses' (``reasoning_tokens``) and Anthropic's (``thinking_tokens``):
     its content tells. ``citation_tokens`` is both Perplexity's mark and genai-prices' name: a
     usage of genai-prices' names only is genai-prices'."""
-    places = [_FIRST_MARKED[k] for k in usage if k in _FIRST_MARKED]
+    places = sorted({_FIRST_MARKED[k] for k in usage if k in _FIRST_MARKED})
     if places:
-        shape = SHAPES[min(places)]
+        # the first marked shape that holds every field the usage has, else the first marked
+        shape = next(
+            (SHAPES[p] for p in places if usage.keys() <= SHAPES[p].fields), SHAPES[places[0]]
+        )
         if shape is _PERPLEXITY and usage.keys() <= GENAI.fields:
             return GENAI
         return shape

@@ -48,7 +48,7 @@ def _as_mapping(value: Any) -> Mapping[str, Any] | None:
     dataclass dumped; another object's attributes of a known name. None: an object holding
     no field of any shape."""
     if isinstance(value, Mapping):
-        return value
+        return value or None  # an empty one reports nothing: no cost is better than a zero
     data: Any = None
     dump = getattr(value, "model_dump", None)
     if callable(dump):
