@@ -193,10 +193,10 @@ def test_money_prints_every_digit_and_at_least_cents() -> None:
 
 
 def test_tool_check_without_jsonschema_names_the_extra(tmp_path: Path) -> None:
-    """A tool whose `default` must be checked, in an install without the probe extra."""
+    """A tool whose `const` must be checked, in an install without the probe extra."""
     tool = {
         "name": "t",
-        "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "default": "x"}}},
+        "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "const": "x"}}},
     }
     (tmp_path / "t.json").write_text(json.dumps(tool), encoding="utf-8")
     code = (

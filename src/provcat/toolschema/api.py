@@ -19,6 +19,7 @@ from provcat.toolschema.executor import compiled, run
 from provcat.toolschema.intake import InvalidToolError, canonical, tool_problems
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic
+from provcat.toolschema.validate import TARGET_DIAGNOSED
 
 __all__ = ["InvalidToolError", "as_tool", "check", "compile_tool"]
 
@@ -28,14 +29,16 @@ def _problems_of(key: bytes) -> tuple[str, ...]:
     # a tool compiled again (the usual case: the same tools for several targets, or per request)
     # is checked once; the key is the tool's exact marshal form (types included), so an edited
     # tool is checked anew, and the check reads the equal copy the key holds
-    return tuple(tool_problems(marshal.loads(key), compiling=True))
+    return tuple(tool_problems(marshal.loads(key), leave=TARGET_DIAGNOSED))
 
 
 def _problems(value: Any) -> tuple[str, ...]:
     try:
         key = marshal.dumps(value)
     except ValueError:  # not plain data (a Decimal, a set, ...): checked as it is, every time
-        return tuple(tool_problems(value, compiling=True)) or ("a tool must be plain JSON data",)
+        return tuple(tool_problems(value, leave=TARGET_DIAGNOSED)) or (
+            "a tool must be plain JSON data",
+        )
     return _problems_of(key)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.catalog.keys import suggest
-from provcat.toolschema.validate import TARGET_DIAGNOSED, canonical_tool_issues
+from provcat.toolschema.validate import canonical_tool_issues
 
 __all__ = ["FIELDS", "MCP_FIELDS", "InvalidToolError", "canonical", "tool_problems"]
 
@@ -79,14 +79,15 @@ def _vendor_shape(value: dict[str, Any]) -> str | None:
     return None
 
 
-def tool_problems(value: Any, *, compiling: bool = False) -> list[str]:
+def tool_problems(value: Any, *, leave: frozenset[str] = frozenset()) -> list[str]:
     """Every reason ``value`` is not a canonical tool, as ``provcat tool check`` words them
-    (empty: it is one).
+    (empty: it is one), but those of a kind in ``leave``.
 
-    ``compiling`` leaves out the kinds of problem each target's rules report as a diagnostic of
-    the compile (a ``$ref`` that points nowhere, nesting, the tool's name, the root's type, a
-    non-schema subschema, a ``default`` or ``const`` outside its schema): ``compile_tool`` returns
-    those as diagnostics, as SchemaPort's contract has it, and refuses the rest.
+    ``compile_tool`` leaves :data:`~provcat.toolschema.validate.TARGET_DIAGNOSED` to each
+    target's rules (a ``$ref`` that points nowhere, nesting, the tool's name, the root's type, a
+    non-schema subschema, a ``const`` outside its schema), as SchemaPort's contract has it, and
+    refuses the rest; the command line leaves the same but the ``const``
+    (:data:`~provcat.toolschema.validate.COMMAND_LINE_DIAGNOSED`).
     """
     if isinstance(value, dict):
         fix = _vendor_shape(value)
@@ -94,7 +95,7 @@ def tool_problems(value: Any, *, compiling: bool = False) -> list[str]:
             return [fix]
     problems = [
         f"{issue.message} at {issue.path}" if issue.path else issue.message
-        for issue in canonical_tool_issues(value, TARGET_DIAGNOSED if compiling else frozenset())
+        for issue in canonical_tool_issues(value, leave)
     ]
     if isinstance(value, dict):
         for key in sorted(k for k in value if k not in FIELDS and k not in MCP_FIELDS):

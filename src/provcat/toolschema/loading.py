@@ -4,8 +4,8 @@ A ``.json`` file holds one tool, an array of tools, or ``{"tools": [...]}``; a f
 recursively (skipping dot-entries, ``node_modules``, ``dist`` and ``coverage``). Any unreadable or
 invalid file, any value that is no canonical tool and any tool name used twice is an input error:
 nothing is processed. What a target judges for itself (the root's type, the name, a boolean
-subschema, a ``default`` outside its schema ...) is that target's diagnostic, as in
-``compile_tool``.
+subschema ...) is that target's diagnostic, as in ``compile_tool``; a ``const`` its own schema
+rejects is an input error here (no target reports it).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from provcat.toolschema.intake import canonical, tool_problems
 from provcat.toolschema.types import CanonicalTool
+from provcat.toolschema.validate import COMMAND_LINE_DIAGNOSED
 
 __all__ = ["LoadError", "LoadedTool", "load_tools"]
 
@@ -92,7 +93,7 @@ def load_tools(paths: list[Path]) -> tuple[list[LoadedTool], list[LoadError]]:
         for index, item in enumerate(items):
             where = f"{shown}" if len(items) == 1 else f"{shown}[{index}]"
             try:
-                problems = tool_problems(item, compiling=True)
+                problems = tool_problems(item, leave=COMMAND_LINE_DIAGNOSED)
             except ImportError as exc:  # a `default` or `const` is checked with jsonschema
                 problems = [str(exc)]
             if problems:

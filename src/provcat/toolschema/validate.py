@@ -21,6 +21,7 @@ from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.types import ValidationIssue
 
 __all__ = [
+    "COMMAND_LINE_DIAGNOSED",
     "TARGET_DIAGNOSED",
     "TYPE_NAMES",
     "canonical_tool_issues",
@@ -83,6 +84,9 @@ def _slot_values(schema: dict[str, Any], path: str) -> Iterator[tuple[Any, str]]
 # The kinds of problem the compiler reports itself, per target, as diagnostics (SchemaPort's
 # fixtures compile such tools): a compile skips them here and leaves them to the target's rules.
 TARGET_DIAGNOSED = frozenset({"name", "nesting", "root", "subschema", "reference", "value"})
+# ... and what the command line leaves to them: all but a `const` its own schema rejects (the
+# subschema accepts nothing, which no target reports)
+COMMAND_LINE_DIAGNOSED = TARGET_DIAGNOSED - {"value"}
 
 
 def validate_canonical_tool(value: Any) -> list[ValidationIssue]:
@@ -225,14 +229,17 @@ def canonical_tool_issues(value: Any, skip: frozenset[str]) -> list[ValidationIs
                 add(f"`$ref` {s.get('$ref')!r} is not a valid reference", ref_path, "reference")
     if issues or "value" in skip:
         return issues
+    # a `default` is an annotation that need not be valid (JSON Schema 2020-12 validation, 9.2:
+    # pydantic writes `default: null` for `x: int = None`); a `const` outside its schema leaves
+    # the subschema no value at all
     for node in walk_schema(schema):
-        for key in ("default", "const"):
-            if key in node.schema:
-                rest = {k: v for k, v in node.schema.items() if k not in ("default", "const")}
-                for problem in validate_value(rest, node.schema[key], root=schema):
-                    add(
-                        f"`{key}` does not fit its own schema: {problem}", join_path(node.path, key)
-                    )
+        if "const" in node.schema:
+            rest = {k: v for k, v in node.schema.items() if k not in ("default", "const")}
+            for problem in validate_value(rest, node.schema["const"], root=schema):
+                add(
+                    f"`const` does not fit its own schema: {problem}",
+                    join_path(node.path, "const"),
+                )
     return issues
 
 
