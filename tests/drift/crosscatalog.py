@@ -2,9 +2,12 @@
 
 genai-prices (its pinned release's bundled data, no network) and the models.dev snapshot in
 ``../shared/datasets/`` each say what they know of a model: prices (every period genai-prices
-dates), limits, lifecycle status and release date. A fact both state and state differently is a
-difference; so is a price the other catalog lists and ours leaves out (that cost would be missing
-from every estimate). A difference passes only where the model's YAML records it under
+dates), limits, lifecycle status and release date. genai-prices' prices include its fees per
+1,000 requests and billed tool calls (``requests_kcount``, ``web_searches_kcount``, ...), compared
+as ``prices.fees.<unit>`` with the catalog's ``fees:`` in USD per 1,000 (where a fee depends on a
+request option, the vendor's default one). A fact both state and state differently is a
+difference; so is a price or fee the other catalog lists and ours leaves out (that cost would be
+missing from every estimate). A difference passes only where the model's YAML records it under
 ``differences`` with a reason and a source; a record that no longer differs is stale.
 """
 
@@ -16,6 +19,8 @@ from datetime import date
 from decimal import Decimal
 from functools import cache
 from typing import Any
+
+from provcat.models.prices import FEE_COUNTS
 
 __all__ = ["Difference", "differences", "recorded"]
 
@@ -51,6 +56,8 @@ GENAI_PRICES = {
     "output_reasoning_mtok": "reasoning",
     "output_citation_mtok": "citation",
 }
+# genai-prices' fee attribute (USD per 1,000) -> our fee unit, as ``prices.fees.<unit>``
+GENAI_FEES = {f"{count}_kcount": unit for unit, count in FEE_COUNTS.items()}
 _PLAIN = ("input", "output", "cache_read", "cache_write", "cache_write_1h")
 
 
@@ -94,6 +101,18 @@ def _flat(value: Any) -> Decimal | None:
     if value is None:
         return None
     return Decimal(str(getattr(value, "base", value)))
+
+
+def _fees_per_1000(block: Mapping[str, Any]) -> dict[str, Decimal]:
+    """A price block's fees as ``fees.<unit>`` -> USD per 1,000 units: the fee that applies when
+    the request sends no option (the only fee of its unit, or the one marked ``default``)."""
+    out: dict[str, Decimal] = {}
+    for fee in block.get("fees", ()):
+        if fee.get("when") and not fee.get("default"):
+            continue
+        per = Decimal(fee.get("per", 1))
+        out[f"fees.{fee['unit']}"] = Decimal(str(fee["price"])) * 1000 / per
+    return out
 
 
 def _genai_model(provider: str, model: str, aliases: tuple[str, ...]) -> Any:
@@ -178,7 +197,13 @@ def _genai(provider: str, record: Mapping[str, Any]) -> Iterator[Difference]:
             for attr, ours in GENAI_PRICES.items()
             if (v := _flat(getattr(price, attr, None))) is not None
         }
-        for diff in _compare_prices(provider, model, catalog, mine, listed):
+        listed |= {
+            f"fees.{unit}": v
+            for attr, unit in GENAI_FEES.items()
+            if (v := _flat(getattr(price, attr, None))) is not None
+        }
+        ours = {**mine, **_fees_per_1000(mine)}
+        for diff in _compare_prices(provider, model, catalog, ours, listed):
             if diff not in seen:
                 seen.add(diff)
                 yield diff

@@ -1,5 +1,6 @@
-"""The cross-catalog drift check, offline: every bundled model's prices (all periods), limits,
-lifecycle status and release date against genai-prices (the pinned release's own data) and the
+"""The cross-catalog drift check, offline: every bundled model's prices (all periods, fees per
+request and per billed tool call included), limits, lifecycle status and release date against
+genai-prices (the pinned release's own data) and the
 models.dev snapshot in ../shared/datasets/. A difference passes only where the model's YAML
 records it (`differences:` with a reason and a source); a record that no longer differs fails too.
 """
@@ -55,6 +56,42 @@ def test_a_price_the_other_catalog_lists_and_ours_lacks_is_a_difference() -> Non
     assert [str(d) for d in diffs] == ["p/m: prices.input is 2 here, 1 in genai-prices"]
 
 
+def test_a_fee_the_other_catalog_lists_is_compared_per_1000_at_the_vendors_default() -> None:
+    block = {
+        "input": "3",
+        "fees": (
+            {
+                "unit": "request",
+                "price": "6",
+                "per": 1000,
+                "when": {"size": "low"},
+                "default": True,
+            },
+            {"unit": "request", "price": "14", "per": 1000, "when": {"size": "high"}},
+            {"unit": "web_search", "price": "0.01"},
+        ),
+    }
+    ours = {**block, **crosscatalog._fees_per_1000(block)}
+    theirs = {
+        "fees.request": Decimal("14"),
+        "fees.web_search": Decimal("10"),
+        "fees.storage_search": Decimal("2.5"),
+    }
+    diffs = crosscatalog._compare_prices("p", "m", "genai-prices", ours, theirs)
+    assert [(d.field, d.ours, d.theirs) for d in diffs] == [
+        ("prices.fees.request", "6", "14"),
+        ("prices.fees.storage_search", "missing", "2.5"),
+    ]
+    # every fee count genai-prices prices is mapped to one of the catalog's fee units
+    assert crosscatalog.GENAI_FEES == {
+        "requests_kcount": "request",
+        "web_searches_kcount": "web_search",
+        "social_searches_kcount": "social_search",
+        "storage_searches_kcount": "storage_search",
+        "code_executions_kcount": "code_execution",
+    }
+
+
 def test_each_price_period_is_compared_on_its_own_days() -> None:
     # deepseek-v4-pro's schedule: both catalogs agree with its first period (no difference is
     # recorded for it); its second period's peak rate differs from genai-prices' off-peak price
@@ -81,7 +118,9 @@ def test_estimate_cost_agrees_with_genai_prices_to_the_cent() -> None:
     recorded_prices = {
         (p, m)
         for (p, m, catalog, field) in recorded()
-        if catalog == "genai-prices" and field.startswith("prices.")
+        if catalog == "genai-prices"
+        and field.startswith("prices.")
+        and not field.startswith("prices.fees.")  # the usages below bill no fee-counted unit
     }
     usages = [
         {"input_tokens": 100_000, "cache_read_tokens": 20_000, "output_tokens": 10_000},

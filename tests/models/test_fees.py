@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from provcat import estimate_cost
 from provcat.cli.main import main
+from provcat.errors import PricingUnavailable
 
 USAGE = {"input_tokens": 1000, "output_tokens": 500}  # $0.003 + $0.0075
 
@@ -56,6 +57,27 @@ def test_fee_per_billed_search() -> None:
         }
     ]
     assert cost.total == Decimal("0.051")
+
+
+def test_a_billed_call_the_model_has_no_fee_for_is_refused_not_costed_at_zero() -> None:
+    """Anthropic's usage counts the searches its web search tool ran
+    (`server_tool_use.web_search_requests`, anthropic-sdk-python's `ServerToolUsage`), each
+    billed on top of the tokens; a model whose fee the catalog does not hold cannot be costed
+    whole, and a total without them would be a wrong number."""
+    anthropic = pytest.importorskip("anthropic.types")
+    usage = anthropic.Usage(
+        input_tokens=1000,
+        output_tokens=100,
+        server_tool_use=anthropic.ServerToolUsage(web_search_requests=5, web_fetch_requests=0),
+    )
+    with pytest.raises(PricingUnavailable, match=r"no web_search fee .* reports 5 web_searches"):
+        estimate_cost("anthropic", "claude-sonnet-5-5", usage)
+    none = {"input_tokens": 1000, "output_tokens": 100, "web_searches": 0}
+    assert estimate_cost("anthropic", "claude-sonnet-5-5", none).fees == ()
+    run = CliRunner().invoke(
+        main, ["cost", "openai", "gpt-6.1-terra", "--input", "1", "--web-searches", "2"]
+    )
+    assert run.exit_code == 1 and "no web_search fee" in run.output
 
 
 def test_unknown_option_value_and_option_name_are_errors() -> None:

@@ -12,6 +12,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 1000000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.web_search'],
+                'reason': "Left out, not settled: genai-prices (0.2.5) bills Anthropic's web search tool at $10 per 1,000 searches. Anthropic's pricing page was not readable here to confirm that fee for this model (the 2026-12-06 review, catalog/REVIEWS.md), so estimate_cost refuses a usage that reports web searches; replace this record with a web_search fee once the vendor's page confirms it.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/pricing',
+            },
+        ),
         'family': 'claude-fable',
         'max_output_tokens': 128000,
         'modalities': {'input': ('text', 'image'), 'output': ('text',)},
@@ -40,6 +48,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 1000000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.web_search'],
+                'reason': "Left out, not settled: genai-prices (0.2.5) bills Anthropic's web search tool at $10 per 1,000 searches. Anthropic's pricing page was not readable here to confirm that fee for this model (the 2026-12-06 review, catalog/REVIEWS.md), so estimate_cost refuses a usage that reports web searches; replace this record with a web_search fee once the vendor's page confirms it.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/pricing',
+            },
+        ),
         'family': 'claude-fable',
         'knowledge_cutoff': '2026-06',
         'max_output_tokens': 128000,
@@ -71,6 +87,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 1000000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.web_search'],
+                'reason': "Left out, not settled: genai-prices (0.2.5) bills Anthropic's web search tool at $10 per 1,000 searches. Anthropic's pricing page was not readable here to confirm that fee for this model (the 2026-12-06 review, catalog/REVIEWS.md), so estimate_cost refuses a usage that reports web searches; replace this record with a web_search fee once the vendor's page confirms it.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/pricing',
+            },
+        ),
         'family': 'claude-fable',
         'knowledge_cutoff': '2026-06',
         'max_output_tokens': 128000,
@@ -102,6 +126,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 1000000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.web_search'],
+                'reason': "Left out, not settled: genai-prices (0.2.5) bills Anthropic's web search tool at $10 per 1,000 searches. Anthropic's pricing page was not readable here to confirm that fee for this model (the 2026-12-06 review, catalog/REVIEWS.md), so estimate_cost refuses a usage that reports web searches; replace this record with a web_search fee once the vendor's page confirms it.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/pricing',
+            },
+        ),
         'family': 'claude-haiku',
         'knowledge_cutoff': '2026-06',
         'max_output_tokens': 128000,
@@ -156,6 +188,12 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
                 'reason': "The models.dev snapshot (2026-07-02) predates Anthropic's deprecation notice.",
                 'source': 'https://platform.claude.com/docs/en/about-claude/model-deprecations',
             },
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.web_search'],
+                'reason': "Left out, not settled: genai-prices (0.2.5) bills Anthropic's web search tool at $10 per 1,000 searches. Anthropic's pricing page was not readable here to confirm that fee for this model (the 2026-12-06 review, catalog/REVIEWS.md), so estimate_cost refuses a usage that reports web searches; replace this record with a web_search fee once the vendor's page confirms it.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/pricing',
+            },
         ),
         'family': 'claude-opus',
         'knowledge_cutoff': '2025-05',
@@ -198,6 +236,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 1000000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.web_search'],
+                'reason': "Left out, not settled: genai-prices (0.2.5) bills Anthropic's web search tool at $10 per 1,000 searches. Anthropic's pricing page was not readable here to confirm that fee for this model (the 2026-12-06 review, catalog/REVIEWS.md), so estimate_cost refuses a usage that reports web searches; replace this record with a web_search fee once the vendor's page confirms it.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/pricing',
+            },
+        ),
         'family': 'claude-opus',
         'knowledge_cutoff': '2026-05',
         'max_output_tokens': 128000,
@@ -228,6 +274,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 1000000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.web_search'],
+                'reason': "Left out, not settled: genai-prices (0.2.5) bills Anthropic's web search tool at $10 per 1,000 searches. Anthropic's pricing page was not readable here to confirm that fee for this model (the 2026-12-06 review, catalog/REVIEWS.md), so estimate_cost refuses a usage that reports web searches; replace this record with a web_search fee once the vendor's page confirms it.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/pricing',
+            },
+        ),
         'family': 'claude-opus',
         'knowledge_cutoff': '2026-06',
         'max_output_tokens': 128000,
@@ -258,6 +312,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 1000000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.web_search'],
+                'reason': "Left out, not settled: genai-prices (0.2.5) bills Anthropic's web search tool at $10 per 1,000 searches. Anthropic's pricing page was not readable here to confirm that fee for this model (the 2026-12-06 review, catalog/REVIEWS.md), so estimate_cost refuses a usage that reports web searches; replace this record with a web_search fee once the vendor's page confirms it.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/pricing',
+            },
+        ),
         'family': 'claude-sonnet',
         'knowledge_cutoff': '2026-01',
         'max_output_tokens': 128000,
@@ -288,6 +350,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 1000000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.web_search'],
+                'reason': "Left out, not settled: genai-prices (0.2.5) bills Anthropic's web search tool at $10 per 1,000 searches. Anthropic's pricing page was not readable here to confirm that fee for this model (the 2026-12-06 review, catalog/REVIEWS.md), so estimate_cost refuses a usage that reports web searches; replace this record with a web_search fee once the vendor's page confirms it.",
+                'source': 'https://platform.claude.com/docs/en/about-claude/pricing',
+            },
+        ),
         'family': 'claude-sonnet',
         'knowledge_cutoff': '2026-06',
         'max_output_tokens': 128000,

@@ -11,6 +11,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'model': 'sonar',
         'aliases': (),
         'context_window': 128000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.request'],
+                'reason': 'genai-prices (0.2.5) charges every request the high search-context fee ($12 per 1,000 requests). Perplexity bills the request fee by search_context_size, and a request that sends none is billed at its default, low ($5 per 1,000): that is the fee this catalog applies when no size is given; the medium and high fees apply when the request or its usage names them.',
+                'source': 'https://docs.perplexity.ai/getting-started/pricing',
+            },
+        ),
         'family': 'sonar',
         'modalities': {'input': ('text',), 'output': ('text',)},
         'name': 'Sonar',
@@ -80,6 +88,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 200000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.request'],
+                'reason': 'genai-prices (0.2.5) charges every request the high search-context fee ($14 per 1,000 requests). Perplexity bills the request fee by search_context_size, and a request that sends none is billed at its default, low ($6 per 1,000): that is the fee this catalog applies when no size is given; the medium and high fees apply when the request or its usage names them.',
+                'source': 'https://docs.perplexity.ai/getting-started/pricing',
+            },
+        ),
         'family': 'sonar-pro',
         'modalities': {'input': ('text', 'image'), 'output': ('text',)},
         'name': 'Sonar Pro',
@@ -123,6 +139,14 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'aliases': (),
         'attachment': True,
         'context_window': 128000,
+        'differences': (
+            {
+                'catalog': 'genai-prices',
+                'fields': ['prices.fees.request'],
+                'reason': 'genai-prices (0.2.5) charges every request the high search-context fee ($14 per 1,000 requests). Perplexity bills the request fee by search_context_size, and a request that sends none is billed at its default, low ($6 per 1,000): that is the fee this catalog applies when no size is given; the medium and high fees apply when the request or its usage names them.',
+                'source': 'https://docs.perplexity.ai/getting-started/pricing',
+            },
+        ),
         'family': 'sonar-reasoning',
         'modalities': {'input': ('text', 'image'), 'output': ('text',)},
         'name': 'Sonar Reasoning Pro',

@@ -78,6 +78,13 @@ def fee_lines(
     by_unit: dict[str, list[Fee]] = {}
     for fee in fees:
         by_unit.setdefault(fee.unit, []).append(fee)
+    for unit, field in FEE_COUNTS.items():  # a billed call the catalog cannot price
+        if unit != "request" and counts[field] and unit not in by_unit:
+            raise PricingUnavailable(
+                f"{where} has no {unit} fee in the catalog, and the usage reports "
+                f"{counts[field]} {field}: the cost would leave them out (add the fee under the "
+                f"model's `prices: fees:`, or drop {field} from the usage to cost the tokens alone)"
+            )
     lines = []
     for unit, group in by_unit.items():
         fee = _pick(unit, group, options, where)
