@@ -85,7 +85,7 @@ def test_cli_round_trip(live: Live, tmp_path: Path) -> None:
     code, out, _ = run("rm", "hub://acme/react-19:1.2.0", env=env)
     assert code == 0 and out.strip() == "deleted hub://acme/react-19:1.2.0"
     code, out, _ = run("rm", "hub://acme/react-19:1.2.0", env=env)
-    assert out.strip() == "hub://acme/react-19:1.2.0 was already gone"
+    assert out.strip() == "hub://acme/react-19:1.2.0 was already deleted"
     code, out, _ = run("rm", "hub://acme/react-19:1.2.0", "--format", "json", env=env)
     assert code == 0 and json.loads(out) == {"ref": "hub://acme/react-19:1.2.0", "deleted": False}
     code, _, err = run("pull", "hub://acme/react-19", env=env)
@@ -258,3 +258,86 @@ def test_protocol_errors_from_a_live_hub_are_json_objects(live: Live, tmp_path: 
     )  # fmt: skip
     body = _json_error(out, err)
     assert code == 1 and body["error"] == "AuthenticationError" and forged not in out + err
+
+
+TOKEN = "pch_0123456789ab_" + "S" * 43
+
+
+@pytest.mark.parametrize(
+    "args", [["pull", TOKEN], ["push", TOKEN, "hub://acme/q:1.0.0"], ["resolve", TOKEN]]
+)
+@pytest.mark.parametrize("fmt", [[], ["--format", "json"]])
+def test_a_token_pasted_where_an_argument_goes_is_never_echoed(
+    args: list[str], fmt: list[str]
+) -> None:
+    code, out, err = run(*args, *fmt)
+    assert code == 2 and "<redacted>" in out + err
+    assert "S" * 20 not in out + err
+    # the environment's token is redacted too, whatever its shape
+    secret = "not-shaped-like-a-token-42"
+    code, out, err = run("pull", secret, *fmt, env={"PROVCAT_HUB_TOKEN": secret})
+    assert code == 2 and secret not in out + err
+
+
+def test_local_file_errors_are_named_in_text_mode_too(tmp_path: Path) -> None:
+    plain = tmp_path / "plainfile"
+    plain.write_text("not a folder")
+    for args in (
+        ["export-static", str(plain / "sub"), "--data-dir", str(tmp_path / "data")],
+        ["sample", str(plain / "x.safetensors")],
+        ["sample", str(plain / "deeper" / "x.safetensors")],
+    ):
+        code, out, err = run(*args)  # a raw OSError would escape CliRunner here
+        assert code == 1 and out == "", err
+        assert err.startswith("provcat hub: LocalFileError: ") and "Traceback" not in err
+        assert str(plain) in err
+        code, out, _ = run(*args, "--format", "json")
+        assert code == 1 and json.loads(out)["error"] == "LocalFileError"
+
+
+def test_sample_under_a_file_says_so_not_that_the_file_exists(tmp_path: Path) -> None:
+    plain = tmp_path / "plainfile"
+    plain.write_text("not a folder")
+    code, _, err = run("sample", str(plain / "x.safetensors"))
+    assert code == 1 and "Not a directory" in err and "not a directory" in err
+    assert "--force" not in err and "exists" not in err
+
+
+def test_token_create_refuses_admin_with_a_namespace(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    code, _, err = run("token", "create", "--admin", "--namespace", "acme", "--data-dir", str(data))
+    assert code == 2 and "--admin" in err and "--namespace" in err and "not both" in err
+    assert not data.exists()  # refused before a token was made
+
+
+def test_token_revoke_help_says_it_takes_an_id_or_the_whole_token() -> None:
+    code, out, _ = run("token", "revoke", "--help")
+    assert code == 0 and "whole token" in out
+
+
+def test_rm_tells_already_deleted_from_never_existed(live: Live, tmp_path: Path) -> None:
+    from provcat.hub import RegistryClient
+    from provcat.hub.errors import AdapterNotFoundError
+
+    payload = tmp_path / "adapter.safetensors"
+    payload.write_bytes(safetensors(b"\x0a" * 10))
+    with RegistryClient(live.url, live.hub.token, store=tmp_path / "store") as client:
+        client.push(payload, {"namespace": "acme", "name": "kept", "version": "1.0.0"})
+        client.push(payload, {"namespace": "acme", "name": "gone", "version": "1.0.0"})
+        assert client.delete("hub://acme/gone:1.0.0") is True
+        assert client.delete("hub://acme/gone:1.0.0") is False  # already deleted: no error
+        with pytest.raises(AdapterNotFoundError):
+            client.delete("hub://acme/nope:1.0.0")
+    env = {"PROVCAT_HUB_URL": live.url, "PROVCAT_HUB_TOKEN": live.hub.token}
+    code, out, err = run("rm", "hub://acme/gone:1.0.0", env=env)
+    assert code == 0 and out.strip() == "hub://acme/gone:1.0.0 was already deleted", err
+    code, out, err = run("rm", "hub://acme/kept:1.0.1", env=env)
+    assert code == 1 and out == ""
+    assert err.strip() == (
+        "provcat hub: AdapterNotFoundError: no adapter hub://acme/kept:1.0.1; its versions: 1.0.0"
+    )
+    code, out, err = run("rm", "hub://acme/kep:1.0.0", "--format", "json", env=env)
+    body = json.loads(out)
+    assert code == 1 and body["error"] == "AdapterNotFoundError"
+    assert body["details"]["deleted"] is False
+    assert body["details"]["did_you_mean"] == ["hub://acme/kept"]

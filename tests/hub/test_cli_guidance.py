@@ -260,3 +260,55 @@ def test_push_reads_rank_and_target_modules_from_the_payload(live: Live, tmp_pat
     assert code == 0, err
     assert json.loads(out).get("rank") is None
     assert json.loads(out)["target_modules"] == ["k_proj", "q_proj"]
+
+
+@pytest.mark.parametrize(
+    "public_url",
+    [
+        "http://admin:hunter2@127.0.0.1:18087/x",
+        "http://127.0.0.1:18087/x?y",
+        "http://127.0.0.1:18087/x#z",
+        "http://admin:hunter2@127.0.0.1:18087/x?y#z",
+    ],
+)
+def test_serve_refuses_a_public_url_with_a_password_query_or_fragment(
+    tmp_path: Path, public_url: str
+) -> None:
+    import socket
+
+    data = tmp_path / "data"
+    with socket.socket() as busy:  # should the URL pass, serve fails on the port, not hangs
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        code, out, err = run(
+            "serve", "--data-dir", str(data), "--port", port, "--public-url", public_url
+        )
+    assert code == 2 and "--public-url" in out + err
+    assert "user:password@" in out + err and "?query" in out + err
+    assert "hunter2" not in out + err and "serving" not in out + err
+    assert not data.exists()  # refused before anything was opened
+
+
+def test_serve_on_a_busy_port_or_an_unknown_host_says_what_to_change(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        for extra, advice in (
+            (["--port", port], "give another --port"),
+            (["--port", port, "--workers", "2"], "give another --port"),
+            (["--host", "no-such-host.invalid", "--public-url", "http://x:1"], "--host"),
+        ):
+            done = subprocess.run(
+                [sys.executable, "-c", CLI, "hub", "serve", "--data-dir", str(tmp_path), *extra],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert done.returncode == 1, done.stderr
+            assert done.stderr.startswith("provcat hub: RegistryUnavailableError: cannot listen")
+            assert advice in done.stderr and "serving on" not in done.stderr
+            assert "Traceback" not in done.stderr and "ERROR" not in done.stderr

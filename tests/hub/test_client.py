@@ -364,3 +364,74 @@ def test_progress_bar_draws_when_asked(
         client.pull("hub://acme/pb:1.0.0")
     err = capsys.readouterr().err
     assert "pushing" in err and "pulling" in err
+
+
+_GOOD_TOKEN = "pch_0123456789ab_" + "T" * 43
+
+
+@pytest.mark.parametrize(
+    ("token", "what"),
+    [
+        (_GOOD_TOKEN + "\n", "whitespace"),
+        (_GOOD_TOKEN + "\r\n", "whitespace"),
+        (_GOOD_TOKEN + " ", "whitespace"),
+        (" " + _GOOD_TOKEN, "whitespace"),
+        (_GOOD_TOKEN[:20] + "\x1b" + _GOOD_TOKEN[20:], "control character"),
+        (_GOOD_TOKEN + "é", "non-ASCII"),
+    ],
+)
+def test_a_token_that_cannot_be_sent_is_refused_before_any_request(
+    tmp_path: Path, token: str, what: str
+) -> None:
+    from click.testing import CliRunner
+
+    from provcat.cli.main import main
+
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"results": []})
+
+    with pytest.raises(ValidationError) as err:
+        _mock(handler, tmp_path, token).search("x")
+    assert what in err.value.message and "T" * 20 not in str(err.value)
+    assert seen == []
+    env = {"PROVCAT_HUB_TOKEN": token, "PROVCAT_HUB_URL": f"http://127.0.0.1:{free_port()}"}
+    for fmt in ([], ["--format", "json"]):
+        done = CliRunner().invoke(main, ["hub", "search", "x", *fmt], env=env)
+        assert done.exit_code == 2, done.output
+        assert what in done.output and "PROVCAT_HUB_TOKEN" in done.output
+        assert "T" * 20 not in done.output
+    done = CliRunner().invoke(main, ["hub", "pull", "hub://acme/x:1.0.0", "--token", token])
+    assert done.exit_code == 2 and what in done.output and "T" * 20 not in done.output
+
+
+def test_a_lone_surrogate_in_a_manifest_is_refused_before_sending(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from provcat.cli.main import main
+
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(500)
+
+    payload = _payload(tmp_path)
+    with pytest.raises(ValidationError) as err:
+        _mock(handler, tmp_path, _GOOD_TOKEN).push(
+            payload,
+            {"namespace": "acme", "name": "lim", "version": "2.0.0", "description": "\ud800"},
+        )
+    assert "invalid text at /description" in err.value.message and seen == []
+    document = tmp_path / "m.json"
+    with document.open("w") as f:
+        json.dump({"manifest_version": 2, "description": "\ud800"}, f)  # ensure_ascii: "\ud800"
+    args = ["hub", "push", str(payload), "--manifest", str(document), "hub://acme/lim:2.0.0"]
+    env = {"PROVCAT_HUB_URL": f"http://127.0.0.1:{free_port()}", "PROVCAT_HUB_TOKEN": _GOOD_TOKEN}
+    done = CliRunner().invoke(main, args, env=env, catch_exceptions=False)
+    assert done.exit_code == 1
+    assert done.stderr.startswith("provcat hub: ValidationError: invalid text at /description")
+    done = CliRunner().invoke(main, [*args, "--format", "json"], env=env)
+    assert done.exit_code == 1 and json.loads(done.stdout)["error"] == "ValidationError"

@@ -104,7 +104,7 @@ def test_readme_hub_section_runs_as_written_from_an_empty_folder(tmp_path: Path)
         ["bash", "-c", script], cwd=work, env=env, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "hub://acme/sample:0.1.0" in done.stdout  # found by search
-    pulled = home / ".local/share/provcat/adapters/acme__sample__v0.1.0/adapter.safetensors"
+    assert "hub://acme/hello:0.1.0" in done.stdout  # found by search
+    pulled = home / ".local/share/provcat/adapters/acme__hello__v0.1.0/adapter.safetensors"
     assert pulled.read_bytes() == (work / "adapter.safetensors").read_bytes()
     assert sorted(p.name for p in work.iterdir()) == ["adapter.safetensors"]

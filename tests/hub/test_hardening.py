@@ -219,6 +219,28 @@ async def test_manifest_lists_and_text_are_bounded(hub: Hub, field: str, value: 
     assert hub.storage.metadata.get("acme", name, "1.0.0") is None
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("description", "d" * 4001, "is too long: 4,001 characters, at most 4,000"),
+        ("license", "l" * 201, "is too long: 201 characters, at most 200"),
+        ("tags", [f"t{i}" for i in range(33)], "too many items: 33, at most 32"),
+        ("target_modules", ["m" * 201], "is too long: 201 characters, at most 200"),
+    ],
+)
+async def test_a_bound_broken_says_which_and_the_limit(
+    hub: Hub, field: str, value: Any, reason: str
+) -> None:
+    name, payload = unique(), safetensors(b"\x07" * 8)
+    document = manifest("acme", name, "1.0.0", payload, **{field: value})
+    body = _error(
+        await _push_raw(hub, json.dumps(document).encode(), payload), 400, "ValidationError"
+    )
+    problem = body["details"]["problems"][0]
+    assert reason in problem["message"] and len(problem["message"]) < 120
+    assert body["message"].endswith(f": {problem['message']}")  # the reason, never cut off
+
+
 async def test_manifest_at_the_bounds_is_accepted(hub: Hub) -> None:
     name, payload = unique(), safetensors(b"\x08" * 8)
     document = manifest(

@@ -76,3 +76,25 @@ def test_a_negative_grace_period_is_refused(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2 and "--orphan-grace-seconds" in result.stderr
     assert list(tmp_path.iterdir()) == []  # refused before anything was opened
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-nan", "1e400"])
+@pytest.mark.parametrize("given_by", ["option", "env"])
+def test_a_non_finite_grace_period_is_refused(tmp_path: Path, value: str, given_by: str) -> None:
+    """NaN compares false with every age: on S3 every unfinished upload would be aborted."""
+    import socket
+
+    with socket.socket() as busy:  # should the value pass, serve fails on the port, not hangs
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        args = ["hub", "serve", "--data-dir", str(tmp_path), "--port", port]
+        env = {}
+        if given_by == "option":
+            args += ["--orphan-grace-seconds", value]
+        else:
+            env["PROVCAT_HUB_ORPHAN_GRACE_SECONDS"] = value
+        result = CliRunner().invoke(main, args, env=env)
+    assert result.exit_code == 2, result.output
+    assert "--orphan-grace-seconds" in result.stderr and "finite" in result.stderr
+    assert list(tmp_path.iterdir()) == []  # refused before anything was opened

@@ -9,6 +9,7 @@ Exit status: 0 success, 1 a hub error (printed as ``ErrorName: message``), 2 usa
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,19 @@ from provcat.hub.safetensors import lora_facts
 from provcat.hub.settings import DEFAULT_ORPHAN_GRACE_SECONDS
 
 __all__ = ["hub"]
+
+
+class FiniteFloat(click.FloatRange):
+    """A float range that also refuses ``nan`` and ``inf`` (a NaN compares false with every
+    bound, so a range alone lets it through)."""
+
+    name = "finite float range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        converted = super().convert(value, param, ctx)
+        if not math.isfinite(converted):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return converted
 
 
 def _ref(ref: str, *, concrete: str | None = None) -> HubRef:
@@ -143,7 +157,7 @@ hub.add_command(token)
 @click.option(
     "--orphan-grace-seconds",
     envvar="PROVCAT_HUB_ORPHAN_GRACE_SECONDS",
-    type=click.FloatRange(min=0),
+    type=FiniteFloat(min=0),
     default=DEFAULT_ORPHAN_GRACE_SECONDS,
     show_default=True,
     show_envvar=True,
@@ -183,8 +197,13 @@ def serve(
                 "address clients use (it goes into storage_uri; a Host header never does)"
             )
         public_url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-    elif not public_url.startswith(("http://", "https://")):
-        raise click.UsageError("--public-url must be an http:// or https:// URL")
+    else:
+        from provcat.hub.urls import check_base_url
+
+        try:
+            check_base_url(public_url, "--public-url")
+        except HubError as error:  # its message never repeats the URL (it may hold a password)
+            raise click.UsageError(error.message) from None
     settings = HubSettings(
         data_dir=data_dir_or_default(data_dir),
         database_url=database,
@@ -416,7 +435,9 @@ def sample(path: Path, rank: int, force: bool, fmt: str) -> None:
 @click.argument("ref")
 @FORMAT_OPTION
 def rm(hub_url: str, token: str | None, ref: str, fmt: str) -> None:
-    """Delete REF (a concrete version); the version can never be pushed again."""
+    """Delete REF (a concrete version); the version can never be pushed again.
+
+    A version already deleted is not an error; one that never existed is."""
     parsed = _ref(ref, concrete="rm")
     try:
         with open_client(hub_url, token) as client:
@@ -426,7 +447,7 @@ def rm(hub_url: str, token: str | None, ref: str, fmt: str) -> None:
     emit(
         fmt,
         {"ref": str(parsed), "deleted": deleted},
-        f"deleted {parsed}" if deleted else f"{parsed} was already gone",
+        f"deleted {parsed}" if deleted else f"{parsed} was already deleted",
     )
 
 

@@ -13,6 +13,8 @@ token and URL passwords never appear in a message.
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import re
@@ -136,12 +138,42 @@ def _token_hint(ctx: click.Context | None) -> str:
     return f"this needs a token: set PROVCAT_HUB_TOKEN or pass --token; make one with {make}"
 
 
+def _show_redacted(exc: click.ClickException, ctx: click.Context) -> NoReturn:
+    """Click's own usage text, as ``exc.show`` prints it, without secrets; then exit."""
+    shown = io.StringIO()
+    exc.show(file=shown)
+    click.echo(_redact(shown.getvalue(), ctx), err=True, nl=False)
+    sys.exit(exc.exit_code)
+
+
+_LOCAL_HINTS = {
+    errno.ENOTDIR: "a part of the path is a file, not a directory: give another path",
+    errno.EISDIR: "it is a directory: give a file's path",
+    errno.EEXIST: "a file is in the way: give another path, or move that file",
+    errno.ENOENT: "check the path",
+    errno.EACCES: "check its permissions",
+    errno.EPERM: "check its permissions",
+    errno.ENOSPC: "free some space",
+    errno.EROFS: "give a path on a writable file system",
+}
+
+
+def _local_file_message(exc: OSError) -> str:
+    """What went wrong with a local path, and what to do."""
+    what = exc.strerror or type(exc).__name__
+    where = f": {exc.filename}" if exc.filename else ""
+    hint = _LOCAL_HINTS.get(exc.errno or 0, "check the path and its permissions")
+    return f"{what}{where}; {hint}"
+
+
 class HubGroup(click.Group):
     """A command group whose commands' errors follow ``--format`` (see the module docstring).
 
     Usage errors (click's own, raised while parsing, and the commands') and unexpected failures
     are turned into the JSON object here when the command line asks for JSON; in text mode they
-    stay click's usage text on stderr (and a traceback for a bug).
+    stay click's usage text on stderr, redacted too (a token pasted where an argument goes is
+    echoed by click), and a traceback for a bug. A local file error is ``LocalFileError`` in
+    both modes.
     """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -154,7 +186,7 @@ class HubGroup(click.Group):
         except click.ClickException as exc:
             where = getattr(exc, "ctx", None) or ctx
             if not _json_mode(where) and not _json_mode(ctx):
-                raise
+                _show_redacted(exc, where)
             with where.scope(cleanup=False):
                 code = USAGE_ERROR if isinstance(exc, click.UsageError) else INTERNAL_ERROR
                 details = {"command": where.command_path}
@@ -172,15 +204,7 @@ class HubGroup(click.Group):
                     {"module": exc.name, "extra": "hub"},
                 )
         except OSError as exc:  # a local file or directory (store, payload, data dir, output)
-            if not _json_mode(ctx):
-                raise
-            what = exc.strerror or type(exc).__name__
-            where_file = f": {exc.filename}" if exc.filename else ""
-            fail_with(
-                LOCAL_FILE_ERROR,
-                f"{what}{where_file}; check the path and its permissions",
-                {"errno": exc.errno},
-            )
+            fail_with(LOCAL_FILE_ERROR, _local_file_message(exc), {"errno": exc.errno})
         except Exception as exc:
             if isinstance(exc, click.exceptions.Exit) or not _json_mode(ctx):
                 raise

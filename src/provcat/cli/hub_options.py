@@ -28,12 +28,22 @@ def emit(fmt: str, data: Any, text: str) -> None:
     click.echo(json.dumps(data, sort_keys=True, indent=2) if fmt == "json" else text)
 
 
+def _checked_token(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A token that can go into an HTTP header, or a usage error (that never repeats it)."""
+    from provcat.hub.tokens import token_problem
+
+    if value and (problem := token_problem(value)):
+        raise click.BadParameter(problem, ctx, param_hint="'--token' / PROVCAT_HUB_TOKEN")
+    return value
+
+
 def client_options(fn: F) -> F:
     fn = click.option(
         "--token",
         envvar="PROVCAT_HUB_TOKEN",
         default=None,
         show_envvar=True,
+        callback=_checked_token,
         help="Bearer token (prefer the environment variable: it stays out of shell history).",
     )(fn)
     fn = click.option(

@@ -42,6 +42,11 @@ def token_create(
 
     if not namespaces and not admin:
         raise click.UsageError("give --namespace NAME (repeatable) or --admin")
+    if namespaces and admin:  # an admin token covers every namespace: one of them was a slip
+        raise click.UsageError(
+            "give --namespace NAME (a token for those namespaces) or --admin (a token for "
+            "every namespace), not both"
+        )
     try:
         for ns in namespaces:
             check_slug(ns, "namespace")
@@ -107,7 +112,7 @@ def token_list(data_dir: Path | None, database: str | None, blobs: str | None, f
 def token_revoke(
     data_dir: Path | None, database: str | None, blobs: str | None, token_id: str, fmt: str
 ) -> None:
-    """Revoke a token by its id."""
+    """Revoke a token by its id (as `token list` shows it) or by the whole token."""
 
     from provcat.hub.tokens import TOKEN_ID, split_token
 
@@ -116,7 +121,8 @@ def token_revoke(
         token_id = whole[0]
     elif not TOKEN_ID.fullmatch(token_id):
         raise click.BadParameter(
-            "a token id is 12 hex digits (the first column of `provcat hub token list`)",
+            "give a token id, 12 hex digits (the first column of `provcat hub token list`), "
+            "or the whole token",
             param_hint="TOKEN_ID",
         )  # the text is not echoed: it may be a mistyped secret
     try:

@@ -35,6 +35,9 @@ from provcat.hub.manifest import AdapterManifest, SearchResult, read_manifest, r
 from provcat.hub.progress import progress
 from provcat.hub.ref import HubRef
 from provcat.hub.searching import DEFAULT_LIMIT, rank
+from provcat.hub.text import check_document
+from provcat.hub.tokens import token_problem
+from provcat.hub.urls import check_base_url
 from provcat.hub.writeback import EarlyWriteback
 
 __all__ = ["Published", "RegistryClient"]
@@ -70,15 +73,15 @@ class RegistryClient:
         progress: bool | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        parsed = httpx.URL(self.base_url)
-        if parsed.scheme not in ("http", "https") or not parsed.host:
-            raise ValidationError("the hub URL must be http(s)://host[:port][/prefix]")
-        if parsed.userinfo or parsed.query or parsed.fragment:
+        try:
             # the URL is named in errors and reprs, so it must hold no credential
+            parsed = check_base_url(self.base_url)
+        except ValidationError as error:
             raise ValidationError(
-                "the hub URL must be http(s)://host[:port][/prefix], without user:password@, "
-                "?query or #fragment; give the token with --token or PROVCAT_HUB_TOKEN"
-            )
+                f"{error.message}; give the token with --token or PROVCAT_HUB_TOKEN"
+            ) from None
+        if token and (problem := token_problem(token)):
+            raise ValidationError(problem)  # before any request: httpx would fail or log it
         self._origin = _origin(parsed)
         self._token = token
         self.store = store if isinstance(store, LocalStore) else LocalStore(store)
@@ -197,6 +200,7 @@ class RegistryClient:
             document = dict(manifest)
         for field in _SERVER_FIELDS:
             document.pop(field, None)
+        check_document(document)  # text that cannot be sent (a lone surrogate), as the hub would
         check_card(document)  # before hashing or sending a byte
         document.setdefault("manifest_version", 2)
         if not document.get("checksum_sha256"):
@@ -227,14 +231,22 @@ class RegistryClient:
         return Published(AdapterManifest.model_validate(data), response.status_code == 201)
 
     def delete(self, ref: HubRef | str) -> bool:
-        """Delete a version: True if deleted now, False if it was already gone (404)."""
+        """Delete a version: True if deleted now, False if it was already gone (404).
+
+        AdapterNotFoundError when the hub says the version never existed (``details.deleted``
+        false: a mistyped ref, which should not pass for success); a hub that does not say
+        is taken to mean "already gone"."""
         ref = _ref(ref)
         if ref.is_latest:
             raise ValidationError("delete needs a concrete version, not latest")
         response = self._send("DELETE", ref.path())
         if response.status_code == 404:
             body = _body(response)
-            if not isinstance(body, dict) or body.get("error") == "AdapterNotFoundError":
+            details = body.get("details") if isinstance(body, dict) else None
+            never = isinstance(details, dict) and details.get("deleted") is False
+            if not never and (
+                not isinstance(body, dict) or body.get("error") == "AdapterNotFoundError"
+            ):
                 return False
         self._raise(response)
         return True

@@ -10,6 +10,7 @@ the tensors' bytes with offsets that cover the data exactly. Same arguments, sam
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -60,9 +61,15 @@ def sample_bytes(rank: int = DEFAULT_RANK, width: int = DEFAULT_WIDTH) -> bytes:
 
 
 def write_sample(path: Path, rank: int = DEFAULT_RANK, *, overwrite: bool = False) -> Sample:
-    """Write the sample to ``path`` (FileExistsError when it exists, unless ``overwrite``)."""
+    """Write the sample to ``path`` (FileExistsError when it exists, unless ``overwrite``;
+    NotADirectoryError when a file stands where one of its folders goes)."""
     data = sample_bytes(rank)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file where a folder goes: not the FileExistsError of ``path``
+        raise NotADirectoryError(
+            errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)
+        ) from None
     temp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     temp.write_bytes(data)
     try:

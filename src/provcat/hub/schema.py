@@ -71,6 +71,32 @@ def validate_manifest(document: object) -> None:
 
 
 def _short(error: Any) -> str:
-    # jsonschema echoes the offending value; keep messages short and value-free where long
+    """What is wrong, with the limit; jsonschema's message leads with the whole offending value,
+    so a long value is quoted only in part, and never at the cost of the reason."""
+    kind, limit, value = error.validator, error.validator_value, error.instance
+    if kind in ("maxLength", "minLength") and isinstance(value, str):
+        bound = "at most" if kind == "maxLength" else "at least"
+        wrong = "too long" if kind == "maxLength" else "too short"
+        return f"{_quote(value)} is {wrong}: {len(value):,} characters, {bound} {limit:,}"
+    if kind in ("maxItems", "minItems") and isinstance(value, list):
+        bound = "at most" if kind == "maxItems" else "at least"
+        wrong = "too many" if kind == "maxItems" else "too few"
+        return f"{wrong} items: {len(value):,}, {bound} {limit:,}"
     message = str(error.message)
+    if len(message) <= 200:
+        return message
+    shown = repr(value)
+    if shown in message:
+        message = message.replace(shown, _quote(value), 1)
     return message if len(message) <= 200 else message[:197] + "..."
+
+
+def _quote(value: object, keep: int = 40) -> str:
+    """``value``'s repr, cut to about ``keep`` characters (a list is named by its size)."""
+    if isinstance(value, str):
+        return repr(value) if len(value) <= keep else repr(value[:keep]) + "…"
+    if isinstance(value, list | dict):
+        shown = repr(value)
+        return shown if len(shown) <= keep else f"a {type(value).__name__} of {len(value)} items"
+    shown = repr(value)
+    return shown if len(shown) <= keep else shown[:keep] + "…"

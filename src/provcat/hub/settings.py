@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -47,6 +48,11 @@ class HubSettings:
     allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     busy_timeout_ms: int = 30_000
     orphan_grace_seconds: float = DEFAULT_ORPHAN_GRACE_SECONDS
+
+    def __post_init__(self) -> None:
+        # NaN passes every comparison with an age: S3 would abort every upload, however young
+        if not math.isfinite(self.orphan_grace_seconds) or self.orphan_grace_seconds < 0:
+            raise ValueError("orphan_grace_seconds must be a finite number >= 0")
 
     def __repr__(self) -> str:
         return (

@@ -17,6 +17,7 @@ __all__ = [
     "hash_secret",
     "new_token",
     "split_token",
+    "token_problem",
 ]
 
 ADMIN = "*"
@@ -64,6 +65,27 @@ def new_token() -> NewToken:
     token_id = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
     return NewToken(token_id, f"pch_{token_id}_{secret}", hash_secret(secret))
+
+
+def token_problem(token: str) -> str | None:
+    """What makes ``token`` unusable in an ``Authorization`` header, else None; never the token.
+
+    A token is sent exactly as given: whitespace (a trailing newline read from a file, a leading
+    space) is refused rather than stripped, so the token that works is the one written down.
+    """
+    if any(c.isspace() for c in token):
+        found = "whitespace (a trailing newline or space, as when it is read from a file?)"
+    elif any(ord(c) < 0x20 or ord(c) == 0x7F for c in token):
+        found = "a control character"
+    elif not token.isascii():
+        found = "a non-ASCII character"
+    else:
+        return None
+    return (
+        f"the token holds {found}; a token is printable ASCII without spaces: give it exactly "
+        "as `provcat hub token create` printed it (in a shell: "
+        "PROVCAT_HUB_TOKEN=\"$(tr -d '[:space:]' < FILE)\")"
+    )
 
 
 def split_token(text: str) -> tuple[str, str] | None:

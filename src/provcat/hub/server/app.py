@@ -338,10 +338,24 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             raise ValidationError("DELETE needs a concrete version, not 'latest'")
         ref = HubRef.of(namespace, name, version)
         # the token check is a metadata read like any other: within the read bound
-        authorize(await reads(authenticate, request, store), ref.namespace)
-        if not await run_in_threadpool(store.delete, ref.namespace, ref.name, ref.version):
-            raise AdapterNotFoundError(f"no adapter {ref} (unknown or already deleted)")
-        return Response(status_code=204)
+        token = await reads(authenticate, request, store)
+        authorize(token, ref.namespace)
+        if await run_in_threadpool(store.delete, ref.namespace, ref.name, ref.version):
+            return Response(status_code=204)
+        # details.deleted tells "already deleted" (a client's success) from "never existed"
+        if await reads(store.tombstoned, ref.namespace, ref.name, ref.version):
+            raise AdapterNotFoundError(
+                f"{ref} was already deleted",
+                {
+                    "namespace": ref.namespace,
+                    "name": ref.name,
+                    "version": ref.version,
+                    "deleted": True,
+                },
+            )
+        scope = None if token.admin or not settings.private_reads else token.namespaces
+        missing = await not_found(ref, scope)
+        raise AdapterNotFoundError(missing.message, {**missing.details, "deleted": False})
 
     from provcat.hub.web import install_pages
 

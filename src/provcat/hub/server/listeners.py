@@ -18,7 +18,7 @@ from __future__ import annotations
 import socket
 from typing import Any
 
-__all__ = ["REUSE_PORT", "reserve"]
+__all__ = ["REUSE_PORT", "bind", "reserve"]
 
 REUSE_PORT = hasattr(socket, "SO_REUSEPORT")
 
@@ -53,3 +53,20 @@ def reserve(host: str, port: int) -> socket.socket:
     """Reserve ``host:port`` for the workers (an error now if another program holds it)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     return _bound(_Reservation, family, (host, port))
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` for one process to listen on (uvicorn makes it listen):
+    binding before anything else makes a busy port or a wrong host an error at once, before the
+    server says it is serving. No ``SO_REUSEPORT``: a port another server holds is refused."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except BaseException:
+        sock.close()
+        raise
+    return sock

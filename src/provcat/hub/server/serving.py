@@ -12,7 +12,9 @@ trusted: URLs come from the configured public URL.
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +22,7 @@ from fastapi import FastAPI
 
 from provcat.hub.errors import RegistryUnavailableError
 from provcat.hub.server.app import create_app
-from provcat.hub.server.listeners import REUSE_PORT, reserve
+from provcat.hub.server.listeners import REUSE_PORT, bind, reserve
 from provcat.hub.server.transport import HubHttpProtocol
 from provcat.hub.settings import HubSettings
 
@@ -57,17 +59,18 @@ def run(
     log_level: str,
     opened: Callable[[], None] = lambda: None,
 ) -> None:
-    """Serve; ``opened`` is called once the storage has opened (so a start that fails there
-    never announces itself as serving)."""
+    """Serve; ``opened`` is called once the address is bound and the storage has opened (so a
+    start that fails there never announces itself as serving)."""
     import uvicorn
 
     options = uvicorn_options(log_level)
     if workers <= 1:
         from provcat.hub.storage import open_storage
 
-        app = create_app(settings, storage=open_storage(settings))
-        opened()
-        uvicorn.run(app, host=host, port=port, **options)
+        with _listening(bind, host, port) as sock:
+            app = create_app(settings, storage=open_storage(settings))
+            opened()
+            uvicorn.Server(uvicorn.Config(app, host=host, port=port, **options)).run([sock])
         return
     from provcat.hub.storage import open_storage
 
@@ -75,6 +78,7 @@ def run(
     os.environ[SETTINGS_ENV] = settings.to_json()
     factory = "provcat.hub.server.serving:worker_app"
     if not REUSE_PORT:  # one shared accept queue: uvicorn's own way
+        _listening(bind, host, port).close()  # a busy port is refused now, not by uvicorn
         opened()
         uvicorn.run(factory, factory=True, host=host, port=port, workers=workers, **options)
         return
@@ -84,16 +88,29 @@ def run(
     supervisor: Any = Multiprocess
     # uvicorn < 0.30 also takes the function each worker runs
     extra = {"target": uvicorn.Server(config).run} if "target" in _parameters(supervisor) else {}
-    try:
-        sock = reserve(host, port)
-    except OSError as exc:
-        raise RegistryUnavailableError(
-            f"cannot listen on {host}:{port} ({exc.strerror or type(exc).__name__}); is another "
-            "server using that port? Stop it or give --port"
-        ) from None
-    opened()
-    with sock:
+    with _listening(reserve, host, port) as sock:
+        opened()
         supervisor(config, sockets=[sock], **extra).run()
+
+
+def _listening(make: Callable[[str, int], socket.socket], host: str, port: int) -> socket.socket:
+    """``make(host, port)``, or RegistryUnavailableError saying what to change."""
+    try:
+        return make(host, port)
+    except OSError as exc:
+        if isinstance(exc, socket.gaierror):
+            todo = "that host name does not resolve: give another --host"
+        elif exc.errno == errno.EADDRNOTAVAIL:
+            todo = "it is not an address of this machine: give another --host"
+        elif exc.errno == errno.EADDRINUSE:
+            todo = "another server is using that port: stop it, or give another --port"
+        elif exc.errno == errno.EACCES:
+            todo = "this user may not use that port: give a --port above 1023"
+        else:
+            todo = "check --host and --port"
+        raise RegistryUnavailableError(
+            f"cannot listen on {host}:{port} ({exc.strerror or type(exc).__name__}); {todo}"
+        ) from None
 
 
 def _parameters(fn: Any) -> set[str]:

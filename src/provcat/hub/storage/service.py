@@ -238,6 +238,12 @@ class Storage:
             raise
 
     @guarded
+    def tombstoned(self, namespace: str, name: str, version: str) -> bool:
+        """Whether this version was published and then deleted (not: never existed)."""
+        row = self.metadata.get(namespace, name, version)
+        return row is not None and row.deleted_at is not None
+
+    @guarded
     def delete(self, namespace: str, name: str, version: str) -> bool:
         """Tombstone a live version and drop its blob if nothing else uses it."""
         gone = self.metadata.tombstone(namespace, name, version)
