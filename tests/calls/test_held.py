@@ -126,9 +126,14 @@ def test_a_post_is_not_replayed_after_a_reset(serve: Callable[..., Server]) -> N
     assert len(server.seen) == 1
 
 
-@pytest.mark.parametrize(("value", "waited"), [("99999999", 60.0), ("86400", 60.0), ("7", 7.0)])
-def test_odd_retry_after_values_are_capped(
-    serve: Callable[..., Server], value: str, waited: float
+# openai-python 3.57.0 honours a Retry-After up to MAX_RETRY_AFTER_DELAY = 120 s and does not
+# retry above it (_calculate_retry_timeout, _should_retry in src/openai/_base_client.py)
+@pytest.mark.parametrize(
+    ("value", "waits"),
+    [("99999999", []), ("86400", []), ("121", []), ("120", [120.0]), ("7", [7.0])],
+)
+def test_a_retry_after_is_honoured_up_to_the_sdks_maximum_and_not_retried_above(
+    serve: Callable[..., Server], value: str, waits: list[float]
 ) -> None:
     server = serve(replying(429, b"{}", ("Retry-After", value)))
     ep = match_endpoint(
@@ -150,9 +155,11 @@ def test_odd_retry_after_values_are_capped(
                 client=pool,
             )
 
-    with pytest.raises(RateLimitError):
+    with pytest.raises(RateLimitError) as caught:
         asyncio.run(run())
-    assert slept == [waited]
+    assert slept == waits
+    assert len(server.seen) == 1 + len(waits)
+    assert caught.value.retry_after == float(value)  # the caller can still wait it out
 
 
 def test_cancelling_during_backoff_leaks_nothing(serve: Callable[..., Server]) -> None:

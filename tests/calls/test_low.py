@@ -59,7 +59,8 @@ def test_an_excerpt_is_sanitized_before_it_is_cut(
 
 def test_retry_after_zero_waits_our_backoff_not_nothing(serve: Callable[..., Server]) -> None:
     """As openai-python does (_calculate_retry_timeout uses a vendor's wait only when
-    0 < wait <= 60), a 0 or a date in the past falls back to the jittered backoff."""
+    0 < wait <= MAX_RETRY_AFTER_DELAY), a 0 or a date in the past falls back to the jittered
+    backoff."""
     for value in ("0", "Wed, 21 Oct 2015 07:28:00 GMT"):
         server = serve(replying(429, b"{}", ("Retry-After", value)))
         ep = match_endpoint(

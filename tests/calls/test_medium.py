@@ -118,11 +118,15 @@ def test_the_timeout_bounds_the_whole_answer_not_each_read(serve: Callable[..., 
 def test_the_timeout_bounds_the_address_lookup(dns: DNS) -> None:
     dns["slow.test"] = ["93.184.216.34"]
     dns.delay["slow.test"] = 3
-    ep = match_endpoint("openai", "chat", base_url="http://slow.test/v1", timeout=0.5)
+    # one attempt: a lookup that hangs is part of connecting, so it is never sent and retried
+    ep = match_endpoint(
+        "openai", "chat", base_url="http://slow.test/v1", timeout=0.5, max_retries=1
+    )
     started = time.monotonic()
-    with pytest.raises(APITimeoutError):
+    with pytest.raises(APITimeoutError) as caught:
         asyncio.run(ep.call({"messages": []}))
     assert time.monotonic() - started < 2.5
+    assert caught.value.never_sent
 
 
 def test_total_timeout_bounds_attempts_and_waits(serve: Callable[..., Server]) -> None:

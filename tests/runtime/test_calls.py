@@ -309,10 +309,13 @@ def test_a_timeout_is_typed_and_not_replayed_for_a_post() -> None:
     [
         ({"retry-after": "7"}, 7.0),
         ({"retry-after-ms": "1500"}, 1.5),
-        ({"retry-after": "99999999"}, MAX_DELAY),  # huge: capped
+        ({"retry-after": "1.5"}, 1.5),  # a decimal, as both SDKs read it
+        ({"retry-after": "120"}, 120.0),  # openai-python's MAX_RETRY_AFTER_DELAY
     ],
 )
-def test_a_429_waits_what_the_vendor_asks_capped(headers: dict[str, str], waited: float) -> None:
+def test_a_429_waits_what_the_vendor_asks_up_to_the_sdks_maximum(
+    headers: dict[str, str], waited: float
+) -> None:
     ep = match_endpoint("openai", "batches", max_retries=2)
     script = Script(answer(429, {"error": {"message": "slow down"}}, **headers), answer(200, {}))
     call(
@@ -627,12 +630,17 @@ def test_a_status_error_before_the_stream_is_typed() -> None:
 def test_the_timeout_reaches_every_phase_of_the_request() -> None:
     script = Script(answer(200, {}))
     call(match_endpoint("openai", "chat", timeout=7.5), script)
+    # connect: 5 s at most, as openai-python's and anthropic-sdk-python's DEFAULT_TIMEOUT =
+    # httpx.Timeout(600, connect=5.0) (_constants.py)
     assert script.requests[0].extensions["timeout"] == {
-        "connect": 7.5,
+        "connect": 5.0,
         "read": 7.5,
         "write": 7.5,
         "pool": 7.5,
     }
+    script = Script(answer(200, {}))
+    call(match_endpoint("openai", "chat", timeout=2), script)
+    assert script.requests[0].extensions["timeout"]["connect"] == 2.0  # never above timeout
 
 
 def test_an_explicit_compatible_endpoint_may_reach_a_local_server() -> None:

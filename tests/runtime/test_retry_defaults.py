@@ -27,12 +27,12 @@ import pytest
 
 from provcat import match_endpoint
 from provcat.endpoints.pool import ConnectionPool
-from provcat.endpoints.retry import MAX_DELAY
 from provcat.errors import (
     APIConnectionError,
     APIError,
     APITimeoutError,
     EndpointConfigurationError,
+    RateLimitError,
     ServerError,
 )
 from tests.runtime.conftest import Records, record
@@ -122,11 +122,15 @@ def test_a_name_that_does_not_resolve_is_retried_and_then_raised() -> None:
     assert script.requests == [] and len(script.slept) == 2
 
 
-def test_a_429_asking_for_more_than_the_cap_waits_the_cap_on_a_chat_call() -> None:
+def test_a_429_asking_for_more_than_the_sdks_maximum_is_not_retried_on_a_chat_call() -> None:
+    """openai-python 3.57.0's _should_retry refuses a Retry-After above MAX_RETRY_AFTER_DELAY
+    (120 s): the error is raised at once, its retry_after saying how long the vendor asked."""
     ep = match_endpoint("openai", "chat")
     script = Script(answer(429, {}, **{"retry-after": "86400"}), answer(200, {"id": "ok"}))
-    assert call(ep, script, CHAT) == {"id": "ok"}
-    assert script.slept == [MAX_DELAY]
+    with pytest.raises(RateLimitError) as caught:
+        call(ep, script, CHAT)
+    assert caught.value.retry_after == 86400.0
+    assert script.slept == [] and len(script.requests) == 1
 
 
 def test_max_retries_per_call_overrides_the_endpoints() -> None:

@@ -12,16 +12,18 @@ is read from the environment when a request is made, never stored in the catalog
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
-from collections.abc import AsyncIterator, Iterator, Mapping
+import re
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
-from provcat.endpoints.config import EndpointConfig
+from provcat.endpoints.config import MAX_RETRIES, EndpointConfig
 from provcat.endpoints.registry import EndpointRegistry
 from provcat.errors import (
     APIConnectionError,
@@ -46,6 +48,13 @@ if TYPE_CHECKING:
 __all__ = ["Endpoint", "EndpointType"]
 
 _E = TypeVar("_E", bound=APIError)
+
+CONNECT_TIMEOUT = 5.0  # seconds to open a connection, as openai-python and anthropic-sdk-python
+REDACTED = "<api key redacted>"
+# default headers whose value is a credential (Authorization and x-api-key are refused there)
+_SECRET_HEADER = re.compile(r"auth|key|token|secret|passw|credential|cookie|signature", re.I)
+# the text an APIError carries, each cleaned of the call's credentials before it leaves a call
+_TEXT_FIELDS = ("request_id", "error_type", "error_code", "vendor_message", "excerpt")
 
 # The call machinery (httpx, tenacity, and the pool, network guard, retry, response and stream
 # modules built on httpx) is imported by the first call, not when an endpoint is built: a
@@ -176,6 +185,11 @@ class Endpoint:
         """The payload and the headers a call would send."""
         return self.payload(request, **kwargs), self.headers()
 
+    def _given(self, request: Mapping[str, Any] | BaseModel | None) -> set[str]:
+        """The fields the request and the endpoint's request defaults set."""
+        given = request.model_fields_set if isinstance(request, BaseModel) else set(request or {})
+        return {*given, *self.request_defaults}
+
     def _send_args(self, payload: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
         send: dict[str, Any] = {"headers": headers}
         if self.config.content_type.startswith("multipart/"):
@@ -201,10 +215,45 @@ class Endpoint:
         key = self._api_key() if self.config.auth_type != "none" else None
         return redact_secrets(text, [key] if key else [])
 
+    def _secrets(self) -> list[str]:
+        """The credentials a call sends: the key, and each default header named like a secret."""
+        found = [v for k, v in self.config.default_headers.items() if _SECRET_HEADER.search(k)]
+        key = self._api_key() if self.config.auth_type != "none" else None
+        return [*found, key] if key else found
+
+    @contextlib.contextmanager
+    def _redacting(self) -> Iterator[None]:
+        """Every :class:`APIError` leaving the block has the call's credentials taken out of its
+        message and of every text field: the one place this is done, so no path that quotes the
+        answer (a body, an event, a header) can carry a key a vendor echoed back, whatever its
+        shape or the name of the variable it came from."""
+        try:
+            yield
+        except APIError as exc:
+            self._scrub(exc)  # in a frame of its own: no traceback shows the secrets as a local
+            raise
+
+    def _scrub(self, error: APIError) -> None:
+        """Take the call's credentials out of ``error``'s message and text fields, in place."""
+        secrets = self._secrets()
+        if secrets:
+            for name in _TEXT_FIELDS:
+                value = getattr(error, name, None)
+                if isinstance(value, str):
+                    setattr(error, name, _without(value, secrets))
+            error.args = tuple(
+                _without(a, secrets) if isinstance(a, str) else a for a in error.args
+            )
+
     async def _open(
-        self, http: httpx.AsyncClient, send: Mapping[str, Any], guarded: bool
+        self,
+        http: httpx.AsyncClient,
+        send: Mapping[str, Any],
+        guarded: bool,
+        progress: _Progress | None = None,
     ) -> httpx.Response:
-        """One attempt up to a successful status: the response, its body not yet read."""
+        """One attempt up to a successful status: the response, its body not yet read.
+        ``progress`` learns whether the request was still connecting or was written."""
         import httpx
 
         from provcat.endpoints.netguard import ALLOW_LOCAL, LookupFailed, check_host, peer_check
@@ -212,8 +261,12 @@ class Endpoint:
         from provcat.endpoints.wire import ACCEPT_ENCODING
 
         config = self.config
+        connect = min(CONNECT_TIMEOUT, config.timeout)
+        # a connection that hangs fails at once as never sent (and is tried again), as the SDKs'
+        # httpx.Timeout(600, connect=5.0) does, instead of taking the whole attempt's timeout
+        timeout = httpx.Timeout(config.timeout, connect=connect)
         try:
-            request = http.build_request(config.method, self.url, timeout=config.timeout, **send)
+            request = http.build_request(config.method, self.url, timeout=timeout, **send)
         except (httpx.HTTPError, httpx.InvalidURL, ValueError, TypeError, UnicodeError) as exc:
             raise EndpointConfigurationError(
                 "request",
@@ -230,15 +283,22 @@ class Endpoint:
                 # ... and check each connection it opens on the address it reached
                 host = request.url.raw_host.decode("ascii")
                 request.extensions = {**request.extensions, "trace": peer_check(host)}
+            if progress is not None:
+                progress.inner = request.extensions.get("trace")
+                request.extensions = {**request.extensions, "trace": progress}
             response = await http.send(request, stream=True, follow_redirects=False)
         except LocalAddressError as exc:
             raise self._fail(LocalNetworkRefused, str(exc)) from None
         except (httpx.TimeoutException, TimeoutError) as exc:
-            error = self._fail(
-                APITimeoutError, f"no answer within {config.timeout:g} s ({type(exc).__name__})"
-            )
             # no connection was made (or none was free): nothing reached the server
-            error.never_sent = isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
+            never_sent = isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
+            error = self._fail(
+                APITimeoutError,
+                f"no connection within {connect:g} s ({type(exc).__name__})"
+                if isinstance(exc, httpx.ConnectTimeout)
+                else f"no answer within {config.timeout:g} s ({type(exc).__name__})",
+            )
+            error.never_sent = never_sent
             raise error from None
         except (LookupFailed, httpx.ConnectError) as exc:
             failed = self._fail(APIConnectionError, f"{type(exc).__name__}: {sanitize(str(exc))}")
@@ -355,16 +415,22 @@ class Endpoint:
             with attempt:
                 seconds = budget.attempt(config.timeout)
                 started = asyncio.get_running_loop().time()
+                progress = _Progress()
                 try:
                     async with asyncio.timeout(seconds):
-                        response = await self._open(http, send, guarded)
+                        response = await self._open(http, send, guarded, progress)
                         body = await self._read(response) if read else None
                 except TimeoutError:
-                    raise self._fail(
+                    connecting = progress.state == "connecting"
+                    error = self._fail(
                         APITimeoutError,
-                        f"no answer within {seconds:g} s"
+                        ("no connection" if connecting else "no answer")
+                        + f" within {seconds:g} s"
                         + (" (total_timeout)" if seconds < config.timeout else ""),
-                    ) from None
+                    )
+                    # the deadline came while connecting: the request never reached the server
+                    error.never_sent = connecting
+                    raise error from None
                 finally:
                     budget.spend(asyncio.get_running_loop().time() - started)
         return response, body
@@ -385,20 +451,27 @@ class Endpoint:
         :mod:`provcat.errors`, after the retries :mod:`provcat.endpoints.retry` allows;
         ``max_retries`` (the total number of attempts) overrides the endpoint's for this call.
         """
-        from provcat.endpoints.responses import decode
+        from provcat.endpoints.responses import Result, decode
 
+        model = self.request_model
+        if getattr(model, "streams_by_default", False) and "stream" not in self._given(request):
+            kwargs.setdefault("stream", False)  # one answer, as the vendor's SDK asks for it
         payload, headers = self.create_payload(request, **kwargs)  # a missing key raises here
-        response, body = await self._attempts(
-            client, self._send_args(payload, headers), True, max_retries
-        )
-        assert body is not None
-        return decode(
-            response,
-            body,
-            self.config.provider,
-            self.config.endpoint,
-            usage=self.config.requires_tokens,
-        )
+        with self._redacting():
+            response, body = await self._attempts(
+                client, self._send_args(payload, headers), True, max_retries
+            )
+            assert body is not None
+            answer = decode(
+                response,
+                body,
+                self.config.provider,
+                self.config.endpoint,
+                usage=self.config.requires_tokens,
+            )
+        if isinstance(answer, Result) and answer.request_id:
+            answer.request_id = _without(answer.request_id, self._secrets())
+        return answer
 
     def stream(
         self,
@@ -413,9 +486,11 @@ class Endpoint:
 
         The request's ``stream`` field is set when its model has one, and
         ``stream_options.include_usage`` where the model has that (so that the vendor reports the
-        usage) unless the request sets ``stream_options``. Leaving the loop early closes the
-        connection; an error before the first event is retried like :meth:`call`. Each event
-        must come within the endpoint's timeout of the one before.
+        usage) unless the request sets ``stream_options``. An error before the first event is
+        retried like :meth:`call`. Each event must come within the endpoint's timeout of the one
+        before. The connection is closed when the events run out, on an error, by ``aclose()``
+        or at the end of ``async with endpoint.stream(request) as stream:``; a ``break`` out of
+        a loop over a stream held in a variable does not close it.
         """
         from provcat.endpoints.eventstream import EventStream
 
@@ -435,27 +510,30 @@ class Endpoint:
         model = self.request_model
         if model is not None and "stream" in model.model_fields:
             kwargs.setdefault("stream", True)
-        if model is not None and _stream_options_take_usage(model):
-            given = request.model_fields_set if isinstance(request, BaseModel) else (request or {})
-            if "stream_options" not in given and "stream_options" not in self.request_defaults:
-                kwargs.setdefault("stream_options", {"include_usage": True})
+        if (
+            model is not None
+            and _stream_options_take_usage(model)
+            and "stream_options" not in self._given(request)
+        ):
+            kwargs.setdefault("stream_options", {"include_usage": True})
         payload, headers = self.create_payload(request, **kwargs)
-        response, _ = await self._attempts(
-            client, self._send_args(payload, headers), False, max_retries
-        )
-        try:
-            async for event in events(
-                response,
-                self.config.provider,
-                self.config.endpoint,
-                self.config.max_response_bytes,
-                self.config.timeout,
-            ):
-                yield event
-        except (httpx.TransportError, TimeoutError) as exc:
-            raise self._cut_off("stream", response, exc) from None
-        finally:
-            await response.aclose()
+        with self._redacting():
+            response, _ = await self._attempts(
+                client, self._send_args(payload, headers), False, max_retries
+            )
+            try:
+                async for event in events(
+                    response,
+                    self.config.provider,
+                    self.config.endpoint,
+                    self.config.max_response_bytes,
+                    self.config.timeout,
+                ):
+                    yield event
+            except (httpx.TransportError, TimeoutError) as exc:
+                raise self._cut_off("stream", response, exc) from None
+            finally:
+                await response.aclose()
 
     def call_sync(
         self,
@@ -484,7 +562,8 @@ class Endpoint:
         **kwargs: Any,
     ) -> BlockingStream:
         """:meth:`stream`, blocking: an iterator of the same events, whose ``usage`` is the
-        stream's once it has ended. Leaving the loop early or Ctrl-C closes the connection."""
+        stream's once it has ended. ``close()``, the end of a ``with`` block or Ctrl-C closes
+        the connection (:class:`~provcat.endpoints.sync.BlockingStream` says when else)."""
         from provcat.endpoints.sync import BlockingStream
 
         if max_retries is not None:
@@ -522,6 +601,27 @@ class Endpoint:
         )
 
 
+class _Progress:
+    """Where one attempt got to, told by httpcore's ``trace`` events (chained to the hook the
+    request already has): "connecting" once a connection is being opened for it, "sent" once
+    its headers are being written. A transport that tells nothing leaves it "unknown", which
+    is never taken for "not sent"."""
+
+    __slots__ = ("inner", "state")
+
+    def __init__(self) -> None:
+        self.inner: Any = None
+        self.state = "unknown"
+
+    async def __call__(self, event: str, info: Mapping[str, Any]) -> None:
+        if self.inner is not None:
+            await self.inner(event, info)
+        if event == "connection.connect_tcp.started" and self.state == "unknown":
+            self.state = "connecting"
+        elif event.endswith(".send_request_headers.started"):
+            self.state = "sent"
+
+
 def _stream_options_take_usage(model: type[BaseModel]) -> bool:
     """Whether ``model`` has a ``stream_options`` field whose options include ``include_usage``
     (Chat Completions' shape; Responses' stream_options hold other settings)."""
@@ -537,14 +637,41 @@ def _stream_options_take_usage(model: type[BaseModel]) -> bool:
     return False
 
 
+def _without(text: str, secrets: Sequence[str]) -> str:
+    """``text`` with each of ``secrets`` replaced wherever it appears, and any start of one of
+    at least 8 characters too: a field shortened to its bound may end inside a key."""
+    for secret in secrets:
+        secret = secret.strip()
+        if len(secret) < 4:
+            continue
+        head = secret[:8]
+        parts: list[str] = []
+        start = 0
+        while (found := text.find(head, start)) >= 0:
+            end = found + len(head)
+            while (
+                end - found < len(secret) and end < len(text) and text[end] == secret[end - found]
+            ):
+                end += 1
+            parts += (text[start:found], REDACTED)
+            start = end
+        text = "".join(parts) + text[start:]
+    return text
+
+
 def attempts_allowed(configured: int, per_call: int | None) -> int:
     """The total attempts of one call: ``per_call`` when given (checked), else the endpoint's."""
     if per_call is None:
         return configured
-    if isinstance(per_call, bool) or not isinstance(per_call, int) or per_call < 1:
+    if (
+        isinstance(per_call, bool)
+        or not isinstance(per_call, int)
+        or not 1 <= per_call <= MAX_RETRIES
+    ):
         raise EndpointConfigurationError(
             "max_retries",
-            f"max_retries is the total number of attempts: an int of at least 1, not {per_call!r}",
+            f"max_retries is the total number of attempts: an int from 1 to {MAX_RETRIES} (the "
+            f"bound match_endpoint keeps too), not {per_call!r}",
         )
     return per_call
 

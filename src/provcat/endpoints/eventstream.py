@@ -14,8 +14,13 @@ __all__ = ["EventStream"]
 class EventStream:
     """An async iterator of a stream's raw events (dicts decoded from JSON, as the vendor sent
     them). :attr:`usage` is the token usage the events reported so far: after the last event,
-    the stream's whole usage (None if the vendor reported none). ``aclose()`` (or leaving an
-    ``async for`` early and dropping the stream) closes the connection."""
+    the stream's whole usage (None if the vendor reported none).
+
+    The connection is closed when the events run out, when the stream raises an error, by
+    ``aclose()``, at the end of an ``async with`` block (``async with chat.stream(request) as
+    stream:``), or soon after the stream is garbage collected (the event loop closes it). A
+    ``break`` out of an ``async for`` over a stream still held in a variable closes nothing:
+    Python does not tell an iterator it was left, so hold it in an ``async with`` block."""
 
     __slots__ = ("_events", "_tracker")
 
@@ -39,3 +44,9 @@ class EventStream:
         aclose = getattr(self._events, "aclose", None)
         if aclose is not None:
             await aclose()
+
+    async def __aenter__(self) -> EventStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()

@@ -64,6 +64,11 @@ class RequestModel(BaseModel):
     # A subclass inherits its parent's list (extend it with ``Parent.sdk_deviations + (...)``).
     sdk_deviations: ClassVar[tuple[SdkDeviation, ...]] = ()
 
+    # Whether the server streams an answer when the body names no ``stream`` (Ollama's native
+    # routes): ``call()`` then sends ``stream: false`` itself, as the vendor's SDK does, so that
+    # it gets one JSON answer (with its usage) instead of raw NDJSON. Never request data.
+    streams_by_default: ClassVar[bool] = False
+
 
 def field_names(model: type[BaseModel]) -> dict[str, str]:
     """Every accepted spelling of a field (its name and aliases) -> the field's name."""

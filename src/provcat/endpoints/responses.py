@@ -4,8 +4,12 @@ and the token usage the body reports.
 Error bodies are read in the shapes vendors use: ``{"error": {"message", "type", "code"}}``,
 ``{"type": "error", "error": {"type", "message"}}``, ``{"error": {"code", "message", "status"}}``
 and ``{"error": "message"}``. A body that is not JSON (a proxy's HTML page) gives a short,
-sanitized excerpt instead. Nothing here ever holds the request's headers, so no credential can
-reach an error.
+sanitized excerpt instead. Nothing here ever holds the request's headers; a credential the
+vendor echoes back (in a body, an event or a header) is taken out of every error by the endpoint
+before the error leaves the call (``Endpoint._redacting``).
+
+A 200 whose body is nothing but an error envelope is an error too
+(:class:`~provcat.errors.InvalidResponseError`, with the vendor's type, code and message).
 """
 
 from __future__ import annotations
@@ -91,8 +95,11 @@ def error_fields(body: bytes) -> VendorFields:
     elif isinstance(error, str):
         fields["vendor_message"] = sanitize(error)
     elif isinstance(data, dict) and "message" in data:
+        # a bare error, such as the Responses API's stream event
+        # {"type": "error", "code": "rate_limit_exceeded", "message": ..., "param": ...}
         fields["vendor_message"] = _text(data.get("message"))
         fields["error_type"] = _text(data.get("type"))
+        fields["error_code"] = _text(data.get("code"))
     else:
         fields["excerpt"] = excerpt(body)
     return fields
@@ -132,6 +139,21 @@ def status_error(response: httpx.Response, body: bytes, provider: str, endpoint:
     )
 
 
+# What an error body holds besides its "error" object: Anthropic's {"type": "error", "error":
+# {...}, "request_id": ...} (https://platform.claude.com/docs/en/api/errors)
+_ENVELOPE_KEYS = frozenset({"error", "type", "request_id"})
+
+
+def _is_error_envelope(data: dict[str, Any]) -> bool:
+    """Whether ``data`` is only an error body (an "error" object, no field of an answer): some
+    gateways answer an error with a 200, and such a body is no result."""
+    return (
+        isinstance(data.get("error"), dict)
+        and data.keys() <= _ENVELOPE_KEYS
+        and data.get("type") in (None, "error")
+    )
+
+
 def decode(
     response: httpx.Response, body: bytes, provider: str, endpoint: str, *, usage: bool
 ) -> Any:
@@ -152,6 +174,15 @@ def decode(
             ) from None
         if not isinstance(data, dict):
             return data
+        if _is_error_envelope(data):
+            raise InvalidResponseError(
+                f"HTTP {response.status_code} whose body is an error, not an answer",
+                provider=provider,
+                endpoint=endpoint,
+                status=response.status_code,
+                request_id=request_id(response.headers),
+                **error_fields(body),
+            )
         result = Result(data)
         result.status_code = response.status_code
         result.request_id = request_id(response.headers)

@@ -2,7 +2,9 @@
 
 ``max_retries`` is the total number of attempts. A failed attempt is tried again with exponential
 backoff and full jitter, capped, or after the wait the vendor asked for (``retry-after-ms``, or
-``Retry-After`` in seconds or as an HTTP date), capped too.
+``Retry-After`` in seconds, decimals allowed, or as an HTTP date). An answer asking for more than
+:data:`MAX_RETRY_AFTER` is not tried again, as openai-python's ``_should_retry`` does: waiting less
+than the vendor asked would only spend an attempt on the same refusal.
 
 Which failures are tried again (:func:`retryable`; docs/errors-and-retries.md says why):
 
@@ -20,6 +22,7 @@ keeps attempts and waits within an endpoint's ``total_timeout``.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
@@ -37,6 +40,7 @@ from provcat.errors import (
 __all__ = [
     "BASE_DELAY",
     "MAX_DELAY",
+    "MAX_RETRY_AFTER",
     "REFUSED_STATUSES",
     "Budget",
     "delay",
@@ -45,7 +49,11 @@ __all__ = [
 ]
 
 BASE_DELAY = 0.5  # seconds before the second attempt, at most (full jitter)
-MAX_DELAY = 60.0  # no wait is longer, whatever the vendor asks
+MAX_DELAY = 60.0  # no backoff of ours is longer
+# The longest wait a vendor may ask for and still be tried again: openai-python's
+# MAX_RETRY_AFTER_DELAY (src/openai/_constants.py, 3.57.0), which _should_retry refuses above.
+MAX_RETRY_AFTER = 120.0
+_SECONDS = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")  # RFC 9110's digits, and decimals
 # Answers by which the server says it did not process the request, so a replay cannot do the work
 # twice: 408 Request Timeout, 409 Conflict (a lock held by another request), 429 Too Many
 # Requests, 503 Service Unavailable (RFC 9110 15.5.9, 15.5.10, 15.6.4; RFC 6585 4) and 529, the
@@ -68,8 +76,9 @@ def retry_after(headers: Mapping[str, str], now: float | None = None) -> float |
     if raw is None:
         return None
     raw = raw.strip()
-    if raw.isascii() and raw.isdigit():  # "²" and other non-ASCII digits are not seconds
-        return float(int(raw[:12]))
+    if _SECONDS.fullmatch(raw):  # ASCII only: "²" and other digits are not seconds
+        # decimals as both official SDKs accept them ("allowing nonstandard floats")
+        return float(raw) if len(raw.partition(".")[0]) <= 12 else 1e12
     try:
         when = parsedate_to_datetime(raw)
     except (TypeError, ValueError, IndexError, OverflowError):
@@ -83,6 +92,9 @@ def retryable(error: BaseException, method: str, idempotent: bool) -> bool:
     """Whether ``error`` of one attempt may be followed by another (see the module docstring)."""
     if isinstance(error, LocalNetworkRefused) or not isinstance(error, APIError):
         return False
+    asked = getattr(error, "retry_after", None)
+    if isinstance(asked, (int, float)) and asked > MAX_RETRY_AFTER:
+        return False  # the vendor asks for a longer wait than a call takes: raised at once
     if getattr(error, "never_sent", False):
         return True  # the request provably never reached the server
     if error.status in REFUSED_STATUSES:
@@ -96,8 +108,8 @@ def retryable(error: BaseException, method: str, idempotent: bool) -> bool:
 def delay(attempt: int, error: BaseException, rng: random.Random | None = None) -> float:
     """Seconds to wait after failed ``attempt`` (1-based): the vendor's ask, else backoff."""
     asked = getattr(error, "retry_after", None)
-    if isinstance(asked, (int, float)) and asked > 0:  # 0 or a past date: our own backoff
-        return min(MAX_DELAY, float(asked))
+    if isinstance(asked, (int, float)) and 0 < asked <= MAX_RETRY_AFTER:  # 0, a past date: ours
+        return float(asked)
     ceiling = min(MAX_DELAY, BASE_DELAY * 2 ** (attempt - 1))
     return (rng or random).uniform(0, ceiling)
 

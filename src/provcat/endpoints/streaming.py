@@ -7,9 +7,9 @@ must arrive within the endpoint's timeout of the one before. Server-sent events 
 WHATWG specification says (``data:`` lines joined by newlines, ``:`` comments, an event dispatched
 at a blank line, an unfinished last event dropped).
 
-An error event (``event: error``, or an event whose JSON is an ``{"error": ...}`` envelope) raises
-:class:`~provcat.errors.StreamError`; a malformed event raises
-:class:`~provcat.errors.InvalidResponseError`. ``[DONE]`` ends a stream.
+An error event (``event: error``, an event whose JSON is an ``{"error": ...}`` envelope, or one of
+type ``"error"``, as the Responses API's) raises :class:`~provcat.errors.StreamError`; a malformed
+event raises :class:`~provcat.errors.InvalidResponseError`. ``[DONE]`` ends a stream.
 """
 
 from __future__ import annotations
@@ -66,7 +66,11 @@ def _error(data: bytes, response: httpx.Response, provider: str, endpoint: str) 
 
 
 def _is_error(data: Any) -> bool:
-    return isinstance(data, dict) and "error" in data and data.get("type") in (None, "error")
+    """An error envelope, or an event of type "error" (the Responses API's carries its code
+    and message at the top level) even without an ``event: error`` line."""
+    return isinstance(data, dict) and (
+        data.get("type") == "error" or ("error" in data and data.get("type") is None)
+    )
 
 
 async def _sse(

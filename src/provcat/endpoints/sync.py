@@ -85,8 +85,9 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
 def iterate_sync(make: Callable[[], AsyncIterator[T]]) -> Iterator[T]:
     """The items of the async iterator ``make()`` gives, one blocking step at a time.
 
-    Leaving the loop early closes the async iterator (and so its connection); Ctrl-C cancels the
-    step under way, which closes it too."""
+    Closing the generator closes the async iterator (and so its connection), as does its
+    garbage collection: a loop over it that nothing else holds closes it when left. Ctrl-C
+    cancels the step under way, which closes it too."""
     source = make()
 
     async def step() -> T:
@@ -111,8 +112,12 @@ def iterate_sync(make: Callable[[], AsyncIterator[T]]) -> Iterator[T]:
 class BlockingStream:
     """A stream's events, one blocking step at a time (what ``stream_sync`` returns).
 
-    :attr:`usage` is the stream's token usage once it has ended; ``close()`` (or leaving a
-    ``for`` loop early) closes the connection."""
+    :attr:`usage` is the stream's token usage once it has ended. The connection is closed when
+    the events run out, when the stream raises an error, by ``close()``, at the end of a
+    ``with`` block (``with chat.stream_sync(request) as stream:``) or when the stream is garbage
+    collected (a loop over a stream nothing else holds, when it is left). A ``break`` out of a
+    ``for`` over a stream still held in a variable closes nothing: Python does not tell an
+    iterator it was left, so hold it in a ``with`` block."""
 
     def __init__(self, source: Any) -> None:
         self._source = source
@@ -132,3 +137,9 @@ class BlockingStream:
         close = getattr(self._items, "close", None)
         if close is not None:
             close()
+
+    def __enter__(self) -> BlockingStream:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -26,6 +26,11 @@ __all__ = ["OllamaGenerateRequest"]
 class OllamaGenerateRequest(RequestModel):
     """Body of Ollama ``POST /api/generate``."""
 
+    # "Certain endpoints stream responses as JSON objects. Streaming can be disabled by
+    # providing {"stream": false}" (docs/api.md, Streaming responses); ollama-python's
+    # generate() sends stream=False unless asked to stream.
+    streams_by_default = True
+
     sdk_deviations = (
         SdkDeviation(
             "ollama",
