@@ -21,7 +21,7 @@ from generator.site import prices, views
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
-ASSETS = ("site.css", "table.js", "model.js")
+ASSETS = ("site.css", "table.js", "model.js", "lifecycle.js")
 
 
 @cache

@@ -519,3 +519,45 @@ def test_a_provider_page_lists_endpoints_auth_and_models(browser: Any, acme_site
             "acme-voice",
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("day", "old", "sunset"),
+    [
+        ("2026-12-06", "deprecated", "active"),
+        ("2027-01-14", "retired", "active"),  # acme-old's shutdown date: the first day not served
+        ("2027-03-01", "retired", "deprecated"),  # acme-sunset's deprecation is announced
+    ],
+)
+def test_the_status_on_model_and_provider_pages_is_the_readers_days(
+    browser: Any, acme_site: Path, day: str, old: str, sunset: str
+) -> None:
+    """The pages are the same bytes whatever the day they were built; the status they show is
+    the lifecycle on the reader's day, as the table and `get_model(..., as_of=DAY)` judge it."""
+    from provcat.models.lifecycle import state
+
+    assert state("deprecated", "2026-01-10", "2027-01-14", date.fromisoformat(day)) == old
+    fake = (
+        "(() => { const T = new Date('DAYT12:00:00').getTime(); const D = Date;"
+        " window.Date = class extends D { constructor(...a) { super(...(a.length ? a : [T])); }"
+        " static now() { return T; } }; })();"
+    ).replace("DAY", day)
+    added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": fake})
+    try:
+        page(browser, acme_site, model_href("acme", "acme-old"))
+        assert browser.find_element(By.ID, "status").text == old
+        assert browser.find_element(By.ID, "retired-note").is_displayed() == (old == "retired")
+        page(browser, acme_site, model_href("acme", "acme-sunset"))
+        assert browser.find_element(By.ID, "status").text == sunset
+        page(browser, acme_site, provider_href("acme"))
+        rows = {
+            r.find_elements(By.TAG_NAME, "td")[0].text: r.find_elements(By.TAG_NAME, "td")[2].text
+            for r in browser.find_elements(By.CSS_SELECTOR, "table tbody tr")
+            if r.find_elements(By.CSS_SELECTOR, "td a")
+        }
+        assert rows["acme-old"].split(",")[0] == old
+        assert rows["acme-sunset"].split(",")[0] == sunset
+    finally:
+        browser.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]}
+        )
