@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:763b5b7e373ae5e7f91cd7ed05efdbf120ab39c5d3b57e836e4f4f8f9f3cb742'
+FINGERPRINT: Final = 'sha256:31b78c379a0f79edf2c1bc3fc373538ad2136153e4e85045b8f1474fba766958'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -2298,7 +2298,7 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             {
                 'source': 'https://developers.openai.com/api/docs/guides/structured-outputs',
                 'checked': "Supported types (string, number, boolean, integer, object, array, enum, anyOf): a subschema without one, such as `{}` (pydantic's `Any`, a bare `list`'s `items`) or an array without `items` (a tuple's `prefixItems` alone), is not among them; the API answers 400 `schema must have a 'type' key` and `array schema missing items`, as reported in https://github.com/pydantic/pydantic-ai/pull/4756 and https://github.com/pydantic/pydantic-ai/issues/4425 (2026-12-06).",
-                'change': 'New error `openai/schema-without-type` (refused: no compile can make such a subschema strict); it was compiled as written, and the API refused it.',
+                'change': "New error `openai/schema-without-type` (refused: no compile can make such a subschema strict); it was compiled as written, and the API refused it. New step `merge-single-all-of`: an `allOf` of one subschema (pydantic's `$ref` with a description, before 2.9) is merged into the schema holding it where the two share no keyword, as `to_strict_json_schema` does; it was dropped as lossy, which left the property untyped.",
             },
             {
                 'source': 'https://github.com/openai/openai-python/blob/main/src/openai/lib/_pydantic.py',
@@ -2457,6 +2457,10 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             'enable-strict': {
                 'code': 'enabled-strict-mode',
                 'detail': "Set `strict` to true, so the model's arguments are constrained to the schema.",
+            },
+            'merge-single-all-of': {
+                'code': 'merged-single-all-of',
+                'detail': "Merged the one subschema of `allOf` into the schema holding it, as openai-python's `to_strict_json_schema` does.",
             },
         },
         'rules': (
@@ -3174,6 +3178,10 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             'enable-strict': {
                 'code': 'enabled-strict-mode',
                 'detail': "Set `function.strict` to true, so the model's arguments are constrained to the schema.",
+            },
+            'merge-single-all-of': {
+                'code': 'merged-single-all-of',
+                'detail': "Merged the one subschema of `allOf` into the schema holding it, as openai-python's `to_strict_json_schema` does.",
             },
         },
         'rules': (

@@ -324,7 +324,7 @@ def test_an_optional_property_without_a_type_can_still_be_left_out(
         ({"type": "array", "items": {}}, ".items"),  # pydantic's bare `list`
         ({}, ""),  # pydantic's `Any`
         ({"description": "free-form"}, ""),
-        ({"allOf": [{"type": "integer"}]}, ""),  # strict mode drops `allOf`: nothing is left
+        ({"allOf": [{"type": "integer"}, {"minimum": 1}]}, ""),  # `allOf` dropped: nothing left
     ],
 )
 def test_a_subschema_strict_mode_cannot_type_is_refused(
@@ -338,3 +338,22 @@ def test_a_subschema_strict_mode_cannot_type_is_refused(
     assert not result.ok and result.output is None
     (found,) = [d for d in result.diagnostics if d.code == f"{target}/schema-without-type"]
     assert found.path == "inputSchema.properties.a" + where
+
+
+@pytest.mark.parametrize("target", ["openai", "openai-chat"])
+def test_an_all_of_of_one_reference_is_merged_as_openai_python_does(target: str) -> None:
+    """pydantic before 2.9 wrote a described reference as `allOf: [{"$ref": ...}]`; strict mode
+    refuses `allOf`, and openai-python's `to_strict_json_schema` merges an `allOf` of one entry
+    into its schema (src/openai/lib/_pydantic.py). Merged where the two share no keyword, so
+    nothing is overridden; otherwise dropped as before (lossy), which leaves it untyped here."""
+    defs = {"A": obj(x={"type": "string"}) | {"additionalProperties": False}}
+    described = {"allOf": [{"$ref": "#/$defs/A"}], "description": "the a"}
+    schema = obj(a=described) | {"$defs": defs, "additionalProperties": False}
+    result = compile_tool(tool(schema), target)
+    assert result.ok and not result.lossy and result.output is not None
+    params = result.output.get("parameters") or result.output["function"]["parameters"]
+    assert params["properties"]["a"] == {**defs["A"], "description": "the a"}
+    assert "merged-single-all-of" in {t.code for t in result.transformations}
+    clash = {"allOf": [{"type": "integer", "maximum": 10}], "maximum": 5}
+    refused = compile_tool(tool(obj(a=clash)), target, allow_lossy=True)
+    assert "merged-single-all-of" not in {t.code for t in refused.transformations}

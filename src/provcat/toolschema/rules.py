@@ -66,6 +66,7 @@ class Rules:
         self.int64: tuple[str, ...] = tuple(output.get("int64_keywords") or ())
         self.int64_set = frozenset(self.int64)
         self.enum_format = "add-enum-format" in target.steps
+        self.merges_all_of = "merge-single-all-of" in target.steps
         keyword_rules: dict[str, list[Rule]] = {}
         for rule, trig in fires("keyword"):
             for kw in trig["keywords"]:

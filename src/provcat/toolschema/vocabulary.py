@@ -436,6 +436,11 @@ STEPS: Final[dict[str, StepSpec]] = {
         'a string enum without a format gets `format: "enum"`', frozenset()
     ),
     "true-subschema-to-empty": StepSpec("a `true` subschema becomes `{}`", frozenset()),
+    "merge-single-all-of": StepSpec(
+        "an `allOf` of one subschema is merged into the subschema holding it, where the two "
+        "share no keyword",
+        frozenset(),
+    ),
     "drop-open-additional-properties": StepSpec(
         "`additionalProperties: true` (the default) is left out", frozenset()
     ),

@@ -25,6 +25,8 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
     """The subschema ``s`` found at ``path``, written for the run's target."""
     if not isinstance(s, dict):
         return types.non_object(run, s, path)
+    if "allOf" in s and run.rules.merges_all_of:
+        s = _merged_all_of(run, s, path)
     if "$ref" in s and len(s) > 1 and run.rules.sibling_ref_rules:
         s = refs.inline_sibling_ref(run, s, path)
     if "anyOf" in s:
@@ -129,6 +131,19 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
         objects.close_object(run, s, path, out, state)
     types.finish(run, out, path)
     return rules.order(out)
+
+
+def _merged_all_of(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]:
+    """``s`` with an ``allOf`` of one subschema merged into it, where the two share no keyword
+    (so nothing is overridden: the same values are accepted); otherwise ``s`` as it is."""
+    branches = s["allOf"]
+    if not (isinstance(branches, list) and len(branches) == 1 and isinstance(branches[0], dict)):
+        return s
+    rest = {k: v for k, v in s.items() if k != "allOf"}
+    if not rest.keys().isdisjoint(branches[0]):
+        return s
+    run.step("merge-single-all-of", path + ".allOf")
+    return {**branches[0], **rest}
 
 
 def verbatim(run: Run) -> dict[str, Any]:
