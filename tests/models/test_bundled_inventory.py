@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from generator.pipeline import run
-from provcat import ModelRetired, get_model, list_models
+from provcat import ModelRetired, estimate_cost, get_model, list_models
 from provcat.endpoints.registry import EndpointRegistry
 
 CATALOG = Path(__file__).resolve().parents[2] / "catalog"
@@ -129,8 +129,6 @@ GENAI_PRICES: list[tuple[Any, ...]] = [
 @pytest.mark.parametrize("case", GENAI_PRICES, ids=lambda c: f"{c[1]}-{c[-1]}")
 def test_costs_agree_with_genai_prices(case: tuple[Any, ...]) -> None:
     from decimal import Decimal
-
-    from provcat import estimate_cost
 
     provider, model, usage, total = case[:4]
     day = case[4] if len(case) > 4 else PRICED_ON  # the day genai-prices priced it
@@ -268,3 +266,13 @@ def test_a_retired_model_without_prices_points_to_its_successor_not_to_adding_pr
         estimate_cost("deepseek", "deepseek-chat", {"input_tokens": 10})
     assert "successor is 'deepseek-flash'" in str(caught.value)
     assert "add them" not in str(caught.value)
+
+
+def test_an_alias_model_without_prices_is_billed_as_the_model_it_serves() -> None:
+    """DeepSeek's pricing page: "The legacy names deepseek-v4-flash and
+    deepseek-v4-flash-vision-exp are still accepted" and served by deepseek-flash
+    (https://api-docs.deepseek.com/quick_start/pricing); the catalog says so with `points_to`."""
+    usage = {"input_tokens": 1000, "output_tokens": 100}
+    legacy = estimate_cost("deepseek", "deepseek-v4-flash", usage)
+    assert legacy.total == estimate_cost("deepseek", "deepseek-flash", usage).total > 0
+    assert legacy.model == "deepseek-v4-flash"

@@ -230,6 +230,14 @@ def estimate_cost(
     info = find_model(provider, model)
     where = f"model '{info.provider}/{info.id}'"
     prices = info.prices_on(day)
+    served, seen = info, {info.id}
+    while prices is None and not served.price_periods and served.points_to is not None:
+        if served.points_to in seen:
+            break
+        # an alias model without prices of its own is billed as the model it serves
+        served = find_model(info.provider, served.points_to)
+        seen.add(served.id)
+        prices = served.prices_on(day)
     if prices is None and info.price_periods:
         spans = ", ".join(f"{p.start or '…'} to {p.end or '…'}" for p in info.price_periods)
         raise PricingUnavailable(
