@@ -234,7 +234,7 @@ def test_models_show_prints_prices_for_people() -> None:
     assert "context_window: 200,000" in lines and "input_modalities: text, image" in lines
     at = lines.index("prices (USD per 1M tokens; fees as stated):")
     assert lines[at + 1 : at + 5] == [
-        "input 3, output 15",
+        "input 3.00, output 15.00",
         "fee: $6 per 1,000 requests when search_context_size=low (the default)",
         "fee: $10 per 1,000 requests when search_context_size=medium",
         "fee: $14 per 1,000 requests when search_context_size=high",
@@ -245,7 +245,7 @@ def test_models_show_prints_prices_for_people() -> None:
     lines = [line.strip() for line in run.output.splitlines()]
     at = lines.index("prices (USD per 1M tokens; fees as stated):")
     assert lines[at + 1].startswith("input 0.75, output 3.75")
-    assert lines[at + 2].startswith("batch (50% off): input 0.3750, output 1.8750")
+    assert lines[at + 2].startswith("batch (50% off): input 0.375, output 1.875")
     at = lines.index("next price change on 2027-01-01:")
     assert lines[at + 1].startswith("input 1.50, output 7.50")
     assert "until 2027-01-01:" in lines and "from 2027-01-01:" in lines

@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Callable
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any, TypeVar
 
 import click
@@ -48,8 +49,9 @@ def _num(value: int | None) -> str:
 
 
 def money(amount: object) -> str:
-    """A price or a cost as written, never rounded: every digit it has, and at least cents."""
-    text = str(amount)
+    """A price or a cost for people, never rounded: every significant digit, and at least cents
+    (a batch price derived from a discount, 0.75 x 0.50, is 0.375, not 0.3750)."""
+    text = format(Decimal(str(amount)).normalize(), "f")
     whole, _, cents = text.partition(".")
     return f"{whole}.{cents.ljust(2, '0')}"
 
@@ -173,7 +175,7 @@ _NOT_RATES = frozenset({"from", "until", "note", "discount"})
 def _rates(prices: dict[str, Any]) -> str:
     """``input 1.00, output 5.00, cache_read 0.05``: a price set's rates, in the data's order."""
     return ", ".join(
-        f"{name} {rate}"
+        f"{name} {money(rate)}"
         for name, rate in prices.items()
         if isinstance(rate, str) and name not in _NOT_RATES
     )
