@@ -97,7 +97,8 @@ def test_cost_command_prints_each_fee_line() -> None:
     result = CliRunner().invoke(main, [*args, "--option", "search_context_size=high"])
     assert result.exit_code == 0
     assert (
-        "fee           $0.014 (1 request x $14.00/1000, search_context_size=high)" in result.stdout
+        "fee           $0.014 (1 request x $14.00 per 1,000, search_context_size=high)"
+        in result.stdout
     )
     data = json.loads(
         CliRunner().invoke(main, [*args, "--requests", "2", "--format", "json"]).stdout

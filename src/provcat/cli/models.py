@@ -379,7 +379,12 @@ def cost(
         if getattr(result, part):
             click.echo(f"  {part:<13} ${money(data[part])}")
     for line in data["fees"]:
-        what = f"{line['count']} {line['unit']} x ${money(line['price'])}/{line['per']}"
+        unit = line["unit"].replace("_", " ")
+        units = f"{unit}es" if unit.endswith(("s", "h")) else f"{unit}s"  # web search(es)
+        what = (
+            f"{line['count']:,} {unit if line['count'] == 1 else units} x "
+            f"${money(line['price'])} per {line['per']:,}"
+        )
         when = f", {line['option']}" if line["option"] else ""
         click.echo(f"  {'fee':<13} ${money(line['amount'])} ({what}{when})")
     click.echo(f"  {'total':<13} ${money(data['total'])} USD")
