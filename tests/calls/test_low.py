@@ -188,3 +188,29 @@ def test_a_default_pool_of_a_loop_never_shut_down_is_closed_at_exit(
     assert run.returncode == 0, run.stderr[-2000:]
     # the script leaves its own loop open (that warning is its own); no socket or transport
     assert "unclosed transport" not in run.stderr and "unclosed <socket" not in run.stderr
+
+
+def test_a_pool_of_a_closed_event_loop_is_refused_with_what_to_do(
+    serve: Callable[..., Server],
+) -> None:
+    """The tester's run: a pool made and used inside asyncio.run, its connection kept alive,
+    then given to call_sync (before: a bare RuntimeError "Event loop is closed")."""
+    server = serve(replying(200, OK))  # keep-alive: the connection stays in the pool
+    ep = match_endpoint("openai", "chat", base_url=server.url(), allow_local_network=True)
+    pools: list[ConnectionPool] = []
+
+    async def first() -> None:
+        pool = ConnectionPool()  # not closed: asyncio.run's loop ends under it
+        pools.append(pool)
+        await ep.call({"messages": []}, client=pool)
+
+    asyncio.run(first())
+    with pytest.raises(EndpointConfigurationError) as caught:
+        ep.call_sync({"messages": []}, client=pools[0])
+    message = str(caught.value)
+    assert caught.value.field == "client"
+    assert "belongs to an event loop that has closed" in message
+    assert "Make the pool in the event loop that uses it" in message
+    assert "call without client=" in message
+    assert len(server.seen) == 1  # nothing was sent through it
+    assert ep.call_sync({"messages": []}) == {"ok": True}  # call_sync's own pool works

@@ -81,3 +81,41 @@ def test_imodel_resolves_once(monkeypatch: pytest.MonkeyPatch) -> None:
     m = iModel(provider="OpenAI ", endpoint="chat", model="gpt-4o", temperature=0.2)
     assert calls == [("OpenAI ", "chat")]
     assert m.request_defaults == {"model": "gpt-4o", "temperature": 0.2}
+
+
+def test_a_model_that_reads_as_a_spec_warns_and_names_model_kwargs() -> None:
+    """iModel's model= is a model name (README: only model_kwargs applies a spec), so the name
+    is sent as written; one that ends in an effort suffix the inventory does not list warns."""
+    with pytest.warns(UserWarning) as caught:
+        m = iModel(model="openai/gpt-6.1-terra-high")
+    assert m.request_defaults == {"model": "gpt-6.1-terra-high"}
+    (warning,) = [w for w in caught if "model_kwargs" in str(w.message)]
+    assert warning.filename == __file__, "the warning points at the caller's line"
+    assert str(warning.message) == (
+        "iModel sends model 'gpt-6.1-terra-high' as written: it is a model name, not a model "
+        "spec, so its '-high' is not applied as an effort; for model 'gpt-6.1-terra' with "
+        "effort 'high' write iModel(**model_kwargs('openai/gpt-6.1-terra', effort='high'))"
+    )
+
+
+def test_the_hint_of_the_warning_builds_what_the_spec_means() -> None:
+    from provcat import model_kwargs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = iModel(**model_kwargs("openai/gpt-6.1-terra", effort="high"))
+    assert m.request_defaults == {"model": "gpt-6.1-terra", "reasoning_effort": "high"}
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"model": "openai/gpt-6.1-terra"},  # no suffix
+        {"model": "groq/openai/gpt-oss-120b"},  # a vendor id with a slash
+        {"provider": "openai", "model": "gpt-6.1-terra-highway"},  # not an effort word
+    ],
+)
+def test_a_plain_model_name_does_not_warn(kwargs: dict[str, str]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        iModel(**kwargs)

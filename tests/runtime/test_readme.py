@@ -8,7 +8,7 @@ import re
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -19,8 +19,11 @@ class _ChatAPI(BaseHTTPRequestHandler):
     """Answers chat completions as the OpenAI-compatible APIs do: JSON, SSE when asked, and a 429
     under /busy."""
 
+    requests: ClassVar[list[dict[str, Any]]] = []  # what was asked (a test swaps in its own)
+
     def do_POST(self) -> None:
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append(request)
         if "/busy/" in self.path:
             body = json.dumps({"error": {"message": "Rate limit exceeded", "type": "rate_limit"}})
             self._send(429, "application/json", body.encode(), {"Retry-After": "2"})
@@ -79,3 +82,15 @@ def test_the_calling_example(
     assert lines[0].startswith("Hi there TokenUsage(input_tokens=9, output_tokens=2")
     assert lines[1] == "Hi there"
     assert lines[2] == "RateLimitError 429 2.0 Rate limit exceeded"
+
+
+def test_the_imodel_example_calls_through_its_endpoint(
+    chat_api: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MISTRAL_API_KEY", "sk-readme-example-000000")
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(_ChatAPI, "requests", seen)
+    namespace: dict[str, Any] = {}
+    exec(compile(_example("imodel"), "README.md", "exec"), namespace)
+    assert namespace["ask"](chat_api) == "Hi there"
+    assert [(r["model"], r["temperature"]) for r in seen] == [("mistral-small-latest", 0.2)]

@@ -287,6 +287,8 @@ class Endpoint:
                 progress.inner = request.extensions.get("trace")
                 request.extensions = {**request.extensions, "trace": progress}
             response = await http.send(request, stream=True, follow_redirects=False)
+            if progress is not None:
+                progress.state = "answered"  # the headers came: the body is what is awaited
         except LocalAddressError as exc:
             raise self._fail(LocalNetworkRefused, str(exc)) from None
         except (httpx.TimeoutException, TimeoutError) as exc:
@@ -334,9 +336,7 @@ class Endpoint:
         except WireError as exc:
             raise self._fail(
                 InvalidResponseError,
-                f"{exc} (max_response_bytes)"
-                if "larger" in str(exc) or "more than" in str(exc)
-                else str(exc),
+                f"{exc} (max_response_bytes)" if exc.too_large else str(exc),
                 status=response.status_code,
             ) from None
         except httpx.TransportError as exc:
@@ -366,9 +366,16 @@ class Endpoint:
         if client is None:
             client = default_pool()
         if isinstance(client, ConnectionPool):
+            client.check_loop()  # a closed pool, or one of another event loop, is refused
             return client.client, client.sleep, True
         import asyncio
 
+        if getattr(client, "is_closed", False):
+            raise EndpointConfigurationError(
+                "client",
+                "the httpx.AsyncClient given as client= is closed: pass an open one, or call "
+                "without client= (the event loop's own pool is used)",
+            )
         return client, asyncio.sleep, False
 
     async def _attempts(
@@ -424,7 +431,13 @@ class Endpoint:
                     connecting = progress.state == "connecting"
                     error = self._fail(
                         APITimeoutError,
-                        ("no connection" if connecting else "no answer")
+                        (
+                            "no connection"
+                            if connecting
+                            else "the answer did not finish"
+                            if progress.state == "answered"
+                            else "no answer"
+                        )
                         + f" within {seconds:g} s"
                         + (" (total_timeout)" if seconds < config.timeout else ""),
                     )
@@ -521,6 +534,7 @@ class Endpoint:
             response, _ = await self._attempts(
                 client, self._send_args(payload, headers), False, max_retries
             )
+            seen = False
             try:
                 async for event in events(
                     response,
@@ -529,8 +543,18 @@ class Endpoint:
                     self.config.max_response_bytes,
                     self.config.timeout,
                 ):
+                    seen = True
                     yield event
-            except (httpx.TransportError, TimeoutError) as exc:
+            except (httpx.TimeoutException, TimeoutError):
+                # each event is bounded by the endpoint's timeout, counted from the one before
+                raise self._fail(
+                    APITimeoutError,
+                    f"no event within {self.config.timeout:g} s of "
+                    + ("the previous one" if seen else "the answer's headers")
+                    + " (the endpoint's timeout)",
+                    status=response.status_code,
+                ) from None
+            except httpx.TransportError as exc:
                 raise self._cut_off("stream", response, exc) from None
             finally:
                 await response.aclose()
@@ -604,8 +628,9 @@ class Endpoint:
 class _Progress:
     """Where one attempt got to, told by httpcore's ``trace`` events (chained to the hook the
     request already has): "connecting" once a connection is being opened for it, "sent" once
-    its headers are being written. A transport that tells nothing leaves it "unknown", which
-    is never taken for "not sent"."""
+    its headers are being written; "answered" once the response's headers came (set by
+    :meth:`Endpoint._open`, whatever the transport). A transport that tells nothing leaves it
+    "unknown" until then, which is never taken for "not sent"."""
 
     __slots__ = ("inner", "state")
 

@@ -5,10 +5,14 @@ is classified: an ``EndpointConfig`` field configures the endpoint, a field of t
 request model becomes a request default, and anything else is refused with
 ``EndpointConfigurationError`` and a "did you mean" (issue #25: the deprecation window, in which
 such a keyword was dropped with a ``DeprecationWarning`` hidden by default, is over).
+
+``model=`` is a model name, not a model spec: only ``model_kwargs`` applies a spec's policy
+(README, "Model specs and policies"), so a name that reads as one with an effort suffix warns.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,7 +39,19 @@ _CONFIG_FIELDS = EndpointConfig.field_names() - {
 
 
 class iModel:
-    """A resolved endpoint plus the request defaults a caller configured for it."""
+    """A resolved endpoint plus the request defaults a caller configured for it.
+
+    It has no call methods of its own: a call goes through the endpoint it holds,
+    ``im.endpoint`` (``await im.endpoint.call(request)``, ``im.endpoint.call_sync(request)``,
+    ``stream``, ``stream_sync``), whose request defaults hold ``model=`` and the request fields
+    given here.
+
+    ``model=`` is the vendor's model name, sent as written (``provider/model`` names the
+    provider too); it is not a model spec: a name ending in an effort suffix that the model
+    inventory does not list (``gpt-6.1-terra-high``) warns with :class:`UserWarning`, since only
+    ``model_kwargs`` applies an effort (``iModel(**model_kwargs("openai/gpt-6.1-terra",
+    effort="high"))``).
+    """
 
     def __init__(
         self,
@@ -69,6 +85,8 @@ class iModel:
         else:
             binding = EndpointRegistry.bind(EndpointRegistry.snapshot(), found)
             request_model = binding.config.request_options
+            if isinstance(model, str):
+                _warn_if_spec(binding.config.provider, model)
         defaults = self._classify(rest, dict(request_defaults or {}), request_model)
         self.endpoint: Endpoint = (
             _compatible(str(found), endpoint, defaults, config)
@@ -119,3 +137,24 @@ class iModel:
 
     def __repr__(self) -> str:
         return f"iModel({self.endpoint!r})"
+
+
+def _warn_if_spec(provider: str, model: str) -> None:
+    """Warn when ``model`` is not a model ``provider``'s inventory lists but reads as a model
+    spec's model with an effort suffix (``gpt-6.1-terra-high``): iModel sends it as written,
+    while ``model_kwargs`` would send the model and the effort."""
+    from provcat.models.inventory import lookup_model
+    from provcat.models.reasoning import split_known
+    from provcat.models.spec import split_effort_suffix
+
+    split = split_effort_suffix(model) or split_known(provider, model)
+    if split is None or lookup_model(provider, model) is not None:
+        return
+    name, effort = split
+    warnings.warn(
+        f"iModel sends model {model!r} as written: it is a model name, not a model spec, so "
+        f"its '-{effort}' is not applied as an effort; for model {name!r} with effort "
+        f"{effort!r} write iModel(**model_kwargs({provider + '/' + name!r}, effort={effort!r}))",
+        UserWarning,
+        stacklevel=3,
+    )

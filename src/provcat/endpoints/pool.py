@@ -174,6 +174,11 @@ class ConnectionPool:
     ``sleep`` is what the retry loop waits with (tests pass one that takes no wall time);
     ``transport`` replaces the network transport (tests: the guard then checks the host's name
     before each request); ``resolver`` the address lookup.
+
+    A pool belongs to the event loop that first uses it (its connections are that loop's): a
+    call through it from another loop, such as ``call_sync`` after the ``asyncio.run`` that used
+    it ended, is refused with :class:`~provcat.errors.EndpointConfigurationError`, as is a call
+    through a closed pool.
     """
 
     def __init__(
@@ -206,10 +211,41 @@ class ConnectionPool:
         )
         self.sleep = sleep
         self._closer: object = None  # a default pool's shutdown hook (see default_pool)
+        self._loop: weakref.ref[asyncio.AbstractEventLoop] | None = None  # bound on first use
 
     @property
     def closed(self) -> bool:
         return self.client.is_closed
+
+    def check_loop(self) -> None:
+        """Bind the pool to the running event loop on its first use; afterwards refuse, with
+        :class:`~provcat.errors.EndpointConfigurationError`, a use from another loop (its
+        connections cannot be used there: a closed loop's are dead) or of a closed pool."""
+        if self.closed:
+            raise EndpointConfigurationError(
+                "client",
+                "the ConnectionPool is closed (its async with block ended, or aclose() was "
+                "called): make a new one, or call without client= to use the event loop's own",
+            )
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = weakref.ref(loop)
+            return
+        owner = self._loop()
+        if owner is loop:
+            return
+        where = (
+            "another event loop, still open"
+            if owner is not None and not owner.is_closed()
+            else "an event loop that has closed (asyncio.run closes its loop as it returns)"
+        )
+        raise EndpointConfigurationError(
+            "client",
+            f"the ConnectionPool belongs to {where}: the loop that first used it, whose "
+            "connections it holds. Make the pool in the event loop that uses it, inside the "
+            "coroutine, or call without client= (call_sync and stream_sync then use a pool of "
+            "their own)",
+        )
 
     async def aclose(self) -> None:
         await self.client.aclose()

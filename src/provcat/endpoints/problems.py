@@ -1,9 +1,11 @@
 """Every problem of a refused request body, each with a suggestion where one helps: what
 :meth:`Endpoint.payload` raises as one :class:`~provcat.errors.RequestValidationError`.
 
-A misspelt field gets the closest field of the (sub)model it was written in; a value outside a
-closed set gets pydantic's own message, which lists the set. Values are never quoted: a request
-may hold anything, a credential included.
+A misspelt field gets the closest field of the (sub)model it was written in; a top-level field
+that is an endpoint setting (``timeout``, ``api_key``, ``base_url``, ...: the OpenAI SDK takes
+``timeout`` per call) is named as one, with where it goes; a value outside a closed set gets
+pydantic's own message, which lists the set. Values are never quoted: a request may hold
+anything, a credential included.
 """
 
 from __future__ import annotations
@@ -68,6 +70,24 @@ def _fields_at(model: type[BaseModel], path: tuple[Any, ...]) -> set[str]:
     return {name for m in current for name in _names(m)}
 
 
+# EndpointConfig fields that are not settings a caller gives (the record's identity)
+_NOT_SETTINGS = frozenset({"provider", "endpoint", "name"})
+
+
+def _setting(name: str) -> str | None:
+    """Where ``name`` goes when it is an endpoint setting written into a request, or None."""
+    from provcat.endpoints.config import EndpointConfig
+
+    if name in _NOT_SETTINGS or name not in EndpointConfig.field_names():
+        return None
+    if name == "max_retries":
+        return (
+            "it is a setting of the call or the endpoint: call(..., max_retries=...) or "
+            "match_endpoint(..., max_retries=...)"
+        )
+    return f"it is an endpoint setting: match_endpoint(..., {name}=...)"
+
+
 def request_problems(model: type[BaseModel], exc: ValidationError) -> list[RequestProblem]:
     """One :class:`RequestProblem` per error of ``exc``, in pydantic's order."""
     problems: list[RequestProblem] = []
@@ -75,6 +95,11 @@ def request_problems(model: type[BaseModel], exc: ValidationError) -> list[Reque
         loc = tuple(error["loc"])
         where = ".".join(str(p) for p in loc) or "request"
         hint = None
+        if error["type"] == "extra_forbidden" and len(loc) == 1:
+            setting = _setting(str(loc[0]))
+            if setting is not None:  # timeout=5 in a call, as the OpenAI SDK takes it
+                problems.append(RequestProblem(where, "is not a request field", setting))
+                continue
         if error["type"] == "extra_forbidden" and loc:
             hint = suggest(str(loc[-1]), sorted(_fields_at(model, loc[:-1])))
         elif error["type"] == "literal_error" and isinstance(error.get("input"), str):

@@ -95,7 +95,7 @@ async def _sse(
         if field == b"data":
             size += len(value) + 1
             if size > limit:
-                raise WireError(f"a streamed event is larger than {limit} bytes")
+                raise WireError(f"a streamed event is larger than {limit} bytes", too_large=True)
             data.append(value)
         elif field == b"event":
             name = value
@@ -144,4 +144,6 @@ async def events(
                 endpoint,
             )
     except WireError as exc:
-        raise _invalid(str(exc), response, provider, endpoint) from None
+        # the bound a line or an event broke is the endpoint's, named as call() names it
+        message = f"{exc} (max_response_bytes)" if exc.too_large else str(exc)
+        raise _invalid(message, response, provider, endpoint) from None

@@ -23,7 +23,12 @@ _WBITS = {"gzip": zlib.MAX_WBITS | 16, "x-gzip": zlib.MAX_WBITS | 16, "deflate":
 
 
 class WireError(Exception):
-    """The body broke a bound or cannot be decoded (the caller types it)."""
+    """The body broke a bound or cannot be decoded (the caller types it); ``too_large`` when
+    the bound it broke is the size one (the endpoint's ``max_response_bytes``)."""
+
+    def __init__(self, message: str, *, too_large: bool = False) -> None:
+        super().__init__(message)
+        self.too_large = too_large
 
 
 class Deadline:
@@ -82,7 +87,7 @@ async def chunks(
     bytes arrived or decoded. With a ``deadline``, each piece must arrive before it."""
     if response.is_stream_consumed:  # built in memory (a test transport), already decoded
         if len(response.content) > limit:
-            raise WireError(f"the answer is larger than {limit} bytes")
+            raise WireError(f"the answer is larger than {limit} bytes", too_large=True)
         yield response.content
         return
     encoding = _encoding(response)
@@ -91,7 +96,7 @@ async def chunks(
         async for raw in _raw(response, deadline):
             received += len(raw)
             if received > limit:
-                raise WireError(f"the answer is larger than {limit} bytes")
+                raise WireError(f"the answer is larger than {limit} bytes", too_large=True)
             yield raw
         return
     decoder = zlib.decompressobj(_WBITS[encoding])
@@ -100,7 +105,7 @@ async def chunks(
     async for raw in _raw(response, deadline):
         received += len(raw)
         if received > limit:
-            raise WireError(f"the answer is larger than {limit} bytes on the wire")
+            raise WireError(f"the answer is larger than {limit} bytes on the wire", too_large=True)
         data = raw
         while data and not decoder.eof:
             try:
@@ -113,7 +118,7 @@ async def chunks(
             first = False
             decoded += len(out)
             if decoded > limit:
-                raise WireError(f"the answer decodes to more than {limit} bytes")
+                raise WireError(f"the answer decodes to more than {limit} bytes", too_large=True)
             if out:
                 yield out
             data = decoder.unconsumed_tail
@@ -140,13 +145,13 @@ async def lines(pieces: AsyncIterator[bytes], limit: int) -> AsyncIterator[bytes
                     line = b"".join(pending) + line
                     pending, size = [], 0
                 if len(line) > limit:
-                    raise WireError(f"a streamed line is larger than {limit} bytes")
+                    raise WireError(f"a streamed line is larger than {limit} bytes", too_large=True)
                 yield line
             else:
                 after_cr = False
                 size += len(part)
                 if size > limit:
-                    raise WireError(f"a streamed line is larger than {limit} bytes")
+                    raise WireError(f"a streamed line is larger than {limit} bytes", too_large=True)
                 pending.append(part)
     if pending:
         yield b"".join(pending)
