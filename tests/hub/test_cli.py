@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from provcat.cli.main import main
-from tests.hub.conftest import Live
+from tests.hub.conftest import Live, make_hub, served
 from tests.hub.helpers import safetensors
 
 
@@ -341,3 +341,152 @@ def test_rm_tells_already_deleted_from_never_existed(live: Live, tmp_path: Path)
     assert code == 1 and body["error"] == "AdapterNotFoundError"
     assert body["details"]["deleted"] is False
     assert body["details"]["did_you_mean"] == ["hub://acme/kept"]
+
+
+def _safetensors_of_size(size: int) -> bytes:
+    return next(d for n in range(size) if len(d := safetensors(b"\x01" * n)) == size)
+
+
+def test_max_upload_bytes_counts_the_payload_not_the_request(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``--max-upload-bytes 1000``: a 792-byte sample goes through (its request body is larger),
+    a payload of exactly 1000 bytes too, one of 1001 is refused with the limit in payload bytes."""
+    hub = make_hub("sqlite", tmp_path / "hub-data", request, max_upload_bytes=1000)
+    try:
+        with served(hub) as url:
+            env = {"PROVCAT_HUB_URL": url, "PROVCAT_HUB_TOKEN": hub.token}
+            sample = tmp_path / "adapter.safetensors"
+            assert run("sample", str(sample))[0] == 0 and sample.stat().st_size == 792
+            code, out, err = run("push", str(sample), "hub://acme/small:0.1.0", env=env)
+            assert code == 0 and out.startswith("pushed acme__small__v0.1.0"), err
+            exact = tmp_path / "exact.safetensors"
+            exact.write_bytes(_safetensors_of_size(1000))
+            assert exact.stat().st_size == 1000
+            code, out, err = run("push", str(exact), "hub://acme/exact:0.1.0", env=env)
+            assert code == 0, err
+            over = tmp_path / "over.safetensors"
+            over.write_bytes(_safetensors_of_size(1001))
+            code, out, err = run(
+                "push", str(over), "hub://acme/over:0.1.0", "--format", "json", env=env
+            )
+            body = json.loads(out)
+            assert code == 1 and body["error"] == "PayloadTooLargeError", err
+            assert body["message"] == "the payload is larger than this hub's limit of 1000 bytes"
+            assert body["details"] == {"limit": 1000}
+    finally:
+        hub.storage.close()
+
+
+def test_push_json_says_whether_the_version_was_created(live: Live, tmp_path: Path) -> None:
+    payload = tmp_path / "adapter.safetensors"
+    payload.write_bytes(safetensors(b"\x0b" * 10))
+    env = {"PROVCAT_HUB_URL": live.url, "PROVCAT_HUB_TOKEN": live.hub.token}
+    args = ("push", str(payload), "hub://acme/twice:1.0.0", "--format", "json")
+    code, out, err = run(*args, env=env)
+    first = json.loads(out)
+    assert code == 0 and first["created"] is True, err
+    code, out, err = run(*args, env=env)
+    again = json.loads(out)
+    assert code == 0 and again["created"] is False, err
+    # the manifest's fields stay where they were: created is the one key added
+    code, out, _ = run("resolve", "hub://acme/twice:1.0.0", "--format", "json", env=env)
+    stored = json.loads(out)
+    assert {k: v for k, v in first.items() if k != "created"} == stored
+    assert {k: v for k, v in again.items() if k != "created"} == stored
+
+
+EVIL = "evil\rOVERWRITE\nsecond line\x1b[2J\x9b\u202e"
+
+
+def test_text_output_escapes_control_characters_from_the_hub(live: Live, tmp_path: Path) -> None:
+    """A description or tag can neither overwrite its line nor forge another in text output;
+    JSON output keeps the values as the hub has them."""
+    from provcat.hub import RegistryClient
+
+    payload = tmp_path / "adapter.safetensors"
+    payload.write_bytes(safetensors(b"\x0c" * 10))
+    about = {
+        "namespace": "acme",
+        "name": "evil",
+        "version": "1.0.0",
+        "description": EVIL,
+        "tags": ["a\rb", "c\td"],
+        "license": "MIT\nforged: line",
+    }
+    with RegistryClient(live.url, live.hub.token, store=tmp_path / "store") as client:
+        client.push(payload, about)
+    env = {"PROVCAT_HUB_URL": live.url}
+    escaped = "evil\\rOVERWRITE\\nsecond line\\x1b[2J\\x9b\\u202e"
+    code, out, err = run("search", "evil", env=env)
+    assert code == 0, err
+    assert out == f"hub://acme/evil:1.0.0  {escaped}  [a\\rb, c\\td]\n"
+    code, out, err = run("resolve", "hub://acme/evil:1.0.0", env=env)
+    assert code == 0, err
+    assert f"  description:  {escaped}\n" in out and "  license:      MIT\\nforged: line\n" in out
+    assert "\r" not in out and "\x1b" not in out and "\x9b" not in out
+    assert [line for line in out.splitlines() if line.startswith("forged")] == []
+    code, out, _ = run("search", "evil", "--format", "json", env=env)
+    assert json.loads(out)["results"][0]["description"] == EVIL
+    code, out, _ = run("resolve", "hub://acme/evil:1.0.0", "--format", "json", env=env)
+    assert json.loads(out)["description"] == EVIL
+
+
+def test_an_error_message_from_a_hub_cannot_forge_lines(tmp_path: Path) -> None:
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *_: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            body = json.dumps(
+                {"error": "AdapterNotFoundError", "message": EVIL, "details": {}}
+            ).encode()
+            self.send_response(404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        env = {"PROVCAT_HUB_URL": f"http://127.0.0.1:{server.server_address[1]}"}
+        code, out, err = run("resolve", "hub://acme/x:1.0.0", env=env)
+        assert code == 1 and out == ""
+        assert err == (
+            "provcat hub: AdapterNotFoundError: "
+            "evil\\rOVERWRITE\\nsecond line\\x1b[2J\\x9b\\u202e\n"
+        )
+        code, out, _ = run("resolve", "hub://acme/x:1.0.0", "--format", "json", env=env)
+        assert json.loads(out)["message"] == EVIL
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_relative_xdg_data_home_is_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The XDG Base Directory spec: a relative $XDG_DATA_HOME is invalid and ignored, so the
+    hub's data and the adapter store never land in the folder a command runs from."""
+    from provcat.hub import LocalStore
+
+    work = tmp_path / "work"
+    work.mkdir()
+    home = tmp_path / "home"
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", "relxdg")
+    monkeypatch.delenv("PROVCAT_HUB_DATA_DIR", raising=False)
+    monkeypatch.delenv("PROVCAT_ADAPTERS_DIR", raising=False)
+    code, out, err = run("token", "list")
+    assert code == 0 and out.strip() == "no tokens", err
+    assert list(work.iterdir()) == []
+    assert (home / ".local" / "share" / "provcat" / "hub" / "hub.sqlite3").is_file()
+    assert LocalStore().root == home / ".local" / "share" / "provcat" / "adapters"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # an absolute one is used
+    assert LocalStore().root == tmp_path / "xdg" / "provcat" / "adapters"

@@ -73,3 +73,24 @@ def test_postgresql_without_that_database_or_that_role(pg: Postgres, tmp_path: P
     assert error.details["reason"] == "authentication_failed"
     assert "the server refused the user 'nobody_here'" in error.message
     assert PASSWORD not in error.message + json.dumps(error.details)
+
+
+def test_the_advice_fits_where_the_database_was_chosen(tmp_path: Path) -> None:
+    """An explicit --database is corrected there (--data-dir would not move it); the default
+    database in the data dir is moved with --data-dir."""
+    missing = tmp_path / "no-such-dir" / "x.db"
+    code, out, _ = run(
+        "token", "list", "--data-dir", str(tmp_path / "data"),
+        "--database", f"sqlite:///{missing}", "--format", "json",
+    )  # fmt: skip
+    body = json.loads(out)
+    assert code == 1 and body["details"]["reason"] == "cannot_open_file"
+    assert "--data-dir" not in body["message"]
+    fix = "or correct the path in --database / PROVCAT_HUB_DATABASE"
+    assert body["message"].endswith(fix), body["message"]
+    blocked = tmp_path / "blocked"
+    (blocked / "hub.sqlite3").mkdir(parents=True)  # the default database's place is taken
+    code, out, _ = run("token", "list", "--data-dir", str(blocked), "--format", "json")
+    body = json.loads(out)
+    assert code == 1 and body["details"]["reason"] == "cannot_open_file", body
+    assert body["message"].endswith("(or give --data-dir)"), body["message"]

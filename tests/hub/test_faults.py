@@ -126,6 +126,11 @@ def test_client_disconnect_mid_upload_leaves_nothing(hub: Hub) -> None:
         assert httpx.get(f"{served.url}/v1/health").status_code == 200
     finally:
         served.stop()
+    # a client going away is no server error: one line, no traceback
+    log = served.log.read_text()
+    assert "Traceback" not in log and "unexpected error" not in log, log
+    said = [line for line in log.splitlines() if "disconnected" in line]
+    assert said == ["client disconnected during POST '/v1/adapters'; the request was dropped"], log
 
 
 def _raw(url: str, request: bytes) -> tuple[int, bytes]:

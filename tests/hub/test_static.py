@@ -3,6 +3,7 @@ by the same RegistryClient."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import threading
@@ -12,9 +13,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
+from provcat.cli.main import main
 from provcat.hub import RegistryClient
-from provcat.hub.errors import AdapterNotFoundError, ValidationError
+from provcat.hub.errors import AdapterNotFoundError
 from provcat.hub.static_export import export_static
 from tests.hub.conftest import Hub, Live
 from tests.hub.helpers import safetensors
@@ -78,6 +81,19 @@ def test_export_refuses_a_non_empty_target(hub: Hub, tmp_path: Path) -> None:
     target = tmp_path / "busy"
     target.mkdir()
     (target / "keep").write_text("x")
-    with pytest.raises(ValidationError, match="not empty"):
+    with pytest.raises(OSError, match="not empty") as caught:  # a local path problem
         export_static(hub.storage, target)
+    assert caught.value.errno == errno.ENOTEMPTY and caught.value.filename == str(target)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["busy", "hub-data"]
+    # the command line calls it what it is, and says what to do
+    where = ["--data-dir", str(hub.settings.data_dir)]
+    if hub.settings.database_url:
+        where += ["--database", hub.settings.database_url, "--blobs", str(hub.settings.blobs_url)]
+    for fmt in ([], ["--format", "json"]):
+        result = CliRunner().invoke(main, ["hub", "export-static", str(target), *where, *fmt])
+        said = result.stdout if fmt else result.stderr
+        assert result.exit_code == 1, said
+        code = json.loads(said)["error"] if fmt else said.split(": ")[1]
+        assert code == "LocalFileError", said
+        assert f"Directory not empty: {target}; " in said and "new or empty directory" in said
+    assert (target / "keep").read_text() == "x"

@@ -21,7 +21,9 @@ from typing import Any
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
+from provcat.cli.main import main
 from provcat.hub import RegistryClient
 from provcat.hub.errors import ValidationError
 from tests.hub.helpers import safetensors, sha256
@@ -231,3 +233,62 @@ def test_a_static_mirror_of_v1_manifests_is_read(tmp_path: Path, mirror: tuple[P
         with pytest.raises(ValidationError, match="cannot be pulled"):
             client.pull("hub://acme/old:0.1.0")
     assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["acme__react-19__v1.2.0"]
+
+
+BOGUS_IDS = {
+    "v2-path": (2, "../../../tmp/hubx/pwned"),
+    "v2-other-adapter": (2, "other__zz__v1.0.0"),
+    "v2-without-v": (2, "acme__ev__1.0.0"),
+    "v1-other-adapter": (1, "other__zz__v1.0.0"),
+}
+
+
+@pytest.mark.parametrize(("manifest_version", "bogus"), BOGUS_IDS.values(), ids=BOGUS_IDS.keys())
+def test_an_adapter_id_that_names_no_or_another_adapter_is_refused(
+    tmp_path: Path, mirror: tuple[Path, str], manifest_version: int, bogus: str
+) -> None:
+    """The hub sets a v2 manifest's adapter_id to the canonical one; a mirror answering another
+    is answering wrongly, as one naming another adapter in a v1 document is."""
+    site, url = mirror
+    document = {
+        "manifest_version": manifest_version,
+        "adapter_id": bogus,
+        "namespace": "acme",
+        "name": "ev",
+        "version": "1.0.0",
+        "checksum_sha256": sha256(PAYLOAD),
+    }
+    for version in ("1.0.0", "latest"):
+        _write(site / "v1" / "adapters" / "acme" / "ev" / version / "index.html", document)
+        _write(site / "v1" / "adapters" / "acme" / "ev" / version / "payload", PAYLOAD)
+    store = tmp_path / "store"
+    with RegistryClient(url, store=store) as client:
+        for ref in ("hub://acme/ev:1.0.0", "hub://acme/ev"):
+            with pytest.raises(ValidationError, match=r"adapter_id .* is not 'acme__ev__v1\.0\.0'"):
+                client.pull(ref)
+    assert not store.exists() or list(store.iterdir()) == []  # nothing stored
+    result = CliRunner().invoke(
+        main, ["hub", "resolve", "--hub", url, "hub://acme/ev:1.0.0", "--format", "json"]
+    )
+    assert result.exit_code == 1 and json.loads(result.stdout)["error"] == "ValidationError"
+    assert "acme__ev__v1.0.0" in json.loads(result.stdout)["message"]
+
+
+def test_the_canonical_adapter_id_and_a_free_form_v1_one_are_read(
+    tmp_path: Path, mirror: tuple[Path, str]
+) -> None:
+    site, url = mirror
+    for name, manifest_version, given in (("a", 2, "acme__a__v1.0.0"), ("b", 1, "b-docs")):
+        document = {
+            "manifest_version": manifest_version,
+            "adapter_id": given,
+            "namespace": "acme",
+            "name": name,
+            "version": "v1.0.0",
+            "checksum_sha256": sha256(PAYLOAD),
+        }
+        _write(site / "v1" / "adapters" / "acme" / name / "1.0.0" / "index.html", document)
+        _write(site / "v1" / "adapters" / "acme" / name / "1.0.0" / "payload", PAYLOAD)
+    with RegistryClient(url, store=tmp_path / "store") as client:
+        assert client.pull("hub://acme/a:1.0.0").adapter_id == "acme__a__v1.0.0"
+        assert client.pull("hub://acme/b:1.0.0").adapter_id == "b-docs"

@@ -32,6 +32,7 @@ from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import HubRef
 from provcat.hub.safetensors import lora_facts
 from provcat.hub.settings import DEFAULT_ORPHAN_GRACE_SECONDS
+from provcat.hub.text import printable
 
 __all__ = ["hub"]
 
@@ -108,9 +109,13 @@ def _manifest_text(m: AdapterManifest) -> str:
         ("sha256", m.checksum_sha256),
         ("created_at", m.created_at),
     ]
-    # a field the manifest leaves empty shows as "-" (a blank read as a missing line)
+    # a field the manifest leaves empty shows as "-" (a blank read as a missing line); text from
+    # the hub shows its control characters escaped (it must not overwrite or forge a line)
     return "\n".join(
-        [m.canonical_id, *(f"  {name + ':':<13} {value or '-'}" for name, value in fields)]
+        [
+            m.canonical_id,
+            *(f"  {name + ':':<13} {printable(value or '-')}" for name, value in fields),
+        ]
     )
 
 
@@ -138,7 +143,8 @@ hub.add_command(token)
     "--max-upload-bytes",
     type=click.IntRange(min=1),
     default=None,
-    help="Largest accepted push body (default 4 GiB).",
+    help="Largest accepted payload of a push, in bytes (default 4 GiB); the manifest part has "
+    "its own limit of 1 MiB.",
 )
 @click.option("--private", is_flag=True, help="Reads need a token too (default: public reads).")
 @click.option(
@@ -245,9 +251,10 @@ def search(
     except HubError as error:
         fail(error)
     rows = [r.model_dump(mode="json") for r in results]
+    # the hub's text with its control characters escaped (JSON keeps it as it is)
     text = "\n".join(
         "  ".join(
-            part
+            printable(part)
             for part in (
                 f"hub://{r['namespace']}/{r['name']}:{r['version']}",
                 r["description"] or "",
@@ -376,7 +383,9 @@ def push(
     what = "pushed" if published.created else "already published, unchanged:"
     emit(
         fmt,
-        manifest.to_dict(),
+        # the stored manifest, as before, and whether this push made the version (the hub's 201
+        # or 200): the one key added, so readers of the manifest's fields keep working
+        {**manifest.to_dict(), "created": published.created},
         f"{what} {manifest.canonical_id} (sha256 {manifest.checksum_sha256})",
     )
 

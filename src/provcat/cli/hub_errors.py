@@ -26,6 +26,7 @@ import click
 
 from provcat.cli.extras import missing_dependency
 from provcat.hub.errors import HubError
+from provcat.hub.text import printable
 from provcat.redact import url_without_password
 
 __all__ = [
@@ -111,8 +112,8 @@ def fail_with(
         body = {"error": code, "message": message, "details": details or {}}
         text = _redact(json.dumps(body, sort_keys=True, indent=2, ensure_ascii=False), ctx)
         click.echo(text)
-    else:
-        click.echo(f"provcat hub: {code}: {message}", err=True)
+    else:  # a message may quote a hub's text: its control characters are shown escaped
+        click.echo(f"provcat hub: {code}: {printable(message)}", err=True)
     sys.exit(exit_code)
 
 
@@ -150,6 +151,8 @@ _LOCAL_HINTS = {
     errno.ENOTDIR: "a part of the path is a file, not a directory: give another path",
     errno.EISDIR: "it is a directory: give a file's path",
     errno.EEXIST: "a file is in the way: give another path, or move that file",
+    errno.ENOTEMPTY: "it is a directory that holds files: give a new or empty directory, or "
+    "move the files away",
     errno.ENOENT: "check the path",
     errno.EACCES: "check its permissions",
     errno.EPERM: "check its permissions",

@@ -12,6 +12,7 @@ from provcat.cli.hub_errors import TOKEN_NOT_FOUND, fail, fail_with
 from provcat.cli.hub_options import emit, open_tool_storage, storage_options
 from provcat.cli.table import table
 from provcat.hub.errors import HubError
+from provcat.hub.text import printable
 
 __all__ = ["token"]
 
@@ -96,7 +97,7 @@ def token_list(data_dir: Path | None, database: str | None, blobs: str | None, f
                 ", ".join(r["namespaces"]),
                 "revoked" if r["revoked_at"] else "active",
                 str(r["created_at"]),
-                r["description"] or "-",
+                printable(r["description"] or "-"),
             ]
             for r in rows
         ],

@@ -142,15 +142,19 @@ class RegistryClient:
             not ref.is_latest and manifest.version != ref.version
         ):
             raise ValidationError(f"the hub answered {manifest.ref} for {ref}")
+        if (problem := manifest.adapter_id_problem()) is not None:
+            raise ValidationError(f"the hub answered a wrong manifest for {ref}: {problem}")
         return manifest
 
     def pull(self, ref: HubRef | str) -> AdapterManifest:
         """Download, verify and store a version; return its manifest (concrete version).
 
         A version already in the local store is re-verified and served from there; a local copy
-        that fails verification is removed and downloaded again.
+        that fails verification is removed and downloaded again. What killed pulls left in the
+        store (staging directories no running pull holds) is removed first.
         """
         ref = _ref(ref)
+        self.store.clean_staging()  # what killed pulls left (never a running pull's)
         if not ref.is_latest and (hit := self._local_hit(ref.adapter_id)) is not None:
             return hit
         manifest = self.resolve(ref)
@@ -276,7 +280,11 @@ class RegistryClient:
         if manifest is None:
             return None
         payload = self.store.payload_path(adapter_id)
-        if payload.is_file() and manifest.checksum_sha256 == sha256_file(payload):
+        if (
+            manifest.adapter_id_problem() is None
+            and payload.is_file()
+            and manifest.checksum_sha256 == sha256_file(payload)
+        ):
             return manifest
         # tampered or damaged: never serve it; download a verified copy instead
         self.store.remove(adapter_id)

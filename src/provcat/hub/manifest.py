@@ -118,6 +118,23 @@ class AdapterManifest(BaseModel):
         """``adapter_id`` as the protocol defines it (whatever the document carried)."""
         return adapter_id(self.namespace, self.name, self.version)
 
+    def adapter_id_problem(self) -> str | None:
+        """What is wrong with the document's ``adapter_id`` (None when nothing is).
+
+        A v2 id is the canonical one (the hub sets it) or absent; a v1 id may be free-form
+        (writers made up their own), but one of the canonical shape must name this very adapter.
+        A wrong id would otherwise be returned to callers and written into the local store."""
+        given = self.adapter_id
+        if given is None or given == self.canonical_id:
+            return None
+        if self.manifest_version < 2 and parse_adapter_id(given) in (
+            None,
+            (self.namespace, self.name, self.version),
+        ):
+            return None
+        shown = given if len(given) <= 100 else given[:100] + "..."
+        return f"its adapter_id {shown!r} is not {self.canonical_id!r}"
+
     def to_dict(self) -> dict[str, Any]:
         """The document as JSON-ready data, unknown fields included."""
         return self.model_dump(mode="json")

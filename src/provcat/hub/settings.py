@@ -15,6 +15,7 @@ __all__ = [
     "LOOPBACK_HOSTS",
     "HubSettings",
     "default_data_dir",
+    "xdg_data_home",
 ]
 
 DEFAULT_MAX_UPLOAD_BYTES = 4 << 30
@@ -25,11 +26,18 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 DEFAULT_ORPHAN_GRACE_SECONDS = 3600.0
 
 
+def xdg_data_home() -> Path:
+    """``$XDG_DATA_HOME`` when it is an absolute path, else ``~/.local/share``: the XDG Base
+    Directory spec says a relative value is invalid and must be ignored (it would put the data
+    in whatever folder a command happens to run from)."""
+    base = os.environ.get("XDG_DATA_HOME") or ""
+    return Path(base) if os.path.isabs(base) else Path.home() / ".local" / "share"
+
+
 def default_data_dir() -> Path:
     """A user data directory, never the current one (a clone's work tree):
-    ``$XDG_DATA_HOME/provcat/hub``, else ``~/.local/share/provcat/hub``."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "provcat" / "hub"
+    ``$XDG_DATA_HOME/provcat/hub`` (when absolute), else ``~/.local/share/provcat/hub``."""
+    return xdg_data_home() / "provcat" / "hub"
 
 
 @dataclass(frozen=True)

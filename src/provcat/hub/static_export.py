@@ -16,6 +16,7 @@ renamed into place: readers never see half a site.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -71,9 +72,14 @@ def _copy_payload(storage: Storage, row: StoredAdapter, target: Path) -> None:
 
 
 def export_static(storage: Storage, out: Path, *, base_url: str | None = None) -> ExportSummary:
-    """Write the site to ``out`` (which must be absent or an empty directory)."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise ValidationError(f"{out} exists and is not empty; choose a new directory")
+    """Write the site to ``out``, which must be absent or an empty directory: else an OSError
+    (``ENOTDIR`` for a file, ``ENOTEMPTY`` for a directory holding anything), a local path
+    problem, never one of the hub's (the command line says ``LocalFileError``)."""
+    if out.exists():
+        if not out.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(out))
+        if any(out.iterdir()):  # the export replaces it whole: never another site's files
+            raise OSError(errno.ENOTEMPTY, os.strerror(errno.ENOTEMPTY), str(out))
     out.parent.mkdir(parents=True, exist_ok=True)
     work = out.parent / f".{out.name}.export-{uuid.uuid4().hex}"
     try:

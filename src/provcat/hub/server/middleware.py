@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from provcat.hub.errors import HubError, InternalServerError, ValidationError
@@ -81,7 +82,9 @@ class HeaderGuard:
 
 
 class CatchAll:
-    """Last line of defence: an unexpected error becomes ``500 InternalServerError``."""
+    """Last line of defence: an unexpected error becomes ``500 InternalServerError``. A client
+    that goes away mid-request (a push it aborted) is no server error: one log line, no
+    traceback, and no answer, as nobody is there to read it."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -100,6 +103,13 @@ class CatchAll:
 
         try:
             await self.app(scope, receive, tracking_send)
+        except ClientDisconnect:
+            log.warning(
+                "client disconnected during %s %r; the request was dropped",
+                scope.get("method", "?"),
+                scope.get("path", "?"),
+            )
+            return
         except Exception as exc:
             if started:
                 raise

@@ -1,7 +1,10 @@
 """Streaming multipart upload: the payload goes to a temp file while it is hashed and counted.
 
-The event loop only receives the body and counts it (the size cap is enforced from
-``Content-Length`` before reading and again while streaming, for chunked bodies); the multipart
+The hub's upload limit (``--max-upload-bytes``) is on the payload part's bytes, counted as they
+are written; the whole body may exceed it by at most ``FRAMING_MAX_BYTES`` (the manifest part and
+the multipart framing), enforced from ``Content-Length`` before reading and again while
+streaming (for chunked bodies), so an oversized body is never read. The event loop only
+receives the body and counts it; the multipart
 parsing, hashing and file writes run in a worker thread, one batch of received chunks at a time,
 while the loop goes on receiving the next batch. The loop waits for the worker once
 ``PENDING_MAX_BYTES`` are queued, so memory stays flat whatever the size and a slow disk slows the
@@ -39,6 +42,8 @@ __all__ = ["MANIFEST_MAX_BYTES", "Upload", "receive_upload"]
 
 MANIFEST_MAX_BYTES = 1 << 20
 HEADERS_MAX_BYTES = 16 << 10
+# what a body may hold besides the payload: the manifest part, both parts' headers, boundaries
+FRAMING_MAX_BYTES = MANIFEST_MAX_BYTES + (64 << 10)
 # received bytes waiting for the worker thread before the event loop stops reading the body
 PENDING_MAX_BYTES = 8 << 20
 PARTS = ("manifest", "payload")
@@ -61,6 +66,7 @@ class Upload:
 class _State:
     tmp_dir: Path
     on_manifest: Callable[[bytes], None]
+    max_payload: int
     durable: bool = False
     seen: set[str] = field(default_factory=set)
     current: str | None = None
@@ -132,6 +138,8 @@ class _State:
                 )
             self.manifest += chunk
         elif self.file is not None:
+            if self.size + len(chunk) > self.max_payload:
+                raise _too_large(self.max_payload)
             self.hasher.update(chunk)  # hashlib releases the GIL for large buffers
             _write_all(self.file, chunk)
             self.size += len(chunk)
@@ -182,10 +190,16 @@ class _State:
             self.path.unlink(missing_ok=True)
 
 
-def _too_large(limit: int) -> PayloadTooLargeError:
-    return PayloadTooLargeError(
-        f"the upload is larger than this hub's limit of {limit} bytes", {"limit": limit}
-    )
+def _too_large(limit: int, *, body: bool = False) -> PayloadTooLargeError:
+    """The 413; ``details.limit`` is the payload limit either way."""
+    if body:
+        message = (
+            f"the upload is larger than this hub accepts: a payload of at most {limit} bytes, "
+            f"with at most {FRAMING_MAX_BYTES} bytes of manifest and multipart framing"
+        )
+    else:
+        message = f"the payload is larger than this hub's limit of {limit} bytes"
+    return PayloadTooLargeError(message, {"limit": limit})
 
 
 def _write_all(file: IO[bytes], data: memoryview) -> None:
@@ -249,31 +263,33 @@ async def receive_upload(
     *,
     durable: bool = False,
 ) -> Upload:
-    """Parse a ``multipart/form-data`` push; ``on_manifest`` runs (in the parsing worker
-    thread) as soon as that part ends, so a bad manifest or a forbidden namespace is refused
-    before the payload is read. ``durable``: the temp file will be fsynced before it is
-    published, so its bytes start going to the disk while the rest arrives."""
+    """Parse a ``multipart/form-data`` push whose payload part holds at most ``max_bytes``;
+    ``on_manifest`` runs (in the parsing worker thread) as soon as that part ends, so a bad
+    manifest or a forbidden namespace is refused before the payload is read. ``durable``: the
+    temp file will be fsynced before it is published, so its bytes start going to the disk
+    while the rest arrives."""
     ctype, params = parse_options_header(request.headers.get("content-type", ""))
     boundary = params.get(b"boundary")
     if ctype != b"multipart/form-data" or not boundary:
         raise ValidationError(
             "a push is multipart/form-data with parts 'manifest' (JSON) and 'payload' (bytes)"
         )
+    max_body = max_bytes + FRAMING_MAX_BYTES
     length = request.headers.get("content-length")
     if length is not None:
         if not length.isascii() or not length.isdigit():
             raise ValidationError("invalid Content-Length")
-        if int(length) > max_bytes:
-            raise _too_large(max_bytes)
-    state = _State(tmp_dir, on_manifest, durable)
+        if int(length) > max_body:
+            raise _too_large(max_bytes, body=True)
+    state = _State(tmp_dir, on_manifest, max_bytes, durable)
     worker = _Worker(MultipartParser(boundary, state.callbacks()))  # type: ignore[arg-type]
 
     async def pump(task_group: anyio.abc.TaskGroup) -> None:
         received = 0
         async for chunk in request.stream():
             received += len(chunk)
-            if received > max_bytes:
-                raise _too_large(max_bytes)
+            if received > max_body:
+                raise _too_large(max_bytes, body=True)
             if not chunk:
                 continue
             worker.pending.append(chunk)

@@ -58,7 +58,7 @@ REASONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "cannot_open_file": (
         ("unable to open database file",),
         "SQLite cannot open {database}",
-        "check that its directory exists and this user may write there (or give --data-dir)",
+        "check that its directory exists and this user may write there{elsewhere}",
     ),
     "read_only": (
         ("readonly database", "read-only"),
@@ -93,10 +93,13 @@ def shown_url(url: str) -> str:
     return parsed.set(query={}).render_as_string(hide_password=True)
 
 
-def database_failure(url: str, exc: BaseException) -> RegistryUnavailableError:
+def database_failure(
+    url: str, exc: BaseException, *, explicit: bool = True
+) -> RegistryUnavailableError:
     """The error for a database that cannot be opened: ``details`` has ``database`` and a stable
     ``reason`` (a key of :data:`REASONS`, or ``unavailable`` when the driver's message is none of
-    those, then quoted with secrets removed)."""
+    those, then quoted with secrets removed). ``explicit``: the URL was given (--database), so
+    the advice names that option, not --data-dir, which then does not choose the database."""
     driver: Any = getattr(exc, "orig", None) or exc
     said = str(driver).strip().splitlines()[0] if str(driver).strip() else type(driver).__name__
     lowered = str(driver).lower()
@@ -107,6 +110,8 @@ def database_failure(url: str, exc: BaseException) -> RegistryUnavailableError:
     )
     if reason:
         _, what, todo = REASONS[reason]
+        elsewhere = f", or correct the path in {_FIX_URL}" if explicit else " (or give --data-dir)"
+        todo = todo.format(elsewhere=elsewhere)
         message = f"cannot open the hub database {shown}: {what.format(**parts)}; {todo}"
     else:
         reason = "unavailable"

@@ -315,7 +315,9 @@ def open_storage(
     except BaseException as exc:  # whatever failed, the database is not left open
         metadata.close()
         if isinstance(exc, _database_errors()):
-            raise database_failure(settings.resolved_database_url, exc) from None
+            raise database_failure(
+                settings.resolved_database_url, exc, explicit=settings.database_url is not None
+            ) from None
         raise
     return storage
 
