@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:31b78c379a0f79edf2c1bc3fc373538ad2136153e4e85045b8f1474fba766958'
+FINGERPRINT: Final = 'sha256:5ea69d4429f5c6e16a05f59e1e8224b8d338b4647ee83b71a2ab03f8bf71bdad'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

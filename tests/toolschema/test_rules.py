@@ -63,6 +63,7 @@ OPENAI: dict[str, dict[str, Any]] = {
     "annotation-keyword-dropped": tool(obj(a={"type": "string", "title": "A"})),
     "default-keyword-dropped": tool(obj(a={"type": "string", "default": "x"})),
     "schema-without-type": tool(obj(a={"type": "array", "description": "no items"})),
+    "free-form-object-closed": tool(obj(m={"type": "object", "description": "any pairs"})),
 }
 ANTHROPIC: dict[str, dict[str, Any]] = {
     "invalid-tool-name": tool(obj(), name="bad.name"),
@@ -77,6 +78,7 @@ ANTHROPIC: dict[str, dict[str, Any]] = {
     "missing-tool-description": tool(obj(), description=" "),
 }
 ANTHROPIC_STRICT: dict[str, dict[str, Any]] = {
+    "free-form-object-closed": tool(obj(m={"type": "object", "additionalProperties": True})),
     "invalid-tool-name": tool(obj(), name="bad.name"),
     "missing-tool-description": tool(obj(), description=" "),
     "input-schema-not-object": tool({"type": "string"}),
@@ -283,3 +285,14 @@ def test_equal_leaves_each_count_towards_the_size_limit() -> None:
     assert "openai/schema-too-large" in found
     single = {d.code for d in check(tool(obj(a=dict(leaf))), "openai")}
     assert "openai/schema-too-large" not in single
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic-strict"])
+def test_a_free_form_object_is_warned_below_the_root_only(target: str) -> None:
+    """Closing an object that declares no property leaves it accepting only `{}` (strict mode
+    requires `additionalProperties: false` on every object); at the root that is a tool without
+    arguments, which is what it says."""
+    codes = {d.code for d in check(tool({"type": "object"}), target)}
+    assert f"{target}/free-form-object-closed" not in codes
+    declared = check(tool(obj(m=obj(k={"type": "string"}))), target)
+    assert f"{target}/free-form-object-closed" not in {d.code for d in declared}

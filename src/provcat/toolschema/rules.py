@@ -98,8 +98,13 @@ class Rules:
             if rule.action == "drop-keyword"
         )
         ap_rules = fires("additional-properties")
+        # per state, (rule, whether it is only for an object below the root declaring no property)
         self.ap_by_state = {
-            state: tuple(rule for rule, trig in ap_rules if state in trig["values"])
+            state: tuple(
+                (rule, trig.get("declared") == "none")
+                for rule, trig in ap_rules
+                if state in trig["values"]
+            )
             for state in ("true", "false", "schema", "missing")
         }
         # a typed map is replaced, not walked, when a rule closes or drops it

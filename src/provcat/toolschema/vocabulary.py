@@ -285,11 +285,14 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     ),
     "additional-properties": _t(
         "node",
-        "an object's `additionalProperties` is in one of the states `values`: missing, true, false, schema",
+        "an object's `additionalProperties` is in one of the states `values`: missing, true, "
+        "false, schema; with `declared: none`, only an object below the root that declares no "
+        "property",
         required=("values",),
+        params=("declared",),
         placeholders=("value",),
         actions=("close-object", "drop-keyword", "keep"),
-        cases={"values": ("missing", "true", "false", "schema")},
+        cases={"values": ("missing", "true", "false", "schema"), "declared": ("none",)},
         verbatim=True,
         handles="additionalProperties",
     ),

@@ -32,13 +32,19 @@ def ap_state(s: dict[str, Any]) -> str | None:
     return None
 
 
+def _bare(s: dict[str, Any], path: str) -> bool:
+    """Whether ``s`` is an object below the root that declares no property (a free-form map:
+    closed, it accepts only ``{}``; at the root, a tool without arguments)."""
+    return path != "inputSchema" and not s.get("properties")
+
+
 def report_ap(run: Run, s: dict[str, Any], path: str) -> None:
     """Fire the rules that only report ``s``'s ``additionalProperties`` state."""
     state = ap_state(s)
     if state is None:
         return
-    for rule in run.rules.ap_by_state[state]:
-        if rule.action == "keep":
+    for rule, bare in run.rules.ap_by_state[state]:
+        if rule.action == "keep" and (not bare or _bare(s, path)):
             run.fire(
                 rule, path + ".additionalProperties", value=state, keyword="additionalProperties"
             )
@@ -51,7 +57,9 @@ def close_object(run: Run, s: dict[str, Any], path: str, out: dict[str, Any], st
     rules = run.rules
     where = path + ".additionalProperties"
     matched = False
-    for rule in rules.ap_by_state[state]:
+    for rule, bare in rules.ap_by_state[state]:
+        if bare and not _bare(s, path):
+            continue
         run.fire(rule, where, value=state, keyword="additionalProperties")
         if rule.action == "keep":
             continue
