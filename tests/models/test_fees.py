@@ -70,14 +70,23 @@ def test_a_billed_call_the_model_has_no_fee_for_is_refused_not_costed_at_zero() 
         output_tokens=100,
         server_tool_use=anthropic.ServerToolUsage(web_search_requests=5, web_fetch_requests=0),
     )
-    with pytest.raises(PricingUnavailable, match=r"no web_search fee .* reports 5 web_searches"):
+    with pytest.raises(PricingUnavailable, match=r"lists no fees .* reports 5 web searches"):
         estimate_cost("anthropic", "claude-sonnet-5-5", usage)
     none = {"input_tokens": 1000, "output_tokens": 100, "web_searches": 0}
     assert estimate_cost("anthropic", "claude-sonnet-5-5", none).fees == ()
     run = CliRunner().invoke(
         main, ["cost", "openai", "gpt-6.1-terra", "--input", "1", "--web-searches", "2"]
     )
-    assert run.exit_code == 1 and "no web_search fee" in run.output
+    assert run.exit_code == 1 and "reports 2 web searches" in run.output
+
+
+def test_searches_a_request_fee_covers_are_costed_by_it() -> None:
+    """Sonar's request fee pays for its searches (Perplexity's pricing page: a fee per request by
+    search context size); a usage that reports them, as Perplexity's `num_search_queries`, is
+    costed with that fee, not refused."""
+    usage = {"prompt_tokens": 10, "completion_tokens": 20, "num_search_queries": 1}
+    cost = estimate_cost("perplexity", "sonar", usage)
+    assert [line.unit for line in cost.fees] == ["request"] and cost.total > 0
 
 
 def test_unknown_option_value_and_option_name_are_errors() -> None:

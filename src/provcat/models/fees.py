@@ -78,12 +78,17 @@ def fee_lines(
     by_unit: dict[str, list[Fee]] = {}
     for fee in fees:
         by_unit.setdefault(fee.unit, []).append(fee)
-    for unit, field in FEE_COUNTS.items():  # a billed call the catalog cannot price
-        if unit != "request" and counts[field] and unit not in by_unit:
+    for unit, field in FEE_COUNTS.items():
+        # billed calls of a model whose fees the catalog does not list (a model that lists some,
+        # such as Sonar's per-request fee that covers its searches, lists all it bills)
+        if unit != "request" and counts[field] and not fees:
+            n = counts[field]
+            calls = unit.replace("_", " ") + ("" if n == 1 else "es" if unit.endswith("h") else "s")
             raise PricingUnavailable(
-                f"{where} has no {unit} fee in the catalog, and the usage reports "
-                f"{counts[field]} {field}: the cost would leave them out (add the fee under the "
-                f"model's `prices: fees:`, or drop {field} from the usage to cost the tokens alone)"
+                f"{where} lists no fees in the catalog, and the usage reports {n:,} {calls} "
+                f"({field}), which the vendor may bill: a total without them could be too low "
+                "(add the fee under the model's `prices: fees:`, or leave the count out to cost "
+                "the tokens alone)"
             )
     lines = []
     for unit, group in by_unit.items():
