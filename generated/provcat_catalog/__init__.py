@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:5ea69d4429f5c6e16a05f59e1e8224b8d338b4647ee83b71a2ab03f8bf71bdad'
+FINGERPRINT: Final = 'sha256:84f44c8a30c19bba6895e35b5f7dac7d4bd9fe95a92fa6b2b269ff2e4fdbcb8d'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

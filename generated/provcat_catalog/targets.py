@@ -2479,7 +2479,7 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             },
             'merge-single-all-of': {
                 'code': 'merged-single-all-of',
-                'detail': "Merged the one subschema of `allOf` into the schema holding it, as openai-python's `to_strict_json_schema` does.",
+                'detail': "Merged the one subschema of `allOf` into the schema holding it (its own annotations kept), as openai-python's `to_strict_json_schema` does.",
             },
         },
         'rules': (
@@ -2687,7 +2687,7 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'triggers': ({'kind': 'type', 'case': 'missing'},),
                 'action': 'unsupported',
                 'lossy': False,
-                'message': 'Strict mode needs every subschema to name its type (`type`, `anyOf`, `enum` or a `$ref`), and every array its `items`; this one accepts any value, which strict mode cannot express.',
+                'message': 'Strict mode needs every subschema to name its type (`type`, `anyOf`, `enum` or a `$ref`), and every array its `items`; this one names none once the keywords strict mode lacks (`allOf` of several parts, `not`, `prefixItems`) are left out.',
                 'compile': 'Refused; give the subschema a `type` (an array, the `items` it holds).',
                 'transformation': None,
                 'extra': {},
@@ -3219,7 +3219,7 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             },
             'merge-single-all-of': {
                 'code': 'merged-single-all-of',
-                'detail': "Merged the one subschema of `allOf` into the schema holding it, as openai-python's `to_strict_json_schema` does.",
+                'detail': "Merged the one subschema of `allOf` into the schema holding it (its own annotations kept), as openai-python's `to_strict_json_schema` does.",
             },
         },
         'rules': (
@@ -3427,7 +3427,7 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'triggers': ({'kind': 'type', 'case': 'missing'},),
                 'action': 'unsupported',
                 'lossy': False,
-                'message': 'Strict mode needs every subschema to name its type (`type`, `anyOf`, `enum` or a `$ref`), and every array its `items`; this one accepts any value, which strict mode cannot express.',
+                'message': 'Strict mode needs every subschema to name its type (`type`, `anyOf`, `enum` or a `$ref`), and every array its `items`; this one names none once the keywords strict mode lacks (`allOf` of several parts, `not`, `prefixItems`) are left out.',
                 'compile': 'Refused; give the subschema a `type` (an array, the `items` it holds).',
                 'transformation': None,
                 'extra': {},

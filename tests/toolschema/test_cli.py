@@ -127,6 +127,10 @@ def test_compile_refuses_two_tools_written_to_one_file(tmp_path: Path) -> None:
     cased = _write(tmp_path, "c.json", [_closed("Get_User", "a"), _closed("get_user", "b")])
     code, _, err = _run("compile", str(cased), "--targets", "openai", "--out", str(out))
     assert code == 2 and not out.exists() and "'Get_User' and 'get_user'" in err
+    nfc, nfd = "caf\u00e9", "cafe\u0301"  # one name to macOS's file system
+    composed = _write(tmp_path, "u.json", [_closed(nfc, "a"), _closed(nfd, "b")])
+    code, _, err = _run("compile", str(composed), "--targets", "mcp", "--out", str(out))
+    assert code == 2 and not out.exists() and "would both be written" in err
 
 
 def test_a_tool_name_never_writes_outside_the_output_folder(tmp_path: Path) -> None:

@@ -354,6 +354,13 @@ def test_an_all_of_of_one_reference_is_merged_as_openai_python_does(target: str)
     params = result.output.get("parameters") or result.output["function"]["parameters"]
     assert params["properties"]["a"] == {**defs["A"], "description": "the a"}
     assert "merged-single-all-of" in {t.code for t in result.transformations}
+    # shared annotations do not stop it: the property's description stays, as the field's own
+    both = {"allOf": [{"type": "string", "description": "in"}], "description": "out"}
+    merged = compile_tool(tool(obj(a=both) | {"additionalProperties": False}), target)
+    params = merged.output and (
+        merged.output.get("parameters") or merged.output["function"]["parameters"]
+    )
+    assert params and params["properties"]["a"] == {"type": "string", "description": "out"}
     clash = {"allOf": [{"type": "integer", "maximum": 10}], "maximum": 5}
     refused = compile_tool(tool(obj(a=clash)), target, allow_lossy=True)
     assert "merged-single-all-of" not in {t.code for t in refused.transformations}

@@ -12,6 +12,7 @@ import os
 import re
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -231,18 +232,19 @@ def _file_name(name: str) -> str:
 
 def _clashes(owners: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Tools whose files would be one file (``owners``: (path, tool name) pairs), also where a
-    file system ignores case: the second would overwrite the first."""
+    file system ignores case or Unicode normalization (macOS): the second would overwrite the
+    first."""
     seen: dict[str, tuple[str, str]] = {}
     errors = []
     for rel, name in owners:
-        first = seen.setdefault(rel.casefold(), (rel, name))
+        first = seen.setdefault(unicodedata.normalize("NFC", rel).casefold(), (rel, name))
         if first[1] != name:
             errors.append(
                 (
-                    rel,
-                    f"tools '{first[1]}' and '{name}' would both be written to {first[0]} "
-                    "(a name's `_` is written `-`, and some file systems ignore case); "
-                    "rename one",
+                    first[0],
+                    f"tools {first[1]!r} and {name!r} would both be written to {first[0]} "
+                    "(a name's `_` is written `-`, and some file systems ignore case and "
+                    "Unicode normalization); rename one",
                 )
             )
     return errors

@@ -441,7 +441,7 @@ STEPS: Final[dict[str, StepSpec]] = {
     "true-subschema-to-empty": StepSpec("a `true` subschema becomes `{}`", frozenset()),
     "merge-single-all-of": StepSpec(
         "an `allOf` of one subschema is merged into the subschema holding it, where the two "
-        "share no keyword",
+        "share no keyword but annotations (the holder's kept)",
         frozenset(),
     ),
     "drop-open-additional-properties": StepSpec(
