@@ -269,6 +269,7 @@ def test_push_reads_rank_and_target_modules_from_the_payload(live: Live, tmp_pat
         "http://127.0.0.1:18087/x?y",
         "http://127.0.0.1:18087/x#z",
         "http://admin:hunter2@127.0.0.1:18087/x?y#z",
+        "http://@127.0.0.1:18087/x",  # an empty user: still a credential part
     ],
 )
 def test_serve_refuses_a_public_url_with_a_password_query_or_fragment(
@@ -288,6 +289,13 @@ def test_serve_refuses_a_public_url_with_a_password_query_or_fragment(
     assert "user:password@" in out + err and "?query" in out + err
     assert "hunter2" not in out + err and "serving" not in out + err
     assert not data.exists()  # refused before anything was opened
+
+
+def test_a_public_url_with_a_port_out_of_range_is_refused(tmp_path: Path) -> None:
+    code, out, err = run(
+        "serve", "--data-dir", str(tmp_path / "d"), "--public-url", "http://hub.example:99999"
+    )
+    assert code == 2 and "port must be 1 to 65535" in out + err and "serving" not in out + err
 
 
 def test_serve_on_a_busy_port_or_an_unknown_host_says_what_to_change(tmp_path: Path) -> None:

@@ -22,7 +22,10 @@ def check_base_url(url: str, what: str = "the hub URL") -> httpx.URL:
         raise ValidationError(shape) from None
     if parsed.scheme not in ("http", "https") or not parsed.host:
         raise ValidationError(shape)
-    if parsed.userinfo or parsed.query or parsed.fragment or "#" in url or "?" in url:
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise ValidationError(f"{shape}: its port must be 1 to 65535")
+    authority = url.partition("://")[2].split("/", 1)[0]
+    if parsed.userinfo or "@" in authority or parsed.query or "#" in url or "?" in url:
         raise ValidationError(
             f"{shape}, without user:password@, ?query or #fragment (it is shown in messages "
             "and copied into URLs)"
