@@ -292,3 +292,12 @@ def test_a_table_uses_a_wider_terminal_and_100_columns_elsewhere() -> None:
         env={**os.environ, "COLUMNS": "200"},
     ).stdout.splitlines()
     assert max(len(line) for line in piped) <= 100
+
+
+def test_money_groups_thousands_as_the_counts_do() -> None:
+    # a million Sonar requests at Perplexity's $5 per 1,000 (low search context, the default)
+    run = CliRunner().invoke(
+        main, ["cost", "perplexity", "sonar", "--input", "1000", "--requests", "1000000"]
+    )
+    assert run.exit_code == 0, run.output
+    assert "$5,000.00 (1,000,000 requests x $5.00 per 1,000" in run.output

@@ -49,11 +49,11 @@ def _num(value: int | None) -> str:
 
 
 def money(amount: object) -> str:
-    """A price or a cost for people, never rounded: every significant digit, and at least cents
-    (a batch price derived from a discount, 0.75 x 0.50, is 0.375, not 0.3750)."""
+    """A price or a cost for people, never rounded: every significant digit, at least cents and
+    thousands grouped (a batch price derived from a discount, 0.75 x 0.50, is 0.375, not 0.3750)."""
     text = format(Decimal(str(amount)).normalize(), "f")
     whole, _, cents = text.partition(".")
-    return f"{whole}.{cents.ljust(2, '0')}"
+    return f"{int(whole):,}.{cents.ljust(2, '0')}"  # thousands grouped, as the counts are
 
 
 def _row(m: ModelInfo, day: date) -> list[str]:
