@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from provcat import match_endpoint
+from provcat import iModel, match_endpoint
 from provcat.catalog import canonical_endpoint_key, canonical_provider_key
 from provcat.catalog.keyspace import (
     ClassUse,
@@ -684,3 +684,23 @@ def test_trusted_config_construction_falls_back_to_the_validator(change: dict[st
     except ValidationError as exc:
         got = exc.errors()[0]["type"]
     assert got == expected
+
+
+@pytest.mark.parametrize("endpoint", ["", "chat", "Chat", " chat/completions "])
+def test_a_compatible_chat_endpoint_posts_to_chat_completions(endpoint: str) -> None:
+    """An OpenAI-compatible server (vLLM, llama.cpp, LM Studio) serves Chat Completions at
+    `<base_url>/chat/completions` (https://platform.openai.com/docs/api-reference/chat/create);
+    `chat`, the name every catalog provider gives that endpoint and iModel's default, posted to
+    `<base_url>/chat`, which such a server answers 404."""
+    found = match_endpoint(
+        "acme", endpoint, openai_compatible=True, base_url="http://127.0.0.1:9/v1", api_key="k"
+    )
+    assert found.url == "http://127.0.0.1:9/v1/chat/completions"
+    other = match_endpoint(
+        "acme", "v2/chat", openai_compatible=True, base_url="http://127.0.0.1:9", api_key="k"
+    )
+    assert other.url == "http://127.0.0.1:9/v2/chat"  # any other endpoint: the server's own path
+    model = iModel(
+        provider="acme", model="m", base_url="http://127.0.0.1:9/v1", openai_compatible=True
+    )
+    assert model.endpoint.url == "http://127.0.0.1:9/v1/chat/completions"

@@ -89,7 +89,13 @@ def _compatible(
     fields: dict[str, Any] = {
         "name": "openai_compatible_chat",
         "provider": provider,
-        "endpoint": endpoint.strip() or "chat/completions",
+        # what the request model speaks, under the names a catalog provider gives it; any other
+        # endpoint is the server's own path under base_url
+        "endpoint": (
+            "chat/completions"
+            if endpoint.strip().casefold() in ("", "chat", "chat/completions")
+            else endpoint.strip()
+        ),
         "method": "POST",
         "auth_type": "bearer",
         "content_type": "application/json",
