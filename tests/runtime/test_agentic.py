@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from provcat import match_endpoint
 from provcat.endpoints.agentic import AgenticEndpoint, AgentResult
-from provcat.errors import EndpointConfigurationError
+from provcat.errors import APIError, EndpointConfigurationError
 from provcat.providers.ag2._runtime import AG2Result
 from provcat.providers.anthropic.claude_code import ClaudeCodeRequest
 from provcat.providers.google.gemini_code import GeminiCodeRequest
@@ -872,3 +872,29 @@ def test_importing_the_ag2_provider_does_not_import_ag2() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "False"]
+
+
+class FailingConfig(ag2_testing.TestConfig):  # type: ignore[misc, name-defined]
+    """A model whose SDK refuses the key and quotes it, as openai-python's 401 does ("Incorrect
+    API key provided: sk-...")."""
+
+    def create(self) -> Any:
+        async def client(messages: Sequence[Any], context: Any, **kwargs: Any) -> Any:
+            key = os.environ["OPENAI_API_KEY"]
+            raise RuntimeError(f"Error code: 401 - Incorrect API key provided: Bearer {key}")
+
+        return client
+
+
+def test_an_ag2_failure_is_an_api_error_without_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """README: every failure of a call is an APIError subclass, and the value of an environment
+    variable named like a secret is redacted from errors; AG2 raises the vendor SDK's own."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-ag2-secret-12345")
+    with pytest.raises(APIError) as caught:
+        _ag2_run("agent", {"message": "hi"}, client=FailingConfig("unused"))
+    shown = (
+        f"{caught.value} {caught.value!r} {caught.value.__cause__!r} {caught.value.__context__!r}"
+    )
+    assert "sk-ag2-secret-12345" not in shown
+    assert "Incorrect API key provided" in str(caught.value)
+    assert caught.value.provider == "ag2"

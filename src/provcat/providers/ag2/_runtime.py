@@ -9,16 +9,18 @@ names a credential option is refused.
 Source: https://pypi.org/project/ag2/1.2.1/ (modules ag2.config, ag2.agent, ag2.events)
 """
 
-from collections.abc import Awaitable, Mapping, Sequence
+import functools
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, Field, field_validator
 
 from provcat.endpoints.agentic import AgentResult
 from provcat.endpoints.endpoint import Endpoint
 from provcat.endpoints.request import RequestModel
-from provcat.errors import EndpointConfigurationError
+from provcat.errors import APIError, APITimeoutError, EndpointConfigurationError
+from provcat.redact import sanitize
 
 if TYPE_CHECKING:
     from ag2.config import ModelConfig
@@ -165,6 +167,41 @@ def transcript(
 ) -> tuple[dict[str, str], ...]:
     earlier = tuple({"name": t.role, "content": t.content} for t in history or ())
     return earlier + tuple({"name": name, "content": text} for name, text in turns)
+
+
+C = TypeVar("C", bound=Callable[..., Awaitable[Any]])
+
+
+def reported(call: C) -> C:
+    """An AG2 endpoint's ``call`` whose failures are provcat's: AG2 and the vendor SDK it drives
+    raise their own errors, whose messages may quote a credential (an SDK's 401 echoes the key
+    it sent), so anything else is an :class:`~provcat.errors.APIError` with a sanitized message
+    (a timeout an :class:`~provcat.errors.APITimeoutError`), the original left unchained."""
+
+    @functools.wraps(call)
+    async def run(self: Endpoint, *args: Any, **kwargs: Any) -> Any:
+        config = self.config
+        try:
+            return await call(self, *args, **kwargs)
+        except (APIError, EndpointConfigurationError, ImportError):  # provcat's own, or an extra
+            raise
+        except TimeoutError:
+            error: APIError = APITimeoutError(
+                f"the agent did not answer within {config.timeout:g} s",
+                provider=config.provider,
+                endpoint=config.endpoint,
+            )
+        except Exception as exc:
+            status = getattr(exc, "status_code", None)
+            error = APIError(
+                f"{type(exc).__name__}: {sanitize(str(exc))}",
+                provider=config.provider,
+                endpoint=config.endpoint,
+                status=status if isinstance(status, int) else None,
+            )
+        raise error
+
+    return cast(C, run)
 
 
 async def within(timeout: float, work: Awaitable[T]) -> T:

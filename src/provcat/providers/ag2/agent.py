@@ -24,6 +24,7 @@ from provcat.providers.ag2._runtime import (
     AG2Result,
     ask_once,
     model_config,
+    reported,
     validated,
 )
 
@@ -65,6 +66,7 @@ class AG2AgentEndpoint(AgenticEndpoint):
     DEFAULT_CONCURRENCY_LIMIT: ClassVar[int] = 1
     DEFAULT_QUEUE_CAPACITY: ClassVar[int] = 3
 
+    @reported
     async def call(
         self,
         request: Mapping[str, Any] | BaseModel | None = None,

@@ -22,7 +22,13 @@ from pydantic import BaseModel, Field, model_validator
 
 from provcat.endpoints.agentic import AgenticEndpoint
 from provcat.endpoints.request import RequestModel
-from provcat.providers.ag2._runtime import AG2ModelConfig, AG2Result, model_config, validated
+from provcat.providers.ag2._runtime import (
+    AG2ModelConfig,
+    AG2Result,
+    model_config,
+    reported,
+    validated,
+)
 
 if TYPE_CHECKING:
     from ag2.tools.final.function_tool import FunctionTool
@@ -133,6 +139,7 @@ class AG2GroupChatEndpoint(AgenticEndpoint):
     DEFAULT_CONCURRENCY_LIMIT: ClassVar[int] = 1
     DEFAULT_QUEUE_CAPACITY: ClassVar[int] = 3
 
+    @reported
     async def call(
         self,
         request: Mapping[str, Any] | BaseModel | None = None,

@@ -22,6 +22,7 @@ from provcat.providers.ag2._runtime import (
     AG2Message,
     AG2Result,
     ask_once,
+    reported,
     validated,
 )
 
@@ -63,6 +64,7 @@ class AG2NlipEndpoint(AgenticEndpoint):
 
     is_cli: ClassVar[bool] = False
 
+    @reported
     async def call(
         self,
         request: Mapping[str, Any] | BaseModel | None = None,
