@@ -6,7 +6,7 @@ import functools
 import os
 import re
 
-__all__ = ["redact_secrets", "sanitize", "url_without_password"]
+__all__ = ["redact_secrets", "sanitize", "secret_name", "url_without_password"]
 
 MAX_LENGTH = 300
 
@@ -30,6 +30,11 @@ def url_without_password(url: str) -> str:
 
 
 @functools.cache
+def secret_name(name: str) -> bool:
+    """Whether an environment variable named ``name`` holds a secret (its value is redacted)."""
+    return _patterns()[0].search(name) is not None
+
+
 def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
     """The secret-name and secret-shape patterns, compiled on the first message (not at import:
     the catalog build imports this module and usually has nothing to sanitize)."""

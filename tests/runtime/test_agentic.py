@@ -21,7 +21,14 @@ from pydantic import BaseModel, ValidationError
 
 from provcat import match_endpoint
 from provcat.endpoints.agentic import AgenticEndpoint, AgentResult
-from provcat.errors import APIError, EndpointConfigurationError
+from provcat.errors import (
+    APIConnectionError,
+    APIError,
+    APITimeoutError,
+    EndpointConfigurationError,
+    InvalidResponseError,
+    RequestValidationError,
+)
 from provcat.providers.ag2._runtime import AG2Result
 from provcat.providers.anthropic.claude_code import ClaudeCodeRequest
 from provcat.providers.google.gemini_code import GeminiCodeRequest
@@ -443,7 +450,9 @@ STAND_IN = textwrap.dedent(
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         open(child_marker, "w").write(str(child.pid))
-    sys.stderr.write("stand-in stderr\\n")
+    sys.stderr.write(os.environ.get("STANDIN_ECHO", "") + "stand-in stderr\\n")
+    for _ in range(int(os.environ.get("STANDIN_MIB", "0"))):  # a CLI that writes without end
+        sys.stdout.write("x" * (1 << 20))
     print(json.dumps({{
         "argv": sys.argv,
         "cwd": os.getcwd(),
@@ -466,7 +475,7 @@ def stand_ins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         script.write_text(STAND_IN.format(python=sys.executable))
         script.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-    for name in ("STANDIN_EXIT", "STANDIN_SLEEP", "STANDIN_MARKER"):
+    for name in ("STANDIN_EXIT", "STANDIN_SLEEP", "STANDIN_MARKER", "STANDIN_ECHO", "STANDIN_MIB"):
         monkeypatch.delenv(name, raising=False)
     work = tmp_path / "work"
     work.mkdir()
@@ -509,8 +518,10 @@ def test_call_timeout_kills_the_process(stand_ins: Path, tmp_path: Path) -> None
     marker = tmp_path / "pid"
     endpoint = _endpoint("gemini_code", timeout=0.5)
     env = {**os.environ, "STANDIN_SLEEP": "30", "STANDIN_MARKER": str(marker)}
-    with pytest.raises(TimeoutError):
+    with pytest.raises(APITimeoutError) as caught:
         _run(endpoint, {"prompt": "slow", "cwd": str(stand_ins)}, env=env)
+    assert str(caught.value).startswith("gemini_code/query_cli: 'gemini' did not finish within")
+    assert "0.5 s (timeout)" in str(caught.value)
     pid = int(marker.read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # killed and reaped
@@ -535,7 +546,7 @@ def test_call_timeout_kills_the_whole_process_group(stand_ins: Path, tmp_path: P
         "STANDIN_MARKER": str(marker),
         "STANDIN_CHILD": str(child_marker),
     }
-    with pytest.raises(TimeoutError):
+    with pytest.raises(APITimeoutError):
         _run(endpoint, {"prompt": "slow", "cwd": str(stand_ins)}, env=env)
     grandchild = int(child_marker.read_text())
     for _ in range(50):
@@ -543,6 +554,89 @@ def test_call_timeout_kills_the_whole_process_group(stand_ins: Path, tmp_path: P
             break
         time.sleep(0.05)
     assert not _alive(grandchild), "the CLI's own children end with it"
+
+
+def test_total_timeout_bounds_the_run_when_shorter(stand_ins: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "pid"
+    endpoint = _endpoint("claude", timeout=5, total_timeout=0.5)
+    env = {**os.environ, "STANDIN_SLEEP": "30", "STANDIN_MARKER": str(marker)}
+    with pytest.raises(APITimeoutError) as caught:
+        _run(endpoint, {"prompt": "slow", "cwd": str(stand_ins)}, env=env)
+    assert "within 0.5 s (total_timeout)" in str(caught.value)
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(marker.read_text()), 0)
+
+
+def test_output_past_max_response_bytes_is_refused_and_the_run_killed(
+    stand_ins: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "pid"
+    endpoint = _endpoint("pi", max_response_bytes=100_000, timeout=10)
+    env = {**os.environ, "STANDIN_MIB": "50", "STANDIN_SLEEP": "30", "STANDIN_MARKER": str(marker)}
+    with pytest.raises(InvalidResponseError) as caught:
+        _run(endpoint, {"prompt": "talk", "cwd": str(stand_ins)}, env=env)
+    assert "more than 100000 bytes" in str(caught.value)
+    assert "max_response_bytes" in str(caught.value)
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(marker.read_text()), 0)  # killed and reaped
+    assert len(_run(_endpoint("pi", max_response_bytes=100_000), {"prompt": "x"}).stdout) < 1000
+
+
+def test_missing_executable_is_a_connection_error_naming_it(
+    stand_ins: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(APIConnectionError) as caught:
+        _run(_endpoint("claude"), {"prompt": "hi"})
+    message = str(caught.value)
+    assert message.startswith("claude_code/query_cli: the 'claude' command was not found")
+    assert "install it" in message and "PATH" in message
+    assert caught.value.never_sent
+
+
+def test_a_cwd_that_is_not_a_directory_names_the_field(stand_ins: Path, tmp_path: Path) -> None:
+    for provider in ("claude", "gemini_code", "pi"):
+        with pytest.raises(RequestValidationError) as caught:
+            _run(_endpoint(provider), {"prompt": "hi", "cwd": str(tmp_path / "missing")})
+        assert caught.value.field == "cwd"
+        assert "not an existing directory" in str(caught.value)
+
+
+def test_a_nul_in_the_request_names_the_field(stand_ins: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    env = {**os.environ, "STANDIN_MARKER": str(marker)}
+    with pytest.raises(RequestValidationError) as caught:
+        _run(_endpoint("codex"), {"prompt": "a\0b"}, env=env)
+    assert caught.value.field == "prompt" and "NUL" in str(caught.value)
+    assert not marker.exists()
+
+
+def test_agent_endpoints_do_not_stream_or_retry(stand_ins: Path) -> None:
+    endpoint = _endpoint("claude")
+    with pytest.raises(RequestValidationError) as caught:
+        endpoint.stream_sync({"prompt": "hi"})
+    assert "do not stream" in str(caught.value) and "call()" in str(caught.value)
+    with pytest.raises(RequestValidationError):
+        endpoint.stream({"prompt": "hi"})
+    with pytest.raises(RequestValidationError) as caught:
+        endpoint.call_sync({"prompt": "hi"}, max_retries=1)
+    assert caught.value.field == "max_retries"
+    assert "run once and are not retried" in str(caught.value)
+    assert "call(..., max_retries" not in str(caught.value)
+
+
+def test_secrets_are_redacted_from_the_output(
+    stand_ins: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PROVCAT_TEST_SERVICE_TOKEN", "tok-abcdef123456")
+    monkeypatch.setenv("STANDIN_ECHO", "leaked tok-abcdef123456 and call-key-987654: ")
+    monkeypatch.setenv("STANDIN_EXIT", "3")
+    endpoint = _endpoint("pi", api_key="call-key-987654")
+    result = _run(endpoint, {"prompt": "hi", "cwd": str(stand_ins)})
+    assert result.returncode == 3 and not result.ok
+    assert result.stderr.startswith("leaked <PROVCAT_TEST_SERVICE_TOKEN redacted> and <api key")
+    for text in (result.stdout, result.stderr, repr(result)):
+        assert "tok-abcdef123456" not in text and "call-key-987654" not in text
 
 
 def test_credentials_reach_the_child_only_through_its_environment(

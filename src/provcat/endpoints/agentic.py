@@ -7,14 +7,28 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from pydantic import BaseModel
 
 from provcat.catalog.specs import EndpointType
-from provcat.endpoints.endpoint import Endpoint
+from provcat.endpoints.endpoint import REDACTED, Endpoint
+from provcat.errors import (
+    APIConnectionError,
+    APIError,
+    APITimeoutError,
+    EndpointConfigurationError,
+    InvalidResponseError,
+    RequestProblem,
+    RequestValidationError,
+)
+
+if TYPE_CHECKING:
+    import asyncio
+
+_CHUNK = 64 * 1024
 
 __all__ = ["AgentResult", "AgenticEndpoint", "flag_args"]
 
@@ -75,37 +89,232 @@ class AgenticEndpoint(Endpoint):
         *,
         client: Any = None,
         env: Mapping[str, str] | None = None,
+        max_retries: int | None = None,
         **kwargs: Any,
     ) -> AgentResult:
+        """Run the command once and return an :class:`AgentResult`; a non-zero exit is a result
+        (``ok`` false), not an error.
+
+        The run is bounded by the endpoint's ``timeout`` (or ``total_timeout`` when shorter): past
+        it the command's whole process group is killed and :class:`~provcat.errors.APITimeoutError`
+        raised; cancelling the call kills it too. Its stdout and stderr together may hold at most
+        ``max_response_bytes``: past that the group is killed and
+        :class:`~provcat.errors.InvalidResponseError` raised. A missing executable is an
+        :class:`~provcat.errors.APIConnectionError`; a ``cwd`` that is not a directory, a NUL
+        character in the command and ``max_retries`` (agent endpoints are not retried) are a
+        :class:`~provcat.errors.RequestValidationError`, before anything runs. The values of
+        secret-named environment variables and the endpoint's key are redacted from the output.
+        """
         import asyncio
 
+        if max_retries is not None:
+            raise self._refused(
+                "max_retries",
+                "does not apply: agent endpoints run once and are not retried",
+                "leave max_retries out",
+            )
         model = self.request_model
         data = self.payload(request, **kwargs)
         validated = model.model_validate(data) if model is not None else data
         argv = self.build_command(validated)
-        process = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            cwd=self.working_directory(validated),
-            env=dict(env) if env is not None else None,
-            start_new_session=True,  # its own process group: a timeout ends the CLI's children too
-        )
+        cwd = self.working_directory(validated)
+        self._check_command(argv, cwd, validated)
+        child_env = dict(env) if env is not None else None
+        config = self.config
+        seconds = min(config.timeout, config.total_timeout or config.timeout)
         try:
-            out, err = await asyncio.wait_for(
-                process.communicate(self.command_input(validated)), timeout=self.config.timeout
+            process = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=cwd,
+                env=child_env,
+                start_new_session=True,  # its own process group: a timeout ends its children too
             )
-        except (TimeoutError, asyncio.CancelledError):
-            _kill_group(process.pid)
-            await process.wait()
+        except OSError as exc:
+            raise self._not_started(argv[0], cwd, exc) from None
+        except ValueError as exc:  # a NUL in the environment (the argv and cwd are checked)
+            raise EndpointConfigurationError(
+                "env", f"{config.provider}/{config.endpoint}: env= is refused ({exc})"
+            ) from None
+        try:
+            async with asyncio.timeout(seconds):
+                out, err = await _collect(
+                    process, self.command_input(validated), config.max_response_bytes
+                )
+                await process.wait()
+        except TimeoutError:
+            await _end(process)
+            setting = "total_timeout" if seconds < config.timeout else "timeout"
+            raise self._fail(
+                APITimeoutError,
+                f"'{argv[0]}' did not finish within {seconds:g} s ({setting}); it was stopped "
+                f"(raise it with match_endpoint(..., {setting}=...))",
+            ) from None
+        except _TooLarge:
+            await _end(process)
+            raise self._fail(
+                InvalidResponseError,
+                f"'{argv[0]}' wrote more than {config.max_response_bytes} bytes to stdout and "
+                "stderr (max_response_bytes); it was stopped",
+            ) from None
+        except BaseException:  # cancelled (Ctrl-C in call_sync included): end the whole group
+            await _end(process)
             raise
+        secrets = self._output_secrets(child_env)
         return AgentResult(
             tuple(argv),
             process.returncode or 0,
-            out.decode(errors="replace"),
-            err.decode(errors="replace"),
+            _redacted(out.decode(errors="replace"), secrets),
+            _redacted(err.decode(errors="replace"), secrets),
         )
+
+    def stream(self, *args: Any, **kwargs: Any) -> NoReturn:
+        """Refused: an agent endpoint runs a command and returns its whole output; use
+        :meth:`call` (or :meth:`call_sync`)."""
+        raise self._refused(
+            "stream",
+            "is not available: agent endpoints do not stream; they run once and return the "
+            "whole output",
+            "use call() or call_sync()",
+        )
+
+    def _refused(self, location: str, message: str, hint: str) -> RequestValidationError:
+        return RequestValidationError(
+            self.config.provider, self.config.endpoint, [RequestProblem(location, message, hint)]
+        )
+
+    def _check_command(self, argv: Sequence[str], cwd: str | None, request: Any) -> None:
+        """Refuse what cannot be run, naming the request field: a NUL in the argv (no OS takes
+        one) and a working directory that is not a directory."""
+        if any("\0" in arg for arg in argv):
+            dumped = request.model_dump() if isinstance(request, BaseModel) else request
+            fields = sorted(_nul_fields(dumped, "")) or ["request"]
+            raise RequestValidationError(
+                self.config.provider,
+                self.config.endpoint,
+                [
+                    RequestProblem(f, "holds a NUL character, which no command line can carry")
+                    for f in fields
+                ],
+            )
+        if cwd is not None and not os.path.isdir(cwd):
+            raise self._refused(
+                "cwd", "is not an existing directory", "create it or give another one"
+            )
+
+    def _not_started(self, executable: str, cwd: str | None, exc: OSError) -> APIError:
+        if cwd is not None and exc.filename == cwd:
+            return self._refused(
+                "cwd", f"cannot be entered ({exc.strerror})", "give an existing directory"
+            )
+        if isinstance(exc, FileNotFoundError):
+            message = (
+                f"the '{executable}' command was not found: install it and put its directory "
+                "on PATH (or on the PATH of the env= given to call)"
+            )
+        else:
+            message = f"the '{executable}' command could not be started ({exc.strerror})"
+        error = self._fail(APIConnectionError, message)
+        error.never_sent = True
+        return error
+
+    def _output_secrets(self, env: Mapping[str, str] | None) -> list[tuple[str, str]]:
+        """(value, replacement) for the endpoint's key and each secret-named variable of the
+        command's environment and of this process's."""
+        from provcat.redact import secret_name
+
+        found: list[tuple[str, str]] = []
+        key = self._api_key()
+        if key and len(key.strip()) >= 4:
+            found.append((key.strip(), REDACTED))
+        for source in (env or {}, os.environ):
+            for name, value in source.items():
+                if len(value) >= 6 and secret_name(name):
+                    found.append((value, f"<{name} redacted>"))
+        return sorted(found, key=lambda pair: -len(pair[0]))  # a longer secret first
+
+
+class _TooLarge(Exception):
+    """The command wrote more than the bound."""
+
+
+async def _collect(
+    process: asyncio.subprocess.Process, data: bytes | None, limit: int
+) -> tuple[bytes, bytes]:
+    """The command's stdout and stderr, read as they come, after writing ``data`` to its stdin;
+    :class:`_TooLarge` as soon as the two together pass ``limit`` bytes (never read further)."""
+    import asyncio
+
+    total = 0
+
+    async def feed() -> None:
+        stdin = process.stdin
+        if stdin is None:
+            return
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # it did not read
+            if data:
+                stdin.write(data)
+                await stdin.drain()
+            stdin.close()
+
+    async def read(stream: asyncio.StreamReader | None, parts: list[bytes]) -> None:
+        nonlocal total
+        while stream is not None and (chunk := await stream.read(_CHUNK)):
+            total += len(chunk)
+            if total > limit:
+                raise _TooLarge
+            parts.append(chunk)
+
+    out: list[bytes] = []
+    err: list[bytes] = []
+    tasks = [
+        asyncio.ensure_future(feed()),
+        asyncio.ensure_future(read(process.stdout, out)),
+        asyncio.ensure_future(read(process.stderr, err)),
+    ]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return b"".join(out), b"".join(err)
+
+
+async def _end(process: asyncio.subprocess.Process) -> None:
+    """Kill the command's process group, close its pipes and reap it. (asyncio's ``wait()``
+    returns once the pipes have closed too, and a pipe left unread past its buffer, as a refused
+    output is, would not reach its end of file.)"""
+    _kill_group(process.pid)
+    transport = getattr(process, "_transport", None)  # asyncio keeps no public handle on it
+    if transport is not None:
+        transport.close()
+    await process.wait()
+
+
+def _redacted(text: str, secrets: Sequence[tuple[str, str]]) -> str:
+    for value, replacement in secrets:
+        if value in text:
+            text = text.replace(value, replacement)
+    return text
+
+
+def _nul_fields(value: Any, path: str) -> set[str]:
+    """The dotted locations of the strings in ``value`` holding a NUL."""
+    if isinstance(value, str):
+        return {path or "request"} if "\0" in value else set()
+    if isinstance(value, Mapping):
+        items: Iterable[tuple[Any, Any]] = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    else:
+        return set()
+    found: set[str] = set()
+    for key, item in items:
+        found |= _nul_fields(item, f"{path}.{key}" if path else str(key))
+    return found
 
 
 def _kill_group(pid: int) -> None:
