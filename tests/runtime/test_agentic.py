@@ -178,14 +178,6 @@ CODEX_MAX: dict[str, Any] = {
 }
 
 
-def _schema_path() -> str:
-    import hashlib
-
-    text = json.dumps(SCHEMA, sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    return os.path.join(tempfile.gettempdir(), f"provcat-codex-schema-{digest}.json")
-
-
 CODEX_MAX_ARGV = [
     "codex",
     "--strict-config",
@@ -351,9 +343,12 @@ def test_codex_maximal_request_argv_maps_every_field() -> None:
     exclusive = {"bypass_approvals", "resume_last"}  # clap conflicts; covered below
     assert set(CODEX_MAX) == _fields(CodexRequest) - exclusive
     endpoint = _endpoint("codex")
-    expected = [_schema_path() if a == "SCHEMA" else a for a in CODEX_MAX_ARGV]
-    assert endpoint.command(CODEX_MAX) == expected
-    assert json.loads(Path(_schema_path()).read_text()) == SCHEMA
+    argv = endpoint.command(CODEX_MAX)
+    schema = Path(argv[argv.index("--output-schema") + 1])
+    assert argv == [str(schema) if a == "SCHEMA" else a for a in CODEX_MAX_ARGV]
+    assert json.loads(schema.read_text()) == SCHEMA
+    # written where no other user can plant a file under its name
+    assert schema.parent.stat().st_mode & 0o077 == 0
     # cwd has a flag (-C/--cd), so the process keeps the caller's working directory
     assert endpoint.working_directory(CodexRequest.model_validate(CODEX_MAX)) is None
 
@@ -992,3 +987,29 @@ def test_an_ag2_failure_is_an_api_error_without_the_key(monkeypatch: pytest.Monk
     assert "sk-ag2-secret-12345" not in shown
     assert "Incorrect API key provided" in str(caught.value)
     assert caught.value.provider == "ag2"
+
+
+def test_a_codex_schema_file_is_never_taken_from_a_folder_others_can_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The schema object is written to a file codex reads; a folder of the shared temporary
+    directory that another user made (or opened) under the expected name is not used."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    planted = tmp_path / f"provcat-{os.getuid()}"
+    planted.mkdir(mode=0o777)
+    planted.chmod(0o777)
+    argv = _endpoint("codex").command({"prompt": "go", "output_schema": SCHEMA})
+    schema = Path(argv[argv.index("--output-schema") + 1])
+    assert schema.parent != planted and json.loads(schema.read_text()) == SCHEMA
+    assert schema.parent.stat().st_mode & 0o077 == 0
+
+
+def test_codex_config_values_are_toml_whatever_they_hold() -> None:
+    """codex parses each -c value as TOML; Python's own TOML reader is the reference."""
+    import tomllib
+
+    values = {"model": "x\U0001f600", "note": "a\x7fb", "quote": 'q"\\'}
+    argv = _endpoint("codex").command({"prompt": "go", "config_overrides": values})
+    pairs = [argv[i + 1] for i, a in enumerate(argv) if a == "-c"]
+    parsed = {k: v for p in pairs for k, v in tomllib.loads(p.replace("=", " = ", 1)).items()}
+    assert {k: parsed[k] for k in values} == values

@@ -227,15 +227,23 @@ def _toml(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
-    import json  # like tempfile below: only when a run is configured, not at catalog build
 
     if isinstance(value, str):
-        return json.dumps(value)  # a JSON string is a valid TOML basic string
+        return _basic(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_basic(str(k))} = {_toml(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"cannot express a {type(value).__name__} as a codex -c value")
+
+
+def _basic(text: str) -> str:
+    """``text`` as a TOML basic string: JSON's escapes are TOML's, but only for the Basic
+    Multilingual Plane (a surrogate pair is no TOML escape), so other characters stay as they
+    are, and DEL, which JSON leaves bare and TOML must escape, is escaped."""
+    import json
+
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _schema_file(schema: str | dict[str, Any] | None) -> str | None:
@@ -248,9 +256,17 @@ def _schema_file(schema: str | dict[str, Any] | None) -> str | None:
 
     text = json.dumps(schema, sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    path = os.path.join(tempfile.gettempdir(), f"provcat-codex-schema-{digest}.json")
+    # in a directory of this user's own: a shared temporary directory would let another user
+    # plant the file under its predictable name and swap the schema
+    uid = getattr(os, "getuid", lambda: None)()
+    folder = os.path.join(tempfile.gettempdir(), f"provcat-{uid}" if uid is not None else "provcat")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    info = os.stat(folder, follow_symlinks=False)
+    if uid is not None and (info.st_uid != uid or info.st_mode & 0o077 or os.path.islink(folder)):
+        folder = tempfile.mkdtemp(prefix="provcat-")  # not ours, or open to others: a new one
+    path = os.path.join(folder, f"codex-schema-{digest}.json")
     if not os.path.exists(path):
-        fd, scratch = tempfile.mkstemp(dir=tempfile.gettempdir(), suffix=".json")
+        fd, scratch = tempfile.mkstemp(dir=folder, suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(scratch, path)
