@@ -704,3 +704,17 @@ def test_a_compatible_chat_endpoint_posts_to_chat_completions(endpoint: str) -> 
         provider="acme", model="m", base_url="http://127.0.0.1:9/v1", openai_compatible=True
     )
     assert model.endpoint.url == "http://127.0.0.1:9/v1/chat/completions"
+
+
+def test_a_compatible_endpoint_without_a_key_says_how_to_call_a_keyless_server() -> None:
+    """Local OpenAI-compatible servers (llama.cpp, LM Studio) often take no key; the message
+    names the setting that says so, and with it nothing is asked."""
+    from provcat.errors import EndpointConfigurationError
+
+    found = match_endpoint("acme", "chat", openai_compatible=True, base_url="http://127.0.0.1:9")
+    with pytest.raises(EndpointConfigurationError, match=r"auth_type='none'"):
+        found.headers()
+    keyless = match_endpoint(
+        "acme", "chat", openai_compatible=True, base_url="http://127.0.0.1:9", auth_type="none"
+    )
+    assert "Authorization" not in keyless.headers()

@@ -123,10 +123,17 @@ class Endpoint:
         key = self._api_key()
         if key is None:
             where = self.config.api_key_env or "api_key"
+            keyless = (
+                " (a server that takes no key: match_endpoint(..., auth_type='none'))"
+                if self.config.openai_compatible
+                else ""
+            )
             raise EndpointConfigurationError(
                 "api_key",
                 f"{self.config.provider}/{self.config.endpoint} needs an API key: "
-                f"set {where}" + ("" if self.config.api_key_env else " in the configuration"),
+                f"set {where}"
+                + ("" if self.config.api_key_env else " in the configuration")
+                + keyless,
             )
         if any(ord(c) < 0x20 or ord(c) == 0x7F for c in key) or key != key.strip():
             where = self.config.api_key_env or "api_key"
