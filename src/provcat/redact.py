@@ -5,10 +5,19 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Sequence
 
-__all__ = ["redact_secrets", "sanitize", "secret_name", "url_without_password"]
+__all__ = [
+    "REDACTED",
+    "redact_secrets",
+    "sanitize",
+    "secret_name",
+    "url_without_password",
+    "without_secrets",
+]
 
 MAX_LENGTH = 300
+REDACTED = "<api key redacted>"  # what a call's own credential becomes
 
 
 @functools.cache
@@ -29,12 +38,12 @@ def url_without_password(url: str) -> str:
     return _userinfo().sub(_hide, url) if "@" in url else url
 
 
-@functools.cache
 def secret_name(name: str) -> bool:
     """Whether an environment variable named ``name`` holds a secret (its value is redacted)."""
     return _patterns()[0].search(name) is not None
 
 
+@functools.cache
 def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
     """The secret-name and secret-shape patterns, compiled on the first message (not at import:
     the catalog build imports this module and usually has nothing to sanitize)."""
@@ -58,11 +67,30 @@ def sanitize(message: str, *, limit: int = MAX_LENGTH) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def redact_secrets(message: str, secrets: list[str], *, limit: int = MAX_LENGTH) -> str:
-    """:func:`sanitize` after replacing each of ``secrets`` (the credentials a call carries,
-    however they were given), stripped and as written, wherever it appears."""
+def without_secrets(text: str, secrets: Sequence[str], *, label: str = REDACTED) -> str:
+    """``text`` with each of ``secrets`` (the credentials a call carries, however they were
+    given; stripped, 4 characters or more) replaced by ``label`` wherever it appears, and any
+    start of one of 8 characters or more too: a field cut at its bound may end inside a key.
+    Nothing else changes (no length bound, whitespace kept)."""
     for secret in secrets:
-        for form in {secret, secret.strip()}:
-            if len(form) >= 4 and form in message:
-                message = message.replace(form, "<api key redacted>")
-    return sanitize(message, limit=limit)
+        secret = secret.strip()
+        if len(secret) < 4:
+            continue
+        head = secret[:8]
+        parts: list[str] = []
+        start = 0
+        while (found := text.find(head, start)) >= 0:
+            end = found + len(head)
+            while (
+                end - found < len(secret) and end < len(text) and text[end] == secret[end - found]
+            ):
+                end += 1
+            parts += (text[start:found], label)
+            start = end
+        text = "".join(parts) + text[start:]
+    return text
+
+
+def redact_secrets(message: str, secrets: list[str], *, limit: int = MAX_LENGTH) -> str:
+    """:func:`sanitize` after :func:`without_secrets`."""
+    return sanitize(without_secrets(message, secrets), limit=limit)

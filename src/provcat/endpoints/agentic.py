@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 from pydantic import BaseModel
 
 from provcat.catalog.specs import EndpointType
-from provcat.endpoints.endpoint import REDACTED, Endpoint
+from provcat.endpoints.endpoint import Endpoint
 from provcat.errors import (
     APIConnectionError,
     APIError,
@@ -24,6 +24,7 @@ from provcat.errors import (
     RequestProblem,
     RequestValidationError,
 )
+from provcat.redact import REDACTED, secret_name, without_secrets
 
 if TYPE_CHECKING:
     import asyncio
@@ -57,8 +58,6 @@ class AgenticEndpoint(Endpoint):
     endpoint_type: ClassVar[EndpointType] = EndpointType.AGENTIC
     is_cli: ClassVar[bool] = True
     executable: ClassVar[str] = ""
-    DEFAULT_CONCURRENCY_LIMIT: ClassVar[int] = 3
-    DEFAULT_QUEUE_CAPACITY: ClassVar[int] = 10
 
     def headers(self) -> dict[str, str]:
         return {}
@@ -223,8 +222,6 @@ class AgenticEndpoint(Endpoint):
     def _output_secrets(self, env: Mapping[str, str] | None) -> list[tuple[str, str]]:
         """(value, replacement) for the endpoint's key and each secret-named variable of the
         command's environment and of this process's."""
-        from provcat.redact import secret_name
-
         found: list[tuple[str, str]] = []
         key = self._api_key()
         if key and len(key.strip()) >= 4:
@@ -295,9 +292,8 @@ async def _end(process: asyncio.subprocess.Process) -> None:
 
 
 def _redacted(text: str, secrets: Sequence[tuple[str, str]]) -> str:
-    for value, replacement in secrets:
-        if value in text:
-            text = text.replace(value, replacement)
+    for value, label in secrets:
+        text = without_secrets(text, [value], label=label)
     return text
 
 

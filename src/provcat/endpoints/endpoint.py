@@ -17,7 +17,7 @@ import copy
 import json
 import os
 import re
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -35,7 +35,7 @@ from provcat.errors import (
     LocalNetworkRefused,
     RequestValidationError,
 )
-from provcat.redact import redact_secrets, sanitize
+from provcat.redact import redact_secrets, sanitize, without_secrets
 
 if TYPE_CHECKING:
     import httpx
@@ -50,7 +50,6 @@ __all__ = ["Endpoint", "EndpointType"]
 _E = TypeVar("_E", bound=APIError)
 
 CONNECT_TIMEOUT = 5.0  # seconds to open a connection, as openai-python and anthropic-sdk-python
-REDACTED = "<api key redacted>"
 # default headers whose value is a credential (Authorization and x-api-key are refused there)
 _SECRET_HEADER = re.compile(r"auth|key|token|secret|passw|credential|cookie|signature", re.I)
 # the text an APIError carries, each cleaned of the call's credentials before it leaves a call
@@ -247,9 +246,9 @@ class Endpoint:
             for name in _TEXT_FIELDS:
                 value = getattr(error, name, None)
                 if isinstance(value, str):
-                    setattr(error, name, _without(value, secrets))
+                    setattr(error, name, without_secrets(value, secrets))
             error.args = tuple(
-                _without(a, secrets) if isinstance(a, str) else a for a in error.args
+                without_secrets(a, secrets) if isinstance(a, str) else a for a in error.args
             )
 
     async def _open(
@@ -490,7 +489,7 @@ class Endpoint:
                 usage=self.config.requires_tokens,
             )
         if isinstance(answer, Result) and answer.request_id:
-            answer.request_id = _without(answer.request_id, self._secrets())
+            answer.request_id = without_secrets(answer.request_id, self._secrets())
         return answer
 
     def stream(
@@ -667,28 +666,6 @@ def _stream_options_take_usage(model: type[BaseModel]) -> bool:
         if isinstance(fields, dict) and "include_usage" in fields:
             return True
     return False
-
-
-def _without(text: str, secrets: Sequence[str]) -> str:
-    """``text`` with each of ``secrets`` replaced wherever it appears, and any start of one of
-    at least 8 characters too: a field shortened to its bound may end inside a key."""
-    for secret in secrets:
-        secret = secret.strip()
-        if len(secret) < 4:
-            continue
-        head = secret[:8]
-        parts: list[str] = []
-        start = 0
-        while (found := text.find(head, start)) >= 0:
-            end = found + len(head)
-            while (
-                end - found < len(secret) and end < len(text) and text[end] == secret[end - found]
-            ):
-                end += 1
-            parts += (text[start:found], REDACTED)
-            start = end
-        text = "".join(parts) + text[start:]
-    return text
 
 
 def attempts_allowed(configured: int, per_call: int | None) -> int:

@@ -63,8 +63,6 @@ class AG2AgentEndpoint(AgenticEndpoint):
     """
 
     is_cli: ClassVar[bool] = False
-    DEFAULT_CONCURRENCY_LIMIT: ClassVar[int] = 1
-    DEFAULT_QUEUE_CAPACITY: ClassVar[int] = 3
 
     @reported
     async def call(

@@ -136,8 +136,6 @@ class AG2GroupChatEndpoint(AgenticEndpoint):
     """
 
     is_cli: ClassVar[bool] = False
-    DEFAULT_CONCURRENCY_LIMIT: ClassVar[int] = 1
-    DEFAULT_QUEUE_CAPACITY: ClassVar[int] = 3
 
     @reported
     async def call(
