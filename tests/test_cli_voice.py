@@ -115,7 +115,7 @@ def test_a_spec_ending_in_a_misspelt_effort_says_so(spec: str, note: str | None)
         ("codex/gpt-5.4", None),  # codex has no model inventory: nothing to compare with
         # nothing after the slash, with or without an inventory to compare with
         ("openai/", "'openai/' names no model after the provider; the vendor would get ''"),
-        ("codex/ ", "'codex/ ' names no model after the provider; the vendor would get ' '"),
+        ("codex/ ", "'codex/' names no model after the provider; the vendor would get ''"),
     ],
 )
 def test_a_spec_naming_a_model_the_catalog_does_not_list_says_so(

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from provcat import model_kwargs, parse_model_spec
 from provcat.cli.main import main
-from provcat.errors import EffortIgnored
+from provcat.errors import EffortIgnored, EndpointNotFound
 from provcat.models.spec import ModelSpec
 
 
@@ -84,10 +84,11 @@ def test_providers_without_a_policy_behave_as_before() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "message"), [("gpt-4o", "names no provider"), ("acme/x", "unknown provider")]
+    ("spec", "error", "message"),
+    [("gpt-4o", ValueError, "names no provider"), ("acme/x", EndpointNotFound, "unknown provider")],
 )
-def test_specs_without_a_known_provider(spec: str, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+def test_specs_without_a_known_provider(spec: str, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
         model_kwargs(spec)
 
 
@@ -101,6 +102,7 @@ def test_cli_text_and_json() -> None:
     result = CliRunner().invoke(main, ["model", "claude", "--format", "json"])
     assert json.loads(result.stdout) == {
         "spec": {"model": "claude_code/sonnet", "effort": None},
+        "effort_override": None,
         "kwargs": {"provider": "claude_code", "model": "sonnet"},
         "warnings": [],
         "notes": [],
@@ -119,15 +121,17 @@ def test_cli_effort_override_is_a_usage_error_when_unknown_and_shown_when_applie
 
 
 def test_an_unknown_provider_in_a_spec_names_the_closest() -> None:
-    with pytest.raises(ValueError, match=r"unknown provider 'opnai' .*did you mean 'openai'"):
+    with pytest.raises(EndpointNotFound, match=r"unknown provider 'opnai' .*did you mean 'openai'"):
         model_kwargs("opnai/gpt-5.4")
-    with pytest.raises(ValueError, match=r"unknown provider 'zzzz' in model spec 'zzzz/x'$"):
+    with pytest.raises(EndpointNotFound, match=r"unknown provider 'zzzz' in model spec 'zzzz/x'$"):
         model_kwargs("zzzz/x")
 
 
-def test_a_parsed_spec_with_an_effort_of_its_own_passes_it_through_the_rules() -> None:
-    # not a generic level: translated and clamped by the rules as written (nothing to map it to)
-    assert model_kwargs(ModelSpec("codex/gpt-5.4", "turbo"))["reasoning_effort"] == "turbo"
+def test_a_parsed_spec_with_an_effort_of_its_own_goes_through_the_rules() -> None:
+    # the effort of a ModelSpec is checked as effort= is (not a generic level: refused)...
+    with pytest.raises(ValueError, match="effort 'turbo' is not one of"):
+        model_kwargs(ModelSpec("codex/gpt-5.4", "turbo"))
+    # ...and translated and clamped as a suffix is
     assert model_kwargs(ModelSpec("claude/opus-4-7", "ultra"))["effort"] == "max"
 
 

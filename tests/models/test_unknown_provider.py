@@ -1,6 +1,6 @@
 """parse_model_spec and model_kwargs agree on a provider the catalog does not know: the same
 words, a warning where lionagi's answer must stay (parse), an error where a call would follow
-(model_kwargs)."""
+(model_kwargs: EndpointNotFound, as match_endpoint raises for the provider)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from provcat import model_kwargs, parse_model_spec
-from provcat.errors import UnknownProviderWarning
+from provcat.errors import EndpointNotFound, ProviderCatalogError, UnknownProviderWarning
 
 
 @pytest.mark.parametrize(
@@ -27,9 +27,12 @@ def test_both_say_the_same_words(spec: str, words: str) -> None:
         parsed = parse_model_spec(spec)
     assert str(caught[0].message) == words
     assert parsed.model == spec.rpartition("-high")[0] or parsed.model == spec  # lionagi's answer
-    with pytest.raises(ValueError) as raised:
+    with pytest.raises(EndpointNotFound) as raised:
         model_kwargs(spec)
     assert str(raised.value) == words
+    assert isinstance(raised.value, ProviderCatalogError) and not isinstance(
+        raised.value, ValueError
+    )
 
 
 def test_a_known_provider_and_a_bare_model_are_silent() -> None:

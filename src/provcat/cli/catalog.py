@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import warnings
 from typing import Any
 
@@ -169,13 +170,16 @@ def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, f
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DeprecationWarning)
-            parsed = parse_model_spec(spec)
+            # surrounding whitespace is no part of a spec to model_kwargs: the parse shown too
+            parsed = parse_model_spec(spec.strip())
             kwargs = model_kwargs(parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
     except (ValueError, ProviderCatalogError) as exc:
+        # the Python spelling of an effort given apart; say the option here
+        message = re.sub(r"with effort='([a-z]+)'", r"with --effort \1", str(exc))
         if fmt == "json":
-            click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
+            click.echo(json.dumps({"error": type(exc).__name__, "message": message}, indent=2))
             raise SystemExit(1) from None
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(message) from None
     said = [str(w.message) for w in caught]  # a deprecated or retired model, an ignored effort
     notes = [
         note
@@ -192,6 +196,7 @@ def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, f
     if fmt == "json":
         result = {
             "spec": {"model": parsed.model, "effort": parsed.effort},
+            "effort_override": effort,  # --effort, which wins over the spec's own (null: none)
             "kwargs": kwargs,
             "warnings": said,
             "notes": notes,

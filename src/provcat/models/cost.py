@@ -42,6 +42,7 @@ from typing import Any
 from provcat.errors import PricingUnavailable
 from provcat.models.fees import FeeLine, fee_lines
 from provcat.models.inventory import find_model
+from provcat.models.lifecycle import day_of
 from provcat.models.prices import Fee, Prices, PriceSet
 from provcat.models.usage import USAGE_FIELDS, TokenUsage
 from provcat.models.usage_input import to_usage
@@ -222,11 +223,9 @@ def estimate_cost(
     options: Mapping[str, str] | None = None,
 ) -> Cost:
     """The cost of ``usage`` on ``model`` of ``provider`` at the prices in force on ``as_of``
-    (default today), with the fees the model lists; ``options`` names the request options a fee
+    (default today; a datetime is read as its date), with the fees the model lists; ``options`` names the request options a fee
     depends on, such as ``{"search_context_size": "high"}`` (see the module docstring)."""
-    if as_of is not None and not isinstance(as_of, date):
-        raise TypeError(f"as_of must be a datetime.date, not {type(as_of).__name__}")
-    day = as_of or date.today()
+    day = day_of(as_of)  # a datetime is read as its date
     info = find_model(provider, model)
     where = f"model '{info.provider}/{info.id}'"
     prices = info.prices_on(day)

@@ -18,7 +18,7 @@ from typing import Any
 
 from provcat.catalog.keys import canonical_key
 from provcat.errors import ModelDeprecated, ModelNotFound, ModelRetired
-from provcat.models.lifecycle import state
+from provcat.models.lifecycle import day_of, state
 from provcat.models.prices import (
     PriceChange,
     PricePeriod,
@@ -40,6 +40,8 @@ __all__ = [
     "PriceTier",
     "Prices",
     "check_model_use",
+    "check_use",
+    "dated_model",
     "get_model",
     "list_models",
     "lookup_model",
@@ -86,10 +88,15 @@ class ModelInfo:
     dated: bool = field(default=False, repr=False, compare=False)
 
     def lifecycle(self, as_of: date | None = None) -> str:
-        """``preview``, ``active``, ``deprecated`` or ``retired`` on ``as_of`` (default today)."""
+        """``preview``, ``active``, ``deprecated`` or ``retired`` on ``as_of`` (default today; a
+        datetime is read as its date). The deprecation and shutdown dates apply; the release date
+        does not: a day before it is judged as ``status`` as written
+        (:mod:`provcat.models.lifecycle`)."""
         if not self.dated:
+            if as_of is not None:
+                day_of(as_of)  # the same TypeError whatever the model
             return self.status
-        return state(self.status, self.deprecation_date, self.shutdown_date, as_of or date.today())
+        return state(self.status, self.deprecation_date, self.shutdown_date, day_of(as_of))
 
     @property
     def prices(self) -> Prices | None:
@@ -99,22 +106,26 @@ class ModelInfo:
     def prices_on(self, as_of: date | None = None) -> Prices | None:
         """The prices in force on ``as_of`` (default today); None when the catalog lists none
         for that day."""
+        if as_of is not None:
+            as_of = day_of(as_of)  # a TypeError for what is no date, whatever the prices
         periods = self.price_periods
         if len(periods) == 1 and periods[0].start is None and periods[0].end is None:
             return periods[0].prices  # no schedule: no day to compare
-        found = period_on(periods, as_of or date.today())
+        found = period_on(periods, day_of(as_of))
         return found.prices if found is not None else None
 
     def next_price_change(self, as_of: date | None = None) -> PriceChange | None:
         """The first change of the prices after ``as_of`` (default today), or None."""
+        day = day_of(as_of)
         if not any(p.start or p.end for p in self.price_periods):
             return None
-        return next_change(self.price_periods, as_of or date.today())
+        return next_change(self.price_periods, day)
 
     def as_dict(self, as_of: date | None = None) -> dict[str, Any]:
         """Plain JSON-ready data (prices as decimal strings): ``prices`` are those in force on
         ``as_of`` (default today), ``next_price_change`` the next announced change, and
         ``price_schedule`` every period where the vendor announced a change."""
+        as_of = day_of(as_of)
         out: dict[str, Any] = {}
         for name in self.__dataclass_fields__:
             if name in ("dated", "price_periods"):
@@ -299,17 +310,18 @@ def get_model(provider: str, model: str, *, as_of: date | None = None) -> ModelI
     """The model ``model`` (id or alias) of ``provider`` (key or alias).
 
     Raises :class:`ModelRetired` when it is retired or its shutdown date is on or before
-    ``as_of`` (default today), :class:`ModelNotFound` (with the closest ids) when the provider
-    lists no such model, :class:`TypeError` for a non-string. A deprecated model is returned with
-    a :class:`ModelDeprecated` warning.
+    ``as_of`` (default today; a datetime is read as its date), :class:`ModelNotFound` (with the
+    closest ids) when the provider lists no such model, :class:`TypeError` for a non-string or an
+    ``as_of`` that is no date. A deprecated model is returned with a :class:`ModelDeprecated`
+    warning.
     """
+    if as_of is not None:
+        as_of = day_of(as_of)
     try:
         info = _INVENTORY.memo[provider][model]
     except (KeyError, TypeError):
         info = _INVENTORY.find(provider, model)
     if info.dated:
-        if as_of is not None and not isinstance(as_of, date):
-            raise TypeError(f"as_of must be a datetime.date, not {type(as_of).__name__}")
         now = info.lifecycle(as_of)
         if now == "retired":
             raise ModelRetired(info.provider, info.id, info.shutdown_date, info.successor)
@@ -332,14 +344,15 @@ def list_models(
     as_of: date | None = None,
 ) -> tuple[ModelInfo, ...]:
     """Models sorted by (provider, id), filtered: ``status`` is the lifecycle on ``as_of``
-    (default today); a capability filter keeps models whose recorded flag equals it."""
+    (default today; a datetime is read as its date); a capability filter keeps models whose
+    recorded flag equals it."""
     if status is not None and status not in STATUSES:
         raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
     if provider is None:
         keys = sorted(_INVENTORY._data()[0])
     else:
         keys = [_INVENTORY.provider_key(provider)]
-    day = as_of or date.today()
+    day = day_of(as_of)
     found = []
     for key in keys:
         for m in _INVENTORY.models(key):
@@ -378,6 +391,15 @@ def check_model_use(provider_key: str, model: str, stacklevel: int = 3) -> None:
     ``stacklevel`` points the warning at the caller's line (Python shows a DeprecationWarning
     only there), counted from this function.
     """
+    info = dated_model(provider_key, model)
+    if info is not None:
+        check_use(info, stacklevel + 1)
+
+
+def dated_model(provider_key: str, model: str) -> ModelInfo | None:
+    """The model ``model`` of ``provider_key`` when the inventory lists it with a lifecycle date
+    or status (the models :func:`check_use` can act on), else None. A fact of the inventory,
+    not of the day: callers may remember it and judge it on each use."""
     if not isinstance(model, str):
         raise TypeError(f"model must be a str, not {type(model).__name__}")
     try:
@@ -389,9 +411,14 @@ def check_model_use(provider_key: str, model: str, stacklevel: int = 3) -> None:
     elif dated:
         info = dated.get(model.strip().casefold())
     else:
-        return  # nothing the provider lists can be deprecated or retired
-    if info is None or not info.dated:
-        return
+        return None  # nothing the provider lists can be deprecated or retired
+    return info if info is not None and info.dated else None
+
+
+def check_use(info: ModelInfo, stacklevel: int = 2) -> None:
+    """The lifecycle check of a model in use, judged today and in strict mode as set now:
+    deprecated warns; retired raises :class:`ModelRetired` when strict and warns otherwise.
+    ``stacklevel`` is counted from this function."""
     now = info.lifecycle()
     if now == "retired":
         if is_strict():

@@ -17,10 +17,10 @@ from provcat.catalog.keys import canonical_key
 from provcat.catalog.publish import current
 from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderModelPolicy
-from provcat.errors import EffortIgnored
+from provcat.errors import EffortIgnored, EndpointNotFound
 from provcat.models.effort import EFFORT_LEVELS
-from provcat.models.inventory import check_model_use
-from provcat.models.reasoning import inventory_effort, split_known
+from provcat.models.inventory import ModelInfo, check_use, dated_model, lookup_model
+from provcat.models.reasoning import endpoint_key, inventory_effort, split_known
 from provcat.models.spec import ModelSpec, read_spec, unknown_provider
 from provcat.models.tables import effort_value, spec_tables
 
@@ -58,6 +58,12 @@ def model_kwargs(
     """The kwargs for ``spec``: ``provider``, ``model``, the effort as the vendor takes it, and
     the yolo / bypass (bypass beats yolo) / fast kwargs the provider declares.
 
+    ``spec`` is a string or a :class:`ModelSpec`; a ModelSpec reads as the string it was parsed
+    from (its effort is checked and translated as a suffix is), so
+    ``model_kwargs(parse_model_spec(s)) == model_kwargs(s)``. Surrounding whitespace is not part
+    of the spec. A model the provider's inventory lists (matched case-insensitively) is returned
+    in the catalog's spelling; any other passes through as written.
+
     ``effort`` overrides the spec's own suffix. Where the provider's policy translates efforts,
     its kwarg carries it. Otherwise, where the inventory lists the model's reasoning efforts and
     the effort is one of them, the request field of ``endpoint`` (default: the provider's
@@ -67,24 +73,89 @@ def model_kwargs(
     with an :class:`EffortIgnored` warning. A provider whose policy refuses effort suffixes
     (``gemini/m-high`` is a ValueError, as in lionagi) still takes ``effort=`` for a model that
     declares that effort, and raises for any other. Fast mode where the provider declares none is an
-    error. A model the provider's inventory marks deprecated warns (:class:`ModelDeprecated`); a
+    error. A provider the catalog does not know, or an ``endpoint`` the provider does not have,
+    is :class:`EndpointNotFound`, as ``match_endpoint`` says it. A model the provider's inventory
+    marks deprecated on the day of the call warns (:class:`ModelDeprecated`) on every call; a
     retired one warns too, and raises :class:`ModelRetired` in strict mode.
     """
-    if not isinstance(spec, (str, ModelSpec)):
-        raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
+    if type(spec) is not str:
+        _check_spec(spec)
     if effort is not None and not isinstance(effort, str):
         raise TypeError(f"effort must be a str, not {type(effort).__name__}")
     if endpoint is not None and not isinstance(endpoint, str):
         raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
-    kwargs, dropped = _apply(current(), spec, yolo, bypass, fast, effort, endpoint)
+    kwargs, dropped, dated, nested = _apply(current(), spec, yolo, bypass, fast, effort, endpoint)
+    if dated is not None:
+        # judged on the day of the call, on every call (never remembered): deprecated warns,
+        # retired warns or, in strict mode as it is set now, raises (the warning at our caller)
+        check_use(dated, stacklevel=3)
     if dropped is not None:
         warnings.warn(EffortIgnored(dropped), stacklevel=2)
     # the caller may change its dict: each call gets its own copy of the remembered one
+    if not nested:
+        return dict(kwargs)
     return {k: copy.deepcopy(v) if isinstance(v, (dict, list)) else v for k, v in kwargs.items()}
 
 
-# a pure function of its arguments and the snapshot, remembered (the lifecycle check warns on
-# the first application of a spec; Python shows a warning once per place anyway)
+def _check_spec(spec: object) -> None:
+    """A TypeError unless ``spec`` is a str or a ModelSpec of strings."""
+    if isinstance(spec, ModelSpec):
+        if not isinstance(spec.model, str):
+            raise TypeError(f"a model spec must be a str, not {type(spec.model).__name__}")
+        if spec.effort is not None and not isinstance(spec.effort, str):
+            raise TypeError(f"effort must be a str, not {type(spec.effort).__name__}")
+    elif not isinstance(spec, str):
+        raise TypeError(f"a model spec must be a str, not {type(spec).__name__}")
+
+
+def _level(effort: str) -> str:
+    """A generic effort level as given (``effort=``, a ModelSpec's effort): ASCII case and
+    surrounding whitespace folded, or a ValueError."""
+    folded = effort.strip().lower() if effort.isascii() else effort
+    if folded not in EFFORT_LEVELS:
+        raise ValueError(f"effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}")
+    return folded
+
+
+def _spelling(provider: str, name: str) -> str:
+    """The catalog's own spelling of ``name`` when the provider's inventory lists it (its id or
+    the alias it matched, compared after ``strip().casefold()``), else ``name`` as written."""
+    info = lookup_model(provider, name)
+    if info is None:
+        return name
+    key = canonical_key(name)
+    if canonical_key(info.id) == key:
+        return info.id
+    return next((alias for alias in info.aliases if canonical_key(alias) == key), name)
+
+
+def _no_provider(snapshot: CatalogSnapshot, model: str, effort: str | None) -> str:
+    """Why a spec without ``provider/`` cannot be applied, and what to write instead."""
+    written = str(ModelSpec(model, effort))
+    key = canonical_key(model)
+    provider = snapshot.provider_index.get(key)
+    alias = spec_tables(snapshot).aliases.get(key) if effort is not None else None
+    if alias is not None:  # "claude-high": lionagi read it as the bare model 'claude' too
+        other = f", or {model}/<model>-{effort} for another model" if provider else ""
+        return (
+            f"'{written}' names no provider: the model alias '{model}' ({alias.target}) expands "
+            f"only as the whole spec, without an effort suffix; write '{alias.target}-{effort}', "
+            f"or '{model}' with effort='{effort}'{other}"
+        )
+    if provider is not None:
+        suffix = f"-{effort}" if effort else ""
+        which = f" ({provider})" if provider != model else ""
+        return (
+            f"'{written}' names no model: '{model}' is a provider{which}; "
+            f"write it as {model}/<model>{suffix}"
+        )
+    return f"'{written}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
+
+
+# a pure function of its arguments and the snapshot (the inventory's facts included), remembered:
+# a spec seen before costs about 0.5 us a call against 3-4 us for a fresh one (make bench
+# BENCH=modelspec). What depends on the day or on strict mode, the lifecycle check, is
+# model_kwargs' own, on every call.
 @lru_cache(maxsize=4096)
 def _apply(
     snapshot: CatalogSnapshot,
@@ -94,42 +165,37 @@ def _apply(
     fast: bool,
     effort: str | None,
     endpoint: str | None = None,
-) -> tuple[dict[str, Any], str | None]:
-    parsed: tuple[str, str | None]  # (model, effort): a ModelSpec's fields
-    if isinstance(spec, ModelSpec):
-        parsed = spec
-        provider_raw, slash, model = spec.model.partition("/")
-        found = (
-            spec_tables(snapshot).providers.get(provider_raw.strip().casefold()) if slash else None
-        )
-        name: str | None = model if slash else None
+) -> tuple[dict[str, Any], str | None, ModelInfo | None, bool]:
+    """The kwargs, why an effort is dropped (None: it is not), the model the inventory lists
+    with lifecycle dates (None: none; the caller judges it on the day), and whether a kwarg's
+    value is a dict or a list (the caller copies those)."""
+    if isinstance(spec, ModelSpec):  # one path: read as the string it was parsed from
+        own = _level(spec.effort) if spec.effort is not None else None
+        (model, parsed_effort), name, found = read_spec(snapshot, spec.model.strip(), own)
     else:
-        parsed, name, found = read_spec(snapshot, spec)
-    if effort is not None:
-        if not isinstance(effort, str):
-            raise TypeError(f"effort must be a str, not {type(effort).__name__}")
-        folded = effort.strip().lower() if effort.isascii() else effort
-        if folded not in EFFORT_LEVELS:
-            raise ValueError(f"effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}")
-        effort = folded
-    else:
-        effort = parsed[1]
+        (model, parsed_effort), name, found = read_spec(snapshot, spec.strip())
+    effort = _level(effort) if effort is not None else parsed_effort
     if name is None:
-        raise ValueError(
-            f"'{parsed[0]}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
-        )
+        raise ValueError(_no_provider(snapshot, model, parsed_effort))
     if found is None:
-        provider_raw = parsed[0].partition("/")[0]
-        raise ValueError(unknown_provider(snapshot, provider_raw, ModelSpec(*parsed)))
+        provider_raw = model.partition("/")[0]
+        raise EndpointNotFound(
+            canonical_key(provider_raw),
+            canonical_key(endpoint) if endpoint is not None else "",
+            (),
+            reason=unknown_provider(snapshot, provider_raw, ModelSpec(model, parsed_effort)),
+        )
     provider = found.provider
-    # deprecated: warns; retired: raises when strict (the warning at model_kwargs' caller)
-    check_model_use(provider, name, stacklevel=4)
+    if endpoint is not None:  # fails closed, whether or not an effort needs its field
+        endpoint = endpoint_key(snapshot, provider, endpoint)
+    name = name.strip()
     dropped: str | None = None
     plain = found.effort_kwarg is None and not found.refuses_effort and not found.effort_in_name
     if plain and effort is None:
         known = split_known(provider, name)  # a suffix the grammar kept in a vendor id with "/"
         if known is not None:
             name, effort = known
+    name = _spelling(provider, name)
     kwargs: dict[str, Any] = {"provider": provider, "model": name}
     if plain and effort is not None:
         fields, why = inventory_effort(snapshot, provider, name, effort, endpoint)
@@ -141,18 +207,14 @@ def _apply(
         if kwarg is not None:
             values = found.effort_values  # empty: no clamp rule names a model
             table = (
-                values.get(name.strip().casefold(), found.effort_values_other)
+                values.get(name.casefold(), found.effort_values_other)
                 if values
                 else found.effort_values_other
             )
-            value = table.get(effort)  # None only for an effort a caller's own ModelSpec carries
-            if value is None:
-                assert found.policy is not None
-                value = translate_effort(found.policy, effort, name)
-            kwargs[kwarg] = value
+            kwargs[kwarg] = table[effort]  # every generic level is in every table
         elif found.refuses_effort:
             # the spec grammar takes no suffix here, but a model that declares its efforts
-            # takes one given as the keyword (or in a ModelSpec) in its protocol's field
+            # takes one given as the keyword in its protocol's field
             fields, why = inventory_effort(snapshot, provider, name, effort, endpoint)
             if why is not None:
                 raise ValueError(f"effort '{effort}' cannot be sent for '{provider}/{name}': {why}")
@@ -168,4 +230,5 @@ def _apply(
         if not found.fast_kwargs:
             raise ValueError(f"{provider} has no fast mode")
         kwargs.update(found.fast_kwargs)
-    return kwargs, dropped
+    nested = any(isinstance(v, (dict, list)) for v in kwargs.values())
+    return kwargs, dropped, dated_model(provider, name), nested

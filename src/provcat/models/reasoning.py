@@ -21,12 +21,13 @@ import importlib
 from collections.abc import Mapping
 from typing import Any, get_args
 
-from provcat.catalog.keys import canonical_key
+from provcat.catalog.keys import canonical_key, suggest
 from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.errors import EndpointNotFound
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.inventory import ModelInfo, lookup_model
 
-__all__ = ["EFFORT_FIELDS", "effort_field", "inventory_effort"]
+__all__ = ["EFFORT_FIELDS", "effort_field", "endpoint_key", "inventory_effort"]
 
 EFFORT_FIELDS: Mapping[str, tuple[str, ...]] = {
     "openai-chat": ("reasoning_effort",),
@@ -69,17 +70,47 @@ def _model_field(reference: str | None) -> tuple[str, ...] | None:
     return next((path for path in _MODEL_FIELDS if _declares(model, path)), None)
 
 
+def endpoint_key(snapshot: CatalogSnapshot, provider: str, endpoint: str) -> str:
+    """The canonical key of the endpoint ``endpoint`` (any spelling) of canonical ``provider``;
+    :class:`EndpointNotFound` in the words and with the "did you mean" of ``match_endpoint``
+    when the provider has no such endpoint (an empty one names the provider's only endpoint)."""
+    entry = snapshot.providers[provider]
+    ekey = canonical_key(endpoint)
+    if not ekey:
+        if len(entry.endpoints) == 1:
+            return next(iter(entry.endpoints))
+        reason = f"{provider} has {len(entry.endpoints)} endpoints: name one"
+        raise EndpointNotFound(provider, ekey, entry.available_endpoints(), reason=reason)
+    key = entry.endpoint_index.get(ekey)
+    if key is None:
+        close = suggest(ekey, entry.endpoint_index)
+        hint = f" ({close})" if close else ""
+        raise EndpointNotFound(
+            provider,
+            ekey,
+            entry.available_endpoints(),
+            reason=f"{provider} has no endpoint '{ekey}'{hint}",
+        )
+    return key
+
+
 def effort_field(
     snapshot: CatalogSnapshot, provider: str, endpoint: str | None = None
 ) -> tuple[tuple[str, ...] | None, str]:
     """The request field (a path) that carries an effort for ``endpoint`` of canonical
     ``provider``, or None, and the endpoint's name for messages. Without ``endpoint``: the
-    provider's ``chat`` endpoint, or its successor once the vendor has retired it."""
-    entry = snapshot.providers.get(provider)
-    spelling = canonical_key(endpoint) if endpoint is not None else "chat"
-    key = entry.endpoint_index.get(spelling) if entry is not None else None
-    if entry is None or key is None:
-        return None, f"{provider}/{endpoint or 'chat'}"
+    provider's ``chat`` endpoint, or its successor once the vendor has retired it (None when it
+    has none). An endpoint the provider does not have is :class:`EndpointNotFound`."""
+    if endpoint is not None:
+        entry = snapshot.providers[provider]
+        key: str | None = endpoint_key(snapshot, provider, endpoint)
+    else:
+        found = snapshot.providers.get(provider)
+        if found is None:
+            return None, f"{provider}/chat"
+        entry, key = found, found.endpoint_index.get("chat")
+    if key is None:
+        return None, f"{provider}/chat"
     record = entry.endpoints[key]
     life = record.lifecycle
     if endpoint is None and life and life["status"] == "retired" and life["successor"]:

@@ -86,18 +86,24 @@ def _parsed(snapshot: CatalogSnapshot, spec: str) -> tuple[ModelSpec, str | None
 
 
 def unknown_provider(snapshot: CatalogSnapshot, provider_raw: str, spec: ModelSpec) -> str:
-    """The one wording of "this spec names no provider the catalog knows"."""
+    """The one wording of "this spec names no provider the catalog knows" (the provider as
+    written, without surrounding whitespace)."""
     close = suggest(canonical_key(provider_raw), snapshot.provider_index)
     hint = f"; {close}" if close else ""
-    return f"unknown provider '{provider_raw}' in model spec '{spec}'{hint}"
+    return f"unknown provider '{provider_raw.strip()}' in model spec '{spec}'{hint}"
 
 
 def read_spec(
-    snapshot: CatalogSnapshot, spec: str
+    snapshot: CatalogSnapshot, spec: str, effort: str | None = None
 ) -> tuple[tuple[str, str | None], str | None, SpecProvider | None]:
     """The parse of ``spec`` as a plain ``(model, effort)`` pair (the fields of its ModelSpec,
     which model_kwargs does not need to build), the model part of its ``provider/model`` (None:
     no provider), and the provider it names (None: none, or not one the catalog knows).
+
+    ``effort`` is the effort of a parsed ModelSpec whose model ``spec`` is: the spec is then read
+    as ``f"{spec}-{effort}"`` is, with the suffix split off already (the model part is not split
+    again, and is no whole-spec alias), so that a ModelSpec and the string it was parsed from
+    read the same.
 
     One pass: each part is split and canonicalized once at most, the effort suffix is one read of
     a table, and the provider is one read of the snapshot's spec tables (model_kwargs goes on from
@@ -110,10 +116,12 @@ def read_spec(
         key = spec.strip().casefold()
         if not key:
             raise ValueError("the model spec is empty")
-        alias = tables.aliases.get(key)
+        alias = tables.aliases.get(key) if effort is None else None
         if alias is not None:
             return (alias.target, None), alias.model, alias.provider
         if not slash:  # a bare model: only the effort suffix to read
+            if effort is not None:
+                return (spec, effort), None, None
             name, _, suffix = spec.rpartition("-")
             level = _SUFFIXES.get(suffix) if name else None
             if level is not None:
@@ -123,14 +131,19 @@ def read_spec(
     found = providers.get(provider_raw)  # a canonical spelling as written: one read
     if found is None:
         found = providers.get(provider_raw.strip().casefold())
-    name, _, suffix = model.rpartition("-")
-    level = _SUFFIXES.get(suffix) if name else None
-    if level is not None and "/" not in name:  # vendor ids such as qwen/qwen3-max are literal
+    if effort is not None:
+        name, level = model, effort
+    else:
+        name, _, suffix = model.rpartition("-")
+        # vendor ids such as qwen/qwen3-max are literal
+        level = _SUFFIXES.get(suffix) if name and "/" not in name else None
+    if level is not None:
         if found is not None:
             if found.refuses_effort:
+                written = spec if effort is None else f"{spec}-{effort}"
                 raise ValueError(
                     f"Provider '{provider_raw}' does not support effort levels. "
-                    f"Remove '-{level}' from '{spec}'."
+                    f"Remove '-{level}' from '{written}'."
                 )
             if found.model_prefix:
                 name = _with_prefix(name, found.model_prefix, found.model_prefix_for)
