@@ -33,7 +33,8 @@ The hub's errors live in :mod:`provcat.hub.errors` and the tool-schema compiler'
     Exception
     └── LocalAddressError                 the network guard's refusal (a call raises
                                           LocalNetworkRefused)
-    DeprecationWarning
+    FutureWarning                         (shown by default: a vendor's deprecation concerns
+    │                                     whoever runs the application, not only its authors)
     ├── EndpointDeprecated                deprecated (or retired, outside strict mode) endpoint
     └── ModelDeprecated                   deprecated (or retired, outside strict mode) model
     UserWarning
@@ -159,9 +160,12 @@ class _LifecycleRetired(ProviderCatalogError):
         super().__init__(f"{self._kind} '{provider}/{name}' is retired{since}{instead}")
 
 
-class _LifecycleDeprecated(DeprecationWarning):
+class _LifecycleDeprecated(FutureWarning):
     """One wording for every deprecation warning (endpoint, model), the retired-but-not-strict
-    case included: names the shutdown date and the successor."""
+    case included: names the shutdown date and the successor. A FutureWarning, which Python
+    shows by default wherever the call is made: a DeprecationWarning is hidden outside
+    ``__main__``, so an application calling from its own modules never saw that its model
+    shuts down (or that its calls fail)."""
 
     _kind = "thing"
 

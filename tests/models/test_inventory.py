@@ -3,10 +3,14 @@ acme test catalog (tests/catalogs/models/providers/acme.yaml) compiled by the ge
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,7 +89,6 @@ def test_deprecated_returns_with_a_warning_naming_date_and_successor() -> None:
     with pytest.warns(ModelDeprecated) as record:
         info = get_model("acme", "acme-old", as_of=date(2026, 12, 1))
     assert info.id == "acme-old"
-    assert issubclass(ModelDeprecated, DeprecationWarning)
     text = str(record[0].message)
     assert "2027-01-14" in text and "acme-large-2" in text
 
@@ -150,9 +153,28 @@ def test_imodel_warns_and_refuses_a_retired_model_as_match_endpoint_does() -> No
         set_strict(None)
 
 
+def test_an_application_module_shows_the_warning_by_default(tmp_path: Path) -> None:
+    """Found by a tester: as DeprecationWarnings, the lifecycle warnings were hidden whenever the
+    call was made from an application's own module (Python shows those only in ``__main__``), so
+    an app never heard that its model shuts down, or that its calls fail."""
+    (tmp_path / "appmod.py").write_text(
+        "from provcat import match_endpoint\n"
+        "def start():\n"
+        "    match_endpoint('openai', 'chat', request_defaults={'model': 'gpt-4.1-mini'})\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "main.py").write_text("import appmod\nappmod.start()\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONWARNINGS", "PROVCAT_STRICT")}
+    done = subprocess.run(
+        [sys.executable, "main.py"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ModelDeprecated" in done.stderr and "openai/gpt-4.1-mini" in done.stderr
+    assert "appmod.py" in done.stderr  # pointed at the application's line
+
+
 def test_the_warnings_point_at_the_callers_line() -> None:
-    """Python shows a DeprecationWarning by default only where the caller's code made the call:
-    model_kwargs' warning pointed into provcat, so users never saw it."""
+    """model_kwargs' warning pointed into provcat: it is shown at the caller's line."""
     with pytest.warns(ModelDeprecated) as caught:
         model_kwargs("acme/acme-old")
     with pytest.warns(ModelDeprecated) as matched:

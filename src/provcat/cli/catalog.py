@@ -68,7 +68,8 @@ def resolve(
     overrides: dict[str, Any] = {"base_url": base_url} if base_url else {}
     try:
         with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", DeprecationWarning)
+            warnings.simplefilter("always", DeprecationWarning)  # the staged fallback's
+            warnings.simplefilter("always", FutureWarning)  # a deprecated endpoint or model
             ep = match_endpoint(
                 provider, endpoint, openai_compatible=openai_compatible, **overrides
             )
@@ -169,7 +170,8 @@ def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, f
     """Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller passes."""
     try:
         with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", DeprecationWarning)
+            warnings.simplefilter("always", DeprecationWarning)  # the staged fallback's
+            warnings.simplefilter("always", FutureWarning)  # a deprecated endpoint or model
             # surrounding whitespace is no part of a spec to model_kwargs: the parse shown too
             parsed = parse_model_spec(spec.strip())
             kwargs = model_kwargs(parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort)

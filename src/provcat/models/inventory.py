@@ -388,8 +388,7 @@ def check_model_use(provider_key: str, model: str, stacklevel: int = 3) -> None:
     """For an endpoint or model spec about to use ``model``: warn when it is deprecated; when it
     is retired, raise :class:`ModelRetired` in strict mode and warn otherwise. A model the
     provider does not list (or a provider without inventory) passes: the inventory may be partial.
-    ``stacklevel`` points the warning at the caller's line (Python shows a DeprecationWarning
-    only there), counted from this function.
+    ``stacklevel`` points the warning at the caller's line, counted from this function.
     """
     info = dated_model(provider_key, model)
     if info is not None:
