@@ -76,6 +76,16 @@ _as_of = click.option(
 )
 
 
+def folder(path: Path) -> str:
+    """How the output lines name a folder: as diagnostics name files, relative to the current
+    folder when under it, in full elsewhere (``--out /tmp/out2`` is ``/tmp/out2``)."""
+    full = Path(os.path.abspath(path))
+    try:
+        return full.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return full.as_posix()
+
+
 def _day(value: datetime | None) -> date | None:
     return value.date() if value is not None else None
 
@@ -140,6 +150,10 @@ def _report(
     if fmt == "json":
         payload = {
             "ok": ok and not extra.get("stale"),
+            "errors": sum(1 for d in diagnostics if d.severity == "error"),
+            "warnings": sum(1 for d in diagnostics if d.severity == "warning"),
+            # what the text's last line says: such files were checked no further
+            "unchecked": not ok and unchecked(diagnostics),
             "diagnostics": [d.as_json() for d in shown],
             **extra,
         }
@@ -150,13 +164,24 @@ def _report(
     if fmt == "text" and not ok:
         n = sum(1 for d in diagnostics if d.severity == "error")
         line = f"provcat: {counted(n, 'error')} in the catalog; {outcome}."
-        if any(d.severity == "error" and _stage(d.code) in ("loader", "schema") for d in shown):
+        if unchecked(shown):
             # such a file takes part in the key checks at most (its records may be half made)
             line += (
                 " Files with YAML or schema errors were not checked further: fix those and run "
                 "again to see the rest."
             )
         click.echo(line, err=True)
+
+
+def unchecked(diagnostics: list[Diagnostic]) -> bool:
+    """Whether a file was checked no further because of its YAML or schema errors (a file that
+    is no catalog file at all, ``unexpected_file``, was never meant to be read)."""
+    return any(
+        d.severity == "error"
+        and d.code != "unexpected_file"
+        and _stage(d.code) in ("loader", "schema")
+        for d in diagnostics
+    )
 
 
 def _stage(code: str) -> str | None:
@@ -189,7 +214,7 @@ def _done(
     )
     if fmt != "json":
         state = f"{counted(len(changed), 'file')} updated" if changed else "unchanged"
-        click.echo(f"provcat: {summary}; {out.name}/ {state}.")
+        click.echo(f"provcat: {summary}; {folder(out)}/ {state}.")
 
 
 @main.command()
@@ -211,8 +236,17 @@ def build(
     as_of: datetime | None,
     no_cache: bool,
 ) -> None:
-    """Validate the whole catalog; when it is valid, regenerate the snapshot and docs."""
+    """Validate the whole catalog; when it is valid, regenerate the snapshot and docs.
+
+    The output folder is replaced as a whole, so it must be the generator's: a new or empty
+    folder, or one holding only what the generator wrote (never the catalog, a folder around
+    it or inside it, nor the current folder or one of its parents)."""
     _check_catalog(catalog)
+    from generator.tree import path_refusal
+
+    refused = path_refusal(out, {"the catalog folder": catalog})
+    if refused is not None:
+        raise click.UsageError(f"--out: {refused}")
     started = time.perf_counter()
     day = _day(as_of) or date.today()
     use_cache = not (no_cache or os.environ.get("PROVCAT_NO_CACHE"))
@@ -227,13 +261,18 @@ def build(
             return
     cache = FileCache(cache_dir(catalog)) if use_cache else None
     from generator.pipeline import run
-    from generator.tree import write_tree
+    from generator.tree import GENERATED_MARKER, UnsafeOutput, write_tree
 
     result = run(catalog, import_paths, day, cache)
     if not result.ok or result.files is None:
         report(result, fmt, {}, catalog)
         sys.exit(1)
-    changed = write_tree(out, result.files)
+    try:
+        changed = write_tree(
+            out, result.files, protect={"the catalog folder": catalog}, marker=GENERATED_MARKER
+        )
+    except UnsafeOutput as exc:
+        raise click.UsageError(f"--out: {exc}") from None
     counts = _counts(result)
     if cache is not None:
         cache.prune()
@@ -269,20 +308,21 @@ def check(
     result = run(catalog, import_paths, _day(as_of))
     if not result.ok or result.files is None:
         # check never writes: what the errors stopped is the comparison with the output
-        report(result, fmt, {}, catalog, f"{out.name}/ was not compared with it")
+        report(result, fmt, {}, catalog, f"{folder(out)}/ was not compared with it")
         sys.exit(1)
     stale = changed_files(out, result.files)
-    report(result, fmt, {"stale": stale}, catalog)
+    # the stale paths are relative to the output folder, named as the text names it
+    report(result, fmt, {"out": folder(out), "stale": stale}, catalog)
     if not stale:
         if fmt != "json":
-            click.echo(f"provcat: {out.name}/ is up to date with the catalog.")
+            click.echo(f"provcat: {folder(out)}/ is up to date with the catalog.")
         return
     if fmt != "json":
-        click.echo(diff(out, result.files), err=True)
-        names = ", ".join(f"{out.name}/{name}" for name in stale[:8])
+        click.echo(diff(out, result.files, folder(out)), err=True)
+        names = ", ".join(f"{folder(out)}/{name}" for name in stale[:8])
         more = f" and {len(stale) - 8} more" if len(stale) > 8 else ""
         click.echo(
-            f"provcat: {out.name}/ is stale ({names}{more}); run "
+            f"provcat: {folder(out)}/ is stale ({names}{more}); run "
             f"`{_rebuild_command(catalog, out, import_paths)}` and commit the result.",
             err=True,
         )

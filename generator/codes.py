@@ -37,8 +37,9 @@ _CODES = (
         "file_too_large",
         "error",
         "loader",
-        "the file is larger than the size cap",
-        "split the provider or remove generated bulk from the file",
+        "the file is larger than the size cap (1 MiB)",
+        "a provider is one file, so it must fit the cap: remove long comments and other text "
+        "the catalog does not need",
     ),
     Code(
         "invalid_utf8",
@@ -111,10 +112,19 @@ _CODES = (
         "quote the key (YAML reads yes/no/on/off/null and numbers as non-strings)",
     ),
     Code(
+        "ambiguous_yaml_value",
+        "error",
+        "loader",
+        "a plain value YAML 1.1 and YAML 1.2 read differently (yes/no/on/off, a leading zero "
+        "as in 010, a base-60 number as in 1:30, 1_000); the catalog is read as YAML 1.2",
+        "quote it for text, or write the number or true/false it means",
+    ),
+    Code(
         "unexpected_file",
         "error",
         "loader",
-        "a file in the catalog that is not a '.yaml' file",
+        "a file or folder in a catalog folder that is not a '.yaml' file (hidden files and "
+        "editor backups ending in ~ are skipped)",
         "rename it to <name>.yaml or move it out of the catalog folder",
     ),
     # JSON Schema
@@ -219,7 +229,8 @@ _CODES = (
         "error",
         "catalog",
         "two spellings differ only in case or surrounding whitespace and so name one key",
-        "keep one spelling: keys are compared after strip().casefold()",
+        "keys are compared after strip().casefold(), so the two are one key: remove one or "
+        "rename it",
     ),
     Code(
         "duplicate_endpoint_class",
@@ -270,6 +281,14 @@ _CODES = (
         "catalog",
         "a model alias targets, or is spelled as, another provider",
         "a provider's policy may only name its own models",
+    ),
+    Code(
+        "model_alias_shadows_model",
+        "error",
+        "catalog",
+        "a policy model alias spells a model id, or an inventory alias of another model, of the "
+        "same provider: a model spec and the inventory would read it differently",
+        "rename the policy alias, or drop it and point the model's own `aliases` at the model",
     ),
     Code(
         "unknown_alias_target",
@@ -332,8 +351,8 @@ _CODES = (
         "invalid_date",
         "error",
         "catalog",
-        "a model date has the right form but is no calendar day",
-        "write a real date as YYYY-MM-DD",
+        "a date has the right form but is no calendar day (or month)",
+        "write a real date in the form the field takes (YYYY-MM-DD, or YYYY-MM where allowed)",
     ),
     Code(
         "lifecycle_dates_out_of_order",

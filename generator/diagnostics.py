@@ -55,11 +55,17 @@ class Diagnostic:
         }
 
     def as_github(self) -> str:
+        """A GitHub workflow command: its data escaped as GitHub's toolkit does (``%``, CR,
+        LF), and each property's value also its ``:`` and ``,`` (a file name may hold them)."""
+
         def esc(value: str) -> str:
             return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
-        props = f"file={self.file},line={self.line},col={self.column},title={self.code}"
-        return f"::{self.severity} {esc(props)}::{esc(self.message)} (hint: {esc(self.hint)})"
+        def prop(value: object) -> str:
+            return esc(str(value)).replace(":", "%3A").replace(",", "%2C")
+
+        props = f"file={prop(self.file)},line={self.line},col={self.column},title={prop(self.code)}"
+        return f"::{self.severity} {props}::{esc(self.message)} (hint: {esc(self.hint)})"
 
 
 def diag(code: str, loc: Loc, message: str, hint: str | None = None) -> Diagnostic:

@@ -74,6 +74,7 @@ def check_endpoint_lifecycles(providers: list[ProviderDecl]) -> list[Diagnostic]
                             "invalid_date",
                             written.loc,
                             f"{field} '{written.value}' of endpoint {name} is no day",
+                            "write a real date as YYYY-MM-DD",
                         )
                     )
             dep, shut = life.get("deprecation_date"), life.get("shutdown_date")

@@ -51,17 +51,35 @@ def from_here(catalog: Path) -> Callable[[Diagnostic], Diagnostic]:
     return shown
 
 
+def skipped(name: str) -> bool:
+    """A name the catalog folders may hold without being read: hidden files (``.DS_Store``, an
+    editor's swap file ``.alpha.yaml.swp``), editor backups (``alpha.yaml~``) and the few
+    files kept for people (``README.md``)."""
+    return name in IGNORED_NAMES or name.startswith(".") or name.endswith("~")
+
+
 def yaml_files(folder: Path, base: Path, kind: str) -> tuple[list[Path], list[Diagnostic]]:
-    """The ``.yaml`` files of ``folder`` in code-point order; anything else is unexpected."""
+    """The ``.yaml`` files of ``folder`` in code-point order; anything else is unexpected
+    (hidden files and editor backups are left alone: see ``skipped``)."""
     found: list[Path] = []
     problems: list[Diagnostic] = []
     if not folder.is_dir():
         return found, problems
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        if path.name in IGNORED_NAMES:
+        if skipped(path.name):
             continue
         if path.suffix == ".yaml" and (path.is_file() or path.is_symlink()):
             found.append(path)
+        elif path.is_dir() and not path.is_symlink():
+            problems.append(
+                diag(
+                    "unexpected_file",
+                    (display_path(path, base) + "/", 1, 1),
+                    f"'{path.name}/' is a folder; {folder.name}/ holds {kind} files only",
+                    f"move the folder out of {folder.name}/: only the .yaml files directly "
+                    "in it are read",
+                )
+            )
         else:
             problems.append(
                 diag(

@@ -8,6 +8,7 @@ non-UTF-8 bytes, empty files, symbolic links and files over the size cap.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,8 @@ _YAML_TYPE_NAMES = {
     "tag:yaml.org,2002:float": "a number",
     "tag:yaml.org,2002:null": "null",
 }
+# what YAML 1.1 reads a refused plain scalar as, and what to write instead
+_BOOLS_11 = {"yes": True, "on": True, "no": False, "off": False}
 
 if not hasattr(yaml, "CSafeLoader"):  # pragma: no cover - depends on how pyyaml was built
     raise ImportError(
@@ -94,7 +97,7 @@ def read_source(path: Path, display: str) -> tuple[bytes | None, list[Diagnostic
                 diag(
                     "file_too_large",
                     at_start,
-                    f"the file has {size} bytes; the cap is {MAX_BYTES}",
+                    f"the file has {size} bytes; the cap is {MAX_BYTES} ({MAX_BYTES // 1024} KiB)",
                 )
             ]
         return path.read_bytes(), []
@@ -141,7 +144,88 @@ def _tabs(text: str, display: str) -> list[Diagnostic]:
 
 _NOTHING: Any = object()  # no document, or only a null one
 _EXPECT_KEY, _SKIP_KEY, _SKIP_VALUE = object(), object(), object()
-_resolver: Any = yaml.resolver.Resolver()
+# a plain scalar that YAML 1.1 (pyyaml's default) and YAML 1.2 read differently: refused
+_AMBIGUOUS = "tag:provcat,2026:yaml-1.1-only"
+
+
+class _CoreResolver(yaml.resolver.BaseResolver):
+    """Plain scalars read as YAML 1.2's core schema reads them (what editors, the YAML language
+    server and most other tools do): ``true``/``false`` are the booleans, ``null``/``~`` the null,
+    decimal integers and floats the numbers, everything else a string (dates stay the text).
+
+    What YAML 1.1 reads otherwise is tagged ``_AMBIGUOUS`` and refused by the loader: yes/no/
+    on/off (booleans in 1.1), integers with a leading zero (octal in 1.1: ``010`` is 8),
+    base-60 numbers (``1:30`` is 90), binary, octal ``0o`` and numbers with ``_`` separators.
+    The merge key ``<<`` keeps its tag so the loader can refuse it by name."""
+
+
+for _tag, _regexp, _first in (
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:int", r"^[-+]?(?:0|[1-9][0-9]*|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    (
+        "tag:yaml.org,2002:float",
+        r"^(?:[-+]?(?:\.[0-9]+|(?:0|[1-9][0-9]*)(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        "-+.0123456789",
+    ),
+    (
+        _AMBIGUOUS,
+        r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF"
+        r"|[-+]?0[0-9_]+(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"  # a leading zero: octal in 1.1
+        r"|[-+]?0[bo][0-9a-fA-F_]+"  # binary and 0o octal
+        r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"  # base 60
+        r"|[-+]?(?:[0-9][0-9_]*)?_[0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"  # 1_000
+        r"|[-+]?[0-9][0-9_]*\.[0-9_]*_[0-9_]*(?:[eE][-+]?[0-9]+)?)$",
+        "yYnNoO-+0123456789",
+    ),
+    ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
+):
+    _CoreResolver.add_implicit_resolver(_tag, re.compile(_regexp), list(_first))
+
+_resolver: Any = _CoreResolver()
+
+
+def _reading(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return "a string"
+
+
+def ambiguous(text: str) -> tuple[str, str]:
+    """The message and hint of plain scalar ``text``, which YAML 1.1 reads otherwise than 1.2."""
+    old = _constructor.construct_object(
+        _node11(text), deep=True
+    )  # what pyyaml's default (YAML 1.1) reads
+    new: Any = text
+    digits = text.lstrip("+-")
+    if digits[:2].lower() == "0o":
+        new = int(text.replace("0o", "").replace("0O", ""), 8)
+    elif re.fullmatch(r"[-+]?[0-9]+", text):
+        new = int(text, 10)  # 1.2's core schema: decimal, leading zeros and all
+    elif re.fullmatch(r"[-+]?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?", text):
+        new = float(text)
+    quoted = f'"{text}"'
+    message = (
+        f"'{text}' is {_reading(old)} in YAML 1.1 but {_reading(new)} in YAML 1.2: "
+        "tools would read it differently"
+    )
+    if isinstance(old, bool):
+        return message, f"quote it ({quoted}) for the text, or write {str(old).lower()}"
+    meant = new if isinstance(new, (int, float)) else old
+    if isinstance(meant, (int, float)) and not isinstance(meant, bool):
+        return message, f"quote it ({quoted}) for the text, or write the number as {meant}"
+    return message, f"quote it ({quoted})"
+
+
+def _node11(text: str) -> Any:
+    tag = _RESOLVER_11.resolve(yaml.ScalarNode, text, (True, False))
+    return yaml.ScalarNode(tag, text)
+
+
+_RESOLVER_11: Any = yaml.resolver.Resolver()
 # the first characters the resolver's implicit types (bool, int, null, ...) can start with; the
 # shortcut holds while no implicit type matches any start and no path resolvers are registered
 _RESOLVED_FIRST = frozenset(_resolver.yaml_implicit_resolvers)
@@ -242,6 +326,14 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                                 tag = _resolver.resolve(yaml.ScalarNode, text, event.implicit)
                                 if len(_IMPLICIT_TAGS) < _MEMO_SIZE and _SHORTCUT:
                                     _IMPLICIT_TAGS[text] = tag
+                        if tag == _AMBIGUOUS and not (
+                            stack and stack[-1][2] and stack[-1][3] is _EXPECT_KEY
+                        ):  # a value YAML 1.1 reads otherwise (a key is non_string_key's)
+                            message, hint = ambiguous(text)
+                            shape.append(
+                                diag("ambiguous_yaml_value", (display, *_mark(mark)), message, hint)
+                            )
+                            tag = _STR
                 if not stack:
                     path: NodePath = ()
                     if collection:
@@ -374,6 +466,12 @@ def _key(
                 "merge keys ('<<') are not allowed",
                 "write the merged keys out in full",
             )
+        )
+        return _SKIP_VALUE
+    if tag == _AMBIGUOUS:
+        kind = _YAML_TYPE_NAMES.get(_node11(event.value).tag, "not a string")
+        shape.append(
+            diag("non_string_key", key_loc, f"key '{event.value}' is read as {kind} by YAML 1.1")
         )
         return _SKIP_VALUE
     if tag != _STR:

@@ -28,7 +28,18 @@ from provcat.models.lifecycle import parse_day, state
 
 __all__ = ["Summary", "Use", "judge", "summarize"]
 
-_DATES = ("release_date", "deprecation_date", "shutdown_date")
+_DATES = ("release_date", "deprecation_date", "shutdown_date")  # in this order
+# the dates that may be a month (YYYY-MM); the others are days (the schema's patterns)
+_MONTHS = ("release_date", "knowledge_cutoff")
+
+
+def day_hint(name: str) -> str:
+    """What ``invalid_date`` tells the author of date field ``name`` to write."""
+    if name in _MONTHS:
+        return "write a real date as YYYY-MM-DD, or a month as YYYY-MM (01 to 12)"
+    return "write a real date as YYYY-MM-DD"
+
+
 _LIMITS = ("max_input_tokens", "max_output_tokens")
 
 
@@ -189,16 +200,23 @@ def _limits(m: ModelDecl) -> Iterator[Diagnostic]:
 
 def _dates(m: ModelDecl) -> Iterator[Diagnostic]:
     days: list[tuple[str, date]] = []
-    for name in _DATES:
+    for name in (*_DATES, "knowledge_cutoff"):
         text = m.facts.get(name)
         if text is None:
             continue
         try:
-            days.append((name, parse_day(text)))
+            day = parse_day(text)
         except ValueError:
+            what = "month" if len(text) == 7 else "day"
             yield diag(
-                "invalid_date", m.at(name), f"{name} '{text}' of model '{m.key.value}' is no day"
+                "invalid_date",
+                m.at(name),
+                f"{name} '{text}' of model '{m.key.value}' is no {what}",
+                day_hint(name),
             )
+            continue
+        if name in _DATES:
+            days.append((name, day))
     for i, (later, day) in enumerate(days):
         for earlier, before in days[:i]:
             if day < before:

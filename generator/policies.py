@@ -44,12 +44,18 @@ def check_policies(providers: list[ProviderDecl], ctx: Context) -> None:
             continue
         policy = p.policy
         own = canonical_key(p.key.value)
-        model_ids = {canonical_key(k.value) for m in p.models for k in (m.key, *m.aliases)}
+        # every inventory spelling -> (the model's id, whether it is the id, where it is written)
+        inventory: dict[str, tuple[str, bool, Key]] = {}
+        for m in p.models:
+            for k in (m.key, *m.aliases):
+                inventory.setdefault(canonical_key(k.value), (m.key.value, k is m.key, k))
+        model_ids = set(inventory)
         for alias, target in policy.model_aliases:
             canon = canonical_key(alias.value)
             if not canon:
                 ctx.report(diag("empty_key", alias.loc, f"a model alias of {p.key.value} is empty"))
                 continue
+            ctx.report(_shadowing(p, alias, str(target.value), inventory))
             owner = ctx.provider_owner.get(canon)
             if owner is not None and owner != own:
                 ctx.report(
@@ -97,6 +103,36 @@ def check_policies(providers: list[ProviderDecl], ctx: Context) -> None:
         ):
             for key, valued in table.items():
                 ctx.report(_policy_kwarg(p, key, valued, what, ctx))
+
+
+def _shadowing(
+    p: ProviderDecl, alias: Key, target: str, inventory: dict[str, tuple[str, bool, Key]]
+) -> Diagnostic | None:
+    """A policy model alias that spells its own target, or a model id or inventory alias of the
+    provider: a spec would read it one way (the policy's alias) and the inventory another."""
+    name = p.key.value
+    canon = canonical_key(alias.value)
+    model = target.partition("/")[2]
+    if canon == canonical_key(model):
+        return diag(
+            "self_alias",
+            alias.loc,
+            f"model alias '{alias.value}' of {name} names its own target '{target}'",
+            f"remove the alias: '{model}' already names the model",
+        )
+    found = inventory.get(canon)
+    if found is None:
+        return None
+    owner, is_id, key = found
+    target_model = inventory.get(canonical_key(model))
+    if not is_id and target_model is not None and target_model[0] == owner:
+        return None  # the inventory's alias of the same model: the two agree
+    what = f"the id of model '{owner}'" if is_id else f"an alias of model '{owner}'"
+    return diag(
+        "model_alias_shadows_model",
+        alias.loc,
+        f"model alias '{alias.value}' of {name} points to '{target}' but is {what} ({at(key.loc)})",
+    )
 
 
 def _effort(p: ProviderDecl, ctx: Context) -> None:

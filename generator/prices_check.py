@@ -192,6 +192,7 @@ def _day(
                 "invalid_date",
                 m.at("prices", i, name),
                 f"price period {i} of model '{m.key.value}': {name} '{text}' is no day",
+                "write a real date as YYYY-MM-DD",
             )
         )
         return None

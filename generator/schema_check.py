@@ -2,9 +2,11 @@
 
 jsonschema_rs answers whether a document is valid (a 10,000-model catalog in milliseconds,
 where jsonschema takes seconds); jsonschema finds and words the violations of a document it
-refuses. Their verdicts on our schemas agree (both read draft 2020-12, ``pattern`` as ECMA-262);
-should jsonschema_rs refuse a document jsonschema accepts, the file simply reports nothing.
-jsonschema is imported only for a refused document (provcat.patterns.ecma_validator).
+refuses. Their verdicts on our schemas agree: both read draft 2020-12, and ``pattern`` as
+ECMA-262 (jsonschema through provcat.patterns.compile_pattern: its own ``re`` reading let
+``\\d`` match any Unicode digit). Should jsonschema_rs still refuse a document jsonschema
+accepts, the file is refused with a diagnostic saying so, never let through. jsonschema is
+imported only for a refused document (provcat.patterns.ecma_validator).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import difflib
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,12 +75,45 @@ def _quick(schema_name: str) -> Any:
 
 
 def check(doc: Document, schema_name: str) -> list[Diagnostic]:
-    """All schema violations of ``doc``, each at the position of the offending node."""
+    """All schema violations of ``doc``, each at the position of the offending node.
+
+    A required field missing beside an unknown one spelt like it (``display_nam``) is one
+    problem, the misspelling: it is reported once, at the unknown key, naming the field meant.
+    """
     if _quick(schema_name).is_valid(doc.data):
         return []
     found: list[Diagnostic] = []
+    missing: dict[tuple[NodePath, str], Diagnostic] = {}
+    unknown: list[tuple[NodePath, str, Diagnostic]] = []
     for error in validator(schema_name).iter_errors(doc.data):
-        found.extend(_explain(doc, error))
+        for made in _explain(doc, error):
+            found.append(made)
+            path: NodePath = tuple(error.absolute_path)
+            if made.code == "missing_field":
+                missing[(path, made.message.split("'")[1])] = made
+            elif made.code == "unknown_field":
+                unknown.append((path, made.message.split("'")[1], made))
+    for path, name, made in unknown:
+        meant = _suggest(name, [n for (at, n) in missing if at == path])
+        if meant is None or (path, meant) not in missing:
+            continue
+        found.remove(missing.pop((path, meant)))
+        found[found.index(made)] = replace(
+            made,
+            message=f"{made.message}, and the required field '{meant}' is missing",
+            hint=f"did you mean '{meant}'? rename '{name}' to '{meant}'",
+        )
+    if not found:
+        # jsonschema_rs refused what jsonschema accepts: the two read the schema differently
+        # (a bug to report); never let such a document pass unexplained
+        found.append(
+            diag(
+                "schema_violation",
+                (doc.file, 1, 1),
+                f"the file does not match {schema_name}, but no field could be named",
+                "report this at the project's issue tracker with the file",
+            )
+        )
     return found
 
 
@@ -167,9 +203,32 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
                 "missing_field",
                 doc.loc(path),
                 f"missing required field '{name}' in {_where(path)}",
-                _describe(schema.get("properties", {}).get(name), f"add '{name}'"),
+                _add(name, schema.get("properties", {}).get(name)),
             )
             for name in missing
+        ]
+    if "propertyNames" in error.relative_schema_path and isinstance(error.instance, str):
+        # a key of the mapping at ``path`` (an endpoint key, a header name), at the key itself
+        return [
+            diag(
+                "schema_violation",
+                doc.loc((*path, error.instance), key=True),
+                f"{_where(path)}: key {_short(error.instance)} does not have the expected form",
+                _describe(schema, f"write a key matching {error.validator_value}"),
+            )
+        ]
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        branch = _branch(error)
+        if branch is not None:
+            return [d for e in branch for d in _explain(doc, e)]
+    if error.validator == "not":
+        return [
+            diag(
+                "schema_violation",
+                doc.loc(path, key=True),
+                f"'{path[-1] if path else 'this'}' is not allowed here",
+                _describe(schema, "remove it"),
+            )
         ]
     return [
         diag(
@@ -179,6 +238,26 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
             _hint(error, schema),
         )
     ]
+
+
+def _branch(error: ValidationError) -> list[ValidationError] | None:
+    """The errors of the one alternative of ``anyOf``/``oneOf`` whose type the value has (a
+    list of URLs where one of them is no URL: that URL's error, at its item), or None."""
+    by_branch: dict[Any, list[ValidationError]] = {}
+    for sub in error.context or ():
+        by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+    typed = [
+        subs
+        for subs in by_branch.values()
+        if not any(s.validator == "type" and not s.relative_path for s in subs)
+    ]
+    return typed[0] if len(typed) == 1 else None
+
+
+def _add(name: str, subschema: Any) -> str:
+    """What to do about a missing required field: add it, and what it holds."""
+    described = _describe(subschema, "")
+    return f"add '{name}': {described}" if described else f"add '{name}'"
 
 
 def _describe(subschema: Any, fallback: str) -> str:
@@ -205,6 +284,8 @@ def _message(error: ValidationError) -> str:
         case "type":
             wanted = error.validator_value
             wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
+            if value is None:
+                return f"expected {wanted}, got null (an empty value)"
             return f"expected {wanted}, got {kind} {_short(value)}"
         case "enum":
             options = ", ".join(_short(v) for v in _values(error))
@@ -224,11 +305,50 @@ def _values(error: ValidationError) -> list[Any]:
     return list(value) if isinstance(value, (list, tuple)) else []
 
 
+def _wanted(error: ValidationError) -> set[str]:
+    wanted = error.validator_value
+    return set(wanted) if isinstance(wanted, list) else {str(wanted)}
+
+
+def _number(text: str) -> int | float | None:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if number == number and abs(number) != float("inf") else None
+
+
+def _type_hint(error: ValidationError) -> str | None:
+    """What to write instead of a value of the wrong type, when that is plain from the value."""
+    value, wanted = error.instance, _wanted(error)
+    if isinstance(value, str) and "array" in wanted:
+        return f"write it as a list: [{value}]"
+    if isinstance(value, str) and wanted & {"number", "integer"} and _number(value) is not None:
+        return f"write the number without quotes: {value.strip()}"
+    if isinstance(value, float) and "string" in wanted and "number" not in wanted:
+        return (
+            f'quote it: "{value!r}" (floats are refused: YAML reads {value!r} as a binary fraction)'
+        )
+    if isinstance(value, bool) and "string" in wanted:
+        return "quote it if it is text"
+    if value is None and "string" in wanted:
+        return "write the value after the colon, or remove the field"
+    return None
+
+
 def _hint(error: ValidationError, schema: dict[str, Any]) -> str:
+    if error.validator == "type" and (hint := _type_hint(error)) is not None:
+        return hint
     if error.validator == "enum" and isinstance(error.instance, str):
         guess = _suggest(error.instance, [str(v) for v in _values(error)])
         if guess:
             return f"did you mean '{guess}'?"
     if error.validator == "pattern":
+        if isinstance(error.instance, str) and not error.instance.strip():
+            return "write a value: a blank one says nothing"
         return _describe(schema, f"expected a value matching {error.validator_value}")
     return _describe(schema, "see the field's description in the schema")

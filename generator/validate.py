@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from generator.checking import Context, reported
+from generator.checking import Context, at, reported
 from generator.diagnostics import Diagnostic, Loc, diag
 from generator.introspect import Importer, Resolved, request_model
 from generator.loader import Document
@@ -20,6 +20,7 @@ from provcat.catalog.keys import canonical_key, suggest
 from provcat.catalog.keyspace import (
     ClassUse,
     EndpointKeys,
+    KeyProblem,
     ProviderKeys,
     Spelling,
     check_keys,
@@ -111,6 +112,7 @@ def _provider_keys(providers: list[ProviderDecl], ctx: Context) -> None:
     problems = check_keys([_keys(p) for p in providers])
     for problem in problems:
         ctx.report(reported(problem))
+        ctx.report(_other_side(problem))
     refused = {problem.at for problem in problems if problem.code != "duplicate_endpoint_key"}
     for p in providers:
         own = canonical_key(p.key.value)
@@ -118,6 +120,23 @@ def _provider_keys(providers: list[ProviderDecl], ctx: Context) -> None:
             canon = canonical_key(spelling.value)
             if own and canon and spelling.loc not in refused and canon not in ctx.provider_owner:
                 ctx.provider_owner[canon] = own
+
+
+def _other_side(problem: KeyProblem[Loc]) -> Diagnostic | None:
+    """A provider spelling claimed in two files is reported in both: which one the key checks
+    report depends on the files' order, and a maintainer adding a provider should see their
+    own file named whichever it is."""
+    earlier = problem.earlier
+    if problem.code != "duplicate_provider_key" or earlier is None or earlier[0] == problem.at[0]:
+        return None
+    found = reported(problem)
+    assert found is not None
+    return diag(
+        found.code,
+        earlier,
+        f"'{problem.key}' here is claimed again in {at(problem.at)}: {problem.message}",
+        found.hint,
+    )
 
 
 def _endpoints(p: ProviderDecl, ctx: Context, classes: list[ClassUse[Loc]]) -> None:
@@ -134,6 +153,7 @@ def _endpoints(p: ProviderDecl, ctx: Context, classes: list[ClassUse[Loc]]) -> N
             )
             return
     models = ctx.request_models.setdefault(canonical_key(p.key.value), [])
+    headers_seen: set[Loc] = set()  # headers in `defaults:` are every endpoint's: one report
     for ep in p.endpoints:
         where = f"{p.key.value}/{ep.key.value}"
         if ep.type.value == "api" and not ep.settings["base_url"]:
@@ -146,7 +166,8 @@ def _endpoints(p: ProviderDecl, ctx: Context, classes: list[ClassUse[Loc]]) -> N
 
         headers = ep.settings["default_headers"]
         problem = credential_header(headers)
-        if problem is not None:
+        if problem is not None and ep.header_loc not in headers_seen:
+            headers_seen.add(ep.header_loc)
             ctx.report(diag("credential_header", ep.header_loc, f"{where}: {problem}"))
         if not _implementation(p, ep, where, ctx, classes):
             continue
@@ -207,6 +228,8 @@ def _implementation(
                     ep.protocol.loc,
                     f"{where} has type '{ep.type.value}' but protocol '{name}' serves api "
                     "endpoints",
+                    "set `type: api`, or replace `protocol` with `class` naming an "
+                    "AgenticEndpoint subclass",
                 )
             )
             return False
@@ -222,7 +245,15 @@ def _implementation(
         return False
     found = _resolve(p, ep.class_ref, where, ctx)
     if found.error is not None:
-        ctx.report(diag("invalid_endpoint_class", ep.class_ref.loc, f"{where}: {found.error}"))
+        hint = (
+            None
+            if p.module is not None
+            else "write the class as 'package.module:Class' (a subclass of "
+            "provcat.endpoints.endpoint.Endpoint), or set the provider's `module`"
+        )
+        ctx.report(
+            diag("invalid_endpoint_class", ep.class_ref.loc, f"{where}: {found.error}", hint)
+        )
         return False
     classes.append(
         ClassUse(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -44,8 +45,10 @@ def test_a_schema_error_does_not_hide_a_collision_with_another_file(workspace: W
         ("missing_field", "gamma.yaml", 2, 1),  # no endpoints
         ("unknown_field", "gamma.yaml", 5, 1),
         ("duplicate_provider_key", "gamma.yaml", 6, 11),
+        ("duplicate_provider_key", "alpha.yaml", 4, 21),  # the other side of the clash
     )
-    assert "alpha" in run.json["diagnostics"][2]["message"]
+    found = {(Path(d["file"]).name, d["code"]): d for d in run.json["diagnostics"]}
+    assert "alpha" in found[("gamma.yaml", "duplicate_provider_key")]["message"]
 
 
 def test_a_file_too_broken_to_read_keys_from_reports_its_schema_errors(
@@ -157,6 +160,25 @@ def test_unexpected_files(workspace: Workspace, name: str) -> None:
     workspace.fails(("unexpected_file", name, 1, 1))
 
 
+def test_hidden_files_and_editor_backups_are_skipped(workspace: Workspace) -> None:
+    for name in (".DS_Store", ".gamma.yaml.swp", "beta.yaml~"):
+        (workspace.providers / name).write_bytes(b"\x00 not yaml")
+    run = workspace.run()
+    assert run.exit_code == 0 and run.json["diagnostics"] == []
+
+
+def test_a_folder_among_the_providers_is_named_as_a_folder(workspace: Workspace) -> None:
+    (workspace.providers / "old").mkdir()
+    (workspace.providers / "old" / "gamma.yaml").write_text(GOOD, encoding="utf-8")
+    run = workspace.fails(("unexpected_file", "old", 1, 1))
+    found = run.json["diagnostics"][0]
+    assert found["file"].endswith("providers/old/")
+    assert "is a folder" in found["message"] and "move the folder out" in found["hint"]
+    text = workspace.run(fmt="text").stderr
+    assert "provcat: 1 error in the catalog; nothing was written.\n" in text
+    assert "were not checked further" not in text  # no file had YAML or schema errors
+
+
 def test_dates_stay_strings() -> None:
     doc, problems = _load("when: 2026-01-02\n")
     assert problems == []
@@ -181,12 +203,72 @@ def _load(text: str) -> tuple[loader.Document | None, list[object]]:
         return doc, list(problems)
 
 
-def test_a_scalar_without_a_constructor_is_a_syntax_diagnostic_not_a_crash(
-    workspace: Workspace,
+def test_a_plain_equals_sign_is_a_string() -> None:
+    # YAML 1.1 gave a plain '=' the 'value' tag, which the safe constructor cannot build; the
+    # catalog is read as YAML 1.2, where it is text
+    doc, problems = _load("notes: =\n")
+    assert problems == [] and doc is not None and doc.data == {"notes": "="}
+
+
+@pytest.mark.parametrize(
+    ("written", "hint"),
+    [
+        ("1:30", 'quote it ("1:30") for the text, or write the number as 90'),
+        ("010", 'quote it ("010") for the text, or write the number as 10'),
+        ("09", 'quote it ("09") for the text, or write the number as 9'),
+        ("1_000", 'quote it ("1_000") for the text, or write the number as 1000'),
+        ("No", 'quote it ("No") for the text, or write false'),
+        ("on", 'quote it ("on") for the text, or write true'),
+        ("OFF", 'quote it ("OFF") for the text, or write false'),
+    ],
+)
+def test_a_value_yaml_1_1_reads_otherwise_is_refused_with_what_to_write(
+    workspace: Workspace, written: str, hint: str
 ) -> None:
-    # a plain '=' resolves to YAML's 'value' tag, which the safe constructor cannot build
-    workspace.write("gamma.yaml", GOOD + "notes: =\n")
-    workspace.fails(("yaml_syntax", "gamma.yaml", 5, 8))
+    """pyyaml's default (YAML 1.1) reads ``timeout: 1:30`` as 90 and ``010`` as 8, and
+    ``display_name: No`` as false: each is refused at its position, never changed silently."""
+    workspace.write("gamma.yaml", GOOD + f"description: {written}\n")
+    run = workspace.fails(("ambiguous_yaml_value", "gamma.yaml", 5, 14))
+    found = run.json["diagnostics"][0]
+    assert found["hint"] == hint
+    assert f"'{written}'" in found["message"] and "YAML 1.1" in found["message"]
+
+
+def test_prices_and_limits_are_never_read_as_octal_or_base_60(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml",
+        "alpha-1: {aliases: [alpha-one], context_window: 8192}",
+        "alpha-1: {context_window: 8192, prices: {input: 010, output: 1:00}}",
+    )
+    workspace.fails(
+        ("ambiguous_yaml_value", "alpha.yaml", 36, 51),
+        ("ambiguous_yaml_value", "alpha.yaml", 36, 64),
+    )
+
+
+def test_yaml_1_2_scalars() -> None:
+    doc, problems = _load(
+        "a: true\nb: false\nc: 10\nd: 0\ne: -3\nf: 1.5\ng: 1e3\nh: null\ni: ~\n"
+        'j: "010"\nk: "1:30"\nl: "no"\nm: yes-please\nn: 0.25\no: 2026-01-02\n'
+    )
+    assert problems == [] and doc is not None
+    assert doc.data == {
+        "a": True,
+        "b": False,
+        "c": 10,
+        "d": 0,
+        "e": -3,
+        "f": 1.5,
+        "g": 1000.0,
+        "h": None,
+        "i": None,
+        "j": "010",
+        "k": "1:30",
+        "l": "no",
+        "m": "yes-please",
+        "n": 0.25,
+        "o": "2026-01-02",
+    }
 
 
 def test_what_follows_a_refused_key_is_still_checked(workspace: Workspace) -> None:

@@ -328,7 +328,10 @@ def test_float_price_with_binary_noise_is_refused(inv: Workspace) -> None:
     run = inv.fails(("schema_violation", "alpha.yaml", 44, 14))
     diagnostic = run.json["diagnostics"][0]
     assert "got a number 0.1" in diagnostic["message"]
-    assert "Floats are refused" in diagnostic["hint"]
+    # what to write, without the description's other sentences (the minus sign's)
+    assert diagnostic["hint"] == (
+        'quote it: "0.1" (floats are refused: YAML reads 0.1 as a binary fraction)'
+    )
 
 
 def test_request_default_not_in_the_inventory(inv: Workspace) -> None:
@@ -384,3 +387,26 @@ def test_every_inventory_problem_in_one_run(inv: Workspace) -> None:
         ("negative_price", "alpha.yaml", 47, 61),
         ("retired_without_shutdown_date", "alpha.yaml", 49, 31),
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "what", "hint"),
+    [
+        ("2026-13", "no month", "or a month as YYYY-MM"),
+        ("2026-02-31", "no day", "or a month as YYYY-MM"),
+    ],
+)
+def test_a_knowledge_cutoff_that_is_no_calendar_date(
+    inv: Workspace, written: str, what: str, hint: str
+) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", f'  alpha-3: {{knowledge_cutoff: "{written}", ')
+    run = inv.fails(("invalid_date", "alpha.yaml", 48, 31))
+    found = run.json["diagnostics"][0]
+    assert f"knowledge_cutoff '{written}'" in found["message"] and what in found["message"]
+    assert hint in found["hint"]
+
+
+def test_the_invalid_date_hint_names_the_form_the_field_takes(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "  alpha-3: {", '  alpha-3: {shutdown_date: "2026-02-30", ')
+    run = inv.fails(("invalid_date", "alpha.yaml", 48, 28))
+    assert run.json["diagnostics"][0]["hint"] == "write a real date as YYYY-MM-DD"

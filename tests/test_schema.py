@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from jsonschema import Draft202012Validator
 
 from tests.conftest import ROOT, Workspace
@@ -56,13 +57,19 @@ def test_missing_schema_reference(workspace: Workspace) -> None:
 
 
 def test_misspelled_top_level_field_suggests_the_right_one(workspace: Workspace) -> None:
+    """The misspelling and the missing field it was meant to be are one problem, reported once
+    at the misspelt key."""
     workspace.edit("beta.yaml", "display_name:", "display_nmae:")
-    run = workspace.fails(
-        ("unknown_field", "beta.yaml", 3, 1), ("missing_field", "beta.yaml", 2, 1)
-    )
-    by_code = {d["code"]: d for d in run.json["diagnostics"]}
-    assert by_code["unknown_field"]["hint"] == "did you mean 'display_name'?"
-    assert "'display_name'" in by_code["missing_field"]["message"]
+    run = workspace.fails(("unknown_field", "beta.yaml", 3, 1))
+    found = run.json["diagnostics"][0]
+    assert found["hint"] == "did you mean 'display_name'? rename 'display_nmae' to 'display_name'"
+    assert "the required field 'display_name' is missing" in found["message"]
+
+
+def test_a_missing_field_hint_says_to_add_it(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "display_name: Beta\n", "")
+    run = workspace.fails(("missing_field", "beta.yaml", 2, 1))
+    assert run.json["diagnostics"][0]["hint"].startswith("add 'display_name': Human-readable")
 
 
 def test_misspelled_endpoint_field_is_reported_at_the_key(workspace: Workspace) -> None:
@@ -131,7 +138,7 @@ def test_a_file_with_schema_errors_does_not_hide_other_files_problems(workspace:
     workspace.edit("beta.yaml", "display_name:", "display_nmae:")
     workspace.edit("alpha.yaml", "aliases: [alpha-ai, al]", "aliases: [alpha-ai, al, alpha]")
     codes = sorted(workspace.run().codes)
-    assert codes == ["missing_field", "self_alias", "unknown_field"]
+    assert codes == ["self_alias", "unknown_field"]
 
 
 def test_schema_file_is_where_editors_find_it() -> None:
@@ -139,3 +146,90 @@ def test_schema_file_is_where_editors_find_it() -> None:
     target = (ROOT / "catalog" / "providers" / line.split("$schema=")[1]).resolve()
     assert target == (ROOT / "schemas" / "provider.schema.json").resolve()
     assert Path(target).is_file()
+
+
+def test_an_endpoint_key_is_checked_as_the_url_path_it_is_by_default(
+    workspace: Workspace,
+) -> None:
+    """The key is appended to base_url when the endpoint sets no `path`: it takes what `path`
+    takes, and the error is at the key."""
+    workspace.edit("beta.yaml", "  chat:\n", '  "embeddings?api-version=1 x":\n')
+    run = workspace.fails(("schema_violation", "beta.yaml", 7, 3))
+    found = run.json["diagnostics"][0]
+    assert "key 'embeddings?api-version=1 x'" in found["message"]
+    assert "letters, digits" in found["hint"]
+
+
+def test_a_header_name_is_reported_at_its_key(workspace: Workspace) -> None:
+    workspace.edit(
+        "beta.yaml", "    auth_type: none", "    auth_type: none\n    default_headers: {' X': y}"
+    )
+    workspace.fails(("schema_violation", "beta.yaml", 12, 23))
+
+
+def test_hints_say_what_to_write(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: beta-ai")
+    found = workspace.fails(("schema_violation", "beta.yaml", 4, 10)).json["diagnostics"][0]
+    assert found["hint"] == "write it as a list: [beta-ai]"
+    workspace.edit("beta.yaml", "aliases: beta-ai", "aliases: [beta-ai]")
+    workspace.edit("beta.yaml", "    auth_type: none", '    auth_type: none\n    timeout: "30"')
+    found = workspace.fails(("schema_violation", "beta.yaml", 12, 14)).json["diagnostics"][0]
+    assert found["hint"] == "write the number without quotes: 30"
+    workspace.edit("beta.yaml", '    timeout: "30"', "    timeout: 30")
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta\ndescription:")
+    found = workspace.fails(("schema_violation", "beta.yaml", 4, 13)).json["diagnostics"][0]
+    assert found["message"] == "description: expected string, got null (an empty value)"
+    assert found["hint"] == "write the value after the colon, or remove the field"
+
+
+def test_endpoints_beside_inventory_only_are_named_not_printed(workspace: Workspace) -> None:
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: Beta\ninventory_only: no api")
+    found = workspace.fails(("schema_violation", "beta.yaml", 7, 1)).json["diagnostics"][0]
+    assert found["message"] == "'endpoints' is not allowed here"
+    assert found["hint"].startswith("An inventory-only provider has no endpoints")
+
+
+def test_a_bad_url_in_a_list_is_reported_at_the_item(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml",
+        "alpha-1: {aliases: [alpha-one], context_window: 8192}",
+        'alpha-1: {aliases: [alpha-one], context_window: 8192, source: ["https://x", notaurl]}',
+    )
+    run = workspace.fails(("schema_violation", "alpha.yaml", 36, 79))
+    found = run.json["diagnostics"][0]
+    assert found["message"].startswith("models/alpha-1/source/1: 'notaurl'")
+    assert "https://" in found["hint"]
+
+
+def test_a_document_only_jsonschema_rs_refuses_is_still_refused(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the two validators ever disagree again, the file is refused, not let through."""
+    from generator import schema_check
+
+    class Silent:
+        def iter_errors(self, _data: object) -> list[object]:
+            return []
+
+    monkeypatch.setattr(schema_check, "validator", lambda _name: Silent())
+    workspace.edit("beta.yaml", "display_name: Beta", "display_name: 1")
+    run = workspace.run("build", "--no-cache")
+    assert run.exit_code == 1
+    assert run.codes == ["schema_violation"]
+    assert "no field could be named" in run.json["diagnostics"][0]["message"]
+
+
+@pytest.mark.parametrize("blank", ['" "', '"\\u00a0"'])
+def test_a_blank_display_name_is_refused(workspace: Workspace, blank: str) -> None:
+    workspace.edit("beta.yaml", "display_name: Beta", f"display_name: {blank}")
+    found = workspace.fails(("schema_violation", "beta.yaml", 3, 15)).json["diagnostics"][0]
+    assert found["hint"] == "write a value: a blank one says nothing"
+
+
+def test_github_annotations_escape_the_file_property() -> None:
+    from generator.diagnostics import diag
+
+    found = diag("yaml_syntax", ("a,b:c%.yaml", 1, 2), "x: 100%\nnext", "h")
+    assert found.as_github() == (
+        "::error file=a%2Cb%3Ac%25.yaml,line=1,col=2,title=yaml_syntax::x: 100%25%0Anext (hint: h)"
+    )

@@ -41,11 +41,19 @@ def test_self_alias_of_an_endpoint(workspace: Workspace) -> None:
 
 
 def test_duplicate_provider_key_across_files(workspace: Workspace) -> None:
+    """Reported in both files: which side the key checks find depends on the files' order, and
+    the maintainer adding either file sees it named (beta's alias, alpha's earlier claim)."""
     workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, al]")
-    run = workspace.fails(("duplicate_provider_key", "beta.yaml", 4, 20))
-    message = run.json["diagnostics"][0]["message"]
-    assert "an alias of provider 'alpha'" in message
-    assert "alpha.yaml:4:21" in message
+    run = workspace.fails(
+        ("duplicate_provider_key", "beta.yaml", 4, 20),
+        ("duplicate_provider_key", "alpha.yaml", 4, 21),
+    )
+    alpha, beta = run.json["diagnostics"]
+    assert "an alias of provider 'alpha'" in beta["message"]
+    assert "alpha.yaml:4:21" in beta["message"]
+    assert alpha["message"].startswith(
+        "'al' here is claimed again in catalog/providers/beta.yaml:4:20"
+    )
 
 
 def test_provider_alias_equal_to_another_providers_key_is_reported_at_the_alias(
@@ -54,7 +62,10 @@ def test_provider_alias_equal_to_another_providers_key_is_reported_at_the_alias(
     """beta.yaml is read before scripted.yaml, but the key is fixed (it is the file's name): the
     alias is what to change, so the error is the alias's, wherever the files sort."""
     workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, scripted]")
-    run = workspace.fails(("duplicate_provider_key", "beta.yaml", 4, 20))
+    run = workspace.fails(
+        ("duplicate_provider_key", "beta.yaml", 4, 20),
+        ("duplicate_provider_key", "scripted.yaml", 3, 11),
+    )
     message = run.json["diagnostics"][0]["message"]
     assert message.startswith("alias 'scripted' of provider 'beta' is already the key of ")
     assert "scripted.yaml:3:11" in message
@@ -186,11 +197,16 @@ def test_file_name_mismatch(workspace: Workspace) -> None:
 
 def test_case_variant_collision_between_providers(workspace: Workspace) -> None:
     workspace.edit("beta.yaml", "aliases: [beta-ai]", "aliases: [beta-ai, AL]")
-    run = workspace.fails(("case_variant_collision", "beta.yaml", 4, 20))
-    assert (
-        "alias 'AL' of provider 'beta' is a case or whitespace variant of 'al'"
-        in run.json["diagnostics"][0]["message"]
+    run = workspace.fails(
+        ("case_variant_collision", "beta.yaml", 4, 20),
+        ("case_variant_collision", "alpha.yaml", 4, 21),
     )
+    alpha, beta = run.json["diagnostics"]
+    assert (
+        "alias 'AL' of provider 'beta' is a case or whitespace variant of 'al'" in beta["message"]
+    )
+    assert "beta.yaml:4:20" in alpha["message"]
+    assert "remove one or rename it" in beta["hint"]
 
 
 def test_case_variant_collision_between_endpoints(workspace: Workspace) -> None:
@@ -390,6 +406,7 @@ def test_ten_independent_faults_are_all_reported_in_one_run(workspace: Workspace
             "invalid_policy_kwarg",
             "unknown_alias_target",
             "duplicate_provider_key",
+            "duplicate_provider_key",  # in both files
             "duplicate_endpoint_key",
             "missing_base_url",
             "unknown_field",
@@ -398,3 +415,55 @@ def test_ten_independent_faults_are_all_reported_in_one_run(workspace: Workspace
     )
     keys = [(d["file"], d["line"], d["column"], d["code"]) for d in run.json["diagnostics"]]
     assert keys == sorted(keys), "diagnostics are sorted by file, line, column, code"
+
+
+def test_a_policy_model_alias_that_is_another_models_id(workspace: Workspace) -> None:
+    """parse_model_spec would read 'vendor/alpha-2:7b' as alpha-1 (the policy's alias) while
+    get_model reads it as the model of that id."""
+    workspace.edit(
+        "alpha.yaml", "alpha-default: alpha/alpha-1", '"vendor/alpha-2:7b": alpha/alpha-1'
+    )
+    run = workspace.fails(("model_alias_shadows_model", "alpha.yaml", 28, 5))
+    assert "the id of model 'vendor/alpha-2:7b' (" in run.json["diagnostics"][0]["message"]
+
+
+def test_a_policy_model_alias_that_is_another_models_inventory_alias(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml", "alpha-default: alpha/alpha-1", "alpha-one: alpha/vendor/alpha-2:7b"
+    )
+    run = workspace.fails(("model_alias_shadows_model", "alpha.yaml", 28, 5))
+    assert "an alias of model 'alpha-1' (" in run.json["diagnostics"][0]["message"]
+
+
+def test_a_policy_model_alias_that_names_its_own_target(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "alpha-default: alpha/alpha-1", "Alpha-1: alpha/alpha-1")
+    workspace.fails(("self_alias", "alpha.yaml", 28, 5))
+
+
+def test_a_policy_model_alias_may_repeat_its_targets_inventory_alias(workspace: Workspace) -> None:
+    workspace.edit("alpha.yaml", "alpha-default: alpha/alpha-1", "alpha-one: alpha/alpha-1")
+    assert workspace.run().exit_code == 0
+
+
+def test_a_short_class_name_without_a_module_says_how_to_name_it(workspace: Workspace) -> None:
+    workspace.edit("scripted.yaml", "module: provcat_testproviders.scripted\n", "")
+    run = workspace.fails(("invalid_endpoint_class", "scripted.yaml", 9, 12))
+    hint = run.json["diagnostics"][0]["hint"]
+    assert "'package.module:Class'" in hint and "set the provider's `module`" in hint
+    assert "a class of the provider's module" not in hint
+
+
+def test_a_protocol_on_an_agentic_endpoint_says_what_to_change(workspace: Workspace) -> None:
+    workspace.edit("scripted.yaml", "class: ScriptedEndpoint", "protocol: openai-chat")
+    run = workspace.fails(("endpoint_type_mismatch", "scripted.yaml", 10, 15))
+    assert run.json["diagnostics"][0]["hint"].startswith("set `type: api`, or replace `protocol`")
+
+
+def test_a_credential_header_in_defaults_is_reported_once(workspace: Workspace) -> None:
+    """Every endpoint inherits `defaults:`, but the header is written once: one error, there."""
+    workspace.edit(
+        "alpha.yaml",
+        "  api_key_env: ALPHA_API_KEY\n",
+        "  api_key_env: ALPHA_API_KEY\n  default_headers: {Authorization: Bearer x}\n",
+    )
+    workspace.fails(("credential_header", "alpha.yaml", 9, 3))

@@ -53,12 +53,15 @@ def site(source: Path, out: Path, fmt: str, serve: bool, port: int) -> None:
 def _build(source: Path, out: Path, fmt: str) -> None:
     """Build the site into ``out`` and say what was written."""
     from generator.site.build import NotACatalogJson, build
+    from generator.tree import UnsafeOutput
 
     started = time.perf_counter()
     try:
         count, changed = build(source, SCHEMA, out)
     except NotACatalogJson as exc:
         raise click.ClickException(str(exc)) from None
+    except UnsafeOutput as exc:
+        raise click.UsageError(f"--out: {exc}") from None
     took = time.perf_counter() - started
     if fmt == "json":
         click.echo(
