@@ -252,13 +252,29 @@ def test_keyboard_and_phone_width(browser: Any, site: Site) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
-    browser.set_window_size(390, 844)
+    # found by a tester: names of 64 characters without a break widened pages to 1400 px
+    long_ns, long_name = "x" * 64, "a" * 64
+    payload = safetensors(b"\x01" * 8)
+    body = push_body(manifest(long_ns, long_name, "1.0.0", payload), payload)
+    admin = multipart_headers(site.hub.admin_token)
+    r = httpx.post(f"{site.url}/v1/adapters", content=body, headers=admin)
+    assert r.status_code == 201, r.text
+    browser.set_window_size(375, 812)
     try:
-        for path in ("/", "/a/acme/react-19", "/a/acme/evil", "/namespaces"):
+        for path in (
+            "/",
+            "/a/acme/react-19",
+            "/a/acme/evil",
+            "/namespaces",
+            f"/a/{long_ns}/{long_name}",
+            f"/a/acme/{long_name}",  # not found: the name is in the message
+            f"/?namespace={long_ns}",
+            f"/?q={long_name}",
+        ):
             browser.get(site.url + path)
             assert browser.execute_script(
                 "return document.documentElement.scrollWidth <= window.innerWidth"
-            ), path
+            ), (path, browser.execute_script("return document.documentElement.scrollWidth"))
         browser.get(site.url + "/")
         ids = []
         for _ in range(12):  # Tab reaches the skip link, then the search box
@@ -272,6 +288,10 @@ def test_keyboard_and_phone_width(browser: Any, site: Site) -> None:
         assert _listed(browser) == [("acme/react-19", "1.2.0")]
     finally:
         browser.set_window_size(1280, 900)
+        httpx.delete(
+            f"{site.url}/v1/adapters/{long_ns}/{long_name}/1.0.0",
+            headers={"Authorization": f"Bearer {site.hub.admin_token}"},
+        )
 
 
 def test_private_reads_in_the_browser(browser: Any, private_site: Site) -> None:

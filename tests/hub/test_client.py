@@ -435,3 +435,37 @@ def test_a_lone_surrogate_in_a_manifest_is_refused_before_sending(tmp_path: Path
     assert done.stderr.startswith("provcat hub: ValidationError: invalid text at /description")
     done = CliRunner().invoke(main, [*args, "--format", "json"], env=env)
     assert done.exit_code == 1 and json.loads(done.stdout)["error"] == "ValidationError"
+
+
+def test_a_hub_that_stops_mid_push_is_a_lost_connection(tmp_path: Path) -> None:
+    """Found by a tester: a server dying mid-push made the client say "cannot reach the hub ...
+    is it running, and is the URL right?", as if it had never answered. The connection was made
+    and then lost: say so, and that the push can be retried."""
+    import socket
+    import struct
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def read_some_then_die() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(65536)  # the request has started: its head and some of the body
+            # close with a reset, as a killed process's socket does
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        listener.close()  # the hub is gone
+
+    threading.Thread(target=read_some_then_die, daemon=True).start()
+    token = "pch_0123456789ab_" + "S" * 43
+    payload = _payload(tmp_path, b"\x33" * (8 << 20))
+    about = {"namespace": "acme", "name": "cut", "version": "1.0.0"}
+    with (
+        RegistryClient(f"http://127.0.0.1:{port}", token, store=tmp_path / "store") as c,
+        pytest.raises(RegistryUnavailableError) as err,
+    ):
+        c.push(payload, about)
+    message = str(err.value)
+    assert "was lost during the upload" in message and "can be retried" in message, message
+    assert "cannot reach" not in message and token not in message
+    assert err.value.details == {"reason": "connection_lost"}

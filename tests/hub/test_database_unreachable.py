@@ -94,3 +94,45 @@ def test_the_advice_fits_where_the_database_was_chosen(tmp_path: Path) -> None:
     body = json.loads(out)
     assert code == 1 and body["details"]["reason"] == "cannot_open_file", body
     assert body["message"].endswith("(or give --data-dir)"), body["message"]
+
+
+def test_database_urls_as_other_tools_write_them(pg: Postgres, tmp_path: Path) -> None:
+    """Found by a tester: ``postgres://`` (Heroku's, libpq's) failed with "(NoSuchModuleError)"
+    and a libpq keyword string with "(ArgumentError)". The first is the hub's PostgreSQL; the
+    second is refused with the URL form to use, and neither message holds the password."""
+    database = pg.create_database().rsplit("/", 1)[1]
+    for scheme in ("postgres", "postgresql"):
+        url = f"{scheme}://postgres:{PASSWORD}@127.0.0.1:{pg.port}/{database}"
+        storage = open_storage(HubSettings(data_dir=tmp_path / scheme, database_url=url))
+        try:
+            assert storage.list_tokens() == []
+        finally:
+            storage.close()
+    keywords = f"host=127.0.0.1 port={pg.port} dbname={database} password={PASSWORD}"
+    code, out, err = run("token", "list", "--data-dir", str(tmp_path / "k"), "--database", keywords)
+    assert code == 1 and PASSWORD not in out + err
+    assert "is not a URL (a libpq keyword string" in err
+    assert "as a URL: sqlite:///PATH, or postgresql+psycopg://HOST:PORT/DATABASE" in err
+    assert "(USER:PASSWORD@HOST)" in err
+    code, out, err = run(
+        "token", "list", "--data-dir", str(tmp_path / "m"),
+        "--database", f"mysql://root:{PASSWORD}@127.0.0.1/hub",
+    )  # fmt: skip
+    assert code == 1 and PASSWORD not in out + err
+    assert "no database driver for 'mysql://'" in err
+
+
+def test_a_user_that_may_not_create_tables(pg: Postgres, tmp_path: Path) -> None:
+    """Found by a tester: PostgreSQL 15 no longer lets every user create in schema public; the
+    hub said "permission denied for schema public (InsufficientPrivilege); check that it runs"."""
+    database = pg.create_database().rsplit("/", 1)[1]
+    pg.sql("DO $$ BEGIN CREATE ROLE hub_reader LOGIN; EXCEPTION WHEN duplicate_object THEN END $$")
+    url = f"postgresql+psycopg://hub_reader:{PASSWORD}@127.0.0.1:{pg.port}/{database}"
+    error = _refused(url, tmp_path / "data")
+    assert error.details["reason"] == "permission_denied", error.message
+    assert "the user 'hub_reader' may not create the hub's tables" in error.message
+    assert "GRANT CREATE ON SCHEMA public TO hub_reader" in error.message
+    assert f"ALTER DATABASE {database} OWNER TO hub_reader" in error.message
+    assert PASSWORD not in error.message + json.dumps(error.details)
+    pg.sql("GRANT CREATE ON SCHEMA public TO hub_reader", database)  # as the message says
+    open_storage(HubSettings(data_dir=tmp_path / "data", database_url=url)).close()

@@ -106,3 +106,160 @@ async def test_the_base_model_filter_reads_every_match_not_one_page(
     assert isinstance(page, httpx.Response) and page.status_code == 200
     assert f"acme/a{PAGE_LIMIT:03d}" in page.text and "acme/a000" not in page.text
     assert '<option value="org/wanted-base">' in page.text  # the field suggests what it found
+
+
+DASH = "\N{EN DASH}"
+
+
+async def _push_many(hub: Hub, names: list[str], **extra: object) -> None:
+    from tests.hub.helpers import manifest, multipart_headers, push_body, safetensors
+
+    payload = safetensors(b"\x42" * 16)
+    async with hub.client() as c:
+        for name in names:
+            doc = manifest("acme", name, "1.0.0", payload, **extra)
+            r = await c.post(
+                "/v1/adapters",
+                content=push_body(doc, payload),
+                headers=multipart_headers(hub.token),
+            )
+            assert r.status_code == 201, r.text
+
+
+def _listed(html: str) -> list[str]:
+    import re
+
+    return re.findall(r'<div class="row-head">\s*<a href="/a/([^"]+)">', html)
+
+
+def _next(html: str) -> str | None:
+    import html as html_module
+    import re
+
+    found = re.search(r'id="next-page" rel="next" href="([^"]+)"', html)
+    return html_module.unescape(found.group(1)) if found else None
+
+
+async def test_the_list_pages_through_every_adapter(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a tester: the list stopped at its first 100 adapters with no way to the others,
+    and a result of exactly 100 also said "the first 100"."""
+    import provcat.hub.web.pages as pages
+
+    monkeypatch.setattr(pages, "PAGE_LIMIT", 3)
+    names = [f"p{i}" for i in range(7)]
+    await _push_many(hub, names)
+    async with hub.client() as c:
+        seen: list[str] = []
+        url: str | None = "/"
+        counts = []
+        while url is not None:
+            r = await c.get(url)
+            assert r.status_code == 200, r.text
+            seen += _listed(r.text)
+            counts.append(r.text.split('id="count" aria-live="polite">')[1].split("</p>")[0])
+            url = _next(r.text)
+        assert seen == [f"acme/{n}" for n in names]  # every adapter, once, in order
+        assert counts == [
+            f"7 adapters; 1{DASH}3 on this page",
+            f"7 adapters; 4{DASH}6 on this page",
+            f"7 adapters; 7{DASH}7 on this page",
+        ]
+        # a search: the total is not known, the next page is
+        r = await c.get("/", params={"q": "p", "sort": "name"})
+        assert _listed(r.text) == ["acme/p0", "acme/p1", "acme/p2"]
+        assert f"Adapters 1{DASH}3; more on the next page" in r.text
+        assert _next(r.text) == "/?q=p&sort=name&page=2"
+        r = await c.get("/", params={"q": "p", "sort": "name", "page": "3"})
+        assert _listed(r.text) == ["acme/p6"] and _next(r.text) is None
+        assert 'id="previous-page"' in r.text
+        # exactly one page's worth: no next page, no "first N"
+        r = await c.get("/", params={"q": "p", "tag": "test", "sort": "name", "page": "2"})
+        assert _listed(r.text) == ["acme/p3", "acme/p4", "acme/p5"]
+        r = await c.get("/", params={"q": "p0"})
+        assert "1 adapter<" in r.text and _next(r.text) is None and "first" not in r.text
+        # past the end: an empty page that says so; a page number that is no number: a 400
+        r = await c.get("/", params={"page": "9"})
+        assert r.status_code == 200 and _listed(r.text) == [] and "past the last" in r.text
+        for bad in ("0", "-1", "x", "1e3", "99999999"):
+            assert (await c.get("/", params={"page": bad})).status_code == 400, bad
+
+
+async def test_the_base_model_filter_pages_too(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import provcat.hub.web.pages as pages
+
+    monkeypatch.setattr(pages, "PAGE_LIMIT", 2)
+    hub = make_hub("sqlite", tmp_path / "hub-data", request)
+    try:
+        await _push_many(hub, ["b0", "b1", "b2"], base_model_compatibility=["org/base"])
+        await _push_many(hub, ["c0"])
+        async with hub.client() as c:
+            r = await c.get("/", params={"base_model": "org/base"})
+            assert _listed(r.text) == ["acme/b0", "acme/b1"]
+            assert f"3 adapters; 1{DASH}2 on this page" in r.text
+            r = await c.get(_next(r.text) or "")
+            assert _listed(r.text) == ["acme/b2"] and _next(r.text) is None
+    finally:
+        hub.storage.close()
+
+
+async def test_query_messages_say_what_is_wrong(hub: Hub) -> None:
+    import html
+
+    """Found by a tester: "'q' must be given once, as text of at most 200" for every problem
+    (no unit; a NUL was not "given more than once")."""
+    async with hub.client() as c:
+        for query, said in (
+            ("q=a%00", "'q' must be valid Unicode without NUL"),
+            ("q=a&q=b", "'q' must be given once, not 2 times"),
+            ("q=" + "a" * 201, "'q' must be at most 200 characters"),
+            ("tag=" + "a" * 101, "'tag' must be at most 100 characters"),
+        ):
+            r = await c.get("/?" + query)
+            assert r.status_code == 400 and said in html.unescape(r.text), (query, r.text)
+
+
+async def test_browsers_get_pages_not_json(
+    private_hub: Hub, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Found by a tester: GET /login (the address bar after a failed sign-in), /a/NAMESPACE, /a/
+    and mistyped addresses answered raw JSON; in private mode the adapter page linked the payload
+    URL, which the sign-in cookie does not open (401 JSON)."""
+    html = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    hub = private_hub
+    async with hub.client() as c:
+        r = await c.get("/login", headers=html)
+        assert r.status_code == 401 and 'name="token"' in r.text
+        ok = await c.post(
+            "/login", data={"token": hub.token, "next": "/"}, headers={"Origin": "http://hub.test"}
+        )
+        assert ok.status_code == 303
+        r = await c.get("/login", headers=html)
+        assert r.status_code == 303 and r.headers["location"] == "/"
+        for path in ("/a/acme", "/a/", "/nothing-here", "/a/acme/x/1.0.0/more"):
+            r = await c.get(path, headers=html)
+            assert r.status_code == 404, path
+            assert r.headers["content-type"].startswith("text/html"), path
+            assert "<h1>Not found</h1>" in r.text
+        # the API and clients that do not ask for HTML keep the protocol's JSON
+        assert (await c.get("/v1/nothing", headers=html)).json()["error"] == "NotFoundError"
+        assert (await c.get("/nothing-here")).json()["error"] == "NotFoundError"
+        await _push_many(hub, ["private-one"])
+        page = await c.get("/a/acme/private-one")
+        assert page.status_code == 200
+        payload = "/v1/adapters/acme/private-one/1.0.0/payload"
+        assert payload in page.text and f'href="http://hub.test{payload}"' not in page.text
+        assert "Authorization: Bearer" in page.text
+    public = make_hub("sqlite", tmp_path / "public", request)
+    try:
+        await _push_many(public, ["open"])
+        async with public.client() as c:
+            r = await c.get("/login", headers=html)
+            assert r.status_code == 303 and r.headers["location"] == "/"
+            page = await c.get("/a/acme/open")
+            assert 'href="http://hub.test/v1/adapters/acme/open/1.0.0/payload"' in page.text
+    finally:
+        public.storage.close()

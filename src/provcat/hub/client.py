@@ -45,6 +45,8 @@ __all__ = ["Published", "RegistryClient"]
 CHUNK = 1 << 20
 _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
+# the connection was made, then broke (not: the hub could not be reached at all)
+_LOST = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError, httpx.CloseError)
 
 
 @dataclass(frozen=True)
@@ -342,6 +344,15 @@ class RegistryClient:
             try:
                 response = self._http.send(request, stream=stream)
             except httpx.TransportError as exc:
+                if method == "POST" and isinstance(exc, _LOST):
+                    # connected, then cut off while sending the body or awaiting the answer
+                    raise RegistryUnavailableError(
+                        f"the connection to the hub at {self.base_url} was lost during the "
+                        f"upload ({type(exc).__name__}): the hub stopped or the network failed. "
+                        "The push can be retried: a version is published whole or not at all, "
+                        "and pushing the same bytes and manifest again is accepted",
+                        {"reason": "connection_lost"},
+                    ) from None
                 raise RegistryUnavailableError(
                     f"cannot reach the hub at {self.base_url} ({type(exc).__name__}); is it "
                     "running, and is the URL right?"

@@ -14,6 +14,7 @@ __all__ = [
     "DEFAULT_ORPHAN_GRACE_SECONDS",
     "LOOPBACK_HOSTS",
     "HubSettings",
+    "database_url_for_sqlalchemy",
     "default_data_dir",
     "xdg_data_home",
 ]
@@ -38,6 +39,16 @@ def default_data_dir() -> Path:
     """A user data directory, never the current one (a clone's work tree):
     ``$XDG_DATA_HOME/provcat/hub`` (when absolute), else ``~/.local/share/provcat/hub``."""
     return xdg_data_home() / "provcat" / "hub"
+
+
+def database_url_for_sqlalchemy(url: str) -> str:
+    """``url`` with a PostgreSQL scheme that names no driver made to name the hub's (psycopg 3):
+    ``postgres://`` (as Heroku, libpq and many tools write it) and ``postgresql://`` become
+    ``postgresql+psycopg://``; anything else is returned unchanged."""
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme.lower() in ("postgres", "postgresql"):
+        return f"postgresql+psycopg://{rest}"
+    return url
 
 
 @dataclass(frozen=True)
@@ -84,7 +95,9 @@ class HubSettings:
 
     @property
     def resolved_database_url(self) -> str:
-        return self.database_url or f"sqlite:///{(self.data_dir / 'hub.sqlite3').resolve()}"
+        if self.database_url:
+            return database_url_for_sqlalchemy(self.database_url)
+        return f"sqlite:///{(self.data_dir / 'hub.sqlite3').resolve()}"
 
     @property
     def database_kind(self) -> str:

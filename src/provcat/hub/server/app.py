@@ -2,10 +2,16 @@
 
 Failures always answer with ``{error, message, details}``: protocol errors, framework validation
 (400, never 422), unknown routes (404) and methods (405 with ``Allow``), storage outages (503).
+The one exception: outside ``/v1``, a browser (``Accept: text/html``) asking for an address that
+names nothing gets the browse pages' HTML 404.
+
+``/v1/health`` is liveness (the process answers); ``/v1/ready`` is readiness (the database and
+the blob store answer too), the load balancer's check.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import logging
@@ -27,6 +33,7 @@ from provcat.hub.errors import (
     IncompatibleBaseModelError,
     MethodNotAllowedError,
     NotFoundError,
+    RegistryUnavailableError,
     ValidationError,
     error_class,
 )
@@ -46,9 +53,12 @@ from provcat.hub.storage import Storage, StoredAdapter, open_storage
 from provcat.hub.storage.sql import READ_CONCURRENCY
 from provcat.hub.text import check_query
 
-__all__ = ["create_app"]
+__all__ = ["READY_TIMEOUT", "create_app"]
 
 log = logging.getLogger("provcat.hub")
+
+# how long /v1/ready waits for the database and the blob store to answer before saying 503
+READY_TIMEOUT = 3.0
 
 Namespace = Annotated[
     str, PathParam(pattern=SLUG_PATTERN, max_length=64, description="Lower-kebab namespace.")
@@ -148,6 +158,41 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
     @app.get("/v1/health", responses=responses("health"), summary="Liveness probe")
     async def health() -> Response:
         return SortedJSON({"status": "ok", "version": provcat.__version__})
+
+    # readiness: at most one check of each store at a time per process (a load balancer's
+    # probes share it), each given READY_TIMEOUT seconds before the store counts as down
+    probes: dict[str, asyncio.Future[None]] = {}
+    checks = {"database": store.ping, "blobs": store.ping_blobs}
+
+    async def probe(name: str) -> str:
+        running = probes.get(name)
+        if running is None or running.done():
+            running = probes[name] = asyncio.ensure_future(run_in_threadpool(checks[name]))
+            # read the outcome even when nobody waits for it any more (no "never retrieved")
+            running.add_done_callback(lambda f: f.cancelled() or f.exception())
+        try:
+            await asyncio.wait_for(asyncio.shield(running), READY_TIMEOUT)
+        except TimeoutError:
+            return "timeout"
+        except Exception:
+            return "unavailable"
+        return "ok"
+
+    @app.get("/v1/ready", responses=responses("ready"), summary="Readiness probe")
+    async def ready() -> Response:
+        names = list(checks)
+        results = dict(zip(names, await asyncio.gather(*map(probe, names)), strict=True))
+        down = [name for name, result in results.items() if result != "ok"]
+        if down:
+            what = " and ".join(
+                "the database" if n == "database" else "the blob store" for n in down
+            )
+            error = RegistryUnavailableError(
+                f"not ready: {what} cannot be used right now", {"checks": results}
+            )
+            error.headers["Retry-After"] = "5"
+            raise error
+        return SortedJSON({"status": "ready", "checks": results, "version": provcat.__version__})
 
     @app.get(
         "/v1/manifest.schema.json",
@@ -387,7 +432,18 @@ def _install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, StarletteHTTPException)
         error: HubError
         if exc.status_code == 404:
-            error = NotFoundError(f"no route {request.url.path}; see /openapi.json")
+            path = request.url.path
+            page = (
+                None
+                if path == "/v1" or path.startswith("/v1/")
+                else getattr(app.state, "not_found_page", None)
+            )
+            browser = "text/html" in request.headers.get("accept", "")
+            if page is not None and browser and request.method in ("GET", "HEAD"):
+                # a person's address (a browser asks for HTML): a page, not the API's JSON
+                response: Response = page(request)
+                return response
+            error = NotFoundError(f"no route {path}; see /openapi.json")
         elif exc.status_code == 405:
             error = MethodNotAllowedError(f"{request.method} is not allowed here")
             error.headers["Allow"] = _allowed_methods(app, request.url.path)

@@ -69,6 +69,7 @@ def _binary(description: str) -> dict[str, Any]:
 
 _RESPONSES: dict[str, dict[int, dict[str, Any]]] = {
     "health": {200: _ok("The server is up.", "Health")},
+    "ready": {200: _ok("The database and the blob store answer.", "Ready"), 503: _error(503)},
     "schema": {
         200: {"description": "The JSON Schema.", "content": {_JSON: {"schema": {"type": "object"}}}}
     },
@@ -99,6 +100,7 @@ def responses(kind: str) -> dict[int | str, dict[str, Any]]:
 
 _KINDS = {
     ("/v1/health", "get"): "health",
+    ("/v1/ready", "get"): "ready",
     ("/v1/manifest.schema.json", "get"): "schema",
     ("/v1/search", "get"): "search",
     ("/v1/adapters/{namespace}/{name}/{version}", "get"): "resolve",
@@ -128,6 +130,21 @@ def _components() -> dict[str, Any]:
             "type": "object",
             "required": ["status", "version"],
             "properties": {"status": {"const": "ok"}, "version": {"type": "string"}},
+        },
+        "Ready": {
+            "type": "object",
+            "required": ["status", "checks", "version"],
+            "properties": {
+                "status": {"const": "ready"},
+                "checks": {
+                    "type": "object",
+                    "properties": {
+                        "database": {"const": "ok"},
+                        "blobs": {"const": "ok"},
+                    },
+                },
+                "version": {"type": "string"},
+            },
         },
         "SearchResult": {
             "type": "object",

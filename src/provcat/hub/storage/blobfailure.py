@@ -49,10 +49,11 @@ def shown_endpoint(url: str | None) -> str:
 
 
 def blob_store_failure(
-    bucket: str, endpoint_url: str | None, exc: BaseException
+    bucket: str, endpoint_url: str | None, exc: BaseException, store: str | None = None
 ) -> RegistryUnavailableError:
     """The error for an S3 blob store that cannot be used: ``details`` has ``bucket``,
-    ``endpoint`` and a stable ``reason``."""
+    ``endpoint`` and a stable ``reason``; the message names the store as ``--blobs`` gave it
+    (``store``: ``s3://bucket/prefix``; default ``s3://bucket``)."""
     from botocore.exceptions import (
         ClientError,
         ConnectTimeoutError,
@@ -97,5 +98,6 @@ def blob_store_failure(
             f"{sanitize(type(exc).__name__)} from {{endpoint}}",
             f"check that the store runs and that {_FIX} is right",
         )
-    message = f"cannot use the hub's blob store s3://{bucket}: {what.format(**where)}; {todo}"
+    named = sanitize(store) if store else f"s3://{bucket}"
+    message = f"cannot use the hub's blob store {named}: {what.format(**where)}; {todo}"
     return RegistryUnavailableError(message, {**where, "reason": reason})

@@ -112,7 +112,9 @@ class FileBlobStore:
         return self.path(sha256).is_file()
 
     def ping(self) -> None:
-        """Nothing to reach: the folder was made (or found) when the store was opened."""
+        """Nothing to reach: the folder was made (or found) when the store was opened; it is
+        still there (a mount that went away raises ``OSError``)."""
+        os.stat(self.root / "blobs" / "sha256")
 
     def put(self, sha256: str, source: Path) -> None:
         target = self.path(sha256)

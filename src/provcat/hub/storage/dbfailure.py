@@ -55,6 +55,14 @@ REASONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "there is no database {database} on {where}",
         "create it (CREATE DATABASE ...) or correct its name in the URL",
     ),
+    "permission_denied": (
+        ("permission denied",),
+        "the user {user} may not create the hub's tables in {database} (the hub creates and "
+        "upgrades its own schema at start)",
+        "grant it CREATE on the schema (PostgreSQL 15 and later no longer grant that to every "
+        "user): GRANT CREATE ON SCHEMA public TO {user_name}; or make it the database's "
+        "owner: ALTER DATABASE {database_name} OWNER TO {user_name}",
+    ),
     "cannot_open_file": (
         ("unable to open database file",),
         "SQLite cannot open {database}",
@@ -79,7 +87,16 @@ def _parts(url: str) -> dict[str, str]:
         "where": f"{host}:{port}" if port else host,
         "user": repr(parsed.username or ""),
         "database": repr(parsed.database or ""),
+        "user_name": _identifier(parsed.username or "USER"),
+        "database_name": _identifier(parsed.database or "DATABASE"),
     }
+
+
+def _identifier(name: str) -> str:
+    """``name`` as it may be pasted into SQL: bare when plain, else double-quoted."""
+    if name.isascii() and name.replace("_", "a").isalnum() and name == name.lower():
+        return name
+    return '"' + name.replace('"', '""') + '"'
 
 
 def shown_url(url: str) -> str:
@@ -111,7 +128,7 @@ def database_failure(
     if reason:
         _, what, todo = REASONS[reason]
         elsewhere = f", or correct the path in {_FIX_URL}" if explicit else " (or give --data-dir)"
-        todo = todo.format(elsewhere=elsewhere)
+        todo = todo.format(elsewhere=elsewhere, **parts)
         message = f"cannot open the hub database {shown}: {what.format(**parts)}; {todo}"
     else:
         reason = "unavailable"

@@ -53,6 +53,7 @@ class MetadataStore(Protocol):
         limit: int,
         namespaces: Sequence[str] | None = None,
         sort: str = "relevance",
+        offset: int = 0,
     ) -> list[StoredAdapter]: ...
 
     def count_download(self, namespace: str, name: str, version: str) -> None:

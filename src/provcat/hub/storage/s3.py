@@ -20,6 +20,13 @@ if TYPE_CHECKING:
 __all__ = ["S3BlobStore"]
 
 _MIB = 1 << 20
+# like the database's (connect_timeout=5): a store that does not accept the connection fails
+# fast. The read timeout bounds each wait for bytes (a reply, or the next piece of a payload),
+# not a whole transfer, so a large payload streams for as long as it keeps coming. boto3's
+# default is 60 s for both, times its attempts: ~4 minutes per request to a silent store.
+CONNECT_TIMEOUT = 5.0
+READ_TIMEOUT = 30.0
+MAX_ATTEMPTS = 3  # the first try and two retries (boto3's "standard" retry mode)
 
 
 @dataclass
@@ -49,7 +56,12 @@ class S3BlobStore:
         self.bucket = bucket
         self.prefix = prefix.strip("/")
         self.client: S3Client = client or boto3.client(
-            "s3", config=Config(retries={"max_attempts": 3, "mode": "standard"})
+            "s3",
+            config=Config(
+                connect_timeout=CONNECT_TIMEOUT,
+                read_timeout=READ_TIMEOUT,
+                retries={"max_attempts": MAX_ATTEMPTS, "mode": "standard"},
+            ),
         )
 
     def ping(self) -> None:
@@ -62,7 +74,9 @@ class S3BlobStore:
         try:
             self.client.head_bucket(Bucket=self.bucket)
         except (BotoCoreError, ClientError) as exc:
-            raise blob_store_failure(self.bucket, self.client.meta.endpoint_url, exc) from None
+            raise blob_store_failure(
+                self.bucket, self.client.meta.endpoint_url, exc, self.describe()
+            ) from None
 
     def key(self, sha256: str) -> str:
         key = blob_key(sha256)

@@ -49,9 +49,12 @@ def search_query(
     sort: str,
     *,
     postgres: bool,
+    offset: int = 0,
 ) -> tuple[Select[Any], Callable[[Row[Any]], tuple[Any, ...]]]:
     """The statement (each row: an adapter's latest version, with ``score``, ``updated`` and
-    ``total``) and the key that orders its rows."""
+    ``total``) and the key that orders its rows. ``offset`` skips that many rows of the whole
+    order first (a later page): the order is total (namespace and name are unique), so
+    consecutive pages hold every match exactly once."""
     if sort not in SORTS:
         raise ValueError(f"sort must be one of {', '.join(SORTS)}")
     needle = (query or "").casefold()
@@ -135,7 +138,7 @@ def search_query(
         "name": [],
         "downloads": [total.desc()],
     }[sort]
-    top = ranked.order_by(*first, order_ns, order_name).limit(limit).subquery()
+    top = ranked.order_by(*first, order_ns, order_name).limit(limit).offset(offset).subquery()
     statement = select(adapters, top.c.score, top.c.updated, top.c.total).join(
         top,
         and_(

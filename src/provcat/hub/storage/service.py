@@ -130,7 +130,13 @@ class Storage:
     # -- reads ---------------------------------------------------------------------------------
     @guarded
     def ping(self) -> None:
+        """One trivial read of the database (``SELECT 1``)."""
         self.metadata.ping()
+
+    def ping_blobs(self) -> None:
+        """One cheap request to the blob store (S3: ``HeadBucket``); raises when it cannot be
+        used."""
+        self.blobs.ping()
 
     @guarded
     def resolve(self, namespace: str, name: str, version: str) -> StoredAdapter | None:
@@ -161,11 +167,12 @@ class Storage:
         limit: int = DEFAULT_LIMIT,
         namespaces: Sequence[str] | None = None,
         sort: str = "relevance",
+        offset: int = 0,
     ) -> list[StoredAdapter]:
         """The latest live version of each matching adapter, by relevance then namespace and
         name (the rules of ``searching.rank``; or by ``sort``: recent, name, downloads), at
-        most ``limit``; ``namespaces`` restricts."""
-        return self.metadata.search(query, tags, limit, namespaces, sort)
+        most ``limit`` after skipping the first ``offset``; ``namespaces`` restricts."""
+        return self.metadata.search(query, tags, limit, namespaces, sort, offset)
 
     @guarded
     def count_download(self, namespace: str, name: str, version: str) -> None:
@@ -245,12 +252,28 @@ class Storage:
 
     @guarded
     def delete(self, namespace: str, name: str, version: str) -> bool:
-        """Tombstone a live version and drop its blob if nothing else uses it."""
+        """Tombstone a live version and drop its blob if nothing else uses it.
+
+        The tombstone is the delete: once it is committed the version is gone, whatever happens
+        to its blob. A blob that cannot be removed now (the blob store or the database failing
+        right after the tombstone) stays, with a warning logged, for the sweep of a later start
+        to remove (it is then unreferenced, like a crashed publish's)."""
         gone = self.metadata.tombstone(namespace, name, version)
         if gone is None:
             return False
         digest = gone.checksum_sha256
-        self.metadata.release_blob(digest, functools.partial(self.blobs.delete, digest))
+        try:
+            self.metadata.release_blob(digest, functools.partial(self.blobs.delete, digest))
+        except _unavailable_errors() as exc:
+            log.warning(
+                "deleted %s/%s:%s, but its blob %s could not be removed now (%s); a later "
+                "start's sweep removes it",
+                namespace,
+                name,
+                version,
+                digest[:12],
+                type(exc).__name__,
+            )
         return True
 
     # -- tokens --------------------------------------------------------------------------------
@@ -301,10 +324,7 @@ def open_storage(
     try:
         metadata = SqlMetadata(settings.resolved_database_url, settings.busy_timeout_ms)
     except Exception as exc:  # a malformed URL or a missing driver; never echo the URL
-        raise RegistryUnavailableError(
-            f"cannot use the database URL ({type(exc).__name__}); expected sqlite:///PATH or "
-            "postgresql+psycopg://USER:PASSWORD@HOST:PORT/DB"
-        ) from None
+        raise _unusable_database_url(settings.resolved_database_url, exc) from None
     try:
         metadata.ping()  # before the blob store makes anything for a database never reached
         blobs = _blob_store(settings)
@@ -320,6 +340,40 @@ def open_storage(
             ) from None
         raise
     return storage
+
+
+# written so that no redaction of credentials in URLs (the CLI's) mistakes it for one
+_URL_FORMS = (
+    "sqlite:///PATH, or postgresql+psycopg://HOST:PORT/DATABASE with the user and password "
+    "before the host (USER:PASSWORD@HOST)"
+)
+
+
+def _unusable_database_url(url: str, exc: Exception) -> RegistryUnavailableError:
+    """Why ``url`` cannot be used, without echoing it (it may hold a password)."""
+    fix = "--database / PROVCAT_HUB_DATABASE"
+    if "://" not in url:
+        said = (
+            "it is not a URL (a libpq keyword string such as 'host=... dbname=...' is not accepted)"
+            if "=" in url
+            else "it is not a URL"
+        )
+        return RegistryUnavailableError(
+            f"cannot use the database setting: {said}; give {fix} as a URL: {_URL_FORMS}",
+            {"reason": "not_a_url"},
+        )
+    scheme = url.split("://", 1)[0]
+    shown = scheme if scheme.replace("+", "").replace("-", "").isalnum() else "?"
+    if isinstance(exc, ModuleNotFoundError) or type(exc).__name__ == "NoSuchModuleError":
+        return RegistryUnavailableError(
+            f"cannot use the database URL: this provcat has no database driver for "
+            f"'{shown}://'; use {_URL_FORMS} (the hub extra installs psycopg 3)",
+            {"reason": "unknown_scheme", "scheme": shown},
+        )
+    return RegistryUnavailableError(
+        f"cannot use the database URL ({type(exc).__name__}); expected {_URL_FORMS}",
+        {"reason": "bad_url"},
+    )
 
 
 def _database_errors() -> tuple[type[BaseException], ...]:

@@ -309,12 +309,15 @@ class SqlMetadata:
         limit: int,
         namespaces: Sequence[str] | None = None,
         sort: str = "relevance",
+        offset: int = 0,
     ) -> list[StoredAdapter]:
         """The latest version of each matching adapter, best first (see ``searching.rank``), or
-        in another of ``SORTS``, ties by namespace and name: one query over the search index;
-        only the returned rows' manifests are decoded."""
+        in another of ``SORTS``, ties by namespace and name, after skipping ``offset`` of them:
+        one query over the search index; only the returned rows' manifests are decoded."""
         postgres = self.reader.dialect.name == "postgresql"
-        statement, key = search_query(query, tags, limit, namespaces, sort, postgres=postgres)
+        statement, key = search_query(
+            query, tags, limit, namespaces, sort, postgres=postgres, offset=offset
+        )
         # at most ``limit`` rows: put them back in the decided order (code points, like Python)
         return [_stored(r) for r in sorted(self._read(statement), key=key)]
 

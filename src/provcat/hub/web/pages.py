@@ -1,6 +1,9 @@
-"""The browse pages: ``/`` (search and filters), ``/namespaces``, ``/a/{namespace}/{name}[/{version}]``,
-``/help`` (getting started with this hub), sign in and out (private reads only), the favicon and
-the static files the pages use.
+"""The browse pages: ``/`` (search and filters, ``PAGE_LIMIT`` adapters a page, ``?page=N``),
+``/namespaces``, ``/a/{namespace}/{name}[/{version}]``, ``/help`` (getting started with this hub),
+sign in and out (private reads only), the favicon and the static files the pages use.
+
+A storage outage is a 503 page ("try again") that leaves the sign-in cookie alone: a token that
+could not be checked is not an invalid one.
 
 Every value reaches the HTML through jinja2's autoescaping, after :func:`storable` (a stored
 manifest holding text UTF-8 cannot encode still renders). Pages send a strict
@@ -21,7 +24,7 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from provcat.hub.errors import HubError, ValidationError
+from provcat.hub.errors import HubError, RegistryUnavailableError, ValidationError
 from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import LATEST, SLUG, SLUG_MAX, HubRef, resolve_latest
 from provcat.hub.server.auth import verify_token
@@ -37,7 +40,8 @@ from provcat.hub.web.usage import usage
 __all__ = ["COOKIE", "install_pages"]
 
 COOKIE = "provcat_hub_token"
-PAGE_LIMIT = 100
+PAGE_LIMIT = 100  # adapters on one page of the list; ``?page=N`` reaches the others
+PAGE_MAX = 10_000  # the highest page number asked for (past the last page: an empty page)
 FILTER_SCAN = 10_000  # matches read for a base-model filter before the page is cut
 _FORM_MAX_BYTES = 4096
 SORT_LABELS = {
@@ -210,11 +214,23 @@ def install_pages(
             )
         try:
             token: TokenRecord = await reads(verify_token, store, presented)
+        except RegistryUnavailableError:  # the token could not be checked: keep the cookie
+            return unavailable(request)
         except HubError:
             return message(
                 request, 401, "Sign in", "That token is not valid (or was revoked).", login=True
             )
         return token
+
+    def unavailable(request: Request) -> HTMLResponse:
+        page = message(
+            request,
+            503,
+            "Unavailable",
+            "The hub cannot reach its storage right now; try again in a moment.",
+        )
+        page.headers["Retry-After"] = "5"
+        return page
 
     def scope_of(token: TokenRecord | None) -> tuple[str, ...] | None:
         return None if token is None or token.admin else token.namespaces
@@ -226,6 +242,8 @@ def install_pages(
                 return token
             try:
                 return await fn(request, token)
+            except RegistryUnavailableError:
+                return unavailable(request)
             except HubError as error:
                 return message(request, error.status, error.wire_name, error.message)
 
@@ -235,9 +253,19 @@ def install_pages(
     def query(request: Request, name: str, limit: int) -> str:
         values = request.query_params.getlist(name)
         value = values[0].strip() if values else ""
-        if len(values) > 1 or len(value) > limit or bad_text(value):
-            raise ValidationError(f"'{name}' must be given once, as text of at most {limit}")
+        if len(values) > 1:
+            raise ValidationError(f"'{name}' must be given once, not {len(values)} times")
+        if bad_text(value):
+            raise ValidationError(f"'{name}' must be valid Unicode without NUL")
+        if len(value) > limit:
+            raise ValidationError(f"'{name}' must be at most {limit} characters")
         return value
+
+    def page_number(request: Request) -> int:
+        text = query(request, "page", 8) or "1"
+        if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= PAGE_MAX:
+            raise ValidationError(f"'page' must be a whole number from 1 to {PAGE_MAX}")
+        return int(text)
 
     @page
     async def index(request: Request, token: TokenRecord | None) -> Response:
@@ -250,25 +278,59 @@ def install_pages(
         sort = query(request, "sort", 20) or ("relevance" if q else "name")
         if sort not in SORTS:
             raise ValidationError(f"sort must be one of {', '.join(SORTS)}")
+        number = page_number(request)
         scope = scope_of(token)
         wanted: tuple[str, ...] | None = scope
         if namespace:
             wanted = (namespace,) if scope is None or namespace in scope else ()
         counts = await reads(store.namespace_counts)
-        found: list[StoredAdapter] = []
-        if wanted != ():
-            # the base-model filter reads manifests, so it runs on the matches before the page
-            # is cut (up to FILTER_SCAN of them), never on one page of them
-            limit = FILTER_SCAN if base_model else PAGE_LIMIT
-            found = await reads(store.search, q or None, [tag] if tag else [], limit, wanted, sort)
-        rows = [
-            r
-            for r in found
-            if not base_model or base_model in _strings(r.manifest.get("base_model_compatibility"))
-        ]
         visible = [ns for ns, _ in counts if scope is None or ns in scope]
+        skip = (number - 1) * PAGE_LIMIT
+        found: list[StoredAdapter] = []
+        total: int | None = None  # known without a filter (the index's counts), else not said
+        if wanted != ():
+            if base_model:
+                # the base-model filter reads manifests, so it runs on the matches before the
+                # page is cut (up to FILTER_SCAN of them), never on one page of them
+                found = await reads(
+                    store.search, q or None, [tag] if tag else [], FILTER_SCAN, wanted, sort
+                )
+                matching = [
+                    r
+                    for r in found
+                    if base_model in _strings(r.manifest.get("base_model_compatibility"))
+                ]
+                if len(found) < FILTER_SCAN:
+                    total = len(matching)
+                rows = matching[skip : skip + PAGE_LIMIT + 1]
+            else:
+                # one row more than the page: whether a next page exists
+                rows = await reads(
+                    store.search,
+                    q or None,
+                    [tag] if tag else [],
+                    PAGE_LIMIT + 1,
+                    wanted,
+                    sort,
+                    skip,
+                )
+                found = rows
+                if not q and not tag:
+                    total = sum(n for ns, n in counts if wanted is None or ns in wanted)
+        else:
+            rows, total = [], 0
         shown = rows[:PAGE_LIMIT]
+        more = len(rows) > PAGE_LIMIT
         totals = await reads(store.download_totals, [(r.namespace, r.name) for r in shown])
+        fields = {"q": q, "tag": tag, "base_model": base_model, "namespace": namespace}
+        kept = {k: v for k, v in fields.items() if v}
+        if query(request, "sort", 20):
+            kept["sort"] = sort
+
+        def page_url(n: int) -> str:
+            params = {**kept, **({"page": str(n)} if n > 1 else {})}
+            return "/" + (f"?{urllib.parse.urlencode(params)}" if params else "")
+
         return render(
             request,
             "index.html",
@@ -278,7 +340,14 @@ def install_pages(
             empty_hub=not visible,
             filtered=bool(q or tag or base_model or namespace),
             rows=[_row_view(r, totals.get((r.namespace, r.name), 0)) for r in shown],
-            truncated=len(rows) >= PAGE_LIMIT or len(found) >= FILTER_SCAN,
+            first=skip + 1,
+            last=skip + len(shown),
+            total=total,
+            page=number,
+            next_url=page_url(number + 1) if more and number < PAGE_MAX else None,
+            previous_url=page_url(number - 1) if number > 1 else None,
+            first_url=page_url(1),
+            scan_limited=bool(base_model) and len(found) >= FILTER_SCAN,
             base_models=sorted(
                 {m for r in found for m in _strings(r.manifest.get("base_model_compatibility"))}
             ),
@@ -390,6 +459,8 @@ def install_pages(
         target = _local_path(fields.get("next", "/"))
         try:
             await reads(verify_token, store, presented)
+        except RegistryUnavailableError:  # not checked: say so, and keep any earlier sign-in
+            return unavailable(request)
         except HubError:
             return message(
                 request,
@@ -409,6 +480,20 @@ def install_pages(
             secure=base_url(request).startswith("https://"),
         )
         return answer
+
+    async def login_page(request: Request) -> Response:
+        """``GET /login`` (the address bar after a failed sign-in): the sign-in page itself,
+        never a 405; signed in, or with public reads, the list."""
+        if settings.private_reads and request.cookies.get(COOKIE) is None:
+            return message(
+                request,
+                401,
+                "Sign in",
+                "This hub's adapters need a token to read.",
+                login=True,
+                target="/",
+            )
+        return RedirectResponse("/", status_code=303)
 
     async def logout(request: Request) -> Response:
         if not same_origin(request):
@@ -434,8 +519,22 @@ def install_pages(
         headers = {"Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff"}
         return Response(static[name], media_type=_STATIC[name], headers=headers)
 
+    def not_found_page(request: Request) -> Response:
+        """The HTML 404 of a page address that names nothing (``/a/ns``, ``/a/``, a typo); the
+        API's unknown routes (under ``/v1``) keep their JSON error."""
+        return message(
+            request,
+            404,
+            "Not found",
+            "There is no page at this address: search the adapters, or see the namespaces.",
+            target="/",
+        )
+
+    app.state.not_found_page = not_found_page
+
     for path, handler, method in (
         ("/", index, "GET"),
+        ("/login", login_page, "GET"),
         ("/namespaces", namespaces, "GET"),
         ("/help", help_page, "GET"),
         ("/a/{namespace}/{name}", adapter, "GET"),
