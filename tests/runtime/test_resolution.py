@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from provcat import iModel, match_endpoint
-from provcat.catalog import canonical_endpoint_key, canonical_provider_key
+from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key
 from provcat.catalog.keyspace import (
     ClassUse,
     EndpointKeys,

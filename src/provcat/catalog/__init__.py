@@ -1,28 +1,7 @@
 """The catalog: its records, key functions and snapshot, and the publication of the snapshot
 (ADR-0028). Records and lookup only: no pydantic, no endpoint classes.
+
+Import from the modules themselves (``provcat.catalog.keys``, ``provcat.catalog.snapshot``, ...):
+this package imports none of them, so a thread that starts at a module and one that starts at the
+package never take the two import locks in opposite orders (Python's ``_DeadlockError``).
 """
-
-from provcat.catalog.diagnostic import CatalogDiagnosticCode, ProviderDiagnostic
-from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key
-from provcat.catalog.snapshot import CatalogSnapshot, ProviderEntry
-from provcat.catalog.specs import (
-    EffortMode,
-    EndpointType,
-    ProviderEndpointSpec,
-    ProviderModelPolicy,
-    ProviderModuleSpec,
-)
-
-__all__ = [
-    "CatalogDiagnosticCode",
-    "CatalogSnapshot",
-    "EffortMode",
-    "EndpointType",
-    "ProviderDiagnostic",
-    "ProviderEndpointSpec",
-    "ProviderEntry",
-    "ProviderModelPolicy",
-    "ProviderModuleSpec",
-    "canonical_endpoint_key",
-    "canonical_provider_key",
-]

@@ -5,13 +5,14 @@ compile and evaluate each string annotation at class creation, on the cold path.
 """
 
 import contextlib
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from provcat.errors import ProviderCatalogError
-from provcat.redact import url_without_password
+from provcat.redact import REDACTED, secret_name, url_without_password
 
 __all__ = [
     "INHERITED_SETTINGS",
@@ -20,6 +21,8 @@ __all__ = [
     "EndpointConfig",
     "base_url_problem",
     "credential_header",
+    "secret_header",
+    "shown_headers",
 ]
 
 # The endpoint settings a provider's catalog `defaults` may set for all its endpoints.
@@ -118,6 +121,24 @@ def credential_header(headers: Mapping[str, str]) -> str | None:
     return None
 
 
+# what a header's name adds to redact.secret_name's rule: auth (Authorization, X-Auth-...), any
+# passw..., cookie, signature
+_CREDENTIAL_HEADER = re.compile(r"auth|passw|cookie|signature", re.IGNORECASE)
+
+
+def secret_header(name: str) -> bool:
+    """Whether a header named ``name`` carries a credential, whatever its case: a name
+    :func:`~provcat.redact.secret_name` calls a secret (key, token, secret, password, ...), or one
+    naming authorization, a password, a cookie or a signature. Its value is redacted from errors
+    and reprs."""
+    return secret_name(name) or _CREDENTIAL_HEADER.search(name) is not None
+
+
+def shown_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """``headers`` as a repr or a summary shows them: each secret-named one's value redacted."""
+    return {k: REDACTED if secret_header(k) else v for k, v in headers.items()}
+
+
 class EndpointConfig(BaseModel):
     """How to reach one endpoint. Request payload values live in request defaults, not here."""
 
@@ -139,9 +160,11 @@ class EndpointConfig(BaseModel):
         None, description="An explicit key; overrides api_key_env. Never printed."
     )
     content_type: str = "application/json"
+    # strict: a number (an int or a float), never a bool or a string ("5", True)
     timeout: float = Field(
         300,
         gt=0,
+        strict=True,
         le=MAX_TIMEOUT,
         allow_inf_nan=False,
         description="Seconds one attempt may take, the address lookup and the whole answer "
@@ -150,19 +173,25 @@ class EndpointConfig(BaseModel):
     total_timeout: float | None = Field(
         None,
         gt=0,
+        strict=True,
         le=MAX_TIMEOUT,
         allow_inf_nan=False,
         description="Seconds a call may take in all, its attempts and the waits between them "
         "included (None: max_retries attempts of timeout each, plus the waits).",
     )
+    # strict: an int, never a bool, a float or a string (True, 2.0, "2"), as per call
     max_retries: int = Field(
         3,
         ge=1,
+        strict=True,
         le=MAX_RETRIES,
         description="Total attempts of a call (provcat.endpoints.retry says which failures retry).",
     )
     max_response_bytes: int = Field(
-        64 * 1024 * 1024, gt=0, description="Largest answer (or streamed event) read, in bytes."
+        64 * 1024 * 1024,
+        gt=0,
+        strict=True,
+        description="Largest answer (or streamed event) read, in bytes.",
     )
     default_headers: dict[str, str] = Field(default_factory=dict)
     requires_tokens: bool = Field(
@@ -243,10 +272,12 @@ class EndpointConfig(BaseModel):
         return self.base_url.rstrip("/") + "/" + (self.path or self.endpoint).lstrip("/")
 
     def summary(self) -> dict[str, Any]:
-        """A JSON-safe view without the key (nor a password written into the base URL)."""
+        """A JSON-safe view without the key (nor a password written into the base URL, nor the
+        value of a default header named like a secret)."""
         view = self.model_dump(mode="json", exclude={"api_key", "request_options"})
         if view.get("base_url"):
             view["base_url"] = url_without_password(view["base_url"])
+        view["default_headers"] = shown_headers(view["default_headers"])
         return view
 
     def stored_request_options(self) -> "type[BaseModel] | DeferredModel | None":
@@ -262,6 +293,8 @@ class EndpointConfig(BaseModel):
         for name, value in super().__repr_args__():
             if name == "base_url" and isinstance(value, str):
                 value = url_without_password(value)
+            elif name == "default_headers" and isinstance(value, Mapping):
+                value = shown_headers(value)
             elif name == "request_options" and isinstance(value, DeferredModel):
                 # the class, as always; a model that cannot load shows its reference
                 with contextlib.suppress(ProviderCatalogError):

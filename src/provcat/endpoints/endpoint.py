@@ -16,14 +16,13 @@ import contextlib
 import copy
 import json
 import os
-import re
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from provcat.catalog.specs import EndpointType, ProviderEndpointSpec
-from provcat.endpoints.config import MAX_RETRIES, EndpointConfig
+from provcat.endpoints.config import MAX_RETRIES, EndpointConfig, secret_header, shown_headers
 from provcat.endpoints.registry import EndpointRegistry
 from provcat.errors import (
     APIConnectionError,
@@ -50,8 +49,6 @@ __all__ = ["Endpoint", "EndpointType"]
 _E = TypeVar("_E", bound=APIError)
 
 CONNECT_TIMEOUT = 5.0  # seconds to open a connection, as openai-python and anthropic-sdk-python
-# default headers whose value is a credential (Authorization and x-api-key are refused there)
-_SECRET_HEADER = re.compile(r"auth|key|token|secret|passw|credential|cookie|signature", re.I)
 # the text an APIError carries, each cleaned of the call's credentials before it leaves a call
 _TEXT_FIELDS = ("request_id", "error_type", "error_code", "vendor_message", "excerpt")
 
@@ -135,12 +132,17 @@ class Endpoint:
                 + keyless,
             )
         if any(ord(c) < 0x20 or ord(c) == 0x7F for c in key) or key != key.strip():
-            where = self.config.api_key_env or "api_key"
+            # where the key came from: api_key= wins over the variable (_api_key)
+            where = (
+                "the key given as api_key="
+                if self.config.api_key is not None
+                else f"the key in {self.config.api_key_env}"
+            )
             del key  # not in this frame's locals when a traceback shows them
             raise EndpointConfigurationError(
                 "api_key",
-                f"the key in {where} holds a line break, a control character or surrounding "
-                "spaces: set it to the key alone",
+                f"{where} holds a line break, a control character or surrounding spaces: "
+                "set it to the key alone",
             )
         if self.config.auth_type == "bearer":
             headers["Authorization"] = f"Bearer {key}"
@@ -223,7 +225,7 @@ class Endpoint:
 
     def _secrets(self) -> list[str]:
         """The credentials a call sends: the key, and each default header named like a secret."""
-        found = [v for k, v in self.config.default_headers.items() if _SECRET_HEADER.search(k)]
+        found = [v for k, v in self.config.default_headers.items() if secret_header(k)]
         key = self._api_key() if self.config.auth_type != "none" else None
         return [*found, key] if key else found
 
@@ -677,10 +679,15 @@ def attempts_allowed(configured: int, per_call: int | None) -> int:
         or not isinstance(per_call, int)
         or not 1 <= per_call <= MAX_RETRIES
     ):
+        given = (  # a number out of bounds is shown; anything else only by its type
+            repr(per_call)
+            if isinstance(per_call, int) and not isinstance(per_call, bool)
+            else f"a {type(per_call).__name__}"
+        )
         raise EndpointConfigurationError(
             "max_retries",
             f"max_retries is the total number of attempts: an int from 1 to {MAX_RETRIES} (the "
-            f"bound match_endpoint keeps too), not {per_call!r}",
+            f"bound match_endpoint keeps too), not {given}",
         )
     return per_call
 
@@ -697,12 +704,11 @@ def _fresh(value: Any) -> Any:
 
 
 class Headers(dict[str, str]):
-    """Request headers whose repr hides the credential's value."""
+    """Request headers whose repr hides the credential's value, and the value of every header
+    named like a secret (:func:`~provcat.endpoints.config.secret_header`)."""
 
     def __repr__(self) -> str:
-        return repr(
-            {k: "<redacted>" if k in ("Authorization", "x-api-key") else v for k, v in self.items()}
-        )
+        return repr(shown_headers(self))
 
 
 def _non_finite(value: Any, path: str = "") -> str | None:

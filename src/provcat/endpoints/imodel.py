@@ -27,6 +27,7 @@ from provcat.endpoints.registry import EndpointRegistry
 from provcat.endpoints.request import field_names
 from provcat.endpoints.resolution import Unlisted
 from provcat.errors import EndpointConfigurationError
+from provcat.models.reasoning import default_endpoint
 
 __all__ = ["iModel"]
 
@@ -63,6 +64,8 @@ class iModel:
         request_defaults: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
+        if model is not None and not isinstance(model, str):
+            raise TypeError(f"model must be a str, not {type(model).__name__}")
         if provider is None:
             if not model or "/" not in model:
                 raise EndpointConfigurationError(
@@ -71,6 +74,7 @@ class iModel:
             provider, model = model.split("/", 1)
         if not isinstance(provider, str):
             raise TypeError(f"provider must be a str, not {type(provider).__name__}")
+        chosen = endpoint is None
         endpoint = self._default_endpoint(provider) if endpoint is None else endpoint
         config = {k: v for k, v in kwargs.items() if k in _CONFIG_FIELDS}
         rest = {k: v for k, v in kwargs.items() if k not in _CONFIG_FIELDS}
@@ -78,6 +82,18 @@ class iModel:
             rest = {"model": model, **rest}
         if not isinstance(endpoint, str):
             raise TypeError(f"endpoint must be a str, not {type(endpoint).__name__}")
+        if request_defaults is not None and not isinstance(request_defaults, Mapping):
+            raise TypeError(
+                f"request_defaults must be a mapping, not {type(request_defaults).__name__}"
+            )
+        twice = sorted(k for k in rest if k in (request_defaults or {}))
+        if twice:  # fail closed: neither silently wins
+            key = twice[0]
+            given = "model=" if key == "model" else f"the keyword {key}="
+            raise EndpointConfigurationError(
+                key,
+                f"iModel got '{key}' twice, as {given} and in request_defaults: give it once",
+            )
         _check_overrides(config)
         found = target(provider, endpoint, openai_compatible, config)  # resolved once
         if isinstance(found, Unlisted):
@@ -87,7 +103,12 @@ class iModel:
             request_model = binding.config.request_options
             if isinstance(model, str):
                 _warn_if_spec(binding.config.provider, model)
-        defaults = self._classify(rest, dict(request_defaults or {}), request_model)
+        shown = (
+            None
+            if isinstance(found, Unlisted) or not chosen
+            else f"{found.provider}/{found.endpoint}"
+        )
+        defaults = self._classify(rest, dict(request_defaults or {}), request_model, shown)
         self.endpoint: Endpoint = (
             _compatible(str(found), endpoint, defaults, config)
             if isinstance(found, Unlisted)
@@ -96,10 +117,15 @@ class iModel:
 
     @staticmethod
     def _classify(
-        rest: Mapping[str, Any], defaults: dict[str, Any], request_model: type[BaseModel] | None
+        rest: Mapping[str, Any],
+        defaults: dict[str, Any],
+        request_model: type[BaseModel] | None,
+        defaulted: str | None = None,
     ) -> dict[str, Any]:
         """Legacy keywords that are request fields become request defaults; any other is
-        refused with a "did you mean"."""
+        refused with a "did you mean", and, when iModel chose the endpoint (``defaulted``, its
+        name), with how to name another one: a field of another endpoint (``model_kwargs(spec,
+        endpoint="responses")`` puts the effort in that endpoint's field) needs ``endpoint=``."""
         accepted = field_names(request_model) if request_model is not None else None
         for key, value in rest.items():
             if accepted is None or key in accepted:
@@ -112,19 +138,31 @@ class iModel:
                 f"iModel keyword '{key}' is neither an endpoint configuration field nor a field "
                 f"of {request_model.__name__ if request_model else 'the request'}{close}; pass "
                 "request fields by their names (or in request_defaults) and endpoint settings "
-                "by EndpointConfig's",
+                "by EndpointConfig's"
+                + (
+                    f"; no endpoint= was given, so iModel chose {defaulted}: for a field of "
+                    "another endpoint, name it (iModel(endpoint='responses', ...), or "
+                    "iModel(**model_kwargs(spec, endpoint='responses')))"
+                    if defaulted
+                    else ""
+                ),
             )
         return defaults
 
     @staticmethod
     def _default_endpoint(provider: str) -> str:
-        """'chat' where the provider has it, else the provider's only endpoint."""
+        """'chat' where the provider has it, or its successor once the vendor has retired it
+        (the endpoint ``model_kwargs`` puts an effort in by default), else the provider's only
+        endpoint."""
         snapshot = EndpointRegistry.snapshot()
         owner = snapshot.provider_index.get(canonical_provider_key(provider))
         entry = snapshot.providers.get(owner or "")
-        if entry is not None and "chat" not in entry.endpoint_index:
+        if entry is None:
+            return "chat"  # unknown: resolution says so (or a compatible endpoint serves it)
+        key = default_endpoint(entry)
+        if key is None:
             return ""
-        return "chat"
+        return "chat" if key == entry.endpoint_index.get("chat") else key
 
     @property
     def provider(self) -> str:

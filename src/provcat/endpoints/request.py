@@ -85,12 +85,19 @@ def field_names(model: type[BaseModel]) -> dict[str, str]:
 
 
 def field_problem(model: type[BaseModel], key: str, value: Any) -> str | None:
-    """Why ``model`` refuses ``key=value`` as one of its fields, or None when it accepts it."""
+    """Why ``model`` refuses ``key=value`` as one of its fields, or None when it accepts it.
+    The value is never quoted (a request default may hold anything, a credential included):
+    its type and the model's reason say what is wrong with it."""
     names = field_names(model)
     if key not in names:
         return f"'{key}' is not a field of request model {model.__name__}"
     try:  # the model's own validator, so constraints and field validators apply
         model.__pydantic_validator__.validate_assignment(model.model_construct(), names[key], value)
     except ValidationError as exc:
-        return f"{key}={value!r} is rejected by {model.__name__}: {exc.errors()[0]['msg']}"
+        kind = type(value).__name__
+        article = "an" if kind[:1] in ("a", "e", "i", "o", "u") else "a"
+        return (
+            f"'{key}' ({article} {kind}) is rejected by {model.__name__}: "
+            f"{exc.errors(include_url=False)[0]['msg']}"
+        )
     return None

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any, get_args
 
 from provcat.catalog.keys import canonical_key, suggest
-from provcat.catalog.snapshot import CatalogSnapshot
+from provcat.catalog.snapshot import CatalogSnapshot, ProviderEntry
 from provcat.errors import EndpointNotFound
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.inventory import ModelInfo, lookup_model
@@ -108,16 +108,25 @@ def effort_field(
         found = snapshot.providers.get(provider)
         if found is None:
             return None, f"{provider}/chat"
-        entry, key = found, found.endpoint_index.get("chat")
+        entry, key = found, default_endpoint(found)
     if key is None:
         return None, f"{provider}/chat"
     record = entry.endpoints[key]
-    life = record.lifecycle
-    if endpoint is None and life and life["status"] == "retired" and life["successor"]:
-        key = life["successor"]
-        record = entry.endpoints[key]
     field = EFFORT_FIELDS.get(record.protocol or "") or _model_field(record.request_options)
     return field, f"{provider}/{key}"
+
+
+def default_endpoint(entry: ProviderEntry) -> str | None:
+    """The endpoint a model spec goes to when the caller names none (``model_kwargs``' effort
+    field, ``iModel``): the provider's ``chat``, or its successor once the vendor has retired it;
+    None when the provider has no ``chat``."""
+    key = entry.endpoint_index.get("chat")
+    if key is None:
+        return None
+    life = entry.endpoints[key].lifecycle
+    if life and life["status"] == "retired" and life["successor"]:
+        return str(life["successor"])
+    return key
 
 
 def _nested(path: tuple[str, ...], value: str) -> dict[str, Any]:

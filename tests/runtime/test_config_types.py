@@ -1,0 +1,49 @@
+"""An endpoint setting is checked by type when it is configured, as ``max_retries`` is per call:
+an int is not a bool, a float or a string, and a timeout is a number, not a string or a bool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from provcat import iModel, match_endpoint
+from provcat.errors import EndpointConfigurationError
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("max_retries", True),
+        ("max_retries", 2.0),
+        ("max_retries", "2"),
+        ("timeout", "5"),
+        ("timeout", True),
+        ("total_timeout", "5"),
+        ("max_response_bytes", True),
+    ],
+)
+def test_a_setting_of_the_wrong_type_is_refused_when_configured(setting: str, value: Any) -> None:
+    with pytest.raises(EndpointConfigurationError, match=setting):
+        match_endpoint("openai", "chat", **{setting: value})
+    with pytest.raises(EndpointConfigurationError, match=setting):
+        iModel(provider="openai", model="gpt-6.1-terra", **{setting: value})
+
+
+def test_numbers_of_the_right_type_are_taken() -> None:
+    ep = match_endpoint("openai", "chat", timeout=5, total_timeout=7.5, max_retries=2)
+    assert (ep.config.timeout, ep.config.total_timeout, ep.config.max_retries) == (5, 7.5, 2)
+
+
+def test_a_per_call_max_retries_of_the_wrong_type_is_refused_without_quoting_it() -> None:
+    ep = match_endpoint(
+        "openai",
+        "chat",
+        api_key="sk-x12345",
+        base_url="http://127.0.0.1:9",
+        allow_local_network=True,
+    )
+    secret = "sk-proj-abcdefghSECRET"
+    with pytest.raises(EndpointConfigurationError, match="max_retries") as caught:
+        ep.call_sync({"messages": [], "model": "gpt-5-mini"}, max_retries=secret)  # type: ignore[arg-type]
+    assert "abcdefgh" not in str(caught.value)
