@@ -1,8 +1,9 @@
 """The one switch that turns the staged deprecations into errors (ADR-0028 D4 "Migration").
 
-Staged today, each with a ``DeprecationWarning``: an unknown provider given only a ``base_url``
-falls back to a compatible endpoint, and a retired endpoint or model is still built (or, for a
-model, still given by ``model_kwargs``). Strict mode raises instead (``EndpointNotFound``,
+Staged today, each with a warning: an unknown provider given only a ``base_url`` falls back to
+a compatible endpoint (a ``DeprecationWarning``), and a retired endpoint or model is still built
+(or, for a model, still given by ``model_kwargs``; ``EndpointDeprecated`` and ``ModelDeprecated``,
+both ``FutureWarning``). Strict mode raises instead (``EndpointNotFound``,
 ``EndpointRetired``, ``ModelRetired``). The switch is read on every use, never remembered.
 ``iModel``'s unclassified keywords are no longer staged: they are refused in either mode
 (``EndpointConfigurationError``). Strict mode is on with:

@@ -55,7 +55,6 @@ def test_the_responses_endpoint_takes_reasoning_effort_nested() -> None:
     assert kwargs == {
         "provider": "openai",
         "model": "gpt-6.1-terra",
-        "endpoint": "responses",  # named: iModel(**kwargs) calls the endpoint it was written for
         "reasoning": {"effort": "xhigh"},
     }
     kwargs["reasoning"]["effort"] = "changed"  # the caller's copy: the next answer is intact
@@ -161,10 +160,7 @@ def test_a_retired_chat_endpoint_gives_way_to_its_successor_and_its_models_field
         "reasoning": {"effort": "high"},
     }
     assert quiet("perplexity/sonar-deep-research-high") == expected
-    assert quiet("perplexity/sonar-deep-research-high", endpoint="agent") == {
-        **expected,
-        "endpoint": "v1/agent",  # named: its canonical key
-    }
+    assert quiet("perplexity/sonar-deep-research-high", endpoint="agent") == expected
     agent = match_endpoint("perplexity", "agent")
     payload = agent.payload({"input": "hi"}, **kwargs_without(expected))
     assert payload["reasoning"] == {"effort": "high"}
@@ -177,7 +173,7 @@ def test_a_retired_chat_endpoint_gives_way_to_its_successor_and_its_models_field
 def test_an_endpoint_whose_request_model_declares_no_effort_field_drops_it_with_a_warning() -> None:
     with pytest.warns(EffortIgnored, match="its request model declares none of"):
         kwargs = model_kwargs("openai/gpt-6.1-terra-high", endpoint="embeddings")
-    assert kwargs == {"provider": "openai", "model": "gpt-6.1-terra", "endpoint": "embeddings"}
+    assert kwargs == {"provider": "openai", "model": "gpt-6.1-terra"}
 
 
 def test_an_endpoint_whose_request_model_cannot_be_imported_drops_the_effort_with_a_warning(
@@ -190,4 +186,4 @@ def test_an_endpoint_whose_request_model_cannot_be_imported_drops_the_effort_wit
     monkeypatch.setitem(sys.modules, reference.partition(":")[0], None)  # import raises
     with pytest.warns(EffortIgnored, match="its request model declares none of"):
         kwargs = model_kwargs("openai/gpt-6.1-terra-high", endpoint="responses")
-    assert kwargs == {"provider": "openai", "model": "gpt-6.1-terra", "endpoint": "responses"}
+    assert kwargs == {"provider": "openai", "model": "gpt-6.1-terra"}

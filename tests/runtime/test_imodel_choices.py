@@ -1,6 +1,6 @@
 """What iModel chooses when a caller does not say, and what it refuses: the default endpoint
 follows model_kwargs' (a retired ``chat`` gives way to its successor), a field of another
-endpoint says to name it, and a model given twice or not as a str is refused."""
+endpoint says to name it, and a model given twice (two values) or not as a str is refused."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ def _not_strict() -> Iterator[None]:
 def test_the_default_endpoint_skips_a_retired_chat_for_its_successor() -> None:
     """Perplexity retired its chat completions for the Agent API (v1/agent)."""
     set_strict(True)  # a retired endpoint raises EndpointRetired here: none is chosen
-    im = iModel(provider="perplexity", model="sonar")
+    with pytest.warns(UserWarning, match=r"perplexity/chat/completions is retired .* successor"):
+        im = iModel(provider="perplexity", model="sonar")
     assert im.endpoint.config.endpoint == "v1/agent"
     assert im.request_defaults["model"] == "sonar"
 
@@ -33,21 +34,15 @@ def test_the_default_endpoint_is_still_chat_where_chat_is_live() -> None:
     assert iModel(provider="openai", model="gpt-4o").endpoint.config.endpoint == "chat/completions"
 
 
-def test_model_kwargs_for_another_endpoint_builds_an_imodel_of_that_endpoint() -> None:
-    """Found by a tester: ``model_kwargs(spec, endpoint="responses")`` put the effort in the
-    Responses field but did not say the endpoint, so ``iModel(**kwargs)`` chose chat and refused
-    its own kwargs."""
+def test_a_field_of_another_endpoint_says_to_name_the_endpoint() -> None:
     kwargs = model_kwargs("openai/gpt-6.1-terra-high", endpoint="responses")
+    with pytest.raises(EndpointConfigurationError, match=r"endpoint='responses'"):
+        iModel(**kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the model's own lifecycle, if any
-        im = iModel(**kwargs)
+        im = iModel(endpoint="responses", **kwargs)
     assert im.endpoint.config.endpoint == "responses"
     assert im.request_defaults["reasoning"] == {"effort": "high"}
-
-
-def test_a_field_of_another_endpoint_says_to_name_the_endpoint() -> None:
-    with pytest.raises(EndpointConfigurationError, match=r"endpoint='responses'"):
-        iModel(provider="openai", model="gpt-6.1-terra", reasoning={"effort": "high"})
 
 
 def test_a_model_that_is_not_a_str_is_a_type_error_naming_it() -> None:
@@ -62,3 +57,9 @@ def test_a_request_field_given_twice_is_refused(field: str) -> None:
     given = {"model": "gpt-4o"} if field == "model" else {"model": "gpt-4o", field: 0.2}
     with pytest.raises(EndpointConfigurationError, match=rf"'{field}' twice"):
         iModel(provider="openai", request_defaults={field: "other"}, **given)
+
+
+def test_the_same_value_given_twice_is_that_value() -> None:
+    """lionagi-era code passes the model both ways; only two different values conflict."""
+    im = iModel(provider="openai", model="gpt-4o", request_defaults={"model": "gpt-4o"})
+    assert im.request_defaults["model"] == "gpt-4o"

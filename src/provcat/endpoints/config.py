@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from provcat.errors import ProviderCatalogError
-from provcat.redact import REDACTED, secret_name, url_without_password
+from provcat.redact import secret_name, url_without_password
 
 __all__ = [
     "INHERITED_SETTINGS",
@@ -135,8 +135,9 @@ def secret_header(name: str) -> bool:
 
 
 def shown_headers(headers: Mapping[str, str]) -> dict[str, str]:
-    """``headers`` as a repr or a summary shows them: each secret-named one's value redacted."""
-    return {k: REDACTED if secret_header(k) else v for k, v in headers.items()}
+    """``headers`` as a repr or a summary shows them: each secret-named one's value redacted
+    (``<redacted>``: a cookie or a signature is no API key)."""
+    return {k: "<redacted>" if secret_header(k) else v for k, v in headers.items()}
 
 
 class EndpointConfig(BaseModel):

@@ -86,8 +86,9 @@ class iModel:
             raise TypeError(
                 f"request_defaults must be a mapping, not {type(request_defaults).__name__}"
             )
-        twice = sorted(k for k in rest if k in (request_defaults or {}))
-        if twice:  # fail closed: neither silently wins
+        given_defaults = request_defaults or {}
+        twice = sorted(k for k in rest if k in given_defaults and given_defaults[k] != rest[k])
+        if twice:  # fail closed: neither silently wins (the same value twice is that value)
             key = twice[0]
             given = "model=" if key == "model" else f"the keyword {key}="
             raise EndpointConfigurationError(
@@ -141,8 +142,8 @@ class iModel:
                 "by EndpointConfig's"
                 + (
                     f"; no endpoint= was given, so iModel chose {defaulted}: for a field of "
-                    "another endpoint, name it (iModel(endpoint='responses', ...), or "
-                    "iModel(**model_kwargs(spec, endpoint='responses')))"
+                    "another endpoint, name it (iModel(endpoint='responses', "
+                    "**model_kwargs(spec, endpoint='responses')))"
                     if defaulted
                     else ""
                 ),
@@ -162,7 +163,19 @@ class iModel:
         key = default_endpoint(entry)
         if key is None:
             return ""
-        return "chat" if key == entry.endpoint_index.get("chat") else key
+        chat = entry.endpoint_index.get("chat")
+        if key == chat:
+            return "chat"
+        assert chat is not None  # a successor stands in for a retired chat only
+        since = (entry.endpoints[chat].lifecycle or {}).get("shutdown_date")
+        warnings.warn(
+            f"{owner}/{chat} is retired{f' since {since}' if since else ''}, so iModel "
+            f"chose its successor {owner}/{key}, which takes a request of its own shape; "
+            "name the endpoint (endpoint=...) to choose another",
+            UserWarning,
+            stacklevel=3,
+        )
+        return key
 
     @property
     def provider(self) -> str:

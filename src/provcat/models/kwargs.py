@@ -64,10 +64,6 @@ def model_kwargs(
     of the spec. A model the provider's inventory lists (matched case-insensitively) is returned
     in the catalog's spelling; any other passes through as written.
 
-    With ``endpoint``, the kwargs carry it too (its canonical key), so
-    ``iModel(**model_kwargs(spec, endpoint="responses"))`` calls the endpoint the effort was
-    written for.
-
     ``effort`` overrides the spec's own suffix. Where the provider's policy translates efforts,
     its kwarg carries it. Otherwise, where the inventory lists the model's reasoning efforts and
     the effort is one of them, the request field of ``endpoint`` (default: the provider's
@@ -201,8 +197,6 @@ def _apply(
             name, effort = known
     name = _spelling(provider, name)
     kwargs: dict[str, Any] = {"provider": provider, "model": name}
-    if endpoint is not None:  # iModel(**model_kwargs(spec, endpoint=...)) calls that endpoint
-        kwargs["endpoint"] = endpoint
     if plain and effort is not None:
         fields, why = inventory_effort(snapshot, provider, name, effort, endpoint)
         kwargs.update(fields)
