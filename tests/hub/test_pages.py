@@ -247,6 +247,15 @@ async def test_browsers_get_pages_not_json(
         # the API and clients that do not ask for HTML keep the protocol's JSON
         assert (await c.get("/v1/nothing", headers=html)).json()["error"] == "NotFoundError"
         assert (await c.get("/nothing-here")).json()["error"] == "NotFoundError"
+        # a client that ranks JSON first gets JSON; media types are case-insensitive
+        for accept, is_html in (
+            ("application/json, text/html;q=0.1", False),
+            ("*/*", False),
+            ("TEXT/HTML", True),
+            ("text/html;q=0", False),
+        ):
+            r = await c.get("/nothing-here", headers={"Accept": accept})
+            assert r.headers["content-type"].startswith("text/html") is is_html, accept
         await _push_many(hub, ["private-one"])
         page = await c.get("/a/acme/private-one")
         assert page.status_code == 200

@@ -438,7 +438,7 @@ def _install_error_handlers(app: FastAPI) -> None:
                 if path == "/v1" or path.startswith("/v1/")
                 else getattr(app.state, "not_found_page", None)
             )
-            browser = "text/html" in request.headers.get("accept", "")
+            browser = _prefers_html(request.headers.get("accept", ""))
             if page is not None and browser and request.method in ("GET", "HEAD"):
                 # a person's address (a browser asks for HTML): a page, not the API's JSON
                 response: Response = page(request)
@@ -470,3 +470,22 @@ def _install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HubError, hub_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(RequestValidationError, validation_error)
+
+
+def _prefers_html(accept: str) -> bool:
+    """Whether an ``Accept`` header names ``text/html`` (any case) and ranks it at least as high
+    as ``application/json``: a browser's, not an API client's (``*/*`` alone is no preference)."""
+    ranks: dict[str, float] = {}
+    for part in accept.split(","):
+        media, *params = (p.strip() for p in part.split(";"))
+        q = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        ranks[media.lower()] = max(q, ranks.get(media.lower(), 0.0))
+    html = ranks.get("text/html", 0.0)
+    return html > 0 and html >= ranks.get("application/json", 0.0)
