@@ -301,3 +301,17 @@ def test_money_groups_thousands_as_the_counts_do() -> None:
     )
     assert run.exit_code == 0, run.output
     assert "$5,000.00 (1,000,000 requests x $5.00 per 1,000" in run.output
+
+
+def test_model_takes_the_endpoint_whose_field_carries_the_effort() -> None:
+    """Found by a tester: model_kwargs takes endpoint=, the command had no way to ask for it.
+    OpenAI's Responses API carries the effort as `reasoning: {effort}` (its API reference)."""
+    run = CliRunner().invoke(
+        main, ["model", "openai/gpt-6.1-terra-high", "--endpoint", "responses", "--format", "json"]
+    )
+    assert run.exit_code == 0, run.output
+    assert json.loads(run.output)["kwargs"]["reasoning"] == {"effort": "high"}
+    wrong = CliRunner().invoke(
+        main, ["model", "openai/gpt-6.1-terra-high", "--endpoint", "respnses"]
+    )
+    assert wrong.exit_code == 1 and "did you mean 'responses'?" in wrong.output

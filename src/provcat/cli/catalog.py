@@ -165,8 +165,22 @@ def _unlisted(model: str) -> str | None:
     default=None,
     help="Override the spec's effort level.",
 )
+@click.option(
+    "--endpoint",
+    default=None,
+    help="The endpoint the kwargs are for (its field carries the effort) [default: the "
+    "provider's chat, or its successor once retired].",
+)
 @FORMAT_OPTION
-def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, fmt: str) -> None:
+def model(
+    spec: str,
+    yolo: bool,
+    bypass: bool,
+    fast: bool,
+    effort: str | None,
+    endpoint: str | None,
+    fmt: str,
+) -> None:
     """Parse a model SPEC (provider/model-effort or an alias) and show the kwargs a caller passes."""
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -174,7 +188,9 @@ def model(spec: str, yolo: bool, bypass: bool, fast: bool, effort: str | None, f
             warnings.simplefilter("always", FutureWarning)  # a deprecated endpoint or model
             # surrounding whitespace is no part of a spec to model_kwargs: the parse shown too
             parsed = parse_model_spec(spec.strip())
-            kwargs = model_kwargs(parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort)
+            kwargs = model_kwargs(
+                parsed, yolo=yolo, bypass=bypass, fast=fast, effort=effort, endpoint=endpoint
+            )
     except (ValueError, ProviderCatalogError) as exc:
         # the Python spelling of an effort given apart; say the option here
         message = re.sub(r"with effort='([a-z]+)'", r"with --effort \1", str(exc))
