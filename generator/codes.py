@@ -679,6 +679,13 @@ _CODES = (
         "a source price has more significant digits than a floating-point number holds (0.30000000000000004); it is imported rounded to 15 (0.3)",
         "check the price on the vendor's page; the rounded one is what the source's arithmetic meant",
     ),
+    Code(
+        "import_missing_commit",
+        "warning",
+        "import",
+        "the snapshot has no COMMIT file naming its commit (or not a commit id); the models get no `source` link",
+        "import the .tar.gz as published, or write the snapshot's commit id into a COMMIT file at its top",
+    ),
     # endpoint lifecycle (an endpoint's `lifecycle:`)
     Code(
         "unknown_endpoint_successor",

@@ -7,6 +7,7 @@ non-UTF-8 bytes, empty files, symbolic links and files over the size cap.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Iterator
@@ -151,37 +152,100 @@ _AMBIGUOUS = "tag:provcat,2026:yaml-1.1-only"
 class _CoreResolver(yaml.resolver.BaseResolver):
     """Plain scalars read as YAML 1.2's core schema reads them (what editors, the YAML language
     server and most other tools do): ``true``/``false`` are the booleans, ``null``/``~`` the null,
-    decimal integers and floats the numbers, everything else a string (dates stay the text).
+    integers (decimal, ``0o`` octal, unsigned ``0x`` hex) and floats the numbers, everything else
+    a string (dates stay the text).
 
-    What YAML 1.1 reads otherwise is tagged ``_AMBIGUOUS`` and refused by the loader: yes/no/
-    on/off (booleans in 1.1), integers with a leading zero (octal in 1.1: ``010`` is 8),
-    base-60 numbers (``1:30`` is 90), binary, octal ``0o`` and numbers with ``_`` separators.
-    The merge key ``<<`` keeps its tag so the loader can refuse it by name."""
+    A plain scalar YAML 1.1 (pyyaml's default) reads as another value or type is tagged
+    ``_AMBIGUOUS`` and refused by the loader: yes/no/on/off (booleans in 1.1), integers with a
+    leading zero (octal in 1.1: ``010`` is 8, but ``08`` a string), base-60 numbers (``1:30`` is
+    90), binary, ``0o`` octal, signed hex, numbers with ``_`` separators, exponents without a dot
+    or a sign (``1e3`` is a string in 1.1). Forms both read alike (``00``, ``007.5``, ``0x1F``)
+    are accepted. Dates, which 1.1 reads as timestamps, stay the text; a plain ``=`` (1.1's value
+    key, which pyyaml cannot build) is text. The merge key ``<<`` keeps its tag so the loader can
+    refuse it by name."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+        if kind is yaml.ScalarNode and implicit[0] and tag != _MERGE and _differs(value, tag):
+            return _AMBIGUOUS
+        return tag
 
 
 for _tag, _regexp, _first in (
     ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
     ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-    ("tag:yaml.org,2002:int", r"^[-+]?(?:0|[1-9][0-9]*|0x[0-9a-fA-F]+)$", "-+0123456789"),
     (
-        "tag:yaml.org,2002:float",
-        r"^(?:[-+]?(?:\.[0-9]+|(?:0|[1-9][0-9]*)(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-        "-+.0123456789",
+        "tag:yaml.org,2002:int",
+        r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$",
+        "-+0123456789",
     ),
     (
-        _AMBIGUOUS,
-        r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF"
-        r"|[-+]?0[0-9_]+(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"  # a leading zero: octal in 1.1
-        r"|[-+]?0[bo][0-9a-fA-F_]+"  # binary and 0o octal
-        r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"  # base 60
-        r"|[-+]?(?:[0-9][0-9_]*)?_[0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"  # 1_000
-        r"|[-+]?[0-9][0-9_]*\.[0-9_]*_[0-9_]*(?:[eE][-+]?[0-9]+)?)$",
-        "yYnNoO-+0123456789",
+        "tag:yaml.org,2002:float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        "-+.0123456789",
     ),
     ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
 ):
     _CoreResolver.add_implicit_resolver(_tag, re.compile(_regexp), list(_first))
+
+_RESOLVER_11: Any = yaml.resolver.Resolver()
+_constructor = yaml.constructor.SafeConstructor()
+_TIMESTAMP_11 = "tag:yaml.org,2002:timestamp"
+_VALUE_11 = "tag:yaml.org,2002:value"  # a plain '=': no safe loader builds it; text here
+
+
+def _core_value(text: str, tag: str) -> Any:
+    """What YAML 1.2's core schema reads plain scalar ``text`` (tagged ``tag``) as."""
+    if tag == "tag:yaml.org,2002:int":
+        if text.startswith("0o"):
+            return int(text[2:], 8)
+        if text.startswith("0x"):
+            return int(text[2:], 16)
+        return int(text, 10)
+    if tag == "tag:yaml.org,2002:float":
+        lowered = text.lower()
+        if lowered.endswith(".inf"):
+            return float("-inf") if lowered.startswith("-") else float("inf")
+        if lowered == ".nan":
+            return float("nan")
+        return float(text)
+    if tag == "tag:yaml.org,2002:bool":
+        return text.lower() == "true"
+    if tag == _NULL:
+        return None
+    return text
+
+
+def _value_11(text: str) -> Any:
+    """What YAML 1.1 (pyyaml's default) reads plain scalar ``text`` as; a date and a plain '='
+    count as the text."""
+    tag = _RESOLVER_11.resolve(yaml.ScalarNode, text, (True, False))
+    if tag in (_STR, _TIMESTAMP_11, _VALUE_11, _MERGE):
+        return text
+    return _constructor.construct_object(yaml.ScalarNode(tag, text), deep=True)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return bool(a == b)
+
+
+def _differs(text: str, tag: str) -> bool:
+    """Whether YAML 1.1 reads plain scalar ``text`` as another value or type than 1.2 (``tag``)."""
+    return not _same(_value_11(text), _core_value(text, tag))
+
+
+def reads_back(text: str) -> bool:
+    """Whether ``text``, written as a plain scalar, is read back by the loader as that string
+    (and by YAML 1.1 tools as the same string): the importer's writer quotes it otherwise."""
+    if _resolver.resolve(yaml.ScalarNode, text, (True, False)) != _STR:
+        return False
+    return bool(_RESOLVER_11.resolve(yaml.ScalarNode, text, (True, False)) == _STR)
+
 
 _resolver: Any = _CoreResolver()
 
@@ -189,24 +253,24 @@ _resolver: Any = _CoreResolver()
 def _reading(value: Any) -> str:
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
+    if value is None:
+        return "null"
     if isinstance(value, (int, float)):
         return f"the number {value}"
     return "a string"
 
 
+def readings(text: str) -> tuple[Any, Any]:
+    """What YAML 1.1 and YAML 1.2 (core schema) read plain scalar ``text`` as."""
+    tag = yaml.resolver.BaseResolver.resolve(  # type: ignore[no-untyped-call]
+        _resolver, yaml.ScalarNode, text, (True, False)
+    )
+    return _value_11(text), _core_value(text, tag)
+
+
 def ambiguous(text: str) -> tuple[str, str]:
     """The message and hint of plain scalar ``text``, which YAML 1.1 reads otherwise than 1.2."""
-    old = _constructor.construct_object(
-        _node11(text), deep=True
-    )  # what pyyaml's default (YAML 1.1) reads
-    new: Any = text
-    digits = text.lstrip("+-")
-    if digits[:2].lower() == "0o":
-        new = int(text.replace("0o", "").replace("0O", ""), 8)
-    elif re.fullmatch(r"[-+]?[0-9]+", text):
-        new = int(text, 10)  # 1.2's core schema: decimal, leading zeros and all
-    elif re.fullmatch(r"[-+]?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?", text):
-        new = float(text)
+    old, new = readings(text)
     quoted = f'"{text}"'
     message = (
         f"'{text}' is {_reading(old)} in YAML 1.1 but {_reading(new)} in YAML 1.2: "
@@ -220,17 +284,17 @@ def ambiguous(text: str) -> tuple[str, str]:
     return message, f"quote it ({quoted})"
 
 
-def _node11(text: str) -> Any:
-    tag = _RESOLVER_11.resolve(yaml.ScalarNode, text, (True, False))
-    return yaml.ScalarNode(tag, text)
-
-
-_RESOLVER_11: Any = yaml.resolver.Resolver()
 # the first characters the resolver's implicit types (bool, int, null, ...) can start with; the
 # shortcut holds while no implicit type matches any start and no path resolvers are registered
-_RESOLVED_FIRST = frozenset(_resolver.yaml_implicit_resolvers)
-_SHORTCUT = None not in _RESOLVED_FIRST and not _resolver.yaml_path_resolvers
-_constructor = yaml.constructor.SafeConstructor()
+# (YAML 1.1's too: a scalar only 1.1 reads as a non-string is refused as ambiguous)
+_RESOLVED_FIRST = frozenset(_resolver.yaml_implicit_resolvers) | frozenset(
+    _RESOLVER_11.yaml_implicit_resolvers
+)
+_SHORTCUT = (
+    None not in _RESOLVED_FIRST
+    and not _resolver.yaml_path_resolvers
+    and not _RESOLVER_11.yaml_path_resolvers
+)
 # the tag of a plain scalar depends on its text alone (no path resolvers), and the value of a
 # plain boolean, number or null is immutable: both are kept by text, as catalogs repeat them
 _MEMO_SIZE = 1 << 16
@@ -469,9 +533,15 @@ def _key(
         )
         return _SKIP_VALUE
     if tag == _AMBIGUOUS:
-        kind = _YAML_TYPE_NAMES.get(_node11(event.value).tag, "not a string")
+        old, new = readings(event.value)
         shape.append(
-            diag("non_string_key", key_loc, f"key '{event.value}' is read as {kind} by YAML 1.1")
+            diag(
+                "non_string_key",
+                key_loc,
+                f"key '{event.value}' is {_reading(old)} in YAML 1.1 but {_reading(new)} in "
+                "YAML 1.2",
+                f'quote it ("{event.value}")',
+            )
         )
         return _SKIP_VALUE
     if tag != _STR:

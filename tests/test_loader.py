@@ -76,7 +76,13 @@ def test_duplicate_endpoint_key_inside_one_mapping_is_a_duplicate_yaml_key(
 
 @pytest.mark.parametrize(
     ("key", "kind"),
-    [("1", "an integer"), ("yes", "a boolean"), ("null", "null"), ("1.5", "a number")],
+    [
+        ("1", "an integer"),
+        ("yes", "the boolean true in YAML 1.1 but a string in YAML 1.2"),
+        ("1e3", "a string in YAML 1.1 but the number 1000.0 in YAML 1.2"),
+        ("null", "null"),
+        ("1.5", "a number"),
+    ],
 )
 def test_non_string_keys(workspace: Workspace, key: str, kind: str) -> None:
     workspace.write("gamma.yaml", GOOD + f"{key}: x\n")
@@ -248,7 +254,7 @@ def test_prices_and_limits_are_never_read_as_octal_or_base_60(workspace: Workspa
 
 def test_yaml_1_2_scalars() -> None:
     doc, problems = _load(
-        "a: true\nb: false\nc: 10\nd: 0\ne: -3\nf: 1.5\ng: 1e3\nh: null\ni: ~\n"
+        "a: true\nb: false\nc: 10\nd: 0\ne: -3\nf: 1.5\ng: 1.0e+3\nh: null\ni: ~\n"
         'j: "010"\nk: "1:30"\nl: "no"\nm: yes-please\nn: 0.25\no: 2026-01-02\n'
     )
     assert problems == [] and doc is not None
@@ -278,3 +284,39 @@ def test_what_follows_a_refused_key_is_still_checked(workspace: Workspace) -> No
         ("non_string_key", "gamma.yaml", 5, 3), ("duplicate_yaml_key", "gamma.yaml", 7, 1)
     )
     assert len(run.json["diagnostics"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [("00", 0), ("007.5", 7.5), ("0x1F", 31), ("-0", 0), (".5", 0.5), ("+1", 1), ("1.", 1.0)],
+)
+def test_a_form_yaml_1_1_and_1_2_read_alike_is_accepted(written: str, value: object) -> None:
+    """``00`` is 0 and ``007.5`` is 7.5 in both versions: nothing to refuse (it was refused as
+    "the number 0 in YAML 1.1 but the number 0 in YAML 1.2")."""
+    doc, problems = _load(f"a: {written}\n")
+    assert problems == [] and doc is not None and doc.data == {"a": value}
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("-0x1F", "'-0x1F' is the number -31 in YAML 1.1 but a string in YAML 1.2"),
+        ("1e3", "'1e3' is a string in YAML 1.1 but the number 1000.0 in YAML 1.2"),
+        ("2E5", "'2E5' is a string in YAML 1.1 but the number 200000.0 in YAML 1.2"),
+        ("1.5e3", "'1.5e3' is a string in YAML 1.1 but the number 1500.0 in YAML 1.2"),
+        ("08", "'08' is a string in YAML 1.1 but the number 8 in YAML 1.2"),
+        ("0o17", "'0o17' is a string in YAML 1.1 but the number 15 in YAML 1.2"),
+        ("010", "'010' is the number 8 in YAML 1.1 but the number 10 in YAML 1.2"),
+        ("0b11", "'0b11' is the number 3 in YAML 1.1 but a string in YAML 1.2"),
+    ],
+)
+def test_a_form_yaml_1_1_and_1_2_read_differently_is_refused_with_both_readings(
+    written: str, message: str
+) -> None:
+    """Signed hex was read as -31 and ``1e3`` as 1000.0 silently, though YAML 1.1 tools read
+    them as text (or -31 where 1.2 reads text)."""
+    doc, problems = _load(f"a: {written}\n")
+    assert doc is None
+    assert [(p.code, p.message.split(":")[0]) for p in problems] == [
+        ("ambiguous_yaml_value", message)
+    ]

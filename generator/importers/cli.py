@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -18,12 +19,7 @@ import click
 
 from generator.diagnostics import Diagnostic, counted, errors, ordered, render
 from generator.files import display_path
-from generator.importers.merge import (
-    PROVIDER_ORDER,
-    Change,
-    has_maintainer_fields,
-    merge_provider,
-)
+from generator.importers.merge import Change, maintained, merge_provider
 from generator.importers.model_facts import SOURCE_REPO
 from generator.importers.models_dev import HEADER, ImportedProvider, import_snapshot, provider_ids
 from generator.importers.source import SourceError, open_snapshot
@@ -32,6 +28,13 @@ from generator.importers.yamlout import dump, splice_models
 from generator.loader import load_file
 
 IMPORTED_MARK = "# Imported from models.dev"
+# what the last import wrote, per provider, beside the files it wrote (a dotfile: the build
+# skips it); a re-import tells a maintainer's value from its own by it
+RECORD_NAME = ".models-dev-import.json"
+RECORD_ABOUT = (
+    "What `python -m generator import models-dev` last wrote into each provider file, so a "
+    "re-import keeps the values maintainers changed (docs/big-catalog.md). Keep it with the files."
+)
 SHOWN_CHANGES = 40  # changes listed in the text summary without --verbose
 
 
@@ -56,11 +59,32 @@ def _existing(
     return found, problems
 
 
-def _maintained(doc: dict[str, Any]) -> bool:
-    """Whether an imported file holds anything a maintainer added (then it is never deleted)."""
-    owned = {"provider", "display_name", "docs_url", "inventory_only", "defaults", "endpoints"}
-    extra = [k for k in doc if k not in owned and k != "models" and k in PROVIDER_ORDER]
-    return bool(extra) or any(has_maintainer_fields(m) for m in doc.get("models", {}).values())
+def _read_record(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """The providers recorded by the last import (None when there is no record) and, when the
+    record cannot be read, why."""
+    path = folder / RECORD_NAME
+    if not path.is_file():
+        return None, None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return None, f"{path}: {exc}"
+    providers = data.get("providers") if isinstance(data, dict) else None
+    if not isinstance(providers, dict):
+        return None, f"{path}: no 'providers' object"
+    return providers, None
+
+
+def _record_text(providers: dict[str, Any]) -> str:
+    return (
+        json.dumps(
+            {"about": RECORD_ABOUT, "providers": providers},
+            indent=1,
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
 
 
 def _select(providers: list[ImportedProvider], selected: tuple[str, ...]) -> list[ImportedProvider]:
@@ -83,29 +107,33 @@ def _select(providers: list[ImportedProvider], selected: tuple[str, ...]) -> lis
 def _summary(changes: list[Change]) -> dict[str, Any]:
     providers = Counter(c.kind for c in changes if c.model is None and c.field is None)
     models = Counter(c.kind for c in changes if c.model is not None and c.field is None)
-    fields = Counter(c.kind for c in changes if c.field is not None)
+    fields = Counter(c.kind for c in changes if c.field is not None and c.kind != "relinked")
     return {
         "providers": dict(sorted(providers.items())),
         "models": dict(sorted(models.items())),
         "fields": dict(sorted(fields.items())),
+        # `source` links that name the new snapshot's commit, the model's file unchanged
+        "source_links_relinked": sum(1 for c in changes if c.kind == "relinked"),
     }
+
+
+def _link_commit(link: Any) -> str:
+    found = re.search(r"/blob/([^/]+)/", str(link))
+    return found.group(1) if found else "?"
 
 
 def _describe(change: Change) -> str:
     where = change.provider + (f"/{change.model}" if change.model else "")
     if change.field is None:
         if change.kind == "kept":
-            return f"  kept     {where} (gone from the source; it holds maintainer edits)"
+            return f"  kept     {where} ({change.reason})"
         if change.kind == "skipped":
             return f"  skipped  {where}: not added, {change.reason}"
         return f"  {change.kind:<8} {where}"
     if change.kind == "changed":
         return f"  changed  {where}: {change.field} {change.old!r} -> {change.new!r}"
-    if change.kind == "kept":  # the source changed a value a maintainer had edited
-        return (
-            f"  kept     {where}: {change.field} {change.old!r} (maintainer's; the source now "
-            f"says {change.new!r})"
-        )
+    if change.kind == "kept":  # a maintainer's value, which the source does not give
+        return f"  kept     {where}: {change.field} {change.old!r} ({change.reason})"
     value = change.new if change.kind == "added" else change.old
     return f"  {change.kind:<8} {where}: {change.field} {value!r}"
 
@@ -199,6 +227,15 @@ def models_dev(
             )
     source = f"{SOURCE_REPO} at {result.commit}" if result.commit else path.name
     header = HEADER.format(source=source)
+    record: dict[str, Any] | None = None
+    if not models_only:  # the bundled files are reviewed by their diff; no record is kept
+        record, unreadable = _read_record(folder)
+        if unreadable is not None:
+            click.echo(
+                f"provcat: the record of the last import cannot be read ({unreadable}); the "
+                "source's values replace the files' and it is written anew",
+                err=True,
+            )
     texts: dict[str, str | None] = {}
     changes: list[Change] = []
     imported = set()
@@ -213,7 +250,11 @@ def models_dev(
             )
             text = splice_models(old[1], document.get("models", {}))
         else:
-            document, found = merge_provider(old[0] if old else None, provider.document)
+            document, found = merge_provider(
+                old[0] if old else None,
+                provider.document,
+                None if record is None else record.get(provider.key),
+            )
             text = dump(header, document)
         changes.extend(found)
         if document.get("inventory_only") is not None:
@@ -223,11 +264,24 @@ def models_dev(
     for stem, (data, text) in sorted(existing.items()):
         if stem in imported or IMPORTED_MARK not in text or selected or models_only:
             continue
-        if _maintained(data):
-            changes.append(Change(stem, None, None, "kept"))
+        why = maintained(data, None if record is None else record.get(stem))
+        if why is not None:
+            reason = f"gone from the source; {why}"
+            changes.append(Change(stem, None, None, "kept", reason=reason))
         else:
             texts[f"{stem}.yaml"] = None
             changes.append(Change(stem, None, None, "removed"))
+    if not models_only:
+        recorded = dict(record or {})
+        recorded.update({p.key: p.document for p in result.providers})
+        for name, written in texts.items():
+            if written is None:
+                recorded.pop(name.removesuffix(".yaml"), None)
+        new_record = _record_text(recorded)
+        path_record = folder / RECORD_NAME
+        old_record = path_record.read_text(encoding="utf-8") if path_record.is_file() else None
+        if new_record != old_record:
+            texts[RECORD_NAME] = new_record
     try:
         write_files(folder, texts)
     except OSError as exc:
@@ -241,7 +295,9 @@ def models_dev(
         "inventory_only": inventory,
         "models": sum(p.models for p in result.providers) - skipped,
         "models_skipped": skipped,
-        "files_written": sum(1 for t in texts.values() if t is not None),
+        # models the files keep that the source no longer lists (each listed as kept)
+        "models_kept": sum(1 for c in changes if c.kind == "kept" and c.model and not c.field),
+        "files_written": sum(1 for n, t in texts.items() if t is not None and n != RECORD_NAME),
         "files_removed": sum(1 for t in texts.values() if t is None),
     }
     _print(
@@ -300,7 +356,8 @@ def _print(
     # a skipped model is always listed, after the others: the catalog lacks it until a
     # maintainer decides what it is
     skipped = [c for c in changes if c.kind == "skipped"]
-    others = [c for c in changes if c.kind != "skipped"]
+    # a `source` link that only names the new commit is one line, not a change per model
+    others = [c for c in changes if c.kind not in ("skipped", "relinked")]
     shown = others if verbose else others[:SHOWN_CHANGES]
     for change in shown:
         click.echo(_describe(change))
@@ -310,9 +367,21 @@ def _print(
         )
     for change in skipped:
         click.echo(_describe(change))
+    relinked = [c for c in changes if c.kind == "relinked"]
+    if relinked:
+        commit = _link_commit(relinked[0].new)
+        click.echo(
+            f"  relinked the source links of {counted(len(relinked), 'model')} to commit "
+            f"{commit} (their files in the source are the same files; not counted as changes)"
+        )
     models = f"{totals['models']} models"
+    more = []
+    if totals["models_kept"]:
+        more.append(f"{totals['models_kept']} more kept that the source does not list")
     if totals["models_skipped"]:
-        models += f" ({totals['models_skipped']} more skipped, listed above)"
+        more.append(f"{totals['models_skipped']} more skipped")
+    if more:
+        models += f" ({'; '.join(more)}; listed above)"
     if models_only:  # the files keep everything above `models:`, endpoints included
         what = f"refreshed the models of {totals['providers']} providers: {models}"
     else:

@@ -1,26 +1,37 @@
 """Re-import: lay a fresh import over the catalog's file, keeping what maintainers added.
 
-Ownership is by field. The source owns the facts it states (``SOURCE_MODEL_FIELDS`` per model;
-display name, docs URL, base URL, auth and key variable, ``inventory_only`` per provider) and
-they are rewritten on every import. Everything else in the file is the maintainers' and is kept
-as it is: model aliases, lifecycle dates, successors, ``points_to``, notes, ``reviewed_at``;
-provider aliases, description, policy, endpoints they edited, tool-schema target.
+Ownership is by field. The source states facts (``SOURCE_MODEL_FIELDS`` per model; display
+name, docs URL, inventory reason per provider; base URL, auth and key variable); a re-import
+writes the source's value of each unless the file's value is a maintainer's. What the import last
+wrote is recorded (``record``: the provider's document as the last import mapped it, kept by the
+command beside the files), so a value that differs from that record, or one the import never
+wrote, is a maintainer's: it is kept, and listed as ``kept`` with the source's value beside it
+(``reason``). A field a maintainer deletes follows the source again. Without a record (a file
+imported before it existed, ``--models-only``), the source's value replaces the file's and a
+value the source does not give is kept.
+
+Everything else in the file is the maintainers' and is kept as it is: model aliases, lifecycle
+dates, successors, ``points_to``, notes, ``reviewed_at``; provider aliases, description, policy,
+endpoints they edited, tool-schema target.
 
 ``status`` is shared (``SHARED_MODEL_FIELDS``): the importer writes the source's value and records
 what it wrote under the model's ``imported:``. A re-import replaces a value that still equals
 that record (nobody edited it) and keeps one a maintainer changed; a status with no record (a
 file written before the record, or by hand) is the maintainer's, and an empty one is filled. The
-change list names every status change the source made, replaced (``changed``) or not (``kept``). A model the source no longer lists
-is removed unless a maintainer field is set on it or the file names it elsewhere (a request
-default, a policy alias, a successor, ``points_to``); then it stays and the summary says so.
-A model the source brings whose id is already an id or alias of a model the file keeps (a
-maintainer listed ``mistral-medium-latest`` as an alias of ``mistral-medium-3-5``, and the source
-lists ``mistral-medium-latest`` as a model of its own) is not added, which would break the build
-(``model_alias_is_model_id``); the change list names it as ``skipped``.
+change list names every status change the source made, replaced (``changed``) or not (``kept``).
+
+A model the source no longer lists is removed unless the import never wrote it (added by hand),
+a maintainer field is set on it, a source field of it was edited, or the file names it elsewhere
+(a request default, a policy alias, a successor, ``points_to``); then it stays and the change
+says why. A model the source brings whose id is already an id or alias of a model the file keeps
+(a maintainer listed ``mistral-medium-latest`` as an alias of ``mistral-medium-3-5``, and the
+source lists ``mistral-medium-latest`` as a model of its own) is not added, which would break the
+build (``model_alias_is_model_id``); the change list names it as ``skipped``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,8 +73,10 @@ PROVIDER_ORDER = (
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One difference a re-import made: ``kind`` is added, removed, changed, kept or skipped
-    (a model the source lists that was not added; ``reason`` says why)."""
+    """One difference a re-import made: ``kind`` is added, removed, changed, kept (a
+    maintainer's model or value that stays; ``reason`` says why), skipped (a model the source
+    lists that was not added; ``reason`` says why) or relinked (a ``source`` link that names
+    another commit, the model's file the same)."""
 
     provider: str
     model: str | None
@@ -124,7 +137,17 @@ def _merge_shared(
         edited = shown != record[name] if name in record else current is not None
         if edited:  # the maintainer's value stands; a source change is still listed
             if source != shown and source != record.get(name):
-                changes.append(Change(provider, model_id, name, "kept", shown, source))
+                changes.append(
+                    Change(
+                        provider,
+                        model_id,
+                        name,
+                        "kept",
+                        shown,
+                        source,
+                        f"maintainer's; the source says {_show(source)}",
+                    )
+                )
         else:
             if source == default:
                 merged.pop(name, None)
@@ -137,23 +160,23 @@ def _merge_shared(
     merged["imported"] = record
 
 
-def _referenced(key: str, doc: dict[str, Any]) -> set[str]:
-    """Model ids the file names outside a model's own facts: request defaults, policy aliases,
-    successors and ``points_to``. Such a model is kept when the source drops it, so the catalog
-    keeps building; the summary says it was kept."""
-    names: set[str] = set()
-    for endpoint in (doc.get("endpoints") or {}).values():
-        model = (endpoint.get("request_defaults") or {}).get("model")
+def _referenced(key: str, doc: dict[str, Any]) -> dict[str, str]:
+    """Model ids the file names outside a model's own facts, each with where: request defaults,
+    policy aliases, successors and ``points_to``. Such a model is kept when the source drops it,
+    so the catalog keeps building; the change says which name keeps it."""
+    names: dict[str, str] = {}
+    for endpoint_key, endpoint in (doc.get("endpoints") or {}).items():
+        model = ((endpoint or {}).get("request_defaults") or {}).get("model")
         if isinstance(model, str):
-            names.add(model)
-    for target in ((doc.get("policy") or {}).get("model_aliases") or {}).values():
+            names.setdefault(model, f"the request default of endpoint {endpoint_key!r}")
+    for alias, target in ((doc.get("policy") or {}).get("model_aliases") or {}).items():
         if isinstance(target, str):
-            names.add(target)
-            names.add(target.removeprefix(f"{key}/"))
-    for facts in (doc.get("models") or {}).values():
+            for name in (target, target.removeprefix(f"{key}/")):
+                names.setdefault(name, f"the policy alias {alias!r}")
+    for model_id, facts in (doc.get("models") or {}).items():
         for field in ("successor", "points_to"):
-            if isinstance(facts.get(field), str):
-                names.add(facts[field])
+            if isinstance((facts or {}).get(field), str):
+                names.setdefault(facts[field], f"the {field} of model {model_id!r}")
     return names
 
 
@@ -194,26 +217,174 @@ def _clash(
     return None
 
 
+NO_RECORD: Any = object()  # no record of what the last import wrote
+
+
+def _show(value: Any) -> str:
+    return "none" if value is None else repr(value)
+
+
+def take(
+    provider: str,
+    model_id: str | None,
+    name: str,
+    before: Any,
+    after: Any,
+    recorded: Any,
+    changes: list[Change],
+) -> Any:
+    """The value a source field gets in the merged file (None: left out). ``before`` is the
+    file's, ``after`` the source's, ``recorded`` what the last import wrote (``NO_RECORD``).
+
+    A value the file has that differs from the record (or the import never wrote) is the
+    maintainer's: kept, and listed as ``kept`` when the source says otherwise. Without a
+    record, the source's value replaces the file's, and a value the source lacks is kept."""
+    if before == after:
+        return after
+    # without a record, only a value the source lacks is known to be the file's own
+    edited = after is None if recorded is NO_RECORD else before is not None and before != recorded
+    if edited:
+        reason = (
+            f"maintainer's; the source says {_show(after)}"
+            if after is not None
+            else "maintainer's; the source gives none"
+            if recorded is not NO_RECORD
+            else "the file's; the source gives none"
+        )
+        changes.append(Change(provider, model_id, name, "kept", before, after, reason))
+        return before
+    kind = "added" if before is None else "removed" if after is None else "changed"
+    if kind == "changed" and name == "source" and _relinked(before, after):
+        kind = "relinked"
+    changes.append(Change(provider, model_id, name, kind, before, after))
+    return after
+
+
+_LINK = re.compile(r"^(.*/blob/)[^/]+(/.*)$")
+
+
+def _relinked(before: Any, after: Any) -> bool:
+    """Whether two ``source`` links name the same file at two commits."""
+    old, new = _LINK.match(str(before)), _LINK.match(str(after))
+    return old is not None and new is not None and old.groups() == new.groups()
+
+
+def edited_fields(old: dict[str, Any], recorded: Any) -> list[str]:
+    """The source fields of file model ``old`` whose values differ from what the last import
+    wrote (``recorded``: that model's record, or ``NO_RECORD``), the status included."""
+    found = []
+    if recorded is not NO_RECORD:
+        for name in SOURCE_MODEL_FIELDS:
+            if old.get(name) is not None and old.get(name) != recorded.get(name):
+                found.append(name)
+    record = old.get("imported") or {}
+    for name in SHARED_MODEL_FIELDS:
+        current = old.get(name)
+        shown = current if current is not None else _SOURCE_DEFAULT[name]
+        if (shown != record[name]) if name in record else current is not None:
+            found.append(name)
+    return found
+
+
 def merge_model(
-    provider: str, model_id: str, old: dict[str, Any], new: dict[str, Any], changes: list[Change]
+    provider: str,
+    model_id: str,
+    old: dict[str, Any],
+    new: dict[str, Any],
+    changes: list[Change],
+    recorded: Any = NO_RECORD,
 ) -> dict[str, Any]:
+    """``recorded``: the model as the last import wrote it (``{}`` for a model no import wrote),
+    or ``NO_RECORD``."""
     merged = {k: v for k, v in old.items() if k not in SOURCE_MODEL_FIELDS}
     for key in SOURCE_MODEL_FIELDS:
-        before, after = old.get(key), new.get(key)
-        if after is not None:
-            merged[key] = after
-        if before == after:
-            continue
-        kind = "added" if before is None else "removed" if after is None else "changed"
-        changes.append(Change(provider, model_id, key, kind, before, after))
+        value = take(
+            provider,
+            model_id,
+            key,
+            old.get(key),
+            new.get(key),
+            recorded if recorded is NO_RECORD else recorded.get(key),
+            changes,
+        )
+        if value is not None:
+            merged[key] = value
     _merge_shared(provider, model_id, old, new, merged, changes)
     return _model_order(merged)
 
 
+# what the importer writes for an OpenAI-compatible provider: anything else was edited
+IMPORTED_ENDPOINTS = {
+    "chat/completions": {"aliases": ["chat"], "type": "api", "protocol": "openai-chat"}
+}
+
+
+def maintained(doc: dict[str, Any], record: dict[str, Any] | None) -> str | None:
+    """Why an imported file the source no longer lists holds a maintainer's work (then it is
+    kept), or None. ``record``: the provider as the last import wrote it."""
+    extra = [k for k in doc if k in PROVIDER_ORDER and k not in _IMPORTED_PROVIDER_KEYS]
+    if extra:
+        return f"it holds maintainer edits ({', '.join(extra)})"
+    if record is not None:
+        edited = [
+            k
+            for k in ("display_name", "docs_url", "inventory_only", "defaults", "endpoints")
+            if doc.get(k) is not None and doc.get(k) != record.get(k)
+        ]
+    else:
+        edited = [k for k in ("defaults",) if set(doc.get(k) or {}) - set(SOURCE_DEFAULTS)]
+        if doc.get("endpoints") not in (None, IMPORTED_ENDPOINTS):
+            edited.append("endpoints")
+    if edited:
+        return f"its {', '.join(edited)} were edited"
+    recorded_models = (record or {}).get("models") or {}
+    for model_id, facts in sorted((doc.get("models") or {}).items()):
+        facts = facts or {}
+        if has_maintainer_fields(facts):
+            return f"model {model_id!r} holds maintainer edits"
+        if (model_id not in recorded_models) if record is not None else "imported" not in facts:
+            return f"model {model_id!r} was added by hand"
+        fields = edited_fields(facts, recorded_models.get(model_id, NO_RECORD))
+        if fields:
+            return f"the {', '.join(fields)} of model {model_id!r} were edited"
+    return None
+
+
+_IMPORTED_PROVIDER_KEYS = frozenset(
+    {"provider", "display_name", "docs_url", "inventory_only", "defaults", "endpoints", "models"}
+)
+
+
+def _kept_reason(
+    model_id: str,
+    facts: dict[str, Any],
+    referenced: dict[str, str],
+    recorded_models: dict[str, Any] | None,
+) -> str | None:
+    """Why a model the source no longer lists stays in the file, or None (it is removed)."""
+    if recorded_models is not None:
+        if model_id not in recorded_models:
+            return "added by hand: no import wrote it"
+    elif "imported" not in facts:
+        return "added by hand: no import wrote it"
+    own = [k for k in facts if k not in MODEL_FIELDS and k != "imported"]
+    if own:
+        return f"gone from the source; it holds maintainer edits ({', '.join(own)})"
+    fields = edited_fields(
+        facts, NO_RECORD if recorded_models is None else recorded_models[model_id]
+    )
+    if fields:
+        return f"gone from the source; its {', '.join(fields)} were edited by hand"
+    if model_id in referenced:
+        return f"gone from the source; {referenced[model_id]} names it"
+    return None
+
+
 def merge_provider(
-    old: dict[str, Any] | None, new: dict[str, Any]
+    old: dict[str, Any] | None, new: dict[str, Any], record: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any], list[Change]]:
-    """The file's document after the import, and every change it made."""
+    """The file's document after the import, and every change it made. ``record``: the
+    provider's document as the last import wrote it (None: no record)."""
     key = str(new["provider"])
     changes: list[Change] = []
     if old is None:
@@ -226,36 +397,59 @@ def merge_provider(
         before, after = old.get(field), new.get(field)
         if field == "inventory_only" and old.get("endpoints"):
             after = None  # the maintainers gave it endpoints: it is no longer inventory only
-        if after is None:
+            if before is None:
+                continue
+            merged.pop(field, None)
+            changes.append(Change(key, None, field, "removed", before, None))
+            continue
+        value = take(
+            key,
+            None,
+            field,
+            before,
+            after,
+            NO_RECORD if record is None else record.get(field),
+            changes,
+        )
+        if value is None:
             merged.pop(field, None)
         else:
-            merged[field] = after
-        if before != after:
-            kind = "added" if before is None else "removed" if after is None else "changed"
-            changes.append(Change(key, None, field, kind, before, after))
+            merged[field] = value
     if "endpoints" not in old and "endpoints" in new:
         merged["endpoints"] = new["endpoints"]
         changes.append(Change(key, None, "endpoints", "added", None, new["endpoints"]))
     if "endpoints" in merged:
         defaults = dict(old.get("defaults", {}))
+        recorded_defaults = (record or {}).get("defaults") or {}
         for field in SOURCE_DEFAULTS:
             before = defaults.get(field)
             after = new.get("defaults", {}).get(field)
-            if after is not None:
-                defaults[field] = after
-            if after is not None and before != after:
-                kind = "added" if before is None else "changed"
-                changes.append(Change(key, None, f"defaults.{field}", kind, before, after))
+            if after is None:  # the source gives none: the file's stays, as before
+                continue
+            value = take(
+                key,
+                None,
+                f"defaults.{field}",
+                before,
+                after,
+                NO_RECORD if record is None else recorded_defaults.get(field),
+                changes,
+            )
+            defaults[field] = value
         if defaults:
             merged["defaults"] = defaults
     old_models: dict[str, Any] = old.get("models", {})
     new_models: dict[str, Any] = new.get("models", {})
+    recorded_models: dict[str, Any] | None = None
+    if record is not None:
+        recorded_models = record.get("models") or {}
     referenced = _referenced(key, old)
-    kept = {
-        m
+    why_kept = {
+        m: _kept_reason(m, facts or {}, referenced, recorded_models)
         for m, facts in old_models.items()
-        if m in new_models or has_maintainer_fields(facts) or m in referenced
+        if m not in new_models
     }
+    kept = {m for m in old_models if m in new_models or why_kept.get(m) is not None}
     claimed = _claimed(old_models, kept)
     models: dict[str, Any] = {}
     for model_id in sorted(set(old_models) | set(new_models)):
@@ -269,12 +463,15 @@ def merge_provider(
         elif model_id not in new_models:
             if model_id in kept:
                 models[model_id] = old_models[model_id]
-                changes.append(Change(key, model_id, None, "kept"))
+                changes.append(Change(key, model_id, None, "kept", reason=why_kept[model_id]))
             else:
                 changes.append(Change(key, model_id, None, "removed"))
         else:
+            recorded: Any = NO_RECORD
+            if recorded_models is not None:
+                recorded = recorded_models.get(model_id, {})
             models[model_id] = merge_model(
-                key, model_id, old_models[model_id], new_models[model_id], changes
+                key, model_id, old_models[model_id], new_models[model_id], changes, recorded
             )
     if models:
         merged["models"] = models

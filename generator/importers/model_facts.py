@@ -25,6 +25,20 @@ PRICE_KEYS = {  # models.dev cost key -> provcat price key
     "output_audio": "output_audio",
     "reasoning": "reasoning",
 }
+# cost keys some model files write that models.dev's own schema (packages/core/src/schema.ts,
+# whose Cost object strips unknown keys) does not define, mapped where the meaning is the
+# catalog field's: `cached_input` / `cache_input` are the price of cached input tokens, the
+# name OpenAI's pricing and Venice's API use for what models.dev calls `cache_read` (its
+# Venice sync maps `cache_input` to `cache_read`); `cached_write` is `cache_write` spelled the
+# same way; `citation` is Perplexity's citation-token price (Sonar Deep Research), the
+# catalog's `citation`. A key spelled both ways takes models.dev's own. `request` (a fee per
+# request or search) and `image` have no per-token meaning and stay warned about.
+PRICE_SYNONYMS = {
+    "cached_input": "cache_read",
+    "cache_input": "cache_read",
+    "cached_write": "cache_write",
+    "citation": "citation",
+}
 # models.dev model fields with no provcat counterpart, left out on purpose (not defects)
 NOT_MAPPED = frozenset(
     {
@@ -237,7 +251,12 @@ class ModelMapper:
         if isinstance(facts.get("open_weights"), bool):
             out["open_weights"] = facts["open_weights"]
         prices = self._prices(
-            provider, model_id, where, facts.get("cost"), out.get("context_window")
+            provider,
+            model_id,
+            where,
+            facts.get("cost"),
+            out.get("context_window"),
+            out.get("max_input_tokens"),
         )
         if prices:
             out["prices"] = prices
@@ -312,10 +331,19 @@ class ModelMapper:
         self, provider: str, model_id: str, where: str, dotted: str, table: dict[str, Any]
     ) -> dict[str, str]:
         prices: dict[str, str] = {}
-        for src, dst in PRICE_KEYS.items():
+        for src, dst in (*PRICE_KEYS.items(), *PRICE_SYNONYMS.items()):
             if src not in table:
                 continue
             found = _price(table[src])
+            if dst in prices:  # spelled both ways: models.dev's own key stands
+                if found is not None and found[0] != prices[dst]:
+                    self._invalid(
+                        where,
+                        f"{dotted}.{src}",
+                        f"{provider}/{model_id}: {dotted}.{src} {found[0]} differs from "
+                        f"{dotted}.{dst} {prices[dst]}; {dst} {prices[dst]} is imported",
+                    )
+                continue
             if found is None:
                 self._invalid(
                     where,
@@ -336,12 +364,26 @@ class ModelMapper:
         return prices
 
     def _prices(
-        self, provider: str, model_id: str, where: str, cost: Any, context: Any
+        self,
+        provider: str,
+        model_id: str,
+        where: str,
+        cost: Any,
+        context: Any,
+        max_input: Any = None,
     ) -> dict[str, Any]:
         if not isinstance(cost, dict):
             return {}
         for key in sorted(cost):
-            if key not in PRICE_KEYS and key not in ("tiers", "context_over_200k"):
+            if (
+                key not in PRICE_KEYS
+                and key not in PRICE_SYNONYMS
+                and key
+                not in (
+                    "tiers",
+                    "context_over_200k",
+                )
+            ):
                 self.r.out.append(
                     diag(
                         "import_unknown_field",
@@ -381,14 +423,22 @@ class ModelMapper:
             found = self._price_table(provider, model_id, where, "cost.context_over_200k", over)
             if found:
                 tiers[200_000] = {"above_input_tokens": 200_000, **found}
-        if tiers and isinstance(context, int):
-            for size in [s for s in tiers if s >= context]:
+        # a tier prices the input above its size: past the context window (or the input
+        # limit, where one is set below it) no request reaches it
+        bounds = [
+            (limit, what)
+            for limit, what in ((context, "context window"), (max_input, "input limit"))
+            if isinstance(limit, int) and not isinstance(limit, bool)
+        ]
+        if tiers and bounds:
+            limit, what = min(bounds)
+            for size in [s for s in tiers if s >= limit]:
                 self.r.out.append(
                     diag(
                         "import_limit_conflict",
                         self.r.at(where, "cost.tiers"),
                         f"{provider}/{model_id}: a price tier above {size} input tokens can never "
-                        f"apply within the context window {context}; the tier is left out",
+                        f"apply within the {what} {limit}; the tier is left out",
                     )
                 )
                 del tiers[size]

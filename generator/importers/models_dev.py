@@ -97,6 +97,15 @@ def import_snapshot(snap: Snapshot, only: frozenset[str] | None = None) -> Impor
     diagnostic."""
     result = ImportResult(commit=_commit(snap))
     reader = Reader(snap, result.diagnostics)
+    if result.commit is None:  # said once, not once per model
+        result.diagnostics.append(
+            diag(
+                "import_missing_commit",
+                (reader.shown("COMMIT"), 1, 1),
+                "the snapshot has no COMMIT file naming its commit (or it holds no commit id); "
+                "no model gets a `source` link",
+            )
+        )
     mapper = ModelMapper(reader, result.commit)
     for key in provider_ids(snap):
         if only is not None and key not in only:

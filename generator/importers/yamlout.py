@@ -11,7 +11,27 @@ from typing import Any
 
 import yaml
 
-_Dumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+from generator.loader import reads_back
+
+_Base: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_QUOTE = "tag:provcat,2026:quote"  # no plain scalar resolves to it: the string is quoted
+
+
+class _Dumper(_Base):  # type: ignore[valid-type,misc]
+    """pyyaml's safe dumper, but a string is written plain only when the catalog loader (YAML
+    1.2) and YAML 1.1 tools both read it back as that same string (``reads_back``, the loader's
+    own check); any other (``1e3``, ``08``, ``0o17``, ``yes``, ``2026-01-01``) is quoted."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        tag = super().resolve(kind, value, implicit)
+        if (
+            kind is yaml.ScalarNode
+            and implicit[0]
+            and tag == "tag:yaml.org,2002:str"
+            and not reads_back(value)
+        ):
+            return _QUOTE
+        return tag
 
 
 def dump(header: str, document: dict[str, Any]) -> str:

@@ -144,7 +144,12 @@ def test_reimporting_the_same_snapshot_rewrites_nothing(
     before = {p: p.stat().st_mtime_ns for p in (root / "providers").glob("*.yaml")}
     again = run_import(snapshot_tarball, root, "--format", "json")
     assert again.json["totals"]["files_written"] == 0
-    assert again.json["summary"] == {"providers": {}, "models": {}, "fields": {}}
+    assert again.json["summary"] == {
+        "providers": {},
+        "models": {},
+        "fields": {},
+        "source_links_relinked": 0,
+    }
     assert {p: p.stat().st_mtime_ns for p in (root / "providers").glob("*.yaml")} == before
 
 

@@ -1,0 +1,356 @@
+"""A re-import keeps what maintainers wrote: hand fixes of source fields, models and providers they
+added or edited; it says why each stays, and tells a new commit's links from real changes. Each
+test uses a small hand-written snapshot (two providers), imported twice."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.importers.yamlout import dump
+from generator.loader import load_bytes
+from generator.pipeline import run
+from tests.scale.conftest import ImportRun, run_import
+
+COMMIT = "f3fc6920000000000000000000000000000000aa"
+CHAT = """name = "Chat"
+release_date = "2025-01-02"
+tool_call = true
+
+[limit]
+context = 100000
+output = 8000
+
+[cost]
+input = 2.50
+output = 10
+"""
+LONG = """name = "Long"
+
+[limit]
+context = 1000
+output = 5000
+
+[cost]
+input = 1
+output = 2
+"""
+VOICE = """name = "Voice"
+
+[limit]
+context = 1000
+output = 100
+"""
+NEWCO = """name = "One"
+
+[limit]
+context = 1000
+output = 100
+
+[cost]
+input = 1
+output = 2
+"""
+
+
+def _provider(root: Path, key: str, models: dict[str, str]) -> None:
+    folder = root / "providers" / key
+    (folder / "models").mkdir(parents=True)
+    (folder / "provider.toml").write_text(
+        f'name = "{key.title()}"\nenv = ["{key.upper()}_API_KEY"]\n'
+        f'npm = "@ai-sdk/openai-compatible"\napi = "https://api.{key}.test/v1"\n'
+    )
+    for name, text in models.items():
+        (folder / "models" / f"{name}.toml").write_text(text)
+
+
+def _snapshot(root: Path, *, newco: bool = True, commit: str | None = COMMIT) -> Path:
+    _provider(root, "acme", {"chat": CHAT, "long": LONG, "voice": VOICE, "gpt-4": CHAT})
+    if newco:
+        _provider(root, "newco", {"newco-one": NEWCO})
+    if commit:
+        (root / "COMMIT").write_text(commit + "\n")
+    return root
+
+
+def _read(catalog: Path, key: str) -> dict[str, Any]:
+    doc, problems = load_bytes((catalog / "providers" / f"{key}.yaml").read_bytes(), key)
+    assert doc is not None, problems
+    data: dict[str, Any] = doc.data
+    return data
+
+
+def _edit(catalog: Path, key: str, change: Any) -> None:
+    path = catalog / "providers" / f"{key}.yaml"
+    text = path.read_text()
+    header = "".join(line for line in text.splitlines(keepends=True) if line.startswith("#"))
+    data = _read(catalog, key)
+    change(data)
+    path.write_text(dump(header, data))
+
+
+def _import(source: Path, catalog: Path) -> ImportRun:
+    result = run_import(source, catalog, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    built = run(catalog)
+    assert built.ok, [d.as_text() for d in built.diagnostics if d.severity == "error"]
+    return result
+
+
+def _changes(result: ImportRun) -> dict[tuple[Any, ...], dict[str, Any]]:
+    return {(c["provider"], c["model"], c["field"], c["kind"]): c for c in result.json["changes"]}
+
+
+@pytest.fixture
+def first(tmp_path: Path) -> tuple[Path, Path]:
+    source = _snapshot(tmp_path / "src")
+    catalog = tmp_path / "catalog"
+    _import(source, catalog)
+    return source, catalog
+
+
+def _hand_fixes(models: dict[str, Any]) -> None:
+    """What the import's warnings ask for, and a negotiated price."""
+    models["long"]["max_output_tokens"] = 900  # the source's 5000 is above the context
+    models["voice"]["release_date"] = "2025-11-25"
+    models["voice"]["prices"] = {"input": "3", "output": "4"}
+    models["chat"]["prices"] = {"input": "2.00", "output": "10"}
+    models["chat"]["note"] = "Negotiated rate."
+
+
+def test_hand_fixes_survive_a_reimport_of_the_same_snapshot(first: tuple[Path, Path]) -> None:
+    """They were printed as `removed ...` and gone; now each stays and is listed as kept."""
+    source, catalog = first
+    _edit(catalog, "acme", lambda d: _hand_fixes(d["models"]))
+    result = _import(source, catalog)
+    models = _read(catalog, "acme")["models"]
+    assert models["long"]["max_output_tokens"] == 900
+    assert models["voice"]["release_date"] == "2025-11-25"
+    assert models["voice"]["prices"] == {"input": "3", "output": "4"}
+    assert models["chat"]["prices"] == {"input": "2.00", "output": "10"}
+    changes = _changes(result)
+    kept = changes[("acme", "long", "max_output_tokens", "kept")]
+    assert (kept["old"], kept["reason"]) == (900, "maintainer's; the source gives none")
+    kept = changes[("acme", "chat", "prices", "kept")]
+    assert kept["new"] == {"input": "2.50", "output": "10"}
+    assert kept["reason"] == "maintainer's; the source says {'input': '2.50', 'output': '10'}"
+    assert not [c for c in result.json["changes"] if c["kind"] in ("removed", "changed")]
+    assert result.json["summary"]["fields"] == {"kept": 4}
+
+
+def test_an_upstream_change_replaces_only_what_nobody_edited(
+    first: tuple[Path, Path], tmp_path: Path
+) -> None:
+    source, catalog = first
+    _edit(catalog, "acme", lambda d: _hand_fixes(d["models"]))
+    second = tmp_path / "second"
+    shutil.copytree(source, second)
+    chat = second / "providers" / "acme" / "models" / "chat.toml"
+    chat.write_text(chat.read_text().replace("input = 2.50", "input = 2.75"))
+    gpt = second / "providers" / "acme" / "models" / "gpt-4.toml"
+    gpt.write_text(gpt.read_text().replace('release_date = "2025-01-02"\n', ""))
+    result = _import(second, catalog)
+    models = _read(catalog, "acme")["models"]
+    assert models["chat"]["prices"]["input"] == "2.00"  # the maintainer's, still
+    assert "release_date" not in models["gpt-4"]  # the import's own, removed upstream
+    changes = _changes(result)
+    assert changes[("acme", "chat", "prices", "kept")]["new"]["input"] == "2.75"
+    assert ("acme", "gpt-4", "release_date", "removed") in changes
+    # the text summary says whose value it is
+    text = run_import(second, catalog).stdout
+    assert (
+        "  kept     acme/chat: prices {'input': '2.00', 'output': '10'} (maintainer's; the source "
+        "says {'input': '2.75', 'output': '10'})" in text
+    )
+    # a field deleted by hand follows the source again
+    _edit(catalog, "acme", lambda d: d["models"]["chat"].pop("prices"))
+    _import(second, catalog)
+    assert _read(catalog, "acme")["models"]["chat"]["prices"]["input"] == "2.75"
+
+
+def test_a_model_added_by_hand_is_kept(first: tuple[Path, Path]) -> None:
+    """`ft:...` added to an imported file was removed as if the source had dropped it."""
+    source, catalog = first
+
+    def add(doc: dict[str, Any]) -> None:
+        doc["models"]["ft:chat:acme:v1"] = {"name": "Fine-tuned chat", "context_window": 1000}
+
+    _edit(catalog, "acme", add)
+    result = _import(source, catalog)
+    assert _read(catalog, "acme")["models"]["ft:chat:acme:v1"]["name"] == "Fine-tuned chat"
+    kept = _changes(result)[("acme", "ft:chat:acme:v1", None, "kept")]
+    assert kept["reason"] == "added by hand: no import wrote it"
+    last = run_import(source, catalog).stdout.splitlines()
+    assert "  kept     acme/ft:chat:acme:v1 (added by hand: no import wrote it)" in last
+    assert "5 models (1 more kept that the source does not list; listed above)" in last[-1]
+
+
+def test_a_model_kept_for_a_name_says_which(first: tuple[Path, Path], tmp_path: Path) -> None:
+    """`kept ... (it holds maintainer edits)` was said of a model kept only because another
+    model's successor names it."""
+    source, catalog = first
+    _edit(catalog, "acme", lambda d: d["models"]["gpt-4"].update(successor="voice"))
+    second = tmp_path / "second"
+    shutil.copytree(source, second)
+    (second / "providers" / "acme" / "models" / "voice.toml").unlink()
+    (second / "providers" / "acme" / "models" / "long.toml").unlink()
+    result = _import(second, catalog)
+    changes = _changes(result)
+    assert changes[("acme", "voice", None, "kept")]["reason"] == (
+        "gone from the source; the successor of model 'gpt-4' names it"
+    )
+    assert ("acme", "long", None, "removed") in changes
+
+
+def test_a_provider_gone_upstream_keeps_its_edited_file(
+    first: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Its endpoints edited (a request default) and a price changed: the file was removed."""
+    _, catalog = first
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["endpoints"]["chat/completions"]["request_defaults"] = {
+            "model": "newco-one",
+            "temperature": 0.2,
+        }
+        doc["models"]["newco-one"]["prices"]["input"] = "0.5"
+
+    _edit(catalog, "newco", edit)
+    without = _snapshot(tmp_path / "without", newco=False)
+    result = _import(without, catalog)
+    assert _read(catalog, "newco")["models"]["newco-one"]["prices"]["input"] == "0.5"
+    kept = _changes(result)[("newco", None, None, "kept")]
+    assert kept["reason"] == "gone from the source; its endpoints were edited"
+    # edited nowhere but in a price: kept too
+    _edit(catalog, "newco", lambda d: d["endpoints"]["chat/completions"].pop("request_defaults"))
+    result = _import(without, catalog)
+    assert _changes(result)[("newco", None, None, "kept")]["reason"] == (
+        "gone from the source; the prices of model 'newco-one' were edited"
+    )
+
+
+def test_a_provider_gone_upstream_and_never_edited_is_removed(
+    first: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _, catalog = first
+    result = _import(_snapshot(tmp_path / "without", newco=False), catalog)
+    assert ("newco", None, None, "removed") in _changes(result)
+    assert not (catalog / "providers" / "newco.yaml").exists()
+
+
+def test_a_new_commit_is_one_line_not_a_change_per_model(
+    first: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Every model's `source` link names the commit: a new commit showed as thousands of field
+    changes, the real ones buried under them."""
+    source, catalog = first
+    second = tmp_path / "second"
+    shutil.copytree(source, second)
+    (second / "COMMIT").write_text("1234567000000000000000000000000000000000\n")
+    chat = second / "providers" / "acme" / "models" / "chat.toml"
+    chat.write_text(chat.read_text().replace("output = 8000", "output = 9000"))
+    shutil.copytree(catalog, tmp_path / "again")
+    result = run_import(second, catalog, "--format", "json")
+    summary = result.json["summary"]
+    assert summary["fields"] == {"changed": 1} and summary["source_links_relinked"] == 5
+    text = [
+        line
+        for line in run_import(second, tmp_path / "again").stdout.splitlines()
+        if line.startswith("  ")
+    ]
+    assert text[0] == "  changed  acme/chat: max_output_tokens 8000 -> 9000"
+    assert text[1] == (
+        "  relinked the source links of 5 models to commit 1234567000000000000000000000000000000000"
+        " (their files in the source are the same files; not counted as changes)"
+    )
+
+
+def test_a_snapshot_without_a_commit_says_so_once(tmp_path: Path) -> None:
+    result = _import(_snapshot(tmp_path / "src", commit=None), tmp_path / "catalog")
+    found = result.diagnostics("import_missing_commit")
+    assert len(found) == 1 and "no model gets a `source` link" in found[0]["message"]
+    assert "source" not in _read(tmp_path / "catalog", "acme")["models"]["chat"]
+
+
+def test_cost_fields_spelled_otherwise_are_mapped(tmp_path: Path) -> None:
+    """Perplexity's `citation` and the `cached_input` / `cache_input` spellings of a cache read
+    were dropped (citations charged at the output rate, cache reads at the input rate)."""
+    source = tmp_path / "src"
+    _provider(
+        source,
+        "acme",
+        {
+            "research": CHAT.replace("output = 10\n", "output = 10\ncitation = 2.0\n"),
+            "cached": CHAT.replace("output = 10\n", "output = 10\ncached_input = 0.25\n"),
+            "cache": CHAT.replace("output = 10\n", "output = 10\ncache_input = 0.3\n"),
+            "both": CHAT.replace(
+                "output = 10\n", "output = 10\ncache_read = 0.2\ncache_input = 0.3\n"
+            ),
+            "fee": CHAT.replace("output = 10\n", "output = 10\nrequest = 5.0\n"),
+        },
+    )
+    (source / "COMMIT").write_text(COMMIT)
+    result = _import(source, tmp_path / "catalog")
+    models = _read(tmp_path / "catalog", "acme")["models"]
+    assert models["research"]["prices"]["citation"] == "2.0"
+    assert models["cached"]["prices"]["cache_read"] == "0.25"
+    assert models["cache"]["prices"]["cache_read"] == "0.3"
+    assert models["both"]["prices"]["cache_read"] == "0.2"
+    assert [d["message"] for d in result.diagnostics("import_invalid_value")] == [
+        "acme/both: cost.cache_input 0.3 differs from cost.cache_read 0.2; cache_read 0.2 is "
+        "imported"
+    ]
+    unknown = [d["message"] for d in result.diagnostics("import_unknown_field")]
+    assert unknown == ["acme/fee: cost field 'request' is not mapped"]
+
+
+def test_a_price_tier_above_the_input_limit_is_left_out(tmp_path: Path) -> None:
+    """github-copilot/gpt-5.4: a tier above 272,000 input tokens with an input limit of 272,000."""
+    source = tmp_path / "src"
+    _provider(
+        source,
+        "acme",
+        {
+            "big": "[limit]\ncontext = 400000\ninput = 272000\noutput = 1000\n"
+            "[cost]\ninput = 2.5\noutput = 15\n"
+            '[[cost.tiers]]\ntier = { type = "context", size = 272_000 }\ninput = 5\noutput = 22.5\n'
+        },
+    )
+    (source / "COMMIT").write_text(COMMIT)
+    result = _import(source, tmp_path / "catalog")
+    assert [d["message"] for d in result.diagnostics("import_limit_conflict")] == [
+        "acme/big: a price tier above 272000 input tokens can never apply within the input "
+        "limit 272000; the tier is left out"
+    ]
+    assert "tiers" not in _read(tmp_path / "catalog", "acme")["models"]["big"]["prices"]
+
+
+TRICKY = [
+    *("1e3", "2e5", "1E10", "08", "09", "0o17", "00", "yes", "no", "on", "off", "null", "~"),
+    *("true", "1:30", "1_000", ".5", "-0x1F", "0x1F", "+1", ".inf", ".nan", "=", "<<"),
+    *("2026-01-01", "", "1.5e3", "-", "plain text"),
+]
+
+
+def test_the_writer_quotes_every_string_the_loader_would_read_otherwise() -> None:
+    """The importer wrote `1e3` and `08` plain, which the YAML 1.2 loader reads as a number or
+    refuses: what it writes reads back as the same data, by the loader and by YAML 1.1."""
+    data = {"models": {t: {"name": t, "family": t, "aliases": [t]} for t in TRICKY}}
+    text = dump("", data)
+    doc, problems = load_bytes(text.encode(), "x.yaml")
+    assert problems == [] and doc is not None and doc.data == data
+    assert yaml.safe_load(text) == data
+    assert "  plain text:\n    name: plain text\n" in text  # what needs no quotes gets none
+
+
+def test_an_imported_model_named_like_a_number_builds(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    _provider(source, "acme", {"1e3": 'name = "08"\nfamily = "2e5"\n' + CHAT.split("\n", 1)[1]})
+    (source / "COMMIT").write_text(COMMIT)
+    _import(source, tmp_path / "catalog")
+    model = _read(tmp_path / "catalog", "acme")["models"]["1e3"]
+    assert (model["name"], model["family"]) == ("08", "2e5")
