@@ -13,7 +13,7 @@ import sys
 import time
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -88,6 +88,21 @@ def folder(path: Path) -> str:
 
 def _day(value: datetime | None) -> date | None:
     return value.date() if value is not None else None
+
+
+def refuse_out(message: str, fmt: str) -> NoReturn:
+    """A refused ``--out`` (``generator.tree.UnsafeOutput``): a usage error, exit 2; with
+    ``--format json`` the error is a JSON object on stdout, where the command's JSON goes."""
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {"ok": False, "error": "UnsafeOutput", "message": f"--out: {message}"},
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        sys.exit(2)
+    raise click.UsageError(f"--out: {message}")
 
 
 def _check_catalog(catalog: Path) -> None:
@@ -246,7 +261,7 @@ def build(
 
     refused = path_refusal(out, {"the catalog folder": catalog})
     if refused is not None:
-        raise click.UsageError(f"--out: {refused}")
+        refuse_out(refused, fmt)
     started = time.perf_counter()
     day = _day(as_of) or date.today()
     use_cache = not (no_cache or os.environ.get("PROVCAT_NO_CACHE"))
@@ -272,7 +287,7 @@ def build(
             out, result.files, protect={"the catalog folder": catalog}, marker=GENERATED_MARKER
         )
     except UnsafeOutput as exc:
-        raise click.UsageError(f"--out: {exc}") from None
+        refuse_out(str(exc), fmt)
     counts = _counts(result)
     if cache is not None:
         cache.prune()

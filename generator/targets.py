@@ -17,6 +17,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Loc, diag, errors
 from generator.target_files import TargetDecl
 from provcat.catalog.keys import suggest
+from provcat.patterns import compile_pattern
 from provcat.toolschema.vocabulary import (
     ACTIONS,
     ANNOTATION_KEYWORDS,
@@ -112,7 +113,7 @@ def _check_trigger(
     for param in ("pattern", "token_pattern"):
         if isinstance(trig.get(param), str):
             try:
-                re.compile(trig[param])
+                compile_pattern(trig[param])
             except re.error as exc:
                 out.append(
                     diag(

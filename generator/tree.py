@@ -17,7 +17,9 @@ replace (``refusal``): never the current folder or one of its parents, never a f
 is, holds or lies inside a protected one (the catalog), and, given the generator's ``marker``,
 never a folder holding a file the new tree would drop that the generator did not write (every
 file it writes but ``catalog.json`` and ``py.typed`` names it on its first line, and those two
-it always writes). An empty or missing folder is always fine.
+it always writes). With ``replaced``, a file the new tree overwrites must be the generator's
+too (its marker, or the bytes it would write again); ``ours`` recognises files the generator
+wrote without the marker (an earlier version's). An empty or missing folder is always fine.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import contextlib
 import difflib
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 
 IGNORED = {"__pycache__"}
@@ -155,10 +157,18 @@ def path_refusal(root: Path, protect: Mapping[str, Path] | None = None) -> str |
     return None
 
 
-def foreign_entries(root: Path, files: Mapping[str, str], marker: str) -> list[str]:
-    """What the new tree would drop from ``root`` that the generator did not write: files
-    without ``marker`` on their first line (but a file browser's ``LITTER``), and empty folders
-    the new tree does not have (``__pycache__`` folders go with the old tree)."""
+def foreign_entries(
+    root: Path,
+    files: Mapping[str, str],
+    marker: str,
+    *,
+    replaced: bool = False,
+    ours: Callable[[str, Path], bool] | None = None,
+) -> list[str]:
+    """What the new tree would drop from ``root`` (and, with ``replaced``, overwrite with other
+    bytes) that the generator did not write: files without ``marker`` on their first line that
+    ``ours`` (relative path, path) does not recognise, but a file browser's ``LITTER``; and empty
+    folders the new tree does not have (``__pycache__`` folders go with the old tree)."""
     if not root.is_dir():
         return []
     wanted = set(files)
@@ -171,17 +181,34 @@ def foreign_entries(root: Path, files: Mapping[str, str], marker: str) -> list[s
         if empty and rel_folder != "." and rel_folder not in folders:
             found.append(rel_folder + "/")
         for name in sorted(names):
-            rel = (Path(folder) / name).relative_to(root).as_posix()
-            if rel in wanted or name in LITTER:
+            path = Path(folder, name)
+            rel = path.relative_to(root).as_posix()
+            if (rel in wanted and not replaced) or name in LITTER or _marked(path, marker):
                 continue
-            try:
-                with open(Path(folder, name), encoding="utf-8") as handle:
-                    first = handle.readline(400)
-            except (UnicodeDecodeError, OSError):
-                first = ""
-            if marker not in first:
+            if rel in wanted and _holds(path, files[rel]):
+                continue
+            if ours is None or not ours(rel, path):
                 found.append(rel)
     return sorted(found)
+
+
+def _marked(path: Path, marker: str) -> bool:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return marker in handle.readline(400)
+    except (UnicodeDecodeError, OSError):
+        return False
+
+
+def _holds(path: Path, text: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read() == text
+    except (UnicodeDecodeError, OSError):
+        return False
+
+
+REFUSED = "name an empty or new folder, or the generator's own output"
 
 
 def refusal(
@@ -190,18 +217,22 @@ def refusal(
     *,
     protect: Mapping[str, Path] | None = None,
     marker: str | None = None,
+    replaced: bool = False,
+    ours: Callable[[str, Path], bool] | None = None,
+    advice: str = REFUSED,
 ) -> str | None:
-    """Why ``write_tree`` would refuse to replace ``root`` with ``files``; None when it would not."""
+    """Why ``write_tree`` would refuse to replace ``root`` with ``files``; None when it would not.
+    ``advice`` ends the message of a folder holding files the generator did not write."""
     found = path_refusal(root, protect)
     if found is not None or marker is None:
         return found
-    foreign = foreign_entries(root, files, marker)
+    foreign = foreign_entries(root, files, marker, replaced=replaced, ours=ours)
     if not foreign:
         return None
     shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
     return (
         f"{root} holds files the generator did not write ({shown}), and the output folder is "
-        "replaced as a whole: name an empty or new folder, or the generator's own output"
+        f"replaced as a whole: {advice}"
     )
 
 
@@ -211,14 +242,20 @@ def write_tree(
     *,
     protect: Mapping[str, Path] | None = None,
     marker: str | None = None,
+    replaced: bool = False,
+    ours: Callable[[str, Path], bool] | None = None,
+    advice: str = REFUSED,
 ) -> list[str]:
     """Make ``root`` hold exactly ``files``. Returns the changed paths (empty: nothing written).
 
     Raises :class:`UnsafeOutput`, having touched nothing, when ``root`` is not the generator's
     to replace (``refusal``: ``protect`` are folders it may not be, hold or lie inside; with
-    ``marker``, a file the new tree drops must carry it on its first line).
+    ``marker``, a file the new tree drops, or with ``replaced`` overwrites, must carry it on its
+    first line or be recognised by ``ours``).
     """
-    reason = refusal(root, files, protect=protect, marker=marker)
+    reason = refusal(
+        root, files, protect=protect, marker=marker, replaced=replaced, ours=ours, advice=advice
+    )
     if reason is not None:
         raise UnsafeOutput(reason)
     root = Path(os.path.abspath(root))

@@ -82,7 +82,7 @@ def test_check_reports_a_removed_or_foreign_file(workspace: Workspace) -> None:
     # a file the generator did not write is never removed: the build refuses and touches nothing
     before = tree_bytes(workspace.out)
     refused = workspace.run()
-    assert refused.exit_code == 2 and "docs/extra.md" in refused.stderr
+    assert refused.exit_code == 2 and "docs/extra.md" in refused.json["message"]
     assert tree_bytes(workspace.out) == before
     (workspace.out / "docs" / "extra.md").unlink()
     assert workspace.run().exit_code == 0
@@ -258,3 +258,23 @@ def test_json_says_how_many_errors_and_whether_files_were_checked_no_further(
     workspace.edit("beta.yaml", "aliases: [code]", "aliases: [code, chat]")
     whole_set = workspace.run().json
     assert (whole_set["errors"], whole_set["unchecked"]) == (1, False)
+
+
+@pytest.mark.parametrize("where", ["foreign", "catalog", "cwd"])
+def test_a_refused_out_is_a_json_error_on_stdout_with_format_json(
+    workspace: Workspace, tmp_path: Path, where: str
+) -> None:
+    """Both refusals (where --out is, and what it holds) in JSON on stdout, exit 2, as the rest
+    of `build --format json` answers; they were click's usage text on stderr."""
+    out = {"foreign": tmp_path / "outx", "catalog": workspace.catalog, "cwd": workspace.root}[where]
+    (tmp_path / "outx").mkdir()
+    (tmp_path / "outx" / "notes.txt").write_text("precious", encoding="utf-8")
+    before = tree_bytes(workspace.root)
+    run = workspace.run("build", "--no-cache", "--out", str(out))
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert run.stderr == ""
+    body = run.json
+    assert body["ok"] is False and body["error"] == "UnsafeOutput"
+    assert body["message"].startswith(f"--out: {out} ")
+    assert (tmp_path / "outx" / "notes.txt").read_text(encoding="utf-8") == "precious"
+    assert tree_bytes(workspace.root) == before

@@ -150,6 +150,9 @@ def test_an_unknown_mechanism_is_a_diagnostic_with_its_position(
         ("action: keep", "action: drop-keyword", "unknown_rule_action"),
         ("kind: tool-name", "kind: tool-title", "unknown_rule_trigger"),
         ('pattern: "^[a-z_]+$"', 'pattern: "^[a-z_+$"', "invalid_rule_regex"),
+        # Python syntax that is no ECMA-262 pattern: refused here, not when a tool is checked
+        ('pattern: "^[a-z_]+$"', 'pattern: "(?u)^[a-z_]+$"', "invalid_rule_regex"),
+        ('pattern: "^[a-z_]+$"', 'pattern: "(?i)^[a-z_]+$"', "invalid_rule_regex"),
         ('pattern: "^[a-z_]+$"', 'pattern: "^[a-z_]+$", case: missing', "invalid_rule_trigger"),
         ("    docs_url: https://example.com/docs\n", "", "missing_docs_url"),
         ("{name}` should", "{nmae}` should", "invalid_message_template"),

@@ -4,12 +4,21 @@ The pages are jinja2 templates (autoescaped: a model's name or note is text, nev
 the table's data is one script file (``models.js``), read by the table page's plain script, so
 the site works from ``file://`` and from any static host, with no request to anything else.
 The same catalog.json always gives the same bytes.
+
+The output folder is replaced as a whole, so ``build`` first makes sure it is the site's to
+replace (``generator.tree.refusal``): never the current folder or a parent, never a folder that
+is, holds or lies inside the catalog or the build output the site is read from, and never one
+holding a file the site did not write. Every page, script and style sheet names the site on its
+first line (``MARKER``, in a comment: an HTML comment may come before ``<!doctype html>``), and
+``catalog.json`` and its schema are always written; a site an earlier version wrote, without
+the marker, is recognised by its layout and its pages' own lines (``earlier_site``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -21,7 +30,16 @@ from generator.site import prices, views
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
+CATALOG = HERE.parent.parent / "catalog"  # the repository's catalog (`generator build`'s default)
 ASSETS = ("site.css", "table.js", "model.js", "lifecycle.js")
+# on the first line of every page, script and style sheet of the site (not a substring of
+# generator.tree.GENERATED_MARKER, nor it of this: neither output passes for the other's)
+MARKER = "Written by the provcat site generator (python -m generator site)"
+_FIRST_LINE = {
+    ".html": f"<!-- {MARKER}: this folder is replaced whole on every build -->\n",
+    ".css": f"/* {MARKER}: this folder is replaced whole on every build */\n",
+    ".js": f"// {MARKER}: this folder is replaced whole on every build\n",
+}
 
 
 @cache
@@ -113,17 +131,89 @@ def site_files(data: Mapping[str, Any], catalog_json: str, schema: str) -> dict[
             )
     for name in ASSETS:
         files[name] = (STATIC / name).read_text(encoding="utf-8")
+    files = {name: _FIRST_LINE[Path(name).suffix] + text for name, text in files.items()}
     files["catalog.json"] = catalog_json
     files["catalog.schema.json"] = schema
     return dict(sorted(files.items()))
 
 
+# the files of a site an earlier version wrote, without MARKER: its pages, by their names
+_EARLIER_PAGE = re.compile(
+    r"(?:index|providers|lifecycle|secondary)\.html|providers/[^/]+\.html|models/[^/]+/[^/]+\.html"
+)
+_EARLIER_OTHER = frozenset({*ASSETS, "models.js", "catalog.json", "catalog.schema.json"})
+
+
+def _site_page(path: Path, root: str) -> bool:
+    """Whether ``path`` is a page of the site, with MARKER or as an earlier version wrote it:
+    its opening lines and its title, and the style sheet ``root`` + ``site.css``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = handle.read(4000)
+    except (UnicodeDecodeError, OSError):
+        return False
+    if MARKER in head.partition("\n")[0]:
+        return True
+    return (
+        head.startswith('<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n')
+        and "\u00b7 provcat catalog</title>" in head
+        and f'<link rel="stylesheet" href="{root}site.css">' in head
+    )
+
+
+def earlier_site(out: Path) -> Callable[[str, Path], bool]:
+    """Whether a file in ``out`` without MARKER is one the site wrote (given its path relative to
+    ``out``, and its path): a page of an earlier version's site, or one of that site's other
+    files when ``out/index.html`` is a page of the site."""
+
+    def ours(rel: str, path: Path) -> bool:
+        if _EARLIER_PAGE.fullmatch(rel):
+            return _site_page(path, "../" * rel.count("/"))
+        return rel in _EARLIER_OTHER and _site_page(out / "index.html", "")
+
+    return ours
+
+
+def protected(catalog_json: Path) -> dict[str, Path]:
+    """The folders the site may not be written over, into or around: the repository's catalog,
+    the catalog.json it is read from and, when that is a build's ``OUT/provcat_catalog/``, the
+    whole build output."""
+    found = {"the catalog folder": CATALOG}
+    package = catalog_json.parent
+    if package.name == "provcat_catalog" and (package / "__init__.py").is_file():
+        found["the build output --from is part of"] = package.parent
+    found["the --from catalog.json"] = catalog_json
+    return found
+
+
+ADVICE = (
+    "name an empty or new folder, or a folder the site wrote (a site an older provcat wrote "
+    "that is not recognised: delete that folder yourself, then build again)"
+)
+
+
 def build(catalog_json: Path, schema: Path, out: Path) -> tuple[int, list[str]]:
     """Write the site for ``catalog_json`` to ``out`` (the whole tree swapped in at once).
-    Returns the number of files and the changed ones."""
-    from generator.tree import write_tree
+    Returns the number of files and the changed ones. Raises ``generator.tree.UnsafeOutput``,
+    having written and removed nothing, when ``out`` is not the site's to replace."""
+    from generator.tree import path_refusal, write_tree
 
+    keep = protected(catalog_json)
+    refused = path_refusal(out, keep)  # before the work of rendering
+    if refused is not None:
+        from generator.tree import UnsafeOutput
+
+        raise UnsafeOutput(refused)
     data = load(catalog_json)
     text = catalog_json.read_text(encoding="utf-8")
     files = site_files(data, text, schema.read_text(encoding="utf-8"))
-    return len(files), write_tree(out, files)
+    changed = write_tree(
+        out,
+        files,
+        protect=keep,
+        marker=MARKER,
+        replaced=True,
+        ours=earlier_site(out),
+        advice=ADVICE,
+    )
+    return len(files), changed

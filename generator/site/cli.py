@@ -6,11 +6,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+
+from generator.cli import refuse_out
 
 if TYPE_CHECKING:
     import http.server
@@ -59,14 +62,19 @@ def _build(source: Path, out: Path, fmt: str) -> None:
     try:
         count, changed = build(source, SCHEMA, out)
     except NotACatalogJson as exc:
-        raise click.ClickException(str(exc)) from None
+        if fmt != "json":
+            raise click.ClickException(str(exc)) from None
+        failed = {"ok": False, "error": "NotACatalogJson", "message": str(exc)}
+        click.echo(json.dumps(failed, indent=2, ensure_ascii=False))
+        sys.exit(1)
     except UnsafeOutput as exc:
-        raise click.UsageError(f"--out: {exc}") from None
+        refuse_out(str(exc), fmt)
     took = time.perf_counter() - started
     if fmt == "json":
         click.echo(
             json.dumps(
                 {
+                    "ok": True,
                     "out": str(out),
                     "files": count,
                     "changed": len(changed),

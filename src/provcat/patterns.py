@@ -10,8 +10,12 @@ The character classes are ECMA-262's too (what jsonschema_rs and the vendors use
 ``[0-9]`` and ``\\w`` ``[A-Za-z0-9_]`` (``re.ASCII``; Python's own match any Unicode digit
 or letter, so ``\\d{4}`` would pass ``"٢٠٢٦"``), ``\\b`` is the boundary of those words, and
 ``\\s`` is ECMA's white space and line terminators (the Unicode spaces, no ``\\x1c``-``\\x1f``
-or ``\\x85``). One difference is left: ``\\S`` inside a bracket class (``[\\S]``) stays
-Python's ASCII reading.
+or ``\\x85``), ``\\S`` everything else, inside a bracket class too (``[^\\S\\r\\n]``, the
+horizontal white space, holds ``\\u00a0``).
+
+A pattern that is not a regular expression raises ``re.error`` (validation and use call this
+one function, so they agree), its position in the pattern as written. Inline flags (``(?i)``,
+``(?u)``, ``(?i:...)``) are Python's, not ECMA-262's: they are refused too.
 """
 
 from __future__ import annotations
@@ -24,34 +28,115 @@ from typing import Any
 __all__ = ["compile_pattern", "ecma_validator"]
 
 
-# ECMA-262's WhiteSpace and LineTerminator code points: what its \s matches
-_ECMA_SPACE = (
-    "\\t\\n\\x0b\\x0c\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+# ECMA-262 (15th ed.), 12.2 White Space and 12.3 Line Terminators: what its \s matches. TAB, VT,
+# FF, ZWNBSP (U+FEFF), every Zs code point (U+0020, U+00A0, U+1680, U+2000-U+200A, U+202F,
+# U+205F, U+3000), LF, CR, LS (U+2028) and PS (U+2029); as code point ranges, in order.
+_SPACE_RANGES = (
+    (0x09, 0x0D),
+    (0x20, 0x20),
+    (0xA0, 0xA0),
+    (0x1680, 0x1680),
+    (0x2000, 0x200A),
+    (0x2028, 0x2029),
+    (0x202F, 0x202F),
+    (0x205F, 0x205F),
+    (0x3000, 0x3000),
+    (0xFEFF, 0xFEFF),
 )
+
+
+def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The code points 0..0x10FFFF outside ``ranges`` (sorted, disjoint), as ranges."""
+    found: list[tuple[int, int]] = []
+    low = 0
+    for first, last in ranges:
+        if first > low:
+            found.append((low, first - 1))
+        low = last + 1
+    if low <= 0x10FFFF:
+        found.append((low, 0x10FFFF))
+    return tuple(found)
+
+
+def _escape(code: int) -> str:
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
+
+
+def _members(ranges: tuple[tuple[int, int], ...]) -> str:
+    """``ranges`` as the inside of a bracket class."""
+    return "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in ranges)
+
+
+# the inside of a bracket class: ECMA's \s, and its \S (the rest of Unicode)
+_SPACE = _members(_SPACE_RANGES)
+_NOT_SPACE = _members(_complement(_SPACE_RANGES))
+_FLAGS = frozenset("aiLmsux-")
+
+
+def _refuse_flags(pattern: str) -> None:
+    """re.error for an inline flag group (``(?i)``, ``(?-i:...)``): Python syntax, no ECMA."""
+    escaped = in_class = False
+    first = 0  # where a class's first member is: a ``]`` there is a character
+    for at, ch in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            if ch == "^" and at == first and pattern[at - 1] == "[":
+                first = at + 1
+            in_class = ch != "]" or at == first
+        elif ch == "[":
+            in_class, first = True, at + 1
+        elif ch == "(" and pattern[at + 1 : at + 2] == "?" and pattern[at + 2 : at + 3] in _FLAGS:
+            group = re.match(r"\(\?[^):]*[):]?", pattern[at:])
+            shown = group.group() if group else "(?"
+            error = re.error(
+                f"{shown} at position {at}: inline flags such as (?i), (?u) or (?i:...) are "
+                "Python syntax, not ECMA-262's (what JSON Schema and the vendors read); write "
+                "the cases out instead, such as [Aa] for a or A"
+            )
+            error.pattern, error.pos = pattern, at
+            raise error
 
 
 @lru_cache(maxsize=256)
 def compile_pattern(pattern: str) -> re.Pattern[str]:
     """``pattern`` compiled as ECMA-262 reads it: every end anchor ``$`` matches only at the end
-    of the text, and ``\\d``, ``\\w``, ``\\b``, ``\\s`` are ECMA's classes (see the module)."""
+    of the text, and ``\\d``, ``\\w``, ``\\b``, ``\\s``, ``\\S`` are ECMA's classes (see the
+    module). Raises ``re.error`` for what is not a pattern, its position in ``pattern``."""
+    _refuse_flags(pattern)
+    try:
+        # the pattern as written, for its errors: the translation below neither makes nor
+        # hides one (a class escape is no end of a range, ``[\\s-x]``, in either)
+        re.compile(pattern, re.ASCII)
+    except ValueError as exc:  # a flag re refuses beside re.ASCII: no pattern either
+        raise re.error(str(exc), pattern) from None
     out: list[str] = []
     escaped = in_class = False
-    for ch in pattern:
+    first = 0
+    for at, ch in enumerate(pattern):
         if escaped:
             escaped = False
-            if ch == "s" or (ch == "S" and not in_class):
+            if ch in "sS":
                 out.pop()  # the backslash
-                if in_class:
-                    out.append(_ECMA_SPACE)
-                else:
-                    out.append(f"[{'^' if ch == 'S' else ''}{_ECMA_SPACE}]")
+                members = _SPACE if ch == "s" else _NOT_SPACE
+                out.append(members if in_class else f"[{members}]")
                 continue
         elif ch == "\\":
             escaped = True
         elif in_class:
-            in_class = ch != "]" or (out[-1] == "[" or (out[-1] == "^" and out[-2] == "["))
+            if ch == "^" and at == first and pattern[at - 1] == "[":
+                first = at + 1
+            in_class = ch != "]" or at == first
         elif ch == "[":
-            in_class = True
+            in_class, first = True, at + 1
         elif ch == "$":
             out.append(r"\Z")
             continue

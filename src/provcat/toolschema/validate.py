@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from provcat.catalog.keys import suggest
+from provcat.patterns import compile_pattern, ecma_validator
 from provcat.toolschema.core import (
     LIST_SLOTS,
     MAP_SLOTS,
@@ -49,9 +50,10 @@ _SCHEMA_SLOTS = (*MAP_SLOTS, *LIST_SLOTS, "items", "not")
 
 
 def regex_problem(pattern: str) -> str | None:
-    """Why ``pattern`` is not a usable regular expression, or None."""
+    """Why ``pattern`` is not a usable regular expression, or None: judged by
+    :func:`~provcat.patterns.compile_pattern`, the function that uses it (ECMA-262's reading)."""
     try:
-        re.compile(pattern)
+        compile_pattern(pattern)
     except re.error as exc:
         return str(exc)
     return None
@@ -248,13 +250,15 @@ def validate_value(schema: Any, value: Any, *, root: Any = None, path: str = "$"
     with the JSON path of the offending value below ``path``.
 
     The check is jsonschema's Draft 2020-12 validator, imported on first use (the ``probe``
-    extra: ``pip install '.[probe]'`` in a clone), so ``import provcat`` never pays for it. Local ``$ref`` is resolved
+    extra: ``pip install '.[probe]'`` in a clone), so ``import provcat`` never pays for it, with
+    ``pattern`` read as ECMA-262 (:func:`~provcat.patterns.ecma_validator`, as the compiler reads
+    it: ``$`` is the end of the text, ``\\d`` is ``[0-9]``). Local ``$ref`` is resolved
     within ``root`` (``schema`` itself by default); formats are annotations and not checked. A
     schema the validator cannot work with (an unresolvable reference, a bad regex, runaway
     recursion) is one reason, never an exception.
     """
     try:
-        from jsonschema import Draft202012Validator
+        draft = ecma_validator()
     except ImportError as exc:  # pragma: no cover - the probe extra is part of `dev`
         from provcat.extras import install_hint
 
@@ -265,7 +269,7 @@ def validate_value(schema: Any, value: Any, *, root: Any = None, path: str = "$"
     base = schema if root is None else root
     if not isinstance(base, (dict, bool)) or not isinstance(schema, (dict, bool)):
         return []
-    rooted = Draft202012Validator(base)
+    rooted = draft(base)
     # evolve keeps the resolver rooted at ``root``, so ``#/$defs/...`` in a branch still resolves
     validator = rooted if schema is base else rooted.evolve(schema=schema)
     try:
