@@ -79,31 +79,17 @@ _NOT_SPACE = _members(_complement(_SPACE_RANGES))
 _FLAGS = frozenset("aiLmsux-")
 
 
-def _refuse_flags(pattern: str) -> None:
-    """re.error for an inline flag group (``(?i)``, ``(?-i:...)``): Python syntax, no ECMA."""
-    escaped = in_class = False
-    first = 0  # where a class's first member is: a ``]`` there is a character
-    for at, ch in enumerate(pattern):
-        if escaped:
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif in_class:
-            if ch == "^" and at == first and pattern[at - 1] == "[":
-                first = at + 1
-            in_class = ch != "]" or at == first
-        elif ch == "[":
-            in_class, first = True, at + 1
-        elif ch == "(" and pattern[at + 1 : at + 2] == "?" and pattern[at + 2 : at + 3] in _FLAGS:
-            group = re.match(r"\(\?[^):]*[):]?", pattern[at:])
-            shown = group.group() if group else "(?"
-            error = re.error(
-                f"{shown} at position {at}: inline flags such as (?i), (?u) or (?i:...) are "
-                "Python syntax, not ECMA-262's (what JSON Schema and the vendors read); write "
-                "the cases out instead, such as [Aa] for a or A"
-            )
-            error.pattern, error.pos = pattern, at
-            raise error
+def _flag_error(pattern: str, at: int) -> re.error:
+    """The refusal of the inline flag group at ``at`` (``(?i)``, ``(?-i:...)``): Python syntax."""
+    group = re.match(r"\(\?[^):]*[):]?", pattern[at:])
+    shown = group.group() if group else "(?"
+    error = re.error(
+        f"{shown} at position {at}: inline flags such as (?i), (?u) or (?i:...) are "
+        "Python syntax, not ECMA-262's (what JSON Schema and the vendors read); write "
+        "the cases out instead, such as [Aa] for a or A"
+    )
+    error.pattern, error.pos = pattern, at
+    return error
 
 
 @lru_cache(maxsize=256)
@@ -111,16 +97,9 @@ def compile_pattern(pattern: str) -> re.Pattern[str]:
     """``pattern`` compiled as ECMA-262 reads it: every end anchor ``$`` matches only at the end
     of the text, and ``\\d``, ``\\w``, ``\\b``, ``\\s``, ``\\S`` are ECMA's classes (see the
     module). Raises ``re.error`` for what is not a pattern, its position in ``pattern``."""
-    _refuse_flags(pattern)
-    try:
-        # the pattern as written, for its errors: the translation below neither makes nor
-        # hides one (a class escape is no end of a range, ``[\\s-x]``, in either)
-        re.compile(pattern, re.ASCII)
-    except ValueError as exc:  # a flag re refuses beside re.ASCII: no pattern either
-        raise re.error(str(exc), pattern) from None
-    out: list[str] = []
+    out: list[str] = []  # the translation, made in the one pass that finds inline flags
     escaped = in_class = False
-    first = 0
+    first = 0  # where a class's first member is: a ``]`` there is a character
     for at, ch in enumerate(pattern):
         if escaped:
             escaped = False
@@ -137,10 +116,18 @@ def compile_pattern(pattern: str) -> re.Pattern[str]:
             in_class = ch != "]" or at == first
         elif ch == "[":
             in_class, first = True, at + 1
+        elif ch == "(" and pattern[at + 1 : at + 2] == "?" and pattern[at + 2 : at + 3] in _FLAGS:
+            raise _flag_error(pattern, at)
         elif ch == "$":
             out.append(r"\Z")
             continue
         out.append(ch)
+    try:
+        # the pattern as written first, for its errors' positions: the translation neither
+        # makes nor hides one (a class escape is no end of a range, ``[\\s-x]``, in either)
+        re.compile(pattern, re.ASCII)
+    except ValueError as exc:  # a flag re refuses beside re.ASCII: no pattern either
+        raise re.error(str(exc), pattern) from None
     return re.compile("".join(out), re.ASCII)
 
 
