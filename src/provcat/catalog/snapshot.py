@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from provcat.catalog.keys import suggest
 from provcat.catalog.specs import ProviderEndpointSpec, ProviderModelPolicy, ProviderModuleSpec
+from provcat.errors import EndpointNotFound
 
 __all__ = ["CatalogSnapshot", "ProviderEntry"]
 
@@ -30,6 +32,17 @@ class ProviderEntry:
     def available_endpoints(self) -> tuple[str, ...]:
         """Canonical endpoint keys, sorted (what EndpointNotFound lists)."""
         return tuple(self.endpoints)
+
+    def unknown_endpoint(self, ekey: str) -> EndpointNotFound:
+        """The one refusal of an endpoint spelling ``ekey`` the provider does not have, with a
+        "did you mean" (``match_endpoint`` and ``model_kwargs`` raise it alike)."""
+        close = suggest(ekey, self.endpoint_index)
+        return EndpointNotFound(
+            self.provider,
+            ekey,
+            self.available_endpoints(),
+            reason=f"{self.provider} has no endpoint '{ekey}'" + (f" ({close})" if close else ""),
+        )
 
 
 # eq=False: two snapshots are the same snapshot only if they are one object (every per-snapshot

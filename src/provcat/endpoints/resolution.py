@@ -94,14 +94,7 @@ def lookup(
     if target_key is None:
         if compatible:
             return Unlisted(owner)
-        close = _closest(ekey, entry.endpoint_index)
-        hint = f" (did you mean '{close}'?)" if close else ""
-        raise EndpointNotFound(
-            owner,
-            ekey,
-            entry.available_endpoints(),
-            reason=f"{owner} has no endpoint '{ekey}'{hint}",
-        )
+        raise entry.unknown_endpoint(ekey)
     return entry.endpoints[target_key]
 
 

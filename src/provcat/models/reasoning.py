@@ -21,7 +21,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any, get_args
 
-from provcat.catalog.keys import canonical_key, suggest
+from provcat.catalog.keys import canonical_key
 from provcat.catalog.snapshot import CatalogSnapshot, ProviderEntry
 from provcat.errors import EndpointNotFound
 from provcat.models.effort import EFFORT_LEVELS
@@ -83,14 +83,7 @@ def endpoint_key(snapshot: CatalogSnapshot, provider: str, endpoint: str) -> str
         raise EndpointNotFound(provider, ekey, entry.available_endpoints(), reason=reason)
     key = entry.endpoint_index.get(ekey)
     if key is None:
-        close = suggest(ekey, entry.endpoint_index)
-        hint = f" ({close})" if close else ""
-        raise EndpointNotFound(
-            provider,
-            ekey,
-            entry.available_endpoints(),
-            reason=f"{provider} has no endpoint '{ekey}'{hint}",
-        )
+        raise entry.unknown_endpoint(ekey)
     return key
 
 
