@@ -1,6 +1,6 @@
 """One voice on the command line (issue #25): every closed set answers a misspelling with a "did
-you mean", `--format` takes the same values on every command, tables fit 100 columns, and money
-is printed with every digit it has."""
+you mean", `--format` takes the same values on every command, tables fit a terminal and never
+split an id, and money is printed with every digit it has."""
 
 from __future__ import annotations
 
@@ -41,6 +41,28 @@ def test_help_lists_each_command_as_the_command_describes_itself() -> None:
     click.Group.format_commands(main, ctx, clicks)  # click's own listing imports every command
     assert ours.getvalue() == clicks.getvalue()
     assert all(f"  {name} " in ours.getvalue() for name in ("cost", "hub", "providers", "tool"))
+
+
+def test_every_option_says_what_it_does() -> None:
+    """Found by a tester: `tool diff --fail-on` and `hub search --limit` had no help text."""
+    commands = _all_commands(main, click.Context(main, info_name="provcat"))
+    silent = [
+        f"{path} {param.opts[0]}"
+        for path, command in commands
+        for param in command.params
+        if isinstance(param, click.Option) and not param.hidden and not param.help
+    ]
+    assert silent == []
+    assert {"provcat tool diff", "provcat hub search"} <= {path for path, _ in commands}
+
+
+def test_compile_help_names_the_files_as_they_are_written() -> None:
+    """Found by a tester: the help promised `<tool-name>.json`; `refund_order` is written
+    `refund-order.json`."""
+    run = CliRunner().invoke(main, ["tool", "compile", "--help"])
+    assert run.exit_code == 0
+    assert "<tool-name>.json" not in run.output
+    assert "`refund_order` is `refund-order.json`" in " ".join(run.output.split())
 
 
 def test_format_takes_text_and_json_on_every_command() -> None:
@@ -142,38 +164,43 @@ def test_the_generator_answers_a_misspelt_format_with_a_did_you_mean() -> None:
 
 
 @pytest.mark.parametrize("argv", [["providers"], ["models"], ["models", "--status", "retired"]])
-def test_tables_fit_100_columns(argv: list[str]) -> None:
+def test_a_table_to_a_pipe_keeps_each_row_on_one_line(argv: list[str]) -> None:
+    """A pipe or a file has no width: no cell wraps (a wrapped row would split what grep finds)."""
     run = CliRunner().invoke(main, argv)
     assert run.exit_code == 0, run.output
     lines = run.output.splitlines()
     assert len(lines) > 3
-    assert max(len(line) for line in lines) <= 100, max(lines, key=len)
+    assert not any(line.startswith(" ") for line in lines), "a continuation line"
 
 
-def test_model_ids_stay_whole_where_the_table_has_room() -> None:
-    """A status wraps at its space and a successor before a model id does: one long id must
-    not split every other id of the table."""
+def test_model_ids_stay_whole_in_a_pipe() -> None:
+    """Found by a tester: `provcat models | grep DeepSeek-V4-Flash` printed `ai/DeepSeek-V4-Flash`,
+    the id split at a hyphen (and `claude-` / `opus-5-5` as successors)."""
     run = CliRunner().invoke(main, ["models"])
     assert run.exit_code == 0, run.output
     lines = run.output.splitlines()
-    ids = [f"{m.provider}/{m.id}" for m in list_models()]
-    short = [i for i in ids if len(i) <= 35]
-    assert len(short) > len(ids) * 0.8 and max(len(i) for i in ids) > 35  # the case at hand
-    for model_id in short:
+    found = list_models()
+    ids = [f"{m.provider}/{m.id}" for m in found]
+    assert max(len(i) for i in ids) > 35  # the case at hand: ids that split within 100 columns
+    for model_id in ids:
         assert any(line.startswith(model_id + " ") for line in lines), model_id
+    for successor in {m.successor for m in found if m.successor}:
+        assert any(line.endswith(" " + successor) for line in lines), successor
 
 
-def test_a_long_cell_wraps_inside_its_column_and_loses_nothing() -> None:
+def test_a_free_text_cell_wraps_at_its_spaces_and_never_inside_a_word() -> None:
     from provcat.cli.table import table
 
-    long = "openrouter/" + "-".join(["very-long-model-name"] * 6)
-    text = table(["MODEL", "STATUS"], [[long, "active"]], wrap=(0,), limit=40)
-    assert max(len(line) for line in text.splitlines()) <= 40
-    column = "".join(
-        line[: line.rfind("active")].strip() if "active" in line else line.strip()
-        for line in text.splitlines()[2:]
+    long = "openrouter/" + "-".join(["very-long-model-name"] * 3)
+    text = table(
+        ["MODEL", "NOTE"], [[long, "a note that is long enough to wrap"]], wrap=(1, 0), limit=90
     )
-    assert column.replace(" ", "") == long
+    lines = text.splitlines()
+    assert lines[2].startswith(long + "  a note")  # the id whole, though it may wrap
+    assert max(len(line) for line in lines) <= 90
+    assert len(lines) > 3 and all(line.startswith(" " * len(long)) for line in lines[3:])
+    note = " ".join(line[len(long) :].strip() for line in lines[2:])
+    assert note == "a note that is long enough to wrap"
 
 
 def test_money_prints_every_digit_and_at_least_cents() -> None:
@@ -275,23 +302,25 @@ def _provcat_in_a_terminal(columns: int, *args: str) -> str:
     return b"".join(chunks).decode().replace("\r\n", "\n")
 
 
-def test_a_table_uses_a_wider_terminal_and_100_columns_elsewhere() -> None:
-    """In a terminal wider than 100 columns every model id stays whole; piped, the same table
-    keeps within 100 columns (the same text wherever it goes)."""
+def test_a_table_takes_the_terminal_width_and_keeps_ids_whole() -> None:
+    """In a terminal 80 columns wide a table's free text wraps within 80 columns (it was 100
+    wide); model ids never split, in any terminal; piped, no row wraps."""
+    narrow = _provcat_in_a_terminal(80, "providers").splitlines()
+    assert max(len(line) for line in narrow) <= 80
+    assert any(line.startswith(" ") for line in narrow)  # an endpoint list continues below
     ids = [f"{m.provider}/{m.id}" for m in list_models()]
-    assert max(len(i) for i in ids) > 35  # ids that wrap within 100 columns
-    wide = _provcat_in_a_terminal(200, "models").splitlines()
-    for model_id in ids:
-        assert any(line.startswith(model_id + " ") for line in wide), model_id
-    assert max(len(line) for line in wide) > 100
+    for columns in (80, 200):
+        lines = _provcat_in_a_terminal(columns, "models").splitlines()
+        for model_id in ids:
+            assert any(line.startswith(model_id + " ") for line in lines), (columns, model_id)
     piped = subprocess.run(
-        [sys.executable, "-c", "from provcat.cli.main import main; main()", "models"],
+        [sys.executable, "-c", "from provcat.cli.main import main; main()", "providers"],
         capture_output=True,
         text=True,
         check=True,
-        env={**os.environ, "COLUMNS": "200"},
+        env={**os.environ, "COLUMNS": "80"},
     ).stdout.splitlines()
-    assert max(len(line) for line in piped) <= 100
+    assert not any(line.startswith(" ") for line in piped)
 
 
 def test_money_groups_thousands_as_the_counts_do() -> None:
@@ -315,3 +344,31 @@ def test_model_takes_the_endpoint_whose_field_carries_the_effort() -> None:
         main, ["model", "openai/gpt-6.1-terra-high", "--endpoint", "respnses"]
     )
     assert wrong.exit_code == 1 and "did you mean 'responses'?" in wrong.output
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_refused_configuration_is_said_without_pydantic_prefixes(fmt: str) -> None:
+    """Found by a tester: `resolve --base-url ftp://x` said `'base_url': Value error, base_url
+    must start with http:// or https://`."""
+    run = CliRunner().invoke(
+        main, ["resolve", "openai", "chat/completions", "--base-url", "ftp://x", "--format", fmt]
+    )
+    assert run.exit_code == 1
+    said = json.loads(run.stdout)["message"] if fmt == "json" else run.stderr
+    assert "'base_url': base_url must start with http:// or https://" in said
+    assert "Value error" not in said
+
+
+def test_ctrl_c_exits_130_with_a_short_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by a tester: Ctrl-C printed click's `Aborted!` and exited 1; a shell's convention
+    for an interrupted command is 128 + SIGINT, 130."""
+    import provcat.cli.models
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(provcat.cli.models, "list_models", interrupted)
+    run = CliRunner().invoke(main, ["models"])
+    assert run.exit_code == 130
+    assert run.stderr.strip() == "provcat: interrupted"
+    assert run.stdout == ""

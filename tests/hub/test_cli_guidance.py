@@ -320,3 +320,34 @@ def test_serve_on_a_busy_port_or_an_unknown_host_says_what_to_change(tmp_path: P
             assert done.stderr.startswith("provcat hub: RegistryUnavailableError: cannot listen")
             assert advice in done.stderr and "serving on" not in done.stderr
             assert "Traceback" not in done.stderr and "ERROR" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["token", "list", "--data-dir", "data"],
+        ["sample", "sample.safetensors"],
+        ["sample", "json.safetensors", "--format", "json"],
+    ],
+)
+def test_a_closed_stdout_exits_quietly_as_every_command_does(
+    args: list[str], tmp_path: Path
+) -> None:
+    """Found by a tester: with the reader of stdout gone, `hub token list` and `hub sample`
+    printed `LocalFileError: Broken pipe; check the path and its permissions` (as `provcat
+    models` does, a broken pipe is click's: exit 1 with nothing on stderr)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before anything is written
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", CLI, "hub", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1
+    assert done.stderr == ""

@@ -47,3 +47,12 @@ def test_a_per_call_max_retries_of_the_wrong_type_is_refused_without_quoting_it(
     with pytest.raises(EndpointConfigurationError, match="max_retries") as caught:
         ep.call_sync({"messages": [], "model": "gpt-5-mini"}, max_retries=secret)  # type: ignore[arg-type]
     assert "abcdefgh" not in str(caught.value)
+
+
+def test_a_validator_message_is_shown_in_its_own_words() -> None:
+    """Found by a tester: pydantic's "Value error, " prefix stood before the validator's own
+    message."""
+    with pytest.raises(EndpointConfigurationError) as caught:
+        match_endpoint("openai", "chat", base_url="ftp://example.test")
+    assert "Value error" not in str(caught.value)
+    assert "base_url must start with http:// or https://" in str(caught.value)

@@ -430,3 +430,69 @@ def test_an_mcp_tools_list_result_is_read_as_it_is(tmp_path: Path) -> None:
     code, _, err = _run("check", str(typo), "--targets", "mcp")
     assert code == 2 and "`outputSchem` is not a field of a tool" in err
     assert "did you mean 'outputSchema'" in err
+
+
+def _undecodable_file(folder: Path) -> Path:
+    """A tool file whose name holds a byte that is no UTF-8 (0xFF), where the file system
+    takes one (Linux does; macOS and Windows refuse it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / os.fsdecode(b"a\xffb.json")
+    try:
+        path.write_text(json.dumps(FIXTURES["refund_order"]), encoding="utf-8")
+    except (OSError, UnicodeError):
+        pytest.skip("this file system refuses a file name that is no UTF-8")
+    return path
+
+
+def test_a_file_name_that_is_no_utf8_is_printed_escaped_and_compiles(tmp_path: Path) -> None:
+    folder = tmp_path / "w"
+    _undecodable_file(folder)
+    out = tmp_path / "o"
+    result = CliRunner().invoke(
+        main,
+        ["tool", "compile", str(folder), "--targets", "mcp", "--out", str(out)],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.rglob("*")) == ["manifest.json", "mcp", "refund-order.json"]
+    manifest = json.loads((out / "manifest.json").read_bytes().decode("utf-8"))
+    assert manifest["tools"][0]["source"].endswith("a\\xffb.json")
+    for command in ("check", "compile"):
+        result = CliRunner().invoke(
+            main,
+            ["tool", command, str(folder), "--targets", "mcp", "--format", "json"],
+            catch_exceptions=False,
+        )
+        payload = json.loads(result.stdout_bytes.decode("utf-8"))  # strict: valid UTF-8
+        tools = payload["tools"] if command == "check" else payload["manifest"]["tools"]
+        assert tools[0]["source"].endswith("a\\xffb.json")
+    missing = os.fsdecode(str(tmp_path).encode() + b"/gone\xff.json")
+    result = CliRunner().invoke(main, ["tool", "check", missing, "--format", "json"])
+    assert result.exit_code == 2
+    error = json.loads(result.stdout_bytes.decode("utf-8"))["errors"][0]
+    assert error["sourcePath"].endswith("gone\\xff.json")
+
+
+def test_a_failed_write_leaves_no_temporary_file(
+    tools: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    out = tmp_path / "o"
+    code, _, err = _run("compile", str(tools), "--targets", "mcp", "--out", str(out))
+    assert code == 2 and "No space left on device" in err
+    assert [p for p in out.rglob("*") if p.is_file()] == []
+
+
+def test_a_path_given_twice_is_read_once(tools: Path, tmp_path: Path) -> None:
+    """Found by a tester: `tool check f.json f.json` said the tool name was already used in
+    f.json."""
+    refund = tools / "refund.json"
+    again = tools / "nested" / ".." / "refund.json"  # the same file, spelled another way
+    code, out, err = _run("check", str(refund), str(again), "--targets", "mcp")
+    assert code == 0, err
+    assert out.splitlines()[-1].startswith("1 tool, 1 target:")
+    code, _, err = _run("compile", str(tools), str(tools), "--targets", "mcp")
+    assert code == 0, err

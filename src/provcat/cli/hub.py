@@ -239,7 +239,13 @@ def serve(
 @client_options
 @click.argument("query", required=False)
 @click.option("--tag", "tags", multiple=True, help="Only adapters with this exact tag.")
-@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 100),
+    default=10,
+    show_default=True,
+    help="At most this many adapters, the best matches first (1 to 100).",
+)
 @FORMAT_OPTION
 def search(
     hub_url: str, token: str | None, query: str | None, tags: tuple[str, ...], limit: int, fmt: str

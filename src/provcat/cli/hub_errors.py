@@ -207,6 +207,8 @@ class HubGroup(click.Group):
                     {"module": exc.name, "extra": "hub"},
                 )
         except OSError as exc:  # a local file or directory (store, payload, data dir, output)
+            if exc.errno == errno.EPIPE:  # stdout's reader is gone: click exits quietly
+                raise
             fail_with(LOCAL_FILE_ERROR, _local_file_message(exc), {"errno": exc.errno})
         except Exception as exc:
             if isinstance(exc, click.exceptions.Exit) or not _json_mode(ctx):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import sys
 from typing import Any
 
 import click
@@ -80,6 +81,15 @@ class _LazyGroup(click.Group):
                 f"No such command {name!r}." + (f" Did you mean {close[0]!r}?" if close else "")
             )
         return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; Ctrl-C ends it with the status a shell gives an interrupted command,
+        130 (click's own answer is `Aborted!` and 1)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\nprovcat: interrupted", err=True)
+            sys.exit(130)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _COMMANDS:

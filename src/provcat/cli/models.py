@@ -71,8 +71,8 @@ def _row(m: ModelInfo, day: date) -> list[str]:
     ]
 
 
-# the text table: what fits 100 columns (or a wider terminal); capabilities and every other
-# fact are in `models show` and `--format json`
+# the text table: the facts that fit a terminal's line; capabilities and every other fact are in
+# `models show` and `--format json`
 HEADER = ["MODEL", "STATUS", "CONTEXT", "MAX OUT", "IN $/M", "OUT $/M", "SUCCESSOR"]
 
 
@@ -114,8 +114,8 @@ def models(
             )
         )
         return
-    # a status wraps at its space, then the successor, and a model id only when it must
-    click.echo(table(HEADER, [_row(m, day) for m in found], wrap=(1, 6, 0)))
+    # only a status wraps (at its space): a model id, here or as a successor, never splits
+    click.echo(table(HEADER, [_row(m, day) for m in found], wrap=(1,)))
     if not found:  # say why the table is empty
         if provider is not None and not list_models(provider):
             why = f"{provider} has no model inventory in the catalog (see docs/models.md)"

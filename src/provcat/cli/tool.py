@@ -44,18 +44,42 @@ __all__ = ["tool"]
 
 _SYMBOL = {"clean": "✓", "warning": "!", "error": "✗", "info": "i"}
 
+# a lone surrogate: how Python holds a file name's byte that is no UTF-8 (`\udcff` for 0xFF), or
+# a `\ud800` escape in a tool's JSON; no UTF-8 output can hold one
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _printable(text: str) -> str:
+    """``text`` (a path, or a message naming one) as it can be printed: a file name's byte that
+    is no UTF-8 as `\\xff`, any other lone surrogate as `\\ud800`."""
+
+    def escaped(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+    return _SURROGATE.sub(escaped, text)
+
+
+def _json_text(text: str) -> str:
+    """JSON text that is valid UTF-8: a lone surrogate left in a string (from a tool's own
+    `\\udcff` escape) is written as that escape again."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _dumps(value: Any) -> str:
+    return _json_text(json.dumps(value, indent=2, ensure_ascii=False))
+
 
 def _fail(command: str, fmt: str, errors: list[tuple[str, str]]) -> NoReturn:
+    errors = [(_printable(source), _printable(message)) for source, message in errors]
     if fmt == "json":
         click.echo(
-            json.dumps(
+            _dumps(
                 {
                     "command": command,
                     "version": __version__,
                     "errors": [{"sourcePath": s, "message": m} for s, m in errors],
-                },
-                indent=2,
-                ensure_ascii=False,
+                }
             )
         )
     else:
@@ -97,7 +121,10 @@ def _load(
     """The tools under ``paths``; an input error when one cannot be read, or when there are
     none (a wrong path must not pass a CI check by finding nothing to check) unless
     ``empty_ok``."""
-    tools, errors = load_tools(list(paths))
+    unique: dict[Path, Path] = {}  # a path given twice is read once
+    for path in paths:
+        unique.setdefault(path.resolve(), path)
+    tools, errors = load_tools(list(unique.values()))
     if errors:
         _fail(command, fmt, [(e.source_path, e.message) for e in errors])
     if not tools and not empty_ok:
@@ -183,7 +210,7 @@ def check(
                 "diagnostics": [_diag_json(d) for d in diags],
                 "summary": _counts(diags),
             }
-        rows.append({"name": loaded.tool.name, "source": loaded.source, "targets": per})
+        rows.append({"name": loaded.tool.name, "source": _printable(loaded.source), "targets": per})
     counts = _counts(all_diags)
     failing = {"error": ("error",), "warning": ("error", "warning"), "never": ()}[fail_on]
     failed = any(counts[s] for s in failing)
@@ -199,7 +226,7 @@ def check(
             },
             "tools": rows,
         }
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        click.echo(_dumps(payload))
     else:
         for row in rows:
             for tid, found in row["targets"].items():
@@ -251,13 +278,18 @@ def _clashes(owners: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def _write_atomic(out: Path, files: dict[str, str]) -> None:
+    """Each file through a temporary file beside it, which is removed whatever goes wrong."""
     for rel, text in sorted(files.items()):
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, target)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(_json_text(text))
+            os.replace(tmp, target)
+        finally:
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
 
 
 @tool.command(name="compile")
@@ -282,7 +314,12 @@ def compile_command(
     fmt: str,
     allow_lossy: bool,
 ) -> None:
-    """Write `<out>/<target>/<tool-name>.json` for each tool and target, plus manifest.json.
+    """Write `<out>/<target>/<file>.json` for each tool and target, plus manifest.json.
+
+    \b
+    A tool's file is its name with `_` written `-`: `refund_order` is
+    `refund-order.json`; a character a file name cannot hold, or a leading `.`,
+    is written `%XX`.
 
     Without --out, print the manifest: each tool's output per target, with its changes and
     warnings (`--format json`: inside the report, as `manifest`)."""
@@ -315,7 +352,7 @@ def compile_command(
             }
         if per:
             manifest_tools.append(
-                {"name": loaded.tool.name, "source": loaded.source, "targets": per}
+                {"name": loaded.tool.name, "source": _printable(loaded.source), "targets": per}
             )
     manifest = {
         "version": __version__,
@@ -331,6 +368,8 @@ def compile_command(
         except OSError as exc:
             reason = exc.strerror or str(exc)
             _fail("compile", fmt, [(str(out), f"cannot write the output folder: {reason}")])
+        except UnicodeError as exc:  # a tool's name no file name can hold
+            _fail("compile", fmt, [(str(out), f"cannot write the output folder: {exc}")])
     if fmt == "json":
         report: dict[str, Any] = {
             "command": "compile",
@@ -347,7 +386,7 @@ def compile_command(
         }
         if out is None:
             report["manifest"] = manifest
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        click.echo(_dumps(report))
     else:
         for name, tid, result in refused:
             for d in result.diagnostics:
@@ -355,14 +394,14 @@ def compile_command(
                     click.echo(f"{name} [{tid}] refused: {d.code} {d.path}: {d.message}", err=True)
         compiled = len(files) - 1
         if out is None:  # the manifest alone on stdout, so it can be piped; the tally beside it
-            click.echo(files["manifest.json"], nl=False)
+            click.echo(_json_text(files["manifest.json"]), nl=False)
             click.echo(
                 f"compiled {counted(compiled, 'tool output')}; {len(refused)} refused.", err=True
             )
         else:
             click.echo(
-                f"wrote {counted(compiled, 'tool file')} and manifest.json to {out}; "
-                f"{len(refused)} refused."
+                f"wrote {counted(compiled, 'tool file')} and manifest.json to "
+                f"{_printable(str(out))}; {len(refused)} refused."
             )
     sys.exit(1 if refused else 0)
 
@@ -391,7 +430,7 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
     }
     if fmt == "json":
         click.echo(
-            json.dumps(
+            _dumps(
                 {
                     "command": "matrix",
                     "version": __version__,
@@ -403,9 +442,7 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
                         }
                         for t in tools
                     ],
-                },
-                indent=2,
-                ensure_ascii=False,
+                }
             )
         )
         return
@@ -432,6 +469,8 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
     type=Choice(["breaking", "any", "never"]),
     default="breaking",
     show_default=True,
+    help="What makes the exit status 1: a breaking change (a removed tool, a target that no "
+    "longer compiles it), any change, or never.",
 )
 def diff(old: Path, new: Path, targets: str | None, fmt: str, fail_on: str) -> None:
     """Compare two versions of a tool set: removed tools and compile verdicts per target."""
@@ -473,13 +512,7 @@ def diff(old: Path, new: Path, targets: str | None, fmt: str, fail_on: str) -> N
         fail_on == "breaking" and any(c["breaking"] for c in changes)
     )
     if fmt == "json":
-        click.echo(
-            json.dumps(
-                {"command": "diff", "version": __version__, "changes": changes},
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
+        click.echo(_dumps({"command": "diff", "version": __version__, "changes": changes}))
     else:
         for c in changes:
             where = f" [{c['target']}]" if "target" in c else ""
@@ -510,14 +543,12 @@ def probe_command(
     ]
     if fmt == "json":
         click.echo(
-            json.dumps(
+            _dumps(
                 {
                     "command": "probe",
                     "version": __version__,
                     "results": [r.model_dump(mode="json", by_alias=True) for r in results],
-                },
-                indent=2,
-                ensure_ascii=False,
+                }
             )
         )
     else:

@@ -16,6 +16,7 @@ from provcat.endpoints.compat import CompatibleEndpoint, compatible_request_mode
 from provcat.endpoints.config import EndpointConfig
 from provcat.endpoints.endpoint import Endpoint
 from provcat.endpoints.lifecycle import check_endpoint_use
+from provcat.endpoints.problems import own_message
 from provcat.endpoints.registry import EndpointRegistry
 from provcat.endpoints.request import field_names, field_problem
 from provcat.endpoints.resolution import Unlisted, lookup, registered, resolve
@@ -66,7 +67,7 @@ def _config(fields: Mapping[str, Any]) -> EndpointConfig:
     except ValidationError as exc:
         first = exc.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else "config"
-        raise EndpointConfigurationError(field, f"'{field}': {first['msg']}") from None
+        raise EndpointConfigurationError(field, f"'{field}': {own_message(first)}") from None
 
 
 def _compatible(

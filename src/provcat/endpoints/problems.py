@@ -106,6 +106,15 @@ def request_problems(model: type[BaseModel], exc: ValidationError) -> list[Reque
             # the closest allowed value (the input itself is matched, never shown)
             allowed = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
             hint = suggest(error["input"], allowed) if allowed else None
-        message = str(error["msg"])
+        message = own_message(error)
         problems.append(RequestProblem(where, message[:1].lower() + message[1:], hint))
     return problems
+
+
+def own_message(error: Any) -> str:
+    """A pydantic error's message in the words of the validator that raised it (pydantic puts
+    "Value error, " or "Assertion failed, " before a validator's own message)."""
+    raised = (error.get("ctx") or {}).get("error")
+    if error.get("type") in ("value_error", "assertion_error") and raised is not None:
+        return str(raised)
+    return str(error["msg"])
