@@ -15,17 +15,22 @@
 
 Nothing is trusted without hashing it: an entry or record that cannot be read, or was made by
 other code, is a miss; a stale or damaged cache costs a full build, never a different output.
+Hashing opens regular files only, and never waits: a catalog holding a file it cannot hash (one
+it may not read, a named pipe, a socket, a device) has no digest, so the build runs in full and
+its loader says what is wrong with the file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import hashlib
 import importlib.util
 import json
 import os
 import pickle
+import stat
 import sys
 from collections.abc import Mapping
 from datetime import date
@@ -55,11 +60,18 @@ def _digest(*parts: bytes) -> str:
     return h.hexdigest()
 
 
-def _files(root: str, suffixes: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+def _raise(error: OSError) -> None:
+    raise error
+
+
+def _files(
+    root: str, suffixes: tuple[str, ...] = (), *, strict: bool = False
+) -> list[tuple[str, str]]:
     """Every file under ``root`` (links not followed, ``__pycache__`` left out) as (relative
-    posix path, path), in the order of the relative paths."""
+    posix path, path), in the order of the relative paths. ``strict``: a folder that cannot be
+    listed raises OSError (else it is left out)."""
     found = []
-    for folder, dirs, names in os.walk(root):
+    for folder, dirs, names in os.walk(root, onerror=_raise if strict else None):
         links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]
         dirs[:] = [d for d in dirs if d != "__pycache__" and d not in links]
         names += links  # a link to a folder counts by where it points
@@ -73,16 +85,36 @@ def _files(root: str, suffixes: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     return sorted(found)
 
 
+# opened without waiting: opening a named pipe for reading otherwise blocks until a writer comes
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def regular_opener(path: str, flags: int) -> int:
+    """An ``open(..., opener=)`` that opens regular files only (links followed), never waiting:
+    anything else (a named pipe, a socket, a device) raises OSError before a byte is read."""
+    fd = os.open(path, flags | _NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def _file_digest(path: str) -> bytes:
+    """The SHA-256 of regular file ``path``; OSError when it cannot be read or is no regular file."""
     # read whole and hashed at once: the files are small (the largest generated page is a few
     # hundred kB), and hashlib.file_digest's buffer per file costs more than the read
-    with open(path, "rb", buffering=0) as handle:
+    with open(path, "rb", buffering=0, opener=regular_opener) as handle:
         return hashlib.sha256(handle.read()).digest()
 
 
-def _tree_digest(root: str, suffixes: tuple[str, ...] = ()) -> list[bytes]:
+def _tree_digest(root: str, suffixes: tuple[str, ...] = (), *, strict: bool = False) -> list[bytes]:
     parts: list[bytes] = []
-    for rel, path in _files(root, suffixes):
+    for rel, path in _files(root, suffixes, strict=strict):
         if os.path.islink(path):
             parts += [rel.encode(), b"link:" + os.readlink(path).encode()]
         else:
@@ -122,7 +154,7 @@ class FileCache:
         """What ``put`` kept under ``key``; None when it is missing or damaged."""
         self.used.add(key)
         try:
-            with open(self.folder / key, "rb") as handle:
+            with open(self.folder / key, "rb", opener=regular_opener) as handle:
                 return pickle.load(handle)
         except Exception:  # missing, truncated, or written by other code: a miss
             return None
@@ -215,10 +247,11 @@ def text_digests(files: Mapping[str, str]) -> dict[str, str]:
 
 
 def output_digests(out: Path) -> dict[str, str]:
-    """The SHA-256 of every file under ``out`` (``__pycache__`` left out), by relative path."""
+    """The SHA-256 of every file under ``out`` (``__pycache__`` left out), by relative path.
+    OSError when one cannot be read, is no regular file, or a folder cannot be listed."""
     if not out.is_dir():
         return {}
-    return {rel: _file_digest(path).hex() for rel, path in _files(str(out))}
+    return {rel: _file_digest(path).hex() for rel, path in _files(str(out), strict=True)}
 
 
 def _record_path(catalog: Path, out: Path) -> Path:
@@ -256,9 +289,14 @@ def save_record(
         os.replace(tmp, target)
 
 
-def catalog_digest(catalog: Path) -> str:
-    """The catalog folder's files (names, bytes, links) as one digest."""
-    return _digest(*_tree_digest(os.path.realpath(catalog)))
+def catalog_digest(catalog: Path) -> str | None:
+    """The catalog folder's files (names, bytes, links) as one digest; None when one cannot be
+    hashed (unreadable, a named pipe, a socket, a device, a folder that cannot be listed): then
+    no record matches and none is written, and the build's loader reports the file."""
+    try:
+        return _digest(*_tree_digest(os.path.realpath(catalog), strict=True))
+    except OSError:
+        return None
 
 
 def unchanged(
@@ -267,7 +305,7 @@ def unchanged(
     """The last build's record when every input and output still hashes as recorded, else
     None. ``digest`` is ``catalog_digest(catalog)``, taken by the caller."""
     try:
-        with open(_record_path(catalog, out), encoding="utf-8") as handle:
+        with open(_record_path(catalog, out), encoding="utf-8", opener=regular_opener) as handle:
             payload = json.load(handle)
         if payload["generator"] != GENERATOR_VERSION or payload["catalog"] != digest:
             return None

@@ -266,8 +266,9 @@ def build(
     day = _day(as_of) or date.today()
     use_cache = not (no_cache or os.environ.get("PROVCAT_NO_CACHE"))
     # the catalog as it is before the build reads it: an edit made while it runs is built next time
-    before = catalog_digest(catalog) if use_cache else ""
-    if use_cache:
+    # (None: a file could not be hashed; the build runs in full, and its loader reports the file)
+    before = catalog_digest(catalog) if use_cache else None
+    if before is not None:
         record = unchanged(catalog, out, import_paths, day, before)
         if record is not None:
             kept = [Diagnostic(**{k: d[k] for k in _FIELDS}) for d in record.diagnostics]
@@ -291,6 +292,7 @@ def build(
     counts = _counts(result)
     if cache is not None:
         cache.prune()
+    if before is not None:
         shown = [d.as_json() for d in result.diagnostics]
         save_record(
             catalog, out, import_paths, day, BuildRecord(counts, shown), before, result.files

@@ -34,6 +34,13 @@ _CODES = (
         "replace the link with the file itself",
     ),
     Code(
+        "not_regular_file",
+        "error",
+        "loader",
+        "a catalog file is not a regular file (a named pipe, a socket, a device)",
+        "replace it with a regular file, or move it out of the catalog folder",
+    ),
+    Code(
         "file_too_large",
         "error",
         "loader",

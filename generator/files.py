@@ -68,8 +68,8 @@ def yaml_files(folder: Path, base: Path, kind: str) -> tuple[list[Path], list[Di
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
         if skipped(path.name):
             continue
-        if path.suffix == ".yaml" and (path.is_file() or path.is_symlink()):
-            found.append(path)
+        if path.suffix == ".yaml" and (path.is_symlink() or not path.is_dir()):
+            found.append(path)  # the loader refuses a link, or a named pipe, socket or device
         elif path.is_dir() and not path.is_symlink():
             problems.append(
                 diag(

@@ -2,7 +2,8 @@
 
 Built on pyyaml's C parser. Everything that makes a file hard to review is refused with its
 position: syntax errors, duplicate or non-string keys, anchors and aliases, explicit tags, tabs,
-non-UTF-8 bytes, empty files, symbolic links and files over the size cap.
+non-UTF-8 bytes, empty files, symbolic links, files over the size cap and what is no regular
+file (a named pipe, a socket, a device: never opened in a way that waits).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,15 @@ import yaml
 from generator.diagnostics import Diagnostic, Loc, diag
 
 MAX_BYTES = 1024 * 1024  # an aggregator's inventory of ~600 models is ~350 kB
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+# what a file that is no regular file is, as read_source names it
+_KINDS = {
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFDIR: "a folder",
+}
 MAX_DEPTH = 32
 
 NodePath = tuple[str | int, ...]
@@ -87,23 +98,44 @@ def load_file(path: Path, display: str) -> tuple[Document | None, list[Diagnosti
 
 
 def read_source(path: Path, display: str) -> tuple[bytes | None, list[Diagnostic]]:
-    """The bytes of catalog file ``path``, or why it cannot be one (a link, too large, unreadable)."""
+    """The bytes of catalog file ``path``, or why it cannot be one (a link, no regular file, too
+    large, unreadable)."""
     at_start: Loc = (display, 1, 1)
     try:
         if path.is_symlink():
             return None, [diag("symlink_not_allowed", at_start, f"{display} is a symbolic link")]
-        size = os.stat(path).st_size
-        if size > MAX_BYTES:
-            return None, [
-                diag(
-                    "file_too_large",
-                    at_start,
-                    f"the file has {size} bytes; the cap is {MAX_BYTES} ({MAX_BYTES // 1024} KiB)",
-                )
-            ]
-        return path.read_bytes(), []
+        odd = _not_regular(os.stat(path).st_mode, display)
+        if odd:
+            return None, odd
+        # opened without waiting (a named pipe put in its place since would block until a
+        # writer came), then looked at again
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK)
+        with open(fd, "rb") as handle:
+            st = os.fstat(fd)
+            odd = _not_regular(st.st_mode, display)
+            if odd:
+                return None, odd
+            if st.st_size > MAX_BYTES:
+                return None, [
+                    diag(
+                        "file_too_large",
+                        at_start,
+                        f"the file has {st.st_size} bytes; the cap is {MAX_BYTES} "
+                        f"({MAX_BYTES // 1024} KiB)",
+                    )
+                ]
+            if _NONBLOCK:
+                os.set_blocking(fd, True)
+            return handle.read(), []
     except OSError as exc:
         return None, [diag("file_unreadable", at_start, f"cannot read the file: {exc.strerror}")]
+
+
+def _not_regular(mode: int, display: str) -> list[Diagnostic]:
+    if stat.S_ISREG(mode):
+        return []
+    what = _KINDS.get(stat.S_IFMT(mode), "not a file")
+    return [diag("not_regular_file", (display, 1, 1), f"{display} is not a regular file ({what})")]
 
 
 def load_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Diagnostic]]:

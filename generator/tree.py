@@ -20,6 +20,9 @@ file it writes but ``catalog.json`` and ``py.typed`` names it on its first line,
 it always writes). With ``replaced``, a file the new tree overwrites must be the generator's
 too (its marker, or the bytes it would write again); ``ours`` recognises files the generator
 wrote without the marker (an earlier version's). An empty or missing folder is always fine.
+
+Only regular files are opened, never waiting: a named pipe, a socket or a device in the folder
+is read as ``<unreadable>`` and is never the generator's (it wrote none).
 """
 
 from __future__ import annotations
@@ -28,8 +31,11 @@ import contextlib
 import difflib
 import os
 import shutil
+import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
+
+from generator.cache import regular_opener
 
 IGNORED = {"__pycache__"}
 # what a file browser leaves in a folder it shows: dropped with the old tree, never "foreign"
@@ -54,7 +60,7 @@ def read_tree(root: Path) -> dict[str, str]:
             path = Path(folder, name)
             rel = path.relative_to(root).as_posix()
             try:
-                with open(path, encoding="utf-8", newline="") as handle:
+                with open(path, encoding="utf-8", newline="", opener=regular_opener) as handle:
                     found[rel] = handle.read()
             except (UnicodeDecodeError, OSError):
                 found[rel] = "<unreadable>"
@@ -168,12 +174,18 @@ def foreign_entries(
     """What the new tree would drop from ``root`` (and, with ``replaced``, overwrite with other
     bytes) that the generator did not write: files without ``marker`` on their first line that
     ``ours`` (relative path, path) does not recognise, but a file browser's ``LITTER``; and empty
-    folders the new tree does not have (``__pycache__`` folders go with the old tree)."""
+    folders the new tree does not have (``__pycache__`` folders go with the old tree).
+
+    A named pipe, socket or device (by any name) is never the generator's; when the folder holds
+    one, ``ours`` (which may open other files of the folder) is not asked, and the files only it
+    could recognise are not listed: the folder is refused for the special files alone."""
     if not root.is_dir():
         return []
     wanted = set(files)
     folders = {str(p) for name in files for p in PurePosixPath(name).parents}
     found: list[str] = []
+    special: list[str] = []
+    unmarked: list[tuple[str, Path]] = []
     for folder, dirs, names in os.walk(root):
         empty = not dirs and not names
         dirs[:] = sorted(d for d in dirs if d not in IGNORED)
@@ -183,18 +195,33 @@ def foreign_entries(
         for name in sorted(names):
             path = Path(folder, name)
             rel = path.relative_to(root).as_posix()
+            if _special(path):
+                special.append(rel)
+                continue
             if (rel in wanted and not replaced) or name in LITTER or _marked(path, marker):
                 continue
             if rel in wanted and _holds(path, files[rel]):
                 continue
-            if ours is None or not ours(rel, path):
-                found.append(rel)
+            unmarked.append((rel, path))
+    if special:
+        return sorted(found + special)
+    found += [rel for rel, path in unmarked if ours is None or not ours(rel, path)]
     return sorted(found)
+
+
+def _special(path: Path) -> bool:
+    """Whether ``path`` (a link followed) is a named pipe, a socket or a device: neither a
+    regular file nor a folder. A path that cannot be looked at (a dangling link) is not."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _marked(path: Path, marker: str) -> bool:
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8", opener=regular_opener) as handle:
             return marker in handle.readline(400)
     except (UnicodeDecodeError, OSError):
         return False
@@ -202,7 +229,7 @@ def _marked(path: Path, marker: str) -> bool:
 
 def _holds(path: Path, text: str) -> bool:
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
+        with open(path, encoding="utf-8", newline="", opener=regular_opener) as handle:
             return handle.read() == text
     except (UnicodeDecodeError, OSError):
         return False
