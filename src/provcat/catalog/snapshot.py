@@ -36,13 +36,16 @@ class ProviderEntry:
     def unknown_endpoint(self, ekey: str) -> EndpointNotFound:
         """The one refusal of an endpoint spelling ``ekey`` the provider does not have, with a
         "did you mean" (``match_endpoint`` and ``model_kwargs`` raise it alike)."""
-        close = suggest(ekey, self.endpoint_index)
-        return EndpointNotFound(
-            self.provider,
-            ekey,
-            self.available_endpoints(),
-            reason=f"{self.provider} has no endpoint '{ekey}'" + (f" ({close})" if close else ""),
-        )
+        if not self.endpoints:  # inventory_only: the catalog lists its models alone
+            reason = (
+                f"{self.provider} has no endpoints: the catalog lists its models only "
+                "(inventory_only), for lookups and costs; give the endpoint in its YAML, or call "
+                "a compatible one with openai_compatible=True and base_url"
+            )
+        else:
+            close = suggest(ekey, self.endpoint_index)
+            reason = f"{self.provider} has no endpoint '{ekey}'" + (f" ({close})" if close else "")
+        return EndpointNotFound(self.provider, ekey, self.available_endpoints(), reason=reason)
 
 
 # eq=False: two snapshots are the same snapshot only if they are one object (every per-snapshot

@@ -80,7 +80,7 @@ def lookup(
             pkey, ekey, (), reason=f"unknown provider '{pkey}' ({hint}known providers: {known})"
         )
     entry = snapshot.providers[owner]
-    if not ekey:
+    if not ekey and entry.endpoints:
         if len(entry.endpoints) != 1:
             raise EndpointNotFound(
                 owner,

@@ -76,7 +76,7 @@ def endpoint_key(snapshot: CatalogSnapshot, provider: str, endpoint: str) -> str
     when the provider has no such endpoint (an empty one names the provider's only endpoint)."""
     entry = snapshot.providers[provider]
     ekey = canonical_key(endpoint)
-    if not ekey:
+    if not ekey and entry.endpoints:
         if len(entry.endpoints) == 1:
             return next(iter(entry.endpoints))
         reason = f"{provider} has {len(entry.endpoints)} endpoints: name one"
