@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
 
 __all__ = ["STRICT_ENV", "is_strict", "set_strict"]
 
@@ -33,8 +34,26 @@ def set_strict(value: bool | None) -> None:
         _strict = value
 
 
+_ON = ("1", "true", "yes", "on")
+_OFF = ("", "0", "false", "no", "off")
+_warned: set[str] = set()  # the unreadable values already warned about
+
+
 def is_strict() -> bool:
-    """Whether staged fallbacks raise instead of warning."""
+    """Whether staged fallbacks raise instead of warning. ``PROVCAT_STRICT`` is on for 1, true,
+    yes or on (any case), off for 0, false, no, off or empty; any other value is off with a
+    warning (once per value), since a typo such as ``ture`` would otherwise pass unseen."""
     if _strict is not None:
         return _strict
-    return os.environ.get(STRICT_ENV, "").strip().casefold() in ("1", "true", "yes", "on")
+    value = os.environ.get(STRICT_ENV, "").strip().casefold()
+    if value in _ON:
+        return True
+    if value not in _OFF and value not in _warned:
+        _warned.add(value)
+        warnings.warn(
+            f"{STRICT_ENV}={value!r} is neither on (1, true, yes, on) nor off (0, false, no, "
+            "off): strict mode stays off",
+            UserWarning,
+            stacklevel=2,
+        )
+    return False

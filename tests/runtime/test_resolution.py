@@ -491,6 +491,17 @@ def test_d4_strict_switch_follows_the_environment(
         match_endpoint("acme", "", base_url="http://127.0.0.1:9")
 
 
+def test_an_unreadable_strict_value_warns_and_stays_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by a tester: ``PROVCAT_STRICT=ture`` (a typo) was silently off."""
+    from provcat.strict import is_strict
+
+    monkeypatch.setenv("PROVCAT_STRICT", "ture-typo-for-a-test")
+    with pytest.warns(UserWarning, match=r"PROVCAT_STRICT='ture-typo-for-a-test' is neither on"):
+        assert is_strict() is False
+    monkeypatch.setenv("PROVCAT_STRICT", "TRUE")
+    assert is_strict() is True
+
+
 def test_d4_not_found_carries_no_secret_or_request_default(base: Records) -> None:
     with pytest.raises(EndpointNotFound) as caught:
         match_endpoint(
