@@ -56,3 +56,12 @@ def test_a_validator_message_is_shown_in_its_own_words() -> None:
         match_endpoint("openai", "chat", base_url="ftp://example.test")
     assert "Value error" not in str(caught.value)
     assert "base_url must start with http:// or https://" in str(caught.value)
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://api.test:99999/v1", "http://api.test:x/v1"])
+def test_a_malformed_host_or_port_in_base_url_is_refused(url: str) -> None:
+    """Found by a tester: ``http://[::1`` (an unclosed IPv6 bracket) was taken as a base URL and
+    failed only at the first call."""
+    with pytest.raises(EndpointConfigurationError, match="base_url's host or port is malformed"):
+        match_endpoint("openai", "chat", base_url=url)
+    assert match_endpoint("openai", "chat", base_url="http://[::1]:8080/v1") is not None

@@ -6,6 +6,7 @@ compile and evaluate each string annotation at class creation, on the cold path.
 
 import contextlib
 import re
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
@@ -110,6 +111,12 @@ def base_url_problem(url: str) -> str | None:
     host = authority
     if not host or host.startswith(":"):
         return "base_url names no host"
+    try:  # an unclosed IPv6 bracket or a port out of range or not a number
+        port = urllib.parse.urlsplit(url).port
+    except ValueError:
+        return "base_url's host or port is malformed (an IPv6 address goes in [brackets])"
+    if port == 0:
+        return "base_url's port is 0"
     return None
 
 
