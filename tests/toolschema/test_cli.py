@@ -496,3 +496,5 @@ def test_a_path_given_twice_is_read_once(tools: Path, tmp_path: Path) -> None:
     assert out.splitlines()[-1].startswith("1 tool, 1 target:")
     code, _, err = _run("compile", str(tools), str(tools), "--targets", "mcp")
     assert code == 0, err
+    code, out, err = _run("check", str(tools), str(refund), "--targets", "mcp")  # folder + file
+    assert code == 0, err

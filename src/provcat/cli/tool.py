@@ -121,10 +121,7 @@ def _load(
     """The tools under ``paths``; an input error when one cannot be read, or when there are
     none (a wrong path must not pass a CI check by finding nothing to check) unless
     ``empty_ok``."""
-    unique: dict[Path, Path] = {}  # a path given twice is read once
-    for path in paths:
-        unique.setdefault(path.resolve(), path)
-    tools, errors = load_tools(list(unique.values()))
+    tools, errors = load_tools(list(paths))  # a file given twice is read once
     if errors:
         _fail(command, fmt, [(e.source_path, e.message) for e in errors])
     if not tools and not empty_ok:

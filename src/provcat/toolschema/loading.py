@@ -50,16 +50,26 @@ def _shown(path: Path) -> str:
 
 
 def _files(paths: list[Path], errors: list[LoadError]) -> list[Path]:
+    """The tool files under ``paths``, each once (a file given twice, or given beside its
+    folder, is read once: the same tool must not clash with itself)."""
     found: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(file: Path) -> None:
+        real = file.resolve()
+        if real not in seen:
+            seen.add(real)
+            found.append(file)
+
     for path in paths:
         if path.is_dir():
             for root, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP)
                 for name in sorted(names):
                     if name.endswith(".json") and not name.startswith("."):
-                        found.append(Path(root) / name)
+                        add(Path(root) / name)
         elif path.is_file():
-            found.append(path)
+            add(path)
         elif path.exists():
             errors.append(LoadError(_shown(path), "not a file or a folder"))
         else:
