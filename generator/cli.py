@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from generator import GENERATOR_VERSION
 from generator.cache import (
     BuildRecord,
     FileCache,
@@ -129,6 +130,9 @@ class _Commands(click.Group):
 
 
 @click.group(cls=_Commands)
+@click.version_option(
+    GENERATOR_VERSION, prog_name="provcat generator", message="%(prog)s %(version)s"
+)
 def main() -> None:
     """provcat's catalog compiler: validate catalog/ and generate the snapshot and docs."""
 

@@ -372,3 +372,15 @@ def test_ctrl_c_exits_130_with_a_short_message(monkeypatch: pytest.MonkeyPatch) 
     assert run.exit_code == 130
     assert run.stderr.strip() == "provcat: interrupted"
     assert run.stdout == ""
+
+
+def test_the_generator_says_its_version() -> None:
+    """Found by a tester: `provcat --version` worked, `python -m generator --version` did not;
+    the version is the one generated modules name (their header)."""
+    from generator import GENERATOR_VERSION
+
+    run = CliRunner().invoke(generator_main, ["--version"])
+    assert run.exit_code == 0 and run.output.strip() == f"provcat generator {GENERATOR_VERSION}"
+    assert f"generator {GENERATOR_VERSION}" in (
+        ROOT / "generated/provcat_catalog/__init__.py"
+    ).read_text(encoding="utf-8")
