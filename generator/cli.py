@@ -91,24 +91,29 @@ def _day(value: datetime | None) -> date | None:
     return value.date() if value is not None else None
 
 
-def refuse_out(message: str, fmt: str) -> NoReturn:
-    """A refused ``--out`` (``generator.tree.UnsafeOutput``): a usage error, exit 2; with
-    ``--format json`` the error is a JSON object on stdout, where the command's JSON goes."""
+def usage_error(error: str, message: str, fmt: str) -> NoReturn:
+    """A usage error, exit 2; with ``--format json`` a JSON object on stdout, where the command's
+    JSON goes (``error`` names it), else click's usage text on stderr."""
     if fmt == "json":
         click.echo(
             json.dumps(
-                {"ok": False, "error": "UnsafeOutput", "message": f"--out: {message}"},
-                indent=2,
-                ensure_ascii=False,
+                {"ok": False, "error": error, "message": message}, indent=2, ensure_ascii=False
             )
         )
         sys.exit(2)
-    raise click.UsageError(f"--out: {message}")
+    raise click.UsageError(message)
 
 
-def _check_catalog(catalog: Path) -> None:
+def refuse_out(message: str, fmt: str) -> NoReturn:
+    """A refused ``--out`` (``generator.tree.UnsafeOutput``)."""
+    usage_error("UnsafeOutput", f"--out: {message}", fmt)
+
+
+def _check_catalog(catalog: Path, fmt: str) -> None:
     if not (catalog / "providers").is_dir():
-        raise click.UsageError(f"no catalog at {catalog}: expected a providers/ folder in it")
+        usage_error(
+            "NoCatalog", f"no catalog at {catalog}: expected a providers/ folder in it", fmt
+        )
 
 
 class _Commands(click.Group):
@@ -260,7 +265,7 @@ def build(
     The output folder is replaced as a whole, so it must be the generator's: a new or empty
     folder, or one holding only what the generator wrote (never the catalog, a folder around
     it or inside it, nor the current folder or one of its parents)."""
-    _check_catalog(catalog)
+    _check_catalog(catalog, fmt)
     from generator.tree import path_refusal
 
     refused = path_refusal(out, {"the catalog folder": catalog})
@@ -325,7 +330,7 @@ def check(
     from generator.pipeline import run
     from generator.tree import changed_files, diff
 
-    _check_catalog(catalog)
+    _check_catalog(catalog, fmt)
     result = run(catalog, import_paths, _day(as_of))
     if not result.ok or result.files is None:
         # check never writes: what the errors stopped is the comparison with the output

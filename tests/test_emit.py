@@ -278,3 +278,16 @@ def test_a_refused_out_is_a_json_error_on_stdout_with_format_json(
     assert body["message"].startswith(f"--out: {out} ")
     assert (tmp_path / "outx" / "notes.txt").read_text(encoding="utf-8") == "precious"
     assert tree_bytes(workspace.root) == before
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_missing_catalog_is_a_json_error_on_stdout_with_format_json(
+    workspace: Workspace, tmp_path: Path, command: str
+) -> None:
+    """Found by a tester: `--catalog missing` was click's usage text on stderr even with
+    `--format json`."""
+    run = workspace.run(command, "--catalog", str(tmp_path / "none"))
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert run.stderr == ""
+    assert run.json["error"] == "NoCatalog" and run.json["ok"] is False
+    assert "expected a providers/ folder" in run.json["message"]
