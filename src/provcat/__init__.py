@@ -7,7 +7,6 @@ on first use (PEP 562), and nothing is read from the snapshot until then.
 
 __version__ = "0.1.0"
 
-import _thread  # threading's own lock, without importing threading at ``import provcat``
 import importlib
 from typing import TYPE_CHECKING, Any
 
@@ -70,21 +69,12 @@ _HOMES = {
 }
 
 
-# One thread at a time imports a public name's home. ``provcat.catalog`` imports its submodules,
-# which the homes also import directly, and Python imports a submodule's package while holding the
-# submodule's lock: a thread that starts at ``provcat.catalog.keys`` and one that starts at
-# ``provcat.catalog`` take the two locks in opposite orders, and Python raises ``_DeadlockError``
-# in one of them. Reentrant: a home may read another public name while it is imported.
-_IMPORT_LOCK = _thread.RLock()
-
-
 def __getattr__(name: str) -> Any:
     """Import a public name from its home on first use and keep it here (later reads are plain
     attribute reads)."""
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    with _IMPORT_LOCK:
-        value = getattr(importlib.import_module(home), name)
-        globals()[name] = value
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
     return value
