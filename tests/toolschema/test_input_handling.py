@@ -73,6 +73,32 @@ def test_deep_input_anywhere_gets_one_nesting_diagnostic(target: str, where: str
         assert not compile_tool(raw, target, allow_lossy=True).ok
 
 
+@pytest.mark.parametrize("target", ["openai", "anthropic", "gemini"])
+def test_input_nested_thousands_deep_gets_the_nesting_diagnostic(target: str) -> None:
+    # deeper than Python's marshal writes (2,000 levels): still the one nesting diagnostic, not
+    # "not plain JSON data"
+    raw = tool(obj(a=_chain("items", 3000)))
+    assert [d.code for d in check(raw, target)] == ["core/schema-nesting-too-deep"]
+    assert not compile_tool(raw, target, allow_lossy=True).ok
+
+
+def test_a_value_that_is_not_json_data_is_refused_as_such() -> None:
+    from decimal import Decimal
+
+    raw = tool(obj(a={"type": "number", "default": Decimal("1.5")}))
+    with pytest.raises(InvalidToolError, match="plain JSON data"):
+        compile_tool(raw, "openai")
+
+
+def test_a_tool_edited_after_a_compile_is_counted_anew() -> None:
+    # the same tool object compiled, then grown past a limit in place: the second compile sees
+    # the new size
+    raw = tool(obj(a={"type": "string", "enum": ["a", "b"]}))
+    assert "openai/too-many-enum-values" not in {d.code for d in check(raw, "openai")}
+    raw["inputSchema"]["properties"]["a"]["enum"] = [f"v{i}" for i in range(1001)]
+    assert "openai/too-many-enum-values" in {d.code for d in check(raw, "openai")}
+
+
 def _measures(target: str) -> set[str]:
     return {trig["measure"] for _, trig in get_target(target).fires("limit")}
 

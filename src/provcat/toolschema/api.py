@@ -12,11 +12,12 @@ from __future__ import annotations
 import marshal
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from provcat.toolschema.core import materialize_diagnostics
+from provcat.toolschema.core import MAX_NESTING, materialize_diagnostics
 from provcat.toolschema.executor import compiled, run
 from provcat.toolschema.intake import InvalidToolError, canonical, tool_problems
+from provcat.toolschema.survey import Survey, survey
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic
 from provcat.toolschema.validate import TARGET_DIAGNOSED
@@ -24,32 +25,28 @@ from provcat.toolschema.validate import TARGET_DIAGNOSED
 __all__ = ["InvalidToolError", "as_tool", "check", "compile_tool"]
 
 
+class _Checked(NamedTuple):
+    """A tool's input check and, when it has no problem, the survey of its schema."""
+
+    problems: tuple[str, ...]
+    survey: Survey | None
+
+
+def _check(value: Any) -> _Checked:
+    problems = tuple(tool_problems(value, leave=TARGET_DIAGNOSED))
+    return _Checked(problems, None if problems else survey(value["inputSchema"]))
+
+
 @lru_cache(maxsize=1024)
-def _problems_of(key: bytes) -> tuple[str, ...]:
+def _checked_of(key: bytes) -> _Checked:
     # a tool compiled again (the usual case: the same tools for several targets, or per request)
-    # is checked once; the key is the tool's exact marshal form (types included), so an edited
-    # tool is checked anew, and the check reads the equal copy the key holds
-    return tuple(tool_problems(marshal.loads(key), leave=TARGET_DIAGNOSED))
+    # is checked and surveyed once; the key is the tool's exact marshal form (types included), so
+    # an edited tool is checked anew, and the check reads the equal copy the key holds
+    return _check(marshal.loads(key))
 
 
-def _problems(value: Any) -> tuple[str, ...]:
-    try:
-        key = marshal.dumps(value)
-    except ValueError:  # not plain data (a Decimal, a set, ...): checked as it is, every time
-        return tuple(tool_problems(value, leave=TARGET_DIAGNOSED)) or (
-            "a tool must be plain JSON data",
-        )
-    return _problems_of(key)
-
-
-def as_tool(tool: CanonicalTool | Mapping[str, Any]) -> CanonicalTool:
-    """``tool`` as a :class:`CanonicalTool`, checked as ``provcat tool check`` checks a file.
-
-    A mapping must be a canonical tool, ``{"name", "description", "inputSchema"}``; a
-    :class:`CanonicalTool` is checked the same way (its schema may still name an unknown type).
-    Raises :class:`InvalidToolError` with every problem (a vendor's own tool shape included,
-    with the change that makes it canonical).
-    """
+def _checked(tool: CanonicalTool | Mapping[str, Any]) -> tuple[CanonicalTool, Survey | None]:
+    """``tool`` as a :class:`CanonicalTool` (see :func:`as_tool`) with its schema's survey."""
     if isinstance(tool, CanonicalTool):
         value: Any = {"name": tool.name, "inputSchema": tool.input_schema}
         if tool.description is not None:
@@ -60,12 +57,28 @@ def as_tool(tool: CanonicalTool | Mapping[str, Any]) -> CanonicalTool:
         raise InvalidToolError(
             [f"a tool must be a mapping or a CanonicalTool, not {type(tool).__name__}"]
         )
-    problems = _problems(value)
-    if problems:
-        raise InvalidToolError(problems)
+    try:
+        checked = _checked_of(marshal.dumps(value))
+    except ValueError:  # not plain data (a Decimal, a set, ...), or nested past marshal's limit
+        checked = _check(value)
+        if checked.survey is not None and checked.survey.nesting <= MAX_NESTING:
+            checked = _Checked(("a tool must be plain JSON data",), None)
+    if checked.problems:
+        raise InvalidToolError(checked.problems)
     if isinstance(tool, CanonicalTool):
-        return tool
-    return CanonicalTool.model_validate(canonical(value))
+        return tool, checked.survey
+    return CanonicalTool.model_validate(canonical(value)), checked.survey
+
+
+def as_tool(tool: CanonicalTool | Mapping[str, Any]) -> CanonicalTool:
+    """``tool`` as a :class:`CanonicalTool`, checked as ``provcat tool check`` checks a file.
+
+    A mapping must be a canonical tool, ``{"name", "description", "inputSchema"}``; a
+    :class:`CanonicalTool` is checked the same way (its schema may still name an unknown type).
+    Raises :class:`InvalidToolError` with every problem (a vendor's own tool shape included,
+    with the change that makes it canonical).
+    """
+    return _checked(tool)[0]
 
 
 def check(tool: CanonicalTool | Mapping[str, Any], target: str | Target) -> list[Diagnostic]:
@@ -74,10 +87,10 @@ def check(tool: CanonicalTool | Mapping[str, Any], target: str | Target) -> list
     Raises :class:`InvalidToolError` when ``tool`` is not a canonical tool, and
     :class:`~provcat.toolschema.UnknownTargetError` for an unknown target.
     """
-    canonical = as_tool(tool)
+    canonical, surveyed = _checked(tool)
     resolved = get_target(target)
     return materialize_diagnostics(
-        run(canonical, resolved).diagnostics, resolved.id, canonical.name
+        run(canonical, resolved, surveyed).diagnostics, resolved.id, canonical.name
     )
 
 
@@ -95,4 +108,5 @@ def compile_tool(
     ``provcat tool check``), and :class:`~provcat.toolschema.UnknownTargetError` for an unknown
     target.
     """
-    return compiled(as_tool(tool), target, allow_lossy)
+    canonical, surveyed = _checked(tool)
+    return compiled(canonical, target, allow_lossy, surveyed)

@@ -56,6 +56,7 @@ __all__ = [
 MAP_SLOTS = ("properties", "$defs", "definitions")
 LIST_SLOTS = ("prefixItems", "anyOf", "oneOf", "allOf")
 SINGLE_SLOTS = ("items", "not", "additionalProperties")
+_SLOT_KEYS = frozenset((*MAP_SLOTS, *LIST_SLOTS, *SINGLE_SLOTS))
 
 # Deepest JSON nesting (objects and arrays) a tool schema may have. Deeper input gets one clear
 # diagnostic instead of a RecursionError; no provider accepts anything near it.
@@ -116,6 +117,8 @@ def schema_nodes(root: Any, base: str = "inputSchema") -> list[tuple[dict[str, A
         node = stack.pop()
         out.append(node)
         schema, path, depth = node
+        if _SLOT_KEYS.isdisjoint(schema):  # a leaf (most subschemas are)
+            continue
         depth += 1
         children: list[tuple[dict[str, Any], str, int]] = []
         for slot in MAP_SLOTS:
@@ -149,6 +152,8 @@ def subschemas(root: Any) -> list[tuple[dict[str, Any], int]]:
         node = stack.pop()
         out.append(node)
         schema, depth = node
+        if _SLOT_KEYS.isdisjoint(schema):
+            continue
         depth += 1
         for slot in MAP_SLOTS:
             entries = schema.get(slot)
@@ -275,6 +280,43 @@ def _diagnostic_fields(
     if isinstance(payload, Diagnostic):
         return payload
     rule, values = payload
+    texts = (rule.severity, rule.code, rule.message, rule.compile, rule.lossy, rule.docs_url)
+    key = (texts, provider_id, tool_name, path, supported, tuple(values.items()))
+    try:
+        hash(key)
+    except TypeError:  # a value that cannot be a cache key: its fields, validated with the rest
+        return _rule_fields(rule, provider_id, tool_name, path, supported, values)
+    return _rule_diagnostic(*key)
+
+
+@lru_cache(maxsize=16_384)
+def _rule_diagnostic(
+    rule: tuple[str, str, str, str, bool, str],
+    provider_id: str,
+    tool_name: str,
+    path: str,
+    supported: bool,
+    values: tuple[tuple[str, Any], ...],
+) -> Diagnostic:
+    """A rule's diagnostic (frozen: the same finding in a tool compiled again is one object)."""
+    severity, code, message, compile_text, lossy, docs_url = rule
+    return Diagnostic(
+        provider_id=provider_id,
+        tool_name=tool_name,
+        severity=severity,  # type: ignore[arg-type]
+        code=code,
+        message=fill(message, provider_id, tool_name, path, dict(values)),
+        path=path,
+        compile=_ability(
+            supported, lossy, fill(compile_text, provider_id, tool_name, path, dict(values))
+        ),
+        docs_url=docs_url,
+    )
+
+
+def _rule_fields(
+    rule: Any, provider_id: str, tool_name: str, path: str, supported: bool, values: Any
+) -> dict[str, Any]:
     return {
         "provider_id": provider_id,
         "tool_name": tool_name,

@@ -17,12 +17,12 @@ from provcat.toolschema.core import (
     DiagnosticRecord,
     TransformationRecord,
     finalize_records,
-    subschemas,
 )
 from provcat.toolschema.envelope import envelope
 from provcat.toolschema.families import limits, names, objects, patterns, refs, types
 from provcat.toolschema.rules import rules_for
 from provcat.toolschema.run_state import Run
+from provcat.toolschema.survey import Survey, survey
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult
 from provcat.toolschema.walk import rewrite, verbatim
@@ -30,8 +30,6 @@ from provcat.toolschema.walk import rewrite, verbatim
 __all__ = ["NESTING_CODE", "Outcome", "compiled", "run"]
 
 NESTING_CODE = limits.NESTING_CODE
-# a schema holding none of these in any subschema has nothing to inline
-_REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,16 +55,16 @@ def _tool_rules(run: Run) -> None:
     patterns.pattern_syntax(run)
 
 
-def run(tool: CanonicalTool, target: Target) -> Outcome:
-    """Check and compile ``tool`` for ``target``."""
+def run(tool: CanonicalTool, target: Target, surveyed: Survey | None = None) -> Outcome:
+    """Check and compile ``tool`` for ``target`` (``surveyed``: the survey of its schema, when
+    worked out already)."""
     rules = rules_for(target)
-    state = Run(rules, tool, tool.input_schema)
+    root = tool.input_schema
+    state = Run(rules, tool, root, surveyed or survey(root))
     if limits.too_deep(
         state,
-        state.root,
         f"The input schema nests more than {MAX_NESTING} levels deep; "
         "no target accepts it and provcat does not walk it.",
-        canonical=True,
     ):
         return Outcome(state.diagnostics, [], None)
     lead: list[TransformationRecord] = []
@@ -80,7 +78,7 @@ def run(tool: CanonicalTool, target: Target) -> Outcome:
     else:
         _tool_rules(state)
         resolved: Any = state.root
-        if rules.inlines and any(not _REF_KEYS.isdisjoint(s) for s, _ in subschemas(resolved)):
+        if rules.inlines and state.survey.refs:
             drops: list[str] = []
             resolved = refs.inline(state, state.root, "inputSchema", drops)
             for where in drops:
@@ -88,9 +86,9 @@ def run(tool: CanonicalTool, target: Target) -> Outcome:
                 state.step("drop-inlined-definitions", where, state.before, keyword=keyword)
             if limits.too_deep(
                 state,
-                resolved,
                 "With its references inlined the input schema nests more "
                 f"than {MAX_NESTING} levels deep.",
+                resolved,
             ):
                 return Outcome(state.diagnostics, state.before, None)
         omit = isinstance(resolved, dict) and objects.is_empty(state, resolved)
@@ -121,10 +119,15 @@ def run(tool: CanonicalTool, target: Target) -> Outcome:
     return Outcome(state.diagnostics, steps, output)
 
 
-def compiled(tool: CanonicalTool, target: str | Target, allow_lossy: bool) -> CompileResult:
+def compiled(
+    tool: CanonicalTool,
+    target: str | Target,
+    allow_lossy: bool,
+    surveyed: Survey | None = None,
+) -> CompileResult:
     """``compile_tool`` of a validated tool: the run made into its result."""
     resolved = get_target(target)
-    outcome = run(tool, resolved)
+    outcome = run(tool, resolved, surveyed)
     return finalize_records(
         provider_id=resolved.id,
         tool_name=tool.name,

@@ -14,6 +14,7 @@ from provcat.toolschema.core import (
     schema_nodes,
 )
 from provcat.toolschema.rules import Rules
+from provcat.toolschema.survey import Survey
 from provcat.toolschema.targets import Rule
 from provcat.toolschema.types import CanonicalTool
 
@@ -27,6 +28,7 @@ class Run:
     rules: Rules
     tool: CanonicalTool
     root: dict[str, Any]
+    survey: Survey  # what the canonical schema holds, whatever the target
     diagnostics: list[DiagnosticRecord] = field(default_factory=list)
     changes: list[TransformationRecord] = field(default_factory=list)
     before: list[TransformationRecord] = field(default_factory=list)
@@ -37,7 +39,6 @@ class Run:
     int64_seen: set[str] = field(default_factory=set)  # ... and which keywords they were
     rename_rule: Rule | None = None  # the rule that renamed the root's ``definitions``
     inline_budget: int = 10_000  # references ``$ref`` inlining may still replace
-    measures: dict[str, int] | None = None  # what the limit rules read, when counted already
     walked: list[tuple[dict[str, Any], str, int]] | None = None  # ``nodes()``, once walked
 
     def nodes(self) -> list[tuple[dict[str, Any], str, int]]:
