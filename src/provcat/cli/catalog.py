@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from provcat.cli.choice import FORMAT_OPTION, Choice
+from provcat.cli.failures import CommandError
 from provcat.cli.table import table
 from provcat.endpoints.match import match_endpoint
 from provcat.endpoints.registry import EndpointRegistry
@@ -32,7 +33,7 @@ def providers(fmt: str) -> None:
     try:
         items = EndpointRegistry.list_providers()
     except CatalogValidationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise CommandError(type(exc).__name__, str(exc)) from None
     if fmt == "json":
         click.echo(json.dumps(items, indent=2, sort_keys=True))
         return
@@ -77,10 +78,8 @@ def resolve(
         message = str(exc)
         if "openai_compatible=True" in message:  # the Python spelling; say the flag here
             message += " (on the command line: --openai-compatible)"
-        if fmt == "json":
-            click.echo(json.dumps({"error": type(exc).__name__, "message": message}, indent=2))
-            raise SystemExit(1) from None
-        raise click.ClickException(f"{type(exc).__name__}: {message}") from None
+        code = type(exc).__name__
+        raise CommandError(code, message, text=f"{code}: {message}") from None
     told: list[str] = []
     for warning in caught:  # a legacy behaviour or a retiring endpoint the command would hide
         text = str(warning.message)
@@ -194,10 +193,7 @@ def model(
     except (ValueError, ProviderCatalogError) as exc:
         # the Python spelling of an effort given apart; say the option here
         message = re.sub(r"with effort='([a-z]+)'", r"with --effort \1", str(exc))
-        if fmt == "json":
-            click.echo(json.dumps({"error": type(exc).__name__, "message": message}, indent=2))
-            raise SystemExit(1) from None
-        raise click.ClickException(message) from None
+        raise CommandError(type(exc).__name__, message) from None
     said = [str(w.message) for w in caught]  # a deprecated or retired model, an ignored effort
     notes = [
         note

@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 import click
 
 from provcat.cli.extras import missing_dependency
+from provcat.cli.failures import json_requested, usage_message
 from provcat.hub.errors import HubError
 from provcat.hub.text import printable
 from provcat.redact import url_without_password
@@ -40,7 +41,7 @@ __all__ = [
     "fail_with",
 ]
 
-USAGE_ERROR = "UsageError"
+USAGE_ERROR = "UsageError"  # as every provcat command's (provcat.cli.failures)
 TOKEN_NOT_FOUND = "TokenNotFoundError"
 LOCAL_FILE_ERROR = "LocalFileError"
 INTERNAL_ERROR = "InternalError"
@@ -50,28 +51,13 @@ _ARGS = "provcat.hub.args"  # ctx.meta key: the command line below ``provcat hub
 _TOKEN_SHAPE = re.compile(r"pch_[0-9a-f]{12}_[A-Za-z0-9_-]{8,}")
 
 
-def _json_from_args(args: Sequence[str]) -> bool:
-    """Whether the command line asks for ``--format json`` (for errors raised while it is being
-    parsed, before any option has a value); the last ``--format`` wins, as it does in click."""
-    fmt = None
-    items = list(args)
-    for i, item in enumerate(items):
-        if item == "--":
-            break
-        if item == "--format" and i + 1 < len(items):
-            fmt = items[i + 1]
-        elif item.startswith("--format="):
-            fmt = item.partition("=")[2]
-    return fmt == "json"
-
-
 def _json_mode(ctx: click.Context | None) -> bool:
     if ctx is None:
         return False
     fmt = ctx.params.get("fmt")
     if fmt is not None:
         return bool(fmt == "json")
-    return _json_from_args(ctx.find_root().meta.get(_ARGS, ()))
+    return json_requested(ctx.find_root().meta.get(_ARGS, ()))
 
 
 def _token_values(args: Sequence[str]) -> set[str]:
@@ -191,9 +177,12 @@ class HubGroup(click.Group):
             if not _json_mode(where) and not _json_mode(ctx):
                 _show_redacted(exc, where)
             with where.scope(cleanup=False):
-                code = USAGE_ERROR if isinstance(exc, click.UsageError) else INTERNAL_ERROR
+                if isinstance(exc, click.UsageError):
+                    code, message = USAGE_ERROR, usage_message(exc)
+                else:
+                    code, message = INTERNAL_ERROR, exc.format_message()
                 details = {"command": where.command_path}
-                fail_with(code, exc.format_message(), details, exit_code=exc.exit_code)
+                fail_with(code, message, details, exit_code=exc.exit_code)
         except HubError as exc:  # one a command did not catch itself
             with ctx.scope(cleanup=False):
                 fail(exc)

@@ -1,6 +1,7 @@
 """The `provcat` command: a group whose commands live in their own modules, each imported when it
 is used (so `provcat cost` never pays for the endpoint classes and pydantic, nor `provcat
-providers` for the hub's web stack, and a missing optional dependency is named)."""
+providers` for the hub's web stack, and a missing optional dependency is named). The group also
+answers every command's errors under `--format json` (:mod:`provcat.cli.failures`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import click
 
 from provcat.cli.extras import missing_dependency
+from provcat.cli.failures import ARGS, MISSING_DEPENDENCY, CommandError, answer
 
 # the optional extra a command's own dependencies come from (the others need only the core); a
 # hub command that meets a missing one while it runs is answered by provcat.cli.hub_errors
@@ -51,7 +53,12 @@ _COMMANDS: dict[str, tuple[str, str]] = {
 
 def _missing(command: str, exc: ModuleNotFoundError) -> click.ClickException:
     """The error for a command whose optional dependency is not installed: which extra to add."""
-    return click.ClickException(missing_dependency(command, exc.name, _EXTRA.get(command)))
+    extra = _EXTRA.get(command)
+    return CommandError(
+        MISSING_DEPENDENCY,
+        missing_dependency(command, exc.name, extra),
+        extra={"details": {"module": exc.name, "extra": extra}},
+    )
 
 
 class _LazyGroup(click.Group):
@@ -82,14 +89,29 @@ class _LazyGroup(click.Group):
             )
         return super().resolve_command(ctx, args)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Keep the command line, whose `--format` says how an error met before that option has
+        a value is said; `provcat --bogus --format json` is one."""
+        ctx.meta[ARGS] = list(args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.ClickException as exc:
+            answer(exc, ctx)
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; Ctrl-C ends it with the status a shell gives an interrupted command,
-        130 (click's own answer is `Aborted!` and 1)."""
+        130 (click's own answer is `Aborted!` and 1). With `--format json` an error (a usage
+        error click raises while parsing the command's line included) is one JSON object on
+        stdout (:func:`provcat.cli.failures.answer`); otherwise it is said as click says it."""
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("\nprovcat: interrupted", err=True)
             sys.exit(130)
+        except Exception as exc:
+            answer(exc, ctx)
+            raise
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _COMMANDS:

@@ -7,11 +7,12 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from provcat.cli.choice import FORMAT_OPTION, Choice
+from provcat.cli.failures import CommandError
 from provcat.cli.table import table
 from provcat.errors import ProviderCatalogError
 from provcat.models.cost import estimate_cost
@@ -33,11 +34,11 @@ def _day(value: datetime | None) -> date:
     return value.date() if value is not None else date.today()
 
 
-def _fail(exc: Exception, fmt: str) -> None:
-    if fmt == "json":
-        click.echo(json.dumps({"error": type(exc).__name__, "message": str(exc)}, indent=2))
-        raise SystemExit(1)
-    raise click.ClickException(f"{type(exc).__name__}: {exc}")
+def _fail(exc: Exception) -> NoReturn:
+    """``exc`` as the command's error (exit 1): ``Error: Name: message`` on stderr, or with
+    ``--format json`` the JSON object (:mod:`provcat.cli.failures`)."""
+    code = type(exc).__name__
+    raise CommandError(code, str(exc), text=f"{code}: {exc}")
 
 
 def _flag(value: bool | None) -> str:
@@ -103,8 +104,7 @@ def models(
             provider, status=status, tool_call=tool_call, reasoning=reasoning, as_of=day
         )
     except ProviderCatalogError as exc:
-        _fail(exc, fmt)
-        return
+        _fail(exc)
     if fmt == "json":
         click.echo(
             json.dumps(
@@ -135,8 +135,7 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     try:
         info = find_model(provider, model)
     except ProviderCatalogError as exc:
-        _fail(exc, fmt)
-        return
+        _fail(exc)
     data: dict[str, Any] = {**info.as_dict(day), "lifecycle": info.lifecycle(day)}
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -359,11 +358,9 @@ def cost(
         )
     except ValueError as exc:  # told in this command's words: the flags, not the usage fields
         said = _FIELD.sub(lambda m: _FLAGS[m.group(0)], str(exc)).removeprefix("usage ")
-        _fail(ValueError(said), fmt)
-        return
+        _fail(ValueError(said))
     except ProviderCatalogError as exc:
-        _fail(exc, fmt)
-        return
+        _fail(exc)
     _lifecycle_note(result.provider, result.model, _day(as_of))
     data = result.as_dict()
     if fmt == "json":

@@ -1,8 +1,10 @@
 """`provcat tool check|compile|matrix|diff|probe`.
 
 Exit status: 0 fine; 1 findings (check at or above --fail-on, a refused compile, a breaking diff,
-a rejected probe); 2 usage or input error (nothing is processed or written); 3 a probe could not
-give a verdict because of the environment (credentials, network, model, rate limit).
+a rejected probe); 2 usage or input error (nothing is processed or written; an unknown target or
+provider is one, as SchemaPort's CLI has it); 3 a probe could not give a verdict because of the
+environment (credentials, network, model, rate limit). With ``--format json`` an error is
+SchemaPort's ``{command, version, errors}`` with provcat's ``error`` and ``message`` beside.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import click
 
 from provcat import __version__
 from provcat.cli.choice import FORMAT_OPTION, Choice
+from provcat.cli.failures import USAGE_ERROR, json_wanted, usage_message
 from provcat.cli.table import counted
 from provcat.toolschema.api import compile_tool
 from provcat.toolschema.core import (
@@ -70,18 +73,29 @@ def _dumps(value: Any) -> str:
     return _json_text(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def _fail(command: str, fmt: str, errors: list[tuple[str, str]]) -> NoReturn:
+# the `error` codes of an input error (exit 2, as SchemaPort's CLI: nothing is processed)
+_UNKNOWN_TARGET = "UnknownTargetError"  # an unknown target id, provider or endpoint
+_INPUT = "InputError"  # a file that cannot be read or holds no tool, or tools that clash
+_LOCAL_FILE = "LocalFileError"  # the output folder cannot be written
+
+
+def _error_report(command: str, code: str, errors: list[tuple[str, str]]) -> dict[str, Any]:
+    """An error of a tool command in JSON: SchemaPort's ``{command, version, errors}`` (its
+    contract for a tool command's errors), with the ``error`` code and ``message`` every
+    provcat command's error has (README, "Errors on the command line")."""
+    return {
+        "error": code,
+        "message": "; ".join(f"{s}: {m}" if s else m for s, m in errors),
+        "command": command,
+        "version": __version__,
+        "errors": [{"sourcePath": s, "message": m} for s, m in errors],
+    }
+
+
+def _fail(command: str, fmt: str, errors: list[tuple[str, str]], code: str = _INPUT) -> NoReturn:
     errors = [(_printable(source), _printable(message)) for source, message in errors]
     if fmt == "json":
-        click.echo(
-            _dumps(
-                {
-                    "command": command,
-                    "version": __version__,
-                    "errors": [{"sourcePath": s, "message": m} for s, m in errors],
-                }
-            )
-        )
+        click.echo(_dumps(_error_report(command, code, errors)))
     else:
         for source, message in errors:
             click.echo(f"{source}: {message}" if source else message, err=True)
@@ -98,11 +112,13 @@ def _targets(
     endpoint: str | None = None,
 ) -> list[Target]:
     if spec and provider:
-        _fail(command, fmt, [("", "use --targets or --provider, not both")])
+        _fail(command, fmt, [("", "use --targets or --provider, not both")], USAGE_ERROR)
     if endpoint is not None and not provider:
-        _fail(command, fmt, [("", "--endpoint needs --provider (the provider it belongs to)")])
+        needs = "--endpoint needs --provider (the provider it belongs to)"
+        _fail(command, fmt, [("", needs)], USAGE_ERROR)
     if spec is not None and not spec.strip(" ,"):
-        _fail(command, fmt, [("", "--targets is empty; give target ids (comma-separated) or all")])
+        empty = "--targets is empty; give target ids (comma-separated) or all"
+        _fail(command, fmt, [("", empty)], USAGE_ERROR)
     try:
         if provider:
             return [target_for_provider(provider, endpoint)]
@@ -112,7 +128,7 @@ def _targets(
         ids = [s.strip() for s in spec.split(",") if s.strip()]
         return [get_target(i) for i in sorted(set(ids))]
     except UnknownTargetError as exc:
-        _fail(command, fmt, [("", str(exc))])
+        _fail(command, fmt, [("", str(exc))], _UNKNOWN_TARGET)
 
 
 def _load(
@@ -165,7 +181,31 @@ _endpoint_opt = click.option(
 )
 
 
-@click.group()
+class _ToolGroup(click.Group):
+    """The tool commands' group: with ``--format json`` a usage error of a tool command (click's,
+    raised while its line is parsed) is the command's JSON error report, SchemaPort's keys
+    included, as its input errors are."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            where = exc.ctx
+            if (
+                where is not None
+                and where.parent is not None
+                and where.parent.command is self
+                and where.info_name is not None
+                and not isinstance(exc, click.exceptions.NoArgsIsHelpError)
+                and json_wanted(where)
+            ):
+                message = _printable(usage_message(exc))
+                click.echo(_dumps(_error_report(where.info_name, USAGE_ERROR, [("", message)])))
+                sys.exit(exc.exit_code)
+            raise  # the group's own (`provcat tool chek`): said by the main group
+
+
+@click.group(cls=_ToolGroup)
 def tool() -> None:
     """Check and compile tool schemas for each provider's target."""
 
@@ -364,9 +404,11 @@ def compile_command(
             _write_atomic(out, files)
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            _fail("compile", fmt, [(str(out), f"cannot write the output folder: {reason}")])
+            unwritable = f"cannot write the output folder: {reason}"
+            _fail("compile", fmt, [(str(out), unwritable)], _LOCAL_FILE)
         except UnicodeError as exc:  # a tool's name no file name can hold
-            _fail("compile", fmt, [(str(out), f"cannot write the output folder: {exc}")])
+            unwritable = f"cannot write the output folder: {exc}"
+            _fail("compile", fmt, [(str(out), unwritable)], _LOCAL_FILE)
     if fmt == "json":
         report: dict[str, Any] = {
             "command": "compile",

@@ -1,0 +1,146 @@
+"""How every ``provcat`` command fails (the contract for users: the README, "Errors on the
+command line").
+
+Without ``--format json`` errors are text on stderr, as click prints them (its usage text, or
+``Error: ...``). With ``--format json`` each error is one JSON object on stdout and nothing else
+is printed there:
+
+    {"error": "EndpointNotFound", "message": "openai has no endpoint 'chta' (...)"}
+
+``error`` is a stable code (the name of the error, as the catalog's exceptions, the hub protocol
+and the generator name theirs), ``message`` the text a person reads, saying what to do; a command
+may add keys (``details``; the tool commands' SchemaPort keys). Exit status: 1 when what was
+asked for failed or is not there, 2 for a usage error (``UsageError``).
+
+The main group (:mod:`provcat.cli.main`) answers for every command: click's own usage errors
+(raised while parsing, before ``--format`` has a value, so the command line itself is read for
+it), a :class:`CommandError` a command raises, and, in JSON only, an unexpected failure.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+__all__ = [
+    "ARGS",
+    "INTERNAL_ERROR",
+    "MISSING_DEPENDENCY",
+    "USAGE_ERROR",
+    "CommandError",
+    "answer",
+    "json_requested",
+    "json_wanted",
+    "usage_message",
+]
+
+ARGS = "provcat.args"  # ctx.meta key of the root context: the command line after `provcat`
+
+USAGE_ERROR = "UsageError"
+INTERNAL_ERROR = "InternalError"
+MISSING_DEPENDENCY = "MissingDependencyError"
+
+
+class CommandError(click.ClickException):
+    """A failure with a stable ``code``: ``Error: <text>`` on stderr for people (``text``, default
+    ``message``), ``{"error": code, "message": message, **extra}`` on stdout with
+    ``--format json``; exit status 1 either way."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        text: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message if text is None else text)
+        self.code = code
+        self.json_message = message
+        self.extra = dict(extra or {})
+        # the command's context, whose --format decides how this is said
+        self.ctx = click.get_current_context(silent=True)
+
+
+def json_requested(args: Sequence[str]) -> bool:
+    """Whether the command line asks for ``--format json`` (``--format json`` or
+    ``--format=json``, before or after anything else; the last ``--format`` wins, as in click;
+    nothing after ``--``). Read for an error raised while the line is parsed, before the option
+    has a value."""
+    fmt = None
+    items = list(args)
+    for i, item in enumerate(items):
+        if item == "--":
+            break
+        if item == "--format" and i + 1 < len(items):
+            fmt = items[i + 1]
+        elif item.startswith("--format="):
+            fmt = item.partition("=")[2]
+    return fmt == "json"
+
+
+def json_wanted(ctx: click.Context | None) -> bool:
+    """Whether errors in ``ctx`` are said in JSON: its parsed ``--format`` when it has one, else
+    the command line's."""
+    if ctx is None:
+        return False
+    fmt = ctx.params.get("fmt")
+    if fmt is not None:
+        return bool(fmt == "json")
+    return json_requested(ctx.find_root().meta.get(ARGS, ()))
+
+
+def usage_message(exc: click.UsageError) -> str:
+    """click's words for a refused command line, and where to look (as click's text says it)."""
+    message = exc.format_message()
+    ctx = exc.ctx
+    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+        option = max(ctx.command.get_help_option_names(ctx), key=len)
+        end = "" if message.endswith((".", "?", "!")) else "."
+        message += f"{end} Try '{ctx.command_path} {option}' for help."
+    return message
+
+
+def error_json(code: str, message: str, extra: dict[str, Any] | None = None) -> str:
+    """The JSON object of one error (ASCII: a lone surrogate from an undecodable argument is
+    written as its escape, never as a character stdout cannot encode)."""
+    return json.dumps(
+        {**(extra or {}), "error": code, "message": message}, indent=2, sort_keys=True
+    )
+
+
+def answer(exc: BaseException, ctx: click.Context) -> None:
+    """Say ``exc`` (raised under ``ctx``) as the JSON object and exit, when the command line asks
+    for JSON and ``exc`` is an error it covers; otherwise return (the caller re-raises, and click
+    or Python says it as before)."""
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):  # the help, not an error
+        return
+    if isinstance(exc, click.ClickException):
+        where = getattr(exc, "ctx", None) or ctx
+        if not json_wanted(where):
+            return
+        if isinstance(exc, CommandError):
+            body = error_json(exc.code, exc.json_message, exc.extra)
+        elif isinstance(exc, click.UsageError):
+            details = {"command": where.command_path}
+            body = error_json(USAGE_ERROR, usage_message(exc), {"details": details})
+        else:  # a click error no command of ours raises today: named by its class
+            body = error_json(type(exc).__name__, exc.format_message())
+        click.echo(body)
+        sys.exit(exc.exit_code)
+    if not isinstance(exc, Exception) or isinstance(exc, click.exceptions.Exit | click.Abort):
+        return
+    if isinstance(exc, OSError) and exc.errno == errno.EPIPE:  # stdout's reader is gone
+        return
+    if json_wanted(ctx):
+        message = (
+            f"unexpected error ({type(exc).__name__}); run the command without --format json "
+            "for the traceback, and please report it"
+        )
+        click.echo(error_json(INTERNAL_ERROR, message))
+        sys.exit(1)

@@ -1,0 +1,247 @@
+"""One error contract for every `provcat` command (README, "Errors on the command line"): with
+`--format json` each error, click's own usage errors included, is exactly one JSON object on
+stdout with a stable `error` code and a `message`, and nothing on stderr; exit status 1 when what
+was asked for failed or is not there, 2 for a usage error (and, as SchemaPort's CLI has it, for a
+tool command's input error, an unknown target or provider included). Without `--format json`
+errors stay click's text on stderr, as before."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from provcat.cli.main import main
+from tests.conftest import ROOT
+
+TOOLS = str(ROOT / "examples" / "tools")
+JSON = ["--format", "json"]
+TOOL_KEYS = {"command", "version", "errors"}  # SchemaPort's error report, kept for tool commands
+
+
+def invoke(argv: list[str], **kwargs: Any) -> Result:
+    return CliRunner().invoke(main, argv, prog_name="provcat", **kwargs)
+
+
+def one_json_object(result: Result) -> dict[str, Any]:
+    """The error a run said under `--format json`: one object, alone on stdout, with a code and
+    a message; nothing on stderr."""
+    assert result.stderr == "", result.stderr
+    body = json.loads(result.stdout)  # the whole of stdout: one JSON value and nothing else
+    assert isinstance(body, dict), body
+    assert isinstance(body["error"], str) and body["error"], body
+    assert isinstance(body["message"], str) and body["message"], body
+    return body
+
+
+@dataclass(frozen=True)
+class Case:
+    """A command's representative usage error and, where it has one, its not-found error."""
+
+    usage: list[str]
+    missing: list[str] | None = None
+    code: str = ""  # the not-found error's code
+    status: int = 1  # and its exit status
+    tool: bool = False  # a tool command: SchemaPort's keys beside error and message
+
+    def argv(self, args: list[str], tmp_path: Path) -> list[str]:
+        return [a.replace("{tmp}", str(tmp_path)) for a in args]
+
+
+CASES = {
+    "provcat": Case(["nosuchcommand"]),
+    "provcat --bogus": Case(["--bogus"]),
+    "providers": Case(["providers", "--bogus"]),  # nothing to look up: no not-found
+    "resolve": Case(["resolve"], ["resolve", "nope"], "EndpointNotFound"),
+    "resolve endpoint": Case(
+        ["resolve", "openai", "chat", "extra"], ["resolve", "openai", "chta"], "EndpointNotFound"
+    ),
+    "model": Case(
+        ["model", "codex/gpt-5.4", "--effort", "bogus"],
+        ["model", "opnai/gpt-6.1-terra"],
+        "EndpointNotFound",
+    ),
+    "models": Case(
+        ["models", "--status", "activ"], ["models", "--provider", "nope"], "ModelNotFound"
+    ),
+    "models show": Case(
+        ["models", "show", "openai"], ["models", "show", "openai", "nope"], "ModelNotFound"
+    ),
+    "cost": Case(
+        ["cost", "openai", "gpt-6.1-terra"],  # --input is required
+        ["cost", "openai", "nope", "--input", "1"],
+        "ModelNotFound",
+    ),
+    "cost --input": Case(["cost", "openai", "gpt-6.1-terra", "--input", "many"]),
+    "cost --option": Case(["cost", "openai", "gpt-6.1-terra", "--input", "1", "--option", "x"]),
+    # the tool commands: an unknown target or provider is an input error, exit 2 (SchemaPort)
+    "tool": Case(["tool", "chek", TOOLS]),
+    "tool check": Case(
+        ["tool", "check"],  # PATHS... is required
+        ["tool", "check", TOOLS, "--provider", "nope"],
+        "UnknownTargetError",
+        2,
+        tool=True,
+    ),
+    "tool check --fail-on": Case(["tool", "check", TOOLS, "--fail-on", "bogus"], tool=True),
+    "tool compile": Case(
+        ["tool", "compile", TOOLS, "--bogus"],
+        ["tool", "compile", TOOLS, "--targets", "nope"],
+        "UnknownTargetError",
+        2,
+        tool=True,
+    ),
+    "tool matrix": Case(
+        ["tool", "matrix"],
+        ["tool", "matrix", "{tmp}/nothing-here.json"],
+        "InputError",
+        2,
+        tool=True,
+    ),
+    "tool diff": Case(
+        ["tool", "diff", TOOLS],  # NEW is required
+        ["tool", "diff", TOOLS, TOOLS, "--targets", "nope"],
+        "UnknownTargetError",
+        2,
+        tool=True,
+    ),
+    "tool probe": Case(
+        ["tool", "probe"],
+        ["tool", "probe", TOOLS, "--targets", "nope"],
+        "UnknownTargetError",
+        2,
+        tool=True,
+    ),
+    "hub": Case(["hub", "--bogus"]),
+    "hub search, hub token revoke": Case(
+        ["hub", "search", "--limit", "0"],
+        ["hub", "token", "revoke", "0123456789ab", "--data-dir", "{tmp}/hub"],
+        "TokenNotFoundError",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES.values(), ids=list(CASES))
+def test_every_error_is_one_json_object_with_format_json(case: Case, tmp_path: Path) -> None:
+    # a usage error, click's own or the command's: UsageError, exit 2, and what to do
+    run = invoke([*case.argv(case.usage, tmp_path), *JSON])
+    body = one_json_object(run)
+    assert run.exit_code == 2, body
+    assert body["error"] == "UsageError", body
+    assert "--help' for help." in body["message"], body
+    if case.tool:  # SchemaPort's error report too, saying the same
+        assert set(body) >= TOOL_KEYS, body
+        assert body["errors"] == [{"sourcePath": "", "message": body["message"]}], body
+    else:
+        assert body["details"]["command"].startswith("provcat"), body
+    # the same command line for people: click's usage text on stderr, as before
+    text = invoke(case.argv(case.usage, tmp_path))
+    assert text.exit_code == 2 and text.stdout == ""
+    assert text.stderr.startswith("Usage: provcat") and "\nError: " in text.stderr, text.stderr
+    if case.missing is None:
+        return
+    # what was asked for is not there: its code, exit 1 (2 for a tool command's input)
+    run = invoke([*case.argv(case.missing, tmp_path), *JSON])
+    body = one_json_object(run)
+    assert (run.exit_code, body["error"]) == (case.status, case.code), body
+    if case.tool:
+        assert set(body) >= TOOL_KEYS, body
+    text = invoke(case.argv(case.missing, tmp_path))
+    assert text.exit_code == case.status and text.stdout == "" and text.stderr, text.stderr
+    assert not text.stderr.lstrip().startswith("{"), text.stderr
+
+
+ORDERS = [
+    (["model", "codex/gpt-5.4"], ["--effort", "bogus"]),
+    (["cost", "openai", "gpt-6.1-terra"], ["--output", "1"]),  # --input missing
+    (["models"], ["--status", "activ"]),
+    (["tool", "check", TOOLS], ["--fail-on", "bogus"]),
+    (["resolve", "openai"], ["--bogus"]),
+]
+
+
+@pytest.mark.parametrize(("words", "rest"), ORDERS, ids=lambda v: " ".join(v)[:30])
+@pytest.mark.parametrize("fmt", [JSON, ["--format=json"]], ids=["--format json", "--format=json"])
+def test_format_json_is_read_before_or_after_the_refused_option(
+    words: list[str], rest: list[str], fmt: list[str]
+) -> None:
+    """click refuses the option before it reads `--format`, wherever that stands."""
+    for argv in ([*words, *fmt, *rest], [*words, *rest, *fmt]):
+        run = invoke(argv)
+        body = one_json_object(run)
+        assert run.exit_code == 2 and body["error"] == "UsageError", (argv, body)
+
+
+def test_the_json_error_says_what_to_do_and_the_text_is_unchanged() -> None:
+    """The JSON in full; for people, click's words exactly as before, and `--format json
+    --format text` is text, as click reads it."""
+    run = invoke(["cost", "openai", "gpt-6.1-terra", *JSON])
+    assert one_json_object(run) == {
+        "error": "UsageError",
+        "message": "Missing option '--input'. Try 'provcat cost --help' for help.",
+        "details": {"command": "provcat cost"},
+    }
+    run = invoke(["cost", "openai", "gpt-6.1-terra", "--input", "1", "--option", "x", *JSON])
+    assert one_json_object(run)["message"] == (
+        "Invalid value for --option: 'x' is not NAME=VALUE. Try 'provcat cost --help' for help."
+    )
+    run = invoke(["model", "codex/gpt-5.4", *JSON, "--effort", "bogus", "--format", "text"])
+    assert run.exit_code == 2 and run.stdout == ""
+    assert run.stderr == (
+        "Usage: provcat model [OPTIONS] SPEC\n"
+        "Try 'provcat model --help' for help.\n\n"
+        "Error: Invalid value for '--effort': 'bogus' is not one of 'none', 'minimal', 'low', "
+        "'medium', 'high', 'xhigh', 'max', 'ultra'.\n"
+    )
+    run = invoke(["resolve", "openai", "chta"])
+    assert run.exit_code == 1 and run.stdout == ""
+    assert run.stderr.startswith(
+        "Error: EndpointNotFound: openai has no endpoint 'chta' (did you mean 'chat'?); available:"
+    )
+    run = invoke(["tool", "check", TOOLS, "--provider", "nope"])
+    assert run.exit_code == 2 and run.stdout == ""
+    assert run.stderr == (
+        "unknown provider 'nope'; did you mean 'openai'?\n"
+        "provcat tool check: input error; nothing was processed.\n"
+    )
+
+
+def test_an_unexpected_failure_is_an_internal_error_in_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import provcat.cli.models
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(provcat.cli.models, "list_models", broken)
+    run = invoke(["models", *JSON])
+    body = one_json_object(run)
+    assert run.exit_code == 1 and body["error"] == "InternalError"
+    assert "run the command without --format json for the traceback" in body["message"]
+    run = invoke(["models"])  # for people: the traceback, as before
+    assert isinstance(run.exception, RuntimeError) and run.stdout == ""
+
+
+def test_a_missing_extra_is_a_json_error_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.import_module
+
+    def without_the_hub(name: str, package: str | None = None) -> Any:
+        if name == "provcat.cli.hub":
+            raise ModuleNotFoundError("No module named 'fastapi'", name="fastapi")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", without_the_hub)
+    run = invoke(["hub", "search", *JSON])
+    body = one_json_object(run)
+    assert run.exit_code == 1 and body["error"] == "MissingDependencyError"
+    assert body["details"] == {"module": "fastapi", "extra": "hub"}
+    assert "install provcat with its 'hub' extra" in body["message"]
+    run = invoke(["hub", "search"])
+    assert run.exit_code == 1 and run.stdout == ""
+    assert run.stderr.startswith("Error: `provcat hub` needs the package 'fastapi'")
