@@ -152,7 +152,7 @@ def _counts(result: Result) -> str:
             counted(c["providers"], "provider"),
             counted(c["endpoints"], "endpoint"),
             counted(c["aliases"], "alias", "aliases"),
-            counted(c["model_aliases"], "model alias", "model aliases"),
+            counted(c["model_aliases"], "policy model alias", "policy model aliases"),
             counted(c["models"], "model"),
             counted(c["schema_targets"], "schema target"),
         )

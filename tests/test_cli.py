@@ -19,7 +19,11 @@ def test_summary_line(workspace: Workspace) -> None:
     run = workspace.run(fmt="text")
     assert run.exit_code == 0
     line = run.stdout.strip().splitlines()[-1]
-    assert line.startswith("provcat: 3 providers, 6 endpoints, 10 aliases, 1 model alias, 2 models")
+    # one policy model alias (alpha's policy); alpha-1's inventory alias `alpha-one` is not
+    # counted, and the label says so
+    assert line.startswith(
+        "provcat: 3 providers, 6 endpoints, 10 aliases, 1 policy model alias, 2 models"
+    )
     assert line.endswith("generated/ 5 files updated.")  # catalog.json among them
 
 
@@ -29,7 +33,7 @@ def test_summary_line_counts_one_in_the_singular(workspace: Workspace) -> None:
     page.write_text(page.read_text(encoding="utf-8") + "edited by hand\n", encoding="utf-8")
     run = workspace.run(fmt="text")  # writes that one file back
     line = run.stdout.strip().splitlines()[-1]
-    assert ", 1 model alias, " in line
+    assert ", 1 policy model alias, " in line
     assert line.endswith("generated/ 1 file updated.")
 
 

@@ -295,6 +295,9 @@ def models_dev(
         "inventory_only": inventory,
         "models": sum(p.models for p in result.providers) - skipped,
         "models_skipped": skipped,
+        # models whose own `[provider]` table gives them an API the catalog cannot express:
+        # each is an import_unknown_field warning naming it
+        "models_with_own_api": sum(p.own_api for p in result.providers),
         # models the files keep that the source no longer lists (each listed as kept)
         "models_kept": sum(1 for c in changes if c.kind == "kept" and c.model and not c.field),
         "files_written": sum(1 for n, t in texts.items() if t is not None and n != RECORD_NAME),
@@ -343,9 +346,16 @@ def _print(
     by_code = Counter(d.code for d in diagnostics)
     if by_code:
         listed = ", ".join(f"{n} {code}" for code, n in sorted(by_code.items()))
+        own = totals.get("models_with_own_api", 0)
+        apis = (
+            f"; {own} of these {'names' if own == 1 else 'name'} a model with an API of its "
+            "own, which the catalog cannot express"
+            if own
+            else ""
+        )
         click.echo(
-            f"provcat: the source has {len(diagnostics)} defects ({listed}); each is listed above "
-            "with what the import did about it."
+            f"provcat: {counted(len(diagnostics), 'warning')} about the source ({listed}{apis}); "
+            "each is printed on stderr with what the import did about it."
         )
     summary = _summary(changes)
     parts = []

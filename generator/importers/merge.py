@@ -393,8 +393,24 @@ def merge_provider(
         doc = {**new, "models": fresh} if fresh else dict(new)
         return _ordered(doc, PROVIDER_ORDER), changes
     merged = dict(old)
+    # the source now gives an endpoint to a provider the file lists for its models only (an
+    # import that judged it inventory only): the endpoint replaces the marker, unless a
+    # maintainer wrote the marker's reason (then it stays, and the endpoint is not added)
+    gains_endpoints = "endpoints" in new and not old.get("endpoints")
     for field in SOURCE_PROVIDER_FIELDS:
         before, after = old.get(field), new.get(field)
+        if field == "inventory_only" and gains_endpoints and before is not None:
+            if record is not None and before != record.get(field):
+                gains_endpoints = False
+                reason = (
+                    "maintainer's; the source now gives it an endpoint: delete inventory_only "
+                    "to take it"
+                )
+                changes.append(Change(key, None, field, "kept", before, None, reason))
+                continue
+            merged.pop(field, None)
+            changes.append(Change(key, None, field, "removed", before, None))
+            continue
         if field == "inventory_only" and old.get("endpoints"):
             after = None  # the maintainers gave it endpoints: it is no longer inventory only
             if before is None:
@@ -415,7 +431,7 @@ def merge_provider(
             merged.pop(field, None)
         else:
             merged[field] = value
-    if "endpoints" not in old and "endpoints" in new:
+    if gains_endpoints and "endpoints" not in old:
         merged["endpoints"] = new["endpoints"]
         changes.append(Change(key, None, "endpoints", "added", None, new["endpoints"]))
     if "endpoints" in merged:

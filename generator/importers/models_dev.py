@@ -2,8 +2,10 @@
 
 What the source owns is mapped field by field (:mod:`generator.importers.model_facts`); what it says
 wrong is reported with its file position and left out, so the imported catalog builds clean.
-A provider whose API is OpenAI-compatible gets an ``openai-chat`` endpoint; any other is imported
-as inventory only, with the reason in ``inventory_only``.
+A provider whose API is OpenAI's chat completions API (``OPENAI_CHAT_NPM``) at a stated base URL
+gets an ``openai-chat`` endpoint; any other is imported as inventory only, with the reason in
+``inventory_only``. What the catalog cannot hold (a model's own API, see ``own_api``; the fields
+``ModelMapper`` leaves out) is warned about, never dropped silently.
 """
 
 from __future__ import annotations
@@ -26,6 +28,13 @@ __all__ = [
 ]
 
 OPENAI_COMPATIBLE_NPM = "@ai-sdk/openai-compatible"
+# The SDK packages models.dev names for a provider whose API is OpenAI's chat completions API at
+# the provider's `api` base URL: its generic OpenAI-compatible one, and OpenRouter's own (its API
+# "is very similar to the OpenAI Chat API": https://openrouter.ai/docs/api-reference/overview,
+# POST {base URL}/chat/completions with a bearer key; the bundled catalog's openrouter.yaml uses
+# protocol openai-chat on the same base URL). Any other package gets no endpoint: the import
+# cannot tell from a package name which API it speaks.
+OPENAI_CHAT_NPM = frozenset({OPENAI_COMPATIBLE_NPM, "@openrouter/ai-sdk-provider"})
 _ENV = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _URL = re.compile(r"^https?://[^\s]+$")
 
@@ -39,6 +48,8 @@ class ImportedProvider:
     protocol: str | None
     inventory_reason: str | None
     models: int = 0
+    # models whose own `[provider]` table gives them another API than the provider's (each warned)
+    own_api: int = 0
 
 
 @dataclass
@@ -53,8 +64,13 @@ def _provider_api(key: str, info: dict[str, Any]) -> tuple[dict[str, Any] | None
     npm = info.get("npm")
     api = info.get("api")
     env = [v for v in info.get("env") or [] if isinstance(v, str) and _ENV.match(v)]
-    if npm != OPENAI_COMPATIBLE_NPM:
-        return None, f"models.dev serves it through {npm!r}, an API provcat has no protocol for"
+    if npm not in OPENAI_CHAT_NPM:
+        package = f"the SDK package {npm}" if isinstance(npm, str) and npm else "no SDK package"
+        where = "" if isinstance(api, str) and api else ", and no base URL"
+        return None, (
+            f"models.dev names {package} for it{where}; the import makes endpoints only for an "
+            "API it knows to be the OpenAI chat completions API"
+        )
     if not isinstance(api, str) or not _URL.match(api):
         return None, "models.dev gives no base URL for its OpenAI-compatible API"
     if "${" in api:
@@ -67,6 +83,27 @@ def _provider_api(key: str, info: dict[str, Any]) -> tuple[dict[str, Any] | None
     else:
         settings["auth_type"] = "none"
     return settings, None
+
+
+def own_api(info: dict[str, Any], override: Any) -> str | None:
+    """What a model's own ``[provider]`` table says that its provider's ``provider.toml`` does
+    not (``npm '@ai-sdk/anthropic', api 'https://...'``), or None when it repeats the provider."""
+    if not isinstance(override, dict):
+        return repr(override)
+    differs = [
+        f"{name} {value!r}"
+        for name, value in sorted(override.items())
+        if not (name in ("npm", "api") and value == info.get(name))
+    ]
+    return ", ".join(differs) or None
+
+
+def _provider_said(info: dict[str, Any]) -> str:
+    npm, api = info.get("npm"), info.get("api")
+    said = [f"npm {npm!r}" if npm is not None else "no npm"]
+    if api is not None:
+        said.append(f"api {api!r}")
+    return ", ".join(said)
 
 
 def _commit(snap: Snapshot) -> str | None:
@@ -138,6 +175,7 @@ def import_snapshot(snap: Snapshot, only: frozenset[str] | None = None) -> Impor
             document["inventory_only"] = reason
         models: dict[str, dict[str, Any]] = {}
         seen: dict[str, str] = {}
+        own_apis = 0
         prefix = f"providers/{key}/models/"
         for entry in snap.files(prefix):
             if not entry.path.endswith(".toml"):
@@ -169,6 +207,27 @@ def import_snapshot(snap: Snapshot, only: frozenset[str] | None = None) -> Impor
             seen[folded] = model_id
             facts = mapper.resolve(entry.path, own)
             models[model_id] = mapper.map(key, model_id, entry.path, facts)
+            said = own_api(info, facts["provider"]) if "provider" in facts else None
+            if said is not None:
+                own_apis += 1
+                served = (
+                    "so it is listed under the provider's chat/completions endpoint, which may "
+                    "not serve it"
+                    if settings is not None
+                    else "and the provider is inventory only: the model is listed for its facts "
+                    "and prices alone"
+                )
+                result.diagnostics.append(
+                    diag(
+                        "import_unknown_field",
+                        reader.at(entry.path, "provider"),
+                        f"{key}/{model_id}: models.dev gives this model an API of its own "
+                        f"([provider] {said}; the provider's: {_provider_said(info)}); the "
+                        f"catalog has no per-model endpoint, {served}",
+                        "to call this model, give its API a provider file of its own (or note "
+                        "it in the model's `note:`); the import cannot express it",
+                    )
+                )
         if models:
             document["models"] = {m: models[m] for m in sorted(models)}
         result.providers.append(
@@ -178,6 +237,8 @@ def import_snapshot(snap: Snapshot, only: frozenset[str] | None = None) -> Impor
                 protocol="openai-chat" if settings is not None else None,
                 inventory_reason=reason,
                 models=len(models),
+                own_api=own_apis,
             )
         )
+    result.diagnostics.extend(mapper.left_out())
     return result

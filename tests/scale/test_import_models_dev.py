@@ -205,3 +205,39 @@ def test_floating_point_noise_in_prices_is_rounded_and_named(
             for price in _prices(m):
                 digits = Decimal(price).normalize().as_tuple().digits
                 assert len(digits) <= 15, (path.name, mid, price)
+
+
+def test_openrouter_and_what_the_catalog_cannot_hold(imported: tuple[Path, ImportRun]) -> None:
+    """providers/openrouter/provider.toml names @openrouter/ai-sdk-provider and api
+    https://openrouter.ai/api/v1: OpenAI's chat completions API, so an openai-chat endpoint. A
+    model's own [provider] table (165 files; the 20 that repeat their provider's npm and api say
+    nothing new) is one warning per model; the facts with no catalog field one per kind.
+    docs/big-catalog.md quotes these figures."""
+    root, result = imported
+    openrouter = _provider(root, "openrouter")
+    assert "inventory_only" not in openrouter
+    assert openrouter["defaults"]["base_url"] == "https://openrouter.ai/api/v1"
+    assert openrouter["endpoints"]["chat/completions"]["protocol"] == "openai-chat"
+    totals = result.json["totals"]
+    assert (totals["inventory_only"], totals["models_with_own_api"]) == (36, 145)
+    unknown = result.diagnostics("import_unknown_field")
+    own = [d for d in unknown if "an API of its own" in d["message"]]
+    assert len(own) == 145
+    # providers/opencode/models/claude-opus-4-5.toml: [provider] npm = "@ai-sdk/anthropic"
+    assert any(
+        _rel(d["file"]).startswith("providers/opencode/models/claude-")
+        and "npm '@ai-sdk/anthropic'" in d["message"]
+        for d in own
+    )
+    kinds = sorted(
+        d["message"].split(":")[0].split(" (")[0] for d in unknown if "one warning" in d["message"]
+    )
+    assert kinds == [
+        "`experimental.modes.fast`",
+        "`interleaved`",
+        "reasoning_options of type 'budget_tokens'",
+        "reasoning_options of type 'toggle'",
+    ]
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "big-catalog.md").read_text()
+    assert f"This snapshot gives {len(result.json['diagnostics'])} warnings" in docs
+    assert "(36 of them inventory only" in docs
