@@ -65,6 +65,21 @@ def test_push_pull_latest_stores_concrete_version(live: Live, tmp_path: Path) ->
             client.resolve("hub://acme/r:1.9.0")
 
 
+def test_push_from_python_reads_rank_and_target_modules_as_the_command_does(
+    live: Live, tmp_path: Path
+) -> None:
+    from tests.hub.test_cli_guidance import _peft_file
+
+    payload = _peft_file(tmp_path / "a.safetensors", {"q_proj": 8, "v_proj": 8})
+    with RegistryClient(live.url, live.hub.token, store=tmp_path / "store") as client:
+        read = client.push(payload, {"namespace": "acme", "name": "lora", "version": "1.0.0"})
+        stated = client.push(
+            payload, {"namespace": "acme", "name": "lora", "version": "1.1.0", "rank": 16}
+        )
+    assert (read.rank, read.target_modules) == (8, ["q_proj", "v_proj"])
+    assert (stated.rank, stated.target_modules) == (16, ["q_proj", "v_proj"])  # stated wins
+
+
 def _unreachable(request: httpx.Request) -> httpx.Response:
     raise httpx.ConnectError("the hub is down", request=request)
 

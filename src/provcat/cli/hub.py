@@ -30,7 +30,6 @@ from provcat.cli.table import counted
 from provcat.hub.errors import HubError
 from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import HubRef
-from provcat.hub.safetensors import lora_facts
 from provcat.hub.settings import DEFAULT_ORPHAN_GRACE_SECONDS
 from provcat.hub.text import printable
 
@@ -380,7 +379,6 @@ def push(
                 raise click.UsageError(
                     f"the manifest's {field} {given!r} is not {value!r} of {ref}"
                 )
-        _fill_lora_facts(document, payload)
         with open_client(hub_url, token) as client:
             published = client.publish(payload, document)
     except HubError as error:
@@ -394,22 +392,6 @@ def push(
         {**manifest.to_dict(), "created": published.created},
         f"{what} {manifest.canonical_id} (sha256 {manifest.checksum_sha256})",
     )
-
-
-def _fill_lora_facts(document: dict[str, Any], payload: Path) -> None:
-    """``rank`` and ``target_modules`` read from the payload's LoRA tensors where the manifest
-    leaves them out (the adapter page's PEFT lines use them); a file whose header cannot be
-    read is left to the hub, which refuses it with the reason."""
-    if "rank" in document and "target_modules" in document:
-        return
-    try:
-        rank, modules = lora_facts(payload)
-    except (HubError, OSError):
-        return
-    if rank is not None:
-        document.setdefault("rank", rank)
-    if modules:
-        document.setdefault("target_modules", modules)
 
 
 @hub.command()

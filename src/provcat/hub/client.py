@@ -26,6 +26,7 @@ import httpx
 from provcat.hub.card import check_card
 from provcat.hub.errors import (
     ChecksumMismatchError,
+    HubError,
     RegistryUnavailableError,
     ValidationError,
     error_class,
@@ -34,6 +35,7 @@ from provcat.hub.localstore import PAYLOAD_FILE, LocalStore, sha256_file
 from provcat.hub.manifest import AdapterManifest, SearchResult, read_manifest, read_search_rows
 from provcat.hub.progress import progress
 from provcat.hub.ref import HubRef
+from provcat.hub.safetensors import lora_facts
 from provcat.hub.searching import DEFAULT_LIMIT, rank
 from provcat.hub.text import check_document
 from provcat.hub.tokens import token_problem
@@ -188,7 +190,10 @@ class RegistryClient:
         self, payload: Path | str, manifest: AdapterManifest | Mapping[str, Any]
     ) -> AdapterManifest:
         """Publish ``payload`` with ``manifest`` (v2); ``checksum_sha256`` is computed if absent.
-        The stored manifest; :meth:`publish` also tells whether the version is new."""
+
+        ``rank`` and ``target_modules`` are read from the payload's LoRA tensors (PEFT's names)
+        where the manifest leaves them out. The stored manifest; :meth:`publish` also tells
+        whether the version is new."""
         return self.publish(payload, manifest).manifest
 
     def publish(
@@ -208,6 +213,7 @@ class RegistryClient:
             document.pop(field, None)
         check_document(document)  # text that cannot be sent (a lone surrogate), as the hub would
         check_card(document)  # before hashing or sending a byte
+        _fill_lora_facts(document, path)
         document.setdefault("manifest_version", 2)
         if not document.get("checksum_sha256"):
             with progress("hashing", size, self._progress) as advance:
@@ -503,3 +509,19 @@ def _header_digests(headers: httpx.Headers) -> list[tuple[str, str]]:
             except (binascii.Error, ValueError):
                 found.append((f"{header} header", "unparseable"))
     return found
+
+
+def _fill_lora_facts(document: dict[str, Any], payload: Path) -> None:
+    """``rank`` and ``target_modules`` read from the payload's LoRA tensors where the manifest
+    leaves them out (the adapter page's PEFT lines use them); a file whose header cannot be
+    read is left to the hub, which refuses it with the reason."""
+    if "rank" in document and "target_modules" in document:
+        return
+    try:
+        rank, modules = lora_facts(payload)
+    except (HubError, OSError):
+        return
+    if rank is not None:
+        document.setdefault("rank", rank)
+    if modules:
+        document.setdefault("target_modules", modules)
