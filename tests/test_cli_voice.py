@@ -384,3 +384,23 @@ def test_the_generator_says_its_version() -> None:
     assert f"generator {GENERATOR_VERSION}" in (
         ROOT / "generated/provcat_catalog/__init__.py"
     ).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("blocked", ["yaml", "jinja2"])
+def test_the_generator_without_its_extra_names_the_extra(blocked: str, tmp_path: Path) -> None:
+    """Found by a tester: after `pip install .` (no `generate` extra), `python -m generator`
+    ended in a ModuleNotFoundError traceback, where a provcat command names its extra."""
+    code = (
+        "import runpy, sys\n"
+        "sys.modules[sys.argv[1]] = None\n"
+        "sys.argv[1:] = ['build', '--no-cache', '--out', sys.argv[2]]\n"
+        "runpy.run_module('generator', run_name='__main__', alter_sys=True)\n"
+    )
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-c", code, blocked, str(out)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"python -m generator: needs the package '{blocked}'")
+    assert "'generate' extra" in done.stderr
