@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli import refuse_out
+from generator.cli import refuse_out, usage_error
 
 if TYPE_CHECKING:
     import http.server
@@ -46,7 +46,7 @@ SCHEMA = ROOT / "schemas" / "catalog.schema.json"
 def site(source: Path, out: Path, fmt: str, serve: bool, port: int) -> None:
     """Build the static catalog site (HTML, no JavaScript build step) from catalog.json."""
     # the port is taken first: one in use is said at once, before the build
-    server = _bind(out, port) if serve else None
+    server = _bind(out, port, fmt) if serve else None
     with server if server is not None else contextlib.nullcontext():
         _build(source, out, fmt)
         if server is not None:
@@ -88,9 +88,10 @@ def _build(source: Path, out: Path, fmt: str) -> None:
         click.echo(f"Open {(out / 'index.html').resolve().as_uri()}")
 
 
-def _bind(root: Path, port: int) -> http.server.ThreadingHTTPServer:
+def _bind(root: Path, port: int, fmt: str) -> http.server.ThreadingHTTPServer:
     """A server of ``root`` on 127.0.0.1 only (the standard library's static file server), its
-    port bound; a port it cannot have is a usage error (exit 2) saying what to do."""
+    port bound; a port it cannot have is a usage error (exit 2, ``PortUnavailable`` in JSON)
+    saying what to do."""
     import functools
     import http.server
 
@@ -113,7 +114,7 @@ def _bind(root: Path, port: int) -> http.server.ThreadingHTTPServer:
             why = (
                 f"cannot serve on 127.0.0.1 port {port}: {exc.strerror or exc}; try another --port"
             )
-        raise click.UsageError(f"{why}; nothing was built") from None
+        usage_error("PortUnavailable", f"{why}; nothing was built", fmt)
 
 
 def _serve(server: http.server.ThreadingHTTPServer, root: Path) -> None:

@@ -152,6 +152,26 @@ def test_serve_on_a_port_in_use_is_a_usage_error_naming_the_port(tmp_path: Path)
     assert not (tmp_path / "site").exists()
 
 
+def test_serve_on_a_port_in_use_is_json_with_format_json(tmp_path: Path) -> None:
+    """Found by a new user: the refusal was click's text on stderr under --format json."""
+    import json
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["site", "--from", str(BUNDLED_JSON), "--out", str(tmp_path / "site")]
+        result = CliRunner().invoke(
+            main, [*args, "--serve", "--port", str(port), "--format", "json"]
+        )
+    assert result.exit_code == 2, result.output
+    answer = json.loads(result.stdout)
+    assert (answer["ok"], answer["error"]) == (False, "PortUnavailable")
+    assert f"port {port} of 127.0.0.1 is already in use" in answer["message"]
+    assert not (tmp_path / "site").exists()
+
+
 def test_the_code_lines_of_every_bundled_model_page_run(tmp_path: Path) -> None:
     """Every Python line a bundled model's page shows runs as shown (a retired model's
     get_model raises ModelRetired, as its page says)."""
