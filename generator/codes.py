@@ -600,6 +600,38 @@ _CODES = (
         "a provider's tool_schema_target names no file in catalog/schema-targets/",
         "use the id of a schema target",
     ),
+    # a schema target's probe against the model inventory (generator/target_probes.py)
+    Code(
+        "unknown_probe_provider",
+        "error",
+        "targets",
+        "a schema target's probe.provider names no provider of the catalog",
+        "write the key or an alias of the provider whose API the probe calls (catalog/providers/)",
+    ),
+    Code(
+        "unknown_probe_model",
+        "error",
+        "targets",
+        "a schema target's probe.default_model names no model (by id or alias) of its "
+        "probe.provider's inventory",
+        "write an id or alias listed under the provider's `models:` (a cheap, current one), or "
+        "add the model there",
+    ),
+    Code(
+        "retired_probe_model",
+        "error",
+        "targets",
+        "a schema target's probe.default_model names a model that is retired (as of the check "
+        "date)",
+        "write the model's successor, or another current model of the provider, as default_model",
+    ),
+    Code(
+        "deprecated_probe_model",
+        "warning",
+        "targets",
+        "a schema target's probe.default_model names a deprecated model",
+        "write the model's successor as default_model before the shutdown date",
+    ),
     # endpoint implementations: an endpoint's own class or a runtime protocol (provcat.endpoints.protocols)
     Code(
         "class_and_protocol",

@@ -26,7 +26,7 @@ from generator.prices_check import price_change_days, price_problems
 from provcat.catalog.keys import canonical_key
 from provcat.models.lifecycle import parse_day, state
 
-__all__ = ["Summary", "Use", "judge", "summarize"]
+__all__ = ["Listed", "Summary", "Use", "judge", "standing", "summarize"]
 
 _DATES = ("release_date", "deprecation_date", "shutdown_date")  # in this order
 # the dates that may be a month (YYYY-MM); the others are days (the schema's patterns)
@@ -57,13 +57,39 @@ class Use(NamedTuple):
     price_changes: tuple[str, ...] = ()  # the days its price schedule changes, sorted
 
 
+class Listed(NamedTuple):
+    """A listed model as other files may name it (a schema target's probe): its id, aliases
+    and lifecycle facts."""
+
+    id: str
+    aliases: tuple[str, ...]
+    status: str | None
+    deprecation_date: str | None
+    shutdown_date: str | None
+    successor: str | None
+    tool_call: bool | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """One provider's inventory checks without the day: its problems and the models it uses
-    (kept in every provider's cache entry)."""
+    """One provider's inventory checks without the day: its problems, the models it uses and
+    the models it lists (kept in every provider's cache entry)."""
 
     problems: tuple[Diagnostic, ...]
     uses: tuple[Use, ...]
+    models: tuple[Listed, ...] = ()
+
+    def find(self, name: str) -> Listed | None:
+        """The listed model ``name`` spells, by id or alias (compared as keys are), or None;
+        ids win over aliases, as in the provider's own checks."""
+        canon = canonical_key(name)
+        for model in self.models:
+            if canonical_key(model.id) == canon:
+                return model
+        for model in self.models:
+            if any(canonical_key(a) == canon for a in model.aliases):
+                return model
+        return None
 
 
 def summarize(p: ProviderDecl) -> Summary:
@@ -79,7 +105,19 @@ def summarize(p: ProviderDecl) -> Summary:
     uses: list[Use] = []
     if p.models:
         out.extend(_uses(p, index, uses))
-    return Summary(tuple(out), tuple(uses))
+    listed = tuple(
+        Listed(
+            m.key.value,
+            tuple(a.value for a in m.aliases),
+            m.facts.get("status"),
+            m.facts.get("deprecation_date"),
+            m.facts.get("shutdown_date"),
+            m.facts.get("successor"),
+            m.facts.get("tool_call"),
+        )
+        for m in p.models
+    )
+    return Summary(tuple(out), tuple(uses), listed)
 
 
 def _keys(p: ProviderDecl, out: list[Diagnostic]) -> dict[str, ModelDecl]:
@@ -301,21 +339,35 @@ def judge(summary: Summary, as_of: date) -> Iterator[Diagnostic]:
                     "check the estimate and budget",
                 )
                 break
-        now = state(use.status, use.deprecation_date, use.shutdown_date, as_of)
-        instead = f"; its successor is '{use.successor}'" if use.successor else ""
-        if now == "retired":
-            since = f" since {use.shutdown_date}" if use.shutdown_date else ""
-            yield diag(
-                "retired_model_in_use",
-                use.loc,
-                f"{use.what} names '{use.model}', retired{since} (as of {as_of.isoformat()})"
-                f"{instead}",
+        try:
+            found = standing(
+                use.status, use.deprecation_date, use.shutdown_date, use.successor, as_of
             )
-        elif now == "deprecated":
-            shutdown = use.shutdown_date
-            until = f", shut down on {shutdown}" if shutdown else ", no shutdown date announced"
-            yield diag(
-                "deprecated_model_in_use",
-                use.loc,
-                f"{use.what} names '{use.model}', deprecated{until}{instead}",
-            )
+        except ValueError:  # a date that is no day: reported as invalid_date by _dates
+            continue
+        if found is not None:
+            now, said = found
+            code = "retired_model_in_use" if now == "retired" else "deprecated_model_in_use"
+            yield diag(code, use.loc, f"{use.what} names '{use.model}', {said}")
+
+
+def standing(
+    status: str | None,
+    deprecation_date: str | None,
+    shutdown_date: str | None,
+    successor: str | None,
+    as_of: date,
+) -> tuple[str, str] | None:
+    """``("retired" | "deprecated", what to say of it)`` for a model that is no longer current
+    as of ``as_of``, or None for a current one."""
+    now = state(status, deprecation_date, shutdown_date, as_of)
+    instead = f"; its successor is '{successor}'" if successor else ""
+    if now == "retired":
+        since = f" since {shutdown_date}" if shutdown_date else ""
+        return now, f"retired{since} (as of {as_of.isoformat()}){instead}"
+    if now == "deprecated":
+        until = (
+            f", shut down on {shutdown_date}" if shutdown_date else ", no shutdown date announced"
+        )
+        return now, f"deprecated{until}{instead}"
+    return None

@@ -23,6 +23,7 @@ from generator.schema_check import check, check_schema_reference
 from generator.snapshot import Part, PartText, inventory_part, part_text
 from generator.snapshot import build as build_snapshot
 from generator.target_files import load as load_targets
+from generator.target_probes import check_probes
 from generator.target_records import records
 from generator.targets import provider_targets
 from generator.targets import validate as validate_targets
@@ -146,11 +147,15 @@ def _run(
     parts: dict[str, Part | None] = {}
     pages: dict[str, dict[str, str]] = {}
     texts: dict[str, PartText] = {}
+    unread: set[str] = set()  # providers whose files failed their schema check (or loading)
     for path in files:
         read = read_provider(path, display_path(path, base), source, cache)
         problems.extend(read.found)
+        if read.summary is None:
+            unread.add(canonical_key(path.stem))
         if read.decl is not None and read.summary is None:
             partial.append(read.decl)
+            unread.update(canonical_key(k.value) for k in (read.decl.key, *read.decl.aliases))
         elif read.decl is not None and read.summary is not None:
             decls.append(read.decl)
             summaries.append(read.summary)
@@ -169,6 +174,7 @@ def _run(
     problems.extend(found)
     target_problems = validate_targets(targets, broken)
     problems.extend(target_problems)
+    problems.extend(check_probes(targets, zip(decls, summaries, strict=True), unread, day))
     target_ids = {t.id for t in targets}
     # a file with schema errors names its targets too: a misspelt one is reported in this run
     named = [*decls, *partial]

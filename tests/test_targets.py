@@ -344,3 +344,189 @@ def test_bundled_targets_cover_every_provider() -> None:
     assert ids == set(TARGETS)
     for path in sorted((ROOT / "catalog" / "schema-targets").glob("*.yaml")):
         assert path.read_text(encoding="utf-8").startswith(TARGET_LINE), path
+
+
+# a probe as `provcat tool probe` reads it; its model is checked against probe.provider's models
+PROBE = """probe:
+  sdk_module: demo_sdk
+  sdk_client: Client
+  provider: alpha
+  default_model: alpha-1
+  api_key_envs: [ALPHA_API_KEY]
+  method: [tools, create]
+  request: {model: $model, tools: [$tool]}
+  tool_calls: {at: [calls, "*"], name: [name], arguments: [arguments]}
+"""
+PROBE_CODES = {
+    "unknown_probe_provider",
+    "unknown_probe_model",
+    "retired_probe_model",
+    "deprecated_probe_model",
+}
+
+
+def _probing(ws: Workspace, **fields: str) -> Path:
+    """demo.yaml with a probe (``fields`` replace its values) and where each value starts."""
+    probe = PROBE
+    for name, value in fields.items():
+        start = probe.index(f"  {name}: ")
+        end = probe.index("\n", start)
+        probe = probe[:start] + f"  {name}: {value}" + probe[end:]
+    return _write(ws, "demo.yaml", MINIMAL.replace("output:", probe + "output:", 1))
+
+
+def _at(path: Path, field: str) -> tuple[int, int]:
+    """(line, column) of the value of probe field ``field`` in ``path``, 1-based."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith(f"  {field}: "):
+            return number, len(f"  {field}: ") + 1
+    raise AssertionError(f"{field} not in {path}")
+
+
+def test_a_probe_model_its_provider_does_not_list_fails_the_build(workspace: Workspace) -> None:
+    """The default model of `provcat tool probe` must be a model the catalog knows: one its
+    provider's `models:` do not list is an error at the value, with a hint naming what to
+    write, and nothing is written."""
+    path = _probing(workspace, default_model="alpha-9")
+    line, column = _at(path, "default_model")
+    assert (line, column) == (14, 18)
+    run = workspace.fails(("unknown_probe_model", "demo.yaml", line, column))
+    (found,) = run.json["diagnostics"]
+    assert found["severity"] == "error"
+    assert found["message"] == (
+        "probe default_model of target 'demo' names model 'alpha-9', which alpha's models do "
+        "not list"
+    )
+    assert found["hint"] == (
+        "did you mean 'alpha-1'? Otherwise write an id or alias listed under alpha's `models:` "
+        "(current ones that call tools: alpha-1, vendor/alpha-2:7b), or add the model there"
+    )
+    text = workspace.run(fmt="text")
+    assert f"catalog/schema-targets/demo.yaml:{line}:{column}: error[unknown_probe_model]" in (
+        text.stderr
+    )
+
+
+def test_every_problem_of_the_probes_is_reported_in_one_run(workspace: Workspace) -> None:
+    _probing(workspace, default_model="alpha-9")
+    child = MINIMAL.split("rules:")[0].replace("id: demo", "id: demo-child") + "extends: demo\n"
+    probe = PROBE.replace("provider: alpha", "provider: nowhere")
+    _write(workspace, "demo-child.yaml", child.replace("output:", probe + "output:", 1))
+    run = workspace.run()
+    assert run.exit_code == 1
+    assert sorted(run.codes) == ["unknown_probe_model", "unknown_probe_provider"]
+
+
+@pytest.mark.parametrize(
+    ("provider", "model"),
+    [
+        ("alpha", "alpha-1"),  # the id
+        ("alpha", "alpha-one"),  # an alias of the model
+        ("al", '"vendor/alpha-2:7b"'),  # an alias of the provider
+    ],
+)
+def test_a_probe_model_named_by_id_or_alias_passes(
+    workspace: Workspace, provider: str, model: str
+) -> None:
+    _probing(workspace, provider=provider, default_model=model)
+    run = workspace.run()
+    assert run.exit_code == 0, run.stdout
+    assert not PROBE_CODES & set(run.codes)
+    text = (workspace.out / "provcat_catalog" / "targets.py").read_text(encoding="utf-8")
+    assert f"'provider': '{provider}'" in text
+
+
+def test_a_probe_provider_the_catalog_does_not_have(workspace: Workspace) -> None:
+    path = _probing(workspace, provider="alpah")
+    run = workspace.fails(("unknown_probe_provider", "demo.yaml", *_at(path, "provider")))
+    (found,) = run.json["diagnostics"]
+    assert "names provider 'alpah', which is no provider key or alias" in found["message"]
+    assert found["hint"] == "did you mean 'alpha'?"
+
+
+def test_a_probe_without_its_provider_is_refused_by_the_schema(workspace: Workspace) -> None:
+    _write(
+        workspace,
+        "demo.yaml",
+        MINIMAL.replace("output:", PROBE.replace("  provider: alpha\n", "") + "output:", 1),
+    )
+    assert _codes(workspace) == ["missing_field"]
+
+
+def test_a_probe_naming_a_provider_file_with_errors_gets_no_error_of_its_own(
+    workspace: Workspace,
+) -> None:
+    """The provider file's schema error fails the build; the probe naming it is not a second
+    problem (its models are not known until the file is fixed)."""
+    _probing(workspace, default_model="alpha-9")
+    workspace.edit("alpha.yaml", "display_name: Alpha", "display_name: Alpha\ndisplya: Alpha")
+    assert _codes(workspace) == ["unknown_field"]
+
+
+@pytest.mark.parametrize(
+    ("lifecycle", "code", "exit_code"),
+    [
+        ('status: retired, shutdown_date: "2026-01-15"', "retired_probe_model", 1),
+        ('status: deprecated, shutdown_date: "2026-09-01"', "deprecated_probe_model", 0),
+        ('deprecation_date: "2026-05-01"', "deprecated_probe_model", 0),  # announced by the day
+        ('shutdown_date: "2026-05-01"', "retired_probe_model", 1),  # the day has come
+    ],
+)
+def test_a_probe_model_that_is_no_longer_current(
+    workspace: Workspace, lifecycle: str, code: str, exit_code: int
+) -> None:
+    """Judged as of the check day, as request defaults are: retired is an error (nothing is
+    written), deprecated a warning; the hint names the successor."""
+    workspace.edit(
+        "alpha.yaml",
+        "vendor/alpha-2:7b: {context_window: 4096}",
+        f"vendor/alpha-2:7b: {{context_window: 4096, {lifecycle}, successor: alpha-1}}",
+    )
+    path = _probing(workspace, default_model='"vendor/alpha-2:7b"')
+    before = tree_bytes(workspace.out)
+    run = workspace.run("build", "--as-of", "2026-06-01")
+    assert run.exit_code == exit_code, run.stdout
+    (found,) = [d for d in run.json["diagnostics"] if d["code"] in PROBE_CODES]
+    assert found["code"] == code
+    assert (found["line"], found["column"]) == _at(path, "default_model")
+    assert found["hint"] == (
+        "write default_model: alpha-1 (its successor) or another current model of alpha"
+    )
+    if exit_code:
+        assert tree_bytes(workspace.out) == before
+    if "status:" not in lifecycle:  # by its dates alone: current before them
+        current = workspace.run("build", "--as-of", "2025-12-01")
+        assert current.exit_code == 0 and not PROBE_CODES & set(current.codes)
+
+
+def test_a_model_date_that_is_no_day_is_reported_not_a_crash(workspace: Workspace) -> None:
+    """A request default (alpha-1) and a probe naming a model whose shutdown date is no
+    calendar day: the date's invalid_date, no traceback from judging its lifecycle."""
+    workspace.edit(
+        "alpha.yaml",
+        "alpha-1: {aliases: [alpha-one], context_window: 8192}",
+        'alpha-1: {aliases: [alpha-one], context_window: 8192, shutdown_date: "2026-02-30"}',
+    )
+    _probing(workspace)
+    assert _codes(workspace) == ["invalid_date"]
+
+
+def test_bundled_probes_name_current_catalog_models() -> None:
+    """Every bundled target's probe names a model of its provider's inventory that is neither
+    retired nor deprecated today: the build reports none of the probe codes."""
+    from generator.pipeline import run
+
+    result = run(ROOT / "catalog")
+    assert result.ok
+    assert [d.as_text() for d in result.diagnostics if d.code in PROBE_CODES] == []
+    import yaml
+
+    for path in sorted((ROOT / "catalog" / "schema-targets").glob("*.yaml")):
+        probe = yaml.safe_load(path.read_text(encoding="utf-8")).get("probe")
+        if probe is not None:
+            models = yaml.safe_load(
+                (ROOT / "catalog" / "providers" / f"{probe['provider']}.yaml").read_text(
+                    encoding="utf-8"
+                )
+            )["models"]
+            assert probe["default_model"] in models, path.name

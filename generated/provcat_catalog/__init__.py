@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:84f44c8a30c19bba6895e35b5f7dac7d4bd9fe95a92fa6b2b269ff2e4fdbcb8d'
+FINGERPRINT: Final = 'sha256:a0c7f83c194c09e92bc7f02f7b56278c5e7829946b60db3782ccb0aeed1200a2'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -36,6 +36,11 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'checked': '`input_schema` must be an object schema with `type: "object"`.',
                 'change': 'none',
             },
+            {
+                'source': 'https://platform.claude.com/docs/en/about-claude/models/overview',
+                'checked': "The probe's default model: `claude-haiku-4-5` is not among the bundled `anthropic` provider's models, and the generator now refuses a probe model its provider does not list (`unknown_probe_model`). The models overview lists Claude Haiku 5.5 as the current Haiku, the lowest-priced current model (from $0.10 input, $0.50 output per million tokens); its migration guide (https://platform.claude.com/docs/en/models/haiku-5-5/migration-guide) gives its Claude API id, `claude-haiku-5-5`, which the `anthropic` inventory lists, active.",
+                'change': "The probe's default model is now `claude-haiku-5-5`, checked against the `anthropic` provider (`probe.provider`); `PROVCAT_ANTHROPIC_PROBE_MODEL` still picks another.",
+            },
         ),
         'api_key_env': 'ANTHROPIC_API_KEY',
         'extends': None,
@@ -69,7 +74,8 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         'probe': {
             'sdk_module': 'anthropic',
             'sdk_client': 'Anthropic',
-            'default_model': 'claude-haiku-4-5',
+            'provider': 'anthropic',
+            'default_model': 'claude-haiku-5-5',
             'model_env': 'PROVCAT_ANTHROPIC_PROBE_MODEL',
             'api_key_envs': ('ANTHROPIC_API_KEY',),
             'max_output_tokens': 1024,
@@ -307,6 +313,11 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'checked': '`transform_schema` of anthropic 2.14.0 (the pinned SDK): the keywords it keeps, the ten string formats, `minItems` 0 or 1, `oneOf` as `anyOf`.',
                 'change': 'none: the recorded differences (`pattern` and `default` kept, `title` dropped) still hold (tests/toolschema/test_sdk_rules.py).',
             },
+            {
+                'source': 'https://platform.claude.com/docs/en/about-claude/models/overview',
+                'checked': "The probe's default model: `claude-haiku-4-5` is not among the bundled `anthropic` provider's models, and the generator now refuses a probe model its provider does not list (`unknown_probe_model`). The models overview lists Claude Haiku 5.5 as the current Haiku, the lowest-priced current model (from $0.10 input, $0.50 output per million tokens); its migration guide (https://platform.claude.com/docs/en/models/haiku-5-5/migration-guide) gives its Claude API id, `claude-haiku-5-5`, which the `anthropic` inventory lists, active.",
+                'change': "The probe's default model is now `claude-haiku-5-5`, checked against the `anthropic` provider (`probe.provider`); `PROVCAT_ANTHROPIC_PROBE_MODEL` still picks another.",
+            },
         ),
         'api_key_env': 'ANTHROPIC_API_KEY',
         'extends': None,
@@ -328,7 +339,8 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         'probe': {
             'sdk_module': 'anthropic',
             'sdk_client': 'Anthropic',
-            'default_model': 'claude-haiku-4-5',
+            'provider': 'anthropic',
+            'default_model': 'claude-haiku-5-5',
             'model_env': 'PROVCAT_ANTHROPIC_PROBE_MODEL',
             'api_key_envs': ('ANTHROPIC_API_KEY',),
             'max_output_tokens': 1024,
@@ -911,6 +923,7 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         'probe': {
             'sdk_module': 'google.genai',
             'sdk_client': 'Client',
+            'provider': 'gemini',
             'default_model': 'gemini-3.8-flash',
             'model_env': 'PROVCAT_GEMINI_PROBE_MODEL',
             'api_key_envs': ('GEMINI_API_KEY', 'GOOGLE_API_KEY'),
@@ -1579,6 +1592,7 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         'probe': {
             'sdk_module': 'google.genai',
             'sdk_client': 'Client',
+            'provider': 'gemini',
             'default_model': 'gemini-3.8-flash',
             'model_env': 'PROVCAT_GEMINI_PROBE_MODEL',
             'api_key_envs': ('GEMINI_API_KEY', 'GOOGLE_API_KEY'),
@@ -1800,6 +1814,7 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             'sdk_module': 'openai',
             'sdk_client': 'OpenAI',
             'base_url': 'https://generativelanguage.googleapis.com/v1beta/openai/',
+            'provider': 'gemini',
             'default_model': 'gemini-3.8-flash',
             'model_env': 'PROVCAT_GEMINI_OPENAI_PROBE_MODEL',
             'api_key_envs': ('GEMINI_API_KEY', 'GOOGLE_API_KEY'),
@@ -2329,6 +2344,11 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'checked': "The function's `name` rule in openai 3.57.0 (a-z, A-Z, 0-9, `_`, `-`, at most 64), `description`, `parameters` and `strict`.",
                 'change': 'none',
             },
+            {
+                'source': 'https://developers.openai.com/api/docs/models/gpt-6-luna',
+                'checked': "The probe's default model: `gpt-5.6-luna` is not among the bundled `openai` provider's models, and the generator now refuses a probe model its provider does not list (`unknown_probe_model`). GPT-6 Luna, model id `gpt-6-luna`, is OpenAI's lowest-priced current model ($0.10 input, $0.50 output per million tokens), takes function tools on the Responses API, and is listed, active, in the `openai` inventory.",
+                'change': "The probe's default model is now `gpt-6-luna`, checked against the `openai` provider (`probe.provider`); `PROVCAT_OPENAI_PROBE_MODEL` still picks another.",
+            },
         ),
         'api_key_env': 'OPENAI_API_KEY',
         'extends': None,
@@ -2351,8 +2371,8 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'url': 'https://developers.openai.com/api/docs/api-reference/chat/create',
             },
             {
-                'title': 'gpt-5.6-luna',
-                'url': 'https://developers.openai.com/api/docs/models/gpt-5.6-luna',
+                'title': 'gpt-6-luna',
+                'url': 'https://developers.openai.com/api/docs/models/gpt-6-luna',
             },
             {
                 'title': 'Deprecations',
@@ -2362,7 +2382,8 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         'probe': {
             'sdk_module': 'openai',
             'sdk_client': 'OpenAI',
-            'default_model': 'gpt-5.6-luna',
+            'provider': 'openai',
+            'default_model': 'gpt-6-luna',
             'model_env': 'PROVCAT_OPENAI_PROBE_MODEL',
             'api_key_envs': ('OPENAI_API_KEY',),
             'max_output_tokens': 1024,
@@ -3080,6 +3101,11 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'checked': 'The strict-mode JSON Schema subset and limits, taken from the openai target.',
                 'change': "Through openai: new error `openai-chat/ref-with-sibling-keywords` (a `$ref` beside other keywords is written out, as openai-python's to_strict_json_schema does).",
             },
+            {
+                'source': 'https://developers.openai.com/api/docs/models/gpt-6-luna',
+                'checked': "The probe's default model, as for the openai target: `gpt-5.6-luna` is not among the `openai` provider's models; GPT-6 Luna (`gpt-6-luna`) is, active. Its model page says Chat Completions takes function calls from it only with `reasoning_effort` set to `none` (the model's default effort is `medium`).",
+                'change': "The probe's default model is now `gpt-6-luna`, checked against the `openai` provider (`probe.provider`), and the probe request sends `reasoning_effort: none`; `PROVCAT_OPENAI_CHAT_PROBE_MODEL` still picks another model (one that refuses `none` needs this request changed).",
+            },
         ),
         'api_key_env': 'OPENAI_API_KEY',
         'extends': 'openai',
@@ -3101,7 +3127,8 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         'probe': {
             'sdk_module': 'openai',
             'sdk_client': 'OpenAI',
-            'default_model': 'gpt-5.6-luna',
+            'provider': 'openai',
+            'default_model': 'gpt-6-luna',
             'model_env': 'PROVCAT_OPENAI_CHAT_PROBE_MODEL',
             'api_key_envs': ('OPENAI_API_KEY',),
             'max_output_tokens': 1024,
@@ -3111,6 +3138,7 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'messages': ({'role': 'user', 'content': '$prompt'},),
                 'tools': ('$tool',),
                 'max_completion_tokens': '$max_output_tokens',
+                'reasoning_effort': 'none',
             },
             'pin': {'tool_choice': {'type': 'function', 'function': {'name': '$name'}}},
             'tool_calls': {

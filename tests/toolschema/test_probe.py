@@ -50,7 +50,7 @@ def test_accepted_with_valid_arguments_null_meaning_omitted() -> None:
     client = Recorder(responses_call({"orderId": "o-1", "amount": None}))
     result = probe(FIXTURES["refund_order"], "openai", client=client)
     assert result.status == "accepted" and result.schema_accepted and result.tool_call_returned
-    assert result.arguments_valid is True and result.model == "gpt-5.6-luna"
+    assert result.arguments_valid is True and result.model == "gpt-6-luna"
     (call,) = client.calls
     assert call["tools"][0]["strict"] is True
     assert call["tool_choice"] == {"type": "function", "name": "refund_order"}
@@ -131,6 +131,7 @@ def test_anthropic_and_gemini_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
     anthropic = Recorder({"content": [block], "stop_reason": "tool_use"})
     result = probe(FIXTURES["refund_order"], "anthropic", client=anthropic)
     assert result.status == "accepted" and result.arguments_valid is True
+    assert result.model == "claude-haiku-5-5"  # a model of the anthropic provider's inventory
     assert anthropic.calls[0]["tool_choice"] == {"type": "tool", "name": "refund_order"}
     stopped = probe(
         FIXTURES["refund_order"],
@@ -164,6 +165,8 @@ def test_anthropic_and_gemini_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     result = probe(FIXTURES["refund_order"], "openai-chat", client=chat, model="gpt-x")
     assert result.arguments_valid is True and result.model == "gpt-x"
+    # gpt-6-luna, the default, calls functions on Chat Completions only with no reasoning
+    assert chat.calls[0]["reasoning_effort"] == "none"
 
 
 def test_gemini_json_schema_and_openai_compatibility_shapes(

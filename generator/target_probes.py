@@ -1,0 +1,123 @@
+"""Schema targets' probes against the model inventory.
+
+``provcat tool probe`` sends a tool to ``probe.default_model`` when the user names no model. That
+model must be one the catalog knows: an id or alias of the ``models:`` of the provider the probe
+calls (``probe.provider``, its key or an alias), and not retired as of the check day; a
+deprecated one is a warning. The same rule as for request defaults (generator.models_check), and
+like those only the lifecycle half depends on the day.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Set
+from datetime import date
+
+from generator.diagnostics import Diagnostic, diag
+from generator.model import ProviderDecl
+from generator.models_check import Listed, Summary, standing
+from generator.target_files import TargetDecl
+from provcat.catalog.keys import canonical_key, suggest
+
+__all__ = ["check_probes"]
+
+_SHOWN = 6  # current models a hint names at most
+
+
+def check_probes(
+    targets: Iterable[TargetDecl],
+    providers: Iterable[tuple[ProviderDecl, Summary]],
+    broken: Set[str],
+    as_of: date,
+) -> list[Diagnostic]:
+    """Every problem of the targets' probe models, all at once. ``providers`` are the provider
+    files that passed their schema check, with their inventory summaries; ``broken`` the
+    canonical spellings of providers whose files did not (a probe naming one is checked no
+    further: that file's own errors fail the build)."""
+    owner: dict[str, tuple[str, Summary]] = {}
+    for p, summary in providers:
+        for spelling in (p.key, *p.aliases):
+            owner.setdefault(canonical_key(spelling.value), (p.key.value, summary))
+    out: list[Diagnostic] = []
+    for decl in sorted(targets, key=lambda d: d.doc.file):
+        probe = decl.data.get("probe")
+        if not isinstance(probe, dict):
+            continue
+        named = str(probe["provider"])
+        if canonical_key(named) in broken:
+            continue
+        found = owner.get(canonical_key(named))
+        if found is None:
+            out.append(
+                diag(
+                    "unknown_probe_provider",
+                    decl.doc.loc(("probe", "provider")),
+                    f"probe of target '{decl.id}' names provider '{named}', which is no "
+                    "provider key or alias of the catalog",
+                    suggest(named, sorted({key for key, _ in owner.values()})),
+                )
+            )
+            continue
+        key, summary = found
+        out.extend(_model(decl, str(probe["default_model"]), key, summary, as_of))
+    return out
+
+
+def _model(
+    decl: TargetDecl, model: str, provider: str, summary: Summary, as_of: date
+) -> list[Diagnostic]:
+    what = f"probe default_model of target '{decl.id}'"
+    loc = decl.doc.loc(("probe", "default_model"))
+    listed = summary.find(model)
+    if listed is None:
+        return [
+            diag(
+                "unknown_probe_model",
+                loc,
+                f"{what} names model '{model}', which {provider}'s models do not list",
+                _unknown_hint(model, provider, summary, as_of),
+            )
+        ]
+    try:
+        found = standing(
+            listed.status, listed.deprecation_date, listed.shutdown_date, listed.successor, as_of
+        )
+    except ValueError:  # a date that is no day: the model's own invalid_date says so
+        return []
+    if found is None:
+        return []
+    now, said = found
+    instead = (
+        f"write default_model: {listed.successor} (its successor) or another current model "
+        f"of {provider}"
+        if listed.successor
+        else None
+    )
+    code = "retired_probe_model" if now == "retired" else "deprecated_probe_model"
+    return [diag(code, loc, f"{what} names '{model}', {said}", instead)]
+
+
+def _current(model: Listed, as_of: date) -> bool:
+    """Whether a probe could send tools to ``model`` now: not retired nor deprecated, and not
+    marked as unable to call tools."""
+    if model.tool_call is False:
+        return False
+    try:
+        return (
+            standing(model.status, model.deprecation_date, model.shutdown_date, None, as_of) is None
+        )
+    except ValueError:
+        return False
+
+
+def _unknown_hint(model: str, provider: str, summary: Summary, as_of: date) -> str:
+    """What to write instead: the closest listed spelling, and the provider's current models."""
+    names = [n for m in summary.models for n in (m.id, *m.aliases)]
+    close = suggest(model, names)
+    current = [m.id for m in summary.models if _current(m, as_of)]
+    shown = ", ".join(current[:_SHOWN]) + (", ..." if len(current) > _SHOWN else "")
+    listing = f" (current ones that call tools: {shown})" if current else ""
+    head = f"{close} Otherwise write" if close else "Write"
+    return (
+        f"{head} an id or alias listed under {provider}'s `models:`{listing}, "
+        "or add the model there"
+    )
