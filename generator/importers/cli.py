@@ -18,14 +18,21 @@ from typing import Any
 import click
 
 from generator.diagnostics import Diagnostic, counted, errors, ordered, render
-from generator.files import display_path
+from generator.files import display_path, skipped
 from generator.importers.merge import Change, maintained, merge_provider
 from generator.importers.model_facts import SOURCE_REPO
-from generator.importers.models_dev import HEADER, ImportedProvider, import_snapshot, provider_ids
+from generator.importers.models_dev import (
+    HEADER,
+    OPENAI_CHAT_TARGET,
+    ImportedProvider,
+    import_snapshot,
+    provider_ids,
+)
 from generator.importers.source import SourceError, open_snapshot
-from generator.importers.write import write_files
+from generator.importers.write import write_folders
 from generator.importers.yamlout import dump, splice_models
 from generator.loader import load_file
+from generator.target_files import FOLDER as TARGETS_FOLDER
 
 IMPORTED_MARK = "# Imported from models.dev"
 # what the last import wrote, per provider, beside the files it wrote (a dotfile: the build
@@ -36,6 +43,9 @@ RECORD_ABOUT = (
     "re-import keeps the values maintainers changed (docs/big-catalog.md). Keep it with the files."
 )
 SHOWN_CHANGES = 40  # changes listed in the text summary without --verbose
+# the bundled catalog (`generator build`'s default): its schema targets are provcat's own rules,
+# each citing the vendor's page, not models.dev's; a new catalog gets a copy of them
+BUNDLED_CATALOG = Path(__file__).resolve().parent.parent.parent / "catalog"
 
 
 @click.group("import")
@@ -85,6 +95,26 @@ def _record_text(providers: dict[str, Any]) -> str:
         )
         + "\n"
     )
+
+
+def _bundled_targets(bundled: Path) -> dict[str, bytes]:
+    """The bundled catalog's schema-target files, name -> bytes (copied byte for byte)."""
+    folder = bundled / TARGETS_FOLDER
+    if not folder.is_dir():
+        return {}
+    return {
+        path.name: path.read_bytes()
+        for path in sorted(folder.glob("*.yaml"), key=lambda p: p.name)
+        if not skipped(path.name) and path.is_file()
+    }
+
+
+def _target_ids(folder: Path) -> set[str]:
+    """The schema targets a catalog's ``schema-targets/`` holds (a target's id is its file's
+    stem: ``target_file_name_mismatch``)."""
+    if not folder.is_dir():
+        return set()
+    return {p.stem for p in folder.glob("*.yaml") if not skipped(p.name)}
 
 
 def _select(providers: list[ImportedProvider], selected: tuple[str, ...]) -> list[ImportedProvider]:
@@ -195,7 +225,17 @@ def models_dev(
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise click.UsageError(f"the snapshot has no provider {source!r}{hint}")
     only = frozenset(s.partition("=")[0] for s in selected) if selected else None
-    result = import_snapshot(snap, only)
+    # A catalog without schema targets gets the bundled ones; a folder that is there (even
+    # empty) is the maintainers' and is never written. --models-only creates no file.
+    targets_folder = into / TARGETS_FOLDER
+    new_targets: dict[str, bytes] = {}
+    if not models_only and not (targets_folder.exists() or targets_folder.is_symlink()):
+        new_targets = _bundled_targets(BUNDLED_CATALOG)
+    # the target of the endpoints the import makes, where the catalog will have it
+    has_target = OPENAI_CHAT_TARGET in (
+        _target_ids(targets_folder) | {Path(name).stem for name in new_targets}
+    )
+    result = import_snapshot(snap, only, OPENAI_CHAT_TARGET if has_target else None)
     if selected:
         result.providers = _select(result.providers, selected)
     folder = into / "providers"
@@ -236,7 +276,7 @@ def models_dev(
                 "source's values replace the files' and it is written anew",
                 err=True,
             )
-    texts: dict[str, str | None] = {}
+    texts: dict[str, str | bytes | None] = {}
     changes: list[Change] = []
     imported = set()
     inventory = 0  # files written with no endpoints, only models (`inventory_only:`)
@@ -282,11 +322,14 @@ def models_dev(
         old_record = path_record.read_text(encoding="utf-8") if path_record.is_file() else None
         if new_record != old_record:
             texts[RECORD_NAME] = new_record
+    writes: dict[Path, dict[str, str | bytes | None]] = {folder: texts}
+    if new_targets:
+        writes[targets_folder] = dict(new_targets)
     try:
-        write_files(folder, texts)
+        write_folders(writes)
     except OSError as exc:
         raise click.ClickException(
-            f"cannot write {folder}: {exc}; no file of it was changed (check the disk and the "
+            f"cannot write {into}: {exc}; no file of it was changed (check the disk and the "
             "folder's permissions, then run the import again)"
         ) from exc
     skipped = sum(1 for c in changes if c.kind == "skipped" and c.field is None)
@@ -302,7 +345,19 @@ def models_dev(
         "models_kept": sum(1 for c in changes if c.kind == "kept" and c.model and not c.field),
         "files_written": sum(1 for n, t in texts.items() if t is not None and n != RECORD_NAME),
         "files_removed": sum(1 for t in texts.values() if t is None),
+        "schema_targets_copied": len(new_targets),
     }
+    targets: dict[str, Any] | None = None
+    if not models_only:  # --models-only leaves everything but `models:` as it is
+        targets = {
+            "folder": str(targets_folder),
+            # the bundled files copied into a catalog that had no schema-targets/ folder
+            "copied": sorted(new_targets),
+            # what the import gives a provider with an openai-chat endpoint (None: the catalog
+            # has no such target, so none)
+            "tool_schema_target": OPENAI_CHAT_TARGET if has_target else None,
+            "endpoints": sum(1 for p in result.providers if p.protocol is not None),
+        }
     _print(
         fmt,
         ordered(result.diagnostics),
@@ -311,6 +366,7 @@ def models_dev(
         written=True,
         verbose=verbose,
         models_only=models_only,
+        targets=targets,
     )
 
 
@@ -323,6 +379,7 @@ def _print(
     written: bool,
     verbose: bool = False,
     models_only: bool = False,
+    targets: dict[str, Any] | None = None,
 ) -> None:
     if fmt == "json":
         payload = {
@@ -332,6 +389,7 @@ def _print(
             "totals": totals,
             "summary": _summary(changes),
             "changes": [c.as_json() for c in changes],
+            "schema_targets": targets,
         }
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
         return
@@ -392,6 +450,8 @@ def _print(
         more.append(f"{totals['models_skipped']} more skipped")
     if more:
         models += f" ({'; '.join(more)}; listed above)"
+    if targets is not None:
+        _print_targets(targets)
     if models_only:  # the files keep everything above `models:`, endpoints included
         what = f"refreshed the models of {totals['providers']} providers: {models}"
     else:
@@ -403,3 +463,32 @@ def _print(
         f"provcat: {what}; {counted(totals['files_written'], 'file')} written, "
         f"{totals['files_removed']} removed; changes: {'; '.join(parts) or 'none'}."
     )
+
+
+def _print_targets(targets: dict[str, Any]) -> None:
+    """What the import did about the catalog's schema targets: nothing to say on a re-import
+    into a catalog that has them."""
+    folder = targets["folder"].rstrip("/") + "/"
+    copied = targets["copied"]
+    target = targets["tool_schema_target"]
+    if copied:
+        ids = ", ".join(sorted(Path(name).stem for name in copied))
+        given = (
+            f"; the providers with an {target} endpoint get tool_schema_target: {target}"
+            if target is not None
+            else ""
+        )
+        click.echo(
+            f"provcat: copied the bundled catalog's {counted(len(copied), 'schema target')} "
+            f"({ids}) into {folder}: provcat's tool-schema rules, not models.dev's{given}. A "
+            "re-import leaves that folder as you keep it."
+        )
+    if target is None and targets["endpoints"]:
+        n = targets["endpoints"]
+        get = "gets" if n == 1 else "get"
+        click.echo(
+            f"provcat: {folder} has no {OPENAI_CHAT_TARGET} schema target, so the "
+            f"{counted(n, 'provider')} with an {OPENAI_CHAT_TARGET} endpoint {get} no "
+            f"tool_schema_target; copy catalog/schema-targets/{OPENAI_CHAT_TARGET}.yaml into it "
+            "and import again to give them one."
+        )

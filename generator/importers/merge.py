@@ -10,9 +10,13 @@ wrote, is a maintainer's: it is kept, and listed as ``kept`` with the source's v
 imported before it existed, ``--models-only``), the source's value replaces the file's and a
 value the source does not give is kept.
 
+The tool-schema target the import gives a provider with an ``openai-chat`` endpoint is taken the
+same way, except that without a record a target in the file is the maintainer's (no import wrote
+one before the record existed), so it stays.
+
 Everything else in the file is the maintainers' and is kept as it is: model aliases, lifecycle
 dates, successors, ``points_to``, notes, ``reviewed_at``; provider aliases, description, policy,
-endpoints they edited, tool-schema target.
+endpoints they edited.
 
 ``status`` is shared (``SHARED_MODEL_FIELDS``): the importer writes the source's value and records
 what it wrote under the model's ``imported:``. A re-import replaces a value that still equals
@@ -36,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.importers.model_facts import MODEL_FIELDS
+from generator.importers.models_dev import OPENAI_CHAT_TARGET
 from provcat.catalog.keys import canonical_key
 
 SHARED_MODEL_FIELDS = ("status",)
@@ -328,11 +333,20 @@ def maintained(doc: dict[str, Any], record: dict[str, Any] | None) -> str | None
     if record is not None:
         edited = [
             k
-            for k in ("display_name", "docs_url", "inventory_only", "defaults", "endpoints")
+            for k in (
+                "display_name",
+                "docs_url",
+                "tool_schema_target",
+                "inventory_only",
+                "defaults",
+                "endpoints",
+            )
             if doc.get(k) is not None and doc.get(k) != record.get(k)
         ]
     else:
         edited = [k for k in ("defaults",) if set(doc.get(k) or {}) - set(SOURCE_DEFAULTS)]
+        if doc.get("tool_schema_target") not in (None, OPENAI_CHAT_TARGET):
+            edited.append("tool_schema_target")
         if doc.get("endpoints") not in (None, IMPORTED_ENDPOINTS):
             edited.append("endpoints")
     if edited:
@@ -351,7 +365,16 @@ def maintained(doc: dict[str, Any], record: dict[str, Any] | None) -> str | None
 
 
 _IMPORTED_PROVIDER_KEYS = frozenset(
-    {"provider", "display_name", "docs_url", "inventory_only", "defaults", "endpoints", "models"}
+    {
+        "provider",
+        "display_name",
+        "docs_url",
+        "tool_schema_target",
+        "inventory_only",
+        "defaults",
+        "endpoints",
+        "models",
+    }
 )
 
 
@@ -434,6 +457,25 @@ def merge_provider(
     if gains_endpoints and "endpoints" not in old:
         merged["endpoints"] = new["endpoints"]
         changes.append(Change(key, None, "endpoints", "added", None, new["endpoints"]))
+    # the target the import gives its endpoint: none where a maintainer keeps the provider
+    # inventory only; without a record, a target in the file is the maintainer's (no earlier
+    # import wrote one), so it is kept
+    target = new.get("tool_schema_target")
+    if new.get("endpoints") and not merged.get("endpoints"):
+        target = None
+    value = take(
+        key,
+        None,
+        "tool_schema_target",
+        old.get("tool_schema_target"),
+        target,
+        None if record is None else record.get("tool_schema_target"),
+        changes,
+    )
+    if value is None:
+        merged.pop("tool_schema_target", None)
+    else:
+        merged["tool_schema_target"] = value
     if "endpoints" in merged:
         defaults = dict(old.get("defaults", {}))
         recorded_defaults = (record or {}).get("defaults") or {}

@@ -3,7 +3,8 @@
 What the source owns is mapped field by field (:mod:`generator.importers.model_facts`); what it says
 wrong is reported with its file position and left out, so the imported catalog builds clean.
 A provider whose API is OpenAI's chat completions API (``OPENAI_CHAT_NPM``) at a stated base URL
-gets an ``openai-chat`` endpoint; any other is imported as inventory only, with the reason in
+gets an ``openai-chat`` endpoint and the tool-schema target the bundled catalog gives such a
+provider (``OPENAI_CHAT_TARGET``); any other is imported as inventory only, with the reason in
 ``inventory_only``. What the catalog cannot hold (a model's own API, see ``own_api``; the fields
 ``ModelMapper`` leaves out) is warned about, never dropped silently.
 """
@@ -21,6 +22,7 @@ from generator.importers.source import Snapshot
 
 __all__ = [
     "HEADER",
+    "OPENAI_CHAT_TARGET",
     "ImportResult",
     "ImportedProvider",
     "import_snapshot",
@@ -35,6 +37,12 @@ OPENAI_COMPATIBLE_NPM = "@ai-sdk/openai-compatible"
 # protocol openai-chat on the same base URL). Any other package gets no endpoint: the import
 # cannot tell from a package name which API it speaks.
 OPENAI_CHAT_NPM = frozenset({OPENAI_COMPATIBLE_NPM, "@openrouter/ai-sdk-provider"})
+# The tool-schema target of a provider the import gives an `openai-chat` endpoint: the bundled
+# catalog's for every OpenAI-compatible vendor it lists (cerebras, deepinfra, deepseek,
+# fireworks, groq, mistral, openrouter, together, xai, ...: catalog/providers/*.yaml). Its rules
+# are provcat's (catalog/schema-targets/openai-chat.yaml), which the import copies into a new
+# catalog (generator.importers.cli).
+OPENAI_CHAT_TARGET = "openai-chat"
 _ENV = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _URL = re.compile(r"^https?://[^\s]+$")
 
@@ -129,9 +137,14 @@ def provider_ids(snap: Snapshot) -> list[str]:
     )
 
 
-def import_snapshot(snap: Snapshot, only: frozenset[str] | None = None) -> ImportResult:
+def import_snapshot(
+    snap: Snapshot,
+    only: frozenset[str] | None = None,
+    tool_schema_target: str | None = OPENAI_CHAT_TARGET,
+) -> ImportResult:
     """Map every provider of the snapshot (or those in ``only``); every source defect becomes a
-    diagnostic."""
+    diagnostic. A provider given an ``openai-chat`` endpoint gets ``tool_schema_target`` (None:
+    none, for a catalog without that target)."""
     result = ImportResult(commit=_commit(snap))
     reader = Reader(snap, result.diagnostics)
     if result.commit is None:  # said once, not once per model
@@ -167,6 +180,8 @@ def import_snapshot(snap: Snapshot, only: frozenset[str] | None = None) -> Impor
             document["docs_url"] = doc_url
         settings, reason = _provider_api(key, info)
         if settings is not None:
+            if tool_schema_target is not None:
+                document["tool_schema_target"] = tool_schema_target
             document["defaults"] = settings
             document["endpoints"] = {
                 "chat/completions": {"aliases": ["chat"], "type": "api", "protocol": "openai-chat"}

@@ -39,6 +39,7 @@ from provcat.toolschema.targets import (
     UnknownTargetError,
     get_target,
     list_targets,
+    no_targets_message,
     target_for_provider,
 )
 from provcat.toolschema.types import CompileResult, Diagnostic
@@ -124,6 +125,8 @@ def _targets(
             return [target_for_provider(provider, endpoint)]
         if not spec or spec.strip() == "all":
             found = list_targets()
+            if not found:  # every target of none: not a clean result, an input error
+                raise UnknownTargetError(no_targets_message())
             return [t for t in found if t.probe is not None] if hosted else found
         ids = [s.strip() for s in spec.split(",") if s.strip()]
         return [get_target(i) for i in sorted(set(ids))]

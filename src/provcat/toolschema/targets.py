@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -16,6 +17,7 @@ __all__ = [
     "UnknownTargetError",
     "get_target",
     "list_targets",
+    "no_targets_message",
     "target_for_provider",
     "target_ids",
 ]
@@ -140,6 +142,20 @@ def _endpoint_targets() -> dict[str, str]:
     return dict(ENDPOINT_TARGETS)
 
 
+def no_targets_message() -> str:
+    """What to do about a snapshot that holds no schema targets at all (a catalog built from a
+    folder without ``schema-targets/``): where that snapshot is, and how to give it the targets."""
+    import provcat_catalog
+
+    where = os.path.dirname(os.path.abspath(provcat_catalog.__file__ or "provcat_catalog"))
+    source = getattr(provcat_catalog, "SOURCE", None)
+    built = f" ({source})" if isinstance(source, str) and source else ""
+    return (
+        f"the catalog at {where} has no schema targets: copy catalog/schema-targets/ into the "
+        f"catalog it was built from{built} and build again"
+    )
+
+
 def target_ids() -> list[str]:
     """Every target id, sorted by code point."""
     return sorted(_registry())
@@ -161,6 +177,10 @@ def get_target(target: str | Target) -> Target:
     if isinstance(target, Target):
         return target
     if target not in registry:
+        if not registry:
+            raise UnknownTargetError(
+                f"unknown tool-schema target {target!r}: {no_targets_message()}"
+            )
         hint = suggest(str(target).strip().casefold(), registry)  # ids are lower case
         raise UnknownTargetError(
             f"unknown tool-schema target {target!r}"
@@ -188,7 +208,10 @@ def target_for_provider(provider: str, endpoint: str | None = None) -> Target:
         if own is not None:
             return get_target(own)
     if key not in mapping:
-        raise UnknownTargetError(f"provider {provider!r} has no tool_schema_target in the catalog")
+        why = f": {no_targets_message()}" if not _registry() else ""
+        raise UnknownTargetError(
+            f"provider {provider!r} has no tool_schema_target in the catalog{why}"
+        )
     return get_target(mapping[key])
 
 
