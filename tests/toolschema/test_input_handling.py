@@ -99,6 +99,32 @@ def test_a_tool_edited_after_a_compile_is_counted_anew() -> None:
     assert "openai/too-many-enum-values" in {d.code for d in check(raw, "openai")}
 
 
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("key", [1, None, (1, 2)])
+def test_a_schema_key_that_is_no_string_is_refused_as_such(target: str, key: Any) -> None:
+    # found by a tester: `properties: {1: ...}` raised TypeError (object of type 'int' has no
+    # len(), or expected string) from inside the compiler, for every target
+    raw = tool({"type": "object", "properties": {key: {"type": "string"}}})
+    with pytest.raises(InvalidToolError, match="a key of the schema is not a string"):
+        compile_tool(raw, target)
+    with pytest.raises(InvalidToolError, match="JSON object keys are strings"):
+        check(raw, target)
+
+
+def test_one_subschema_object_used_at_two_places_is_judged_at_each() -> None:
+    # found by a tester: the same dict under `properties` and under `items` hid the header that
+    # `items` makes unreachable; equal JSON must get the same verdict whatever objects hold it
+    header = {"type": "string", "x-mcp-header": "X-Region"}
+    shared = tool(obj(region=header, many={"type": "array", "items": header}))
+    copied = json.loads(json.dumps(shared))
+    codes = [(d.code, d.path) for d in check(shared, "mcp")]
+    assert codes == [(d.code, d.path) for d in check(copied, "mcp")]
+    assert (
+        "mcp/x-mcp-header-unreachable",
+        'inputSchema.properties.many.items["x-mcp-header"]',
+    ) in (codes)
+
+
 def _measures(target: str) -> set[str]:
     return {trig["measure"] for _, trig in get_target(target).fires("limit")}
 

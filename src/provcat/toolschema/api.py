@@ -37,11 +37,17 @@ def _check(value: Any) -> _Checked:
     return _Checked(problems, None if problems else survey(value["inputSchema"]))
 
 
+# the largest tool (its marshal form) remembered: a bigger one is checked on every compile, so the
+# cache holds at most 1,024 x 64 KiB of keys, whatever tools it is given
+_REMEMBERED_BYTES = 64 * 1024
+
+
 @lru_cache(maxsize=1024)
 def _checked_of(key: bytes) -> _Checked:
     # a tool compiled again (the usual case: the same tools for several targets, or per request)
-    # is checked and surveyed once; the key is the tool's exact marshal form (types included), so
-    # an edited tool is checked anew, and the check reads the equal copy the key holds
+    # is checked and surveyed once; the key is the tool's marshal form (types included; version
+    # 2 writes no back-references, so equal content is one key), so an edited tool is checked
+    # anew, and the check reads the equal copy the key holds
     return _check(marshal.loads(key))
 
 
@@ -58,7 +64,8 @@ def _checked(tool: CanonicalTool | Mapping[str, Any]) -> tuple[CanonicalTool, Su
             [f"a tool must be a mapping or a CanonicalTool, not {type(tool).__name__}"]
         )
     try:
-        checked = _checked_of(marshal.dumps(value))
+        key = marshal.dumps(value, 2)
+        checked = _checked_of(key) if len(key) <= _REMEMBERED_BYTES else _check(value)
     except ValueError:  # not plain data (a Decimal, a set, ...), or nested past marshal's limit
         checked = _check(value)
         if checked.survey is not None and checked.survey.nesting <= MAX_NESTING:

@@ -282,6 +282,8 @@ def _diagnostic_fields(
     rule, values = payload
     texts = (rule.severity, rule.code, rule.message, rule.compile, rule.lossy, rule.docs_url)
     key = (texts, provider_id, tool_name, path, supported, tuple(values.items()))
+    if len(path) + len(tool_name) > _REMEMBERED_CHARS:  # long names: not worth remembering
+        return _rule_fields(rule, provider_id, tool_name, path, supported, values)
     try:
         hash(key)
     except TypeError:  # a value that cannot be a cache key: its fields, validated with the rest
@@ -289,7 +291,13 @@ def _diagnostic_fields(
     return _rule_diagnostic(*key)
 
 
-@lru_cache(maxsize=16_384)
+# the longest path (with the tool's name, or a transformation's detail) whose record is remembered
+# (``_rule_diagnostic``, ``_built``): the two caches hold at most 8,192 and 16,384 records of that
+# size, whatever names the tools give their properties
+_REMEMBERED_CHARS = 512
+
+
+@lru_cache(maxsize=8192)  # the findings of a thousand tools on one target
 def _rule_diagnostic(
     rule: tuple[str, str, str, str, bool, str],
     provider_id: str,
@@ -324,9 +332,11 @@ def _rule_fields(
         "code": rule.code,
         "message": fill(rule.message, provider_id, tool_name, path, values),
         "path": path,
-        "compile": _ability(
-            supported, rule.lossy, fill(rule.compile, provider_id, tool_name, path, values)
-        ),
+        "compile": {
+            "supported": supported,
+            "lossy": rule.lossy,
+            "detail": fill(rule.compile, provider_id, tool_name, path, values),
+        },
         "docs_url": rule.docs_url,
     }
 
@@ -365,7 +375,12 @@ def _transformations(
             key = (code, path, fill(detail, provider_id, tool_name, path, values), lossy)
         if key not in seen:
             seen.add(key)
-            built.append(payload if isinstance(payload, Transformation) else _built(*key))
+            if isinstance(payload, Transformation):
+                built.append(payload)
+            elif len(path) + len(key[2]) > _REMEMBERED_CHARS:  # long names: not remembered
+                built.append(_built.__wrapped__(*key))
+            else:
+                built.append(_built(*key))
     return built
 
 

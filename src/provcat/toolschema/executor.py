@@ -59,8 +59,8 @@ def run(tool: CanonicalTool, target: Target, surveyed: Survey | None = None) -> 
     """Check and compile ``tool`` for ``target`` (``surveyed``: the survey of its schema, when
     worked out already)."""
     rules = rules_for(target)
-    surveyed = surveyed or survey(tool.input_schema)
-    state = Run(rules, tool, surveyed.root, surveyed)
+    root = tool.input_schema
+    state = Run(rules, tool, root, surveyed or survey(root))
     if limits.too_deep(
         state,
         f"The input schema nests more than {MAX_NESTING} levels deep; "

@@ -11,6 +11,7 @@ from provcat.toolschema.core import (
     SEVERITY_RANK,
     DiagnosticRecord,
     TransformationRecord,
+    schema_nodes,
 )
 from provcat.toolschema.rules import Rules
 from provcat.toolschema.survey import Survey
@@ -38,11 +39,15 @@ class Run:
     int64_seen: set[str] = field(default_factory=set)  # ... and which keywords they were
     rename_rule: Rule | None = None  # the rule that renamed the root's ``definitions``
     inline_budget: int = 10_000  # references ``$ref`` inlining may still replace
+    walked: list[tuple[dict[str, Any], str, int]] | None = None  # ``nodes()``, once walked
 
     def nodes(self) -> list[tuple[dict[str, Any], str, int]]:
-        """Every subschema of the canonical schema with its path and depth, as the survey
-        listed them (:func:`~provcat.toolschema.core.schema_nodes`)."""
-        return self.survey.nodes
+        """Every subschema of the canonical schema with its path and depth
+        (:func:`~provcat.toolschema.core.schema_nodes`), walked once per run for all the rules
+        that read them."""
+        if self.walked is None:
+            self.walked = schema_nodes(self.root)
+        return self.walked
 
     def fire(self, rule: Rule, path: str, **values: Any) -> None:
         """Record that ``rule`` fired at ``path`` (its wording filled from ``values`` later)."""

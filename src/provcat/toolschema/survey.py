@@ -1,10 +1,9 @@
-"""What a tool's schema holds, whatever the target: its subschemas with their paths, how deeply
-it nests, whether it holds references, and the sizes the targets' ``limit`` rules bound.
+"""What a tool's schema holds, whatever the target: how deeply it nests, whether it holds
+references, and the sizes the targets' ``limit`` rules bound.
 
-None of it depends on the target, so it is worked out once and kept with the tool's input check
-(:mod:`provcat.toolschema.api`), beside the schema it was read from (an equal copy of the tool's:
-a run reads that one, so what the survey lists is what the run walks): a tool compiled again, for
-another target or on the next request, is not surveyed again.
+None of it depends on the target, so it is worked out in one pass and kept with the tool's
+input check (:mod:`provcat.toolschema.api`): a tool compiled again, for another target or on the
+next request, is not surveyed again.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from provcat.toolschema.core import (
     MAX_NESTING,
     SINGLE_SLOTS,
     json_nesting,
-    schema_nodes,
 )
 
 __all__ = ["Survey", "survey"]
@@ -35,17 +33,13 @@ _REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
 
 @dataclass(frozen=True, slots=True)
 class Survey:
-    """``root``: the schema surveyed; ``nodes``: every subschema with its path and depth (:func:`~provcat.toolschema.core.
-    schema_nodes`, read by the rules that look at each one); ``nesting``: how deeply the schema
-    nests as JSON (counting stops past ``MAX_NESTING``);
+    """``nesting``: how deeply the schema nests as JSON (counting stops past ``MAX_NESTING``);
     ``refs``: whether a subschema holds ``$ref``, ``$defs`` or ``definitions``; ``counts``: what
     the limit rules read (``properties``, ``depth`` with the root at 1, enum ``values``,
     ``largest_enum``, the ``chars`` of property and definition names, string enum values and
     string consts, the ``optional`` properties their object's ``required`` leaves out, and the
     ``unions``)."""
 
-    root: dict[str, Any]
-    nodes: list[tuple[dict[str, Any], str, int]]
     nesting: int
     refs: bool
     counts: Mapping[str, int]
@@ -116,8 +110,7 @@ def survey(root: dict[str, Any]) -> Survey:
         "optional": optional,
         "unions": unions,
     }
-    nodes = schema_nodes(root) if nesting <= MAX_NESTING else []  # too deep: refused unread
-    return Survey(root=root, nodes=nodes, nesting=nesting, refs=refs, counts=counts)
+    return Survey(nesting=nesting, refs=refs, counts=counts)
 
 
 def _is_union(s: dict[str, Any]) -> bool:

@@ -67,6 +67,20 @@ def _is_count(value: Any) -> bool:
     return _is_number(value) and value >= 0 and (isinstance(value, int) or value.is_integer())
 
 
+def _non_string_keys(value: Any) -> list[Any]:
+    """The keys of the first dict anywhere in ``value`` that has keys that are not strings."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if isinstance(item, dict):
+            odd = [key for key in item if not isinstance(key, str)]
+            if odd:
+                return odd
+        stack.extend(c for c in children if isinstance(c, (dict, list)))
+    return []
+
+
 def _slot_values(schema: dict[str, Any], path: str) -> Iterator[tuple[Any, str]]:
     for slot in MAP_SLOTS:
         entries = schema.get(slot)
@@ -123,6 +137,14 @@ def canonical_tool_issues(value: Any, skip: frozenset[str]) -> list[ValidationIs
     depth = json_nesting(schema)
     if depth > MAX_NESTING:
         add(f"`inputSchema` nests deeper than {MAX_NESTING} levels", "inputSchema", "nesting")
+        return issues
+    odd = _non_string_keys(schema)
+    if odd:  # JSON object keys are strings; nothing below can read another
+        add(
+            f"a key of the schema is not a string: {odd[0]!r} ({type(odd[0]).__name__}); JSON "
+            "object keys are strings",
+            "inputSchema",
+        )
         return issues
     if schema_types(schema) != ["object"]:
         add('the root schema must have `type: "object"`', "inputSchema.type", "root")

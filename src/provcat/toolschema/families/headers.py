@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from provcat.toolschema.core import schema_types
+from provcat.toolschema.core import path_segment, schema_types
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import shown
 
@@ -18,18 +18,20 @@ __all__ = ["HEADER_CHECKS", "SAFE_INTEGER"]
 SAFE_INTEGER = 2**53 - 1
 
 
-def _by_properties(root: Any) -> set[int]:
-    """The ids of the subschemas reachable from ``root`` through ``properties`` alone."""
-    found: set[int] = set()
-    stack = [root]
+def _by_properties(root: Any) -> set[str]:
+    """The paths of the subschemas reachable from ``root`` through ``properties`` alone (paths,
+    not objects: one dict used at two places is reachable at one of them only)."""
+    found: set[str] = set()
+    stack = [(root, "inputSchema")]
     while stack:
-        node = stack.pop()
-        if not isinstance(node, dict) or id(node) in found:
+        node, path = stack.pop()
+        if not isinstance(node, dict):  # (a schema nested past MAX_NESTING never gets here)
             continue
-        found.add(id(node))
+        found.add(path)
         props = node.get("properties")
         if isinstance(props, dict):
-            stack.extend(props.values())
+            base = path + ".properties"
+            stack.extend((child, base + path_segment(name)) for name, child in props.items())
     return found
 
 
@@ -50,8 +52,9 @@ def reachable(
     reach = context.get("reach")
     if reach is None:
         reach = context["reach"] = _by_properties(run.root)
-    if id(s) not in reach:
-        run.fire(rule, path, keyword=trig["keyword"], value=shown(value))
+    keyword = trig["keyword"]
+    if path[: len(path) - len(path_segment(keyword))] not in reach:
+        run.fire(rule, path, keyword=keyword, value=shown(value))
 
 
 def _integer_values(s: dict[str, Any]) -> Iterator[tuple[str, Any]]:
