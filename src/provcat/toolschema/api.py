@@ -37,9 +37,9 @@ def _check(value: Any) -> _Checked:
     return _Checked(problems, None if problems else survey(value["inputSchema"]))
 
 
-# the largest tool (its marshal form) remembered: a bigger one is checked on every compile, so the
-# cache holds at most 1,024 x 64 KiB of keys, whatever tools it is given
-_REMEMBERED_BYTES = 64 * 1024
+# the largest tool (its marshal form) remembered: a bigger one is checked on every compile (where
+# its own compile takes far longer anyway), so the cache holds at most 1,024 x 16 KiB of keys
+_REMEMBERED_BYTES = 16 * 1024
 
 
 @lru_cache(maxsize=1024)

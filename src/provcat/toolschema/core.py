@@ -292,8 +292,8 @@ def _diagnostic_fields(
 
 
 # the longest path (with the tool's name, or a transformation's detail) whose record is remembered
-# (``_rule_diagnostic``, ``_built``): the two caches hold at most 8,192 and 16,384 records of that
-# size, whatever names the tools give their properties
+# (``_rule_diagnostic``, ``_built``): the two caches hold at most 8,192 records each of that size,
+# whatever names the tools give their properties
 _REMEMBERED_CHARS = 512
 
 
@@ -353,7 +353,7 @@ def _ability(supported: bool, lossy: bool, detail: str) -> CompileAbility:
     return CompileAbility(supported=supported, lossy=lossy, detail=detail)
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=8192)
 def _built(code: str, path: str, detail: str, lossy: bool) -> Transformation:
     """A transformation (frozen: equal ones, the same change at the same path in tools
     compiled again or sharing a shape, are one object)."""
