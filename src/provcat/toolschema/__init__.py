@@ -11,7 +11,7 @@ SchemaPort provider contract: ``check``, ``compile_tool`` (through ``finalize_co
 
 from __future__ import annotations
 
-from provcat.toolschema.api import InvalidToolError, check, compile_tool
+from provcat.toolschema.api import InvalidToolError, as_tool, check, compile_tool
 from provcat.toolschema.core import (
     collect_schemas,
     finalize_compile,
@@ -49,6 +49,7 @@ __all__ = [
     "Transformation",
     "UnknownTargetError",
     "ValidationIssue",
+    "as_tool",
     "check",
     "classify_provider_error",
     "collect_schemas",
