@@ -4,8 +4,10 @@ Its dependencies are the ``generate`` extra's: without them the command says whi
 install, as a ``provcat`` command does for its own extras, instead of a traceback.
 """
 
+import json
 import sys
 
+from provcat.cli.failures import json_requested
 from provcat.extras import install_hint
 
 
@@ -22,9 +24,13 @@ try:
 except ModuleNotFoundError as exc:
     if not _missing(exc):
         raise
-    print(
+    message = (
         f"python -m generator: needs the package '{exc.name}', which is not installed; install "
-        f"provcat with its 'generate' extra: {install_hint('generate')}",
-        file=sys.stderr,
+        f"provcat with its 'generate' extra: {install_hint('generate')}"
     )
+    if json_requested(sys.argv[1:]):  # as the generator's other errors: one JSON object on stdout
+        error = {"ok": False, "error": "MissingDependencyError", "message": message}
+        print(json.dumps(error, indent=2))
+    else:
+        print(message, file=sys.stderr)
     sys.exit(1)

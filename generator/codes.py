@@ -620,6 +620,13 @@ _CODES = (
         "add the model there",
     ),
     Code(
+        "probe_without_provider",
+        "warning",
+        "targets",
+        "a schema target's probe names no provider, so its default_model cannot be checked",
+        "add `provider:` to the probe: the key of the provider whose API it calls",
+    ),
+    Code(
         "retired_probe_model",
         "error",
         "targets",

@@ -42,6 +42,16 @@ def check_probes(
         probe = decl.data.get("probe")
         if not isinstance(probe, dict):
             continue
+        if "provider" not in probe:  # a target written before probe.provider existed
+            out.append(
+                diag(
+                    "probe_without_provider",
+                    decl.doc.loc(("probe",)),
+                    f"probe of target '{decl.id}' names no provider, so its default_model "
+                    f"'{probe['default_model']}' cannot be checked against a catalog's models",
+                )
+            )
+            continue
         named = str(probe["provider"])
         if canonical_key(named) in broken:
             continue

@@ -404,3 +404,18 @@ def test_the_generator_without_its_extra_names_the_extra(blocked: str, tmp_path:
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith(f"python -m generator: needs the package '{blocked}'")
     assert "'generate' extra" in done.stderr
+    as_json = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code.replace("]\n", ", '--format', 'json']\n", 1),
+            blocked,
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert as_json.returncode == 1 and as_json.stderr == ""
+    answer = json.loads(as_json.stdout)
+    assert (answer["ok"], answer["error"]) == (False, "MissingDependencyError")

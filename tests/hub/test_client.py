@@ -80,6 +80,23 @@ def test_push_from_python_reads_rank_and_target_modules_as_the_command_does(
     assert (stated.rank, stated.target_modules) == (16, ["q_proj", "v_proj"])  # stated wins
 
 
+def test_push_never_fails_on_module_names_a_manifest_cannot_hold(
+    live: Live, tmp_path: Path
+) -> None:
+    # found by a reviewer: filling in 300 module names (at most 256) or a 300-character one made
+    # a valid file's push fail the manifest's own schema
+    from tests.hub.test_cli_guidance import _peft_file
+
+    many = _peft_file(tmp_path / "many.safetensors", {f"m{i}": 4 for i in range(300)})
+    long = _peft_file(tmp_path / "long.safetensors", {"x" * 300: 4})
+    with RegistryClient(live.url, live.hub.token, store=tmp_path / "store") as client:
+        for i, payload in enumerate((many, long)):
+            pushed = client.push(
+                payload, {"namespace": "acme", "name": f"odd{i}", "version": "1.0.0"}
+            )
+            assert (pushed.rank, pushed.target_modules) == (4, [])
+
+
 def _unreachable(request: httpx.Request) -> httpx.Response:
     raise httpx.ConnectError("the hub is down", request=request)
 

@@ -82,10 +82,13 @@ def test_input_nested_thousands_deep_gets_the_nesting_diagnostic(target: str) ->
     assert not compile_tool(raw, target, allow_lossy=True).ok
 
 
-def test_a_value_that_is_not_json_data_is_refused_as_such() -> None:
+@pytest.mark.parametrize("levels", [0, 70])  # 70: nested past the targets' limit, not marshal's
+def test_a_value_that_is_not_json_data_is_refused_as_such(levels: int) -> None:
     from decimal import Decimal
 
     raw = tool(obj(a={"type": "number", "default": Decimal("1.5")}))
+    for _ in range(levels):
+        raw = tool(obj(a=raw["inputSchema"]))
     with pytest.raises(InvalidToolError, match="plain JSON data"):
         compile_tool(raw, "openai")
 

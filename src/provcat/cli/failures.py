@@ -90,8 +90,10 @@ def json_wanted(ctx: click.Context | None) -> bool:
     if ctx is None:
         return False
     fmt = ctx.params.get("fmt")
-    if fmt is not None:
+    given = ctx.get_parameter_source("fmt") not in (None, click.core.ParameterSource.DEFAULT)
+    if fmt is not None and given:
         return bool(fmt == "json")
+    # not given to this command (a group's own default, say): the command line decides
     return json_requested(ctx.find_root().meta.get(ARGS, ()))
 
 

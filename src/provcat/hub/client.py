@@ -514,7 +514,9 @@ def _header_digests(headers: httpx.Headers) -> list[tuple[str, str]]:
 def _fill_lora_facts(document: dict[str, Any], payload: Path) -> None:
     """``rank`` and ``target_modules`` read from the payload's LoRA tensors where the manifest
     leaves them out (the adapter page's PEFT lines use them); a file whose header cannot be
-    read is left to the hub, which refuses it with the reason."""
+    read is left to the hub, which refuses it with the reason. What the file shows is a hint,
+    never a reason to refuse the push: module names a manifest may not hold (empty, over 200
+    characters, more than 256) are not filled in."""
     if "rank" in document and "target_modules" in document:
         return
     try:
@@ -523,5 +525,5 @@ def _fill_lora_facts(document: dict[str, Any], payload: Path) -> None:
         return
     if rank is not None:
         document.setdefault("rank", rank)
-    if modules:
+    if modules and len(modules) <= 256 and all(1 <= len(m) <= 200 for m in modules):
         document.setdefault("target_modules", modules)

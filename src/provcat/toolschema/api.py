@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from provcat.toolschema.core import MAX_NESTING, materialize_diagnostics
+from provcat.toolschema.core import materialize_diagnostics
 from provcat.toolschema.executor import compiled, run
 from provcat.toolschema.intake import InvalidToolError, canonical, tool_problems
 from provcat.toolschema.survey import Survey, survey
@@ -66,9 +66,10 @@ def _checked(tool: CanonicalTool | Mapping[str, Any]) -> tuple[CanonicalTool, Su
     try:
         key = marshal.dumps(value, 2)
         checked = _checked_of(key) if len(key) <= _REMEMBERED_BYTES else _check(value)
-    except ValueError:  # not plain data (a Decimal, a set, ...), or nested past marshal's limit
+    except ValueError as exc:  # not plain data (a Decimal, a set, ...), or nested past marshal's
+        # limit (2,000 levels; the targets refuse it with their nesting diagnostic)
         checked = _check(value)
-        if checked.survey is not None and checked.survey.nesting <= MAX_NESTING:
+        if "deeply nested" not in str(exc) and not checked.problems:
             checked = _Checked(("a tool must be plain JSON data",), None)
     if checked.problems:
         raise InvalidToolError(checked.problems)
