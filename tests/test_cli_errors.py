@@ -247,3 +247,34 @@ def test_a_missing_extra_is_a_json_error_naming_it(monkeypatch: pytest.MonkeyPat
     run = invoke(["hub", "search"])
     assert run.exit_code == 1 and run.stdout == ""
     assert run.stderr.startswith("Error: `provcat hub` needs the package 'fastapi'")
+
+
+KEY = "sk-proj-" + "a1B2c3D4" * 4  # shaped like an OpenAI key
+HUB_TOKEN = "pch_0123456789ab_" + "S3cretS3cret"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [KEY],  # pasted where a command goes
+        ["providers", KEY],
+        ["providers", HUB_TOKEN],
+        ["model", KEY],
+        ["models", "show", "openai", KEY],
+        ["cost", "openai", KEY, "--input", "1"],
+        ["resolve", KEY],
+    ],
+    ids=lambda argv: " ".join(a[:12] for a in argv),
+)
+@pytest.mark.parametrize("fmt", [[], JSON], ids=["text", "json"])
+def test_a_secret_pasted_into_a_command_line_is_never_repeated(
+    argv: list[str], fmt: list[str]
+) -> None:
+    """Found in review: "No such command 'sk-...'" and "Got unexpected extra argument (pch_...)"
+    repeated a key or a hub token pasted in the wrong place."""
+    result = invoke([*argv, *fmt])
+    assert result.exit_code in (1, 2)
+    said = result.stdout + result.stderr
+    assert KEY not in said and HUB_TOKEN not in said
+    assert KEY[:12] not in said and HUB_TOKEN[:20] not in said
+    assert "<redacted>" in said

@@ -12,6 +12,7 @@ __all__ = [
     "redact_secrets",
     "sanitize",
     "secret_name",
+    "secret_shapes_hidden",
     "url_without_password",
     "without_secrets",
 ]
@@ -52,6 +53,20 @@ def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
         re.compile(r"(?i)\b(bearer|token|api[-_]?key)\s*[:=]?\s+[A-Za-z0-9._~+/-]{8,}=*"),
         re.compile(r"(?i)\b(authorization|x-api-key)\s*[:=]\s*\S+"),
     )
+
+
+# a hub token (provcat.hub.tokens): pasted where a name goes, it must not come back in an error
+_HUB_TOKEN = re.compile(r"pch_[0-9a-f]{12}_[A-Za-z0-9_-]{8,}")
+
+
+def secret_shapes_hidden(text: str) -> str:
+    """``text`` with anything shaped like an API key or a hub token, and URL passwords,
+    replaced; nothing else changes (whitespace and length kept: a command line's own error
+    text, where an argument pasted in the wrong place is repeated)."""
+    text = _HUB_TOKEN.sub("<redacted>", url_without_password(text))
+    for shape in _patterns()[1]:
+        text = shape.sub("<redacted>", text)
+    return text
 
 
 def sanitize(message: str, *, limit: int = MAX_LENGTH) -> str:

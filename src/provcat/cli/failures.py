@@ -27,6 +27,8 @@ from typing import Any
 
 import click
 
+from provcat.redact import secret_shapes_hidden
+
 __all__ = [
     "ARGS",
     "INTERNAL_ERROR",
@@ -34,6 +36,7 @@ __all__ = [
     "USAGE_ERROR",
     "CommandError",
     "answer",
+    "hide_secrets",
     "json_requested",
     "json_wanted",
     "usage_message",
@@ -65,6 +68,17 @@ class CommandError(click.ClickException):
         self.extra = dict(extra or {})
         # the command's context, whose --format decides how this is said
         self.ctx = click.get_current_context(silent=True)
+
+
+def hide_secrets(exc: BaseException) -> None:
+    """Take anything shaped like a key or a hub token out of a click error's message (an API key
+    pasted where a provider name goes is repeated by "No such command ..."), for text and JSON
+    alike."""
+    if isinstance(exc, click.ClickException):
+        # click declares `message` final; it is the plain attribute its `show` prints
+        setattr(exc, "message", secret_shapes_hidden(exc.message))  # noqa: B010
+        if isinstance(exc, CommandError):
+            exc.json_message = secret_shapes_hidden(exc.json_message)
 
 
 def json_requested(args: Sequence[str]) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from provcat.cli.extras import missing_dependency
-from provcat.cli.failures import ARGS, MISSING_DEPENDENCY, CommandError, answer
+from provcat.cli.failures import ARGS, MISSING_DEPENDENCY, CommandError, answer, hide_secrets
 
 # the optional extra a command's own dependencies come from (the others need only the core); a
 # hub command that meets a missing one while it runs is answered by provcat.cli.hub_errors
@@ -96,6 +96,7 @@ class _LazyGroup(click.Group):
         try:
             return super().parse_args(ctx, args)
         except click.ClickException as exc:
+            hide_secrets(exc)
             answer(exc, ctx)
             raise
 
@@ -110,6 +111,7 @@ class _LazyGroup(click.Group):
             click.echo("\nprovcat: interrupted", err=True)
             sys.exit(130)
         except Exception as exc:
+            hide_secrets(exc)
             answer(exc, ctx)
             raise
 
