@@ -30,6 +30,7 @@ from generator.codes import CODES
 from generator.diagnostics import Diagnostic, counted, render
 from generator.files import from_here
 from provcat.cli.choice import Choice
+from provcat.cli.failures import json_requested, usage_message
 
 if TYPE_CHECKING:
     from generator.pipeline import Result
@@ -117,7 +118,24 @@ def _check_catalog(catalog: Path, fmt: str) -> None:
 
 
 class _Commands(click.Group):
-    """The commands, with `import` and `site` loaded when named: a build needs neither."""
+    """The commands, with `import` and `site` loaded when named: a build needs neither. A command
+    line click refuses is, under `--format json` (wherever it stands), the JSON usage error the
+    commands' own refusals are."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[_ARGS] = list(args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            _json_usage(exc, ctx)
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            _json_usage(exc, ctx)
+            raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), "import", "site"})
@@ -132,6 +150,17 @@ class _Commands(click.Group):
 
             return site
         return super().get_command(ctx, cmd_name)
+
+
+_ARGS = "generator.args"  # ctx.meta key of the root context: the command line after `generator`
+
+
+def _json_usage(exc: click.UsageError, ctx: click.Context) -> None:
+    """``exc`` as the JSON usage error when the command line asks for JSON (else return)."""
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        return
+    if json_requested(ctx.find_root().meta.get(_ARGS, ())):
+        usage_error("UsageError", usage_message(exc), "json")
 
 
 @click.group(cls=_Commands)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
@@ -99,6 +100,25 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert missing.returncode == 2
     assert "expected a providers/ folder" in missing.stderr
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["frobnicate", "--format", "json"],
+        ["build", "--bogus", "--format=json"],
+        ["--format", "json", "site", "--port", "99999"],
+        ["import", "models-dev", "--format", "json"],  # its PATH is missing
+    ],
+)
+def test_a_refused_command_line_is_json_with_format_json(argv: list[str]) -> None:
+    """Found in review: click's own usage errors were text under --format json, where every
+    other refusal of the generator is a JSON object on stdout."""
+    result = _cli(*argv)
+    assert result.returncode == 2
+    answer = json.loads(result.stdout)
+    assert (answer["ok"], answer["error"]) == (False, "UsageError")
+    assert "--help' for help." in answer["message"]
 
 
 def test_module_entry_point_end_to_end(workspace: Workspace) -> None:
