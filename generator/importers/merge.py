@@ -333,14 +333,7 @@ def maintained(doc: dict[str, Any], record: dict[str, Any] | None) -> str | None
     if record is not None:
         edited = [
             k
-            for k in (
-                "display_name",
-                "docs_url",
-                "tool_schema_target",
-                "inventory_only",
-                "defaults",
-                "endpoints",
-            )
+            for k in _RECORDED_PROVIDER_FIELDS
             if doc.get(k) is not None and doc.get(k) != record.get(k)
         ]
     else:
@@ -364,18 +357,16 @@ def maintained(doc: dict[str, Any], record: dict[str, Any] | None) -> str | None
     return None
 
 
-_IMPORTED_PROVIDER_KEYS = frozenset(
-    {
-        "provider",
-        "display_name",
-        "docs_url",
-        "tool_schema_target",
-        "inventory_only",
-        "defaults",
-        "endpoints",
-        "models",
-    }
+# the provider fields an import writes and records (a file's other fields are a maintainer's)
+_RECORDED_PROVIDER_FIELDS = (
+    "display_name",
+    "docs_url",
+    "tool_schema_target",
+    "inventory_only",
+    "defaults",
+    "endpoints",
 )
+_IMPORTED_PROVIDER_KEYS = frozenset({"provider", "models", *_RECORDED_PROVIDER_FIELDS})
 
 
 def _kept_reason(
