@@ -43,10 +43,33 @@ def _schema(schema_name: str) -> dict[str, Any]:
 @cache
 def validator(schema_name: str) -> Draft202012Validator:
     """jsonschema's validator of ``schema_name``, which words a refused document's violations."""
+    from jsonschema.validators import extend
+
     schema = _schema(schema_name)
     # ``pattern`` read as JSON Schema means it: ``$`` is the end of the text (provcat.patterns)
-    made: Draft202012Validator = ecma_validator()(inline_refs(schema))
+    base = ecma_validator()
+    # ``integer`` is an int, never a float: JSON Schema counts 2.0 as an integer, so a price of
+    # 2.0 passed where 0.1 was refused (prices: a quoted decimal or an integer; floats refused)
+    checker = base.TYPE_CHECKER.redefine("integer", _is_int)
+    strict = extend(base, type_checker=checker)  # type: ignore[no-untyped-call]
+    made: Draft202012Validator = strict(inline_refs(schema))
     return made
+
+
+def _is_int(_checker: Any, value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _whole_float(node: Any) -> bool:
+    """Whether ``node`` holds a float without a fraction (``2.0``) anywhere: jsonschema_rs takes
+    one for an integer, so such a document is checked by jsonschema, with ``_is_int``."""
+    if isinstance(node, float):
+        return node.is_integer()
+    if isinstance(node, dict):
+        return any(_whole_float(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_whole_float(v) for v in node)
+    return False
 
 
 def check_schema_reference(doc: Document, schema_name: str) -> list[Diagnostic]:
@@ -80,7 +103,8 @@ def check(doc: Document, schema_name: str) -> list[Diagnostic]:
     A required field missing beside an unknown one spelt like it (``display_nam``) is one
     problem, the misspelling: it is reported once, at the unknown key, naming the field meant.
     """
-    if _quick(schema_name).is_valid(doc.data):
+    whole = _whole_float(doc.data)
+    if not whole and _quick(schema_name).is_valid(doc.data):
         return []
     found: list[Diagnostic] = []
     missing: dict[tuple[NodePath, str], Diagnostic] = {}
@@ -103,6 +127,8 @@ def check(doc: Document, schema_name: str) -> list[Diagnostic]:
             message=f"{made.message}, and the required field '{meant}' is missing",
             hint=f"did you mean '{meant}'? rename '{name}' to '{meant}'",
         )
+    if not found and whole and _quick(schema_name).is_valid(doc.data):
+        return []  # its whole floats stand where a number may
     if not found:
         # jsonschema_rs refused what jsonschema accepts: the two read the schema differently
         # (a bug to report); never let such a document pass unexplained
