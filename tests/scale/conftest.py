@@ -80,3 +80,22 @@ def run_import(source: Path, into: Path, *extra: str) -> ImportRun:
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
     return ImportRun(result.exit_code, result.stdout, result.stderr)
+
+
+def import_and_build(source: Path, into: Path, *extra: str) -> ImportRun:
+    """Import ``source`` into ``into``; the import must succeed and the catalog build."""
+    from generator.pipeline import run
+
+    result = run_import(source, into, *extra)
+    assert result.exit_code == 0, result.stderr
+    built = run(into)
+    assert built.ok, [d.as_text() for d in built.diagnostics]
+    return result
+
+
+def provider_file(into: Path, key: str) -> dict[str, Any]:
+    """The provider file ``key`` of the catalog at ``into``, as YAML reads it."""
+    import yaml
+
+    data: dict[str, Any] = yaml.safe_load((into / "providers" / f"{key}.yaml").read_text())
+    return data

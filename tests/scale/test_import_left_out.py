@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 
 from generator.importers import models_dev
-from generator.pipeline import run
 from tests.conftest import tree_bytes
-from tests.scale.conftest import ImportRun, run_import
+from tests.scale.conftest import ImportRun, import_and_build, provider_file, run_import
 
 COMMIT = "f3fc692299671838c7c65fd8126bf84d81a2e817"
 OPENROUTER = (
@@ -43,16 +40,10 @@ def _snapshot(root: Path, providers: dict[str, tuple[str, dict[str, str]]]) -> P
 
 
 def _imported(source: Path, into: Path, *extra: str) -> ImportRun:
-    result = run_import(source, into, "--format", "json", *extra)
-    assert result.exit_code == 0, result.stderr
-    built = run(into)
-    assert built.ok, [d.as_text() for d in built.diagnostics]
-    return result
+    return import_and_build(source, into, "--format", "json", *extra)
 
 
-def _file(into: Path, key: str) -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((into / "providers" / f"{key}.yaml").read_text())
-    return data
+_file = provider_file
 
 
 def _unknown(result: ImportRun) -> list[tuple[str, int, str]]:

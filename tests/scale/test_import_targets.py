@@ -12,15 +12,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import yaml
 from click.testing import CliRunner
 
 from generator.cli import main as generator_main
-from generator.pipeline import run
 from tests.conftest import ROOT, tree_bytes
-from tests.scale.conftest import ImportRun, run_import
+from tests.scale.conftest import import_and_build, provider_file, run_import
 from tests.scale.test_import_left_out import OPENROUTER, PLAIN, _snapshot
 
 BUNDLED = ROOT / "catalog" / "schema-targets"
@@ -54,17 +52,8 @@ def _source(tmp_path: Path) -> Path:
     return _snapshot(tmp_path / "src", providers)
 
 
-def _imported(source: Path, into: Path, *extra: str) -> ImportRun:
-    result = run_import(source, into, *extra)
-    assert result.exit_code == 0, result.stderr
-    built = run(into)
-    assert built.ok, [d.as_text() for d in built.diagnostics]
-    return result
-
-
-def _file(into: Path, key: str) -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((into / "providers" / f"{key}.yaml").read_text())
-    return data
+_imported = import_and_build
+_file = provider_file
 
 
 def _targets(into: Path) -> dict[str, bytes]:
