@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 __all__ = [
+    "HUB_TOKEN_SHAPE",
     "REDACTED",
     "redact_secrets",
     "sanitize",
@@ -56,14 +57,14 @@ def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
 
 
 # a hub token (provcat.hub.tokens): pasted where a name goes, it must not come back in an error
-_HUB_TOKEN = re.compile(r"pch_[0-9a-f]{12}_[A-Za-z0-9_-]{8,}")
+HUB_TOKEN_SHAPE = re.compile(r"pch_[0-9a-f]{12}_[A-Za-z0-9_-]{8,}")
 
 
 def secret_shapes_hidden(text: str) -> str:
     """``text`` with anything shaped like an API key or a hub token, and URL passwords,
     replaced; nothing else changes (whitespace and length kept: a command line's own error
     text, where an argument pasted in the wrong place is repeated)."""
-    text = _HUB_TOKEN.sub("<redacted>", url_without_password(text))
+    text = HUB_TOKEN_SHAPE.sub("<redacted>", url_without_password(text))
     for shape in _patterns()[1]:
         text = shape.sub("<redacted>", text)
     return text

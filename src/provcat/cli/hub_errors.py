@@ -17,7 +17,6 @@ import errno
 import io
 import json
 import os
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -25,10 +24,10 @@ from typing import Any, NoReturn
 import click
 
 from provcat.cli.extras import missing_dependency
-from provcat.cli.failures import json_requested, usage_message
+from provcat.cli.failures import ARGS, json_wanted, usage_message
 from provcat.hub.errors import HubError
 from provcat.hub.text import printable
-from provcat.redact import url_without_password
+from provcat.redact import HUB_TOKEN_SHAPE, url_without_password
 
 __all__ = [
     "INTERNAL_ERROR",
@@ -47,18 +46,6 @@ LOCAL_FILE_ERROR = "LocalFileError"
 INTERNAL_ERROR = "InternalError"
 MISSING_DEPENDENCY = "MissingDependencyError"
 
-_ARGS = "provcat.hub.args"  # ctx.meta key: the command line below ``provcat hub``
-_TOKEN_SHAPE = re.compile(r"pch_[0-9a-f]{12}_[A-Za-z0-9_-]{8,}")
-
-
-def _json_mode(ctx: click.Context | None) -> bool:
-    if ctx is None:
-        return False
-    fmt = ctx.params.get("fmt")
-    if fmt is not None:
-        return bool(fmt == "json")
-    return json_requested(ctx.find_root().meta.get(_ARGS, ()))
-
 
 def _token_values(args: Sequence[str]) -> set[str]:
     """The values of ``--token`` on the command line (parsed or not)."""
@@ -76,7 +63,7 @@ def _redact(text: str, ctx: click.Context | None) -> str:
     such as one pasted where a REF goes) and without URL passwords."""
     secrets = {os.environ.get("PROVCAT_HUB_TOKEN") or ""}
     if ctx is not None:
-        secrets |= _token_values(ctx.find_root().meta.get(_ARGS, ()))
+        secrets |= _token_values(ctx.find_root().meta.get(ARGS, ()))
     while ctx is not None:
         token = ctx.params.get("token")
         if isinstance(token, str):
@@ -85,7 +72,7 @@ def _redact(text: str, ctx: click.Context | None) -> str:
     for secret in sorted(secrets, key=len, reverse=True):
         if len(secret) >= 6:
             text = text.replace(secret, "<redacted>")
-    return _TOKEN_SHAPE.sub("<redacted>", url_without_password(text))
+    return HUB_TOKEN_SHAPE.sub("<redacted>", url_without_password(text))
 
 
 def fail_with(
@@ -94,7 +81,7 @@ def fail_with(
     """Print an error the way the current command's ``--format`` asks, and exit."""
     ctx = click.get_current_context(silent=True)
     message = _redact(message, ctx)
-    if _json_mode(ctx):
+    if json_wanted(ctx):
         body = {"error": code, "message": message, "details": details or {}}
         text = _redact(json.dumps(body, sort_keys=True, indent=2, ensure_ascii=False), ctx)
         click.echo(text)
@@ -166,7 +153,7 @@ class HubGroup(click.Group):
     """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        ctx.find_root().meta.setdefault(_ARGS, list(args))
+        ctx.find_root().meta.setdefault(ARGS, list(args))  # when the hub group is the root
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -174,7 +161,7 @@ class HubGroup(click.Group):
             return super().invoke(ctx)
         except click.ClickException as exc:
             where = getattr(exc, "ctx", None) or ctx
-            if not _json_mode(where) and not _json_mode(ctx):
+            if not json_wanted(where) and not json_wanted(ctx):
                 _show_redacted(exc, where)
             with where.scope(cleanup=False):
                 if isinstance(exc, click.UsageError):
@@ -200,7 +187,7 @@ class HubGroup(click.Group):
                 raise
             fail_with(LOCAL_FILE_ERROR, _local_file_message(exc), {"errno": exc.errno})
         except Exception as exc:
-            if isinstance(exc, click.exceptions.Exit) or not _json_mode(ctx):
+            if isinstance(exc, click.exceptions.Exit) or not json_wanted(ctx):
                 raise
             fail_with(
                 INTERNAL_ERROR,
