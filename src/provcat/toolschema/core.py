@@ -49,14 +49,12 @@ __all__ = [
     "schema_types",
     "sort_diagnostics",
     "stable_stringify",
-    "subschemas",
     "walk_schema",
 ]
 
 MAP_SLOTS = ("properties", "$defs", "definitions")
 LIST_SLOTS = ("prefixItems", "anyOf", "oneOf", "allOf")
 SINGLE_SLOTS = ("items", "not", "additionalProperties")
-_SLOT_KEYS = frozenset((*MAP_SLOTS, *LIST_SLOTS, *SINGLE_SLOTS))
 
 # Deepest JSON nesting (objects and arrays) a tool schema may have. Deeper input gets one clear
 # diagnostic instead of a RecursionError; no provider accepts anything near it.
@@ -117,8 +115,6 @@ def schema_nodes(root: Any, base: str = "inputSchema") -> list[tuple[dict[str, A
         node = stack.pop()
         out.append(node)
         schema, path, depth = node
-        if _SLOT_KEYS.isdisjoint(schema):  # a leaf (most subschemas are)
-            continue
         depth += 1
         children: list[tuple[dict[str, Any], str, int]] = []
         for slot in MAP_SLOTS:
@@ -139,34 +135,6 @@ def schema_nodes(root: Any, base: str = "inputSchema") -> list[tuple[dict[str, A
             if isinstance(child, dict):
                 children.append((child, f"{path}.{slot}", depth))
         stack.extend(reversed(children))
-    return out
-
-
-def subschemas(root: Any) -> list[tuple[dict[str, Any], int]]:
-    """``(schema, depth)`` of every object subschema, without paths (for what only counts)."""
-    if not isinstance(root, dict):
-        return []
-    out: list[tuple[dict[str, Any], int]] = []
-    stack: list[tuple[dict[str, Any], int]] = [(root, 1)]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        schema, depth = node
-        if _SLOT_KEYS.isdisjoint(schema):
-            continue
-        depth += 1
-        for slot in MAP_SLOTS:
-            entries = schema.get(slot)
-            if isinstance(entries, dict):
-                stack += [(c, depth) for c in entries.values() if isinstance(c, dict)]
-        for slot in LIST_SLOTS:
-            entries = schema.get(slot)
-            if isinstance(entries, list):
-                stack += [(c, depth) for c in entries if isinstance(c, dict)]
-        for slot in SINGLE_SLOTS:
-            child = schema.get(slot)
-            if isinstance(child, dict):
-                stack.append((child, depth))
     return out
 
 
