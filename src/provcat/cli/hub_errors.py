@@ -24,27 +24,28 @@ from typing import Any, NoReturn
 import click
 
 from provcat.cli.extras import missing_dependency
-from provcat.cli.failures import ARGS, json_wanted, usage_message
+from provcat.cli.failures import (
+    ARGS,
+    INTERNAL_ERROR,
+    MISSING_DEPENDENCY,
+    USAGE_ERROR,
+    json_wanted,
+    usage_message,
+)
 from provcat.hub.errors import HubError
 from provcat.hub.text import printable
 from provcat.redact import HUB_TOKEN_SHAPE, url_without_password
 
 __all__ = [
-    "INTERNAL_ERROR",
     "LOCAL_FILE_ERROR",
-    "MISSING_DEPENDENCY",
     "TOKEN_NOT_FOUND",
-    "USAGE_ERROR",
     "HubGroup",
     "fail",
     "fail_with",
 ]
 
-USAGE_ERROR = "UsageError"  # as every provcat command's (provcat.cli.failures)
 TOKEN_NOT_FOUND = "TokenNotFoundError"
 LOCAL_FILE_ERROR = "LocalFileError"
-INTERNAL_ERROR = "InternalError"
-MISSING_DEPENDENCY = "MissingDependencyError"
 
 
 def _token_values(args: Sequence[str]) -> set[str]:
