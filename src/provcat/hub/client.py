@@ -36,6 +36,7 @@ from provcat.hub.manifest import AdapterManifest, SearchResult, read_manifest, r
 from provcat.hub.progress import progress
 from provcat.hub.ref import HubRef
 from provcat.hub.safetensors import lora_facts
+from provcat.hub.schema import manifest_schema
 from provcat.hub.searching import DEFAULT_LIMIT, rank
 from provcat.hub.text import check_document
 from provcat.hub.tokens import token_problem
@@ -515,8 +516,8 @@ def _fill_lora_facts(document: dict[str, Any], payload: Path) -> None:
     """``rank`` and ``target_modules`` read from the payload's LoRA tensors where the manifest
     leaves them out (the adapter page's PEFT lines use them); a file whose header cannot be
     read is left to the hub, which refuses it with the reason. What the file shows is a hint,
-    never a reason to refuse the push: module names a manifest may not hold (empty, over 200
-    characters, more than 256) are not filled in."""
+    never a reason to refuse the push: module names the manifest schema does not take (empty,
+    too long, too many) are not filled in."""
     if "rank" in document and "target_modules" in document:
         return
     try:
@@ -525,5 +526,11 @@ def _fill_lora_facts(document: dict[str, Any], payload: Path) -> None:
         return
     if rank is not None:
         document.setdefault("rank", rank)
-    if modules and len(modules) <= 256 and all(1 <= len(m) <= 200 for m in modules):
+    field = manifest_schema()["properties"]["target_modules"]  # its bounds, as the hub checks
+    shortest, longest = field["items"]["minLength"], field["items"]["maxLength"]
+    if (
+        modules
+        and len(modules) <= field["maxItems"]
+        and all(shortest <= len(m) <= longest for m in modules)
+    ):
         document.setdefault("target_modules", modules)
