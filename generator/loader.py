@@ -8,9 +8,7 @@ file (a named pipe, a socket, a device: never opened in a way that waits).
 
 from __future__ import annotations
 
-import math
 import os
-import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,6 +18,18 @@ from typing import Any
 import yaml
 
 from generator.diagnostics import Diagnostic, Loc, diag
+from generator.scalars import (
+    AMBIGUOUS,
+    MERGE,
+    NULL,
+    STR,
+    TYPE_NAMES,
+    ambiguous,
+    reading,
+    readings,
+    tag_of,
+    value_of,
+)
 
 MAX_BYTES = 1024 * 1024  # an aggregator's inventory of ~600 models is ~350 kB
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -34,19 +44,6 @@ _KINDS = {
 MAX_DEPTH = 32
 
 NodePath = tuple[str | int, ...]
-
-_STR = "tag:yaml.org,2002:str"
-_TIMESTAMP = "tag:yaml.org,2002:timestamp"
-_MERGE = "tag:yaml.org,2002:merge"
-_NULL = "tag:yaml.org,2002:null"
-_YAML_TYPE_NAMES = {
-    "tag:yaml.org,2002:bool": "a boolean",
-    "tag:yaml.org,2002:int": "an integer",
-    "tag:yaml.org,2002:float": "a number",
-    "tag:yaml.org,2002:null": "null",
-}
-# what YAML 1.1 reads a refused plain scalar as, and what to write instead
-_BOOLS_11 = {"yes": True, "on": True, "no": False, "off": False}
 
 if not hasattr(yaml, "CSafeLoader"):  # pragma: no cover - depends on how pyyaml was built
     raise ImportError(
@@ -177,170 +174,6 @@ def _tabs(text: str, display: str) -> list[Diagnostic]:
 
 _NOTHING: Any = object()  # no document, or only a null one
 _EXPECT_KEY, _SKIP_KEY, _SKIP_VALUE = object(), object(), object()
-# a plain scalar that YAML 1.1 (pyyaml's default) and YAML 1.2 read differently: refused
-_AMBIGUOUS = "tag:provcat,2026:yaml-1.1-only"
-
-
-class _CoreResolver(yaml.resolver.BaseResolver):
-    """Plain scalars read as YAML 1.2's core schema reads them (what editors, the YAML language
-    server and most other tools do): ``true``/``false`` are the booleans, ``null``/``~`` the null,
-    integers (decimal, ``0o`` octal, unsigned ``0x`` hex) and floats the numbers, everything else
-    a string (dates stay the text).
-
-    A plain scalar YAML 1.1 (pyyaml's default) reads as another value or type is tagged
-    ``_AMBIGUOUS`` and refused by the loader: yes/no/on/off (booleans in 1.1), integers with a
-    leading zero (octal in 1.1: ``010`` is 8, but ``08`` a string), base-60 numbers (``1:30`` is
-    90), binary, ``0o`` octal, signed hex, numbers with ``_`` separators, exponents without a dot
-    or a sign (``1e3`` is a string in 1.1). Forms both read alike (``00``, ``007.5``, ``0x1F``)
-    are accepted. Dates, which 1.1 reads as timestamps, stay the text; a plain ``=`` (1.1's value
-    key, which pyyaml cannot build) is text. The merge key ``<<`` keeps its tag so the loader can
-    refuse it by name."""
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
-        if kind is yaml.ScalarNode and implicit[0] and tag != _MERGE and _differs(value, tag):
-            return _AMBIGUOUS
-        return tag
-
-
-for _tag, _regexp, _first in (
-    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
-    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-    (
-        "tag:yaml.org,2002:int",
-        r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$",
-        "-+0123456789",
-    ),
-    (
-        "tag:yaml.org,2002:float",
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-        "-+.0123456789",
-    ),
-    ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
-):
-    _CoreResolver.add_implicit_resolver(_tag, re.compile(_regexp), list(_first))
-
-_RESOLVER_11: Any = yaml.resolver.Resolver()
-_constructor = yaml.constructor.SafeConstructor()
-_TIMESTAMP_11 = "tag:yaml.org,2002:timestamp"
-_VALUE_11 = "tag:yaml.org,2002:value"  # a plain '=': no safe loader builds it; text here
-
-
-def _core_value(text: str, tag: str) -> Any:
-    """What YAML 1.2's core schema reads plain scalar ``text`` (tagged ``tag``) as."""
-    if tag == "tag:yaml.org,2002:int":
-        if text.startswith("0o"):
-            return int(text[2:], 8)
-        if text.startswith("0x"):
-            return int(text[2:], 16)
-        return int(text, 10)
-    if tag == "tag:yaml.org,2002:float":
-        lowered = text.lower()
-        if lowered.endswith(".inf"):
-            return float("-inf") if lowered.startswith("-") else float("inf")
-        if lowered == ".nan":
-            return float("nan")
-        return float(text)
-    if tag == "tag:yaml.org,2002:bool":
-        return text.lower() == "true"
-    if tag == _NULL:
-        return None
-    return text
-
-
-def _value_11(text: str) -> Any:
-    """What YAML 1.1 (pyyaml's default) reads plain scalar ``text`` as; a date and a plain '='
-    count as the text."""
-    tag = _RESOLVER_11.resolve(yaml.ScalarNode, text, (True, False))
-    if tag in (_STR, _TIMESTAMP_11, _VALUE_11, _MERGE):
-        return text
-    return _constructor.construct_object(yaml.ScalarNode(tag, text), deep=True)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return bool(a == b)
-
-
-def _differs(text: str, tag: str) -> bool:
-    """Whether YAML 1.1 reads plain scalar ``text`` as another value or type than 1.2 (``tag``)."""
-    return not _same(_value_11(text), _core_value(text, tag))
-
-
-def reads_back(text: str) -> bool:
-    """Whether ``text``, written as a plain scalar, is read back by the loader as that string
-    (and by YAML 1.1 tools as the same string): the importer's writer quotes it otherwise."""
-    if _resolver.resolve(yaml.ScalarNode, text, (True, False)) != _STR:
-        return False
-    return bool(_RESOLVER_11.resolve(yaml.ScalarNode, text, (True, False)) == _STR)
-
-
-_resolver: Any = _CoreResolver()
-
-
-def _reading(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
-    if value is None:
-        return "null"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    return "a string"
-
-
-def readings(text: str) -> tuple[Any, Any]:
-    """What YAML 1.1 and YAML 1.2 (core schema) read plain scalar ``text`` as."""
-    tag = yaml.resolver.BaseResolver.resolve(  # type: ignore[no-untyped-call]
-        _resolver, yaml.ScalarNode, text, (True, False)
-    )
-    return _value_11(text), _core_value(text, tag)
-
-
-def ambiguous(text: str) -> tuple[str, str]:
-    """The message and hint of plain scalar ``text``, which YAML 1.1 reads otherwise than 1.2."""
-    old, new = readings(text)
-    quoted = f'"{text}"'
-    message = (
-        f"'{text}' is {_reading(old)} in YAML 1.1 but {_reading(new)} in YAML 1.2: "
-        "tools would read it differently"
-    )
-    if isinstance(old, bool):
-        return message, f"quote it ({quoted}) for the text, or write {str(old).lower()}"
-    meant = new if isinstance(new, (int, float)) else old
-    if isinstance(meant, (int, float)) and not isinstance(meant, bool):
-        return message, f"quote it ({quoted}) for the text, or write the number as {meant}"
-    return message, f"quote it ({quoted})"
-
-
-# the first characters the resolver's implicit types (bool, int, null, ...) can start with; the
-# shortcut holds while no implicit type matches any start and no path resolvers are registered
-# (YAML 1.1's too: a scalar only 1.1 reads as a non-string is refused as ambiguous)
-_RESOLVED_FIRST = frozenset(_resolver.yaml_implicit_resolvers) | frozenset(
-    _RESOLVER_11.yaml_implicit_resolvers
-)
-_SHORTCUT = (
-    None not in _RESOLVED_FIRST
-    and not _resolver.yaml_path_resolvers
-    and not _RESOLVER_11.yaml_path_resolvers
-)
-# the tag of a plain scalar depends on its text alone (no path resolvers), and the value of a
-# plain boolean, number or null is immutable: both are kept by text, as catalogs repeat them
-_MEMO_SIZE = 1 << 16
-_IMPLICIT_TAGS: dict[str, str] = {}
-_PLAIN_VALUES: dict[tuple[str, str], Any] = {}
-_PLAIN_SCALARS = {
-    tag: _constructor.yaml_constructors[tag]
-    for tag in (
-        "tag:yaml.org,2002:bool",
-        "tag:yaml.org,2002:int",
-        "tag:yaml.org,2002:float",
-        _NULL,
-    )
-}
 
 
 def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic], Any]:
@@ -412,37 +245,28 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                     tag = event.tag
                     if tag is None or tag == "!":
                         text = event.value
-                        if not event.implicit[0] or (
-                            _SHORTCUT and text and text[0] not in _RESOLVED_FIRST
-                        ):
-                            tag = _STR  # quoted, or no implicit type starts this way
-                        else:
-                            tag = _IMPLICIT_TAGS.get(text)
-                            if tag is None:
-                                tag = _resolver.resolve(yaml.ScalarNode, text, event.implicit)
-                                if len(_IMPLICIT_TAGS) < _MEMO_SIZE and _SHORTCUT:
-                                    _IMPLICIT_TAGS[text] = tag
-                        if tag == _AMBIGUOUS and not (
+                        tag = tag_of(text, event.implicit)
+                        if tag == AMBIGUOUS and not (
                             stack and stack[-1][2] and stack[-1][3] is _EXPECT_KEY
                         ):  # a value YAML 1.1 reads otherwise (a key is non_string_key's)
                             message, hint = ambiguous(text)
                             shape.append(
                                 diag("ambiguous_yaml_value", (display, *_mark(mark)), message, hint)
                             )
-                            tag = _STR
+                            tag = STR
                 if not stack:
                     path: NodePath = ()
                     if collection:
                         root = value
-                    elif tag != _NULL:
-                        root = _scalar(tag, event)
+                    elif tag != NULL:
+                        root = value_of(tag, event)
                 else:
                     frame = stack[-1]
                     if frame[2]:
                         pending = frame[3]
                         if pending is _EXPECT_KEY:  # this node is a key
                             if (
-                                not collection and tag == _STR and event.value not in frame[0]
+                                not collection and tag == STR and event.value not in frame[0]
                             ):  # new key
                                 frame[3] = key = event.value
                                 key_positions[(*frame[1], key)] = (mark.line + 1, mark.column + 1)
@@ -460,12 +284,12 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                         path = (*frame[1], pending)
                         frame[3] = _EXPECT_KEY
                         if not collection:
-                            value = _scalar(tag, event)
+                            value = value_of(tag, event)
                         frame[0][pending] = value
                     else:
                         path = (*frame[1], len(frame[0]))
                         if not collection:
-                            value = _scalar(tag, event)
+                            value = value_of(tag, event)
                         frame[0].append(value)
                 positions[path] = (mark.line + 1, mark.column + 1)
                 if collection:
@@ -554,7 +378,7 @@ def _key(
     if collection:
         shape.append(diag("non_string_key", key_loc, "a collection is used as a key"))
         return _SKIP_KEY
-    if tag == _MERGE:
+    if tag == MERGE:
         shape.append(
             diag(
                 "non_string_key",
@@ -564,20 +388,19 @@ def _key(
             )
         )
         return _SKIP_VALUE
-    if tag == _AMBIGUOUS:
+    if tag == AMBIGUOUS:
         old, new = readings(event.value)
         shape.append(
             diag(
                 "non_string_key",
                 key_loc,
-                f"key '{event.value}' is {_reading(old)} in YAML 1.1 but {_reading(new)} in "
-                "YAML 1.2",
+                f"key '{event.value}' is {reading(old)} in YAML 1.1 but {reading(new)} in YAML 1.2",
                 f'quote it ("{event.value}")',
             )
         )
         return _SKIP_VALUE
-    if tag != _STR:
-        kind = _YAML_TYPE_NAMES.get(tag, "not a string")
+    if tag != STR:
+        kind = TYPE_NAMES.get(tag, "not a string")
         shape.append(diag("non_string_key", key_loc, f"key '{event.value}' is read as {kind}"))
         return _SKIP_VALUE
     key = event.value
@@ -602,22 +425,3 @@ def _explicit_tag(event: Any) -> bool:
     if isinstance(event, yaml.ScalarEvent):
         return not (event.implicit[0] or event.implicit[1])
     return not bool(event.implicit)
-
-
-def _scalar(tag: str, event: Any) -> Any:
-    if tag in (_STR, _TIMESTAMP):  # dates stay the text the author wrote
-        return event.value
-    plain = _PLAIN_SCALARS.get(tag)
-    if plain is not None:
-        memo = (tag, event.value)
-        value = _PLAIN_VALUES.get(memo, _NOTHING)
-        if value is _NOTHING:
-            value = plain(_constructor, _node(tag, event))
-            if len(_PLAIN_VALUES) < _MEMO_SIZE:
-                _PLAIN_VALUES[memo] = value
-        return value
-    return _constructor.construct_object(_node(tag, event), deep=True)
-
-
-def _node(tag: str, event: Any) -> Any:
-    return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)

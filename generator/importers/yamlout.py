@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from generator.loader import reads_back
+from generator.scalars import reads_back
 
 _Base: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _QUOTE = "tag:provcat,2026:quote"  # no plain scalar resolves to it: the string is quoted
