@@ -349,7 +349,7 @@ def test_compile_into_an_unwritable_folder_is_a_clear_input_error(
 def test_unknown_provider_gets_a_suggestion(tools: Path) -> None:
     code, _, err = _run("check", str(tools), "--provider", "opnai")
     assert code == 2
-    assert "unknown provider 'opnai'; did you mean 'openai'?" in err
+    assert "unknown provider 'opnai' (did you mean 'openai'?" in err and "provcat providers" in err
 
 
 def test_summaries_count_in_the_singular_and_matrix_rows_end_cleanly(tmp_path: Path) -> None:

@@ -12,12 +12,17 @@ from typing import Any
 import click
 
 from provcat.cli.choice import FORMAT_OPTION, Choice
-from provcat.cli.failures import CommandError
+from provcat.cli.failures import UNKNOWN_PROVIDER, CommandError, providers_hint, unknown_provider
 from provcat.cli.table import table
 from provcat.endpoints.match import match_endpoint
 from provcat.endpoints.registry import EndpointRegistry
 from provcat.endpoints.resolution import resolve as record
-from provcat.errors import CatalogValidationError, ModelNotFound, ProviderCatalogError
+from provcat.errors import (
+    CatalogValidationError,
+    EndpointNotFound,
+    ModelNotFound,
+    ProviderCatalogError,
+)
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.inventory import find_model, list_models
 from provcat.models.kwargs import model_kwargs
@@ -79,6 +84,8 @@ def resolve(
         if "openai_compatible=True" in message:  # the Python spelling; say the flag here
             message += " (on the command line: --openai-compatible)"
         code = type(exc).__name__
+        if isinstance(exc, EndpointNotFound) and unknown_provider(provider) is not None:
+            code, message = UNKNOWN_PROVIDER, providers_hint(message)
         raise CommandError(code, message, text=f"{code}: {message}") from None
     told: list[str] = []
     for warning in caught:  # a legacy behaviour or a retiring endpoint the command would hide
@@ -193,7 +200,10 @@ def model(
     except (ValueError, ProviderCatalogError) as exc:
         # the Python spelling of an effort given apart; say the option here
         message = re.sub(r"with effort='([a-z]+)'", r"with --effort \1", str(exc))
-        raise CommandError(type(exc).__name__, message) from None
+        code = type(exc).__name__
+        if isinstance(exc, EndpointNotFound) and unknown_provider(exc.provider) is not None:
+            code, message = UNKNOWN_PROVIDER, providers_hint(message)
+        raise CommandError(code, message) from None
     said = [str(w.message) for w in caught]  # a deprecated or retired model, an ignored effort
     notes = [
         note

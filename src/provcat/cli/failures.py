@@ -33,12 +33,15 @@ __all__ = [
     "ARGS",
     "INTERNAL_ERROR",
     "MISSING_DEPENDENCY",
+    "UNKNOWN_PROVIDER",
     "USAGE_ERROR",
     "CommandError",
     "answer",
     "hide_secrets",
     "json_requested",
     "json_wanted",
+    "providers_hint",
+    "unknown_provider",
     "usage_message",
 ]
 
@@ -47,6 +50,9 @@ ARGS = "provcat.args"  # ctx.meta key of the root context: the command line afte
 USAGE_ERROR = "UsageError"
 INTERNAL_ERROR = "InternalError"
 MISSING_DEPENDENCY = "MissingDependencyError"
+# a provider the catalog does not know, whichever command is told it: what the runtime raises for
+# one (match_endpoint, model_kwargs); the inventory's lookups raise ModelNotFound for it instead
+UNKNOWN_PROVIDER = "EndpointNotFound"
 
 
 class CommandError(click.ClickException):
@@ -103,12 +109,47 @@ def json_wanted(ctx: click.Context | None) -> bool:
     the command line's."""
     if ctx is None:
         return False
+    args = ctx.find_root().meta.get(ARGS, ())
     fmt = ctx.params.get("fmt")
     given = ctx.get_parameter_source("fmt") not in (None, click.core.ParameterSource.DEFAULT)
-    if fmt is not None and given:
+    # after `--` every word is an argument; but a group that finds no command named by one
+    # (`provcat models -- --format json`) parses the words again as options for its error, so
+    # its parsed --format may come from after `--`: there the command line decides
+    if fmt is not None and given and "--" not in args:
         return bool(fmt == "json")
     # not given to this command (a group's own default, say): the command line decides
-    return json_requested(ctx.find_root().meta.get(ARGS, ()))
+    return json_requested(args)
+
+
+def providers_hint(message: str) -> str:
+    """``message`` (one saying a provider is unknown) with where to look."""
+    end = " " if message.endswith(("?", ".")) else "; "
+    return f"{message}{end}`provcat providers` lists every provider with its aliases"
+
+
+def unknown_provider(provider: str) -> str | None:
+    """What every command says of a provider the catalog does not know, with the code
+    :data:`UNKNOWN_PROVIDER`: the registry's words (the closest spelling and every provider, as
+    `provcat resolve` says them) and where to look. None when the catalog knows ``provider`` (or
+    it is empty: the runtime refuses that apart)."""
+    # imported here: only this error's path reads the registry (`provcat cost` never pays for it)
+    from provcat.catalog.keys import canonical_provider_key
+    from provcat.catalog.publish import current
+    from provcat.endpoints.resolution import lookup
+    from provcat.errors import EndpointNotFound, ProviderCatalogError
+
+    try:
+        snapshot = current()
+        if not canonical_provider_key(provider) or (
+            canonical_provider_key(provider) in snapshot.provider_index
+        ):
+            return None
+        lookup(snapshot, provider, "", compatible=False)
+    except EndpointNotFound as exc:
+        return providers_hint(str(exc))
+    except ProviderCatalogError:  # an invalid catalog: the command's own error says it
+        return None
+    return None
 
 
 def usage_message(exc: click.UsageError) -> str:

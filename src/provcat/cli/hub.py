@@ -32,6 +32,7 @@ from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import HubRef
 from provcat.hub.settings import DEFAULT_ORPHAN_GRACE_SECONDS
 from provcat.hub.text import printable
+from provcat.redact import secret_shapes_hidden
 
 __all__ = ["hub"]
 
@@ -84,8 +85,9 @@ def _read_card(path: Path) -> str:
 
     size = path.stat().st_size
     if size > 4 * CARD_MAX_CHARS:  # more bytes than the most characters could need
+        shown = secret_shapes_hidden(str(path))  # a key pasted as the path is not repeated
         raise ValidationError(
-            f"{path} is {size:,} bytes; a card is at most {CARD_MAX_CHARS:,} characters "
+            f"{shown} is {size:,} bytes; a card is at most {CARD_MAX_CHARS:,} characters "
             "(Markdown): shorten it, or link to the longer text",
             {"field": "card", "bytes": size, "limit": CARD_MAX_CHARS},
         )

@@ -29,12 +29,13 @@ from provcat.cli.failures import (
     INTERNAL_ERROR,
     MISSING_DEPENDENCY,
     USAGE_ERROR,
+    hide_secrets,
     json_wanted,
     usage_message,
 )
 from provcat.hub.errors import HubError
 from provcat.hub.text import printable
-from provcat.redact import HUB_TOKEN_SHAPE, url_without_password
+from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden, url_without_password
 
 __all__ = [
     "LOCAL_FILE_ERROR",
@@ -138,7 +139,8 @@ _LOCAL_HINTS = {
 def _local_file_message(exc: OSError) -> str:
     """What went wrong with a local path, and what to do."""
     what = exc.strerror or type(exc).__name__
-    where = f": {exc.filename}" if exc.filename else ""
+    # a path shaped like a key (one pasted where a path goes) is not repeated
+    where = f": {secret_shapes_hidden(str(exc.filename))}" if exc.filename else ""
     hint = _LOCAL_HINTS.get(exc.errno or 0, "check the path and its permissions")
     return f"{what}{where}; {hint}"
 
@@ -161,6 +163,7 @@ class HubGroup(click.Group):
         try:
             return super().invoke(ctx)
         except click.ClickException as exc:
+            hide_secrets(exc)  # an API key pasted where a path or a value goes, as every command
             where = getattr(exc, "ctx", None) or ctx
             if not json_wanted(where) and not json_wanted(ctx):
                 _show_redacted(exc, where)

@@ -12,9 +12,9 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from provcat.cli.choice import FORMAT_OPTION, Choice
-from provcat.cli.failures import CommandError
+from provcat.cli.failures import UNKNOWN_PROVIDER, CommandError, unknown_provider
 from provcat.cli.table import table
-from provcat.errors import ProviderCatalogError
+from provcat.errors import ModelNotFound, ProviderCatalogError
 from provcat.models.cost import estimate_cost
 from provcat.models.inventory import STATUSES, ModelInfo, find_model, list_models
 
@@ -34,11 +34,16 @@ def _day(value: datetime | None) -> date:
     return value.date() if value is not None else date.today()
 
 
-def _fail(exc: Exception) -> NoReturn:
+def _fail(exc: Exception, provider: str | None = None) -> NoReturn:
     """``exc`` as the command's error (exit 1): ``Error: Name: message`` on stderr, or with
-    ``--format json`` the JSON object (:mod:`provcat.cli.failures`)."""
-    code = type(exc).__name__
-    raise CommandError(code, str(exc), text=f"{code}: {exc}")
+    ``--format json`` the JSON object (:mod:`provcat.cli.failures`). An unknown ``provider``,
+    which the inventory says with ModelNotFound, is said as every command says it."""
+    code, message = type(exc).__name__, str(exc)
+    if isinstance(exc, ModelNotFound) and provider is not None:
+        unknown = unknown_provider(provider)
+        if unknown is not None:
+            code, message = UNKNOWN_PROVIDER, unknown
+    raise CommandError(code, message, text=f"{code}: {message}")
 
 
 def _flag(value: bool | None) -> str:
@@ -104,7 +109,7 @@ def models(
             provider, status=status, tool_call=tool_call, reasoning=reasoning, as_of=day
         )
     except ProviderCatalogError as exc:
-        _fail(exc)
+        _fail(exc, provider)
     if fmt == "json":
         click.echo(
             json.dumps(
@@ -135,7 +140,7 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     try:
         info = find_model(provider, model)
     except ProviderCatalogError as exc:
-        _fail(exc)
+        _fail(exc, provider)
     data: dict[str, Any] = {**info.as_dict(day), "lifecycle": info.lifecycle(day)}
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -360,7 +365,7 @@ def cost(
         said = _FIELD.sub(lambda m: _FLAGS[m.group(0)], str(exc)).removeprefix("usage ")
         _fail(ValueError(said))
     except ProviderCatalogError as exc:
-        _fail(exc)
+        _fail(exc, provider)
     _lifecycle_note(result.provider, result.model, _day(as_of))
     data = result.as_dict()
     if fmt == "json":

@@ -23,8 +23,16 @@ import click
 
 from provcat import __version__
 from provcat.cli.choice import FORMAT_OPTION, Choice
-from provcat.cli.failures import USAGE_ERROR, json_wanted, usage_message
+from provcat.cli.failures import (
+    UNKNOWN_PROVIDER,
+    USAGE_ERROR,
+    hide_secrets,
+    json_wanted,
+    unknown_provider,
+    usage_message,
+)
 from provcat.cli.table import counted
+from provcat.redact import secret_shapes_hidden
 from provcat.toolschema.api import compile_tool
 from provcat.toolschema.core import (
     DiagnosticRecord,
@@ -32,7 +40,7 @@ from provcat.toolschema.core import (
     stable_stringify,
 )
 from provcat.toolschema.executor import run
-from provcat.toolschema.loading import LoadedTool, load_tools
+from provcat.toolschema.loading import STDIN, LoadedTool, load_tools
 from provcat.toolschema.probe import probe as run_probe
 from provcat.toolschema.targets import (
     Target,
@@ -94,7 +102,11 @@ def _error_report(command: str, code: str, errors: list[tuple[str, str]]) -> dic
 
 
 def _fail(command: str, fmt: str, errors: list[tuple[str, str]], code: str = _INPUT) -> NoReturn:
-    errors = [(_printable(source), _printable(message)) for source, message in errors]
+    # a path or a value shaped like a key (pasted where a file or a target goes) is not repeated
+    errors = [
+        (secret_shapes_hidden(_printable(source)), secret_shapes_hidden(_printable(message)))
+        for source, message in errors
+    ]
     if fmt == "json":
         click.echo(_dumps(_error_report(command, code, errors)))
     else:
@@ -131,20 +143,38 @@ def _targets(
         ids = [s.strip() for s in spec.split(",") if s.strip()]
         return [get_target(i) for i in sorted(set(ids))]
     except UnknownTargetError as exc:
+        unknown = unknown_provider(provider) if provider else None
+        if unknown is not None:  # said as every command says it; still an input error, exit 2
+            _fail(command, fmt, [("", unknown)], UNKNOWN_PROVIDER)
         _fail(command, fmt, [("", str(exc))], _UNKNOWN_TARGET)
 
 
+DASH = "-"  # a path argument that means standard input (`./-` is a file named `-`)
+_STDIN_READ = "provcat.tool.stdin"  # ctx.meta key: standard input, read once per command
+
+
+def _stdin() -> bytes:
+    """Standard input's bytes, read on first use (`tool diff - -` reads it once)."""
+    meta = click.get_current_context().meta
+    if _STDIN_READ not in meta:
+        meta[_STDIN_READ] = sys.stdin.buffer.read()
+    data: bytes = meta[_STDIN_READ]
+    return data
+
+
 def _load(
-    command: str, fmt: str, paths: Sequence[Path], *, empty_ok: bool = False
+    command: str, fmt: str, paths: Sequence[str], *, empty_ok: bool = False
 ) -> list[LoadedTool]:
-    """The tools under ``paths``; an input error when one cannot be read, or when there are
-    none (a wrong path must not pass a CI check by finding nothing to check) unless
-    ``empty_ok``."""
-    tools, errors = load_tools(list(paths))  # a file given twice is read once
+    """The tools under ``paths`` (``-``: standard input); an input error when one cannot be
+    read, or when there are none (a wrong path must not pass a CI check by finding nothing to
+    check) unless ``empty_ok``."""
+    piped = _stdin() if DASH in paths else None
+    # a file given twice is read once
+    tools, errors = load_tools([Path(p) for p in paths if p != DASH], piped)
     if errors:
         _fail(command, fmt, [(e.source_path, e.message) for e in errors])
     if not tools and not empty_ok:
-        shown = ", ".join(str(p) for p in paths)
+        shown = ", ".join(STDIN if p == DASH else str(Path(p)) for p in paths)
         _fail(
             command,
             fmt,
@@ -167,9 +197,8 @@ def _counts(diags: Sequence[Diagnostic]) -> dict[str, int]:
     return {s: sum(1 for d in diags if d.severity == s) for s in ("error", "warning", "info")}
 
 
-_paths = click.argument(
-    "paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=False)
-)
+# strings, not Paths: a Path reads `./-` (a file named `-`) as `-` (standard input)
+_paths = click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
 _targets_opt = click.option(
     "--targets", "targets", default=None, help="Comma-separated target ids, or `all` (default)."
 )
@@ -194,6 +223,7 @@ class _ToolGroup(click.Group):
             return super().invoke(ctx)
         except click.UsageError as exc:
             where = exc.ctx
+            hide_secrets(exc)  # a key pasted where a value goes is not repeated
             if (
                 where is not None
                 and where.parent is not None
@@ -210,7 +240,10 @@ class _ToolGroup(click.Group):
 
 @click.group(cls=_ToolGroup)
 def tool() -> None:
-    """Check and compile tool schemas for each provider's target."""
+    """Check and compile tool schemas for each provider's target.
+
+    The commands' PATHS are `.json` files (a tool, a list of tools or {"tools": [...]}) or folders;
+    `-` reads the JSON from standard input."""
 
 
 @tool.command()
@@ -227,14 +260,17 @@ def tool() -> None:
     help="The lowest severity that makes the exit status 1 (info never does).",
 )
 def check(
-    paths: tuple[Path, ...],
+    paths: tuple[str, ...],
     targets: str | None,
     provider: str | None,
     endpoint: str | None,
     fmt: str,
     fail_on: str,
 ) -> None:
-    """Report what each target has against each tool."""
+    """Report what each target has against each tool.
+
+    PATHS are `.json` files (a tool, a list of tools or {"tools": [...]}) or folders;
+    `-` reads the JSON from standard input."""
     chosen = _targets("check", fmt, targets, provider, endpoint=endpoint)
     tools = _load("check", fmt, paths)
     rows: list[dict[str, Any]] = []
@@ -346,7 +382,7 @@ def _write_atomic(out: Path, files: dict[str, str]) -> None:
 @FORMAT_OPTION
 @click.option("--allow-lossy", is_flag=True, help="Accept outputs that weaken the schema.")
 def compile_command(
-    paths: tuple[Path, ...],
+    paths: tuple[str, ...],
     out: Path | None,
     targets: str | None,
     provider: str | None,
@@ -362,7 +398,10 @@ def compile_command(
     is written `%XX`.
 
     Without --out, print the manifest: each tool's output per target, with its changes and
-    warnings (`--format json`: inside the report, as `manifest`)."""
+    warnings (`--format json`: inside the report, as `manifest`).
+
+    PATHS are `.json` files (a tool, a list of tools or {"tools": [...]}) or folders;
+    `-` reads the JSON from standard input."""
     chosen = _targets("compile", fmt, targets, provider, endpoint=endpoint)
     tools = _load("compile", fmt, paths)
     files: dict[str, str] = {}
@@ -460,9 +499,12 @@ def _worst(diags: Sequence[DiagnosticRecord]) -> str:
 @_paths
 @_targets_opt
 @FORMAT_OPTION
-def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
+def matrix(paths: tuple[str, ...], targets: str | None, fmt: str) -> None:
     """One row per tool, one column per target: the worst finding (✓ none, i info, ! warning,
-    ✗ error)."""
+    ✗ error).
+
+    PATHS are `.json` files (a tool, a list of tools or {"tools": [...]}) or folders;
+    `-` reads the JSON from standard input."""
     chosen = _targets("matrix", fmt, targets, None)
     tools = _load("matrix", fmt, paths)
     cells = {
@@ -502,8 +544,8 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
 
 
 @tool.command()
-@click.argument("old", type=click.Path(path_type=Path))
-@click.argument("new", type=click.Path(path_type=Path))
+@click.argument("old", type=click.Path(allow_dash=True))
+@click.argument("new", type=click.Path(allow_dash=True))
 @_targets_opt
 @FORMAT_OPTION
 @click.option(
@@ -514,8 +556,10 @@ def matrix(paths: tuple[Path, ...], targets: str | None, fmt: str) -> None:
     help="What makes the exit status 1: a breaking change (a removed tool, a target that no "
     "longer compiles it), any change, or never.",
 )
-def diff(old: Path, new: Path, targets: str | None, fmt: str, fail_on: str) -> None:
-    """Compare two versions of a tool set: removed tools and compile verdicts per target."""
+def diff(old: str, new: str, targets: str | None, fmt: str, fail_on: str) -> None:
+    """Compare two versions of a tool set: removed tools and compile verdicts per target.
+
+    OLD and NEW are `.json` files or folders; `-` reads one of them from standard input."""
     chosen = _targets("diff", fmt, targets, None)
     # one side may hold no tools: every tool added, or every tool removed
     before = {t.tool.name: t for t in _load("diff", fmt, [old], empty_ok=True)}
@@ -573,9 +617,12 @@ def diff(old: Path, new: Path, targets: str | None, fmt: str, fail_on: str) -> N
 @click.option("--model", default=None, help="The model to probe (default: the target's).")
 @click.option("--allow-lossy", is_flag=True, help="Probe a lossy compile too.")
 def probe_command(
-    paths: tuple[Path, ...], targets: str | None, fmt: str, model: str | None, allow_lossy: bool
+    paths: tuple[str, ...], targets: str | None, fmt: str, model: str | None, allow_lossy: bool
 ) -> None:
-    """Send each compiled tool to the hosted APIs once (needs their SDKs and API keys)."""
+    """Send each compiled tool to the hosted APIs once (needs their SDKs and API keys).
+
+    PATHS are `.json` files (a tool, a list of tools or {"tools": [...]}) or folders;
+    `-` reads the JSON from standard input."""
     chosen = _targets("probe", fmt, targets, None, hosted=True)
     tools = _load("probe", fmt, paths)
     results = [

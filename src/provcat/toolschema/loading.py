@@ -20,7 +20,7 @@ from provcat.toolschema.intake import canonical, tool_problems
 from provcat.toolschema.types import CanonicalTool
 from provcat.toolschema.validate import COMMAND_LINE_DIAGNOSED
 
-__all__ = ["LoadError", "LoadedTool", "load_tools"]
+__all__ = ["STDIN", "LoadError", "LoadedTool", "load_tools"]
 
 _SKIP = {"node_modules", "dist", "coverage"}
 
@@ -77,15 +77,23 @@ def _files(paths: list[Path], errors: list[LoadError]) -> list[Path]:
     return found
 
 
-def load_tools(paths: list[Path]) -> tuple[list[LoadedTool], list[LoadError]]:
-    """Every tool under ``paths``, sorted by name, or the errors that stop processing."""
+STDIN = "<stdin>"  # how tools read from standard input are named
+
+
+def load_tools(
+    paths: list[Path], stdin: bytes | None = None
+) -> tuple[list[LoadedTool], list[LoadError]]:
+    """Every tool under ``paths``, sorted by name, or the errors that stop processing.
+    ``stdin``: bytes piped in, read first as one more `.json` file named ``<stdin>``."""
     errors: list[LoadError] = []
     tools: list[LoadedTool] = []
     seen: dict[str, str] = {}
-    for path in _files(paths, errors):
-        shown = _shown(path)
+    sources: list[tuple[str, Path | bytes]] = [] if stdin is None else [(STDIN, stdin)]
+    sources += [(_shown(path), path) for path in _files(paths, errors)]
+    for shown, source in sources:
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = source if isinstance(source, bytes) else source.read_bytes()
+            text = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(LoadError(shown, f"cannot read the file: {exc}"))
             continue
