@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:a0c7f83c194c09e92bc7f02f7b56278c5e7829946b60db3782ccb0aeed1200a2'
+FINGERPRINT: Final = 'sha256:d8f9045826f2e12a24e694732ec5dd3693b7b41117dae2801f3ba3ffcd19098f'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

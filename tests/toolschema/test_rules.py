@@ -12,6 +12,8 @@ from provcat.toolschema import InvalidToolError, check, compile_tool
 from tests.toolschema.conftest import obj, tool
 
 S = {"type": "string"}
+# a definition that refers only to itself (tests/toolschema/test_reference_loops.py has the rest)
+LOOP = tool({**obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": {"$ref": "#/$defs/A"}}})
 
 
 def _deep(levels: int) -> dict[str, Any]:
@@ -49,6 +51,7 @@ OPENAI: dict[str, dict[str, Any]] = {
     "unknown-keyword": tool(obj(a={"type": "string", "x-foo": 1})),
     "unsupported-string-format": tool(obj(a={"type": "string", "format": "uri"})),
     "one-of-converted-to-any-of": tool(obj(a={"oneOf": [S, {"type": "integer"}]})),
+    "reference-loop-without-content": LOOP,
     "ref-with-sibling-keywords": tool(
         {**obj(a={"$ref": "#/$defs/A", "description": "an A"}), "$defs": {"A": S}}
     ),
@@ -74,6 +77,7 @@ ANTHROPIC: dict[str, dict[str, Any]] = {
     "keyword-not-documented": tool(obj(a={"type": "array", "items": S, "prefixItems": [S]})),
     "undocumented-string-format": tool(obj(a={"type": "string", "format": "color"})),
     "enum-non-primitive-value": tool(obj(a={"enum": [{"x": 1}]})),
+    "reference-loop-without-content": LOOP,
     "external-ref": tool(obj(a={"$ref": "https://example.com/a.json"})),
     "missing-tool-description": tool(obj(), description=" "),
 }
@@ -95,6 +99,7 @@ ANTHROPIC_STRICT: dict[str, dict[str, Any]] = {
     "too-many-union-properties": tool(
         obj(**{f"p{i}": {"type": ["string", "null"]} for i in range(17)})
     ),
+    "reference-loop-without-content": LOOP,
     "unsupported-reference": tool(
         {**obj(a={"$ref": "#/$defs/N"}), "$defs": {"N": obj(kid={"$ref": "#/$defs/N"})}}
     ),
@@ -116,6 +121,7 @@ GEMINI: dict[str, dict[str, Any]] = {
     "missing-function-description": tool(obj(a=S), description=None),
     "parameter-name-charset": tool(obj(**{"x-trace": S})),
     "unresolvable-schema-reference": tool(obj(a={"$ref": "https://example.com/a.json"})),
+    "reference-loop-without-content": LOOP,
     "unsupported-schema-reference": tool({**obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": S}}),
     "boolean-subschema": tool(obj(a=False)),
     "non-schema-subschema": tool(obj(a="string")),
@@ -147,6 +153,7 @@ GEMINI_JSON_SCHEMA: dict[str, dict[str, Any]] = {
     "function-name-leading-character": tool(obj(), name="9lives"),
     "missing-function-description": tool(obj(a=S), description=None),
     "parameters-not-object": tool({"type": "array", "items": S}),
+    "reference-loop-without-content": LOOP,
     "unresolvable-schema-reference": tool(obj(a={"$ref": "#/$defs/Nope"})),
     "keyword-not-supported": tool(obj(a={"type": "string", "minLength": 1})),
     "string-format-not-supported": tool(obj(a={"type": "string", "format": "email"})),
@@ -159,6 +166,7 @@ MCP: dict[str, dict[str, Any]] = {
     "input-schema-type-not-literal-object": tool({"type": ["object"]}),
     "input-schema-type-union": tool({"type": ["object", "null"]}),
     "input-schema-not-object": tool({"type": "string"}),
+    "reference-loop-without-content": LOOP,
     "unresolvable-ref": tool(obj(a={"$ref": "#/$defs/Nope"})),
     "external-ref": tool(obj(a={"$ref": "https://example.com/a.json"})),
     "non-default-schema-dialect": tool(

@@ -1,5 +1,6 @@
 """What a tool's schema holds, whatever the target: how deeply it nests, whether it holds
-references, and the sizes the targets' ``limit`` rules bound.
+references (and which of them loop through references alone), and the sizes the targets'
+``limit`` rules bound.
 
 None of it depends on the target, so it is worked out in one pass and kept with the tool's
 input check (:mod:`provcat.toolschema.api`): a tool compiled again, for another target or on the
@@ -19,6 +20,8 @@ from provcat.toolschema.core import (
     SINGLE_SLOTS,
     json_nesting,
 )
+from provcat.toolschema.refs import resolve_ref
+from provcat.toolschema.vocabulary import ANNOTATION_KEYWORDS
 
 __all__ = ["Survey", "survey"]
 
@@ -29,6 +32,8 @@ _SLOTS = {
 }
 # a schema holding none of these in any subschema has nothing to inline
 _REF_KEYS = frozenset({"$ref", "$defs", "definitions"})
+# what a schema may hold beside `$ref` and still say nothing a value is checked against
+_NO_CONTENT = frozenset({"$ref", "$defs", "definitions", *ANNOTATION_KEYWORDS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +43,14 @@ class Survey:
     the limit rules read (``properties``, ``depth`` with the root at 1, enum ``values``,
     ``largest_enum``, the ``chars`` of property and definition names, string enum values and
     string consts, the ``optional`` properties their object's ``required`` leaves out, and the
-    ``unions``)."""
+    ``unions``); ``loops``: each reference whose chain of references comes back to a schema
+    already on it without reaching one with content (a ``$ref`` beside annotations only), with
+    that chain (``#/$defs/A``, ``#/$defs/B``, ``#/$defs/A``)."""
 
     nesting: int
     refs: bool
     counts: Mapping[str, int]
+    loops: Mapping[str, tuple[str, ...]]
 
 
 def survey(root: dict[str, Any]) -> Survey:
@@ -50,6 +58,9 @@ def survey(root: dict[str, Any]) -> Survey:
     nesting. Stops once the nesting passes ``MAX_NESTING`` (such a schema is refused)."""
     properties = depth = values = largest_enum = chars = nesting = optional = unions = 0
     refs = False
+    # the `$ref` strings, gathered from the first subschema holding one of `_REF_KEYS` on (no
+    # subschema before it holds a `$ref`), so a schema without references pays nothing more
+    targets: set[str] = set()
     stack: list[tuple[dict[str, Any], int, int]] = [(root, 1, 1)]  # (subschema, depth, nesting)
     while stack:
         s, at, json_at = stack.pop()
@@ -59,8 +70,11 @@ def survey(root: dict[str, Any]) -> Survey:
             nesting = json_at
             if nesting > MAX_NESTING:
                 break
-        if not refs and not _REF_KEYS.isdisjoint(s):
+        if refs or not _REF_KEYS.isdisjoint(s):
             refs = True
+            ref = s.get("$ref")
+            if isinstance(ref, str):
+                targets.add(ref)
         props = s.get("properties")
         if isinstance(props, dict) and props:
             required = s.get("required")
@@ -110,7 +124,39 @@ def survey(root: dict[str, Any]) -> Survey:
         "optional": optional,
         "unions": unions,
     }
-    return Survey(nesting=nesting, refs=refs, counts=counts)
+    loops = _ref_loops(root, targets) if nesting <= MAX_NESTING else {}
+    return Survey(nesting=nesting, refs=refs, counts=counts, loops=loops)
+
+
+def _ref_loops(root: dict[str, Any], refs: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Each of ``refs`` (references in ``root``) that leads only to references and back (JSON
+    Schema 2020-12 core, 9.4.1: such a schema runs a validator into an infinite loop), with its
+    chain."""
+    loops: dict[str, tuple[str, ...]] = {}
+    for ref in refs:
+        chain = _loop(root, ref)
+        if chain:
+            loops[ref] = chain
+    return loops
+
+
+def _loop(root: dict[str, Any], ref: str) -> tuple[str, ...] | None:
+    """The references followed from ``ref`` until one comes back to a schema already reached,
+    or None when a schema on the way has content (or a reference does not resolve)."""
+    chain = [ref]
+    seen: set[int] = set()
+    while True:
+        status, found = resolve_ref(root, ref)
+        if status != "ok" or not isinstance(found, dict) or not _NO_CONTENT.issuperset(found):
+            return None
+        following = found.get("$ref")
+        if not isinstance(following, str):
+            return None
+        if id(found) in seen:
+            return tuple(chain)
+        seen.add(id(found))
+        ref = following
+        chain.append(ref)
 
 
 def _is_union(s: dict[str, Any]) -> bool:

@@ -334,14 +334,18 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     ),
     "ref": _t(
         "node",
-        "a `$ref` in the state `case` names: external, unresolvable, recursive, resolvable, or "
-        "with-siblings (a resolvable reference beside other keywords, on a target that keeps "
-        "references: `inline-ref` writes what it points at in its place, the siblings winning "
-        "where both hold a keyword)",
+        "a `$ref` in the state `case` names: external, unresolvable, loop (it leads only to "
+        "references and back, no schema on the way saying anything of a value: `chain` lists "
+        "them up to the first one reached again), recursive, resolvable, or with-siblings (a "
+        "resolvable reference beside other keywords, on a target that keeps references: "
+        "`inline-ref` writes what it points at in its place, the siblings winning where both "
+        "hold a keyword)",
         required=("case",),
-        placeholders=("ref",),
+        placeholders=("ref", "chain"),
         actions=("keep", "unsupported", "inline-ref"),
-        cases={"case": ("external", "unresolvable", "recursive", "resolvable", "with-siblings")},
+        cases={
+            "case": ("external", "unresolvable", "loop", "recursive", "resolvable", "with-siblings")
+        },
         verbatim=True,
     ),
     "type": _t(

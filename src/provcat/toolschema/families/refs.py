@@ -10,6 +10,7 @@ from provcat.toolschema.core import (
     MAP_SLOTS,
     SINGLE_SLOTS,
     join_path,
+    schema_nodes,
     walk_schema,
 )
 from provcat.toolschema.refs import resolve_ref
@@ -22,7 +23,8 @@ _INLINE_CHAIN = 32
 
 def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...] = ()) -> Any:
     """``s`` with every resolvable, non-recursive reference replaced by what it points at; the
-    paths of the definitions left out are added to ``drops``."""
+    paths of the definitions left out are added to ``drops`` (a loop of references alone in
+    them is reported where it stands)."""
     if not isinstance(s, dict):
         return s
     if "$ref" in s:
@@ -33,15 +35,18 @@ def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...]
             case = "external"
         elif status != "ok":
             case = "unresolvable"
+        elif ref in run.survey.loops:
+            case = "loop"
         elif ref in chain:
             case = "recursive"
         elif len(chain) >= _INLINE_CHAIN or run.inline_budget <= 0:
             case = "unresolvable"
         where = join_path(path, "$ref")
         if case is not None:
+            values = _loop_values(run, ref) if case == "loop" else {"ref": code(ref)}
             for rule, trig in run.rules.fires("ref"):
                 if trig["case"] == case:
-                    run.fire(rule, where, ref=code(ref))
+                    run.fire(rule, where, **values)
             return s
         run.inline_budget -= 1
         for rule, trig in run.rules.fires("ref"):
@@ -61,6 +66,8 @@ def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...]
     for key, value in s.items():
         if key in ("$defs", "definitions"):
             drops.append(join_path(path, key))
+            if run.survey.loops:
+                _dropped_loops(run, value, join_path(path, key))
             continue
         if key in MAP_SLOTS and isinstance(value, dict):
             out[key] = {
@@ -109,17 +116,41 @@ def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]
 
 
 def check_ref(run: Run, ref: Any, path: str) -> None:
-    """Fire the ``ref`` rules of a target that keeps references: external, unresolvable or
-    (when a rule asks) recursive; a resolvable reference is fine as it is."""
+    """Fire the ``ref`` rules of a target that keeps references: external, unresolvable, a
+    loop of references alone or (when a rule asks) recursive; a resolvable reference is fine as
+    it is."""
     status, _ = resolve_ref(run.root, ref)
     case = {"external": "external", "ok": None}.get(status, "unresolvable")
     pairs = run.rules.kept_ref_rules
-    if case is None and any(t["case"] == "recursive" for _, t in pairs) and _recursive(run, ref):
+    if case is None and ref in run.survey.loops:
+        case = "loop"
+    elif case is None and any(t["case"] == "recursive" for _, t in pairs) and _recursive(run, ref):
         case = "recursive"
     if case:
+        values = _loop_values(run, ref) if case == "loop" else {"ref": code(ref)}
         for rule, trig in pairs:
             if trig["case"] == case:
-                run.fire(rule, join_path(path, "$ref"), ref=code(ref))
+                run.fire(rule, join_path(path, "$ref"), **values)
+
+
+def _loop_values(run: Run, ref: str) -> dict[str, str]:
+    """The wording of a loop rule for ``ref``: the reference and the chain it leads into."""
+    return {"ref": code(ref), "chain": code(" -> ".join(run.survey.loops[ref]))}
+
+
+def _dropped_loops(run: Run, defs: Any, where: str) -> None:
+    """Fire the loop rules at each reference in definitions an inlining target drops (``defs``
+    at ``where``): a loop no property reaches is still a schema no value can be checked
+    against."""
+    if not isinstance(defs, dict):
+        return
+    pairs = [rule for rule, trig in run.rules.fires("ref") if trig["case"] == "loop"]
+    for name, definition in defs.items():
+        for s, path, _ in schema_nodes(definition, join_path(where, name)):
+            ref = s.get("$ref")
+            if isinstance(ref, str) and ref in run.survey.loops:
+                for rule in pairs:
+                    run.fire(rule, join_path(path, "$ref"), **_loop_values(run, ref))
 
 
 def all_of_refs(run: Run) -> None:
