@@ -48,7 +48,9 @@ def test_models_unknown_provider_is_a_clear_error() -> None:
     result = invoke("models", "--provider", "acne")
     assert result.exit_code == 1 and "unknown provider 'acne'" in result.stderr
     result = invoke("models", "--provider", "acne", "--format", "json")
-    assert json.loads(result.stdout)["error"] == "ModelNotFound"
+    assert (
+        json.loads(result.stdout)["error"] == "EndpointNotFound"
+    )  # an unknown provider, as every command says it
 
 
 def test_show_a_deprecated_model_names_its_shutdown_and_successor() -> None:
