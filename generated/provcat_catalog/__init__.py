@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:d8f9045826f2e12a24e694732ec5dd3693b7b41117dae2801f3ba3ffcd19098f'
+FINGERPRINT: Final = 'sha256:c4512ebc603bedf1c9e872afc7bf044e73d5ac27ce8fe2b480e4e55aca9d322b'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -24,9 +24,10 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'max_output_tokens': 128000,
         'modalities': {'input': ('text', 'image'), 'output': ('text',)},
         'name': 'Claude Fable 5',
-        'note': 'Anthropic marks it "Legacy" (still available; Claude Fable 5.1 is the current Fable); no deprecation is announced. Cache read is four times Fable 5.1\'s, as the Fable 5.1 page states. Cache writes are Anthropic\'s standard 1.25x (5 minutes) and 2x (1 hour) of input (pricing page), as genai-prices and models.dev record them.',
+        'note': 'Anthropic marks it "Legacy" (still available; Claude Fable 5.1 is the current Fable); no deprecation is announced. Cache read is four times Fable 5.1\'s, as the Fable 5.1 page states. Cache writes are Anthropic\'s standard 1.25x (5 minutes) and 2x (1 hour) of input (pricing page), as genai-prices and models.dev record them. Batch API: 50% off, read 2026-12-07 on the batch processing page ("All usage is charged at 50% of the standard API prices"; its table lists Claude Fable 5 at $5 / $25).',
         'open_weights': False,
         'prices': {
+            'batch': {'discount': '0.50'},
             'cache_read': '1',
             'cache_write': '12.50',
             'cache_write_1h': '20',
@@ -37,6 +38,7 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'release_date': '2026-06-09',
         'reviewed_at': '2026-12-05',
         'source': (
+            'https://platform.claude.com/docs/en/build-with-claude/batch-processing',
             'https://platform.claude.com/docs/en/models/fable-5/overview',
             'https://platform.claude.com/docs/en/about-claude/pricing',
         ),
