@@ -303,6 +303,17 @@ def test_sample_under_a_file_says_so_not_that_the_file_exists(tmp_path: Path) ->
     assert "--force" not in err and "exists" not in err
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_sample_that_cannot_be_written_names_the_path_asked_for_not_a_temporary_file() -> None:
+    # /proc takes no new file, whoever asks (root included)
+    code, out, err = run("sample", "/proc/provcat-sample.safetensors")
+    assert code == 1 and out == "" and "/proc/provcat-sample.safetensors" in err
+    assert ".tmp" not in err and "Traceback" not in err
+    code, out, _ = run("sample", "/proc/provcat-sample.safetensors", "--format", "json")
+    report = json.loads(out)
+    assert report["error"] == "LocalFileError" and ".tmp" not in report["message"]
+
+
 def test_token_create_refuses_admin_with_a_namespace(tmp_path: Path) -> None:
     data = tmp_path / "data"
     code, _, err = run("token", "create", "--admin", "--namespace", "acme", "--data-dir", str(data))

@@ -71,7 +71,11 @@ def write_sample(path: Path, rank: int = DEFAULT_RANK, *, overwrite: bool = Fals
             errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)
         ) from None
     temp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    temp.write_bytes(data)
+    try:
+        temp.write_bytes(data)
+    except OSError as exc:  # said of the path asked for: the temporary file is ours, not theirs
+        temp.unlink(missing_ok=True)
+        raise type(exc)(exc.errno, exc.strerror, str(path)) from None
     try:
         if overwrite:
             os.replace(temp, path)
