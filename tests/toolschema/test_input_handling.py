@@ -89,8 +89,21 @@ def test_a_value_that_is_not_json_data_is_refused_as_such(levels: int) -> None:
     raw = tool(obj(a={"type": "number", "default": Decimal("1.5")}))
     for _ in range(levels):
         raw = tool(obj(a=raw["inputSchema"]))
-    with pytest.raises(InvalidToolError, match="plain JSON data"):
+    where = "inputSchema" + ".properties.a" * (levels + 1) + ".default"
+    with pytest.raises(InvalidToolError, match="plain JSON data") as raised:
         compile_tool(raw, "openai")
+    assert f"{where} is a Decimal, which JSON has no form for" in str(raised.value)
+
+
+def test_a_value_that_is_not_json_data_is_named_where_it_is_first_found() -> None:
+    from decimal import Decimal
+
+    # one subschema used at two places: the first place is named
+    shared = {"type": "object", "properties": {"when": {"type": "number", "default": Decimal(1)}}}
+    raw = tool(obj(a=shared, b=shared))
+    with pytest.raises(InvalidToolError, match="plain JSON data") as raised:
+        compile_tool(raw, "openai")
+    assert "inputSchema.properties.a.properties.when.default is a Decimal" in str(raised.value)
 
 
 def test_a_tool_edited_after_a_compile_is_counted_anew() -> None:

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from provcat.toolschema.core import materialize_diagnostics
 from provcat.toolschema.executor import compiled, run
-from provcat.toolschema.intake import InvalidToolError, canonical, tool_problems
+from provcat.toolschema.intake import InvalidToolError, canonical, not_json_data, tool_problems
 from provcat.toolschema.survey import Survey, survey
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic
@@ -70,7 +70,8 @@ def _checked(tool: CanonicalTool | Mapping[str, Any]) -> tuple[CanonicalTool, Su
         # limit (2,000 levels; the targets refuse it with their nesting diagnostic)
         checked = _check(value)
         if "deeply nested" not in str(exc) and not checked.problems:
-            checked = _Checked(("a tool must be plain JSON data",), None)
+            problem = not_json_data(value) or "a tool must be plain JSON data"
+            checked = _Checked((problem,), None)
     if checked.problems:
         raise InvalidToolError(checked.problems)
     if isinstance(tool, CanonicalTool):

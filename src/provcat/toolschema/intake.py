@@ -16,9 +16,17 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.catalog.keys import suggest
+from provcat.toolschema.core import join_path
 from provcat.toolschema.validate import canonical_tool_issues
 
-__all__ = ["FIELDS", "MCP_FIELDS", "InvalidToolError", "canonical", "tool_problems"]
+__all__ = [
+    "FIELDS",
+    "MCP_FIELDS",
+    "InvalidToolError",
+    "canonical",
+    "not_json_data",
+    "tool_problems",
+]
 
 FIELDS = ("name", "description", "inputSchema")
 
@@ -105,3 +113,40 @@ def tool_problems(value: Any, *, leave: frozenset[str] = frozenset()) -> list[st
                 + (f"; {hint}" if hint else "")
             )
     return problems
+
+
+# what JSON has a form for (a tuple is written as an array)
+_JSON_TYPES = (str, int, float, bool, type(None), list, tuple, dict)
+
+
+def not_json_data(tool: Any) -> str | None:
+    """Where ``tool`` holds a value JSON has no form for (a ``Decimal``, a ``set``, an object),
+    or a key that is no string, as a problem naming its path; None when it holds none. Each
+    list and mapping is looked into once (one held twice, or holding itself, is not walked
+    again)."""
+    stack: list[tuple[Any, str]] = [(tool, "")]
+    seen: set[int] = set()
+    while stack:
+        value, path = stack.pop()
+        where = path.lstrip(".") or "the tool"
+        if not isinstance(value, _JSON_TYPES):
+            kind = type(value).__name__
+            article = "an" if kind[:1].lower() in "aeiou" else "a"
+            return (
+                f"{where} is {article} {kind}, which JSON has no form for: "
+                "a tool must be plain JSON data"
+            )
+        if not isinstance(value, (dict, list, tuple)) or id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                if not isinstance(key, str):
+                    return (
+                        f"{where} has the key {key!r}, {type(key).__name__}: "
+                        "a tool must be plain JSON data (keys are strings)"
+                    )
+                stack.append((item, join_path(path, key)))
+        else:
+            stack.extend((item, join_path(path, i)) for i, item in reversed(list(enumerate(value))))
+    return None
