@@ -39,6 +39,9 @@ def uvicorn_options(log_level: str) -> dict[str, Any]:
         "server_header": False,
         "log_level": log_level,
         "timeout_graceful_shutdown": 5,
+        # NO_COLOR set and not empty (https://no-color.org): no colour even on a terminal;
+        # otherwise uvicorn's own choice (colour on a terminal only)
+        "use_colors": False if os.environ.get("NO_COLOR") else None,
     }
 
 
