@@ -14,6 +14,7 @@ from benchmarks.bench_toolschema import corpus
 from provcat.toolschema import (
     CanonicalTool,
     InvalidToolError,
+    as_tool,
     check,
     compile_tool,
     get_target,
@@ -92,7 +93,7 @@ def test_a_value_that_is_not_json_data_is_refused_as_such(levels: int) -> None:
     where = "inputSchema" + ".properties.a" * (levels + 1) + ".default"
     with pytest.raises(InvalidToolError, match="plain JSON data") as raised:
         compile_tool(raw, "openai")
-    assert f"{where} is a Decimal, which JSON has no form for" in str(raised.value)
+    assert f"{where} is a Python Decimal value, which JSON has no form for" in str(raised.value)
 
 
 def test_a_value_that_is_not_json_data_is_named_where_it_is_first_found() -> None:
@@ -103,7 +104,9 @@ def test_a_value_that_is_not_json_data_is_named_where_it_is_first_found() -> Non
     raw = tool(obj(a=shared, b=shared))
     with pytest.raises(InvalidToolError, match="plain JSON data") as raised:
         compile_tool(raw, "openai")
-    assert "inputSchema.properties.a.properties.when.default is a Decimal" in str(raised.value)
+    assert "inputSchema.properties.a.properties.when.default is a Python Decimal value" in str(
+        raised.value
+    )
 
 
 def test_a_tool_edited_after_a_compile_is_counted_anew() -> None:
@@ -121,10 +124,58 @@ def test_a_schema_key_that_is_no_string_is_refused_as_such(target: str, key: Any
     # found by a tester: `properties: {1: ...}` raised TypeError (object of type 'int' has no
     # len(), or expected string) from inside the compiler, for every target
     raw = tool({"type": "object", "properties": {key: {"type": "string"}}})
-    with pytest.raises(InvalidToolError, match="a key of the schema is not a string"):
+    said = f"inputSchema.properties has the key {key!r} (a Python {type(key).__name__})"
+    with pytest.raises(InvalidToolError, match="whose keys are strings") as raised:
         compile_tool(raw, target)
-    with pytest.raises(InvalidToolError, match="JSON object keys are strings"):
+    assert said in str(raised.value)
+    with pytest.raises(InvalidToolError, match="whose keys are strings"):
         check(raw, target)
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ({"a"}, "is a Python set value"),
+        (frozenset({1}), "is a Python frozenset value"),
+        (b"ab", "is a Python bytes value"),
+        (1j, "is a Python complex value"),
+        (float("nan"), "is NaN"),
+        (float("inf"), "is Infinity"),
+        (float("-inf"), "is -Infinity"),
+    ],
+)
+def test_a_value_json_cannot_hold_is_refused_though_python_can_copy_it(
+    value: Any, said: str
+) -> None:
+    # RFC 8259, section 6: no NaN or infinity; a set, bytes or a complex number has no JSON form
+    # either (json.dumps of the output raised TypeError, or wrote NaN that parsers refuse)
+    raw = tool(obj(a={"type": "number", "default": value}))
+    for target in TARGETS:
+        with pytest.raises(InvalidToolError, match="which JSON has no form for") as raised:
+            compile_tool(raw, target)
+        assert f"inputSchema.properties.a.default {said}" in str(raised.value)
+    with pytest.raises(InvalidToolError, match="which JSON has no form for"):
+        as_tool(raw)
+
+
+def test_a_mapping_of_another_class_is_json_data() -> None:
+    # an OrderedDict is a mapping JSON writes as an object: it compiles as the dict would
+    from collections import OrderedDict
+
+    plain = tool(obj(a={"type": "string"}))
+    ordered = OrderedDict(
+        name=plain["name"],
+        description=plain["description"],
+        inputSchema=OrderedDict(plain["inputSchema"]),
+    )
+    assert (
+        compile_tool(ordered, "openai").model_dump() == compile_tool(plain, "openai").model_dump()
+    )
+
+
+def test_a_target_list_is_refused_with_what_to_do() -> None:
+    with pytest.raises(TypeError, match="compile for each in turn"):
+        check(tool(obj(a={"type": "string"})), ["openai", "gemini"])  # type: ignore[arg-type]
 
 
 def test_one_subschema_object_used_at_two_places_is_judged_at_each() -> None:

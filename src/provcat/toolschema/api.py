@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from provcat.toolschema.core import materialize_diagnostics
 from provcat.toolschema.executor import compiled, run
-from provcat.toolschema.intake import InvalidToolError, canonical, not_json_data, tool_problems
+from provcat.toolschema.intake import InvalidToolError, canonical, tool_problems
 from provcat.toolschema.survey import Survey, survey
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic
@@ -64,14 +64,14 @@ def _checked(tool: CanonicalTool | Mapping[str, Any]) -> tuple[CanonicalTool, Su
             [f"a tool must be a mapping or a CanonicalTool, not {type(tool).__name__}"]
         )
     try:
-        key = marshal.dumps(value, 2)
-        checked = _checked_of(key) if len(key) <= _REMEMBERED_BYTES else _check(value)
-    except ValueError as exc:  # not plain data (a Decimal, a set, ...), or nested past marshal's
-        # limit (2,000 levels; the targets refuse it with their nesting diagnostic)
-        checked = _check(value)
-        if "deeply nested" not in str(exc) and not checked.problems:
-            problem = not_json_data(value) or "a tool must be plain JSON data"
-            checked = _Checked((problem,), None)
+        key: bytes | None = marshal.dumps(value, 2)
+    except ValueError:  # a value marshal has no form for (a Decimal, a dict subclass, ...), or
+        # nested past its limit (2,000 levels; the targets refuse it with their nesting
+        # diagnostic): checked on every compile, never kept
+        key = None
+    checked = (
+        _checked_of(key) if key is not None and len(key) <= _REMEMBERED_BYTES else _check(value)
+    )
     if checked.problems:
         raise InvalidToolError(checked.problems)
     if isinstance(tool, CanonicalTool):

@@ -13,6 +13,7 @@ guessing would hide which shape was meant, and a vendor's extra fields (``strict
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from provcat.catalog.keys import suggest
@@ -97,6 +98,9 @@ def tool_problems(value: Any, *, leave: frozenset[str] = frozenset()) -> list[st
     refuses the rest; the command line leaves the same but the ``const``
     (:data:`~provcat.toolschema.validate.COMMAND_LINE_DIAGNOSED`).
     """
+    not_json = not_json_data(value)
+    if not_json is not None:  # the other checks would misread such a value: this one alone
+        return [not_json]
     if isinstance(value, dict):
         fix = _vendor_shape(value)
         if fix is not None:
@@ -120,22 +124,23 @@ _JSON_TYPES = (str, int, float, bool, type(None), list, tuple, dict)
 
 
 def not_json_data(tool: Any) -> str | None:
-    """Where ``tool`` holds a value JSON has no form for (a ``Decimal``, a ``set``, an object),
-    or a key that is no string, as a problem naming its path; None when it holds none. Each
-    list and mapping is looked into once (one held twice, or holding itself, is not walked
-    again)."""
+    """Where ``tool`` holds a value JSON has no form for (a ``Decimal``, a ``set``, ``bytes``,
+    an object, NaN or an infinity: RFC 8259, section 6), or a key that is no string, as a
+    problem naming its path; None when it holds none. Each list and mapping is looked into once
+    (one held twice, or holding itself, is not walked again)."""
     stack: list[tuple[Any, str]] = [(tool, "")]
     seen: set[int] = set()
     while stack:
         value, path = stack.pop()
         where = path.lstrip(".") or "the tool"
         if not isinstance(value, _JSON_TYPES):
-            kind = type(value).__name__
-            article = "an" if kind[:1].lower() in "aeiou" else "a"
             return (
-                f"{where} is {article} {kind}, which JSON has no form for: "
-                "a tool must be plain JSON data"
+                f"{where} is a Python {type(value).__name__} value, which JSON has no form "
+                "for: a tool must be plain JSON data"
             )
+        if isinstance(value, float) and not math.isfinite(value):
+            shown = "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
+            return f"{where} is {shown}, which JSON has no form for: a tool must be plain JSON data"
         if not isinstance(value, (dict, list, tuple)) or id(value) in seen:
             continue
         seen.add(id(value))
@@ -143,8 +148,8 @@ def not_json_data(tool: Any) -> str | None:
             for key, item in reversed(value.items()):
                 if not isinstance(key, str):
                     return (
-                        f"{where} has the key {key!r}, {type(key).__name__}: "
-                        "a tool must be plain JSON data (keys are strings)"
+                        f"{where} has the key {key!r} (a Python {type(key).__name__}): "
+                        "a tool must be plain JSON data, whose keys are strings"
                     )
                 stack.append((item, join_path(path, key)))
         else:

@@ -169,6 +169,12 @@ def list_targets() -> list[Target]:
 
 def get_target(target: str | Target) -> Target:
     """The target with id ``target`` (a :class:`Target` is returned as is)."""
+    if not isinstance(target, (str, Target)):
+        kind = type(target).__name__
+        raise TypeError(
+            f"a target is one target id or a Target, not a {kind}; for several targets, "
+            "compile for each in turn"
+        )
     registry = _registry()
     if target.__class__ is str:  # an id, looked up by exact id first
         found = registry.get(target)
