@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:c4512ebc603bedf1c9e872afc7bf044e73d5ac27ce8fe2b480e4e55aca9d322b'
+FINGERPRINT: Final = 'sha256:78e32b2ee4dfa4aa914f6fc7bde084bfac64e8be7e496211741b2c9b3291f715'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

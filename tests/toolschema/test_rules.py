@@ -51,6 +51,7 @@ OPENAI: dict[str, dict[str, Any]] = {
     "unknown-keyword": tool(obj(a={"type": "string", "x-foo": 1})),
     "unsupported-string-format": tool(obj(a={"type": "string", "format": "uri"})),
     "one-of-converted-to-any-of": tool(obj(a={"oneOf": [S, {"type": "integer"}]})),
+    "unresolvable-ref": tool(obj(a={"$ref": "#/$defs/Nope"})),
     "reference-loop-without-content": LOOP,
     "ref-with-sibling-keywords": tool(
         {**obj(a={"$ref": "#/$defs/A", "description": "an A"}), "$defs": {"A": S}}
@@ -77,6 +78,7 @@ ANTHROPIC: dict[str, dict[str, Any]] = {
     "keyword-not-documented": tool(obj(a={"type": "array", "items": S, "prefixItems": [S]})),
     "undocumented-string-format": tool(obj(a={"type": "string", "format": "color"})),
     "enum-non-primitive-value": tool(obj(a={"enum": [{"x": 1}]})),
+    "unresolvable-ref": tool(obj(a={"$ref": "#/$defs/Nope"})),
     "reference-loop-without-content": LOOP,
     "external-ref": tool(obj(a={"$ref": "https://example.com/a.json"})),
     "missing-tool-description": tool(obj(), description=" "),

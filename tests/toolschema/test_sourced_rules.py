@@ -4,15 +4,20 @@ MCP 2026-07-28 (server/tools, x-mcp-header): a header annotation only on a prope
 through a chain of `properties` (a conforming client drops the tool otherwise) and integer values
 within ±(2^53-1). google-genai's `FunctionDeclaration.name`: starts with a letter or an
 underscore. Exa (exa-py's DeepOutputSchema): an object outputSchema nests at most 2 levels and
-holds at most 10 properties.
+holds at most 10 properties. And where no vendor page says what its API does, JSON Schema itself:
+a `$ref` that resolves to nothing leaves no schema to apply (2020-12 core 8.2.3.1), an error on
+`openai`, `openai-chat` and `anthropic` as on the other targets (a warning on `mcp`).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from pydantic import ValidationError
+from referencing.exceptions import Unresolvable
 
 from provcat.providers.exa.search import ExaSearchRequest
 from provcat.toolschema import check, compile_tool, list_targets
@@ -425,3 +430,44 @@ def test_a_const_outside_its_enum_is_judged_as_json_compares() -> None:
     inside = {**schema, "properties": {"mode": {"const": {"on": 1}, "enum": [{"on": 1.0}]}}}
     kept = compile_tool(_tool(inside), "openai", allow_lossy=True)
     assert "widened-const-outside-enum" not in {t.code for t in kept.transformations}
+
+
+def _dangling(**beside: Any) -> dict[str, Any]:
+    schema = {
+        "type": "object",
+        "properties": {"coupon": {"$ref": "#/$defs/Discount", **beside}},
+        "required": ["coupon"],
+        "additionalProperties": False,
+        "$defs": {"Coupon": {"type": "string"}},
+    }
+    return _tool(schema)
+
+
+@pytest.mark.parametrize("target", ["openai", "openai-chat", "anthropic"])
+@pytest.mark.parametrize("beside", [{}, {"description": "The coupon"}])
+def test_a_reference_that_points_nowhere_is_refused(target: str, beside: dict[str, Any]) -> None:
+    # JSON Schema 2020-12 core 8.2.3.1: a `$ref` resolves to "the URI of the schema to apply";
+    # this one resolves to nothing, and jsonschema cannot check a value against it
+    tool = _dangling(**beside)
+    with pytest.raises(Unresolvable):
+        Draft202012Validator(tool["inputSchema"]).is_valid({"coupon": "SAVE10"})
+    errors = [(c, p) for c, sev, p in _codes(tool, target) if sev == "error"]
+    assert errors == [(f"{target}/unresolvable-ref", "inputSchema.properties.coupon.$ref")]
+    result = compile_tool(tool, target, allow_lossy=True)
+    assert not result.ok and result.output is None
+    diag = next(d for d in result.diagnostics if d.code == f"{target}/unresolvable-ref")
+    assert (
+        diag.message == "`$ref` `#/$defs/Discount` does not resolve to a schema in this document."
+    )
+    assert not diag.compile.supported
+    # pointed at the definition that is there, it compiles as before
+    fixed = json.loads(json.dumps(tool).replace("#/$defs/Discount", "#/$defs/Coupon"))
+    assert compile_tool(fixed, target, allow_lossy=True).ok
+
+
+@pytest.mark.parametrize("target", [t.id for t in list_targets()])
+def test_every_target_reports_a_reference_that_points_nowhere(target: str) -> None:
+    found = [(c, sev) for c, sev, p in _codes(_dangling(), target) if p.endswith("coupon.$ref")]
+    assert found, target
+    severity = "warning" if target == "mcp" else "error"  # MCP: clients cannot resolve it
+    assert {sev for _, sev in found} == {severity}

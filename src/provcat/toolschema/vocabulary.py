@@ -334,9 +334,10 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     ),
     "ref": _t(
         "node",
-        "a `$ref` in the state `case` names: external, unresolvable, loop (it leads only to "
-        "references and back, no schema on the way saying anything of a value: `chain` lists "
-        "them up to the first one reached again), recursive, resolvable, or with-siblings (a "
+        "a `$ref` in the state `case` names: external, unresolvable, loop (it leads into a cycle "
+        "that comes back to the same subschema through `$ref` and in-place applicators, never "
+        "descending into a property or an item: `chain` lists the references up to the first "
+        "one reached again), recursive, resolvable, or with-siblings (a "
         "resolvable reference beside other keywords, on a target that keeps references: "
         "`inline-ref` writes what it points at in its place, the siblings winning where both "
         "hold a keyword)",

@@ -1,5 +1,6 @@
 """References and definitions: inlined on targets without references, checked where they stand
-on the others, legacy ``definitions`` renamed or dropped."""
+on the others, legacy ``definitions`` renamed or dropped; a reference that leads into a loop (the
+survey finds them) is reported wherever it stands, the same on every target."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from provcat.toolschema.core import (
     MAP_SLOTS,
     SINGLE_SLOTS,
     join_path,
-    schema_nodes,
     walk_schema,
 )
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.run_state import Run
+from provcat.toolschema.survey import subschemas
 from provcat.toolschema.values import code, json_equal
 from provcat.toolschema.vocabulary import ANNOTATION_KEYWORDS
 
@@ -23,30 +24,29 @@ _INLINE_CHAIN = 32
 
 def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...] = ()) -> Any:
     """``s`` with every resolvable, non-recursive reference replaced by what it points at; the
-    paths of the definitions left out are added to ``drops`` (a loop of references alone in
-    them is reported where it stands)."""
+    paths of the definitions left out are added to ``drops``. A reference that leads into a
+    loop stays as it is (:func:`all_of_refs` reports it, wherever it stands)."""
     if not isinstance(s, dict):
         return s
     if "$ref" in s:
         ref = s["$ref"]
         status, found = resolve_ref(run.root, ref)
+        if status == "ok" and ref in run.survey.loops:
+            return s
         case: str | None = None
         if status == "external":
             case = "external"
         elif status != "ok":
             case = "unresolvable"
-        elif ref in run.survey.loops:
-            case = "loop"
         elif ref in chain:
             case = "recursive"
         elif len(chain) >= _INLINE_CHAIN or run.inline_budget <= 0:
             case = "unresolvable"
         where = join_path(path, "$ref")
         if case is not None:
-            values = _loop_values(run, ref) if case == "loop" else {"ref": code(ref)}
             for rule, trig in run.rules.fires("ref"):
                 if trig["case"] == case:
-                    run.fire(rule, where, **values)
+                    run.fire(rule, where, ref=code(ref))
             return s
         run.inline_budget -= 1
         for rule, trig in run.rules.fires("ref"):
@@ -66,8 +66,6 @@ def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...]
     for key, value in s.items():
         if key in ("$defs", "definitions"):
             drops.append(join_path(path, key))
-            if run.survey.loops:
-                _dropped_loops(run, value, join_path(path, key))
             continue
         if key in MAP_SLOTS and isinstance(value, dict):
             out[key] = {
@@ -89,7 +87,8 @@ def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]
     reference points at written in its place, the siblings winning where both hold a keyword,
     as openai-python's ``to_strict_json_schema`` does; repeated while the result is again a
     reference with siblings (at most ``_INLINE_CHAIN`` times). A reference that does not
-    resolve to an object stays, for the other ``ref`` rules to judge. Where a sibling replaces
+    resolve to an object, or that leads into a loop, stays, for the other ``ref`` rules (or the
+    loop rules of :func:`all_of_refs`) to judge. Where a sibling replaces
     a different constraint of the referenced schema, the rule's ``conflict`` record says so
     (lossy: only the sibling's value is kept)."""
     for _ in range(_INLINE_CHAIN):
@@ -97,7 +96,7 @@ def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]
         if ref is None or len(s) < 2:
             break
         status, found = resolve_ref(run.root, ref)
-        if status != "ok" or not isinstance(found, dict):
+        if status != "ok" or not isinstance(found, dict) or ref in run.survey.loops:
             break
         siblings = {k: v for k, v in s.items() if k != "$ref"}
         clashes = sorted(
@@ -116,46 +115,45 @@ def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]
 
 
 def check_ref(run: Run, ref: Any, path: str) -> None:
-    """Fire the ``ref`` rules of a target that keeps references: external, unresolvable, a
-    loop of references alone or (when a rule asks) recursive; a resolvable reference is fine as
-    it is."""
+    """Fire the ``ref`` rules of a target that keeps references: external, unresolvable or
+    (when a rule asks) recursive; a resolvable reference is fine as it is, and one that leads
+    into a loop is the loop rules' (:func:`all_of_refs`)."""
     status, _ = resolve_ref(run.root, ref)
     case = {"external": "external", "ok": None}.get(status, "unresolvable")
     pairs = run.rules.kept_ref_rules
     if case is None and ref in run.survey.loops:
-        case = "loop"
-    elif case is None and any(t["case"] == "recursive" for _, t in pairs) and _recursive(run, ref):
+        return
+    if case is None and any(t["case"] == "recursive" for _, t in pairs) and _recursive(run, ref):
         case = "recursive"
     if case:
-        values = _loop_values(run, ref) if case == "loop" else {"ref": code(ref)}
         for rule, trig in pairs:
             if trig["case"] == case:
+                run.fire(rule, join_path(path, "$ref"), ref=code(ref))
+
+
+def _reference_loops(run: Run) -> None:
+    """Fire the loop rules at every ``$ref`` that leads into a loop (the survey's ``loops``),
+    wherever it stands: in the slots the walk enters, under a keyword it does not (``if``,
+    ``dependentSchemas``, ``patternProperties``, ...), in a keyword the target drops or in
+    definitions it inlines and leaves out. A loop no property reaches is still a schema no value
+    can be checked against, and the same diagnostics come from every target."""
+    loops = run.survey.loops
+    if not loops:
+        return
+    rules = [rule for rule, trig in run.rules.fires("ref") if trig["case"] == "loop"]
+    for s, path in subschemas(run.root):
+        ref = s.get("$ref")
+        if isinstance(ref, str) and ref in loops:
+            values = {"ref": code(ref), "chain": code(" -> ".join(loops[ref]))}
+            for rule in rules:
                 run.fire(rule, join_path(path, "$ref"), **values)
 
 
-def _loop_values(run: Run, ref: str) -> dict[str, str]:
-    """The wording of a loop rule for ``ref``: the reference and the chain it leads into."""
-    return {"ref": code(ref), "chain": code(" -> ".join(run.survey.loops[ref]))}
-
-
-def _dropped_loops(run: Run, defs: Any, where: str) -> None:
-    """Fire the loop rules at each reference in definitions an inlining target drops (``defs``
-    at ``where``): a loop no property reaches is still a schema no value can be checked
-    against."""
-    if not isinstance(defs, dict):
-        return
-    pairs = [rule for rule, trig in run.rules.fires("ref") if trig["case"] == "loop"]
-    for name, definition in defs.items():
-        for s, path, _ in schema_nodes(definition, join_path(where, name)):
-            ref = s.get("$ref")
-            if isinstance(ref, str) and ref in run.survey.loops:
-                for rule in pairs:
-                    run.fire(rule, join_path(path, "$ref"), **_loop_values(run, ref))
-
-
 def all_of_refs(run: Run) -> None:
-    """Fire the all-of-ref rules at each ``allOf`` branch that is a reference (``$ref`` directly
-    in the branch), wherever the ``allOf`` stands."""
+    """The tool-level reference rules: the loop rules at every reference that leads into a loop
+    (:func:`_reference_loops`), then the all-of-ref rules at each ``allOf`` branch that is a
+    reference (``$ref`` directly in the branch), wherever the ``allOf`` stands."""
+    _reference_loops(run)
     pairs = run.rules.fires("all-of-ref")
     if not pairs:
         return
