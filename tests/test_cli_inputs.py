@@ -214,7 +214,8 @@ def test_a_file_named_dash_is_read_as_dot_slash_dash(
     monkeypatch.chdir(tmp_path)
     Path("-").write_bytes(REFUND.read_bytes())
     run = invoke(["tool", "check", "--targets", "openai", "./-"], input="not json")
-    assert run.exit_code == 1 and run.stdout.startswith("-: refund_order [openai]")
+    # shown as given: `-` alone would mean standard input
+    assert run.exit_code == 1 and run.stdout.startswith("./-: refund_order [openai]")
 
 
 def test_a_pipe_into_the_installed_command() -> None:

@@ -45,12 +45,34 @@ def secret_name(name: str) -> bool:
     return _patterns()[0].search(name) is not None
 
 
+# the prefixes of vendors' keys, each with the vendor's own separator (`xai_responses`, an
+# endpoint's name, is no key): OpenAI `sk-proj-`, `sk-svcacct-`, `sk-admin-` and the older `sk-`;
+# Anthropic `sk-ant-api03-` (`sk-ant-admin01-`); OpenRouter `sk-or-v1-`; DeepSeek `sk-`; Stripe-
+# style `sk_`, `pk_`, `rk_`; Groq `gsk_`; Fireworks `fw_`; Cerebras `csk-`; xAI `xai-`; Perplexity
+# `pplx-`; Firecrawl `fc-`; Tavily `tvly-`; NVIDIA `nvapi-`. Mistral's, Together's, DeepInfra's
+# and Exa's keys have no prefix: only their environment variable's name hides them.
+_PREFIXED = r"(?:sk[-_]|(?:pk|rk|gsk|fw)_|(?:csk|xai|pplx|fc|tvly|nvapi)-)"
+
+
 @functools.cache
 def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
     """The secret-name and secret-shape patterns, compiled on the first message (not at import:
     the catalog build imports this module and usually has nothing to sanitize)."""
     return re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE), (
-        re.compile(r"\b(sk|pk|rk|gsk|xai|pplx|fc|tvly|nvapi)[-_][A-Za-z0-9_-]{8,}"),
+        # a vendor's prefixed key where a word starts (`\b`: after a space, `/`, `=`, `-`, `.`),
+        # or glued to a word by `_` (`key_sk-proj-....json`), where only its length (20 or more
+        # after the prefix; keys are 32 and more) tells it from a name such as `use_fc_config`
+        re.compile(rf"\b{_PREFIXED}[A-Za-z0-9_-]{{8,}}|(?<=_){_PREFIXED}[A-Za-z0-9_-]{{20,}}"),
+        # Google's keys, which start with no word boundary after `_` either (`KEY_AIza...`):
+        # a standard API key is `AIza` and 35 characters of [0-9A-Za-z_-], 39 in all (Google
+        # Cloud, "Manage API keys": "AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
+        # https://cloud.google.com/docs/authentication/api-keys); Gemini's newer auth keys,
+        # which Google AI Studio creates by default ("Using Gemini API keys",
+        # https://ai.google.dev/gemini-api/docs/api-key), start `AQ.` (Google's answer on
+        # discuss.ai.google.dev: "Authentication Key (AQ)"); their length is not documented.
+        # Either case: a message may repeat a name casefolded ("unknown provider 'aizasy...'")
+        re.compile(r"(?<![0-9A-Za-z])(?i:AIza)[0-9A-Za-z_-]{35,}"),
+        re.compile(r"(?<![0-9A-Za-z])(?i:AQ)\.[0-9A-Za-z_-]{20,}"),
         re.compile(r"(?i)\b(bearer|token|api[-_]?key)\s*[:=]?\s+[A-Za-z0-9._~+/-]{8,}=*"),
         re.compile(r"(?i)\b(authorization|x-api-key)\s*[:=]\s*\S+"),
     )

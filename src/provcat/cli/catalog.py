@@ -12,7 +12,13 @@ from typing import Any
 import click
 
 from provcat.cli.choice import FORMAT_OPTION, Choice
-from provcat.cli.failures import UNKNOWN_PROVIDER, CommandError, providers_hint, unknown_provider
+from provcat.cli.failures import (
+    UNKNOWN_PROVIDER,
+    CommandError,
+    not_a_key,
+    providers_hint,
+    unknown_provider,
+)
 from provcat.cli.table import table
 from provcat.endpoints.match import match_endpoint
 from provcat.endpoints.registry import EndpointRegistry
@@ -161,7 +167,7 @@ def _unlisted(model: str) -> str | None:
 
 
 @click.command()
-@click.argument("spec")
+@click.argument("spec", callback=not_a_key(spec=True))
 @click.option("--yolo", is_flag=True, help="Apply the provider's yolo kwargs.")
 @click.option("--bypass", is_flag=True, help="Apply the provider's bypass kwargs (beats --yolo).")
 @click.option("--fast", is_flag=True, help="Apply the provider's fast-mode kwargs.")
@@ -203,7 +209,8 @@ def model(
         code = type(exc).__name__
         if isinstance(exc, EndpointNotFound) and unknown_provider(exc.provider) is not None:
             code, message = UNKNOWN_PROVIDER, providers_hint(message)
-        raise CommandError(code, message) from None
+        # `Error: Code: message`, as every other command says its error
+        raise CommandError(code, message, text=f"{code}: {message}") from None
     said = [str(w.message) for w in caught]  # a deprecated or retired model, an ignored effort
     notes = [
         note

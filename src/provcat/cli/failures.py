@@ -22,7 +22,7 @@ from __future__ import annotations
 import errno
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -40,6 +40,10 @@ __all__ = [
     "hide_secrets",
     "json_requested",
     "json_wanted",
+    "key_home",
+    "key_refused",
+    "looks_like_a_key",
+    "not_a_key",
     "providers_hint",
     "unknown_provider",
     "usage_message",
@@ -150,6 +154,77 @@ def unknown_provider(provider: str) -> str | None:
     except ProviderCatalogError:  # an invalid catalog: the command's own error says it
         return None
     return None
+
+
+def looks_like_a_key(value: str) -> bool:
+    """Whether ``value`` holds something shaped like an API key or a hub token."""
+    return secret_shapes_hidden(value) != value
+
+
+def key_home(provider: str | None) -> str:
+    """Where an API key goes instead of the command line: the environment variable the catalog
+    reads ``provider``'s key from, as `provcat resolve` names it (its ``api_key_env``)."""
+    # imported here: only this error's path reads the registry
+    from provcat.catalog.keys import canonical_provider_key
+    from provcat.catalog.publish import current
+    from provcat.errors import ProviderCatalogError
+
+    anywhere = (
+        "an API key goes in its provider's environment variable (`provcat resolve PROVIDER "
+        "ENDPOINT` names it, as api_key_env), never on the command line"
+    )
+    if not provider:
+        return anywhere
+    try:
+        snapshot = current()
+        key = snapshot.provider_index.get(canonical_provider_key(provider))
+        specs = snapshot.providers[key].endpoints.values() if key is not None else ()
+    except (ProviderCatalogError, KeyError):
+        return anywhere
+    # the chat endpoint's, where it has one (every endpoint of a provider reads the same key)
+    named = sorted(
+        (s for s in specs if s.api_key_env), key=lambda s: (not s.key.startswith("chat"), s.key)
+    )
+    if not named:
+        return anywhere
+    spec = named[0]
+    return (
+        f"{spec.provider}'s API key goes in the environment variable {spec.api_key_env} "
+        f"(`provcat resolve {spec.provider} {spec.key}` names it, as api_key_env), never on the "
+        "command line"
+    )
+
+
+def key_refused(value: str, provider: str | None) -> str:
+    """What is said of ``value``, a model shaped like an API key (never repeated): where the
+    key of ``provider`` goes instead."""
+    if provider is not None and looks_like_a_key(provider):
+        provider = None
+    return f"{secret_shapes_hidden(value)!r} looks like an API key, not a model; " + key_home(
+        provider
+    )
+
+
+def not_a_key(
+    provider_param: str | None = "provider", *, spec: bool = False
+) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """The callback of a parameter that takes a model: a value shaped like an API key (a key
+    pasted where the model goes) is refused as a usage error before anything runs, saying where
+    the key goes, and never repeated. The provider is the parameter ``provider_param``'s value,
+    or with ``spec`` the value's own ``provider/`` part."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if not isinstance(value, str) or not looks_like_a_key(value):
+            return value
+        if spec:
+            head, slash, _ = value.strip().partition("/")
+            provider = head if slash else None
+        else:
+            given = ctx.params.get(provider_param) if provider_param else None
+            provider = given if isinstance(given, str) else None
+        raise click.BadParameter(key_refused(value, provider), ctx, param)
+
+    return check
 
 
 def usage_message(exc: click.UsageError) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from provcat.cli.choice import FORMAT_OPTION
+from provcat.cli.failures import not_a_key
 from provcat.cli.hub_errors import HubGroup, fail
 from provcat.cli.hub_options import (
     client_options,
@@ -277,7 +278,12 @@ def search(
 @hub.command()
 @client_options
 @click.argument("ref")
-@click.option("--base-model", default=None, help="Fail unless the adapter supports this model.")
+@click.option(
+    "--base-model",
+    default=None,
+    callback=not_a_key(None),
+    help="Fail unless the adapter supports this model.",
+)
 @FORMAT_OPTION
 def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, fmt: str) -> None:
     """Print the manifest of REF (hub://namespace/name[:version])."""

@@ -12,11 +12,24 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from provcat.cli.choice import FORMAT_OPTION, Choice
-from provcat.cli.failures import UNKNOWN_PROVIDER, CommandError, unknown_provider
+from provcat.cli.failures import (
+    UNKNOWN_PROVIDER,
+    CommandError,
+    key_refused,
+    looks_like_a_key,
+    not_a_key,
+    unknown_provider,
+)
 from provcat.cli.table import table
-from provcat.errors import ModelNotFound, ProviderCatalogError
+from provcat.errors import ModelNotFound, PricingUnavailable, ProviderCatalogError
 from provcat.models.cost import estimate_cost
-from provcat.models.inventory import STATUSES, ModelInfo, find_model, list_models
+from provcat.models.inventory import (
+    STATUSES,
+    ModelInfo,
+    find_model,
+    list_models,
+    lookup_model,
+)
 
 __all__ = ["cost", "models"]
 
@@ -34,16 +47,69 @@ def _day(value: datetime | None) -> date:
     return value.date() if value is not None else date.today()
 
 
-def _fail(exc: Exception, provider: str | None = None) -> NoReturn:
+def _fail(
+    exc: Exception, provider: str | None = None, model: str | None = None, hint: str = ""
+) -> NoReturn:
     """``exc`` as the command's error (exit 1): ``Error: Name: message`` on stderr, or with
-    ``--format json`` the JSON object (:mod:`provcat.cli.failures`). An unknown ``provider``,
-    which the inventory says with ModelNotFound, is said as every command says it."""
+    ``--format json`` the JSON object (:mod:`provcat.cli.failures`), with ``hint`` (what to do)
+    after the message. An unknown ``provider``, which the inventory says with ModelNotFound, is
+    said as every command says it, or as arguments swapped when ``model`` is a provider and
+    ``provider`` a model."""
     code, message = type(exc).__name__, str(exc)
     if isinstance(exc, ModelNotFound) and provider is not None:
         unknown = unknown_provider(provider)
         if unknown is not None:
-            code, message = UNKNOWN_PROVIDER, unknown
+            code, message = UNKNOWN_PROVIDER, _swapped(provider, model) or unknown
+    message += hint
     raise CommandError(code, message, text=f"{code}: {message}")
+
+
+def _swapped(provider: str, model: str | None) -> str | None:
+    """What to say of an unknown ``provider`` that is a model when ``model`` is a provider
+    (``provcat cost gpt-5-mini openai``): the arguments are the wrong way round. None otherwise."""
+    if not model or unknown_provider(model) is not None:
+        return None
+    try:
+        own = lookup_model(model, provider)  # PROVIDER as a model of MODEL, the provider
+        owners = [] if own is not None else sorted({m.provider for m in list_models()})
+    except ProviderCatalogError:  # MODEL names a provider without inventory, or there is none
+        own, owners = None, []
+    if own is not None:
+        whose, meant = f"one of {model}'s models", model
+    else:  # a model of another provider: its own is the one to name
+        found = [key for key in owners if lookup_model(key, provider) is not None]
+        if not found:
+            return None
+        whose, meant = f"a model of {', '.join(found)}", found[0]
+    command = click.get_current_context().command_path
+    return (
+        f"unknown provider {provider!r}: the arguments look swapped, {model!r} is a provider and "
+        f"{provider!r} {whose}; write PROVIDER, then MODEL: `{command} {meant} {provider}`"
+    )
+
+
+class _ProviderModel(click.Command):
+    """A command of PROVIDER MODEL: one argument that holds both (`openai/gpt-5-mini`, the
+    spelling of `provcat model`) is answered with how to write them."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.MissingParameter as exc:
+            given = ctx.params.get("provider")
+            if exc.param is None or exc.param.name != "model" or not isinstance(given, str):
+                raise
+            head, slash, tail = given.strip().partition("/")
+            if not slash:
+                raise
+            if looks_like_a_key(tail):  # what matters more: a key pasted as the model
+                raise click.UsageError(key_refused(given, head), ctx) from None
+            example = f"{head} {tail}" if head and tail else "openai gpt-5-mini"
+            raise click.UsageError(
+                f"Missing argument 'MODEL': {given!r} is PROVIDER/MODEL in one argument; write "
+                f"PROVIDER MODEL, two arguments: `{ctx.command_path} {example}`",
+                ctx,
+            ) from None
 
 
 def _flag(value: bool | None) -> str:
@@ -129,9 +195,9 @@ def models(
         click.echo(f"note: {why}", err=True)
 
 
-@models.command()
+@models.command(cls=_ProviderModel)
 @click.argument("provider")
-@click.argument("model")
+@click.argument("model", callback=not_a_key())
 @_AS_OF
 @FORMAT_OPTION
 def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
@@ -140,7 +206,7 @@ def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     try:
         info = find_model(provider, model)
     except ProviderCatalogError as exc:
-        _fail(exc, provider)
+        _fail(exc, provider, model)
     data: dict[str, Any] = {**info.as_dict(day), "lifecycle": info.lifecycle(day)}
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -270,9 +336,9 @@ _FLAGS = {
 _FIELD = re.compile(r"\b(?:" + "|".join(_FLAGS) + r")\b")
 
 
-@click.command()
+@click.command(cls=_ProviderModel)
 @click.argument("provider")
-@click.argument("model")
+@click.argument("model", callback=not_a_key())
 @click.option(
     "--input",
     "input_tokens",
@@ -364,8 +430,12 @@ def cost(
     except ValueError as exc:  # told in this command's words: the flags, not the usage fields
         said = _FIELD.sub(lambda m: _FLAGS[m.group(0)], str(exc)).removeprefix("usage ")
         _fail(ValueError(said))
+    except PricingUnavailable as exc:
+        # the runtime's words say what is missing; what to do is the command line's
+        batchless = batch and "no batch prices" in str(exc)
+        _fail(exc, provider, model, hint=_NO_BATCH if batchless else "")
     except ProviderCatalogError as exc:
-        _fail(exc, provider)
+        _fail(exc, provider, model)
     _lifecycle_note(result.provider, result.model, _day(as_of))
     data = result.as_dict()
     if fmt == "json":
@@ -390,6 +460,13 @@ def cost(
         when = f", {line['option']}" if line["option"] else ""
         click.echo(f"  {'fee':<13} ${money(line['amount'])} ({what}{when})")
     click.echo(f"  {'total':<13} ${money(data['total'])} USD")
+
+
+_NO_BATCH = (
+    "; drop --batch for the standard price, or add the vendor's batch pricing under the "
+    "model's `prices:` in the catalog (`batch: {discount: ...}` or the batch prices; "
+    "docs/models.md)"
+)
 
 
 def _lifecycle_note(provider: str, model: str, day: date) -> None:

@@ -4,7 +4,8 @@ Exit status: 0 fine; 1 findings (check at or above --fail-on, a refused compile,
 a rejected probe); 2 usage or input error (nothing is processed or written; an unknown target or
 provider is one, as SchemaPort's CLI has it); 3 a probe could not give a verdict because of the
 environment (credentials, network, model, rate limit). With ``--format json`` an error is
-SchemaPort's ``{command, version, errors}`` with provcat's ``error`` and ``message`` beside.
+SchemaPort's ``{command, version, errors}`` with provcat's ``error`` and ``message`` beside (and,
+for a usage error, ``details.command``, as every command's usage error has it).
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from provcat.cli.failures import (
     USAGE_ERROR,
     hide_secrets,
     json_wanted,
+    not_a_key,
     usage_message,
 )
 from provcat.cli.table import counted
 from provcat.cli.tool_files import (
+    DASH,
     LOCAL_FILE,
     chosen_targets,
     clashes,
@@ -36,6 +39,7 @@ from provcat.cli.tool_files import (
     json_text,
     load,
     printable,
+    shown_source,
     write_atomic,
 )
 from provcat.toolschema.api import compile_tool
@@ -151,7 +155,10 @@ def check(
                 "diagnostics": [_diag_json(d) for d in diags],
                 "summary": _counts(diags),
             }
-        rows.append({"name": loaded.tool.name, "source": printable(loaded.source), "targets": per})
+        # a file's name shaped like a key is not repeated, as in the errors
+        rows.append(
+            {"name": loaded.tool.name, "source": shown_source(loaded.source), "targets": per}
+        )
     counts = _counts(all_diags)
     failing = {"error": ("error",), "warning": ("error", "warning"), "never": ()}[fail_on]
     failed = any(counts[s] for s in failing)
@@ -247,7 +254,7 @@ def compile_command(
             }
         if per:
             manifest_tools.append(
-                {"name": loaded.tool.name, "source": printable(loaded.source), "targets": per}
+                {"name": loaded.tool.name, "source": shown_source(loaded.source), "targets": per}
             )
     manifest = {
         "version": __version__,
@@ -298,7 +305,7 @@ def compile_command(
         else:
             click.echo(
                 f"wrote {counted(compiled, 'tool file')} and manifest.json to "
-                f"{printable(str(out))}; {len(refused)} refused."
+                f"{shown_source(str(out))}; {len(refused)} refused."
             )
     sys.exit(1 if refused else 0)
 
@@ -376,6 +383,12 @@ def diff(old: str, new: str, targets: str | None, fmt: str, fail_on: str) -> Non
     """Compare two versions of a tool set: removed tools and compile verdicts per target.
 
     OLD and NEW are `.json` files or folders; `-` reads one of them from standard input."""
+    if old == new == DASH:  # one read of standard input, compared with itself, would pass
+        raise click.UsageError(
+            "OLD and NEW are both `-`: standard input can be one side only; give the other "
+            "version as a file or folder",
+            click.get_current_context(),
+        )
     chosen = chosen_targets("diff", fmt, targets, None)
     # one side may hold no tools: every tool added, or every tool removed
     before = {t.tool.name: t for t in load("diff", fmt, [old], empty_ok=True)}
@@ -430,7 +443,12 @@ def diff(old: str, new: str, targets: str | None, fmt: str, fail_on: str) -> Non
 @_paths
 @_targets_opt
 @FORMAT_OPTION
-@click.option("--model", default=None, help="The model to probe (default: the target's).")
+@click.option(
+    "--model",
+    default=None,
+    callback=not_a_key(None),
+    help="The model to probe (default: the target's).",
+)
 @click.option("--allow-lossy", is_flag=True, help="Probe a lossy compile too.")
 def probe_command(
     paths: tuple[str, ...], targets: str | None, fmt: str, model: str | None, allow_lossy: bool

@@ -66,23 +66,39 @@ INPUT = "InputError"  # a file that cannot be read or holds no tool, or tools th
 LOCAL_FILE = "LocalFileError"  # the output folder cannot be written
 
 
+DASH = "-"  # a path argument that means standard input (`./-` is a file named `-`)
+
+
+def shown_source(source: str) -> str:
+    """A path as the tool commands' results and errors show it: printable, anything shaped like
+    a key (a key pasted as a file's name) as `<redacted>`, and a file named `-` (given as
+    `./-`) as `./-`, never `-`, which means standard input."""
+    if source == DASH or source.startswith(DASH + "["):  # the file, or one tool of its list
+        source = "./" + source
+    return secret_shapes_hidden(printable(source))
+
+
 def error_report(command: str, code: str, errors: list[tuple[str, str]]) -> dict[str, Any]:
     """An error of a tool command in JSON: SchemaPort's ``{command, version, errors}`` (its
     contract for a tool command's errors), with the ``error`` code and ``message`` every
-    provcat command's error has (README, "Errors on the command line")."""
-    return {
+    provcat command's error has (README, "Errors on the command line"), and for a usage error
+    ``details.command``, as every command's usage error has it."""
+    report: dict[str, Any] = {
         "error": code,
         "message": "; ".join(f"{s}: {m}" if s else m for s, m in errors),
         "command": command,
         "version": __version__,
         "errors": [{"sourcePath": s, "message": m} for s, m in errors],
     }
+    if code == USAGE_ERROR:
+        report["details"] = {"command": f"provcat tool {command}"}
+    return report
 
 
 def fail(command: str, fmt: str, errors: list[tuple[str, str]], code: str = INPUT) -> NoReturn:
     # a path or a value shaped like a key (pasted where a file or a target goes) is not repeated
     errors = [
-        (secret_shapes_hidden(printable(source)), secret_shapes_hidden(printable(message)))
+        (shown_source(source), secret_shapes_hidden(printable(message)))
         for source, message in errors
     ]
     if fmt == "json":
@@ -127,7 +143,6 @@ def chosen_targets(
         fail(command, fmt, [("", str(exc))], UNKNOWN_TARGET)
 
 
-DASH = "-"  # a path argument that means standard input (`./-` is a file named `-`)
 _STDIN_READ = "provcat.tool.stdin"  # ctx.meta key: standard input, read once per command
 
 
@@ -147,12 +162,17 @@ def load(
     read, or when there are none (a wrong path must not pass a CI check by finding nothing to
     check) unless ``empty_ok``."""
     piped = _stdin() if DASH in paths else None
+    problems: list[tuple[str, str]] = []
+    if piped is not None and (unread := _unreadable(command, piped)) is not None:
+        problems.append((STDIN, unread))
+        piped = None
     # a file given twice is read once
     tools, errors = load_tools([Path(p) for p in paths if p != DASH], piped)
-    if errors:
-        fail(command, fmt, [(e.source_path, e.message) for e in errors])
+    problems += [(e.source_path, _missing(command, e.source_path, e.message)) for e in errors]
+    if problems:
+        fail(command, fmt, problems)
     if not tools and not empty_ok:
-        shown = ", ".join(STDIN if p == DASH else str(Path(p)) for p in paths)
+        shown = ", ".join(STDIN if p == DASH else shown_source(str(Path(p))) for p in paths)
         fail(
             command,
             fmt,
@@ -164,6 +184,39 @@ def load(
             ],
         )
     return tools
+
+
+def _unreadable(command: str, piped: bytes) -> str | None:
+    """What is wrong with standard input's bytes before they are read as a tool's JSON (the
+    loader would call it a file): nothing there, or no UTF-8 text. None when they can be read."""
+    if not piped.strip():
+        return (
+            f"standard input is empty: pipe a tool's JSON into it (`... | provcat tool {command} "
+            "-`), or give the file's path instead of `-`"
+        )
+    try:
+        piped.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = f"byte {exc.start}: {exc.reason}"
+        return f"cannot read standard input: it is not UTF-8 text ({where}); save the JSON as UTF-8"
+    return None
+
+
+def _missing(command: str, source: str, message: str) -> str:
+    """The loader's ``message`` for ``source``, with what was meant when a path that is not
+    there is a target id or, for a command with --provider, a provider (`tool compile openai
+    tools.json`)."""
+    if message != "no such file or directory" or not source or source.startswith("-"):
+        return message
+    if source in {t.id for t in list_targets()}:
+        return f"{message}; targets are chosen with --targets {source}"
+    if command in ("check", "compile"):
+        try:
+            target_for_provider(source)
+        except UnknownTargetError:
+            return message
+        return f"{message}; a provider's target is chosen with --provider {source}"
+    return message
 
 
 # what a file name must not hold: path separators, `%` (the escape), the characters Windows
