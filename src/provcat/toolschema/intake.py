@@ -126,8 +126,44 @@ _JSON_TYPES = (str, int, float, bool, type(None), list, tuple, dict)
 def not_json_data(tool: Any) -> str | None:
     """Where ``tool`` holds a value JSON has no form for (a ``Decimal``, a ``set``, ``bytes``,
     an object, NaN or an infinity: RFC 8259, section 6), or a key that is no string, as a
-    problem naming its path; None when it holds none. Each list and mapping is looked into once
-    (one held twice, or holding itself, is not walked again)."""
+    problem naming its path; None when it holds none."""
+    return None if _plain(tool) else _first_not_plain(tool)
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is JSON data throughout (each list and mapping looked into once: one
+    held twice, or holding itself, is not walked again); the common case, so no path is built."""
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if kind is float or isinstance(item, float):
+            if not math.isfinite(item):
+                return False
+            continue
+        if isinstance(item, dict):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            for key in item:
+                if type(key) is not str and not isinstance(key, str):
+                    return False
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            stack.extend(item)
+        elif not isinstance(item, _JSON_TYPES):
+            return False
+    return True
+
+
+def _first_not_plain(tool: Any) -> str | None:
+    """The problem of the first value :func:`_plain` refuses, in document order, by path."""
     stack: list[tuple[Any, str]] = [(tool, "")]
     seen: set[int] = set()
     while stack:
