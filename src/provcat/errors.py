@@ -48,6 +48,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from provcat.redact import secret_shapes_hidden
+
 if TYPE_CHECKING:
     from provcat.catalog.diagnostic import ProviderDiagnostic
 
@@ -85,7 +87,12 @@ __all__ = [
 
 
 class ProviderCatalogError(RuntimeError):
-    """Base of every catalog error."""
+    """Base of every catalog error. Its message never repeats a value shaped like an API key or
+    a token (one passed where a provider, endpoint or model name goes, say): such a value is
+    written ``<redacted>`` (:func:`provcat.redact.secret_shapes_hidden`)."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(secret_shapes_hidden(a) if isinstance(a, str) else a for a in args))
 
 
 class CatalogValidationError(ProviderCatalogError):
