@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:78e32b2ee4dfa4aa914f6fc7bde084bfac64e8be7e496211741b2c9b3291f715'
+FINGERPRINT: Final = 'sha256:7977f45c0a602d634bf864912bfb9d8ff26008fc4f6c3a32b4c511f92e42e6bb'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -18,6 +18,9 @@ from provcat.toolschema.survey import Survey
 from provcat.toolschema.targets import Rule
 from provcat.toolschema.types import CanonicalTool
 
+# how many references one run may write out in all
+INLINE_BUDGET = 10_000
+
 
 @dataclass(slots=True)
 class Run:
@@ -38,7 +41,7 @@ class Run:
     int64_values: int = 0  # int64 keywords written as strings ...
     int64_seen: set[str] = field(default_factory=set)  # ... and which keywords they were
     rename_rule: Rule | None = None  # the rule that renamed the root's ``definitions``
-    inline_budget: int = 10_000  # references ``$ref`` inlining may still replace
+    inline_budget: int = INLINE_BUDGET  # references ``$ref`` inlining may still replace
     walked: list[tuple[dict[str, Any], str, int]] | None = None  # ``nodes()``, once walked
 
     def nodes(self) -> list[tuple[dict[str, Any], str, int]]:

@@ -342,7 +342,7 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
         "`inline-ref` writes what it points at in its place, the siblings winning where both "
         "hold a keyword)",
         required=("case",),
-        placeholders=("ref", "chain"),
+        placeholders=("ref", "chain", "cause"),
         actions=("keep", "unsupported", "inline-ref"),
         cases={
             "case": ("external", "unresolvable", "loop", "recursive", "resolvable", "with-siblings")

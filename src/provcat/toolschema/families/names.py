@@ -8,6 +8,7 @@ from typing import Any
 from provcat.patterns import compile_pattern
 from provcat.toolschema.core import join_path, schema_types
 from provcat.toolschema.families.headers import HEADER_CHECKS
+from provcat.toolschema.families.objects import type_shown
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import code, shown
 
@@ -99,5 +100,4 @@ def header_keywords(run: Run) -> None:
             else:
                 types = schema_types(s)
                 if len(types) != 1 or types[0] not in (trig.get("types") or ()):
-                    type_shown = shown(s["type"]) if "type" in s else "`undefined`"
-                    run.fire(rule, path, keyword=keyword, value=shown(value), type=type_shown)
+                    run.fire(rule, path, keyword=keyword, value=shown(value), type=type_shown(s))

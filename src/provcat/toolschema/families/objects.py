@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.toolschema.core import TransformationRecord, path_segment, schema_types
+from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.run_state import Run
-from provcat.toolschema.values import shown
+from provcat.toolschema.values import code, shown
 
 # the keywords an empty schema may hold (anything else makes it a schema to walk)
 _EMPTY_KEYS = frozenset(
@@ -170,8 +171,30 @@ def _root_type_hit(case: str, root: dict[str, Any], raw: Any, types: list[str]) 
     return False
 
 
-def _root_type_shown(root: dict[str, Any]) -> str:
-    return shown(root.get("type")) if "type" in root else "`undefined`"
+def type_shown(s: dict[str, Any]) -> str:
+    """``{type}`` of a rule on ``s``: its ``type`` as written, or what ``s`` is without one (a
+    reference, or a schema without ``type``), in words that follow "not"."""
+    if "type" in s:
+        return shown(s["type"])
+    ref = s.get("$ref")
+    if isinstance(ref, str):
+        return f"a reference ({code(ref)}) without `type`"
+    return "a schema without `type`"
+
+
+def _root_type_shown(run: Run) -> str:
+    """``{type}`` of a root-type rule: :func:`type_shown`, and for a root that is a reference to
+    an object, where that object must go instead."""
+    root = run.root
+    ref = root.get("$ref")
+    if "type" not in root and isinstance(ref, str):
+        status, found = resolve_ref(root, ref)
+        if status == "ok" and isinstance(found, dict) and "object" in schema_types(found):
+            return (
+                f"a reference to the object schema {code(ref)}; write that schema at the root "
+                "itself, keeping `$defs` for the references inside it"
+            )
+    return type_shown(root)
 
 
 def root_rules(run: Run) -> None:
@@ -183,7 +206,7 @@ def root_rules(run: Run) -> None:
         types = schema_types(root)
         for rule, trig in run.rules.fires("root-type"):
             if _root_type_hit(str(trig["case"]), root, raw, types):
-                run.fire(rule, "inputSchema.type", type=_root_type_shown(root))
+                run.fire(rule, "inputSchema.type", type=_root_type_shown(run))
     for rule, trig in run.rules.fires("root-keyword"):
         keyword = trig["keyword"]
         if keyword in root:
@@ -206,8 +229,8 @@ def root_type_actions(
         where = "inputSchema.type"
         if rule.action == "add-type-object":
             schema = {"type": "object", **{k: v for k, v in schema.items() if k != "type"}}
-            run.record(rule, where, into=into, type=_root_type_shown(run.root))
+            run.record(rule, where, into=into, type=_root_type_shown(run))
         elif rule.action in ("normalize-type-object", "narrow-type-object"):
             schema = {k: ("object" if k == "type" else v) for k, v in schema.items()}
-            run.record(rule, where, into=into, type=_root_type_shown(run.root))
+            run.record(rule, where, into=into, type=_root_type_shown(run))
     return schema

@@ -14,12 +14,42 @@ from provcat.toolschema.core import (
     walk_schema,
 )
 from provcat.toolschema.refs import resolve_ref
-from provcat.toolschema.run_state import Run
+from provcat.toolschema.run_state import INLINE_BUDGET, Run
 from provcat.toolschema.survey import subschemas
 from provcat.toolschema.values import code, json_equal
 from provcat.toolschema.vocabulary import ANNOTATION_KEYWORDS
 
 _INLINE_CHAIN = 32
+
+
+# ``{cause}`` of the ``ref`` rules: why the reference cannot stay or be written out, and what
+# to change, in words that hold on every target (the rule's own words say what the target is)
+_EXTERNAL = (
+    "it points outside this schema (nothing is fetched); copy the schema it names into the "
+    "root's `$defs` and point the reference at that entry (`#/$defs/<name>`)"
+)
+_NOWHERE = (
+    "it points at nothing in this schema; correct the pointer so that it names a schema the "
+    "document holds, such as an entry of the root's `$defs`"
+)
+_TOO_DEEP = (
+    f"writing it out would nest more than {_INLINE_CHAIN} references inside one another; let "
+    "fewer definitions refer to one another in a row"
+)
+_TOO_MANY = (
+    f"writing out every reference of this schema would take more than {INLINE_BUDGET:,} "
+    "copies of definitions; let fewer definitions refer to one another"
+)
+
+
+def _recursive_cause(cycle: tuple[str, ...]) -> str:
+    """``{cause}`` of a recursive reference, ``cycle`` the references from it back to it."""
+    return (
+        f"it is recursive ({code(' -> '.join(cycle))}: the schema it points at refers to it "
+        "again) and this target cannot express recursion; give the recursion a fixed depth "
+        "(one definition per level, the deepest without the property that recurses) or "
+        "compile for a target that takes recursive references"
+    )
 
 
 def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...] = ()) -> Any:
@@ -34,19 +64,22 @@ def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...]
         if status == "ok" and ref in run.survey.loops:
             return s
         case: str | None = None
+        cause = ""
         if status == "external":
-            case = "external"
+            case, cause = "external", _EXTERNAL
         elif status != "ok":
-            case = "unresolvable"
+            case, cause = "unresolvable", _NOWHERE
         elif ref in chain:
-            case = "recursive"
-        elif len(chain) >= _INLINE_CHAIN or run.inline_budget <= 0:
-            case = "unresolvable"
+            case, cause = "recursive", _recursive_cause((*chain[chain.index(ref) :], ref))
+        elif len(chain) >= _INLINE_CHAIN:
+            case, cause = "unresolvable", _TOO_DEEP
+        elif run.inline_budget <= 0:
+            case, cause = "unresolvable", _TOO_MANY
         where = join_path(path, "$ref")
         if case is not None:
             for rule, trig in run.rules.fires("ref"):
                 if trig["case"] == case:
-                    run.fire(rule, where, ref=code(ref))
+                    run.fire(rule, where, ref=code(ref), cause=cause)
             return s
         run.inline_budget -= 1
         for rule, trig in run.rules.fires("ref"):
@@ -120,15 +153,18 @@ def check_ref(run: Run, ref: Any, path: str) -> None:
     into a loop is the loop rules' (:func:`all_of_refs`)."""
     status, _ = resolve_ref(run.root, ref)
     case = {"external": "external", "ok": None}.get(status, "unresolvable")
+    cause = _EXTERNAL if case == "external" else _NOWHERE
     pairs = run.rules.kept_ref_rules
     if case is None and ref in run.survey.loops:
         return
-    if case is None and any(t["case"] == "recursive" for _, t in pairs) and _recursive(run, ref):
-        case = "recursive"
+    if case is None and any(t["case"] == "recursive" for _, t in pairs):
+        cycle = _recursion(run, ref)
+        if cycle:
+            case, cause = "recursive", _recursive_cause(cycle)
     if case:
         for rule, trig in pairs:
             if trig["case"] == case:
-                run.fire(rule, join_path(path, "$ref"), ref=code(ref))
+                run.fire(rule, join_path(path, "$ref"), ref=code(ref), cause=cause)
 
 
 def _reference_loops(run: Run) -> None:
@@ -168,12 +204,14 @@ def all_of_refs(run: Run) -> None:
                     run.fire(rule, where, ref=code(branch["$ref"]))
 
 
-def _recursive(run: Run, ref: Any) -> bool:
-    """Whether what ``ref`` points at reaches ``ref`` again through references."""
-    seen: set[str] = set()
+def _recursion(run: Run, ref: Any) -> tuple[str, ...]:
+    """How what ``ref`` points at reaches ``ref`` again through references: the references from
+    ``ref`` back to it (``ref`` first and last), or () when it never does."""
+    came_from: dict[str, str] = {}
     stack = [ref]
     while stack:
-        status, found = resolve_ref(run.root, stack.pop())
+        at = stack.pop()
+        status, found = resolve_ref(run.root, at)
         if status != "ok" or not isinstance(found, dict):
             continue
         for node in walk_schema(found):
@@ -181,11 +219,14 @@ def _recursive(run: Run, ref: Any) -> bool:
             if not isinstance(inner, str):
                 continue
             if inner == ref:
-                return True
-            if inner not in seen:
-                seen.add(inner)
+                back = [at]
+                while back[-1] != ref:
+                    back.append(came_from[back[-1]])
+                return (*reversed(back), ref)
+            if inner not in came_from:
+                came_from[inner] = at
                 stack.append(inner)
-    return False
+    return ()
 
 
 def definitions_key(run: Run, s: dict[str, Any], path: str, where: str) -> str:
