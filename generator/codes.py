@@ -123,8 +123,10 @@ _CODES = (
         "error",
         "loader",
         "a plain value YAML 1.1 and YAML 1.2 read differently (yes/no/on/off, a leading zero "
-        "as in 010, a base-60 number as in 1:30, 1_000); the catalog is read as YAML 1.2",
-        "quote it for text, or write the number or true/false it means",
+        "as in 010, a base-60 number as in 1:30, 1_000, 0b/0o numbers, signed hex, an exponent "
+        "without both a dot and a sign as in 1e-3, -.5); the catalog is read as YAML 1.2",
+        "write what the field takes: the hint says how (a quoted decimal, true or false, a "
+        "number, or the text quoted)",
     ),
     Code(
         "unexpected_file",
@@ -286,8 +288,11 @@ _CODES = (
         "foreign_model_alias",
         "error",
         "catalog",
-        "a model alias targets, or is spelled as, another provider",
-        "a provider's policy may only name its own models",
+        "a model alias targets another provider (or none), or is spelled as another provider: "
+        "its key or alias, or a `<provider>/<model>` spec of it (aliases are read before the "
+        "provider, so that spec would go elsewhere)",
+        "an alias that targets another provider: point it at one of this provider's own models; "
+        "an alias spelled as another provider: rename it",
     ),
     Code(
         "model_alias_shadows_model",
@@ -303,6 +308,25 @@ _CODES = (
         "catalog",
         "a model alias points to a model the provider's inventory does not list",
         "add the model to `models:` or fix the alias target",
+    ),
+    Code(
+        "model_alias_is_foreign_model",
+        "warning",
+        "catalog",
+        "a policy model alias is spelled as a model id or inventory alias of another provider: "
+        "`<provider>/<model>` still names that model, but the bare spelling goes to this "
+        "provider",
+        "rename the alias so that it does not read as the other provider's model",
+    ),
+    Code(
+        "unknown_effort_rule_model",
+        "error",
+        "catalog",
+        "an effort `model_rules` entry names no model of the provider's inventory as the rule "
+        "is matched (effort mode `model_name`: a model id; `kwarg`: an id or alias), so the "
+        "rule never applies and the vendor gets the unclamped level",
+        "name a model listed under the provider's `models:` (in effort mode `model_name`, by "
+        "its id), or add the model there",
     ),
     Code(
         "duplicate_model_key",

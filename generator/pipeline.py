@@ -16,7 +16,7 @@ from generator.endpoint_lifecycle import check_endpoint_lifecycles
 from generator.files import display_path, yaml_files
 from generator.introspect import Importer
 from generator.loader import load_bytes, read_source
-from generator.model import ProviderDecl, build
+from generator.model import ModelDecl, ProviderDecl, build
 from generator.models_check import Summary, judge, summarize
 from generator.render import provider_pages, render
 from generator.schema_check import check, check_schema_reference
@@ -91,8 +91,13 @@ def read_provider(path: Path, shown: str, source: str, cache: FileCache | None) 
             pages = provider_pages(source, provider, part, cache) if part else None
             text = part_text(part) if part else None
             summary = summarize(decl)
-            if decl.policy is None:  # then only the summary, the part and the pages read them
-                decl = replace(decl, models=())
+            if decl.policy is None:
+                # the summary, the part and the pages read its models' facts; the whole-set
+                # checks only their ids and aliases (another provider's policy alias may not
+                # spell them: generator/policies.py), so only those are kept
+                decl = replace(
+                    decl, models=tuple(ModelDecl(m.key, m.aliases, {}) for m in decl.models)
+                )
             made = ProviderFile(found, decl, summary, part, pages, text)
     if cache is not None and key is not None:
         cache.put(key, made)

@@ -10,6 +10,7 @@ from provcat.catalog.keys import canonical_key, suggest
 from provcat.catalog.keyspace import Spelling
 from provcat.endpoints.request import field_names, field_problem
 from provcat.models.effort import EFFORT_LEVELS
+from provcat.models.spec import split_effort_suffix
 
 __all__ = ["check_policies"]
 
@@ -37,8 +38,24 @@ def _policy_kwarg(
     )
 
 
+# canonical spelling of a model id or inventory alias -> each (provider, model id, is the id, where)
+Inventories = dict[str, list[tuple[str, str, bool, Key]]]
+
+
+def _inventories(providers: list[ProviderDecl]) -> Inventories:
+    found: Inventories = {}
+    for p in providers:
+        for m in p.models:
+            for k in (m.key, *m.aliases):
+                found.setdefault(canonical_key(k.value), []).append(
+                    (p.key.value, m.key.value, k is m.key, k)
+                )
+    return found
+
+
 def check_policies(providers: list[ProviderDecl], ctx: Context) -> None:
     aliases = space("duplicate_model_alias")
+    everyone = _inventories(providers)
     for p in providers:
         if p.policy is None:
             continue
@@ -56,16 +73,10 @@ def check_policies(providers: list[ProviderDecl], ctx: Context) -> None:
                 ctx.report(diag("empty_key", alias.loc, f"a model alias of {p.key.value} is empty"))
                 continue
             ctx.report(_shadowing(p, alias, str(target.value), inventory))
-            owner = ctx.provider_owner.get(canon)
-            if owner is not None and owner != own:
-                ctx.report(
-                    diag(
-                        "foreign_model_alias",
-                        alias.loc,
-                        f"model alias '{alias.value}' of {p.key.value} is a key of provider "
-                        f"'{owner}'",
-                    )
-                )
+            ctx.report(
+                _spelled_as_another_provider(p, alias, str(target.value), ctx)
+                or _another_providers_model(p, alias, str(target.value), everyone)
+            )
             ctx.report(
                 claimed(
                     aliases.claim(
@@ -78,12 +89,23 @@ def check_policies(providers: list[ProviderDecl], ctx: Context) -> None:
             prov, _, model = str(target.value).partition("/")
             target_owner = ctx.provider_owner.get(canonical_key(prov))
             if target_owner != own:
+                if target_owner is None:
+                    hint = (
+                        f"'{prov}' names no provider: write the target as "
+                        f"'{p.key.value}/{model}', a model of {p.key.value}"
+                    )
+                else:
+                    hint = (
+                        f"point the alias at a model of {p.key.value} ('{p.key.value}/<model>'); "
+                        f"an alias for {target_owner}'s model belongs in {target_owner}'s policy"
+                    )
                 ctx.report(
                     diag(
                         "foreign_model_alias",
                         target.loc,
                         f"model alias '{alias.value}' of {p.key.value} targets '{target.value}', "
                         f"which is not a model of {p.key.value}",
+                        hint,
                     )
                 )
             elif p.models and canonical_key(model) not in model_ids:
@@ -103,6 +125,71 @@ def check_policies(providers: list[ProviderDecl], ctx: Context) -> None:
         ):
             for key, valued in table.items():
                 ctx.report(_policy_kwarg(p, key, valued, what, ctx))
+
+
+def _spelled_as_another_provider(
+    p: ProviderDecl, alias: Key, target: str, ctx: Context
+) -> Diagnostic | None:
+    """A policy alias spelled as another provider: its key or alias (the whole alias), or a spec
+    ``<provider>/<model>`` of it. A spec is looked up among the model aliases before its provider
+    is read (provcat.models.spec.read_spec; with a "/" in any alias, for every spec), so such an
+    alias would send every spec ``<provider>/<model>`` to ``target`` instead of to its provider:
+    it changes what an existing spec resolves to."""
+    name = p.key.value
+    own = canonical_key(name)
+    canon = canonical_key(alias.value)
+    owner = ctx.provider_owner.get(canon)
+    if owner is not None and owner != own:
+        return diag(
+            "foreign_model_alias",
+            alias.loc,
+            f"model alias '{alias.value}' of {name} is a key of provider '{owner}'",
+            f"rename the alias: '{alias.value}' already names provider '{owner}' (a provider "
+            f"key or alias), so it cannot also name a model of {name}",
+        )
+    head, slash, rest = alias.value.partition("/")
+    owner = ctx.provider_owner.get(canonical_key(head)) if slash else None
+    if owner is None or owner == own:
+        return None
+    return diag(
+        "foreign_model_alias",
+        alias.loc,
+        f"model alias '{alias.value}' of {name} is spelled as a model spec of provider "
+        f"'{owner}': model aliases are read before the provider, so the spec '{alias.value}' "
+        f"would go to '{target}' instead of to {owner}'s '{rest.strip()}'",
+        f"rename the alias: the part before its first '/' ('{head.strip()}') names provider "
+        f"'{owner}', and a spec spelled so is {owner}'s",
+    )
+
+
+def _another_providers_model(
+    p: ProviderDecl, alias: Key, target: str, everyone: Inventories
+) -> Diagnostic | None:
+    """A policy alias spelled as a model id or inventory alias of another provider. A warning,
+    not an error: the alias is looked up as the whole spec only, so ``<provider>/<model>`` still
+    names the other provider's model, and the bare spelling named no provider before (model_kwargs
+    refuses it); but it now reads as one vendor's model and goes to another (with that one's
+    key, where it takes one)."""
+    name = p.key.value
+    own = canonical_key(name)
+    hits = [
+        hit for hit in everyone.get(canonical_key(alias.value), ()) if canonical_key(hit[0]) != own
+    ]
+    if not hits:
+        return None
+    said = ", ".join(
+        f"{'the id' if is_id else 'an alias'} of {owner}'s model '{model}' ({at(key.loc)})"
+        for owner, model, is_id, key in hits
+    )
+    first, _, _, key = hits[0]
+    return diag(
+        "model_alias_is_foreign_model",
+        alias.loc,
+        f"model alias '{alias.value}' of {name} is {said}: the spec '{alias.value}' goes to "
+        f"{name}'s '{target}', not to {first}",
+        f"rename the alias so that it does not read as {first}'s model; "
+        f"'{first}/{key.value}' names that model either way",
+    )
 
 
 def _shadowing(
@@ -197,6 +284,92 @@ def _effort(p: ProviderDecl, ctx: Context) -> None:
     if mode == "kwarg" and policy.effort_kwarg is not None:
         _effort_kwarg(p, policy.effort_kwarg, tuple(seen.values()), ctx)
     _effort_tables(p, mode, {canonical_key(level.value) for level in policy.effort_levels}, ctx)
+    if mode in ("kwarg", "model_name"):
+        _rule_models(p, mode, ctx)
+
+
+def _rule_names(p: ProviderDecl, mode: str) -> dict[str, str]:
+    """Every model name a rule can be matched against, canonical -> the catalog's spelling.
+
+    model_kwargs compares a rule's names (strip().casefold()) with the spec's model after its
+    effort suffix is split off: in mode model_name, with the id of the listed model the spec
+    names (kwargs._fold), so an inventory alias in a rule never matches; in mode kwarg, with the
+    model as the catalog spells it (an id or an alias, after the prefix rule) or as written."""
+    policy = p.policy
+    assert policy is not None
+    names: dict[str, str] = {}
+    for m in p.models:
+        names.setdefault(canonical_key(m.key.value), m.key.value)
+    if mode == "model_name":
+        return names
+    for m in p.models:
+        for a in m.aliases:
+            names.setdefault(canonical_key(a.value), a.value)
+    for _, target in policy.model_aliases:  # a listed model, unless unknown_alias_target says not
+        _, slash, model = str(target.value).partition("/")
+        if slash and model.strip():
+            names.setdefault(canonical_key(model), model.strip())
+    if policy.model_prefix is not None:  # read_spec: opus-4-7 -> claude-opus-4-7
+        prefix = str(policy.model_prefix.value["prefix"])
+        starts = [canonical_key(str(s)) for s in policy.model_prefix.value["for"]]
+        for spelling in list(names.values()):
+            folded = canonical_key(spelling)
+            if any(folded.startswith(s) and folded != s for s in starts):
+                names.setdefault(canonical_key(prefix + spelling), prefix + spelling)
+    return names
+
+
+def _rule_models(p: ProviderDecl, mode: str, ctx: Context) -> None:
+    """Each name in a rule's `models` must be one the rule can be matched against: otherwise a
+    typo drops the clamp and the vendor gets a level the rule was written to keep from it.
+
+    Only for a provider with an inventory. Without one the provider's model set is open (the CLI
+    agents pass any model name on, model_kwargs sends an unlisted model as written and matches it
+    against the rules), so there is no list a name could be missing from."""
+    policy = p.policy
+    assert policy is not None
+    if not p.models or not policy.effort_model_rules:
+        return
+    names = _rule_names(p, mode)
+    alias_of = {canonical_key(a.value): m.key.value for m in p.models for a in m.aliases}
+    for models, _table in policy.effort_model_rules:
+        for entry in models:
+            canon = canonical_key(entry.value)
+            if canon != "*" and canon not in names:
+                ctx.report(_unknown_rule_model(p, mode, entry, names, alias_of))
+
+
+def _unknown_rule_model(
+    p: ProviderDecl, mode: str, entry: Key, names: dict[str, str], alias_of: dict[str, str]
+) -> Diagnostic:
+    where = f"{p.key.value}: effort model rule names '{entry.value}'"
+    canon = canonical_key(entry.value)
+    model_id = alias_of.get(canon)
+    if mode == "model_name" and model_id is not None:
+        return diag(
+            "unknown_effort_rule_model",
+            entry.loc,
+            f"{where}, an alias of model '{model_id}': in effort mode 'model_name' a rule is "
+            "matched against the id of the model a spec names, so it never applies",
+            f"name the model by its id: '{model_id}'",
+        )
+    split = split_effort_suffix(entry.value.strip())
+    if split is not None and canonical_key(split[0]) in names:
+        return diag(
+            "unknown_effort_rule_model",
+            entry.loc,
+            f"{where}, which ends in the effort suffix '-{split[1]}': a rule is matched against "
+            "the model without the spec's effort suffix, so it never applies",
+            f"did you mean '{names[canonical_key(split[0])]}'?",
+        )
+    listed = "ids" if mode == "model_name" else "ids and aliases"
+    return diag(
+        "unknown_effort_rule_model",
+        entry.loc,
+        f"{where}, which is no model of {p.key.value} (the {listed} of its `models:`), so the "
+        "rule never applies",
+        suggest(entry.value.strip(), names.values()),
+    )
 
 
 def _effort_tables(p: ProviderDecl, mode: str, levels: set[str], ctx: Context) -> None:
