@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from generator import GENERATOR_VERSION
 from generator.cache import (
@@ -95,6 +96,25 @@ def _day(value: datetime | None) -> date | None:
 def usage_error(error: str, message: str, fmt: str) -> NoReturn:
     """A usage error, exit 2; with ``--format json`` a JSON object on stdout, where the command's
     JSON goes (``error`` names it), else click's usage text on stderr."""
+    _json_refusal(error, message, fmt)
+    raise click.UsageError(message)
+
+
+class _Refused(click.ClickException):
+    """A refusal that is no mistake of the command line: ``Error: ...`` on stderr, without
+    click's usage text, exit 2 as a usage error."""
+
+    exit_code = 2
+
+
+def refuse(error: str, message: str, fmt: str) -> NoReturn:
+    """A refusal that is not a usage mistake (exit 2): with ``--format json`` the same JSON
+    object as a usage error, else the message alone on stderr."""
+    _json_refusal(error, message, fmt)
+    raise _Refused(message)
+
+
+def _json_refusal(error: str, message: str, fmt: str) -> None:
     if fmt == "json":
         click.echo(
             json.dumps(
@@ -102,12 +122,49 @@ def usage_error(error: str, message: str, fmt: str) -> NoReturn:
             )
         )
         sys.exit(2)
-    raise click.UsageError(message)
 
 
 def refuse_out(message: str, fmt: str) -> NoReturn:
     """A refused ``--out`` (``generator.tree.UnsafeOutput``)."""
     usage_error("UnsafeOutput", f"--out: {message}", fmt)
+
+
+def named_folder(path: Path, param: str = "out") -> tuple[str, bool]:
+    """How a message names the folder option ``param`` holds (``path``), and whether the command
+    line gave it: as given (``--out out2`` is ``out2``), else as :func:`folder` names the default
+    (``generated`` from the project's root)."""
+    ctx = click.get_current_context(silent=True)
+    source = ctx.get_parameter_source(param) if ctx is not None else None
+    if source in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP, None):
+        return folder(path), False
+    return str(path), True
+
+
+def foreign_refusal(out: Path, foreign: list[str]) -> str:
+    """Why ``build`` leaves ``out`` alone when it holds what the generator did not write
+    (``foreign``, relative to it): which files to delete or move, each as a path that opens from
+    here, the folder named as the command line gave it (or as the default)."""
+    name, given = named_folder(out)
+    files = sum(1 for entry in foreign if not entry.endswith("/"))
+    what = " and ".join(
+        part
+        for part in (
+            counted(files, "file") if files else "",
+            counted(len(foreign) - files, "folder") if len(foreign) > files else "",
+        )
+        if part
+    )
+    shown = ", ".join(f"{name}/{entry}" for entry in foreign[:10])
+    if len(foreign) > 10:
+        shown += f" and {len(foreign) - 10} more"
+    which = "it" if len(foreign) == 1 else "them"
+    then = "or name an empty or new folder with --out" if given else "then build again"
+    return (
+        f"{f'--out {name}' if given else f'{name}/'} holds {what} the generator did not write: "
+        f"{shown}. "
+        f"The generator replaces {name}/ as a whole and never deletes what it did not write: "
+        f"delete or move {which}, {then}."
+    )
 
 
 def _check_catalog(catalog: Path, fmt: str) -> None:
@@ -326,6 +383,8 @@ def build(
             out, result.files, protect={"the catalog folder": catalog}, marker=GENERATED_MARKER
         )
     except UnsafeOutput as exc:
+        if exc.foreign:  # no usage mistake: files to delete or move, wherever --out came from
+            refuse("UnsafeOutput", foreign_refusal(out, exc.foreign), fmt)
         refuse_out(str(exc), fmt)
     counts = _counts(result)
     if cache is not None:
@@ -357,7 +416,7 @@ def check(
 ) -> None:
     """Validate the catalog and fail when the generated files do not match it."""
     from generator.pipeline import run
-    from generator.tree import changed_files, diff
+    from generator.tree import GENERATED_MARKER, changed_files, diff, foreign_entries
 
     _check_catalog(catalog, fmt)
     result = run(catalog, import_paths, _day(as_of))
@@ -366,22 +425,47 @@ def check(
         report(result, fmt, {}, catalog, f"{folder(out)}/ was not compared with it")
         sys.exit(1)
     stale = changed_files(out, result.files)
+    # of those, the files the generator did not write: a build refuses them (never deletes one)
+    foreign = (
+        sorted(set(stale) & set(foreign_entries(out, result.files, GENERATED_MARKER)))
+        if stale
+        else []
+    )
     # the stale paths are relative to the output folder, named as the text names it
-    report(result, fmt, {"out": folder(out), "stale": stale}, catalog)
+    report(result, fmt, {"out": folder(out), "stale": stale, "foreign": foreign}, catalog)
     if not stale:
         if fmt != "json":
             click.echo(f"provcat: {folder(out)}/ is up to date with the catalog.")
         return
     if fmt != "json":
-        click.echo(diff(out, result.files, folder(out)), err=True)
-        names = ", ".join(f"{folder(out)}/{name}" for name in stale[:8])
-        more = f" and {len(stale) - 8} more" if len(stale) > 8 else ""
-        click.echo(
-            f"provcat: {folder(out)}/ is stale ({names}{more}); run "
-            f"`{_rebuild_command(catalog, out, import_paths)}` and commit the result.",
-            err=True,
-        )
+        shown = diff(out, result.files, folder(out), skip=foreign)
+        if shown:
+            click.echo(shown, err=True)
+        if foreign:
+            click.echo(_foreign_line(out, foreign), err=True)
+        rest = [name for name in stale if name not in foreign]
+        if rest:
+            names = ", ".join(f"{folder(out)}/{name}" for name in rest[:8])
+            more = f" and {len(rest) - 8} more" if len(rest) > 8 else ""
+            click.echo(
+                f"provcat: {folder(out)}/ is stale ({names}{more}); {'then ' if foreign else ''}"
+                f"run `{_rebuild_command(catalog, out, import_paths)}` and commit the result.",
+                err=True,
+            )
     sys.exit(1)
+
+
+def _foreign_line(out: Path, foreign: list[str]) -> str:
+    """What ``check`` says of the files under ``out`` the generator did not write."""
+    names = ", ".join(f"{folder(out)}/{name}" for name in foreign[:8])
+    if len(foreign) > 8:
+        names += f" and {len(foreign) - 8} more"
+    one = len(foreign) == 1
+    return (
+        f"provcat: {names} {'is' if one else 'are'} not written by the generator: delete or move "
+        f"{'it' if one else 'them'} (a build replaces {folder(out)}/ as a whole and never deletes "
+        "a file it did not write)."
+    )
 
 
 def _rebuild_command(catalog: Path, out: Path, import_paths: tuple[Path, ...]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,8 @@ class Document:
     positions: dict[NodePath, tuple[int, int]] = field(default_factory=dict)
     key_positions: dict[NodePath, tuple[int, int]] = field(default_factory=dict)
     text: str = ""
+    # each plain value YAML 1.1 reads otherwise (refused): its path and text, held as the text
+    ambiguous: list[tuple[NodePath, str]] = field(default_factory=list)
 
     def loc(self, path: NodePath, *, key: bool = False) -> Loc:
         """The position of the node at ``path`` (of its key when ``key``), or the nearest parent's."""
@@ -86,12 +88,15 @@ def _mark(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 
 
-def load_file(path: Path, display: str) -> tuple[Document | None, list[Diagnostic]]:
-    """Load ``path``; ``display`` is the name diagnostics use. Returns (document or None, problems)."""
+def load_file(
+    path: Path, display: str, schema: str | None = None
+) -> tuple[Document | None, list[Diagnostic]]:
+    """Load ``path``; ``display`` is the name diagnostics use. Returns (document or None, problems).
+    ``schema``: as :func:`load_bytes` takes it."""
     raw, problems = read_source(path, display)
     if raw is None:
         return None, problems
-    return load_bytes(raw, display)
+    return load_bytes(raw, display, schema)
 
 
 def read_source(path: Path, display: str) -> tuple[bytes | None, list[Diagnostic]]:
@@ -135,8 +140,15 @@ def _not_regular(mode: int, display: str) -> list[Diagnostic]:
     return [diag("not_regular_file", (display, 1, 1), f"{display} is not a regular file ({what})")]
 
 
-def load_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Diagnostic]]:
-    """Load a catalog file's bytes ``raw`` (``display``: its name in diagnostics)."""
+def load_bytes(
+    raw: bytes, display: str, schema: str | None = None
+) -> tuple[Document | None, list[Diagnostic]]:
+    """Load a catalog file's bytes ``raw`` (``display``: its name in diagnostics).
+
+    With ``schema`` (the file's JSON Schema, in schemas/), a value YAML 1.1 reads otherwise
+    than 1.2 gets the hint of what the field takes (``generator.schema_check.ambiguous_hints``:
+    ``write true or false`` for a boolean, ``write "0.001"`` for a price); without it, the hint
+    names both readings."""
     at_start: Loc = (display, 1, 1)
     try:
         text = raw.decode("utf-8")
@@ -158,6 +170,17 @@ def load_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Diagnost
     if found is _NOTHING:
         return None, [diag("empty_file", at_start, "the file holds no YAML document")]
     doc.data = found
+    if shape and doc.ambiguous and schema is not None:
+        from generator.schema_check import ambiguous_hints  # it reads Documents: imported here
+
+        hints = ambiguous_hints(doc, schema)
+        at = {doc.positions[path]: hint for path, hint in hints.items()}
+        shape = [
+            replace(d, hint=at[(d.line, d.column)])
+            if d.code == "ambiguous_yaml_value" and (d.line, d.column) in at
+            else d
+            for d in shape
+        ]
     return (None, shape) if shape else (doc, [])
 
 
@@ -239,6 +262,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                     skip += collection
                     continue
                 value: Any
+                refused: str | None = None
                 if collection:
                     value = {} if kind is _MappingStartEvent else []
                 else:
@@ -254,6 +278,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                                 diag("ambiguous_yaml_value", (display, *_mark(mark)), message, hint)
                             )
                             tag = STR
+                            refused = text
                 if not stack:
                     path: NodePath = ()
                     if collection:
@@ -292,6 +317,9 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                             value = value_of(tag, event)
                         frame[0].append(value)
                 positions[path] = (mark.line + 1, mark.column + 1)
+                if refused is not None:
+                    doc.ambiguous.append((path, refused))
+                    refused = None
                 if collection:
                     stack.append([value, path, kind is _MappingStartEvent, _EXPECT_KEY])
             elif kind is _MappingEndEvent or kind is _SequenceEndEvent:

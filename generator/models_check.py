@@ -185,7 +185,24 @@ def _references(p: ProviderDecl, m: ModelDecl, index: dict[str, ModelDecl]) -> I
                 code,
                 m.at(name),
                 f"{name} '{target}' of model '{m.key.value}' is no model of {p.key.value}",
+                _meant(str(target), p, m),
             )
+
+
+def _meant(target: str, p: ProviderDecl, m: ModelDecl) -> str | None:
+    """The "did you mean" of a reference to ``target``: the provider's model id or alias spelt
+    nearest it (compared as keys are, named as declared), ``m`` itself left out; None (the
+    code's own hint) when none is near."""
+    from provcat.catalog.keys import suggest
+
+    names: dict[str, str] = {}
+    for other in p.models:
+        if other is not m:
+            for key in (other.key, *other.aliases):
+                names.setdefault(canonical_key(key.value), key.value)
+    hint = suggest(canonical_key(target), names)
+    declared = {f"did you mean '{key}'?": f"did you mean '{name}'?" for key, name in names.items()}
+    return declared.get(hint, hint) if hint is not None else None
 
 
 def _follow(m: ModelDecl, name: str, index: dict[str, ModelDecl]) -> ModelDecl | None:

@@ -75,7 +75,7 @@ def read_provider(path: Path, shown: str, source: str, cache: FileCache | None) 
         kept = cache.get(key)
         if isinstance(kept, ProviderFile):
             return kept
-    doc, found = load_bytes(raw, shown)
+    doc, found = load_bytes(raw, shown, PROVIDER_SCHEMA)
     made = ProviderFile(found)
     if doc is not None:
         found = found + check_schema_reference(doc, PROVIDER_SCHEMA) + check(doc, PROVIDER_SCHEMA)

@@ -3,8 +3,10 @@
 Editors and most tools read a catalog file as YAML 1.2 (core schema); pyyaml and other YAML 1.1
 tools read some plain scalars otherwise (``yes`` is a boolean, ``010`` is 8, ``1:30`` is 90). The
 loader takes each plain scalar's tag from :func:`tag_of` and refuses the ones tagged
-:data:`AMBIGUOUS`, with :func:`ambiguous`'s message and hint; the importer's writer quotes what
-would not read back as written (:func:`reads_back`).
+:data:`AMBIGUOUS`, with :func:`ambiguous`'s message and hint (a hint naming both readings; given
+the file's schema, the loader words it by what the field takes instead:
+``generator.schema_check.ambiguous_hints``); the importer's writer quotes what would not read back
+as written (:func:`reads_back`).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ class _CoreResolver(yaml.resolver.BaseResolver):
     ``AMBIGUOUS`` and refused by the loader: yes/no/on/off (booleans in 1.1), integers with a
     leading zero (octal in 1.1: ``010`` is 8, but ``08`` a string), base-60 numbers (``1:30`` is
     90), binary, ``0o`` octal, signed hex, numbers with ``_`` separators, exponents without a dot
-    or a sign (``1e3`` is a string in 1.1). Forms both read alike (``00``, ``007.5``, ``0x1F``)
+    or a sign (``1e3`` and ``1e-3`` are strings in 1.1), a signed float without a digit before
+    its dot (``-.5``, ``+.5``). Forms both read alike (``00``, ``007.5``, ``0x1F``)
     are accepted. Dates, which 1.1 reads as timestamps, stay the text; a plain ``=`` (1.1's value
     key, which pyyaml cannot build) is text. The merge key ``<<`` keeps its tag so the loader can
     refuse it by name."""

@@ -6,15 +6,14 @@ refuses. Their verdicts on our schemas agree: both read draft 2020-12, and ``pat
 ECMA-262 (jsonschema through provcat.patterns.compile_pattern: its own ``re`` reading let
 ``\\d`` match any Unicode digit). Should jsonschema_rs still refuse a document jsonschema
 accepts, the file is refused with a diagnostic saying so, never let through. jsonschema is
-imported only for a refused document (provcat.patterns.ecma_validator).
+imported only for a refused document (provcat.patterns.ecma_validator). What each hint says to
+do is generator.schema_hints'.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
-from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -24,6 +23,14 @@ import jsonschema_rs
 
 from generator.diagnostics import Diagnostic, diag
 from generator.loader import Document, NodePath
+from generator.schema_hints import (
+    describe,
+    enum_values,
+    hint_for,
+    nearest,
+    plain_decimal,
+    where_it_goes,
+)
 from generator.schema_inline import inline_refs
 from provcat.patterns import ecma_validator
 
@@ -118,7 +125,7 @@ def check(doc: Document, schema_name: str) -> list[Diagnostic]:
             elif made.code == "unknown_field":
                 unknown.append((path, made.message.split("'")[1], made))
     for path, name, made in unknown:
-        meant = _suggest(name, [n for (at, n) in missing if at == path])
+        meant = nearest(name, [n for (at, n) in missing if at == path])
         if meant is None or (path, meant) not in missing:
             continue
         found.remove(missing.pop((path, meant)))
@@ -143,6 +150,76 @@ def check(doc: Document, schema_name: str) -> list[Diagnostic]:
     return found
 
 
+def ambiguous_hints(doc: Document, schema_name: str) -> dict[NodePath, str]:
+    """The hint of each plain value of ``doc`` that YAML 1.1 reads otherwise than 1.2
+    (``doc.ambiguous``; the loader refuses them), worded by what the field takes: the first way
+    of writing the value that the schema accepts there (``yes``: true, then the text; ``1e-3``:
+    the number, the text, then the quoted decimal). A field that takes none of them gets the
+    hint the schema check gives for the text. The loader runs before the schema check: this
+    asks the schema about those values alone, and reports nothing else."""
+    from generator.scalars import readings
+
+    data = doc.data
+    texts = {path: text for path, text in doc.ambiguous if path}
+    if not texts:
+        return {}
+    options = {path: _spellings(text, readings(text)) for path, text in texts.items()}
+    hints: dict[NodePath, str] = {}
+    said: dict[NodePath, str] = {}  # what the schema check says of the text itself
+    try:
+        for turn in range(max(len(o) for o in options.values())):
+            pending = [p for p in options if p not in hints and turn < len(options[p])]
+            if not pending:
+                break
+            for path in pending:
+                _put(data, path, options[path][turn][0])
+            refused = {(d.line, d.column): d.hint for d in check(doc, schema_name)}
+            for path in pending:
+                value, hint = options[path][turn]
+                at = doc.positions.get(path)
+                if at not in refused:
+                    hints[path] = hint
+                elif value == texts[path]:
+                    said[path] = refused[at]
+    finally:
+        for path, text in texts.items():
+            _put(data, path, text)
+    return {**said, **hints}
+
+
+def _spellings(text: str, read: tuple[Any, Any]) -> list[tuple[Any, str]]:
+    """The values plain ``text`` may have been meant as, in the order they are tried, each with
+    the hint that says how to write it: a boolean YAML 1.1 reads, the number 1.2 (or else 1.1)
+    reads, the text, and the number as a quoted decimal (a price)."""
+    old, new = read
+    found: list[tuple[Any, str]] = []
+    if isinstance(old, bool):
+        found.append((old, "write true or false"))
+    number = next(
+        (v for v in (new, old) if isinstance(v, (int, float)) and not isinstance(v, bool)), None
+    )
+    if isinstance(number, float) and number.is_integer():
+        number = int(number)
+    if number is not None:
+        found.append((number, f"write {number}"))
+    found.append((text, f"quote it ({json.dumps(text)})"))
+    if number is not None:
+        plain = plain_decimal(number) if isinstance(number, float) else str(number)
+        if plain != text:
+            found.append((plain, f"write {json.dumps(plain)}"))
+    return found
+
+
+def _put(data: Any, path: NodePath, value: Any) -> None:
+    """Set the node at ``path`` of ``data`` (a path the loader recorded) to ``value``."""
+    if not path:
+        return
+    node = data
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+
+
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -150,11 +227,6 @@ def _short(value: Any) -> str:
 
 def _where(path: NodePath) -> str:
     return "/".join(str(p) for p in path) or "the top level"
-
-
-def _suggest(word: str, choices: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
-    return close[0] if close else None
 
 
 _UNKNOWN_FIELD = ("additionalProperties", "unevaluatedProperties")
@@ -208,7 +280,9 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
             meant = also.get(_word(name))
             if meant is not None:
                 hint = f"did you mean '{meant[0]}'? {meant[1]}".rstrip()
-            elif guess := _suggest(name, allowed):
+            elif homes := where_it_goes(schema, name, error.instance[name]):
+                hint = f"move it {' or '.join(homes)} (it is no field of {_where(path)})"
+            elif guess := nearest(name, allowed):
                 hint = f"did you mean '{guess}'?"
             else:
                 hint = "allowed fields: " + ", ".join(sorted(allowed))
@@ -240,7 +314,7 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
                 "schema_violation",
                 doc.loc((*path, error.instance), key=True),
                 f"{_where(path)}: key {_short(error.instance)} does not have the expected form",
-                _describe(schema, f"write a key matching {error.validator_value}"),
+                describe(schema, f"write a key matching {error.validator_value}"),
             )
         ]
     if error.validator in ("anyOf", "oneOf") and error.context:
@@ -253,7 +327,7 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
                 "schema_violation",
                 doc.loc(path, key=True),
                 f"'{path[-1] if path else 'this'}' is not allowed here",
-                _describe(schema, "remove it"),
+                describe(schema, "remove it"),
             )
         ]
     return [
@@ -261,7 +335,7 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
             "schema_violation",
             doc.loc(path),
             f"{_where(path)}: {_message(error)}",
-            _hint(error, schema),
+            hint_for(error, schema, doc),
         )
     ]
 
@@ -282,14 +356,8 @@ def _branch(error: ValidationError) -> list[ValidationError] | None:
 
 def _add(name: str, subschema: Any) -> str:
     """What to do about a missing required field: add it, and what it holds."""
-    described = _describe(subschema, "")
+    described = describe(subschema, "")
     return f"add '{name}': {described}" if described else f"add '{name}'"
-
-
-def _describe(subschema: Any, fallback: str) -> str:
-    if isinstance(subschema, dict) and isinstance(subschema.get("description"), str):
-        return str(subschema["description"])
-    return fallback
 
 
 _JSON_TYPES = {
@@ -314,7 +382,7 @@ def _message(error: ValidationError) -> str:
                 return f"expected {wanted}, got null (an empty value)"
             return f"expected {wanted}, got {kind} {_short(value)}"
         case "enum":
-            options = ", ".join(_short(v) for v in _values(error))
+            options = ", ".join(_short(v) for v in enum_values(error))
             return f"{_short(value)} is not one of {options}"
         case "pattern":
             return f"{_short(value)} does not have the expected form"
@@ -324,57 +392,3 @@ def _message(error: ValidationError) -> str:
             return f"{_short(value)} is too short or empty"
         case _:
             return error.message if len(error.message) <= 160 else error.message[:157] + "..."
-
-
-def _values(error: ValidationError) -> list[Any]:
-    value = error.validator_value
-    return list(value) if isinstance(value, (list, tuple)) else []
-
-
-def _wanted(error: ValidationError) -> set[str]:
-    wanted = error.validator_value
-    return set(wanted) if isinstance(wanted, list) else {str(wanted)}
-
-
-def _number(text: str) -> int | float | None:
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        number = float(text)
-    except ValueError:
-        return None
-    return number if number == number and abs(number) != float("inf") else None
-
-
-def _type_hint(error: ValidationError) -> str | None:
-    """What to write instead of a value of the wrong type, when that is plain from the value."""
-    value, wanted = error.instance, _wanted(error)
-    if isinstance(value, str) and "array" in wanted:
-        return f"write it as a list: [{value}]"
-    if isinstance(value, str) and wanted & {"number", "integer"} and _number(value) is not None:
-        return f"write the number without quotes: {value.strip()}"
-    if isinstance(value, float) and "string" in wanted and "number" not in wanted:
-        return (
-            f'quote it: "{value!r}" (floats are refused: YAML reads {value!r} as a binary fraction)'
-        )
-    if isinstance(value, bool) and "string" in wanted:
-        return "quote it if it is text"
-    if value is None and "string" in wanted:
-        return "write the value after the colon, or remove the field"
-    return None
-
-
-def _hint(error: ValidationError, schema: dict[str, Any]) -> str:
-    if error.validator == "type" and (hint := _type_hint(error)) is not None:
-        return hint
-    if error.validator == "enum" and isinstance(error.instance, str):
-        guess = _suggest(error.instance, [str(v) for v in _values(error)])
-        if guess:
-            return f"did you mean '{guess}'?"
-    if error.validator == "pattern":
-        if isinstance(error.instance, str) and not error.instance.strip():
-            return "write a value: a blank one says nothing"
-        return _describe(schema, f"expected a value matching {error.validator_value}")
-    return _describe(schema, "see the field's description in the schema")

@@ -46,7 +46,7 @@ def load(catalog: Path, base: Path) -> tuple[list[TargetDecl], set[str], list[Di
     decls: list[TargetDecl] = []
     broken: set[str] = set()
     for path in files:
-        doc, found = load_file(path, display_path(path, base))
+        doc, found = load_file(path, display_path(path, base), TARGET_SCHEMA)
         problems.extend(found)
         if doc is None:
             broken.add(path.stem)

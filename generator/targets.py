@@ -358,6 +358,30 @@ def _coverage(
     return out
 
 
+def _unknown_extends(
+    decl: TargetDecl,
+    parent: TargetDecl | None,
+    by_id: dict[str, TargetDecl],
+) -> Diagnostic:
+    """``decl`` extends ``parent``, which is no target with its own rules (none, one that
+    extends another, or ``decl`` itself): the message lists those there are, the hint names the
+    one meant (a parent that extends another: the target that one extends)."""
+    named = decl.data["extends"]
+    own = sorted(i for i, d in by_id.items() if "extends" not in d.data and i != decl.id)
+    known = ", ".join(own) or "none"
+    hint: str | None = None
+    if parent is not None and parent.id != decl.id and parent.data["extends"] in own:
+        hint = f"extend '{parent.data['extends']}', which '{parent.id}' extends"
+    elif parent is None:
+        hint = suggest(named, own)
+    return diag(
+        "unknown_target_extends",
+        decl.doc.loc(("extends",)),
+        f"'{named}' is not a target with its own rules (targets with their own rules: {known})",
+        hint,
+    )
+
+
 def validate(decls: list[TargetDecl], broken: Set[str] = frozenset()) -> list[Diagnostic]:
     """Every problem of the target files, all at once. ``broken`` are the ids of target files
     with errors of their own: a target extending one is checked no further (its parent's rules
@@ -383,13 +407,7 @@ def validate(decls: list[TargetDecl], broken: Set[str] = frozenset()) -> list[Di
         if "extends" in data:
             parent = by_id.get(data["extends"])
             if parent is None or "extends" in parent.data or parent.id == decl.id:
-                out.append(
-                    diag(
-                        "unknown_target_extends",
-                        decl.doc.loc(("extends",)),
-                        f"'{data['extends']}' is not a target with its own rules",
-                    )
-                )
+                out.append(_unknown_extends(decl, parent, by_id))
             else:
                 base_rules = [
                     inherited_rule(r, parent.id, decl.id) for r in parent.data.get("rules") or []

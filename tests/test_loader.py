@@ -217,27 +217,44 @@ def test_a_plain_equals_sign_is_a_string() -> None:
 
 
 @pytest.mark.parametrize(
-    ("written", "hint"),
+    ("written", "column", "hint"),
     [
-        ("1:30", 'quote it ("1:30") for the text, or write the number as 90'),
-        ("010", 'quote it ("010") for the text, or write the number as 10'),
-        ("09", 'quote it ("09") for the text, or write the number as 9'),
-        ("1_000", 'quote it ("1_000") for the text, or write the number as 1000'),
-        ("No", 'quote it ("No") for the text, or write false'),
-        ("on", 'quote it ("on") for the text, or write true'),
-        ("OFF", 'quote it ("OFF") for the text, or write false'),
+        # a text field: quoting is what it takes
+        ("description: 1:30", 14, 'quote it ("1:30")'),
+        ("description: 09", 14, 'quote it ("09")'),
+        ("description: No", 14, 'quote it ("No")'),
+        # a number, an integer, a boolean: the value YAML 1.2 reads, or true/false
+        ("defaults: {timeout: 1:30}", 21, "write 90"),
+        ("defaults: {timeout: 010}", 21, "write 10"),
+        ("defaults: {max_retries: 1_0}", 25, "write 10"),
+        ("defaults: {requires_tokens: on}", 29, "write true or false"),
+        ("defaults: {requires_tokens: OFF}", 29, "write true or false"),
     ],
 )
 def test_a_value_yaml_1_1_reads_otherwise_is_refused_with_what_to_write(
-    workspace: Workspace, written: str, hint: str
+    workspace: Workspace, written: str, column: int, hint: str
 ) -> None:
     """pyyaml's default (YAML 1.1) reads ``timeout: 1:30`` as 90 and ``010`` as 8, and
-    ``display_name: No`` as false: each is refused at its position, never changed silently."""
-    workspace.write("gamma.yaml", GOOD + f"description: {written}\n")
-    run = workspace.fails(("ambiguous_yaml_value", "gamma.yaml", 5, 14))
+    ``description: No`` as false: each is refused at its position, never changed silently, with
+    the hint of what the field takes (it was "quote it for the text, or write the number",
+    whichever the field took: one of the two led to another error)."""
+    workspace.write("gamma.yaml", GOOD + f"{written}\n")
+    run = workspace.fails(("ambiguous_yaml_value", "gamma.yaml", 5, column))
     found = run.json["diagnostics"][0]
     assert found["hint"] == hint
-    assert f"'{written}'" in found["message"] and "YAML 1.1" in found["message"]
+    value = written.rsplit(" ", 1)[-1].rstrip("}")
+    assert f"'{value}'" in found["message"] and "YAML 1.1" in found["message"]
+
+
+def test_without_a_schema_the_hint_names_both_readings() -> None:
+    """The loader alone (the importer reads existing files with it) does not know the field:
+    the hint gives both ways of writing the value."""
+    doc, problems = loader.load_bytes(b"a: 1:30\nb: on\n", "x.yaml")
+    assert doc is None
+    assert [p.hint for p in problems] == [
+        'quote it ("1:30") for the text, or write the number as 90',
+        'quote it ("on") for the text, or write true',
+    ]
 
 
 def test_prices_and_limits_are_never_read_as_octal_or_base_60(workspace: Workspace) -> None:

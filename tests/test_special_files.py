@@ -113,10 +113,10 @@ def test_a_named_pipe_in_the_out_folder_is_a_file_the_generator_did_not_write(
     for extra in ((), ("--no-cache",)):
         code, payload = _build(workspace, *extra)
         assert (code, payload["error"]) == (2, "UnsafeOutput")
-        assert "did not write (docs/pipe)" in payload["message"]
+        assert f"did not write: {workspace.out}/docs/pipe." in payload["message"]
     assert pipe.is_fifo() and tree_bytes(workspace.out) == before
     code, payload = _check(workspace)  # never opened: read as a file that is not the build's
-    assert (code, payload["stale"]) == (1, ["docs/pipe"])
+    assert (code, payload["stale"], payload["foreign"]) == (1, ["docs/pipe"], ["docs/pipe"])
 
 
 def test_the_site_refuses_an_out_folder_holding_a_named_pipe(
