@@ -158,6 +158,22 @@ def test_a_hub_token_id_stays_visible(tmp_path: Path) -> None:
 # ---- 1b. a model shaped like a key is a usage error, before anything runs
 
 
+@pytest.mark.parametrize(
+    "stem",
+    [
+        "get_fw_update_status_for_device",  # `_fw_` then a long snake_case name (firmware)
+        "train_sk_learn_regression_model",  # `_sk_` (scikit-learn)
+        "lookup_pk_for_customer_order_rows",  # `_pk_` (a primary key)
+    ],
+)
+def test_a_tool_file_named_in_snake_case_is_shown_by_its_name(stem: str, tmp_path: Path) -> None:
+    # found by a review: a glued key prefix followed by 20 name characters hid such names
+    tool = json.loads(REFUND.read_text(encoding="utf-8"))
+    (tmp_path / f"{stem}.json").write_text(json.dumps(tool), encoding="utf-8")
+    run = invoke(["tool", "check", str(tmp_path / f"{stem}.json"), "--targets", "openai"])
+    assert f"{stem}.json" in run.stdout and "<redacted>" not in said(run)
+
+
 MODEL_LINES = {
     "model": (["model", f"openai/{KEY}"], "SPEC", "model"),
     "model, no provider": (["model", KEY], "SPEC", "model"),

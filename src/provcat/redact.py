@@ -60,9 +60,13 @@ def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
     the catalog build imports this module and usually has nothing to sanitize)."""
     return re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE), (
         # a vendor's prefixed key where a word starts (`\b`: after a space, `/`, `=`, `-`, `.`),
-        # or glued to a word by `_` (`key_sk-proj-....json`), where only its length (20 or more
-        # after the prefix; keys are 32 and more) tells it from a name such as `use_fc_config`
-        re.compile(rf"\b{_PREFIXED}[A-Za-z0-9_-]{{8,}}|(?<=_){_PREFIXED}[A-Za-z0-9_-]{{20,}}"),
+        # or glued to a word by `_` (`key_sk-proj-....json`): there 20 or more characters after
+        # the prefix (keys are 32 and more) holding a digit and a capital letter, as a key's
+        # random body does, tell it from a name such as `get_fw_update_status` or `use_fc_config`
+        re.compile(
+            rf"\b{_PREFIXED}[A-Za-z0-9_-]{{8,}}"
+            rf"|(?<=_){_PREFIXED}(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{{20,}}"
+        ),
         # Google's keys, which start with no word boundary after `_` either (`KEY_AIza...`):
         # a standard API key is `AIza` and 35 characters of [0-9A-Za-z_-], 39 in all (Google
         # Cloud, "Manage API keys": "AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
