@@ -99,13 +99,21 @@ class SchemaNode:
     depth: int
 
 
-def schema_nodes(root: Any, base: str = "inputSchema") -> list[tuple[dict[str, Any], str, int]]:
+def schema_nodes(
+    root: Any,
+    base: str = "inputSchema",
+    *,
+    maps: Sequence[str] = MAP_SLOTS,
+    lists: Sequence[str] = LIST_SLOTS,
+    singles: Sequence[str] = SINGLE_SLOTS,
+) -> list[tuple[dict[str, Any], str, int]]:
     """``(schema, path, depth)`` of every object subschema, pre-order, root first; iterative,
     so depth never overflows.
 
     Children come in slot order: ``properties``, ``$defs``, ``definitions`` (entries in insertion
     order), ``prefixItems``, ``anyOf``, ``oneOf``, ``allOf``, then ``items``, ``not`` and a schema
-    ``additionalProperties``. Non-object values are skipped.
+    ``additionalProperties``; ``maps``, ``lists`` and ``singles`` name other slots (keywords
+    holding an object of subschemas, a list of them, or one). Non-object values are skipped.
     """
     out: list[tuple[dict[str, Any], str, int]] = []
     if not isinstance(root, dict):
@@ -117,20 +125,20 @@ def schema_nodes(root: Any, base: str = "inputSchema") -> list[tuple[dict[str, A
         schema, path, depth = node
         depth += 1
         children: list[tuple[dict[str, Any], str, int]] = []
-        for slot in MAP_SLOTS:
+        for slot in maps:
             entries = schema.get(slot)
             if isinstance(entries, dict):
                 prefix = path + "." + slot
                 for key, child in entries.items():
                     if isinstance(child, dict):
                         children.append((child, prefix + path_segment(key), depth))
-        for slot in LIST_SLOTS:
+        for slot in lists:
             entries = schema.get(slot)
             if isinstance(entries, list):
                 for i, child in enumerate(entries):
                     if isinstance(child, dict):
                         children.append((child, f"{path}.{slot}[{i}]", depth))
-        for slot in SINGLE_SLOTS:
+        for slot in singles:
             child = schema.get(slot)
             if isinstance(child, dict):
                 children.append((child, f"{path}.{slot}", depth))

@@ -20,12 +20,11 @@ from provcat.toolschema.core import (
     MAX_NESTING,
     SINGLE_SLOTS,
     json_nesting,
-    path_segment,
     schema_nodes,
 )
 from provcat.toolschema.refs import resolve_ref
 
-__all__ = ["Survey", "subschemas", "survey"]
+__all__ = ["Survey", "every_subschema", "survey"]
 
 _SLOTS = {
     **dict.fromkeys(MAP_SLOTS, "map"),
@@ -55,6 +54,19 @@ _SUBSCHEMAS: Mapping[str, str] = {
         "single",
     ),
 }
+# every keyword of `_SUBSCHEMAS` as a `schema_nodes` slot (a list under a keyword of one
+# subschema is a list of them, as `items` once was)
+_MAPS = tuple(k for k, role in _SUBSCHEMAS.items() if role == "map")
+_LISTS = tuple(k for k, role in _SUBSCHEMAS.items() if role != "map")
+_SINGLES = tuple(k for k, role in _SUBSCHEMAS.items() if role == "single")
+
+
+def every_subschema(root: Any) -> list[tuple[dict[str, Any], str, int]]:
+    """:func:`~provcat.toolschema.core.schema_nodes` under every keyword that holds subschemas
+    (``if``, ``patternProperties``, ``contains``, ... as well as the slots the walk enters)."""
+    return schema_nodes(root, maps=_MAPS, lists=_LISTS, singles=_SINGLES)
+
+
 # what a value found under one of `_SUBSCHEMAS` is: a subschema, an object or a list of them, or
 # data (an `enum`, a `default`, ...)
 _SCHEMA, _MANY, _DATA = 0, 1, 2
@@ -163,40 +175,6 @@ def survey(root: dict[str, Any]) -> Survey:
     targets |= hidden
     loops = _ref_loops(root, targets) if targets and nesting <= MAX_NESTING else {}
     return Survey(nesting=nesting, refs=refs, counts=counts, loops=loops)
-
-
-def subschemas(root: Any, base: str = "inputSchema") -> list[tuple[dict[str, Any], str]]:
-    """``(schema, path)`` of every object subschema of ``root``, under every keyword of
-    :data:`_SUBSCHEMAS` (``if``, ``patternProperties``, ``contains``, ... as well as the slots the
-    walk enters), pre-order, each schema's keywords in its own order."""
-    out: list[tuple[dict[str, Any], str]] = []
-    if not isinstance(root, dict):
-        return out
-    stack: list[tuple[dict[str, Any], str]] = [(root, base)]
-    while stack:
-        s, path = stack.pop()
-        out.append((s, path))
-        children: list[tuple[dict[str, Any], str]] = []
-        for key, value in s.items():
-            role = _SUBSCHEMAS.get(key)
-            if role is None:
-                continue
-            where = path + path_segment(key)
-            if isinstance(value, dict):
-                if role == "map":
-                    children += [
-                        (c, where + path_segment(k))
-                        for k, c in value.items()
-                        if isinstance(c, dict)
-                    ]
-                elif role == "single":
-                    children.append((value, where))
-            elif isinstance(value, list) and role != "map":
-                children += [
-                    (c, f"{where}[{i}]") for i, c in enumerate(value) if isinstance(c, dict)
-                ]
-        stack.extend(reversed(children))
-    return out
 
 
 def _kind(role: str, value: Any) -> int:

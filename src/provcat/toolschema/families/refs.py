@@ -15,7 +15,7 @@ from provcat.toolschema.core import (
 )
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.run_state import INLINE_BUDGET, Run
-from provcat.toolschema.survey import subschemas
+from provcat.toolschema.survey import every_subschema
 from provcat.toolschema.values import code, json_equal
 from provcat.toolschema.vocabulary import ANNOTATION_KEYWORDS
 
@@ -177,7 +177,7 @@ def _reference_loops(run: Run) -> None:
     if not loops:
         return
     rules = [rule for rule, trig in run.rules.fires("ref") if trig["case"] == "loop"]
-    for s, path in subschemas(run.root):
+    for s, path, _ in every_subschema(run.root):
         ref = s.get("$ref")
         if isinstance(ref, str) and ref in loops:
             values = {"ref": code(ref), "chain": code(" -> ".join(loops[ref]))}
