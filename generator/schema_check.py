@@ -27,11 +27,11 @@ from generator.schema_hints import (
     describe,
     enum_values,
     hint_for,
-    nearest,
     plain_decimal,
     where_it_goes,
 )
 from generator.schema_inline import inline_refs
+from provcat.catalog.keys import closest
 from provcat.patterns import ecma_validator
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ def check(doc: Document, schema_name: str) -> list[Diagnostic]:
             elif made.code == "unknown_field":
                 unknown.append((path, made.message.split("'")[1], made))
     for path, name, made in unknown:
-        meant = nearest(name, [n for (at, n) in missing if at == path])
+        meant = closest(name, [n for (at, n) in missing if at == path])
         if meant is None or (path, meant) not in missing:
             continue
         found.remove(missing.pop((path, meant)))
@@ -282,7 +282,7 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
                 hint = f"did you mean '{meant[0]}'? {meant[1]}".rstrip()
             elif homes := where_it_goes(schema, name, error.instance[name]):
                 hint = f"move it {' or '.join(homes)} (it is no field of {_where(path)})"
-            elif guess := nearest(name, allowed):
+            elif guess := closest(name, allowed):
                 hint = f"did you mean '{guess}'?"
             else:
                 hint = "allowed fields: " + ", ".join(sorted(allowed))

@@ -7,24 +7,17 @@ words what to do about them.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
-from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from generator.loader import Document
+from provcat.catalog.keys import closest
 from provcat.patterns import compile_pattern, ecma_validator
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
-
-
-def nearest(word: str, choices: Iterable[str]) -> str | None:
-    """The one of ``choices`` spelt nearest ``word`` (difflib), or None when none is near."""
-    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
-    return close[0] if close else None
 
 
 def _field(schema: Any, name: str) -> dict[str, Any] | None:
@@ -274,7 +267,7 @@ def hint_for(error: ValidationError, schema: dict[str, Any], doc: Document) -> s
     if error.validator == "enum":
         values = enum_values(error)
         guess = (
-            nearest(error.instance, map(str, values)) if isinstance(error.instance, str) else None
+            closest(error.instance, map(str, values)) if isinstance(error.instance, str) else None
         )
         if guess:
             return f"did you mean '{guess}'?"

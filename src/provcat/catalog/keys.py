@@ -9,7 +9,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["canonical_endpoint_key", "canonical_key", "canonical_provider_key", "suggest"]
+__all__ = [
+    "canonical_endpoint_key",
+    "canonical_key",
+    "canonical_provider_key",
+    "closest",
+    "suggest",
+]
 
 
 def canonical_key(value: str) -> str:
@@ -29,7 +35,13 @@ def canonical_endpoint_key(value: str) -> str:
     return canonical_key(value)
 
 
+def closest(key: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` spelt nearest ``key`` (difflib), or None when none is near."""
+    close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def suggest(key: str, names: Iterable[str]) -> str | None:
     """A "did you mean" hint for a misspelled key or name, or None."""
-    close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
+    near = closest(key, names)
+    return f"did you mean '{near}'?" if near is not None else None
