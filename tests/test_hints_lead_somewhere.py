@@ -138,6 +138,17 @@ def test_a_given_out_is_named_as_given_and_other_stale_files_still_say_to_rebuil
 # -- 2. a value YAML 1.1 reads otherwise: the hint is what the field takes --------------------
 
 
+def follow_the_hint(
+    workspace: Workspace, old: str, new: str, where: str, message: str, hint: str, fixed: str
+) -> None:
+    """Writing ``new`` for ``old`` gives the one diagnostic (at ``where``, with ``message`` and
+    ``hint``); writing ``fixed``, as the hint says, builds."""
+    workspace.edit("alpha.yaml", old, new)
+    assert one(workspace) == (f"catalog/providers/{where}", message, hint)
+    workspace.edit("alpha.yaml", new, fixed)
+    passes(workspace)
+
+
 @pytest.mark.parametrize(
     ("old", "new", "where", "message", "hint", "fixed"),
     [
@@ -183,10 +194,7 @@ def test_a_given_out_is_named_as_given_and_other_stale_files_still_say_to_rebuil
 def test_the_hint_of_a_value_yaml_1_1_reads_otherwise_is_what_the_field_takes(
     workspace: Workspace, old: str, new: str, where: str, message: str, hint: str, fixed: str
 ) -> None:
-    workspace.edit("alpha.yaml", old, new)
-    assert one(workspace) == (f"catalog/providers/{where}", message, hint)
-    workspace.edit("alpha.yaml", new, fixed)
-    passes(workspace)
+    follow_the_hint(workspace, old, new, where, message, hint, fixed)
 
 
 def test_a_field_that_takes_none_of_the_readings_says_what_it_takes(workspace: Workspace) -> None:
@@ -303,10 +311,7 @@ def test_the_float_price_hint_is_true_of_the_value(
 def test_a_schema_violation_says_what_to_write(
     workspace: Workspace, old: str, new: str, where: str, message: str, hint: str, fixed: str
 ) -> None:
-    workspace.edit("alpha.yaml", old, new)
-    assert one(workspace) == (f"catalog/providers/{where}", message, hint)
-    workspace.edit("alpha.yaml", new, fixed)
-    passes(workspace)
+    follow_the_hint(workspace, old, new, where, message, hint, fixed)
 
 
 # -- 4. a field in the wrong place --------------------------------------------------------------
