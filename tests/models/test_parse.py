@@ -142,3 +142,13 @@ def test_the_prefix_rule_needs_more_than_the_bare_start() -> None:
     assert parse_model_spec("claude/opus-high") == ModelSpec("claude/opus", "high")
     assert parse_model_spec("claude/opusx") == ModelSpec("claude/claude-opusx", None)
     assert parse_model_spec("claude/haiku-4-5-max") == ModelSpec("claude/claude-haiku-4-5", "max")
+
+
+def test_a_key_given_as_the_model_stays_out_of_the_specs_repr() -> None:
+    # a key pasted where the model goes reaches logs and tracebacks through the repr; the spec
+    # itself keeps what the caller gave (str() is the request's model string)
+    key = "sk-proj-" + "Ab3" * 16
+    spec = parse_model_spec(f"openai/{key}-high")
+    assert key not in repr(spec) and "openai/" in repr(spec) and "high" in repr(spec)
+    assert spec.model == f"openai/{key}" and str(spec) == f"openai/{key}-high"
+    assert "openai/gpt-5" in repr(parse_model_spec("openai/gpt-5-high"))

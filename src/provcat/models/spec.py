@@ -26,6 +26,7 @@ from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.errors import UnknownProviderWarning
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.tables import SpecProvider, spec_tables
+from provcat.redact import secret_shapes_hidden
 
 __all__ = ["ModelSpec", "parse_model_spec", "split_effort_suffix"]
 
@@ -55,6 +56,11 @@ class ModelSpec(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.model}-{self.effort}" if self.effort else self.model
+
+    def __repr__(self) -> str:
+        # a key pasted where the model goes must not reach a log or a traceback through the repr
+        model = secret_shapes_hidden(self.model)
+        return f"ModelSpec(model={model!r}, effort={self.effort!r})"
 
 
 def split_effort_suffix(model: str) -> tuple[str, str] | None:
