@@ -210,24 +210,13 @@ ROOT_MESSAGE = 'The root schema must have `type: "object"`, not {what}.'
 
 
 @pytest.mark.parametrize("target", ["openai", "openai-chat"])
-def test_a_root_reference_says_it_is_one_and_where_the_object_goes(target: str) -> None:
+def test_a_root_reference_is_judged_as_the_object_it_is_written_out_as(target: str) -> None:
+    # openai-python's to_strict_json_schema writes a root `$ref` beside `$defs` out; so does
+    # the target, and the root rules judge the object written (not "a reference without type")
     schema = _pydantic_recursive_model()
-    ref = schema["$ref"]
-    what = (
-        f"a reference to the object schema `{ref}`; write that schema at the root itself, "
-        "keeping `$defs` for the references inside it"
-    )
-    found = [
-        (d.path, d.message)
-        for d in check(tool(schema), target)
-        if d.code == f"{target}/root-schema-not-object"
-    ]
-    assert found == [("inputSchema.type", ROOT_MESSAGE.format(what=what))]
-    result = compile_tool(tool(schema), target)
-    assert not result.ok  # refused as before: only the words changed
-    # what it says to do compiles
-    written = {**schema["$defs"]["Model"], "$defs": schema["$defs"]}
-    assert compile_tool(tool(written), target).ok
+    found = [(d.code, d.path) for d in check(tool(schema), target) if d.severity == "error"]
+    assert found == [(f"{target}/ref-with-sibling-keywords", "inputSchema.$ref")]
+    assert compile_tool(tool(schema), target).ok
 
 
 @pytest.mark.parametrize("target", ["openai", "openai-chat"])
@@ -237,14 +226,22 @@ def test_a_root_without_type_says_so(target: str) -> None:
         d.message for d in check(tool(schema), target) if d.code.endswith("root-schema-not-object")
     ]
     assert found == [ROOT_MESSAGE.format(what="a schema without `type`")]
-    # a root reference to something that is no object is named as a reference, without advice
+    # a root reference to something that is no object is judged as what it is written out as
     to_string = {"$ref": "#/$defs/S", "$defs": {"S": {"type": "string"}}}
     found = [
         d.message
         for d in check(tool(to_string), target)
         if d.code.endswith("root-schema-not-object")
     ]
-    assert found == [ROOT_MESSAGE.format(what="a reference (`#/$defs/S`) without `type`")]
+    assert found == [ROOT_MESSAGE.format(what='`"string"`')]
+    # one that cannot be written out (it points nowhere) is named as a reference
+    dangling = {"$ref": "#/$defs/Gone", "$defs": {"S": {"type": "string"}}}
+    found = [
+        d.message
+        for d in check(tool(dangling), target)
+        if d.code.endswith("root-schema-not-object")
+    ]
+    assert found == [ROOT_MESSAGE.format(what="a reference (`#/$defs/Gone`) without `type`")]
 
 
 @pytest.mark.parametrize(
@@ -274,13 +271,10 @@ def test_an_mcp_header_on_a_property_without_type_says_what_it_is(
 
 
 def test_provcat_tool_check_prints_what_the_root_is(tmp_path: Path) -> None:
-    schema = _pydantic_recursive_model()
+    schema = {"$ref": "#/$defs/Gone", "$defs": {"S": {"type": "string"}}}
     code, out = _cli(tmp_path, tool(schema, name="tree"), "--targets", "openai")
     assert code == 1
-    what = (
-        f"a reference to the object schema `{schema['$ref']}`; write that schema at the root "
-        "itself, keeping `$defs` for the references inside it"
-    )
+    what = "a reference (`#/$defs/Gone`) without `type`"
     line = "[openai] error openai/root-schema-not-object inputSchema.type: "
     assert line + ROOT_MESSAGE.format(what=what) in out
     assert "undefined" not in out

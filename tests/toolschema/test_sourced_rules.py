@@ -380,6 +380,43 @@ def test_openai_writes_out_a_reference_with_sibling_keywords(target: str) -> Non
     assert params["properties"]["total"] == {"$ref": "#/$defs/Money"}
 
 
+@pytest.mark.parametrize("target", ["openai", "openai-chat"])
+def test_openai_writes_out_a_root_reference_as_openai_python_does(target: str) -> None:
+    # pydantic's schema of a model that refers to itself is a root `$ref` beside `$defs`; the
+    # API wants an object at the root, and openai-python's to_strict_json_schema writes the
+    # referenced object there (its "$ref with other properties" unravelling), keeping `$defs`
+    from openai.lib._pydantic import to_strict_json_schema
+    from pydantic import BaseModel
+
+    class Node(BaseModel):
+        name: str
+        children: list[Node]
+
+    Node.model_rebuild()
+    schema = Node.model_json_schema()
+    assert set(schema) == {"$ref", "$defs"}
+    assert [d.code for d in check(_tool(schema), target) if d.path == "inputSchema.$ref"] == [
+        f"{target}/ref-with-sibling-keywords"
+    ]
+    result = compile_tool(_tool(schema), target, allow_lossy=True)
+    assert result.ok and result.output is not None
+    params = (
+        result.output["parameters"]
+        if target == "openai"
+        else result.output["function"]["parameters"]
+    )
+    sdk = to_strict_json_schema(Node)
+    assert "$ref" not in params and "$ref" not in sdk
+    for key in ("type", "required", "additionalProperties"):
+        assert params[key] == sdk[key]
+    assert params["properties"].keys() == sdk["properties"].keys()
+    assert params["properties"]["children"]["items"] == sdk["properties"]["children"]["items"]
+    assert params["$defs"].keys() == sdk["$defs"].keys() == {"Node"}
+    # a root reference that cannot be written out is still refused, saying what to do
+    looping = {"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}}
+    assert not compile_tool(_tool(looping), target, allow_lossy=True).ok
+
+
 def test_openai_a_sibling_that_replaces_a_referenced_constraint_is_lossy() -> None:
     schema = {
         "type": "object",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.toolschema.core import TransformationRecord, path_segment, schema_types
-from provcat.toolschema.refs import resolve_ref
+from provcat.toolschema.families.refs import written_root
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import code, shown
 
@@ -182,31 +182,16 @@ def type_shown(s: dict[str, Any]) -> str:
     return "a schema without `type`"
 
 
-def _root_type_shown(run: Run) -> str:
-    """``{type}`` of a root-type rule: :func:`type_shown`, and for a root that is a reference to
-    an object, where that object must go instead."""
-    root = run.root
-    ref = root.get("$ref")
-    if "type" not in root and isinstance(ref, str):
-        status, found = resolve_ref(root, ref)
-        if status == "ok" and isinstance(found, dict) and "object" in schema_types(found):
-            return (
-                f"a reference to the object schema {code(ref)}; write that schema at the root "
-                "itself, keeping `$defs` for the references inside it"
-            )
-    return type_shown(root)
-
-
 def root_rules(run: Run) -> None:
     """Fire the rules on the root object: its type, keywords it may not hold, and whether it
     constrains anything."""
-    root = run.root
+    root = written_root(run)
     raw = root.get("type")
     if not (isinstance(raw, str) and raw == "object"):  # no case hits a root typed "object"
         types = schema_types(root)
         for rule, trig in run.rules.fires("root-type"):
             if _root_type_hit(str(trig["case"]), root, raw, types):
-                run.fire(rule, "inputSchema.type", type=_root_type_shown(run))
+                run.fire(rule, "inputSchema.type", type=type_shown(root))
     for rule, trig in run.rules.fires("root-keyword"):
         keyword = trig["keyword"]
         if keyword in root:
@@ -229,8 +214,8 @@ def root_type_actions(
         where = "inputSchema.type"
         if rule.action == "add-type-object":
             schema = {"type": "object", **{k: v for k, v in schema.items() if k != "type"}}
-            run.record(rule, where, into=into, type=_root_type_shown(run))
+            run.record(rule, where, into=into, type=type_shown(run.root))
         elif rule.action in ("normalize-type-object", "narrow-type-object"):
             schema = {k: ("object" if k == "type" else v) for k, v in schema.items()}
-            run.record(rule, where, into=into, type=_root_type_shown(run))
+            run.record(rule, where, into=into, type=type_shown(run.root))
     return schema

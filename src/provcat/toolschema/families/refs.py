@@ -125,12 +125,10 @@ def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]
     a different constraint of the referenced schema, the rule's ``conflict`` record says so
     (lossy: only the sibling's value is kept)."""
     for _ in range(_INLINE_CHAIN):
-        ref = s.get("$ref")
-        if ref is None or len(s) < 2:
+        found = _written_out_target(run, s)
+        if found is None:
             break
-        status, found = resolve_ref(run.root, ref)
-        if status != "ok" or not isinstance(found, dict) or ref in run.survey.loops:
-            break
+        ref = s["$ref"]
         siblings = {k: v for k, v in s.items() if k != "$ref"}
         clashes = sorted(
             k
@@ -145,6 +143,33 @@ def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]
                 run.record(rule, join_path(path, key), which="conflict", ref=code(ref), keyword=key)
         s = {**found, **siblings}
     return s
+
+
+def _written_out_target(run: Run, s: dict[str, Any]) -> dict[str, Any] | None:
+    """What the reference of ``s`` points at, when ``s`` is a reference beside other keywords
+    that resolves to an object outside a loop; else None."""
+    ref = s.get("$ref")
+    if ref is None or len(s) < 2:
+        return None
+    status, found = resolve_ref(run.root, ref)
+    if status != "ok" or not isinstance(found, dict) or ref in run.survey.loops:
+        return None
+    return found
+
+
+def written_root(run: Run) -> dict[str, Any]:
+    """The root as the walk writes it, without records: on a target that writes a reference
+    with siblings out, a root ``$ref`` beside ``$defs`` (what pydantic gives for a model that
+    refers to itself) becomes the object it points at, as openai-python's
+    ``to_strict_json_schema`` does; the root rules judge that object."""
+    root = run.root
+    if run.rules.sibling_ref_rules:
+        for _ in range(_INLINE_CHAIN):
+            found = _written_out_target(run, root)
+            if found is None:
+                break
+            root = {**found, **{k: v for k, v in root.items() if k != "$ref"}}
+    return root
 
 
 def check_ref(run: Run, ref: Any, path: str) -> None:
