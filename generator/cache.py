@@ -65,17 +65,20 @@ def _raise(error: OSError) -> None:
 
 
 def _files(
-    root: str, suffixes: tuple[str, ...] = (), *, strict: bool = False
+    root: str, suffixes: tuple[str, ...] = (), *, strict: bool = False, empty: bool = False
 ) -> list[tuple[str, str]]:
     """Every file under ``root`` (links not followed, ``__pycache__`` left out) as (relative
     posix path, path), in the order of the relative paths. ``strict``: a folder that cannot be
-    listed raises OSError (else it is left out)."""
+    listed raises OSError (else it is left out). ``empty``: an empty folder is listed too, its
+    relative path ending in ``/``."""
     found = []
     for folder, dirs, names in os.walk(root, onerror=_raise if strict else None):
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        if empty and not dirs and not names and rel != ".":
+            found.append((rel + "/", folder))
         links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]
         dirs[:] = [d for d in dirs if d != "__pycache__" and d not in links]
         names += links  # a link to a folder counts by where it points
-        rel = os.path.relpath(folder, root).replace(os.sep, "/")
         prefix = "" if rel == "." else rel + "/"
         found += [
             (prefix + n, os.path.join(folder, n))
@@ -247,11 +250,16 @@ def text_digests(files: Mapping[str, str]) -> dict[str, str]:
 
 
 def output_digests(out: Path) -> dict[str, str]:
-    """The SHA-256 of every file under ``out`` (``__pycache__`` left out), by relative path.
-    OSError when one cannot be read, is no regular file, or a folder cannot be listed."""
+    """The SHA-256 of every file under ``out`` (``__pycache__`` left out), by relative path,
+    and each empty folder as ``<path>/`` (no build writes one, so a record never matches it: the
+    build says what to do with it). OSError when a file cannot be read, is no regular file, or
+    a folder cannot be listed."""
     if not out.is_dir():
         return {}
-    return {rel: _file_digest(path).hex() for rel, path in _files(str(out), strict=True)}
+    return {
+        rel: "folder" if rel.endswith("/") else _file_digest(path).hex()
+        for rel, path in _files(str(out), strict=True, empty=True)
+    }
 
 
 def _record_path(catalog: Path, out: Path) -> Path:

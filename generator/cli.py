@@ -464,7 +464,7 @@ def _foreign_line(out: Path, foreign: list[str]) -> str:
     return (
         f"provcat: {names} {'is' if one else 'are'} not written by the generator: delete or move "
         f"{'it' if one else 'them'} (a build replaces {folder(out)}/ as a whole and never deletes "
-        "a file it did not write)."
+        "what it did not write)."
     )
 
 

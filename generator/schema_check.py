@@ -109,6 +109,8 @@ def check(doc: Document, schema_name: str) -> list[Diagnostic]:
 
     A required field missing beside an unknown one spelt like it (``display_nam``) is one
     problem, the misspelling: it is reported once, at the unknown key, naming the field meant.
+    So is a required field written in a mapping above or below the one that lacks it (an
+    endpoint's ``type`` at the top level): one ``unknown_field``, at the key, saying where it goes.
     """
     whole = _whole_float(doc.data)
     if not whole and _quick(schema_name).is_valid(doc.data):
@@ -124,7 +126,18 @@ def check(doc: Document, schema_name: str) -> list[Diagnostic]:
                 missing[(path, made.message.split("'")[1])] = made
             elif made.code == "unknown_field":
                 unknown.append((path, made.message.split("'")[1], made))
-    for path, name, made in unknown:
+    for path, name, made in sorted(unknown, key=lambda u: u[2].sort_key()):
+        home = _home(path, name, missing)
+        if home is not None:
+            found.remove(missing.pop((home, name)))
+            found[found.index(made)] = replace(
+                made,
+                message=f"{made.message}, and the required field '{name}' is missing in "
+                f"{_where(home)}",
+                hint=f"move it {'into' if len(home) > len(path) else 'up to'} {_where(home)} "
+                f"(it is no field of {_where(path)})",
+            )
+            continue
         meant = closest(name, [n for (at, n) in missing if at == path])
         if meant is None or (path, meant) not in missing:
             continue
@@ -148,6 +161,19 @@ def check(doc: Document, schema_name: str) -> list[Diagnostic]:
             )
         )
     return found
+
+
+def _home(
+    path: NodePath, name: str, missing: dict[tuple[NodePath, str], Diagnostic]
+) -> NodePath | None:
+    """Where the field ``name``, unknown at ``path``, is missing as a required field: a mapping
+    above or below ``path`` (the first in the file), or None."""
+    homes = [
+        at
+        for (at, n) in missing
+        if n == name and at != path and (at[: len(path)] == path or path[: len(at)] == at)
+    ]
+    return min(homes, key=lambda at: missing[(at, name)].sort_key(), default=None)
 
 
 def ambiguous_hints(doc: Document, schema_name: str) -> dict[NodePath, str]:

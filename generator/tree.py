@@ -74,10 +74,29 @@ def read_tree(root: Path) -> dict[str, str]:
 
 
 def changed_files(root: Path, files: Mapping[str, str]) -> list[str]:
-    """Paths that differ between ``files`` and the tree on disk (added, changed or removed)."""
+    """Paths that differ between ``files`` and the tree on disk (added, changed or removed),
+    and the empty folders on disk that ``files`` does not have (with a trailing ``/``): a new
+    tree drops them too."""
     current = read_tree(root)
     names = sorted(set(current) | set(files))
-    return [n for n in names if current.get(n) != files.get(n)]
+    changed = [n for n in names if current.get(n) != files.get(n)]
+    return sorted(changed + empty_folders(root, files))
+
+
+def empty_folders(root: Path, files: Mapping[str, str]) -> list[str]:
+    """The empty folders under ``root`` (but ``__pycache__``) that ``files`` does not have,
+    relative posix paths with a trailing ``/``, sorted."""
+    folders = {str(p) for name in files for p in PurePosixPath(name).parents}
+    found: list[str] = []
+    if not root.is_dir():
+        return found
+    for folder, dirs, names in os.walk(root):
+        empty = not dirs and not names
+        dirs[:] = [d for d in dirs if d not in IGNORED]
+        rel_folder = Path(folder).relative_to(root).as_posix()
+        if empty and rel_folder != "." and rel_folder not in folders:
+            found.append(rel_folder + "/")
+    return sorted(found)
 
 
 def diff(
@@ -195,16 +214,11 @@ def foreign_entries(
     if not root.is_dir():
         return []
     wanted = set(files)
-    folders = {str(p) for name in files for p in PurePosixPath(name).parents}
-    found: list[str] = []
+    found = empty_folders(root, files)
     special: list[str] = []
     unmarked: list[tuple[str, Path]] = []
     for folder, dirs, names in os.walk(root):
-        empty = not dirs and not names
         dirs[:] = sorted(d for d in dirs if d not in IGNORED)
-        rel_folder = Path(folder).relative_to(root).as_posix()
-        if empty and rel_folder != "." and rel_folder not in folders:
-            found.append(rel_folder + "/")
         for name in sorted(names):
             path = Path(folder, name)
             rel = path.relative_to(root).as_posix()

@@ -82,7 +82,7 @@ def test_check_and_build_say_to_delete_or_move_a_file_the_generator_did_not_writ
     assert checked.exit_code == 1
     assert checked.stderr.splitlines() == [
         "provcat: generated/docs/my-notes.md is not written by the generator: delete or move it "
-        "(a build replaces generated/ as a whole and never deletes a file it did not write)."
+        "(a build replaces generated/ as a whole and never deletes what it did not write)."
     ]
     built = _default_out(workspace, monkeypatch, "build")
     assert built.exit_code == 2
@@ -108,6 +108,35 @@ def test_check_and_build_say_to_delete_or_move_a_file_the_generator_did_not_writ
     assert _default_out(workspace, monkeypatch, "check").exit_code == 0
 
 
+def test_check_names_an_empty_folder_the_generator_did_not_write_as_build_does(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty folder in generated/ is refused by a build (it would drop it); check names it
+    the same way instead of calling generated/ up to date."""
+    stray = workspace.out / "docs" / "stray"
+    stray.mkdir()
+    checked = _default_out(workspace, monkeypatch, "check")
+    assert checked.exit_code == 1
+    assert checked.stderr.splitlines() == [
+        "provcat: generated/docs/stray/ is not written by the generator: delete or move it "
+        "(a build replaces generated/ as a whole and never deletes what it did not write)."
+    ]
+    stale = json.loads(_default_out(workspace, monkeypatch, "check", "--format", "json").stdout)
+    assert (stale["ok"], stale["stale"], stale["foreign"]) == (
+        False,
+        ["docs/stray/"],
+        ["docs/stray/"],
+    )
+    for flags in (["--no-cache"], []):  # a cached build's no-change check does not pass it by
+        built = _default_out(workspace, monkeypatch, "build", *flags)
+        assert built.exit_code == 2
+        assert "generated/docs/stray/" in built.stderr
+        assert stray.is_dir()  # refused: never deleted
+    stray.rmdir()  # done as said: both agree
+    assert _default_out(workspace, monkeypatch, "check").exit_code == 0
+    assert _default_out(workspace, monkeypatch, "build", "--no-cache").exit_code == 0
+
+
 def test_a_given_out_is_named_as_given_and_other_stale_files_still_say_to_rebuild(
     workspace: Workspace,
 ) -> None:
@@ -126,7 +155,7 @@ def test_a_given_out_is_named_as_given_and_other_stale_files_still_say_to_rebuil
     last = checked.stderr.splitlines()[-2:]
     assert last[0] == (
         "provcat: generated/docs/a.md, generated/docs/b.md are not written by the generator: "
-        "delete or move them (a build replaces generated/ as a whole and never deletes a file it "
+        "delete or move them (a build replaces generated/ as a whole and never deletes what it "
         "did not write)."
     )
     assert last[1].startswith("provcat: generated/ is stale (generated/docs/README.md, ")
@@ -350,6 +379,46 @@ def test_a_field_in_the_wrong_place_says_where_it_goes(
         hint,
     )
     workspace.edit("alpha.yaml", new, fixed)
+    passes(workspace)
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "said"),
+    [
+        (
+            "beta.yaml",
+            "module: provcat_testproviders.beta\nendpoints:\n  chat:\n    type: api\n",
+            "module: provcat_testproviders.beta\ntype: api\nendpoints:\n  chat:\n",
+            (
+                "catalog/providers/beta.yaml:6:1: error[unknown_field]",
+                "unknown field 'type' in the top level, and the required field 'type' is "
+                "missing in endpoints/chat",
+                "move it into endpoints/chat (it is no field of the top level)",
+            ),
+        ),
+        (
+            "alpha.yaml",
+            "display_name: Alpha\naliases: [alpha-ai, al]\nmodule: provcat_testproviders.alpha\n"
+            "defaults:\n",
+            "aliases: [alpha-ai, al]\nmodule: provcat_testproviders.alpha\ndefaults:\n"
+            "  display_name: Alpha\n",
+            (
+                "catalog/providers/alpha.yaml:6:3: error[unknown_field]",
+                "unknown field 'display_name' in defaults, and the required field "
+                "'display_name' is missing in the top level",
+                "move it up to the top level (it is no field of defaults)",
+            ),
+        ),
+    ],
+    ids=["down-into-an-endpoint", "up-to-the-top-level"],
+)
+def test_a_required_field_at_the_wrong_level_is_one_error_saying_where_it_goes(
+    workspace: Workspace, name: str, old: str, new: str, said: tuple[str, str, str]
+) -> None:
+    """Not an unknown field and a missing one: one problem, the field's place."""
+    workspace.edit(name, old, new)
+    assert one(workspace) == said
+    workspace.edit(name, new, old)  # moved as the hint says
     passes(workspace)
 
 
