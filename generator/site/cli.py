@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli import refuse_out, usage_error
+from generator.cli import foreign_refusal, refuse, refuse_out, usage_error
 
 if TYPE_CHECKING:
     import http.server
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCHEMA = ROOT / "schemas" / "catalog.schema.json"
+# a site an older provcat wrote carries no marker this one recognises
+OLDER_SITE = " A site an older provcat wrote is not recognised: delete that folder yourself."
 
 
 @click.command("site")
@@ -68,6 +70,8 @@ def _build(source: Path, out: Path, fmt: str) -> None:
         click.echo(json.dumps(failed, indent=2, ensure_ascii=False))
         sys.exit(1)
     except UnsafeOutput as exc:
+        if exc.foreign:  # no usage mistake: what to delete or move, in the words build uses
+            refuse("UnsafeOutput", foreign_refusal(out, exc.foreign) + OLDER_SITE, fmt)
         refuse_out(str(exc), fmt)
     took = time.perf_counter() - started
     if fmt == "json":

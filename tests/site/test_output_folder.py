@@ -112,8 +112,10 @@ def test_a_folder_holding_files_the_site_did_not_write_is_refused(
         (out / name).write_text(text, encoding="utf-8")
     before = tree_bytes(out)
     message = _refused(out)
-    assert "holds files the generator did not write" in message
-    assert all(name in message for name in mine)
+    # build's words: what to delete or move, each path as it opens from here
+    assert f"--out {out} holds " in message and "the generator did not write" in message
+    assert all(f"{out}/{name}" in message for name in mine)
+    assert "delete or move" in message and "Try " not in message  # no usage mistake
     assert tree_bytes(out) == before
     assert not list(tmp_path.glob(".mine*")), "nothing staged beside it"
 
@@ -136,7 +138,7 @@ def test_a_refusal_is_json_on_stdout_with_format_json(
     assert result.stderr == ""
     body = json.loads(result.stdout)
     assert body["ok"] is False and body["error"] == "UnsafeOutput"
-    assert body["message"].startswith(f"--out: {tmp_path / out} ")
+    assert body["message"].startswith(f"--out{':' if out == 'catalog' else ''} {tmp_path / out} ")
     assert tree_bytes(tmp_path) == before
 
 
