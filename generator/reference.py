@@ -70,10 +70,21 @@ def _own_members(cls: type) -> list[tuple[str, Any]]:
     return members
 
 
+def _public_bases(cls: type) -> list[type]:
+    """The bases a reader can name: a private base (``_LifecycleRetired``) stands for its own
+    public bases, in order, each once; ``object`` is left out."""
+    found: list[type] = []
+    for base in cls.__bases__:
+        for public in _public_bases(base) if base.__name__.startswith("_") else [base]:
+            if public is not object and public not in found:
+                found.append(public)
+    return found
+
+
 def _describe(qualified: str, obj: Any) -> list[str]:
     lines = [f"### `{qualified}`", ""]
     if inspect.isclass(obj):
-        bases = ", ".join(b.__name__ for b in obj.__bases__ if b is not object)
+        bases = ", ".join(b.__name__ for b in _public_bases(obj))
         kind = "exception" if issubclass(obj, BaseException) else "class"
         lines += [f"*{kind}*" + (f" ({bases})" if bases else ""), ""]
         if issubclass(obj, enum.Enum):  # its members; Enum's own signature varies by Python

@@ -28,3 +28,12 @@ def test_every_public_name_and_command_is_in_the_reference() -> None:
     cli = (ROOT / "docs" / "reference" / "cli.md").read_text(encoding="utf-8")
     for command in main.list_commands(None):  # type: ignore[arg-type]
         assert f"## `provcat {command}`" in cli, command
+
+
+def test_a_class_is_shown_with_bases_a_reader_can_catch_or_subclass() -> None:
+    # a private base (`_LifecycleRetired`) is no name to write in an `except`: its public bases
+    # stand in for it
+    api = (ROOT / "docs" / "reference" / "api.md").read_text(encoding="utf-8")
+    assert "*exception* (_" not in api and "*class* (_" not in api
+    retired = api.split("### `provcat.errors.ModelRetired`", 1)[1].split("###", 1)[0]
+    assert "*exception* (ProviderCatalogError)" in retired

@@ -86,13 +86,19 @@ __all__ = [
 ]
 
 
-class ProviderCatalogError(RuntimeError):
-    """Base of every catalog error. Its message never repeats a value shaped like an API key or
-    a token (one passed where a provider, endpoint or model name goes, say): such a value is
-    written ``<redacted>`` (:func:`provcat.redact.secret_shapes_hidden`)."""
+class _KeyShapesHidden:
+    """Its message never repeats a value shaped like an API key or a token (one passed where a
+    provider, endpoint or model name goes, say): such a value is written ``<redacted>``
+    (:func:`provcat.redact.secret_shapes_hidden`)."""
 
     def __init__(self, *args: object) -> None:
         super().__init__(*(secret_shapes_hidden(a) if isinstance(a, str) else a for a in args))
+
+
+class ProviderCatalogError(_KeyShapesHidden, RuntimeError):
+    """Base of every catalog error. Its message never repeats a value shaped like an API key or
+    a token (one passed where a provider, endpoint or model name goes, say): such a value is
+    written ``<redacted>`` (:func:`provcat.redact.secret_shapes_hidden`)."""
 
 
 class CatalogValidationError(ProviderCatalogError):
@@ -375,9 +381,10 @@ class StreamError(APIError):
     """The vendor sent an error event in the middle of a stream."""
 
 
-class EffortIgnored(UserWarning):
+class EffortIgnored(_KeyShapesHidden, UserWarning):
     """A model spec's effort (its suffix, or ``effort=``) is dropped: the model declares other
-    efforts, none, or the inventory does not list it (the spec's model is used without it)."""
+    efforts, none, or the inventory does not list it (the spec's model is used without it). Its
+    message writes a key-shaped value ``<redacted>``, as catalog errors do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,9 +428,10 @@ class RequestValidationError(EndpointConfigurationError, APIError):
         RuntimeError.__init__(self, text)
 
 
-class UnknownProviderWarning(UserWarning):
+class UnknownProviderWarning(_KeyShapesHidden, UserWarning):
     """``parse_model_spec`` read a spec whose provider the catalog does not know (the answer is
-    lionagi's, unchanged); ``model_kwargs`` refuses the same spec with the same words."""
+    lionagi's, unchanged); ``model_kwargs`` refuses the same spec with the same words (a
+    key-shaped value written ``<redacted>``, as catalog errors do)."""
 
 
 class SnapshotFormatError(ImportError):

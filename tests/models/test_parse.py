@@ -152,3 +152,22 @@ def test_a_key_given_as_the_model_stays_out_of_the_specs_repr() -> None:
     assert key not in repr(spec) and "openai/" in repr(spec) and "high" in repr(spec)
     assert spec.model == f"openai/{key}" and str(spec) == f"openai/{key}-high"
     assert "openai/gpt-5" in repr(parse_model_spec("openai/gpt-5-high"))
+
+
+def test_a_key_given_as_the_model_or_provider_stays_out_of_warnings_and_errors() -> None:
+    # docs/errors-and-retries.md: a key passed where a provider or model name goes is written
+    # `<redacted>` in the message; the warnings and the effort refusal say so too
+    from provcat import iModel, model_kwargs
+
+    key = "sk-proj-" + "Ab3" * 16
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parse_model_spec(f"{key}/gpt-6.1-terra")  # UnknownProviderWarning
+        model_kwargs(f"openai/{key}-high")  # EffortIgnored: the inventory does not list it
+        iModel(provider="openai", model=f"{key}-high", api_key="k" * 8)  # sent as written
+    kinds = {type(w.message).__name__ for w in caught}
+    assert {"UnknownProviderWarning", "EffortIgnored", "UserWarning"} <= kinds
+    assert all(key not in str(w.message) and "<redacted>" in str(w.message) for w in caught)
+    with pytest.raises(ValueError, match="does not support effort levels") as refused:
+        parse_model_spec(f"gemini/{key}-high")
+    assert key not in str(refused.value)

@@ -28,6 +28,7 @@ from provcat.endpoints.request import field_names
 from provcat.endpoints.resolution import Unlisted
 from provcat.errors import EndpointConfigurationError
 from provcat.models.reasoning import default_endpoint
+from provcat.redact import secret_shapes_hidden
 
 __all__ = ["iModel"]
 
@@ -203,9 +204,11 @@ def _warn_if_spec(provider: str, model: str) -> None:
         return
     name, effort = split
     warnings.warn(
-        f"iModel sends model {model!r} as written: it is a model name, not a model spec, so "
-        f"its '-{effort}' is not applied as an effort; for model {name!r} with effort "
-        f"{effort!r} write iModel(**model_kwargs({provider + '/' + name!r}, effort={effort!r}))",
+        secret_shapes_hidden(
+            f"iModel sends model {model!r} as written: it is a model name, not a model spec, so "
+            f"its '-{effort}' is not applied as an effort; for model {name!r} with effort "
+            f"{effort!r} write iModel(**model_kwargs({provider + '/' + name!r}, effort={effort!r}))"
+        ),
         UserWarning,
         stacklevel=3,
     )

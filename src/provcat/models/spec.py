@@ -148,8 +148,10 @@ def read_spec(
             if found.refuses_effort:
                 written = spec if effort is None else f"{spec}-{effort}"
                 raise ValueError(
-                    f"Provider '{provider_raw}' does not support effort levels. "
-                    f"Remove '-{level}' from '{written}'."
+                    secret_shapes_hidden(
+                        f"Provider '{provider_raw}' does not support effort levels. "
+                        f"Remove '-{level}' from '{written}'."
+                    )
                 )
             if found.model_prefix:
                 name = _with_prefix(name, found.model_prefix, found.model_prefix_for)
