@@ -210,9 +210,15 @@ def test_an_object_carrying_usage_is_read_through_it() -> None:
             {"prompt_tokens": 10, "output_tokens": 5},
             "no field 'output_tokens' .*did you mean 'completion_tokens'",
         ),
+        # ... or, when the record already holds it, says to drop the other
         (
             {"input_tokens": 10, "cache_read_input_tokens": 2, "cache_read_tokens": 2},
-            "no field 'cache_read_tokens' .*did you mean 'cache_read_input_tokens'",
+            "no field 'cache_read_tokens' .*it already has 'cache_read_input_tokens', the "
+            "Anthropic Messages name for cache_read_tokens: drop 'cache_read_tokens'",
+        ),
+        (
+            {"prompt_tokens": 10, "output_tokens": 5, "completion_tokens": 5},
+            "no field 'output_tokens' .*it already has 'completion_tokens'.*drop 'output_tokens'",
         ),
         (
             {"input_tokens": 10, "completion_tokens": 5},

@@ -33,7 +33,9 @@ def _unknown(key: str, shape: Shape, keys: frozenset[str]) -> ValueError:
     when ``key`` is another shape's name for it, else the closest spelling."""
     meaning = _meaning(key)
     own = shape.names.get(meaning) if meaning else None
-    if own is not None:
+    if own is not None and own in keys:  # two vendors' names for one count in one record
+        hint = f"; it already has '{own}', the {shape.name} name for {meaning}: drop '{key}'"
+    elif own is not None:
         hint = f"; did you mean '{own}' (the {shape.name} name for {meaning})?"
     else:
         close = suggest(key, sorted(shape.fields))
