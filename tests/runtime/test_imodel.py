@@ -98,6 +98,19 @@ def test_a_model_that_reads_as_a_spec_warns_and_names_model_kwargs() -> None:
     )
 
 
+def test_a_model_that_repeats_the_provider_warns_and_names_the_model() -> None:
+    # iModel(model="openai/x") takes the provider from the model; beside provider="openai" the
+    # "openai/" stays in the model sent, which openai lists under its own name only
+    with pytest.warns(UserWarning, match="write model='gpt-6.1-terra'") as caught:
+        m = iModel(provider="OpenAI", model="openai/gpt-6.1-terra", api_key="k" * 8)
+    assert m.request_defaults == {"model": "openai/gpt-6.1-terra"}  # sent as written
+    assert caught[0].filename == __file__
+    with warnings.catch_warnings():  # a vendor id that holds a slash is no such mistake
+        warnings.simplefilter("error")
+        iModel(provider="groq", model="openai/gpt-oss-120b", api_key="k" * 8)
+        iModel(provider="openai", model="gpt-6.1-terra", api_key="k" * 8)
+
+
 def test_the_hint_of_the_warning_builds_what_the_spec_means() -> None:
     from provcat import model_kwargs
 

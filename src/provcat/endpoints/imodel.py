@@ -193,14 +193,28 @@ class iModel:
 
 def _warn_if_spec(provider: str, model: str) -> None:
     """Warn when ``model`` is not a model ``provider``'s inventory lists but reads as a model
-    spec's model with an effort suffix (``gpt-6.1-terra-high``): iModel sends it as written,
-    while ``model_kwargs`` would send the model and the effort."""
+    spec's model: one with an effort suffix (``gpt-6.1-terra-high``; ``model_kwargs`` would send
+    the model and the effort), or with the provider in front (``openai/gpt-6.1-terra`` beside
+    ``provider="openai"``). iModel sends it as written."""
     from provcat.models.inventory import lookup_model
     from provcat.models.reasoning import split_known
     from provcat.models.spec import split_effort_suffix
 
+    if lookup_model(provider, model) is not None:
+        return
+    head, slash, rest = model.partition("/")
+    if slash and canonical_provider_key(head) == provider and lookup_model(provider, rest):
+        warnings.warn(
+            secret_shapes_hidden(
+                f"iModel sends model {model!r} as written, and {provider} lists no such model: "
+                f"the provider is given already, so write model={rest!r}"
+            ),
+            UserWarning,
+            stacklevel=3,
+        )
+        return
     split = split_effort_suffix(model) or split_known(provider, model)
-    if split is None or lookup_model(provider, model) is not None:
+    if split is None:
         return
     name, effort = split
     warnings.warn(
