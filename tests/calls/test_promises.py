@@ -52,6 +52,7 @@ def _echo_key(conn: Conn) -> None:
             "redirect": response(302, b"", ("Location", f"https://other.example/?key={key}")),
             "rid400": response(400, b'{"error": {"message": "no"}}', ("x-request-id", key)),
             "rid200": response(200, b'{"ok": true}', ("x-request-id", key)),
+            "ridbearer": response(401, b"{}", ("x-request-id", headers.get("authorization", ""))),
         }
         if not conn.send(answers[where]):
             return
@@ -99,6 +100,53 @@ def test_the_calls_own_key_is_redacted_from_every_error(
     assert "<api key redacted>" in shown
 
 
+# a key of a known shape (the sanitizer writes it `<redacted>`), given in code or in the endpoint's
+# own secret-named variable (the sanitizer writes it `<GEMINI_API_KEY redacted>`)
+SHAPED_KEY = "sk-proj-" + "Ab3dEf6h" * 4
+
+
+@pytest.mark.parametrize("how", ["api_key", "GEMINI_API_KEY"])
+@pytest.mark.parametrize(
+    "where", ["json200", "cut200", "event", "malformed", "redirect", "rid400", "ridbearer"]
+)
+def test_the_calls_own_key_is_written_the_documented_way_in_every_field(
+    serve: Callable[..., Server], monkeypatch: pytest.MonkeyPatch, how: str, where: str
+) -> None:
+    """docs/errors-and-retries.md: the key the call sent is `<api key redacted>` in the message
+    and in every field. Before, a field the sanitizer saw first said `<redacted>` or
+    `<GEMINI_API_KEY redacted>` (request_id: `Bearer <GEMINI_API_KEY redacted>`)."""
+    server = serve(_echo_key)
+    if how == "api_key":
+        given: dict[str, Any] = {"api_key": SHAPED_KEY}
+    else:
+        monkeypatch.setenv("GEMINI_API_KEY", SHAPED_KEY)
+        given = {}
+    ep = match_endpoint(
+        "gemini", "chat", base_url=f"{server.url()}/{where}", allow_local_network=True, **given
+    )
+
+    async def run() -> None:
+        if where in ("event", "malformed"):
+            async for _ in ep.stream(CHAT):
+                pass
+        else:
+            await ep.call(CHAT)
+
+    with pytest.raises(APIError) as caught:
+        asyncio.run(run())
+    error = caught.value
+    assert server.seen[0]["headers"]["authorization"] == f"Bearer {SHAPED_KEY}"
+    fields = [str(error), *(v for v in vars(error).values() if isinstance(v, str))]
+    echoed = [text for text in fields if "redacted" in text]
+    assert echoed, "the key is quoted somewhere, as the vendor echoed it"
+    for text in echoed:
+        assert SHAPED_KEY[:8] not in text
+        assert "<api key redacted>" in text
+        assert "<redacted>" not in text and "API_KEY redacted>" not in text
+    if where == "ridbearer":
+        assert error.request_id == "Bearer <api key redacted>"
+
+
 def test_a_request_id_of_an_answer_holds_no_key(
     serve: Callable[..., Server], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -108,6 +156,14 @@ def test_a_request_id_of_an_answer_holds_no_key(
     )
     result = asyncio.run(ep.call(CHAT))
     assert result == {"ok": True} and KEY not in str(result.request_id)
+    ep = match_endpoint(  # a key of a known shape: the documented placeholder all the same
+        "gemini",
+        "chat",
+        base_url=f"{server.url()}/rid200",
+        allow_local_network=True,
+        api_key=SHAPED_KEY,
+    )
+    assert asyncio.run(ep.call(CHAT)).request_id == "<api key redacted>"
 
 
 def test_a_secret_default_header_is_redacted_too(serve: Callable[..., Server]) -> None:

@@ -159,6 +159,65 @@ def test_no_headers_within_the_timeout_is_still_no_answer() -> None:
         call(ep, Script(handler))  # type: ignore[arg-type]
 
 
+def test_a_call_out_of_its_total_timeout_names_the_total_set() -> None:
+    """A 503 asking for 0.3 s, then no answer: the second attempt has what is left of the 0.5 s
+    (about 0.2 s). Before: "no answer within 0.199 s (total_timeout)", the remainder."""
+
+    async def hang(request: httpx.Request) -> httpx.Response:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    script = Script(answer(503, {}, **{"retry-after": "0.3"}), hang)  # type: ignore[arg-type]
+    ep = match_endpoint("openai", "chat", timeout=0.4, total_timeout=0.5)
+    with pytest.raises(APITimeoutError) as caught:
+        call(ep, script)
+    assert str(caught.value) == (
+        "openai/chat/completions: no answer within the total_timeout of 0.5 s"
+    )
+    assert len(script.requests) == 2 and script.slept == [0.3]
+
+
+# --- 3b. a request that is not a mapping -----------------------------------------------------
+
+
+@pytest.mark.parametrize("request_", ["hi " + SECRET, [MESSAGES]], ids=["str", "list"])
+@pytest.mark.parametrize("how", ["call_sync", "stream_sync", "create_payload", "call", "stream"])
+def test_a_request_that_is_not_a_mapping_says_what_a_request_is(request_: Any, how: str) -> None:
+    """call_sync("hi"): before, "'str' object is not a mapping", raised from inside payload().
+    The request is never quoted (it may hold anything), only its type. The blocking calls use
+    their own pool: a port on 127.0.0.1 where nothing listens, should anything be sent."""
+    ep = match_endpoint(
+        "openai", "chat", base_url="http://127.0.0.1:9/v1", allow_local_network=True
+    )
+    script = Script(answer(200, {"id": "ok"}))
+
+    async def run() -> None:
+        async with pool_for(script) as pool:
+            if how == "call":
+                await ep.call(request_, client=pool)
+            else:
+                async with ep.stream(request_, client=pool) as events:
+                    async for _ in events:
+                        pass
+
+    with pytest.raises(TypeError) as caught:
+        if how == "call_sync":
+            ep.call_sync(request_)
+        elif how == "stream_sync":
+            with ep.stream_sync(request_) as events:
+                list(events)
+        elif how == "create_payload":
+            ep.create_payload(request_)
+        else:
+            asyncio.run(run())
+    assert str(caught.value) == (
+        "openai/chat/completions: a request is a mapping (a dict) of the API's request fields, "
+        f"such as {{'messages': [...]}} for a chat, not a {type(request_).__name__}"
+    )
+    assert script.requests == []
+    no_secret(caught.value)
+
+
 # --- 4. a streamed line or event past the bound names max_response_bytes ---------------------
 
 

@@ -257,6 +257,30 @@ def test_a_missing_key_is_raised_before_any_traffic(monkeypatch: pytest.MonkeyPa
     assert script.requests == []
 
 
+@pytest.mark.parametrize("how", ["call", "stream", "create_payload"])
+def test_an_empty_api_key_is_refused_before_any_traffic(how: str) -> None:
+    """api_key=os.getenv("X", "") with X unset: before, "Authorization: Bearer " was sent (an
+    httpx LocalProtocolError, tried again as an APIConnectionError), and the key in
+    OPENAI_API_KEY, set here, was not read either. Refused as a blank key is, naming both ways
+    out."""
+    ep = match_endpoint("openai", "chat", api_key="")
+    script = Script(answer(200, {}))
+    with pytest.raises(EndpointConfigurationError) as caught:
+        if how == "call":
+            call(ep, script)
+        elif how == "stream":
+            stream(ep, script)
+        else:
+            ep.create_payload({"messages": []})
+    assert str(caught.value) == (
+        "openai/chat/completions: the key given as api_key= is empty: pass the key, or leave "
+        "api_key out to read it from OPENAI_API_KEY"
+    )
+    assert caught.value.field == "api_key"
+    assert script.requests == []
+    no_secret(caught.value)
+
+
 # --- retries -------------------------------------------------------------------------------------
 
 

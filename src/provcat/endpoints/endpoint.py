@@ -34,7 +34,7 @@ from provcat.errors import (
     LocalNetworkRefused,
     RequestValidationError,
 )
-from provcat.redact import redact_secrets, sanitize, without_secrets
+from provcat.redact import redact_secrets, without_secrets
 
 if TYPE_CHECKING:
     import httpx
@@ -117,13 +117,22 @@ class Endpoint:
         if self.config.auth_type == "none":
             return headers
         key = self._api_key()
+        keyless = (
+            " (a server that takes no key: match_endpoint(..., auth_type='none'))"
+            if self.config.openai_compatible
+            else ""
+        )
+        if key == "":  # api_key="" (os.getenv("X", "")): refused as a blank key is, never sent
+            variable = self.config.api_key_env
+            raise EndpointConfigurationError(
+                "api_key",
+                f"{self.config.provider}/{self.config.endpoint}: the key given as api_key= is "
+                "empty: pass the key"
+                + (f", or leave api_key out to read it from {variable}" if variable else "")
+                + keyless,
+            )
         if key is None:
             where = self.config.api_key_env or "api_key"
-            keyless = (
-                " (a server that takes no key: match_endpoint(..., auth_type='none'))"
-                if self.config.openai_compatible
-                else ""
-            )
             raise EndpointConfigurationError(
                 "api_key",
                 f"{self.config.provider}/{self.config.endpoint} needs an API key: "
@@ -156,6 +165,12 @@ class Endpoint:
         """Request defaults, then ``request``, then ``kwargs``, validated by the request model."""
         if isinstance(request, BaseModel):
             request = request.model_dump(exclude_unset=True, by_alias=True)
+        elif request is not None and not isinstance(request, Mapping):
+            raise TypeError(  # the value is never quoted: it may hold anything
+                f"{self.config.provider}/{self.config.endpoint}: a request is a mapping (a dict) "
+                f"of the API's request fields, such as {{'messages': [...]}} for a chat, not a "
+                f"{type(request).__name__}"
+            )
         data = {**self.request_defaults, **(request or {}), **kwargs}
         where = _non_finite(data)
         if where is not None:
@@ -195,7 +210,11 @@ class Endpoint:
 
     def _given(self, request: Mapping[str, Any] | BaseModel | None) -> set[str]:
         """The fields the request and the endpoint's request defaults set."""
-        given = request.model_fields_set if isinstance(request, BaseModel) else set(request or {})
+        given: set[str] = set()  # None; a request that is no mapping is refused by payload()
+        if isinstance(request, BaseModel):
+            given = request.model_fields_set
+        elif isinstance(request, Mapping):
+            given = set(request)
         return {*given, *self.request_defaults}
 
     def _send_args(self, payload: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
@@ -220,8 +239,8 @@ class Endpoint:
         )
 
     def _redact(self, text: str) -> str:
-        key = self._api_key() if self.config.auth_type != "none" else None
-        return redact_secrets(text, [key] if key else [])
+        """``text`` sanitized, each credential of the call first written ``<api key redacted>``."""
+        return redact_secrets(text, self._secrets())
 
     def _secrets(self) -> list[str]:
         """The credentials a call sends: the key, and each default header named like a secret."""
@@ -311,24 +330,17 @@ class Endpoint:
             error.never_sent = never_sent
             raise error from None
         except (LookupFailed, httpx.ConnectError) as exc:
-            failed = self._fail(APIConnectionError, f"{type(exc).__name__}: {sanitize(str(exc))}")
+            failed = self._fail(APIConnectionError, f"{type(exc).__name__}: {exc}")
             failed.never_sent = True
             raise failed from None
         except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
-            raise self._fail(
-                APIConnectionError, f"{type(exc).__name__}: {sanitize(str(exc))}"
-            ) from None
+            raise self._fail(APIConnectionError, f"{type(exc).__name__}: {exc}") from None
         if response.status_code >= 300:
             body = await self._read(response)
-            raise status_error(response, self._redact_bytes(body), config.provider, config.endpoint)
+            raise status_error(
+                response, body, config.provider, config.endpoint, secrets=self._secrets()
+            )
         return response
-
-    def _redact_bytes(self, body: bytes) -> bytes:
-        key = self._api_key() if self.config.auth_type != "none" else None
-        if not key or not body:
-            return body
-        secret = key.strip().encode("utf-8", "replace")
-        return body.replace(secret, b"<api key redacted>") if secret else body
 
     async def _read(self, response: httpx.Response) -> bytes:
         """The whole body, refused (and the connection closed) past ``max_response_bytes`` on
@@ -437,6 +449,8 @@ class Endpoint:
                         body = await self._read(response) if read else None
                 except TimeoutError:
                     connecting = progress.state == "connecting"
+                    # the call's budget, not the attempt's timeout, ran out: name the total set
+                    # (this attempt had what was left of it)
                     error = self._fail(
                         APITimeoutError,
                         (
@@ -446,8 +460,11 @@ class Endpoint:
                             if progress.state == "answered"
                             else "no answer"
                         )
-                        + f" within {seconds:g} s"
-                        + (" (total_timeout)" if seconds < config.timeout else ""),
+                        + (
+                            f" within the total_timeout of {config.total_timeout:g} s"
+                            if seconds < config.timeout and config.total_timeout is not None
+                            else f" within {seconds:g} s"
+                        ),
                     )
                     # the deadline came while connecting: the request never reached the server
                     error.never_sent = connecting
@@ -472,7 +489,7 @@ class Endpoint:
         :mod:`provcat.errors`, after the retries :mod:`provcat.endpoints.retry` allows;
         ``max_retries`` (the total number of attempts) overrides the endpoint's for this call.
         """
-        from provcat.endpoints.responses import Result, decode
+        from provcat.endpoints.responses import decode
 
         model = self.request_model
         if getattr(model, "streams_by_default", False) and "stream" not in self._given(request):
@@ -489,9 +506,8 @@ class Endpoint:
                 self.config.provider,
                 self.config.endpoint,
                 usage=self.config.requires_tokens,
+                secrets=self._secrets(),
             )
-        if isinstance(answer, Result) and answer.request_id:
-            answer.request_id = without_secrets(answer.request_id, self._secrets())
         return answer
 
     def stream(
@@ -550,6 +566,7 @@ class Endpoint:
                     self.config.endpoint,
                     self.config.max_response_bytes,
                     self.config.timeout,
+                    secrets=self._secrets(),
                 ):
                     seen = True
                     yield event

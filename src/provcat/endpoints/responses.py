@@ -5,8 +5,10 @@ Error bodies are read in the shapes vendors use: ``{"error": {"message", "type",
 ``{"type": "error", "error": {"type", "message"}}``, ``{"error": {"code", "message", "status"}}``
 and ``{"error": "message"}``. A body that is not JSON (a proxy's HTML page) gives a short,
 sanitized excerpt instead. Nothing here ever holds the request's headers; a credential the
-vendor echoes back (in a body, an event or a header) is taken out of every error by the endpoint
-before the error leaves the call (``Endpoint._redacting``).
+vendor echoes back (in a body, an event or a header) is written ``<api key redacted>`` wherever
+the answer is quoted: the endpoint passes the call's ``secrets``, taken out before the sanitizer
+runs (which would write them otherwise), and takes them out of every error once more before it
+leaves the call (``Endpoint._redacting``).
 
 A 200 whose body is nothing but an error envelope is an error too
 (:class:`~provcat.errors.InvalidResponseError`, with the vendor's type, code and message).
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
+from collections.abc import Sequence
 from typing import Any, TypedDict
 
 import httpx
@@ -32,7 +36,7 @@ from provcat.errors import (
     ServerError,
 )
 from provcat.models.usage import TokenUsage, usage_of
-from provcat.redact import sanitize
+from provcat.redact import MAX_LENGTH, redact_secrets
 
 __all__ = ["REQUEST_ID_HEADERS", "Result", "TokenUsage", "decode", "status_error", "usage_of"]
 
@@ -50,25 +54,46 @@ class Result(dict[str, Any]):
     usage: TokenUsage | None = None
 
 
-def request_id(headers: httpx.Headers) -> str | None:
+# what the sanitizer writes for a secret: <api key redacted>, <OPENAI_API_KEY redacted>, <redacted>
+_PLACEHOLDER = re.compile(r"<[^<>]*redacted>")
+
+
+def clean(
+    text: str, secrets: Sequence[str] = (), *, limit: int = MAX_LENGTH, cut: int | None = None
+) -> str:
+    """``text`` of an answer, sanitized: each of the call's ``secrets`` (its key, a secret
+    default header's value) written ``<api key redacted>`` first, then every other secret; then
+    its first ``cut`` characters, a placeholder that the cut would split kept whole."""
+    text = redact_secrets(text, list(secrets), limit=limit)
+    if cut is None or len(text) <= cut:
+        return text
+    for found in _PLACEHOLDER.finditer(text):
+        if found.start() >= cut:
+            break
+        if found.end() > cut:
+            return text[: found.end()]
+    return text[:cut]
+
+
+def request_id(headers: httpx.Headers, secrets: Sequence[str] = ()) -> str | None:
     for name in REQUEST_ID_HEADERS:
         value = headers.get(name)
         if value:
-            return sanitize(value)[:128]
+            return clean(value, secrets, cut=128)
     return None
 
 
-def excerpt(body: bytes) -> str:
+def excerpt(body: bytes, secrets: Sequence[str] = ()) -> str:
     """The start of ``body`` as short text, sanitized before it is cut (a secret that straddles
     the cut is redacted whole)."""
     text = body[: EXCERPT * 8].decode("utf-8", "replace")
-    return sanitize(text, limit=EXCERPT * 8)[:EXCERPT]
+    return clean(text, secrets, limit=EXCERPT * 8, cut=EXCERPT)
 
 
-def _text(value: Any) -> str | None:
+def _text(value: Any, secrets: Sequence[str]) -> str | None:
     if value is None or isinstance(value, (dict, list)):
         return None
-    return sanitize(str(value))
+    return clean(str(value), secrets)
 
 
 class VendorFields(TypedDict, total=False):
@@ -80,33 +105,41 @@ class VendorFields(TypedDict, total=False):
     excerpt: str | None
 
 
-def error_fields(body: bytes) -> VendorFields:
+def error_fields(body: bytes, secrets: Sequence[str] = ()) -> VendorFields:
     """The vendor's error type, code and message from ``body``, or an excerpt of it."""
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        return {"excerpt": excerpt(body) or None}
+        return {"excerpt": excerpt(body, secrets) or None}
     fields: VendorFields = {}
     error = data.get("error") if isinstance(data, dict) else None
     if isinstance(error, dict):
-        fields["vendor_message"] = _text(error.get("message"))
-        fields["error_type"] = _text(error.get("type") or error.get("status"))
-        fields["error_code"] = _text(error.get("code"))
+        fields["vendor_message"] = _text(error.get("message"), secrets)
+        fields["error_type"] = _text(error.get("type") or error.get("status"), secrets)
+        fields["error_code"] = _text(error.get("code"), secrets)
     elif isinstance(error, str):
-        fields["vendor_message"] = sanitize(error)
+        fields["vendor_message"] = clean(error, secrets)
     elif isinstance(data, dict) and "message" in data:
         # a bare error, such as the Responses API's stream event
         # {"type": "error", "code": "rate_limit_exceeded", "message": ..., "param": ...}
-        fields["vendor_message"] = _text(data.get("message"))
-        fields["error_type"] = _text(data.get("type"))
-        fields["error_code"] = _text(data.get("code"))
+        fields["vendor_message"] = _text(data.get("message"), secrets)
+        fields["error_type"] = _text(data.get("type"), secrets)
+        fields["error_code"] = _text(data.get("code"), secrets)
     else:
-        fields["excerpt"] = excerpt(body)
+        fields["excerpt"] = excerpt(body, secrets)
     return fields
 
 
-def status_error(response: httpx.Response, body: bytes, provider: str, endpoint: str) -> APIError:
-    """The typed error of an unsuccessful ``response``."""
+def status_error(
+    response: httpx.Response,
+    body: bytes,
+    provider: str,
+    endpoint: str,
+    *,
+    secrets: Sequence[str] = (),
+) -> APIError:
+    """The typed error of an unsuccessful ``response``; ``secrets`` are the call's credentials,
+    written ``<api key redacted>`` wherever the answer echoed them."""
     status = response.status_code
     cls: type[APIError]
     if status in (400, 422):
@@ -125,17 +158,17 @@ def status_error(response: httpx.Response, body: bytes, provider: str, endpoint:
     if 300 <= status < 400:
         target = response.headers.get("location", "")
         message += (
-            f" redirect to {sanitize(target)[:200]!r}: redirects are not followed (the credential "
-            "would go along); point base_url at the final address"
+            f" redirect to {clean(target, secrets, cut=200)!r}: redirects are not followed (the "
+            "credential would go along); point base_url at the final address"
         )
     return cls(
         message,
         provider=provider,
         endpoint=endpoint,
         status=status,
-        request_id=request_id(response.headers),
+        request_id=request_id(response.headers, secrets),
         retry_after=retry_after(response.headers),
-        **error_fields(body),
+        **error_fields(body, secrets),
     )
 
 
@@ -155,22 +188,31 @@ def _is_error_envelope(data: dict[str, Any]) -> bool:
 
 
 def decode(
-    response: httpx.Response, body: bytes, provider: str, endpoint: str, *, usage: bool
+    response: httpx.Response,
+    body: bytes,
+    provider: str,
+    endpoint: str,
+    *,
+    usage: bool,
+    secrets: Sequence[str] = (),
 ) -> Any:
-    """The answer: a :class:`Result` for a JSON object, other JSON as is, text, or bytes."""
+    """The answer: a :class:`Result` for a JSON object, other JSON as is, text, or bytes.
+    ``secrets`` (the call's credentials) are taken out of the request id and of an error."""
     content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
     if content_type == "application/json" or content_type.endswith("+json"):
         try:
             data = json.loads(body)
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-            reason = "nested too deep" if isinstance(exc, RecursionError) else sanitize(str(exc))
+            reason = (
+                "nested too deep" if isinstance(exc, RecursionError) else clean(str(exc), secrets)
+            )
             raise InvalidResponseError(
                 f"HTTP {response.status_code} with a body that is not valid JSON ({reason})",
                 provider=provider,
                 endpoint=endpoint,
                 status=response.status_code,
-                request_id=request_id(response.headers),
-                excerpt=excerpt(body),
+                request_id=request_id(response.headers, secrets),
+                excerpt=excerpt(body, secrets),
             ) from None
         if not isinstance(data, dict):
             return data
@@ -180,12 +222,12 @@ def decode(
                 provider=provider,
                 endpoint=endpoint,
                 status=response.status_code,
-                request_id=request_id(response.headers),
-                **error_fields(body),
+                request_id=request_id(response.headers, secrets),
+                **error_fields(body, secrets),
             )
         result = Result(data)
         result.status_code = response.status_code
-        result.request_id = request_id(response.headers)
+        result.request_id = request_id(response.headers, secrets)
         result.usage = usage_of(data) if usage else None
         return result
     if content_type.startswith("text/"):

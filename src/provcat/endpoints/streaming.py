@@ -15,33 +15,39 @@ event raises :class:`~provcat.errors.InvalidResponseError`. ``[DONE]`` ends a st
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import httpx
 
-from provcat.endpoints.responses import error_fields, request_id
+from provcat.endpoints.responses import clean, error_fields, request_id
 from provcat.endpoints.wire import Deadline, WireError, chunks, lines
 from provcat.errors import InvalidResponseError, StreamError
-from provcat.redact import sanitize
 
 __all__ = ["events"]
 
 
 def _invalid(
-    message: str, response: httpx.Response, provider: str, endpoint: str, **more: Any
+    message: str,
+    response: httpx.Response,
+    provider: str,
+    endpoint: str,
+    secrets: Sequence[str],
+    **more: Any,
 ) -> InvalidResponseError:
     return InvalidResponseError(
         message,
         provider=provider,
         endpoint=endpoint,
         status=response.status_code,
-        request_id=request_id(response.headers),
+        request_id=request_id(response.headers, secrets),
         **more,
     )
 
 
-def _decode(data: bytes, response: httpx.Response, provider: str, endpoint: str) -> Any:
+def _decode(
+    data: bytes, response: httpx.Response, provider: str, endpoint: str, secrets: Sequence[str]
+) -> Any:
     try:
         return json.loads(data)
     except (ValueError, RecursionError) as exc:
@@ -50,18 +56,21 @@ def _decode(data: bytes, response: httpx.Response, provider: str, endpoint: str)
             response,
             provider,
             endpoint,
-            excerpt=sanitize(data[:400].decode("utf-8", "replace"), limit=200),
+            secrets,
+            excerpt=clean(data[:400].decode("utf-8", "replace"), secrets, limit=200),
         ) from None
 
 
-def _error(data: bytes, response: httpx.Response, provider: str, endpoint: str) -> StreamError:
+def _error(
+    data: bytes, response: httpx.Response, provider: str, endpoint: str, secrets: Sequence[str]
+) -> StreamError:
     return StreamError(
         "the stream carried an error event",
         provider=provider,
         endpoint=endpoint,
         status=response.status_code,
-        request_id=request_id(response.headers),
-        **error_fields(data),
+        request_id=request_id(response.headers, secrets),
+        **error_fields(data, secrets),
     )
 
 
@@ -107,9 +116,12 @@ async def events(
     endpoint: str,
     max_event_bytes: int,
     timeout: float | None = None,
+    *,
+    secrets: Sequence[str] = (),
 ) -> AsyncIterator[Any]:
     """The decoded events of ``response`` (a streamed, successful response); each must arrive
-    within ``timeout`` seconds of the one before (None: no bound)."""
+    within ``timeout`` seconds of the one before (None: no bound). ``secrets``, the call's
+    credentials, are written ``<api key redacted>`` wherever an error quotes the answer."""
     content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
     deadline = Deadline(timeout)
     # the stream as a whole may run long: only each event is bounded, in bytes and in time
@@ -120,30 +132,31 @@ async def events(
                 if data.strip() == b"[DONE]":
                     return
                 if name == b"error":
-                    raise _error(data, response, provider, endpoint)
+                    raise _error(data, response, provider, endpoint, secrets)
                 if not data:
                     continue
-                event = _decode(data, response, provider, endpoint)
+                event = _decode(data, response, provider, endpoint, secrets)
                 if _is_error(event):
-                    raise _error(data, response, provider, endpoint)
+                    raise _error(data, response, provider, endpoint, secrets)
                 yield event
         elif content_type in ("application/x-ndjson", "application/jsonl", "application/json"):
             async for line in lines(body, max_event_bytes):
                 deadline.renew()
                 if not line.strip():
                     continue
-                event = _decode(line, response, provider, endpoint)
+                event = _decode(line, response, provider, endpoint, secrets)
                 if _is_error(event):
-                    raise _error(line, response, provider, endpoint)
+                    raise _error(line, response, provider, endpoint, secrets)
                 yield event
         else:
             raise _invalid(
-                f"expected an event stream, got content type {sanitize(content_type)[:80] or 'none'!r}",
+                f"expected an event stream, got content type {clean(content_type, secrets, cut=80) or 'none'!r}",
                 response,
                 provider,
                 endpoint,
+                secrets,
             )
     except WireError as exc:
         # the bound a line or an event broke is the endpoint's, named as call() names it
         message = f"{exc} (max_response_bytes)" if exc.too_large else str(exc)
-        raise _invalid(message, response, provider, endpoint) from None
+        raise _invalid(message, response, provider, endpoint, secrets) from None
