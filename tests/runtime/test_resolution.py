@@ -729,3 +729,21 @@ def test_a_compatible_endpoint_without_a_key_says_how_to_call_a_keyless_server()
         "acme", "chat", openai_compatible=True, base_url="http://127.0.0.1:9", auth_type="none"
     )
     assert "Authorization" not in keyless.headers()
+
+
+def test_an_endpoint_the_provider_lacks_names_the_providers_that_have_it() -> None:
+    # `claude` is Claude Code (lionagi's alias), whose only endpoint is the CLI; the Messages
+    # API is anthropic's: the refusal says where the endpoint is, before what this one has
+    from provcat import model_kwargs
+    from provcat.errors import EndpointNotFound
+
+    with pytest.raises(EndpointNotFound) as found:
+        match_endpoint("claude", "messages")
+    assert str(found.value) == (
+        "claude_code has no endpoint 'messages'; a provider that has it: anthropic; "
+        "available: query_cli"
+    )
+    with pytest.raises(EndpointNotFound, match="a provider that has it: anthropic;"):
+        model_kwargs("claude_code/sonnet", endpoint="messages")
+    with pytest.raises(EndpointNotFound, match=r"providers that have it: openai, .*xai;"):
+        match_endpoint("deepseek", "responses")

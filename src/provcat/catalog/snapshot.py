@@ -8,7 +8,7 @@ parsed specs) belongs to the layer that learns it, keyed by the snapshot.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from provcat.catalog.keys import suggest
@@ -33,9 +33,10 @@ class ProviderEntry:
         """Canonical endpoint keys, sorted (what EndpointNotFound lists)."""
         return tuple(self.endpoints)
 
-    def unknown_endpoint(self, ekey: str) -> EndpointNotFound:
+    def unknown_endpoint(self, ekey: str, elsewhere: Sequence[str] = ()) -> EndpointNotFound:
         """The one refusal of an endpoint spelling ``ekey`` the provider does not have, with a
-        "did you mean" (``match_endpoint`` and ``model_kwargs`` raise it alike)."""
+        "did you mean" and the providers that have it, ``elsewhere`` (``match_endpoint`` and
+        ``model_kwargs`` raise it alike)."""
         if not self.endpoints:  # inventory_only: the catalog lists its models alone
             reason = (
                 f"{self.provider} has no endpoints: the catalog lists its models only "
@@ -45,6 +46,13 @@ class ProviderEntry:
         else:
             close = suggest(ekey, self.endpoint_index)
             reason = f"{self.provider} has no endpoint '{ekey}'" + (f" ({close})" if close else "")
+            if elsewhere:
+                more = len(elsewhere) - 5
+                shown = ", ".join(elsewhere[:5]) + (f" and {more} more" if more > 0 else "")
+                which = (
+                    "a provider that has it" if len(elsewhere) == 1 else "providers that have it"
+                )
+                reason += f"; {which}: {shown}"
         return EndpointNotFound(self.provider, ekey, self.available_endpoints(), reason=reason)
 
 
@@ -63,6 +71,16 @@ class CatalogSnapshot:
     model_aliases: Mapping[str, str]  # canonical bare alias -> "provider/model"
     fingerprint: str
     trusted: bool  # written by the generator: configs are built without re-validation
+
+    def unknown_endpoint(self, owner: str, ekey: str) -> EndpointNotFound:
+        """``owner``'s refusal of the endpoint spelling ``ekey``, naming the providers that have
+        it (``claude_code`` has no ``messages``; ``anthropic`` has)."""
+        elsewhere = sorted(
+            key
+            for key, entry in self.providers.items()
+            if key != owner and entry.endpoint_index.get(ekey)
+        )
+        return self.providers[owner].unknown_endpoint(ekey, elsewhere)
 
     @property
     def modules(self) -> tuple[ProviderModuleSpec, ...]:

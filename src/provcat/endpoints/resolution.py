@@ -94,7 +94,7 @@ def lookup(
     if target_key is None:
         if compatible:
             return Unlisted(owner)
-        raise entry.unknown_endpoint(ekey)
+        raise snapshot.unknown_endpoint(owner, ekey)
     return entry.endpoints[target_key]
 
 

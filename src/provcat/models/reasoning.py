@@ -83,7 +83,7 @@ def endpoint_key(snapshot: CatalogSnapshot, provider: str, endpoint: str) -> str
         raise EndpointNotFound(provider, ekey, entry.available_endpoints(), reason=reason)
     key = entry.endpoint_index.get(ekey)
     if key is None:
-        raise entry.unknown_endpoint(ekey)
+        raise snapshot.unknown_endpoint(provider, ekey)
     return key
 
 
