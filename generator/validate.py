@@ -2,9 +2,7 @@
 
 Nothing here stops at the first problem. Each check reports at the node that introduced the
 problem and names the earlier declaration it conflicts with. Declarations are visited in file and
-position order (file paths in code-point order), so which side is "first" never depends on the
-file system: a collision between two files is one diagnostic, in the later file (or at the alias,
-when an alias spells a key), naming the other file's claim.
+position order, so which side is "first" never depends on the file system.
 """
 
 from __future__ import annotations
@@ -12,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from generator.checking import Context, reported
+from generator.checking import Context, at, reported
 from generator.diagnostics import Diagnostic, Loc, diag
 from generator.introspect import Importer, Resolved, request_model
 from generator.loader import Document
@@ -22,6 +20,7 @@ from provcat.catalog.keys import canonical_key, suggest
 from provcat.catalog.keyspace import (
     ClassUse,
     EndpointKeys,
+    KeyProblem,
     ProviderKeys,
     Spelling,
     check_keys,
@@ -113,6 +112,7 @@ def _provider_keys(providers: list[ProviderDecl], ctx: Context) -> None:
     problems = check_keys([_keys(p) for p in providers])
     for problem in problems:
         ctx.report(reported(problem))
+        ctx.report(_other_side(problem))
     refused = {problem.at for problem in problems if problem.code != "duplicate_endpoint_key"}
     for p in providers:
         own = canonical_key(p.key.value)
@@ -120,6 +120,23 @@ def _provider_keys(providers: list[ProviderDecl], ctx: Context) -> None:
             canon = canonical_key(spelling.value)
             if own and canon and spelling.loc not in refused and canon not in ctx.provider_owner:
                 ctx.provider_owner[canon] = own
+
+
+def _other_side(problem: KeyProblem[Loc]) -> Diagnostic | None:
+    """A provider spelling claimed in two files is reported in both: which one the key checks
+    report depends on the files' order, and a maintainer adding a provider should see their
+    own file named whichever it is."""
+    earlier = problem.earlier
+    if problem.code != "duplicate_provider_key" or earlier is None or earlier[0] == problem.at[0]:
+        return None
+    found = reported(problem)
+    assert found is not None
+    return diag(
+        found.code,
+        earlier,
+        f"'{problem.key}' here is claimed again in {at(problem.at)}: {problem.message}",
+        found.hint,
+    )
 
 
 def _endpoints(p: ProviderDecl, ctx: Context, classes: list[ClassUse[Loc]]) -> None:

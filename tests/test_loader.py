@@ -44,7 +44,8 @@ def test_a_schema_error_does_not_hide_a_collision_with_another_file(workspace: W
     run = workspace.fails(
         ("missing_field", "gamma.yaml", 2, 1),  # no endpoints
         ("unknown_field", "gamma.yaml", 5, 1),
-        ("duplicate_provider_key", "gamma.yaml", 6, 11),  # the later file, naming alpha's
+        ("duplicate_provider_key", "gamma.yaml", 6, 11),
+        ("duplicate_provider_key", "alpha.yaml", 4, 21),  # the other side of the clash
     )
     found = {(Path(d["file"]).name, d["code"]): d for d in run.json["diagnostics"]}
     assert "alpha" in found[("gamma.yaml", "duplicate_provider_key")]["message"]
