@@ -78,7 +78,8 @@ def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
         re.compile(r"(?<![0-9A-Za-z])(?i:AIza)[0-9A-Za-z_-]{35,}"),
         re.compile(r"(?<![0-9A-Za-z])(?i:AQ)\.[0-9A-Za-z_-]{20,}"),
         re.compile(r"(?i)\b(bearer|token|api[-_]?key)\s*[:=]?\s+[A-Za-z0-9._~+/-]{8,}=*"),
-        re.compile(r"(?i)\b(authorization|x-api-key)\s*[:=]\s*\S+"),
+        # (a value already written `<... redacted>` stays whole)
+        re.compile(r"(?i)\b(authorization|x-api-key)\s*[:=]\s*(?!<[^<>]*redacted>)\S+"),
     )
 
 

@@ -53,6 +53,10 @@ def _echo_key(conn: Conn) -> None:
             "rid400": response(400, b'{"error": {"message": "no"}}', ("x-request-id", key)),
             "rid200": response(200, b'{"ok": true}', ("x-request-id", key)),
             "ridbearer": response(401, b"{}", ("x-request-id", headers.get("authorization", ""))),
+            "xapikey": response(
+                401, f'{{"error": {{"message": "bad x-api-key: {key}"}}}}'.encode()
+            ),
+            "ctype": response(200, b"data: {}\n\n", ("Content-Type", f"text/plain{key}")),
         }
         if not conn.send(answers[where]):
             return
@@ -107,7 +111,18 @@ SHAPED_KEY = "sk-proj-" + "Ab3dEf6h" * 4
 
 @pytest.mark.parametrize("how", ["api_key", "GEMINI_API_KEY"])
 @pytest.mark.parametrize(
-    "where", ["json200", "cut200", "event", "malformed", "redirect", "rid400", "ridbearer"]
+    "where",
+    [
+        "json200",
+        "cut200",
+        "event",
+        "malformed",
+        "redirect",
+        "rid400",
+        "ridbearer",
+        "xapikey",
+        "ctype",
+    ],
 )
 def test_the_calls_own_key_is_written_the_documented_way_in_every_field(
     serve: Callable[..., Server], monkeypatch: pytest.MonkeyPatch, how: str, where: str
@@ -126,7 +141,7 @@ def test_the_calls_own_key_is_written_the_documented_way_in_every_field(
     )
 
     async def run() -> None:
-        if where in ("event", "malformed"):
+        if where in ("event", "malformed", "ctype"):
             async for _ in ep.stream(CHAT):
                 pass
         else:
@@ -137,6 +152,7 @@ def test_the_calls_own_key_is_written_the_documented_way_in_every_field(
     error = caught.value
     assert server.seen[0]["headers"]["authorization"] == f"Bearer {SHAPED_KEY}"
     fields = [str(error), *(v for v in vars(error).values() if isinstance(v, str))]
+    assert not any(SHAPED_KEY[8:16].lower() in text.lower() for text in fields)  # in no case
     echoed = [text for text in fields if "redacted" in text]
     assert echoed, "the key is quoted somewhere, as the vendor echoed it"
     for text in echoed:

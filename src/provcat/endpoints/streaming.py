@@ -122,7 +122,8 @@ async def events(
     """The decoded events of ``response`` (a streamed, successful response); each must arrive
     within ``timeout`` seconds of the one before (None: no bound). ``secrets``, the call's
     credentials, are written ``<api key redacted>`` wherever an error quotes the answer."""
-    content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
+    given = response.headers.get("content-type", "").partition(";")[0].strip()
+    content_type = given.lower()  # compared as lower case; quoted as sent (a key keeps its case)
     deadline = Deadline(timeout)
     # the stream as a whole may run long: only each event is bounded, in bytes and in time
     body = chunks(response, 1 << 62, deadline)
@@ -150,7 +151,7 @@ async def events(
                 yield event
         else:
             raise _invalid(
-                f"expected an event stream, got content type {clean(content_type, secrets, cut=80) or 'none'!r}",
+                f"expected an event stream, got content type {clean(given, secrets, cut=80) or 'none'!r}",
                 response,
                 provider,
                 endpoint,
