@@ -233,7 +233,7 @@ def test_a_root_without_type_says_so(target: str) -> None:
         for d in check(tool(to_string), target)
         if d.code.endswith("root-schema-not-object")
     ]
-    assert found == [ROOT_MESSAGE.format(what='`"string"`')]
+    assert found == [ROOT_MESSAGE.format(what='`"string"`, what the root\'s `#/$defs/S` points at')]
     # one that cannot be written out (it points nowhere) is named as a reference
     dangling = {"$ref": "#/$defs/Gone", "$defs": {"S": {"type": "string"}}}
     found = [

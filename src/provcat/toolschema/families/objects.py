@@ -182,6 +182,15 @@ def type_shown(s: dict[str, Any]) -> str:
     return "a schema without `type`"
 
 
+def _root_shown(run: Run, root: dict[str, Any]) -> str:
+    """:func:`type_shown` of the root the rules judge, naming the reference it was written out
+    from (the input's root has no ``type`` of its own then)."""
+    ref = run.root.get("$ref")
+    if root is run.root or not isinstance(ref, str):
+        return type_shown(root)
+    return f"{type_shown(root)}, what the root's {code(ref)} points at"
+
+
 def root_rules(run: Run) -> None:
     """Fire the rules on the root object: its type, keywords it may not hold, and whether it
     constrains anything."""
@@ -191,7 +200,7 @@ def root_rules(run: Run) -> None:
         types = schema_types(root)
         for rule, trig in run.rules.fires("root-type"):
             if _root_type_hit(str(trig["case"]), root, raw, types):
-                run.fire(rule, "inputSchema.type", type=type_shown(root))
+                run.fire(rule, "inputSchema.type", type=_root_shown(run, root))
     for rule, trig in run.rules.fires("root-keyword"):
         keyword = trig["keyword"]
         if keyword in root:
