@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCHEMA = ROOT / "schemas" / "catalog.schema.json"
 # a site an older provcat wrote carries no marker this one recognises
-OLDER_SITE = " A site an older provcat wrote is not recognised: delete that folder yourself."
+OLDER_SITE = " If an older provcat wrote the site there, delete that folder yourself."
 
 
 @click.command("site")

@@ -747,3 +747,7 @@ def test_an_endpoint_the_provider_lacks_names_the_providers_that_have_it() -> No
         model_kwargs("claude_code/sonnet", endpoint="messages")
     with pytest.raises(EndpointNotFound, match=r"providers that have it: openai, .*xai;"):
         match_endpoint("deepseek", "responses")
+    # an endpoint most providers have points nowhere in particular: not listed
+    with pytest.raises(EndpointNotFound) as many:
+        match_endpoint("exa", "chat")
+    assert "have it" not in str(many.value)

@@ -35,8 +35,8 @@ class ProviderEntry:
 
     def unknown_endpoint(self, ekey: str, elsewhere: Sequence[str] = ()) -> EndpointNotFound:
         """The one refusal of an endpoint spelling ``ekey`` the provider does not have, with a
-        "did you mean" and the providers that have it, ``elsewhere`` (``match_endpoint`` and
-        ``model_kwargs`` raise it alike)."""
+        "did you mean" and the providers that have it, ``elsewhere``, when they are few
+        (``match_endpoint`` and ``model_kwargs`` raise it alike)."""
         if not self.endpoints:  # inventory_only: the catalog lists its models alone
             reason = (
                 f"{self.provider} has no endpoints: the catalog lists its models only "
@@ -46,13 +46,11 @@ class ProviderEntry:
         else:
             close = suggest(ekey, self.endpoint_index)
             reason = f"{self.provider} has no endpoint '{ekey}'" + (f" ({close})" if close else "")
-            if elsewhere:
-                more = len(elsewhere) - 5
-                shown = ", ".join(elsewhere[:5]) + (f" and {more} more" if more > 0 else "")
+            if 0 < len(elsewhere) <= 3:  # where to go instead; many is no pointer
                 which = (
                     "a provider that has it" if len(elsewhere) == 1 else "providers that have it"
                 )
-                reason += f"; {which}: {shown}"
+                reason += f"; {which}: {', '.join(elsewhere)}"
         return EndpointNotFound(self.provider, ekey, self.available_endpoints(), reason=reason)
 
 
