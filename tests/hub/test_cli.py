@@ -501,3 +501,43 @@ def test_a_relative_xdg_data_home_is_ignored(
     assert LocalStore().root == home / ".local" / "share" / "provcat" / "adapters"
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # an absolute one is used
     assert LocalStore().root == tmp_path / "xdg" / "provcat" / "adapters"
+
+
+@pytest.mark.parametrize("secret", [TOKEN, "sk-proj-" + "K" * 40], ids=["hub-token", "api-key"])
+def test_key_shaped_paths_are_redacted_in_what_commands_print(
+    live: Live, tmp_path: Path, secret: str
+) -> None:
+    """Found by a tester: ``hub pull --store /tmp/<token>``, ``hub sample /tmp/<token>.x`` and
+    ``hub export-static /tmp/<token>-site`` printed the token back, in text and in JSON. A path
+    shaped like a key is shown ``<redacted>``, as the tool commands show theirs; the files are
+    written where asked all the same."""
+    adapter = tmp_path / f"{secret}.x"
+    store = tmp_path / secret
+    site = tmp_path / f"{secret}-site"
+    env = {"PROVCAT_HUB_URL": live.url, "PROVCAT_HUB_TOKEN": live.hub.token}
+    for fmt in ([], ["--format", "json"]):
+        code, out, err = run("sample", str(adapter), "--force", *fmt)
+        assert code == 0, err
+        assert secret not in out + err and "<redacted>" in out, out
+        if fmt:
+            assert json.loads(out)["path"] == str(tmp_path / "<redacted>.x")
+    assert adapter.is_file()
+    code, _, err = run("push", str(adapter), "hub://acme/paths:1.0.0", env=env)
+    assert code == 0, err
+    for fmt in ([], ["--format", "json"]):
+        code, out, err = run("pull", "hub://acme/paths:1.0.0", "--store", str(store), *fmt, env=env)
+        assert code == 0, err
+        assert secret not in out + err and "<redacted>" in out, out
+    assert (store / "acme__paths__v1.0.0" / "adapter.safetensors").is_file()
+    for fmt, out_dir in (([], site), (["--format", "json"], tmp_path / f"2-{secret}")):
+        where = live.hub.storage_args()
+        code, out, err = run("export-static", str(out_dir), *where, *fmt)
+        assert code == 0, err
+        assert secret not in out + err and "<redacted>" in out, out
+        assert (out_dir / "v1" / "health").is_file()
+    from tests.hub.services import serve
+
+    served = serve(["--data-dir", str(tmp_path / f"data-{secret}")])
+    served.stop()
+    said = served.log.read_text()
+    assert secret not in said and f"data in {tmp_path / 'data-<redacted>'}" in said, said

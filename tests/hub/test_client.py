@@ -4,6 +4,7 @@ mapping, connection failures, and the token kept out of messages and off other h
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -16,7 +17,9 @@ from provcat.hub.errors import (
     AuthenticationError,
     AuthorizationError,
     ChecksumMismatchError,
+    HubError,
     IncompatibleBaseModelError,
+    InsufficientStorageError,
     PayloadTooLargeError,
     RegistryUnavailableError,
     ValidationError,
@@ -24,6 +27,7 @@ from provcat.hub.errors import (
 from tests.hub.conftest import Live
 from tests.hub.helpers import safetensors, sha256
 from tests.hub.services import free_port
+from tests.hub.test_cli import run
 
 
 def _payload(tmp_path: Path, data: bytes = b"\x11" * 256, name: str = "p.safetensors") -> Path:
@@ -301,8 +305,11 @@ def test_v1_manifests_and_search_rows_are_read(tmp_path: Path, document: dict[st
         (413, "PayloadTooLargeError", PayloadTooLargeError),
         (502, "ChecksumMismatchError", ChecksumMismatchError),
         (503, "RegistryUnavailableError", RegistryUnavailableError),
+        (507, "InsufficientStorageError", InsufficientStorageError),
         (500, None, RegistryUnavailableError),
-        (404, None, AdapterNotFoundError),
+        (507, None, InsufficientStorageError),
+        # no protocol error body on a 404: no hub answered (test_a_404_without_...)
+        (404, None, RegistryUnavailableError),
     ],
 )
 def test_status_maps_to_exception(tmp_path: Path, status: int, name: str | None, cls: type) -> None:
@@ -501,3 +508,105 @@ def test_a_hub_that_stops_mid_push_is_a_lost_connection(tmp_path: Path) -> None:
     assert "was lost during the upload" in message and "can be retried" in message, message
     assert "cannot reach" not in message and token not in message
     assert err.value.details == {"reason": "connection_lost"}
+
+
+def test_an_error_names_the_address_that_answered_once(tmp_path: Path) -> None:
+    """Found by a tester: with ``--hub http://host/site2``, an error said ``HTTP 404 from
+    http://host/site2/site2/v1/...``: the base URL's path came twice."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(500, text="<html>Internal Server Error</html>")
+
+    transport = httpx.MockTransport(handler)
+    with (
+        RegistryClient("http://hub.example/site2", store=tmp_path, transport=transport) as c,
+        pytest.raises(RegistryUnavailableError) as err,
+    ):
+        c.search("x")
+    assert str(err.value) == "HTTP 500 from http://hub.example/site2/v1/search"
+
+
+def _static_site(root: Path) -> Iterator[str]:
+    """A plain static file server (not a hub) on 127.0.0.1, serving ``root``."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            return None
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def static_site(tmp_path: Path) -> Iterator[str]:
+    root = tmp_path / "www"
+    root.mkdir()
+    (root / "index.html").write_text("<h1>Someone's web site</h1>")
+    yield from _static_site(root)
+
+
+def test_a_404_without_an_error_body_is_not_a_hub(static_site: str, tmp_path: Path) -> None:
+    """Found by a tester: a plain static server (or the wrong port) answering 404 was reported as
+    ``AdapterNotFoundError``, even for a search: the reader hunts a typo in the reference when
+    the URL is wrong. Say that the URL does not look like a hub, and what to check."""
+    with RegistryClient(static_site, store=tmp_path / "store") as c:
+        for call in (
+            lambda: c.search("x"),
+            lambda: c.resolve("hub://acme/x:1.0.0"),
+            lambda: c.pull("hub://acme/x"),
+            lambda: c.delete("hub://acme/x:1.0.0"),
+            c.health,
+        ):
+            with pytest.raises(RegistryUnavailableError) as err:
+                call()
+            message = str(err.value)
+            assert "does not look like a provcat hub" in message, message
+            assert "check --hub / PROVCAT_HUB_URL" in message and static_site in message
+            assert err.value.details["reason"] == "not_a_hub"
+    assert _store_entries(tmp_path / "store") == []
+    # another web app on that port: JSON, but not the protocol's error body
+    other_app = httpx.Response(404, json={"detail": "Not Found"})
+    with (
+        _mock(lambda r: other_app, tmp_path) as c,
+        pytest.raises(RegistryUnavailableError, match="does not look like a provcat hub"),
+    ):
+        c.resolve("hub://acme/x:1.0.0")
+    for fmt in ([], ["--format", "json"]):
+        code, out, err = run("search", "x", "--hub", static_site, *fmt)
+        said = json.loads(out)["message"] if fmt else err
+        assert code == 1 and "RegistryUnavailableError" in (out + err), said
+        assert "does not look like a provcat hub" in said and "AdapterNotFound" not in out + err
+
+
+def test_a_token_in_the_hub_url_is_never_shown(tmp_path: Path) -> None:
+    """Found by a tester: ``RegistryClient("http://127.0.0.1:PORT/pch_...")`` showed the token in
+    its repr and repeated it in every error (the client hid only its own token)."""
+    token = "pch_0123456789ab_" + "P" * 43
+    closed = f"http://127.0.0.1:{free_port()}/{token}"
+    with RegistryClient(closed, store=tmp_path / token) as c:
+        assert token not in repr(c) and "<redacted>" in repr(c)
+        with pytest.raises(RegistryUnavailableError) as err:  # nothing listens there
+            c.search("x")
+        assert token not in str(err.value) and "<redacted>" in str(err.value)
+
+    def echoing(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/search"):  # a hub that echoes the path it was asked
+            body = {"error": "NotFoundError", "message": f"no {request.url.path}", "details": {}}
+            return httpx.Response(404, json=body)
+        return httpx.Response(404, text="not here")
+
+    transport = httpx.MockTransport(echoing)
+    with RegistryClient(f"http://hub.example/{token}", store=tmp_path, transport=transport) as c:
+        for call in (lambda: c.search("x"), lambda: c.resolve("hub://acme/x:1.0.0")):
+            with pytest.raises(HubError) as caught:
+                call()
+            assert token not in str(caught.value) and token not in repr(caught.value)
+            assert "<redacted>" in str(caught.value)

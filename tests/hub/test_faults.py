@@ -3,11 +3,14 @@ disconnects, raw traversal paths, start-up clean-up, migrations. Nothing is lost
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import socket
 import sqlite3
 from pathlib import Path
+from typing import IO
 
 import httpx
 import pytest
@@ -15,7 +18,7 @@ import pytest
 from provcat.hub.errors import RegistryUnavailableError
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import open_storage
-from tests.hub.conftest import Hub, make_hub
+from tests.hub.conftest import Hub, Live, make_hub
 from tests.hub.helpers import BOUNDARY, manifest, multipart_headers, push_body, safetensors, unique
 from tests.hub.services import Postgres, wait_for
 
@@ -259,3 +262,122 @@ def test_manifest_json_of_server_has_sorted_keys(hub: Hub) -> None:
         rows = conn.execute(text("SELECT manifest FROM hub_adapters")).all()
     for (raw,) in rows:
         assert list(json.loads(raw)) == sorted(json.loads(raw))
+
+
+def _disk_full(code: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make an upload's writes fail as on a full disk (``code``: ENOSPC or EDQUOT) once part of
+    the payload is in its temp file; the sizes that file had then."""
+    from provcat.hub.server import upload
+
+    real = upload._write_all
+    written: list[int] = []
+
+    def filling(file: IO[bytes], data: memoryview) -> None:
+        real(file, data[: len(data) // 2])
+        written.append(os.fstat(file.fileno()).st_size)
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(upload, "_write_all", filling)
+    return written
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EDQUOT], ids=["ENOSPC", "EDQUOT"])
+async def test_a_full_disk_during_an_upload_is_507_and_leaves_nothing(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch, code: int
+) -> None:
+    """Found by a tester: a full disk mid-upload answered ``500 InternalServerError: unexpected
+    server error``. It is the protocol's 507: the hub's storage is full, tell its operator; the
+    partial upload is removed and no version appears."""
+    payload = safetensors(b"\x5f" * 5000)
+    name = unique()
+    with monkeypatch.context() as m:
+        written = _disk_full(code, m)
+        r = await _push(hub, name, payload)
+    assert r.status_code == 507, r.text
+    assert r.json() == {
+        "error": "InsufficientStorageError",
+        "message": "the hub's storage is full (no space left on its disk, or its quota used "
+        "up), so nothing was stored; tell the hub's operator, who must free space or enlarge it",
+        "details": {"reason": "storage_full"},
+    }
+    assert written and written[0] > 0  # part of the payload was on the disk ...
+    assert hub.tmp_files() == []  # ... and is gone
+    _blobs_are_whole(hub)
+    async with hub.client() as c:
+        assert (await c.get(f"/v1/adapters/acme/{name}/1.0.0")).status_code == 404
+    assert (await _push(hub, name, payload)).status_code == 201  # space again: it goes through
+
+
+async def test_a_full_disk_while_publishing_is_507_and_leaves_nothing(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The upload arrived whole, then publishing its blob ran out of space (a file system that
+    allocates late fails the fsync): 507 as well, not "unavailable, try again later"."""
+    from provcat.hub.storage.blobs import FileBlobStore
+
+    hub = make_hub("sqlite", tmp_path / "hub-data", request)
+    try:
+
+        def no_space(self: FileBlobStore, sha256: str, source: Path) -> None:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(source))
+
+        payload = safetensors(b"\x60" * 500)
+        with monkeypatch.context() as m:
+            m.setattr(FileBlobStore, "put", no_space)
+            r = await _push(hub, "late", payload)
+        assert r.status_code == 507 and r.json()["error"] == "InsufficientStorageError", r.text
+        assert str(tmp_path) not in r.text  # the server's paths stay in its log
+        assert hub.tmp_files() == [] and list(hub.storage.blobs.root.glob("blobs/sha256/*/*")) == []
+        async with hub.client() as c:
+            assert (await c.get("/v1/adapters/acme/late/1.0.0")).status_code == 404
+    finally:
+        hub.storage.close()
+
+
+def test_a_push_to_a_full_hub_says_so_on_the_command_line(
+    live: Live, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from provcat.cli.main import main
+
+    payload = tmp_path / "adapter.safetensors"
+    payload.write_bytes(safetensors(b"\x61" * 4000))
+    _disk_full(errno.ENOSPC, monkeypatch)
+    env = {"PROVCAT_HUB_URL": live.url, "PROVCAT_HUB_TOKEN": live.hub.token}
+    args = ["hub", "push", str(payload), "hub://acme/full:1.0.0"]
+    result = CliRunner().invoke(main, args, env=env)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (
+        "provcat hub: InsufficientStorageError: the hub's storage is full (no space left on its "
+        "disk, or its quota used up), so nothing was stored; tell the hub's operator, who must "
+        "free space or enlarge it\n"
+    )
+    assert live.hub.tmp_files() == []
+
+
+def test_what_counts_as_full_storage(tmp_path: Path) -> None:
+    """A full disk or quota, and a database's own "full" (SQLite's SQLITE_FULL, PostgreSQL's
+    disk_full as SQLAlchemy wraps them); anything else stays an outage (503) or a bug (500)."""
+    import psycopg.errors
+    from sqlalchemy.exc import OperationalError
+
+    from provcat.hub.storage.full import storage_full
+
+    full = sqlite3.connect(tmp_path / "full.sqlite3")
+    full.execute("PRAGMA max_page_count = 2")  # a database that cannot grow: full for real
+    with pytest.raises(sqlite3.OperationalError) as sqlite_full:
+        full.execute("CREATE TABLE t (b BLOB)")
+        full.execute("INSERT INTO t VALUES (zeroblob(100000))")
+    full.close()
+    disk_full = psycopg.errors.lookup("53100")("could not extend file")
+    for exc in (
+        OSError(errno.ENOSPC, "No space left on device"),
+        OSError(errno.EDQUOT, "Disk quota exceeded"),
+        OperationalError("INSERT ...", {}, sqlite_full.value),
+        OperationalError("INSERT ...", {}, disk_full),
+    ):
+        assert storage_full(exc), exc
+    locked = sqlite3.OperationalError("database is locked")
+    for exc in (OSError(errno.EIO, "I/O error"), OperationalError("SELECT 1", {}, locked)):
+        assert not storage_full(exc), exc

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from provcat.hub.storage import StoredAdapter
-from tests.hub.conftest import Hub, Live
+from tests.hub.conftest import Hub, Live, make_hub
 from tests.hub.helpers import (
     manifest,
     multipart,
@@ -431,3 +431,56 @@ async def test_allow_lists_every_method_of_the_path(hub: Hub) -> None:
         assert sorted(r.headers["allow"].split(", ")) == ["GET", "HEAD"]
         r = await c.delete("/v1/search")
         assert sorted(r.headers["allow"].split(", ")) == ["GET"]
+
+
+PASTED = "pch_0123456789ab_" + "L" * 43  # a hub token pasted into a URL
+
+
+def test_a_token_in_a_url_is_neither_logged_nor_echoed(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Found by a tester: the access log kept ``GET /?token=pch_...`` and a token pasted into the
+    path, and the JSON 404 echoed the raw path (``no route /pch_.../x``)."""
+    hub = make_hub("sqlite", tmp_path / "hub-data", request)
+    served = hub.serve("--log-level", "info")
+    try:
+        for path in (f"/?token={PASTED}", f"/v1/search?q={PASTED}", f"/{PASTED}/x"):
+            r = httpx.get(served.url + path, headers={"Accept": "application/json"})
+            assert r.status_code in (200, 404) and PASTED not in r.text, r.text
+        missing = httpx.get(f"{served.url}/{PASTED}/x")
+        assert missing.json() == {
+            "error": "NotFoundError",
+            "message": "no route /<redacted>/x; see /openapi.json",
+            "details": {},
+        }
+    finally:
+        served.stop()
+        hub.storage.close()
+    log = served.log.read_text()
+    assert PASTED not in log and PASTED[:24] not in log, log
+    for line in ('"GET /?token=<redacted> HTTP/1.1" 200', '"GET /<redacted>/x HTTP/1.1" 404'):
+        assert line in log, log  # still the access log, with the request and its status
+
+
+async def test_latest_of_two_versions_of_equal_precedence_is_one_whatever_their_order(
+    hub: Hub, tmp_path: Path
+) -> None:
+    """``1.0.0-01`` and ``1.0.0-1`` (the frozen pattern allows both; SemVer ranks them equal):
+    ``latest``, search and the pages give one answer whichever was stored first."""
+    payload = safetensors(b"\x07" * 8)
+    source = tmp_path / "p.safetensors"
+    source.write_bytes(payload)
+    for order in (("1.0.0-01", "1.0.0-1"), ("1.0.0-1", "1.0.0-01")):
+        name = unique("tie")
+        for version in order:
+            document = {**manifest("acme", name, version, payload), "created_at": "x"}
+            row = StoredAdapter("acme", name, version, sha256(payload), len(payload), document, "x")
+            hub.storage.publish(row, source)
+        async with hub.client() as c:
+            r = await c.get(f"/v1/adapters/acme/{name}/latest")
+            assert r.status_code == 200 and r.json()["version"] == "1.0.0-1", r.text
+            found = (await c.get("/v1/search", params={"q": name})).json()["results"]
+            assert found[0]["version"] == "1.0.0-1"
+            for page in ("/", f"/a/acme/{name}"):
+                r = await c.get(page)
+                assert r.status_code == 200 and name in r.text, page

@@ -272,3 +272,37 @@ async def test_browsers_get_pages_not_json(
             assert 'href="http://hub.test/v1/adapters/acme/open/1.0.0/payload"' in page.text
     finally:
         public.storage.close()
+
+
+async def test_pages_show_control_characters_and_bidi_overrides_escaped(hub: Hub) -> None:
+    """Found by a tester: a description ``"evil\u202edesc\u001b[31mred"`` was put in the page
+    raw, so the browser showed it reversed. The pages show such characters as visible escapes,
+    as the command line does (test_cli.py::test_text_output_escapes_control_characters_from_the_hub);
+    a tag's link still finds the tag itself."""
+    from tests.hub.helpers import manifest, multipart_headers, push_body, safetensors
+
+    payload = safetensors(b"\x43" * 16)
+    doc = manifest(
+        "acme",
+        "bidi",
+        "1.0.0",
+        payload,
+        description="evil\u202edesc\u001b[31mred",
+        tags=["a\u202eb"],
+        license="MIT\u2066x",
+        card="# Use\n\nrun \u202egnp.exe\u202c now\x9b\n",
+        base_model_compatibility=["org/m\u2028x"],
+    )
+    async with hub.client() as c:
+        r = await c.post(
+            "/v1/adapters", content=push_body(doc, payload), headers=multipart_headers(hub.token)
+        )
+        assert r.status_code == 201, r.text
+        pages = [(await c.get(path)).text for path in ("/", "/?q=evil", "/a/acme/bidi")]
+    for html in pages:
+        assert not any(c in html for c in "\u202e\u202c\u2066\u2028\x1b\x9b"), html
+        assert "evil\\u202edesc\\x1b[31mred" in html
+        assert 'href="/?tag=a%E2%80%AEb">a\\u202eb</a>' in html
+    adapter = pages[2]
+    assert "run \\u202egnp.exe\\u202c now\\x9b" in adapter  # the card
+    assert "MIT\\u2066x" in adapter and "org/m\\u2028x" in adapter

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from provcat.cli.main import main
 from provcat.hub import RegistryClient
-from provcat.hub.errors import AdapterNotFoundError
+from provcat.hub.errors import AdapterNotFoundError, MethodNotAllowedError
 from provcat.hub.static_export import export_static
 from tests.hub.conftest import Hub, Live
 from tests.hub.helpers import safetensors
@@ -97,3 +97,41 @@ def test_export_refuses_a_non_empty_target(hub: Hub, tmp_path: Path) -> None:
         assert code == "LocalFileError", said
         assert f"Directory not empty: {target}; " in said and "new or empty directory" in said
     assert (target / "keep").read_text() == "x"
+
+
+def test_a_mirror_says_no_such_adapter_and_that_it_is_read_only(
+    live: Live, tmp_path: Path, site_server: tuple[Path, str]
+) -> None:
+    """A static mirror has no error bodies: a file it lacks is its "no such adapter" (unlike any
+    other server's bare 404, test_client.py::test_a_404_without_an_error_body_is_not_a_hub), and
+    a push or delete it refuses (501 from a plain static server) says it is read-only."""
+    site, url = site_server
+    payload = tmp_path / "p.safetensors"
+    payload.write_bytes(safetensors(b"m"))
+    about = {"namespace": "acme", "name": "here", "version": "1.0.0"}
+    with RegistryClient(live.url, live.hub.token, store=tmp_path / "unused") as client:
+        client.push(payload, about)
+    export_static(live.hub.storage, site)
+    with RegistryClient(url, live.hub.token, store=tmp_path / "store") as mirror:
+        for ref in ("hub://acme/gone:1.0.0", "hub://acme/here:2.0.0", "hub://acme/gone:latest"):
+            with pytest.raises(AdapterNotFoundError) as err:
+                mirror.pull(ref)
+            assert str(err.value) == f"no adapter {ref} on the static mirror at {url}"
+        for write in (
+            lambda: mirror.push(payload, about),
+            lambda: mirror.delete("hub://acme/here:1.0.0"),
+        ):
+            with pytest.raises(MethodNotAllowedError) as refused:
+                write()
+            message = str(refused.value)
+            assert f"{url} is a read-only static mirror" in message, message
+            assert "push to, or delete on, the live hub" in message
+            assert refused.value.details == {"reason": "static_mirror", "status": 501}
+    store = tmp_path / "store"
+    assert not store.exists() or list(store.iterdir()) == []  # nothing was stored
+    args = ["hub", "push", str(payload), "hub://acme/here:1.0.0", "--hub", url]
+    result = CliRunner().invoke(main, args, env={"PROVCAT_HUB_TOKEN": live.hub.token})
+    assert result.exit_code == 1, result.stderr
+    assert result.stderr.startswith("provcat hub: MethodNotAllowedError: ") and (
+        "read-only static mirror" in result.stderr
+    )

@@ -67,6 +67,16 @@ def test_adapter_id_and_latest_precedence() -> None:
     assert resolve_latest([]) is None
 
 
+def test_versions_of_equal_precedence_have_one_order() -> None:
+    """Found by a tester: the frozen pattern allows ``1.0.0-01`` beside ``1.0.0-1``, two versions
+    of the same SemVer precedence, and which was ``latest`` depended on row order. Their text
+    orders them now; ``01.0.0`` is ``1.0.0``, as ``v1.0.0`` is."""
+    odd, plain = parse_version("1.0.0-01"), parse_version("1.0.0-1")
+    assert odd != plain and odd < plain
+    assert resolve_latest([odd, plain]) == resolve_latest([plain, odd]) == plain
+    assert parse_version("01.0.0") == parse_version("1.0.0") == parse_version("v1.0.0")
+
+
 def test_error_classes_by_name_and_status() -> None:
     assert error_class(409, "IncompatibleBaseModelError").status == 409
     assert error_class(418).wire_name == "HubError"

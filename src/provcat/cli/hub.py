@@ -51,6 +51,12 @@ class FiniteFloat(click.FloatRange):
         return converted
 
 
+def _shown(path: Path) -> str:
+    """A local path as the output shows it: a key or hub token pasted into it as ``<redacted>``,
+    in text and in JSON, as the tool commands show theirs."""
+    return secret_shapes_hidden(str(path))
+
+
 def _ref(ref: str, *, concrete: str | None = None) -> HubRef:
     """REF parsed, or a usage error (exit 2); ``concrete`` names a command that needs a version."""
     try:
@@ -229,7 +235,7 @@ def serve(
             f"{settings.database_kind}, blobs: {settings.blobs_kind})",
             err=True,
         )
-        click.echo(f"provcat hub: data in {settings.data_dir}", err=True)
+        click.echo(f"provcat hub: data in {_shown(settings.data_dir)}", err=True)
 
     try:
         run(settings, host, port, workers, log_level, opened)
@@ -315,10 +321,11 @@ def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str
             path = client.local_path(manifest)
     except HubError as error:
         fail(error)
+    shown = _shown(path)
     emit(
         fmt,
-        {"adapter_id": manifest.canonical_id, "path": str(path), "manifest": manifest.to_dict()},
-        f"pulled {manifest.canonical_id} (sha256 {manifest.checksum_sha256} verified)\n  {path}",
+        {"adapter_id": manifest.canonical_id, "path": shown, "manifest": manifest.to_dict()},
+        f"pulled {manifest.canonical_id} (sha256 {manifest.checksum_sha256} verified)\n  {shown}",
     )
 
 
@@ -420,18 +427,19 @@ def sample(path: Path, rank: int, force: bool, fmt: str) -> None:
         made = write_sample(path, rank, overwrite=force)
     except FileExistsError:
         raise click.UsageError(f"{path} exists; give another PATH or --force") from None
+    shown = _shown(made.path)
     emit(
         fmt,
         {
-            "path": str(made.path),
+            "path": shown,
             "sha256": made.sha256,
             "size_bytes": made.size_bytes,
             "rank": made.rank,
             "target_modules": list(made.target_modules),
         },
-        f"wrote {made.path} ({made.size_bytes} bytes, LoRA rank {made.rank} on q_proj, "
+        f"wrote {shown} ({made.size_bytes} bytes, LoRA rank {made.rank} on q_proj, "
         f"sha256 {made.sha256})\n"
-        f"  next: provcat hub push {made.path} hub://NAMESPACE/NAME:0.1.0",
+        f"  next: provcat hub push {shown} hub://NAMESPACE/NAME:0.1.0",
     )
 
 
@@ -481,12 +489,12 @@ def export_static_cmd(
     emit(
         fmt,
         {
-            "out": str(summary.out),
+            "out": _shown(summary.out),
             "adapters": summary.adapters,
             "versions": summary.versions,
             "payload_bytes": summary.payload_bytes,
         },
         f"exported {counted(summary.adapters, 'adapter')} "
         f"({counted(summary.versions, 'version')}, {summary.payload_bytes} payload bytes) "
-        f"to {summary.out}",
+        f"to {_shown(summary.out)}",
     )

@@ -23,6 +23,7 @@ from typing import Any, BinaryIO
 
 import httpx
 
+from provcat.hub import bodyless
 from provcat.hub.card import check_card
 from provcat.hub.errors import (
     ChecksumMismatchError,
@@ -42,6 +43,7 @@ from provcat.hub.text import check_document
 from provcat.hub.tokens import token_problem
 from provcat.hub.urls import check_base_url
 from provcat.hub.writeback import EarlyWriteback
+from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden
 
 __all__ = ["Published", "RegistryClient"]
 
@@ -99,7 +101,9 @@ class RegistryClient:
 
     def __repr__(self) -> str:
         token = "<set>" if self._token else "None"
-        return f"RegistryClient({self.base_url!r}, token={token}, store={self.store!r})"
+        # a token pasted into the URL (or the store's path) is not shown either
+        shown = f"RegistryClient({self.base_url!r}, token={token}, store={self.store!r})"
+        return secret_shapes_hidden(shown)
 
     def close(self) -> None:
         self._http.close()
@@ -141,7 +145,7 @@ class RegistryClient:
         """The manifest of a version (``latest`` resolved by the hub)."""
         ref = _ref(ref)
         params = [("base_model", base_model)] if base_model else None
-        data = self._json("GET", ref.path(), params=params)
+        data = self._json("GET", ref.path(), params=params, ref=ref)
         manifest = read_manifest(data, ref)
         if (manifest.namespace, manifest.name) != (ref.namespace, ref.name) or (
             not ref.is_latest and manifest.version != ref.version
@@ -169,7 +173,7 @@ class RegistryClient:
             return manifest
         with self.store.staging() as staging:
             target = staging / PAYLOAD_FILE
-            actual, header_digests = self._download(manifest.ref.path() + "/payload", target)
+            actual, header_digests = self._download(manifest.ref, target)
             expected = manifest.checksum_sha256
             for where, value in [("manifest", expected), *header_digests]:
                 if value != actual:
@@ -248,7 +252,8 @@ class RegistryClient:
 
         AdapterNotFoundError when the hub says the version never existed (``details.deleted``
         false: a mistyped ref, which should not pass for success); a hub that does not say
-        is taken to mean "already gone"."""
+        is taken to mean "already gone". A 404 without the protocol's error body is no hub's
+        (``bodyless``)."""
         ref = _ref(ref)
         if ref.is_latest:
             raise ValidationError("delete needs a concrete version, not latest")
@@ -257,11 +262,13 @@ class RegistryClient:
             body = _body(response)
             details = body.get("details") if isinstance(body, dict) else None
             never = isinstance(details, dict) and details.get("deleted") is False
-            if not never and (
-                not isinstance(body, dict) or body.get("error") == "AdapterNotFoundError"
+            if (
+                not never
+                and bodyless.protocol_error(body)
+                and body["error"] == "AdapterNotFoundError"
             ):
                 return False
-        self._raise(response)
+        self._raise(response, ref)
         return True
 
     # -- transport -----------------------------------------------------------------------------
@@ -299,16 +306,18 @@ class RegistryClient:
         self.store.remove(adapter_id)
         return None
 
-    def _download(self, path: str, target: Path) -> tuple[str, list[tuple[str, str]]]:
-        """Stream ``path`` into ``target``: the SHA-256 of the bytes and the announced digests.
+    def _download(self, ref: HubRef, target: Path) -> tuple[str, list[tuple[str, str]]]:
+        """Stream ``ref``'s payload into ``target``: the SHA-256 of the bytes and the announced
+        digests.
 
         The calling thread receives; hashing and writing run in a worker thread, one batch behind
         (at most two batches of about ``CHUNK`` bytes in memory), so the two overlap.
         """
         # the bytes as stored: a compressed transfer would hash (and be stored) as the wrong bytes
+        path = ref.path() + "/payload"
         response = self._send("GET", path, stream=True, headers={"Accept-Encoding": "identity"})
         try:
-            self._raise(response)
+            self._raise(response, ref)
             digests = _header_digests(response.headers)
             total = int(response.headers.get("content-length") or 0) or None
             encoded = response.headers.get("content-encoding", "identity").lower() != "identity"
@@ -381,9 +390,9 @@ class RegistryClient:
             headers["Authorization"] = f"Bearer {self._token}"
         return headers
 
-    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+    def _json(self, method: str, path: str, ref: HubRef | None = None, **kwargs: Any) -> Any:
         response = self._send(method, path, **kwargs)
-        self._raise(response)
+        self._raise(response, ref)
         try:
             return json.loads(response.content)
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -391,21 +400,38 @@ class RegistryClient:
                 f"the hub at {self.base_url} did not answer JSON for {path}"
             ) from None
 
-    def _raise(self, response: httpx.Response) -> None:
+    def _raise(self, response: httpx.Response, ref: HubRef | None = None) -> None:
+        """The error an answer of 400 or more means; ``ref``: the adapter it was about."""
         if response.status_code < 400:
             return
         if not response.is_stream_consumed:
             response.read()
         body = _body(response)
+        # the address that answered (the base URL's path in it once), without query or password
+        url = str(response.url.copy_with(query=None, userinfo=b""))
+        if not bodyless.protocol_error(body):
+            status, method = response.status_code, response.request.method
+            error = bodyless.explain(status, method, url, self.base_url, ref, self._is_mirror)
+            if error is not None:
+                raise error
         name = body.get("error") if isinstance(body, dict) else None
         message = body.get("message") if isinstance(body, dict) else None
         details = body.get("details") if isinstance(body, dict) else None
         if not isinstance(message, str):
-            message = f"HTTP {response.status_code} from {self.base_url}{response.url.path}"
+            message = f"HTTP {response.status_code} from {url}"
         if self._token:
             message = message.replace(self._token, "<redacted>")
+        message = HUB_TOKEN_SHAPE.sub("<redacted>", message)  # before a cut could split one
         cls = error_class(response.status_code, name)
         raise cls(message[:500], details if isinstance(details, dict) else None)
+
+    def _is_mirror(self) -> bool:
+        """Whether this base URL serves a static mirror (its health file says so)."""
+        try:
+            response = self._send("GET", "/v1/health")
+        except HubError:
+            return False
+        return response.status_code == 200 and bodyless.is_mirror(_body(response))
 
 
 class _Sink:

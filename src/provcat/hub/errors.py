@@ -1,12 +1,15 @@
 """The registry protocol's errors (protocol §4 plus the frozen decisions), one class per wire name.
 
 Every error carries its HTTP status and its wire name, and renders as the protocol's body
-``{"error": ..., "message": ..., "details": {...}}``. Messages never carry tokens.
+``{"error": ..., "message": ..., "details": {...}}``. Messages never carry tokens: anything
+shaped like a hub token (one pasted into a URL, a path or a reference) becomes ``<redacted>``.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
+
+from provcat.redact import HUB_TOKEN_SHAPE
 
 __all__ = [
     "AdapterExistsError",
@@ -16,6 +19,7 @@ __all__ = [
     "ChecksumMismatchError",
     "HubError",
     "IncompatibleBaseModelError",
+    "InsufficientStorageError",
     "InternalServerError",
     "MethodNotAllowedError",
     "NotFoundError",
@@ -36,6 +40,7 @@ class HubError(Exception):
     wire_name: ClassVar[str] = "HubError"
 
     def __init__(self, message: str, details: dict[str, Any] | None = None) -> None:
+        message = HUB_TOKEN_SHAPE.sub("<redacted>", message)
         super().__init__(message)
         self.message = message
         self.details: dict[str, Any] = dict(details or {})
@@ -154,6 +159,14 @@ class RegistryUnavailableError(HubError):
     wire_name = "RegistryUnavailableError"
 
 
+class InsufficientStorageError(HubError):
+    """The hub's storage is full (no space left on its disk, or its quota used up): nothing was
+    stored, and only the hub's operator can make room."""
+
+    status = 507
+    wire_name = "InsufficientStorageError"
+
+
 _BY_NAME: dict[str, type[HubError]] = {
     cls.wire_name: cls
     for cls in (
@@ -163,6 +176,7 @@ _BY_NAME: dict[str, type[HubError]] = {
         AuthorizationError,
         ChecksumMismatchError,
         IncompatibleBaseModelError,
+        InsufficientStorageError,
         InternalServerError,
         MethodNotAllowedError,
         NotFoundError,
@@ -187,6 +201,7 @@ _BY_STATUS: dict[int, type[HubError]] = {
     431: RequestHeadersTooLargeError,
     502: ChecksumMismatchError,
     503: RegistryUnavailableError,
+    507: InsufficientStorageError,
 }
 
 

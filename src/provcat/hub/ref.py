@@ -1,7 +1,10 @@
 """Names, versions and ``hub://`` references (protocol §2 and the frozen decisions).
 
 ``namespace`` and ``name`` are lower-kebab slugs of at most 64 characters; a version is
-``v?MAJOR.MINOR.PATCH(-PRE)?`` with no build metadata, and ``1.2.0`` equals ``v1.2.0``.
+``v?MAJOR.MINOR.PATCH(-PRE)?`` with no build metadata, and ``1.2.0`` equals ``v1.2.0``. The
+frozen pattern allows leading zeros: ``01.0.0`` is ``1.0.0``, while ``1.0.0-01`` is a version
+apart from ``1.0.0-1`` of the same precedence, ordered by its text so that ``latest`` never
+depends on the order rows come in.
 """
 
 from __future__ import annotations
@@ -53,12 +56,13 @@ class Version:
         core = f"{self.major}.{self.minor}.{self.patch}"
         return f"{core}-{self.prerelease}" if self.prerelease else core
 
-    def _key(self) -> tuple[int, int, int, int, tuple[int, int | str]]:
+    def _key(self) -> tuple[int, int, int, int, tuple[int, int | str, str]]:
         pre = self.prerelease
         if pre is None:
-            return (self.major, self.minor, self.patch, 1, (0, 0))
-        # SemVer: numeric identifiers compare numerically and sort before alphanumeric ones
-        ident: tuple[int, int | str] = (0, int(pre)) if pre.isdigit() else (1, pre)
+            return (self.major, self.minor, self.patch, 1, (0, 0, ""))
+        # SemVer: numeric identifiers compare numerically and sort before alphanumeric ones;
+        # the text last, so a stored 1.0.0-01 and 1.0.0-1 still have one order
+        ident: tuple[int, int | str, str] = (0, int(pre), pre) if pre.isdigit() else (1, pre, "")
         return (self.major, self.minor, self.patch, 0, ident)
 
     def __lt__(self, other: object) -> bool:

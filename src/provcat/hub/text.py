@@ -84,13 +84,15 @@ def _escaped(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def printable(value: str) -> str:
+def printable(value: str, keep: str = "") -> str:
     """``value`` for a terminal: each control character (``\\r``, ``\\n``, ESC, C1, ...) and
     each line separator or bidi override shown as a visible escape, so text from a hub can
     neither move the cursor, overwrite a line nor forge one. For text output only: JSON output
-    keeps the values as they are."""
+    keeps the values as they are. The characters in ``keep`` stay as they are (a web page keeps
+    ``\\t``, ``\\n`` and ``\\r``, which HTML shows as white space)."""
     if value.isprintable() and not _INVISIBLE.intersection(value):
         return value  # the common case, without building a new string
     return "".join(
-        _escaped(c) if c in _INVISIBLE or unicodedata.category(c) == "Cc" else c for c in value
+        _escaped(c) if c not in keep and (c in _INVISIBLE or unicodedata.category(c) == "Cc") else c
+        for c in value
     )

@@ -443,6 +443,7 @@ def _install_error_handlers(app: FastAPI) -> None:
                 # a person's address (a browser asks for HTML): a page, not the API's JSON
                 response: Response = page(request)
                 return response
+            # a token pasted into the path is not echoed: HubError hides token shapes
             error = NotFoundError(f"no route {path}; see /openapi.json")
         elif exc.status_code == 405:
             error = MethodNotAllowedError(f"{request.method} is not allowed here")

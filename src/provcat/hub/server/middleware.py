@@ -12,6 +12,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from provcat.hub.errors import HubError, InternalServerError, ValidationError
 from provcat.hub.server.responses import error_response
+from provcat.redact import HUB_TOKEN_SHAPE
 
 __all__ = ["CatchAll", "HeaderGuard", "PathGuard", "host_name"]
 
@@ -107,7 +108,7 @@ class CatchAll:
             log.warning(
                 "client disconnected during %s %r; the request was dropped",
                 scope.get("method", "?"),
-                scope.get("path", "?"),
+                HUB_TOKEN_SHAPE.sub("<redacted>", str(scope.get("path", "?"))),
             )
             return
         except Exception as exc:

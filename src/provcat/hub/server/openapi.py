@@ -25,6 +25,7 @@ _ERROR_TEXT = {
     413: "PayloadTooLargeError: the upload exceeds the server's cap.",
     416: "RangeNotSatisfiableError: the range starts past the end.",
     503: "RegistryUnavailableError: storage unreachable.",
+    507: "InsufficientStorageError: the hub's storage is full; nothing was stored.",
 }
 _JSON = "application/json"
 _NOT_MODIFIED = {
@@ -87,9 +88,9 @@ _RESPONSES: dict[str, dict[int, dict[str, Any]]] = {
         200: _ok("The identical version was already published: the stored manifest.", "Manifest"),
         201: _ok("Published: the canonical manifest.", "Manifest") | {"headers": _LOCATION},
     }
-    | {s: _error(s) for s in (400, 401, 403, 409, 413, 503)},
+    | {s: _error(s) for s in (400, 401, 403, 409, 413, 503, 507)},
     "delete": {204: {"description": "Deleted."}}
-    | {s: _error(s) for s in (400, 401, 403, 404, 503)},
+    | {s: _error(s) for s in (400, 401, 403, 404, 503, 507)},
 }
 
 

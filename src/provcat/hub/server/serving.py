@@ -7,12 +7,15 @@ the shared address, so new connections are spread evenly (``listeners``). Start-
 runs once, in the parent, before any worker starts; it removes only what dead processes left, so
 a worker that restarts, or another server on the same database and bucket, never loses an upload
 in flight. Forwarded headers are never
-trusted: URLs come from the configured public URL.
+trusted: URLs come from the configured public URL. The access log never shows a hub token: one
+pasted into a URL's path or query is logged as ``<redacted>`` (``HideTokens``).
 """
 
 from __future__ import annotations
 
+import copy
 import errno
+import logging
 import os
 import socket
 from collections.abc import Callable
@@ -25,10 +28,34 @@ from provcat.hub.server.app import create_app
 from provcat.hub.server.listeners import REUSE_PORT, bind, reserve
 from provcat.hub.server.transport import HubHttpProtocol
 from provcat.hub.settings import HubSettings
+from provcat.redact import HUB_TOKEN_SHAPE
 
-__all__ = ["SETTINGS_ENV", "run", "worker_app"]
+__all__ = ["SETTINGS_ENV", "HideTokens", "run", "worker_app"]
 
 SETTINGS_ENV = "PROVCAT_HUB_SERVE_SETTINGS"
+
+
+class HideTokens(logging.Filter):
+    """On uvicorn's access logger: a hub token in a request line (``GET /?token=pch_...``, or
+    pasted into the path) is logged as ``<redacted>``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):  # (client, method, path and query, version, status)
+            record.args = tuple(
+                HUB_TOKEN_SHAPE.sub("<redacted>", a) if isinstance(a, str) else a
+                for a in record.args
+            )
+        return True
+
+
+def _log_config() -> dict[str, Any]:
+    """uvicorn's own logging configuration, with ``HideTokens`` on its access logger."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config.setdefault("filters", {})["hide_tokens"] = {"()": HideTokens}
+    config["loggers"]["uvicorn.access"]["filters"] = ["hide_tokens"]
+    return config
 
 
 def uvicorn_options(log_level: str) -> dict[str, Any]:
@@ -38,6 +65,7 @@ def uvicorn_options(log_level: str) -> dict[str, Any]:
         "proxy_headers": False,  # X-Forwarded-* never changes scheme, host or client
         "server_header": False,
         "log_level": log_level,
+        "log_config": _log_config(),
         "timeout_graceful_shutdown": 5,
         # NO_COLOR set and not empty (https://no-color.org): no colour even on a terminal;
         # otherwise uvicorn's own choice (colour on a terminal only)

@@ -13,7 +13,8 @@ part is capped at 1 MiB and must come first: it is checked (schema, token scope,
 the moment it ends, in the worker, before the payload part may open a temp file, so a refused
 push never has a payload byte written or hashed. When the blob store fsyncs the temp file
 before publishing it, its bytes start going to the disk while the rest arrives (``writeback``).
-On any failure, the worker is waited for and the temp file removed.
+On any failure, the worker is waited for and the temp file removed; a full disk (``ENOSPC``,
+``EDQUOT``) is then ``507 InsufficientStorageError``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from starlette.requests import Request
 
 from provcat.hub.card import CARD_MAX_CHARS
 from provcat.hub.errors import PayloadTooLargeError, ValidationError
+from provcat.hub.storage.full import full_storage_error, storage_full
 from provcat.hub.writeback import EarlyWriteback
 
 __all__ = ["MANIFEST_MAX_BYTES", "Upload", "receive_upload"]
@@ -325,6 +327,11 @@ async def receive_upload(
     except MultipartParseError:
         state.discard()
         raise ValidationError("malformed multipart body") from None
+    except OSError as exc:
+        state.discard()
+        if storage_full(exc):
+            raise full_storage_error(exc, "writing an upload") from None
+        raise
     except BaseException:
         state.discard()
         raise

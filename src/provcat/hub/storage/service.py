@@ -22,6 +22,7 @@ from provcat.hub.searching import DEFAULT_LIMIT
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage.blobs import BlobReader, BlobStore, FileBlobStore
 from provcat.hub.storage.dbfailure import database_failure
+from provcat.hub.storage.full import full_storage_error, storage_full
 from provcat.hub.storage.metadata import MetadataStore
 from provcat.hub.storage.records import StoredAdapter, now_rfc3339
 from provcat.hub.storage.sql import SqlMetadata, same_or_conflict
@@ -45,7 +46,8 @@ def _unavailable_errors() -> tuple[type[BaseException], ...]:
 
 
 def guarded(fn: Callable[P, T]) -> Callable[P, T]:
-    """Turn storage connectivity failures into RegistryUnavailableError (no SQL, URL or path)."""
+    """Turn storage connectivity failures into RegistryUnavailableError, and a full disk into
+    InsufficientStorageError (no SQL, URL or path)."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
@@ -54,6 +56,8 @@ def guarded(fn: Callable[P, T]) -> Callable[P, T]:
         except HubError:
             raise
         except _unavailable_errors() as exc:
+            if storage_full(exc):
+                raise full_storage_error(exc, fn.__name__) from exc
             log.warning("storage failure in %s: %s", fn.__name__, type(exc).__name__)
             raise RegistryUnavailableError(
                 "the hub's storage is unavailable; try again later"

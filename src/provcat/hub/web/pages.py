@@ -6,9 +6,12 @@ A storage outage is a 503 page ("try again") that leaves the sign-in cookie alon
 could not be checked is not an invalid one.
 
 Every value reaches the HTML through jinja2's autoescaping, after :func:`storable` (a stored
-manifest holding text UTF-8 cannot encode still renders). Pages send a strict
-Content-Security-Policy (scripts and styles from this origin only), and URLs in them come from
-the hub's trusted base URL, never from a request header.
+manifest holding text UTF-8 cannot encode still renders) and :func:`printable` (control
+characters, line separators and bidi overrides shown as visible escapes, as the command line
+shows them; tabs and line breaks stay: HTML shows them as white space), the card's text too; a
+URL keeps the value itself. Pages send a strict Content-Security-Policy (scripts and styles from
+this origin only), and URLs in them come from the hub's trusted base URL, never from a request
+header.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from provcat.hub.server.auth import verify_token
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import Storage, StoredAdapter
 from provcat.hub.storage.searchquery import SORTS
-from provcat.hub.text import bad_text, storable
+from provcat.hub.text import bad_text, printable, storable
 from provcat.hub.tokens import TokenRecord
 from provcat.hub.web.cardhtml import render_card
 from provcat.hub.web.licenses import read_license
@@ -70,10 +73,14 @@ _STATIC = {
 Reads = Callable[..., Awaitable[Any]]
 
 
+def _shown(text: str) -> str:
+    return printable(storable(text), "\t\n\r")  # HTML shows these three as white space
+
+
 def _text(value: Any) -> Any:
-    if isinstance(value, Markup):  # HTML this module made safe (a rendered card)
+    if isinstance(value, Markup) or not isinstance(value, str):  # Markup: a rendered card
         return value
-    return storable(value) if isinstance(value, str) else value
+    return _shown(value)
 
 
 def _environment() -> Any:
@@ -88,7 +95,8 @@ def _environment() -> Any:
     )
     env.globals.update(size=_size, adapter_url=_adapter_url)
     quote = env.filters["urlencode"]
-    env.filters["urlencode"] = lambda value: quote(_text(value))  # the same text rules in URLs
+    # a URL holds the value itself (a link finds what it names), storable as on the page
+    env.filters["urlencode"] = lambda v: quote(storable(v) if isinstance(v, str) else v)
     return env
 
 
@@ -129,7 +137,7 @@ def _manifest_view(row: StoredAdapter) -> dict[str, Any]:
     extra = {k: v for k, v in m.items() if k not in _KNOWN}
     card, license_text = m.get("card"), m.get("license")
     return {
-        "card": render_card(storable(card)) if isinstance(card, str) and card.strip() else None,
+        "card": render_card(_shown(card)) if isinstance(card, str) and card.strip() else None,
         "license": read_license(storable(license_text))
         if isinstance(license_text, str) and license_text.strip()
         else None,
