@@ -128,7 +128,7 @@ def test_the_site_refuses_an_out_folder_holding_a_named_pipe(
     source = workspace.out / "provcat_catalog" / "catalog.json"
     code, payload = _generator("site", "--from", str(source), "--out", str(site))
     assert (code, payload["error"]) == (2, "UnsafeOutput")
-    assert "did not write (index.html)" in payload["message"]
+    assert f"did not write: {site}/index.html." in payload["message"]
     assert [p.name for p in site.iterdir()] == ["index.html"] and (site / "index.html").is_fifo()
 
 
