@@ -221,6 +221,15 @@ def test_an_object_carrying_usage_is_read_through_it() -> None:
             "no field 'output_tokens' .*it already has 'completion_tokens'.*drop 'output_tokens'",
         ),
         (
+            {
+                "prompt_tokens": 10,
+                "completion_tokens": 5,
+                "prompt_tokens_details": {"cached_tokens": 2},
+                "cache_read_input_tokens": 2,
+            },
+            "it already has 'prompt_tokens_details.cached_tokens'.*drop 'cache_read_input_tokens'",
+        ),
+        (
             {"input_tokens": 10, "completion_tokens": 5},
             "no field 'input_tokens' .*did you mean 'prompt_tokens'",
         ),

@@ -105,6 +105,8 @@ def test_a_model_that_repeats_the_provider_warns_and_names_the_model() -> None:
         m = iModel(provider="OpenAI", model="openai/gpt-6.1-terra", api_key="k" * 8)
     assert m.request_defaults == {"model": "openai/gpt-6.1-terra"}  # sent as written
     assert caught[0].filename == __file__
+    with pytest.warns(UserWarning, match="write model='gpt-6.1-terra-high'"):  # then its effort
+        iModel(provider="openai", model="openai/gpt-6.1-terra-high", api_key="k" * 8)
     with warnings.catch_warnings():  # a vendor id that holds a slash is no such mistake
         warnings.simplefilter("error")
         iModel(provider="groq", model="openai/gpt-oss-120b", api_key="k" * 8)

@@ -203,7 +203,8 @@ def _warn_if_spec(provider: str, model: str) -> None:
     if lookup_model(provider, model) is not None:
         return
     head, slash, rest = model.partition("/")
-    if slash and canonical_provider_key(head) == provider and lookup_model(provider, rest):
+    named = split_effort_suffix(rest) or (rest, "")  # the model, with an effort or without
+    if slash and canonical_provider_key(head) == provider and lookup_model(provider, named[0]):
         warnings.warn(
             secret_shapes_hidden(
                 f"iModel sends model {model!r} as written, and {provider} lists no such model: "

@@ -28,12 +28,23 @@ def _meaning(key: str) -> str | None:
     return None
 
 
-def _unknown(key: str, shape: Shape, keys: frozenset[str]) -> ValueError:
+def _holds(mapping: Mapping[str, Any], name: str) -> bool:
+    """Whether ``mapping`` holds the (dotted: ``prompt_tokens_details.cached_tokens``) ``name``."""
+    head, _, rest = name.partition(".")
+    if head not in mapping:
+        return False
+    inner = mapping[head]
+    return not rest or (isinstance(inner, Mapping) and _holds(inner, rest))
+
+
+def _unknown(
+    key: str, shape: Shape, keys: frozenset[str], mapping: Mapping[str, Any]
+) -> ValueError:
     """The error for ``key`` in a usage read as ``shape``: the same count's name in that shape
     when ``key`` is another shape's name for it, else the closest spelling."""
     meaning = _meaning(key)
     own = shape.names.get(meaning) if meaning else None
-    if own is not None and own in keys:  # two vendors' names for one count in one record
+    if own is not None and _holds(mapping, own):  # two vendors' names for one count in one record
         hint = f"; it already has '{own}', the {shape.name} name for {meaning}: drop '{key}'"
     elif own is not None:
         hint = f"; did you mean '{own}' (the {shape.name} name for {meaning})?"
@@ -99,7 +110,7 @@ def to_usage(value: Any) -> TokenUsage:
     shape = shape_of(mapping)
     for key in sorted(keys):
         if key not in shape.fields:
-            raise _unknown(key, shape, keys)
+            raise _unknown(key, shape, keys, mapping)
     _check_counts(mapping, "")
     return shape.read(mapping)
 
