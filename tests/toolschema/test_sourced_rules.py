@@ -417,6 +417,33 @@ def test_openai_writes_out_a_root_reference_as_openai_python_does(target: str) -
     assert not compile_tool(_tool(looping), target, allow_lossy=True).ok
 
 
+@pytest.mark.parametrize("target", ["openai", "openai-chat"])
+def test_openai_merges_a_root_all_of_one_reference_as_openai_python_does(target: str) -> None:
+    # openai-python merges an `allOf` of one subschema into its holder, then writes the `$ref`
+    # out: `{"allOf": [{"$ref": "#/$defs/Node"}], "$defs": ...}` has an object at the root
+    from openai.lib._pydantic import _ensure_strict_json_schema
+
+    node = {
+        "type": "object",
+        "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+        "required": ["kids"],
+        "additionalProperties": False,
+    }
+    schema = {"allOf": [{"$ref": "#/$defs/Node"}], "$defs": {"Node": node}}
+    sdk = _ensure_strict_json_schema(json.loads(json.dumps(schema)), path=(), root=schema)
+    result = compile_tool(_tool(schema), target)
+    assert result.ok and result.output is not None
+    params = (
+        result.output["parameters"]
+        if target == "openai"
+        else result.output["function"]["parameters"]
+    )
+    assert "allOf" not in params and "$ref" not in params
+    assert {k: v for k, v in params.items() if k != "$defs"} == {
+        k: v for k, v in sdk.items() if k != "$defs"
+    }
+
+
 def test_openai_a_sibling_that_replaces_a_referenced_constraint_is_lossy() -> None:
     schema = {
         "type": "object",

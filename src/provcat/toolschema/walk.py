@@ -14,7 +14,6 @@ from provcat.toolschema.families import keywords, objects, refs, types, unions
 from provcat.toolschema.rules import COPY, DROP, SPECIAL, UNKNOWN
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import clone
-from provcat.toolschema.vocabulary import ANNOTATION_KEYWORDS
 
 ROOT = "inputSchema"  # the path the walk starts from; the root's type is the root rules' concern
 
@@ -135,17 +134,13 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
 
 
 def _merged_all_of(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]:
-    """``s`` with an ``allOf`` of one subschema merged into it, where the two share no keyword
-    but annotations (the holder's win: a property's description over its type's), so the same
-    values are accepted; otherwise ``s`` as it is."""
-    branches = s["allOf"]
-    if not (isinstance(branches, list) and len(branches) == 1 and isinstance(branches[0], dict)):
-        return s
-    rest = {k: v for k, v in s.items() if k != "allOf"}
-    if not (rest.keys() & branches[0].keys()) <= ANNOTATION_KEYWORDS:
+    """``s`` with its ``allOf`` of one subschema merged in (:func:`unions.single_all_of`), or
+    ``s`` as it is."""
+    merged = unions.single_all_of(s)
+    if merged is None:
         return s
     run.step("merge-single-all-of", path + ".allOf")
-    return {**branches[0], **rest}
+    return merged
 
 
 def verbatim(run: Run) -> dict[str, Any]:

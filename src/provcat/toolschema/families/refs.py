@@ -13,6 +13,7 @@ from provcat.toolschema.core import (
     join_path,
     walk_schema,
 )
+from provcat.toolschema.families.unions import single_all_of
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.run_state import INLINE_BUDGET, Run
 from provcat.toolschema.survey import every_subschema
@@ -163,6 +164,8 @@ def written_root(run: Run) -> dict[str, Any]:
     refers to itself) becomes the object it points at, as openai-python's
     ``to_strict_json_schema`` does; the root rules judge that object."""
     root = run.root
+    if run.rules.merges_all_of:  # as the walk does first: `allOf: [{"$ref": ...}]` at the root
+        root = single_all_of(root) or root
     if run.rules.sibling_ref_rules:
         for _ in range(_INLINE_CHAIN):
             found = _written_out_target(run, root)

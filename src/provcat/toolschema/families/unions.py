@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.toolschema.run_state import Run
+from provcat.toolschema.vocabulary import ANNOTATION_KEYWORDS
 
 _NULL_SCHEMA = {"type": "null"}  # compared with, never handed out
 
@@ -43,3 +44,16 @@ def one_of(run: Run, where: str) -> bool:
             run.record(rule, where, keyword="oneOf")
             converted = True
     return converted
+
+
+def single_all_of(s: dict[str, Any]) -> dict[str, Any] | None:
+    """``s`` with an ``allOf`` of one subschema merged into it, where the two share no keyword
+    but annotations (the holder's win: a property's description over its type's), so the same
+    values are accepted; None when it holds no such ``allOf``."""
+    branches = s.get("allOf")
+    if not (isinstance(branches, list) and len(branches) == 1 and isinstance(branches[0], dict)):
+        return None
+    rest = {k: v for k, v in s.items() if k != "allOf"}
+    if not (rest.keys() & branches[0].keys()) <= ANNOTATION_KEYWORDS:
+        return None
+    return {**branches[0], **rest}
