@@ -153,3 +153,19 @@ def test_model_command_shows_the_deprecation_warning_it_would_otherwise_hide() -
     assert "successor 'acme-large-2'" in result.stderr
     result = invoke("model", "acme/acme-large-2")
     assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_as_of_and_format_before_show_count_as_after_it() -> None:
+    # `models --as-of DAY show ...` printed today's status and prices: the group's options were
+    # read by the list alone (README: --format json counts wherever it stands on the line)
+    after = invoke("models", "show", "acme", "ACME-OLD", "--as-of", "2027-02-01")
+    before = invoke("models", "--as-of", "2027-02-01", "show", "acme", "ACME-OLD")
+    assert before.exit_code == after.exit_code == 0
+    assert before.stdout == after.stdout
+    assert "RETIRED" in before.stdout  # past its shutdown (2027-01-14) on that day
+    data = json.loads(invoke("models", "--format", "json", "show", "acme", "acme-large-2").stdout)
+    assert data["id"] == "acme-large-2"
+    # a list filter before `show` is refused, not dropped without a word
+    refused = invoke("models", "--provider", "acme", "show", "acme", "acme-large-2")
+    assert refused.exit_code == 2
+    assert "--provider filters the list of models" in refused.stderr

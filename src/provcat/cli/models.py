@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any, NoReturn, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from provcat.cli.choice import FORMAT_OPTION, Choice
 from provcat.cli.failures import (
@@ -166,7 +167,20 @@ def models(
     fmt: str,
 ) -> None:
     """Models in the catalog: lifecycle, limits, capabilities and prices (USD per 1M tokens)."""
-    if ctx.invoked_subcommand is not None:
+    if ctx.invoked_subcommand is not None:  # `show` reads --as-of and --format from here too
+        filters = [
+            f"--{name.replace('_', '-')}"
+            for name in ("provider", "status", "tool_call", "reasoning")
+            if ctx.params[name] is not None
+        ]
+        if filters:
+            raise click.UsageError(
+                f"{', '.join(filters)} filter{'s' if len(filters) == 1 else ''} the list of "
+                f"models; `models {ctx.invoked_subcommand}` takes PROVIDER MODEL: drop "
+                f"{'it' if len(filters) == 1 else 'them'}, or run `provcat models` with "
+                f"{'it' if len(filters) == 1 else 'them'} alone",
+                ctx,
+            )
         return
 
     day = _day(as_of)
@@ -195,13 +209,23 @@ def models(
         click.echo(f"note: {why}", err=True)
 
 
+def _from_group(ctx: click.Context, name: str, value: Any) -> Any:
+    """``value`` of ``show``'s option ``name``, or, when it was not given there, the value of
+    the same option written before ``show`` (`models --as-of 2027-01-01 show ...`)."""
+    if ctx.get_parameter_source(name) is ParameterSource.DEFAULT and ctx.parent is not None:
+        return ctx.parent.params.get(name, value)
+    return value
+
+
 @models.command(cls=_ProviderModel)
 @click.argument("provider")
 @click.argument("model", callback=not_a_key())
 @_AS_OF
 @FORMAT_OPTION
-def show(provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
+@click.pass_context
+def show(ctx: click.Context, provider: str, model: str, as_of: datetime | None, fmt: str) -> None:
     """Every fact the catalog holds about MODEL of PROVIDER, and where it comes from."""
+    as_of, fmt = _from_group(ctx, "as_of", as_of), _from_group(ctx, "fmt", fmt)
     day = _day(as_of)
     try:
         info = find_model(provider, model)
