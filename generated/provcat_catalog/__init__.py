@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:7977f45c0a602d634bf864912bfb9d8ff26008fc4f6c3a32b4c511f92e42e6bb'
+FINGERPRINT: Final = 'sha256:ec5e260101cf37fa28a65047684bcd7b059a177f100f14054089b76886c77ba3'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -50,12 +50,11 @@ MODELS: Final[tuple[dict[str, Any], ...]] = (
         'max_output_tokens': 65536,
         'modalities': {'input': ('text', 'image', 'video', 'audio', 'pdf'), 'output': ('text',)},
         'name': 'Google: Gemini 3.1 Flash Lite',
-        'note': "OpenRouter announced it GA as google/gemini-3.1-flash-lite at $0.25 / $1.50; Google's deprecations page gives release 2026-05-07 and earliest shutdown 2027-05-07 (its newest copy, re-read 2026-12-05, lists it among the Gemini 3 models; the shutdown date is the earliest possible one, not an announced retirement, so the model stays active). Cache-read price and limits as aggregators quote them (OpenRouter's model page was not readable here).",
+        'note': "OpenRouter announced it GA as google/gemini-3.1-flash-lite at $0.25 / $1.50; Google's deprecations page gives release 2026-05-07 and earliest shutdown 2027-05-07 (its newest copy, re-read 2026-12-05, lists it among the Gemini 3 models; the shutdown date is the earliest possible one, not an announced retirement, so the model stays active and no shutdown_date is set: the catalog reads one as the day it stops answering). Cache-read price and limits as aggregators quote them (OpenRouter's model page was not readable here).",
         'prices': {'cache_read': '0.025', 'input': '0.25', 'output': '1.50'},
         'reasoning': True,
         'release_date': '2026-05-07',
         'reviewed_at': '2026-12-05',
-        'shutdown_date': '2027-05-07',
         'source': (
             'https://openrouter.ai/google/gemini-3.1-flash-lite',
             'https://ai.google.dev/gemini-api/docs/deprecations',
