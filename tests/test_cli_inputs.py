@@ -230,3 +230,28 @@ def test_a_pipe_into_the_installed_command() -> None:
     assert run.returncode == 0, run.stderr
     manifest = json.loads(run.stdout)
     assert [(t["name"], t["source"]) for t in manifest["tools"]] == [("refund_order", "<stdin>")]
+
+
+def test_a_cost_larger_than_one_request_can_be_says_so() -> None:
+    # claude-opus-4-5 takes 200,000 tokens and writes 64,000 (catalog/providers/anthropic.yaml):
+    # the vendor refuses such a request, so the cost is of tokens, not of one request
+    result = invoke(["cost", "anthropic", "claude-opus-4-5", "--input", "1000000", "--output",
+                     "200000", "--as-of", "2026-12-01"])  # fmt: skip
+    assert result.exit_code == 0 and "total         $10.00 USD" in result.stdout
+    assert "cannot hold 1,000,000 input tokens (it takes 200,000) or 200,000 output tokens " in (
+        result.stderr
+    )
+    fits = invoke(["cost", "anthropic", "claude-opus-4-5", "--input", "1000", "--as-of",
+                   "2026-12-01"])  # fmt: skip
+    assert "cannot hold" not in fits.stderr
+
+
+def test_a_cost_option_given_twice_with_two_values_is_refused() -> None:
+    argv = ["cost", "perplexity", "sonar", "--input", "10"]
+    twice = invoke([*argv, "--option", "search_context_size=high", "--option",
+                    "search_context_size=low"])  # fmt: skip
+    assert twice.exit_code == 2
+    assert "search_context_size is given twice, as 'high' and 'low': keep one" in twice.stderr
+    same = invoke([*argv, "--option", "search_context_size=low", "--option",
+                   "search_context_size=low"])  # fmt: skip
+    assert same.exit_code == 0

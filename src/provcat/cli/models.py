@@ -446,6 +446,11 @@ def cost(
         name, sep, value = text.partition("=")
         if not sep or not name or not value:
             raise click.BadParameter(f"{text!r} is not NAME=VALUE", param_hint="--option")
+        if named.get(name, value) != value:
+            raise click.BadParameter(
+                f"{name} is given twice, as {named[name]!r} and {value!r}: keep one",
+                param_hint="--option",
+            )
         named[name] = value
     try:
         result = estimate_cost(
@@ -461,6 +466,7 @@ def cost(
     except ProviderCatalogError as exc:
         _fail(exc, provider, model)
     _lifecycle_note(result.provider, result.model, _day(as_of))
+    _limits_note(result.provider, result.model, input_tokens, output_tokens)
     data = result.as_dict()
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
@@ -491,6 +497,24 @@ _NO_BATCH = (
     "model's `prices:` in the catalog (`batch: {discount: ...}` or the batch prices; "
     "docs/models.md)"
 )
+
+
+def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: int) -> None:
+    """A note on stderr when the request is larger than the model takes: the vendor would refuse
+    it, so the cost is of no request that can be made (a sum over many requests is fine)."""
+    info = find_model(provider, model)
+    most_in = info.max_input_tokens or info.context_window
+    over = []
+    if most_in is not None and input_tokens > most_in:
+        over.append(f"{input_tokens:,} input tokens (it takes {most_in:,})")
+    if info.max_output_tokens is not None and output_tokens > info.max_output_tokens:
+        over.append(f"{output_tokens:,} output tokens (it writes {info.max_output_tokens:,})")
+    if over:
+        click.echo(
+            f"note: one request to {provider}/{model} cannot hold {' or '.join(over)}; the cost "
+            "is that of the tokens, as a total over several requests",
+            err=True,
+        )
 
 
 def _lifecycle_note(provider: str, model: str, day: date) -> None:
