@@ -255,3 +255,19 @@ def test_a_cost_option_given_twice_with_two_values_is_refused() -> None:
     same = invoke([*argv, "--option", "search_context_size=low", "--option",
                    "search_context_size=low"])  # fmt: skip
     assert same.exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["cost", "", "gpt-5-mini", "--input", "1"],
+        ["models", "--provider", ""],
+        ["models", "show", " ", "x"],
+    ],
+)
+def test_an_empty_provider_is_said_to_be_empty(argv: list[str]) -> None:
+    # it was "ModelNotFound: unknown provider ''"; an unknown provider is EndpointNotFound in
+    # every command (README), and an empty one says so
+    body = json.loads(invoke([*argv, *JSON]).stdout)
+    assert body["error"] == "EndpointNotFound"
+    assert body["message"].startswith("the provider is empty: name one")

@@ -134,8 +134,8 @@ def providers_hint(message: str) -> str:
 def unknown_provider(provider: str) -> str | None:
     """What every command says of a provider the catalog does not know, with the code
     :data:`UNKNOWN_PROVIDER`: the registry's words (the closest spelling and every provider, as
-    `provcat resolve` says them) and where to look. None when the catalog knows ``provider`` (or
-    it is empty: the runtime refuses that apart)."""
+    `provcat resolve` says them) and where to look; for an empty ``provider``, that it is empty.
+    None when the catalog knows ``provider``."""
     # imported here: only this error's path reads the registry (`provcat cost` never pays for it)
     from provcat.catalog.keys import canonical_provider_key
     from provcat.catalog.publish import current
@@ -143,10 +143,10 @@ def unknown_provider(provider: str) -> str | None:
     from provcat.errors import EndpointNotFound, ProviderCatalogError
 
     try:
+        if not canonical_provider_key(provider):
+            return "the provider is empty: name one (`provcat providers` lists them)"
         snapshot = current()
-        if not canonical_provider_key(provider) or (
-            canonical_provider_key(provider) in snapshot.provider_index
-        ):
+        if canonical_provider_key(provider) in snapshot.provider_index:
             return None
         lookup(snapshot, provider, "", compatible=False)
     except EndpointNotFound as exc:
