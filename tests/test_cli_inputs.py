@@ -271,3 +271,11 @@ def test_an_empty_provider_is_said_to_be_empty(argv: list[str]) -> None:
     body = json.loads(invoke([*argv, *JSON]).stdout)
     assert body["error"] == "EndpointNotFound"
     assert body["message"].startswith("the provider is empty: name one")
+
+
+def test_derived_batch_prices_are_written_as_the_base_prices_are() -> None:
+    # gpt-5-mini: input 0.25, output 2, cache_read 0.025, batch discount 0.50 (openai.yaml); the
+    # products are 0.125, 1 and 0.0125, not 0.1250 / 1.0000 / 0.01250
+    body = json.loads(invoke(["models", "show", "openai", "gpt-5-mini", *JSON]).stdout)
+    batch = body["prices"]["batch"]
+    assert (batch["input"], batch["output"], batch["cache_read"]) == ("0.125", "1", "0.0125")

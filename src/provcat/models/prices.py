@@ -65,6 +65,12 @@ def _price_texts(raw: Mapping[str, Any]) -> tuple[str | None, ...] | None:
     return texts if all(v is None or type(v) is str for v in texts) else None
 
 
+
+def _shortest(value: Decimal) -> Decimal:
+    """``value`` without trailing zeros, and never in exponent form (10, not 1E+1)."""
+    plain = value.normalize()
+    return plain.quantize(Decimal(1)) if plain == plain.to_integral_value() else plain
+
 @dataclass(frozen=True, slots=True)
 class PriceSet:
     """USD per million tokens; None where the vendor does not price the category apart."""
@@ -95,10 +101,11 @@ class PriceSet:
         return found
 
     def scaled(self, factor: Decimal) -> PriceSet:
-        """Every price times ``factor`` (a batch discount applied)."""
+        """Every price times ``factor`` (a batch discount applied), without the trailing zeros
+        the product carries (0.25 x 0.50 is written 0.125, not 0.1250)."""
         return PriceSet(
             **{
-                k: getattr(self, k) * factor if getattr(self, k) is not None else None
+                k: _shortest(getattr(self, k) * factor) if getattr(self, k) is not None else None
                 for k in PRICE_FIELDS
             }
         )
