@@ -65,11 +65,11 @@ def _price_texts(raw: Mapping[str, Any]) -> tuple[str | None, ...] | None:
     return texts if all(v is None or type(v) is str for v in texts) else None
 
 
-
 def _shortest(value: Decimal) -> Decimal:
     """``value`` without trailing zeros, and never in exponent form (10, not 1E+1)."""
     plain = value.normalize()
     return plain.quantize(Decimal(1)) if plain == plain.to_integral_value() else plain
+
 
 @dataclass(frozen=True, slots=True)
 class PriceSet:
