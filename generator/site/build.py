@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
+from generator.catalog_json import CATALOG_JSON_FORMAT
 from generator.site import prices, views
 
 HERE = Path(__file__).resolve().parent
@@ -61,8 +62,10 @@ class NotACatalogJson(Exception):
     """The file the site is to be built from is missing or is not a catalog.json."""
 
 
-def load(path: Path) -> dict[str, Any]:
-    """catalog.json's data; NotACatalogJson, saying what to do, when it is missing or not one."""
+def load(path: Path, required: Sequence[str] = ()) -> dict[str, Any]:
+    """catalog.json's data; NotACatalogJson, saying what to do, when it is missing, not one
+    (``required``: the top-level fields its schema requires), or of a format this generator does
+    not read."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, IsADirectoryError):
@@ -73,6 +76,18 @@ def load(path: Path) -> dict[str, Any]:
         raise NotACatalogJson(f"{path} is not a catalog.json ({exc})") from None
     if not isinstance(data, dict) or "catalog_json_format" not in data:
         raise NotACatalogJson(f"{path} is not a catalog.json (no catalog_json_format)")
+    if data["catalog_json_format"] != CATALOG_JSON_FORMAT:
+        raise NotACatalogJson(
+            f"{path} is catalog.json format {data['catalog_json_format']!r}, and this generator "
+            f"reads format {CATALOG_JSON_FORMAT}: build it again with this provcat "
+            "(`python -m generator build`), or build the site with the provcat that wrote it"
+        )
+    missing = [name for name in required if name not in data]
+    if missing:
+        raise NotACatalogJson(
+            f"{path} is not a whole catalog.json: it lacks {', '.join(missing)}; build it again "
+            "(`python -m generator build`)"
+        )
     return data
 
 
@@ -204,9 +219,10 @@ def build(catalog_json: Path, schema: Path, out: Path) -> tuple[int, list[str]]:
         from generator.tree import UnsafeOutput
 
         raise UnsafeOutput(refused)
-    data = load(catalog_json)
+    schema_text = schema.read_text(encoding="utf-8")
+    data = load(catalog_json, json.loads(schema_text).get("required", ()))
     text = catalog_json.read_text(encoding="utf-8")
-    files = site_files(data, text, schema.read_text(encoding="utf-8"))
+    files = site_files(data, text, schema_text)
     changed = write_tree(
         out,
         files,

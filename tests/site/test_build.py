@@ -102,6 +102,19 @@ def test_a_missing_or_wrong_catalog_json_is_a_clear_error_and_writes_nothing(
     broken.write_text('{"catalog_json_format": 1,', encoding="utf-8")
     code, output = _site(out, "--from", str(broken))
     assert code != 0 and "is not a catalog.json" in output
+
+    # a part of one (it crashed with KeyError: 'providers'), and one of a format this generator
+    # does not read (it was built as if it were this one's)
+    whole = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    part = tmp_path / "part.json"
+    part.write_text(json.dumps({k: v for k, v in whole.items() if k != "providers"}))
+    code, output = _site(out, "--from", str(part))
+    assert code == 1 and "is not a whole catalog.json: it lacks providers" in output
+    assert "Traceback" not in output
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps({**whole, "catalog_json_format": 999}), encoding="utf-8")
+    code, output = _site(out, "--from", str(newer))
+    assert code == 1 and "is catalog.json format 999, and this generator reads format 1" in output
     assert tree_bytes(out) == before
 
 

@@ -162,12 +162,19 @@ def test_the_filters_search_and_count(table: Any) -> None:
     table.find_element(By.ID, "f-reset").click()
     table.execute_script("return new Promise(r => setTimeout(r, 50))")
     assert _count(table) == f"{len(models)} models"
+    # the provider/model form every model page shows finds that model
+    search = table.find_element(By.ID, "q")
+    search.send_keys("openai/gpt-6.1-terra")
+    check(expect(lambda p, m: p == "openai" and m["model"].startswith("gpt-6.1-terra")))
+    table.find_element(By.ID, "f-reset").click()
+    table.execute_script("return new Promise(r => setTimeout(r, 50))")
 
 
 @pytest.mark.parametrize(
     "path",
     ["index.html", "lifecycle.html", "secondary.html", "providers/openai.html",
-     "models/openai/gpt-6-luna.html"],
+     "models/openai/gpt-6-luna.html", "models/perplexity/sonar-pro.html",
+     "models/gemini/gemini-3.8-flash.html"],
 )  # fmt: skip
 def test_pages_fit_a_phones_width(browser: Any, bundled_site: Path, path: str) -> None:
     """At a phone's width (390 CSS px) no page scrolls sideways: wide tables scroll in their

@@ -40,7 +40,8 @@
     var r = rows[i];
     states[i] = state(r);
     if (r[SCHED]) pricesToday(r);
-    hay[i] = (T.providers[r[P]] + " " + r[ID] + " " + r[NAME] + " " + r[MORE]).toLowerCase();
+    // "provider/model" too: the form every model page and model_kwargs write
+    hay[i] = (T.providers[r[P]] + "/" + r[ID] + " " + r[NAME] + " " + r[MORE]).toLowerCase();
     for (k in numeric) nums[k][i] = r[numeric[k]] === null ? NaN : Number(r[numeric[k]]);
   }
   function capsText(bits) {
