@@ -94,8 +94,12 @@ def _calculate(
     if checkbox.is_selected() != batch:
         checkbox.click()
     error = driver.find_element(By.ID, "c-error")
+    command = driver.find_element(By.ID, "c-command")
     if error.is_displayed():
+        # the command line of an earlier input is not left standing beside the error
+        assert not command.is_displayed()
         return {"error": error.text}
+    assert command.is_displayed()
     shown: dict[str, Any] = {"total": driver.find_element(By.ID, "c-total").text}
     for part in PARTS:
         shown[part] = driver.find_element(By.ID, f"c-part-{part}").text.removeprefix("$")

@@ -268,6 +268,7 @@
     try {
       var c = counts(), options = chosenOptions(), cost = estimate(c, batch, day, options);
       error.hidden = true;
+      command.parentNode.hidden = false;
       body.textContent = "";
       function line(id, label, amount) {
         var row = body.insertRow(), th = document.createElement("th"), td = row.insertCell();
@@ -301,6 +302,7 @@
       if (!e.provcat) throw e;
       error.hidden = false;
       error.textContent = e.message;
+      command.parentNode.hidden = true;  // no command for what the form holds: none shown
       body.textContent = "";
       total.textContent = "";
       tierLine.textContent = "";
