@@ -50,13 +50,14 @@ def site(source: Path, out: Path, fmt: str, serve: bool, port: int) -> None:
     # the port is taken first: one in use is said at once, before the build
     server = _bind(out, port, fmt) if serve else None
     with server if server is not None else contextlib.nullcontext():
-        _build(source, out, fmt)
+        url = f"http://127.0.0.1:{server.server_address[1]}/" if server is not None else None
+        _build(source, out, fmt, url)
         if server is not None:
-            _serve(server, out)
+            _serve(server, out, fmt)
 
 
-def _build(source: Path, out: Path, fmt: str) -> None:
-    """Build the site into ``out`` and say what was written."""
+def _build(source: Path, out: Path, fmt: str, url: str | None = None) -> None:
+    """Build the site into ``out`` and say what was written (and ``url``, where it is served)."""
     from generator.site.build import NotACatalogJson, build
     from generator.tree import UnsafeOutput
 
@@ -83,13 +84,15 @@ def _build(source: Path, out: Path, fmt: str) -> None:
                     "files": count,
                     "changed": len(changed),
                     "seconds": round(took, 2),
+                    **({"url": url} if url is not None else {}),
                 }
             )
         )
     else:
         state = f"{len(changed)} changed" if changed else "unchanged"
         click.echo(f"provcat: site of {count} files in {out} ({state}) in {took:.2f}s.")
-        click.echo(f"Open {(out / 'index.html').resolve().as_uri()}")
+        if url is None:  # served, the address below is where to open it
+            click.echo(f"Open {(out / 'index.html').resolve().as_uri()}")
 
 
 def _bind(root: Path, port: int, fmt: str) -> http.server.ThreadingHTTPServer:
@@ -121,8 +124,11 @@ def _bind(root: Path, port: int, fmt: str) -> http.server.ThreadingHTTPServer:
         usage_error("PortUnavailable", f"{why}; nothing was built", fmt)
 
 
-def _serve(server: http.server.ThreadingHTTPServer, root: Path) -> None:
-    """Serve until Ctrl-C."""
-    click.echo(f"Serving {root} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+def _serve(server: http.server.ThreadingHTTPServer, root: Path, fmt: str) -> None:
+    """Serve until Ctrl-C (with ``--format json``, standard output holds the JSON alone)."""
+    click.echo(
+        f"Serving {root} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)",
+        err=fmt == "json",
+    )
     with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()

@@ -248,3 +248,30 @@ def test_the_secondary_page_lists_each_fact_a_model_marks_secondary() -> None:
     # lifecycle facts read only on a third party's page (issue #27 item 8)
     assert listed[("openai", "gpt-4.1-mini")] == ["deprecation_date", "successor"]
     assert ("openai", "gpt-6-luna") not in listed  # its note's words are not a mark
+
+
+def test_serve_with_format_json_writes_one_json_object_naming_the_url(tmp_path: Path) -> None:
+    """`--serve --format json`: standard output is the JSON object alone, with the address
+    (`--port 0` picks one); the "Serving" line goes to standard error."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    from tests.conftest import ROOT
+
+    command = [sys.executable, "-m", "generator", "site", "--from", str(BUNDLED_JSON)]
+    command += ["--out", str(tmp_path / "site"), "--serve", "--port", "0", "--format", "json"]
+    server = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None and server.stderr is not None
+        said = json.loads(server.stdout.readline())
+        assert said["ok"] is True and said["url"].startswith("http://127.0.0.1:")
+        assert server.stderr.readline().startswith("Serving ")
+        assert httpx.get(said["url"] + "index.html", timeout=10).status_code == 200
+    finally:
+        server.terminate()
+        out, _ = server.communicate(timeout=10)
+    assert out == ""  # nothing after the object
