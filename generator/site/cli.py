@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from click.core import ParameterSource
 
 from generator.cli import foreign_refusal, refuse, refuse_out, usage_error
 
@@ -47,6 +48,11 @@ OLDER_SITE = " If an older provcat wrote the site there, delete that folder your
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 def site(source: Path, out: Path, fmt: str, serve: bool, port: int) -> None:
     """Build the static catalog site (HTML, no JavaScript build step) from catalog.json."""
+    ctx = click.get_current_context()
+    if not serve and ctx.get_parameter_source("port") is not ParameterSource.DEFAULT:
+        usage_error(
+            "UsageError", "--port is where --serve serves: add --serve, or leave --port out", fmt
+        )
     # the port is taken first: one in use is said at once, before the build
     server = _bind(out, port, fmt) if serve else None
     with server if server is not None else contextlib.nullcontext():

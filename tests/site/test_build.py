@@ -275,3 +275,10 @@ def test_serve_with_format_json_writes_one_json_object_naming_the_url(tmp_path: 
         server.terminate()
         out, _ = server.communicate(timeout=10)
     assert out == ""  # nothing after the object
+
+
+def test_a_port_without_serve_is_a_usage_error(tmp_path: Path) -> None:
+    # it was ignored without a word: the site was built and nothing served
+    code, output = _site(tmp_path / "site", "--from", str(BUNDLED_JSON), "--port", "9000")
+    assert code == 2 and "--port is where --serve serves" in output
+    assert not (tmp_path / "site").exists()
