@@ -244,6 +244,12 @@ def test_a_cost_larger_than_one_request_can_be_says_so() -> None:
     fits = invoke(["cost", "anthropic", "claude-opus-4-5", "--input", "1000", "--as-of",
                    "2026-12-01"])  # fmt: skip
     assert "cannot hold" not in fits.stderr
+    # with --format json the notes are in the object too, for a program that reads only stdout
+    body = json.loads(invoke(["cost", "anthropic", "claude-opus-4-5", "--input", "1000000",
+                              "--as-of", "2026-12-01", *JSON]).stdout)  # fmt: skip
+    assert body["total"] == "5" and len(body["notes"]) == 2
+    assert body["notes"][0].startswith("anthropic/claude-opus-4-5-20251101 is deprecated")
+    assert body["notes"][1].startswith("one request to anthropic/claude-opus-4-5-20251101 cannot")
 
 
 def test_a_cost_option_given_twice_with_two_values_is_refused() -> None:

@@ -465,11 +465,19 @@ def cost(
         _fail(exc, provider, model, hint=_NO_BATCH if batchless else "")
     except ProviderCatalogError as exc:
         _fail(exc, provider, model)
-    _lifecycle_note(result.provider, result.model, _day(as_of))
-    _limits_note(result.provider, result.model, input_tokens, output_tokens)
+    notes = [
+        note
+        for note in (
+            _lifecycle_note(result.provider, result.model, _day(as_of)),
+            _limits_note(result.provider, result.model, input_tokens, output_tokens),
+        )
+        if note is not None
+    ]
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     data = result.as_dict()
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps({**data, "notes": notes}, indent=2))
         return
     tier = f", long-context tier above {result.tier:,} input tokens" if result.tier else ""
     click.echo(
@@ -499,8 +507,8 @@ _NO_BATCH = (
 )
 
 
-def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: int) -> None:
-    """A note on stderr when the request is larger than the model takes: the vendor would refuse
+def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: int) -> str | None:
+    """What to note when the request is larger than the model takes: the vendor would refuse
     it, so the cost is of no request that can be made (a sum over many requests is fine)."""
     info = find_model(provider, model)
     most_in = info.max_input_tokens or info.context_window
@@ -509,20 +517,20 @@ def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: in
         over.append(f"{input_tokens:,} input tokens (it takes {most_in:,})")
     if info.max_output_tokens is not None and output_tokens > info.max_output_tokens:
         over.append(f"{output_tokens:,} output tokens (it writes {info.max_output_tokens:,})")
-    if over:
-        click.echo(
-            f"note: one request to {provider}/{model} cannot hold {' or '.join(over)}; the cost "
-            "is that of the tokens, as a total over several requests",
-            err=True,
-        )
+    if not over:
+        return None
+    return (
+        f"one request to {provider}/{model} cannot hold {' or '.join(over)}; the cost is that "
+        "of the tokens, as a total over several requests"
+    )
 
 
-def _lifecycle_note(provider: str, model: str, day: date) -> None:
-    """A cost is still given for a deprecated or retired model (past usage), with a note on stderr."""
+def _lifecycle_note(provider: str, model: str, day: date) -> str | None:
+    """A cost is still given for a deprecated or retired model (past usage), with this note."""
     info = find_model(provider, model)
     state = info.lifecycle(day)
     if state not in ("deprecated", "retired"):
-        return
+        return None
     when = f", shutdown {info.shutdown_date}" if info.shutdown_date else ""
     then = f"; successor: {info.successor}" if info.successor else ""
-    click.echo(f"note: {provider}/{model} is {state} as of {day}{when}{then}", err=True)
+    return f"{provider}/{model} is {state} as of {day}{when}{then}"
