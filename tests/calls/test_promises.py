@@ -62,6 +62,21 @@ def _echo_key(conn: Conn) -> None:
             return
 
 
+def _failed(ep: Any, where: str) -> APIError:
+    """The error of a call (a stream, where the answer is one) to the echoing vendor."""
+
+    async def run() -> None:
+        if where in ("event", "malformed", "ctype"):
+            async for _ in ep.stream(CHAT):
+                pass
+        else:
+            await ep.call(CHAT)
+
+    with pytest.raises(APIError) as caught:
+        asyncio.run(run())
+    return caught.value
+
+
 def _given(how: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """The key given in code, or in a variable whose name the sanitizer does not take for a
     secret's."""
@@ -88,16 +103,7 @@ def test_the_calls_own_key_is_redacted_from_every_error(
         **_given(how, monkeypatch),
     )
 
-    async def run() -> None:
-        if where in ("event", "malformed"):
-            async for _ in ep.stream(CHAT):
-                pass
-        else:
-            await ep.call(CHAT)
-
-    with pytest.raises(APIError) as caught:
-        asyncio.run(run())
-    error = caught.value
+    error = _failed(ep, where)
     assert server.seen[0]["headers"]["authorization"] == f"Bearer {KEY}"
     shown = str(error) + repr(vars(error))
     assert KEY[:8] not in shown  # not whole, nor its start where a field was cut
@@ -140,16 +146,7 @@ def test_the_calls_own_key_is_written_the_documented_way_in_every_field(
         "gemini", "chat", base_url=f"{server.url()}/{where}", allow_local_network=True, **given
     )
 
-    async def run() -> None:
-        if where in ("event", "malformed", "ctype"):
-            async for _ in ep.stream(CHAT):
-                pass
-        else:
-            await ep.call(CHAT)
-
-    with pytest.raises(APIError) as caught:
-        asyncio.run(run())
-    error = caught.value
+    error = _failed(ep, where)
     assert server.seen[0]["headers"]["authorization"] == f"Bearer {SHAPED_KEY}"
     fields = [str(error), *(v for v in vars(error).values() if isinstance(v, str))]
     assert not any(SHAPED_KEY[8:16].lower() in text.lower() for text in fields)  # in no case

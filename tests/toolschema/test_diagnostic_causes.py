@@ -220,28 +220,27 @@ def test_a_root_reference_is_judged_as_the_object_it_is_written_out_as(target: s
 
 
 @pytest.mark.parametrize("target", ["openai", "openai-chat"])
-def test_a_root_without_type_says_so(target: str) -> None:
-    schema = {"properties": {"q": {"type": "string"}}, "required": ["q"]}
+@pytest.mark.parametrize(
+    ("schema", "what"),
+    [
+        ({"properties": {"q": {"type": "string"}}, "required": ["q"]}, "a schema without `type`"),
+        # a root reference to something that is no object is judged as what it is written out as
+        (
+            {"$ref": "#/$defs/S", "$defs": {"S": {"type": "string"}}},
+            '`"string"`, what the root\'s `#/$defs/S` points at',
+        ),
+        # one that cannot be written out (it points nowhere) is named as a reference
+        (
+            {"$ref": "#/$defs/Gone", "$defs": {"S": {"type": "string"}}},
+            "a reference (`#/$defs/Gone`) without `type`",
+        ),
+    ],
+)
+def test_a_root_without_type_says_so(target: str, schema: dict[str, Any], what: str) -> None:
     found = [
         d.message for d in check(tool(schema), target) if d.code.endswith("root-schema-not-object")
     ]
-    assert found == [ROOT_MESSAGE.format(what="a schema without `type`")]
-    # a root reference to something that is no object is judged as what it is written out as
-    to_string = {"$ref": "#/$defs/S", "$defs": {"S": {"type": "string"}}}
-    found = [
-        d.message
-        for d in check(tool(to_string), target)
-        if d.code.endswith("root-schema-not-object")
-    ]
-    assert found == [ROOT_MESSAGE.format(what='`"string"`, what the root\'s `#/$defs/S` points at')]
-    # one that cannot be written out (it points nowhere) is named as a reference
-    dangling = {"$ref": "#/$defs/Gone", "$defs": {"S": {"type": "string"}}}
-    found = [
-        d.message
-        for d in check(tool(dangling), target)
-        if d.code.endswith("root-schema-not-object")
-    ]
-    assert found == [ROOT_MESSAGE.format(what="a reference (`#/$defs/Gone`) without `type`")]
+    assert found == [ROOT_MESSAGE.format(what=what)]
 
 
 @pytest.mark.parametrize(

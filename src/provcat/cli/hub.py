@@ -92,7 +92,7 @@ def _read_card(path: Path) -> str:
 
     size = path.stat().st_size
     if size > 4 * CARD_MAX_CHARS:  # more bytes than the most characters could need
-        shown = secret_shapes_hidden(str(path))  # a key pasted as the path is not repeated
+        shown = _shown(path)  # a key pasted as the path is not repeated
         raise ValidationError(
             f"{shown} is {size:,} bytes; a card is at most {CARD_MAX_CHARS:,} characters "
             "(Markdown): shorten it, or link to the longer text",
