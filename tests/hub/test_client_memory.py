@@ -17,8 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from provcat.hub import RegistryClient
-from provcat.hub import client as client_module
+from provcat.hub import RegistryClient, receive
 
 MIB = 1 << 20
 PIECE = 64 << 10  # what httpcore reads from a socket at a time
@@ -84,13 +83,13 @@ def _peak(action: Callable[[], object]) -> int:
 @pytest.fixture
 def slow_disk(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every batch the pull writes takes 5 ms more: a disk slower than the network (load)."""
-    consume = client_module._Sink._consume
+    consume = receive.Sink._consume
 
-    def slow(self: client_module._Sink, batch: list[bytes]) -> None:
+    def slow(self: receive.Sink, batch: list[bytes]) -> None:
         time.sleep(0.005)
         consume(self, batch)
 
-    monkeypatch.setattr(client_module._Sink, "_consume", slow)
+    monkeypatch.setattr(receive.Sink, "_consume", slow)
 
 
 def test_pull_memory_is_bounded_whatever_the_size_on_a_slow_disk(

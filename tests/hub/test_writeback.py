@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from provcat.hub import client as client_module
+from provcat.hub import receive
 from provcat.hub import writeback as module
 from provcat.hub.writeback import EarlyWriteback
 
@@ -60,12 +60,12 @@ def test_a_pull_reaches_the_disk_while_it_arrives(
     flushed: list[int] = []
     monkeypatch.setattr(module, "STEP", 16 << 10)
     monkeypatch.setattr(module, "_datasync", flushed.append)
-    monkeypatch.setattr(client_module, "CHUNK", 8 << 10)  # batches of 8 KiB
+    monkeypatch.setattr(receive, "CHUNK", 8 << 10)  # batches of 8 KiB
     chunks = [bytes([i]) * 4096 for i in range(64)]
     digest = hashlib.sha256()
     with (
         (tmp_path / "out").open("wb", buffering=0) as out,
-        client_module._Sink(digest, out) as sink,
+        receive.Sink(digest, out) as sink,
     ):
         for chunk in chunks:
             sink.add(chunk)

@@ -9,17 +9,13 @@ The token is sent only to the hub's own origin and never appears in messages or 
 
 from __future__ import annotations
 
-import base64
-import binascii
-import contextlib
 import hashlib
 import json
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import httpx
 
@@ -35,6 +31,7 @@ from provcat.hub.errors import (
 from provcat.hub.localstore import PAYLOAD_FILE, LocalStore, sha256_file
 from provcat.hub.manifest import AdapterManifest, SearchResult, read_manifest, read_search_rows
 from provcat.hub.progress import progress
+from provcat.hub.receive import CHUNK, Sink, header_digests
 from provcat.hub.ref import HubRef
 from provcat.hub.safetensors import lora_facts
 from provcat.hub.schema import manifest_schema
@@ -42,12 +39,10 @@ from provcat.hub.searching import DEFAULT_LIMIT, rank
 from provcat.hub.text import check_document
 from provcat.hub.tokens import token_problem
 from provcat.hub.urls import check_base_url
-from provcat.hub.writeback import EarlyWriteback
 from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden
 
 __all__ = ["Published", "RegistryClient"]
 
-CHUNK = 1 << 20
 _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
 # the connection was made, then broke (not: the hub could not be reached at all)
@@ -318,7 +313,7 @@ class RegistryClient:
         response = self._send("GET", path, stream=True, headers={"Accept-Encoding": "identity"})
         try:
             self._raise(response, ref)
-            digests = _header_digests(response.headers)
+            digests = header_digests(response.headers)
             total = int(response.headers.get("content-length") or 0) or None
             encoded = response.headers.get("content-encoding", "identity").lower() != "identity"
             # raw chunks as received (no re-chunking copies) unless a host encoded them (or a
@@ -328,7 +323,7 @@ class RegistryClient:
             with (
                 progress("pulling", total, self._progress) as advance,
                 target.open("wb", buffering=0) as out,
-                _Sink(digest, out) as sink,
+                Sink(digest, out) as sink,
             ):
                 try:
                     for chunk in response.iter_raw() if raw else response.iter_bytes():
@@ -434,64 +429,6 @@ class RegistryClient:
         return response.status_code == 200 and bodyless.is_mirror(_body(response))
 
 
-class _Sink:
-    """Hash and write received chunks in a worker thread, a batch at a time, one batch behind
-    the receiving thread (hashlib and file writes release the GIL); the file's bytes go to the
-    disk as they come (the install's fsync then waits only for the tail). Leaving the ``with``
-    block normally writes what is left; either way it waits until the worker and the writeback
-    are done with the file."""
-
-    def __init__(self, digest: Any, out: BinaryIO) -> None:
-        self.digest = digest
-        self.out = out
-        self.writeback = EarlyWriteback(out.fileno())
-        self.batch: list[bytes] = []
-        self.size = 0
-        self.pending: Future[None] | None = None
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="provcat-pull")
-
-    def __enter__(self) -> _Sink:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        try:
-            if kind is None:
-                self.flush()
-                self._wait()
-        finally:
-            self.pool.shutdown(wait=True)
-            if kind is None:
-                self.writeback.finish()
-            else:
-                with contextlib.suppress(OSError):  # the download is dropped anyway
-                    self.writeback.finish()
-
-    def add(self, chunk: bytes) -> None:
-        self.batch.append(chunk)
-        self.size += len(chunk)
-        if self.size >= CHUNK:
-            self.flush()
-
-    def flush(self) -> None:
-        self._wait()
-        if self.batch:
-            self.pending = self.pool.submit(self._consume, self.batch)
-            self.batch, self.size = [], 0
-
-    def _wait(self) -> None:
-        if self.pending is not None:
-            pending, self.pending = self.pending, None
-            pending.result()
-
-    def _consume(self, batch: list[bytes]) -> None:
-        for chunk in batch:
-            self.digest.update(chunk)
-            view = memoryview(chunk)
-            while view:
-                view = view[self.out.write(view) or 0 :]
-            self.writeback.wrote(len(chunk))
-
-
 def _ref(ref: HubRef | str) -> HubRef:
     return ref if isinstance(ref, HubRef) else HubRef.parse(ref)
 
@@ -517,25 +454,6 @@ def _multipart_frame(boundary: str, document: dict[str, Any]) -> tuple[bytes, by
         "Content-Type: application/octet-stream\r\n\r\n"
     ).encode("ascii")
     return head, f"\r\n--{boundary}--\r\n".encode("ascii")
-
-
-def _header_digests(headers: httpx.Headers) -> list[tuple[str, str]]:
-    """SHA-256 values announced by ``Digest`` (hex or base64) and ``Repr-Digest`` (RFC 9530)."""
-    found: list[tuple[str, str]] = []
-    for header in ("digest", "repr-digest"):
-        for item in headers.get(header, "").split(","):
-            algo, _, value = item.strip().partition("=")
-            if algo.strip().lower() != "sha-256" or not value:
-                continue
-            value = value.strip().strip(":")
-            if len(value) == 64 and all(c in "0123456789abcdefABCDEF" for c in value):
-                found.append((f"{header} header", value.lower()))
-                continue
-            try:
-                found.append((f"{header} header", base64.b64decode(value, validate=True).hex()))
-            except (binascii.Error, ValueError):
-                found.append((f"{header} header", "unparseable"))
-    return found
 
 
 def _fill_lora_facts(document: dict[str, Any], payload: Path) -> None:

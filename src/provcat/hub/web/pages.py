@@ -5,40 +5,33 @@ sign in and out (private reads only), the favicon and the static files the pages
 A storage outage is a 503 page ("try again") that leaves the sign-in cookie alone: a token that
 could not be checked is not an invalid one.
 
-Every value reaches the HTML through jinja2's autoescaping, after :func:`storable` (a stored
-manifest holding text UTF-8 cannot encode still renders) and :func:`printable` (control
-characters, line separators and bidi overrides shown as visible escapes, as the command line
-shows them; tabs and line breaks stay: HTML shows them as white space), the card's text too; a
-URL keeps the value itself. Pages send a strict Content-Security-Policy (scripts and styles from
-this origin only), and URLs in them come from the hub's trusted base URL, never from a request
-header.
+Every value reaches the HTML through jinja2's autoescaping, as :mod:`provcat.hub.web.views`
+prepares it (printable text; a URL keeps the value itself). Pages send a strict
+Content-Security-Policy (scripts and styles from this origin only), and URLs in them come from
+the hub's trusted base URL, never from a request header.
 """
 
 from __future__ import annotations
 
-import json
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI
-from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from provcat.hub.errors import HubError, RegistryUnavailableError, ValidationError
-from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import LATEST, SLUG, SLUG_MAX, HubRef, resolve_latest
 from provcat.hub.server.auth import verify_token
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import Storage, StoredAdapter
 from provcat.hub.storage.searchquery import SORTS
-from provcat.hub.text import bad_text, printable, storable
+from provcat.hub.text import bad_text
 from provcat.hub.tokens import TokenRecord
-from provcat.hub.web.cardhtml import render_card
-from provcat.hub.web.licenses import read_license
 from provcat.hub.web.usage import usage
+from provcat.hub.web.views import adapter_url, environment, manifest_view, row_view, strings
 
 __all__ = ["COOKIE", "install_pages"]
 
@@ -62,8 +55,6 @@ _SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
-# manifest fields the page shows in their own places; any other is an extension field
-_KNOWN = frozenset(AdapterManifest.model_fields)
 _STATIC = {
     "hub.css": "text/css; charset=utf-8",
     "copy.js": "text/javascript; charset=utf-8",
@@ -71,85 +62,6 @@ _STATIC = {
 }
 
 Reads = Callable[..., Awaitable[Any]]
-
-
-def _shown(text: str) -> str:
-    return printable(storable(text), "\t\n\r")  # HTML shows these three as white space
-
-
-def _text(value: Any) -> Any:
-    if isinstance(value, Markup) or not isinstance(value, str):  # Markup: a rendered card
-        return value
-    return _shown(value)
-
-
-def _environment() -> Any:
-    import jinja2  # lazily: only a server rendering pages needs it
-
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("provcat.hub.web", "templates"),
-        autoescape=True,
-        finalize=_text,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.globals.update(size=_size, adapter_url=_adapter_url)
-    quote = env.filters["urlencode"]
-    # a URL holds the value itself (a link finds what it names), storable as on the page
-    env.filters["urlencode"] = lambda v: quote(storable(v) if isinstance(v, str) else v)
-    return env
-
-
-def _size(n: int) -> str:
-    value = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if value < 1024 or unit == "GiB":
-            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    raise AssertionError("unreachable")
-
-
-def _adapter_url(namespace: str, name: str, version: str | None = None) -> str:
-    return f"/a/{namespace}/{name}" + (f"/{version}" if version else "")
-
-
-def _strings(value: Any) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else []
-
-
-def _row_view(row: StoredAdapter, downloads: int) -> dict[str, Any]:
-    """What a row of the adapter list shows, with the manifest's text fields read as the adapter
-    page reads them (a stored manifest is arbitrary JSON)."""
-    m = row.manifest
-    return {
-        "downloads": downloads,
-        "namespace": row.namespace,
-        "name": row.name,
-        "version": row.version,
-        "size_bytes": row.size_bytes,
-        "description": m.get("description") if isinstance(m.get("description"), str) else None,
-        "tags": _strings(m.get("tags")),
-    }
-
-
-def _manifest_view(row: StoredAdapter) -> dict[str, Any]:
-    m = row.manifest
-    extra = {k: v for k, v in m.items() if k not in _KNOWN}
-    card, license_text = m.get("card"), m.get("license")
-    return {
-        "card": render_card(_shown(card)) if isinstance(card, str) and card.strip() else None,
-        "license": read_license(storable(license_text))
-        if isinstance(license_text, str) and license_text.strip()
-        else None,
-        "description": m.get("description") if isinstance(m.get("description"), str) else None,
-        "adapter_id": m.get("adapter_id"),
-        "created_at": m.get("created_at") or row.created_at,
-        "tags": _strings(m.get("tags")),
-        "base_model_compatibility": _strings(m.get("base_model_compatibility")),
-        "rank": m.get("rank"),
-        "target_modules": _strings(m.get("target_modules")),
-        "extra": json.dumps(extra, indent=2, sort_keys=True) if extra else "",
-    }
 
 
 def _local_path(target: str) -> str:
@@ -168,7 +80,7 @@ def install_pages(
     base_url: Callable[[Request], str],
 ) -> None:
     """Add the browse pages to ``app``."""
-    env = _environment()
+    env = environment()
     static = {
         name: resources.files("provcat.hub.web").joinpath("static", name).read_bytes()
         for name in _STATIC
@@ -306,7 +218,7 @@ def install_pages(
                 matching = [
                     r
                     for r in found
-                    if base_model in _strings(r.manifest.get("base_model_compatibility"))
+                    if base_model in strings(r.manifest.get("base_model_compatibility"))
                 ]
                 if len(found) < FILTER_SCAN:
                     total = len(matching)
@@ -347,7 +259,7 @@ def install_pages(
             hub_url=base_url(request),
             empty_hub=not visible,
             filtered=bool(q or tag or base_model or namespace),
-            rows=[_row_view(r, totals.get((r.namespace, r.name), 0)) for r in shown],
+            rows=[row_view(r, totals.get((r.namespace, r.name), 0)) for r in shown],
             first=skip + 1,
             last=skip + len(shown),
             total=total,
@@ -357,7 +269,7 @@ def install_pages(
             first_url=page_url(1),
             scan_limited=bool(base_model) and len(found) >= FILTER_SCAN,
             base_models=sorted(
-                {m for r in found for m in _strings(r.manifest.get("base_model_compatibility"))}
+                {m for r in found for m in strings(r.manifest.get("base_model_compatibility"))}
             ),
             q=q,
             tag=tag,
@@ -403,14 +315,14 @@ def install_pages(
                 404,
                 "Not found",
                 f"No adapter {ref}." if latest is None else f"{ref} has no such version.",
-                suggestions=[_adapter_url(ns, n) for ns, n in suggestions],
+                suggestions=[adapter_url(ns, n) for ns, n in suggestions],
                 versions=[
-                    (v.version, _adapter_url(v.namespace, v.name, v.version)) for v in versions
+                    (v.version, adapter_url(v.namespace, v.name, v.version)) for v in versions
                 ],
             )
         base = base_url(request)
         reference = f"hub://{row.namespace}/{row.name}:{row.version}"
-        view = _manifest_view(row)
+        view = manifest_view(row)
         use = usage(
             base,
             reference,
