@@ -24,7 +24,7 @@ _EXTRA = {"hub": "hub"}
 # command's own help)
 _COMMANDS: dict[str, tuple[str, str]] = {
     "cost": (
-        "provcat.cli.models:cost",
+        "provcat.cli.cost:cost",
         "The cost in USD of one request to MODEL of PROVIDER, from the catalog's prices: tokens, "
         "then each fee (per request, per billed tool call) on its own line.",
     ),
