@@ -3,6 +3,7 @@ sourced, and the request defaults the issue names moved off deprecated or retire
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -276,3 +277,35 @@ def test_an_alias_model_without_prices_is_billed_as_the_model_it_serves() -> Non
     legacy = estimate_cost("deepseek", "deepseek-v4-flash", usage)
     assert legacy.total == estimate_cost("deepseek", "deepseek-flash", usage).total > 0
     assert legacy.model == "deepseek-v4-flash"
+
+
+def test_models_list_and_show_an_alias_model_at_the_prices_it_is_billed() -> None:
+    """The same DeepSeek fact in `provcat models`: deepseek-v4-flash lists no prices of its own
+    and is billed as deepseek-flash, so the table, `show` and its JSON give deepseek-flash's
+    prices and name it, as `cost` bills them."""
+    from click.testing import CliRunner
+
+    from provcat.cli.main import main
+
+    def run(*args: str) -> str:
+        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    rows = {
+        line.split()[0]: line.split()
+        for line in run("models", "--provider", "deepseek").splitlines()[2:]
+    }
+    # IN $/M and OUT $/M: the last three columns are the two prices and the successor
+    assert rows["deepseek/deepseek-v4-flash"][-3:-1] == rows["deepseek/deepseek-flash"][-3:-1]
+    assert rows["deepseek/deepseek-v4-flash"][-3] != "-"
+    shown = json.loads(run("models", "show", "deepseek", "deepseek-v4-flash", "--format", "json"))
+    served = json.loads(run("models", "show", "deepseek", "deepseek-flash", "--format", "json"))
+    assert shown["priced_as"] == "deepseek-flash"
+    assert shown["prices"] == served["prices"] is not None
+    assert "priced_as" not in served
+    listed = json.loads(run("models", "--provider", "deepseek", "--format", "json"))
+    assert [m for m in listed if m["id"] == "deepseek-v4-flash"] == [shown]
+    text = run("models", "show", "deepseek", "deepseek-v4-flash")
+    assert "priced_as: deepseek-flash" in text
+    assert f"input {served['prices']['input']}, output {served['prices']['output']}" in text

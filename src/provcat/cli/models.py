@@ -15,7 +15,7 @@ from provcat.cli.failures import not_a_key
 from provcat.cli.model_options import AS_OF, ProviderModel, as_of_day, fail, money
 from provcat.cli.table import table
 from provcat.errors import ProviderCatalogError
-from provcat.models.inventory import STATUSES, ModelInfo, find_model, list_models
+from provcat.models.inventory import STATUSES, ModelInfo, find_model, list_models, priced_as
 
 __all__ = ["models"]
 
@@ -24,8 +24,27 @@ def _num(value: int | None) -> str:
     return "-" if value is None else f"{value:,}"
 
 
+def _facts(m: ModelInfo, day: date) -> dict[str, Any]:
+    """``m``'s facts as JSON with its lifecycle on ``day``, priced as it is billed: an alias
+    model without prices of its own has the prices of the model it serves, named in
+    ``priced_as`` just before them."""
+    data: dict[str, Any] = {**m.as_dict(day), "lifecycle": m.lifecycle(day)}
+    served = priced_as(m)
+    if served is m:
+        return data
+    billed = served.as_dict(day)
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "prices":
+            out["priced_as"] = served.id
+        if key in _PRICE_KEYS:
+            value = billed.get(key)
+        out[key] = value
+    return out
+
+
 def _row(m: ModelInfo, day: date) -> list[str]:
-    prices = m.prices_on(day)
+    prices = priced_as(m).prices_on(day)
     base = prices.base if prices is not None else None
     state = m.lifecycle(day)
     return [
@@ -88,7 +107,7 @@ def models(
     if fmt == "json":
         click.echo(
             json.dumps(
-                [{**m.as_dict(day), "lifecycle": m.lifecycle(day)} for m in found],
+                [_facts(m, day) for m in found],
                 indent=2,
                 ensure_ascii=False,
             )
@@ -126,7 +145,7 @@ def show(ctx: click.Context, provider: str, model: str, as_of: datetime | None, 
         info = find_model(provider, model)
     except ProviderCatalogError as exc:
         fail(exc, provider, model)
-    data: dict[str, Any] = {**info.as_dict(day), "lifecycle": info.lifecycle(day)}
+    data = _facts(info, day)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return

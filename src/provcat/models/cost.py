@@ -41,7 +41,7 @@ from typing import Any
 
 from provcat.errors import PricingUnavailable
 from provcat.models.fees import FeeLine, fee_lines
-from provcat.models.inventory import find_model
+from provcat.models.inventory import find_model, priced_as
 from provcat.models.lifecycle import day_of
 from provcat.models.prices import Fee, Prices, PriceSet
 from provcat.models.usage import USAGE_FIELDS, TokenUsage
@@ -228,15 +228,7 @@ def estimate_cost(
     day = day_of(as_of)  # a datetime is read as its date
     info = find_model(provider, model)
     where = f"model '{info.provider}/{info.id}'"
-    prices = info.prices_on(day)
-    served, seen = info, {info.id}
-    while prices is None and not served.price_periods and served.points_to is not None:
-        if served.points_to in seen:
-            break
-        # an alias model without prices of its own is billed as the model it serves
-        served = find_model(info.provider, served.points_to)
-        seen.add(served.id)
-        prices = served.prices_on(day)
+    prices = priced_as(info).prices_on(day)
     if prices is None and info.price_periods:
         spans = ", ".join(f"{p.start or '…'} to {p.end or '…'}" for p in info.price_periods)
         raise PricingUnavailable(

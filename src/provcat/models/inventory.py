@@ -45,6 +45,7 @@ __all__ = [
     "get_model",
     "list_models",
     "lookup_model",
+    "priced_as",
 ]
 
 STATUSES = ("preview", "active", "deprecated", "retired")
@@ -382,6 +383,18 @@ def find_model(provider: str, model: str) -> ModelInfo:
         return _INVENTORY.memo[provider][model]
     except (KeyError, TypeError):
         return _INVENTORY.find(provider, model)
+
+
+def priced_as(info: ModelInfo) -> ModelInfo:
+    """The model whose prices a request to ``info`` is billed at: ``info`` itself, or, for an
+    alias model without prices of its own (``points_to``), the model it serves."""
+    served, seen = info, {info.id}
+    while not served.price_periods and served.points_to is not None:
+        if served.points_to in seen:
+            break
+        served = find_model(info.provider, served.points_to)
+        seen.add(served.id)
+    return served
 
 
 def check_model_use(provider_key: str, model: str, stacklevel: int = 3) -> None:
