@@ -18,6 +18,7 @@ from generator.introspect import Importer
 from generator.loader import load_bytes, read_source
 from generator.model import ModelDecl, ProviderDecl, build
 from generator.models_check import Summary, judge, summarize
+from generator.provider_targets import provider_targets
 from generator.render import provider_pages, render
 from generator.schema_check import check, check_schema_reference
 from generator.snapshot import Part, PartText, inventory_part, part_text
@@ -25,7 +26,6 @@ from generator.snapshot import build as build_snapshot
 from generator.target_files import load as load_targets
 from generator.target_probes import check_probes
 from generator.target_records import records
-from generator.targets import provider_targets
 from generator.targets import validate as validate_targets
 from generator.validate import keys_of, validate
 from provcat.catalog.keys import canonical_key

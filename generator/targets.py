@@ -14,7 +14,7 @@ import string
 from collections.abc import Set
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Loc, diag, errors
+from generator.diagnostics import Diagnostic, diag, errors
 from generator.target_files import TargetDecl
 from provcat.catalog.keys import suggest
 from provcat.patterns import compile_pattern
@@ -485,31 +485,3 @@ def inherited_rule(rule: dict[str, Any], old: str, new: str) -> dict[str, Any]:
         fixed.append(t2)
     copy["trigger"] = fixed if isinstance(trig, list) else fixed[0]
     return copy
-
-
-def provider_targets(
-    providers: list[tuple[str, str | None, Loc]],
-    target_ids: set[str],
-    broken: Set[str] = frozenset(),
-) -> tuple[dict[str, str], list[Diagnostic]]:
-    """key (a provider, or "provider/endpoint") -> target id, and a diagnostic for each name
-    that is not a target (a name in ``broken``, a target file with errors of its own, gets
-    none: the build fails on those)."""
-    mapping: dict[str, str] = {}
-    problems: list[Diagnostic] = []
-    for key, target, loc in providers:
-        if target is None or target in broken:
-            continue
-        if target not in target_ids:
-            known = ", ".join(sorted(target_ids)) or "none"
-            problems.append(
-                diag(
-                    "unknown_schema_target",
-                    loc,
-                    f"tool_schema_target '{target}' is not a schema target (known: {known})",
-                    suggest(target, target_ids),
-                )
-            )
-        else:
-            mapping[key] = target
-    return dict(sorted(mapping.items())), problems

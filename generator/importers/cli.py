@@ -19,7 +19,7 @@ import click
 
 from generator.diagnostics import Diagnostic, counted, errors, ordered, render
 from generator.files import display_path, skipped
-from generator.importers.merge import Change, maintained, merge_provider
+from generator.importers.merge import Change, merge_provider
 from generator.importers.model_facts import SOURCE_REPO
 from generator.importers.models_dev import (
     HEADER,
@@ -28,6 +28,7 @@ from generator.importers.models_dev import (
     import_snapshot,
     provider_ids,
 )
+from generator.importers.ownership import maintained
 from generator.importers.source import SourceError, open_snapshot
 from generator.importers.write import write_folders
 from generator.importers.yamlout import dump, splice_models

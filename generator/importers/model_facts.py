@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Context, Decimal
 from typing import Any
 
 from generator.diagnostics import Diagnostic, counted, diag
+from generator.importers.left_out import LeftOut, left_out_kinds
 from generator.importers.reader import Reader
 from provcat.models.lifecycle import parse_day
 
@@ -53,24 +53,6 @@ NOT_MAPPED = frozenset(
         "base_model_omit",
     }
 )
-# what models.dev says that the catalog has no field for, by kind: (what it is, what the import
-# did). Each kind is one warning for the whole import (``ModelMapper.left_out``), naming how many
-# models give it and where the first does: thousands of models give some of them.
-LEFT_OUT = {
-    "reasoning_options.toggle": (
-        "reasoning_options of type 'toggle' (reasoning that can be switched on and off)",
-        "the catalog keeps `reasoning` (true or false) and `reasoning_efforts` only",
-    ),
-    "reasoning_options.budget_tokens": (
-        "reasoning_options of type 'budget_tokens' (a reasoning token budget, with its "
-        "`min` and `max`)",
-        "the catalog has no field for a reasoning budget",
-    ),
-    "interleaved": (
-        "`interleaved` (interleaved reasoning, and the message field that carries it)",
-        "the catalog has no field for it",
-    ),
-}
 KNOWN = frozenset(
     {
         "name",
@@ -176,60 +158,6 @@ def _copy(data: Any) -> Any:
     return data
 
 
-@dataclass
-class _LeftOut:
-    """One kind of fact the catalog has no field for: where it first appears, and on how many
-    models."""
-
-    what: str
-    did: str
-    first: tuple[str, int, int]
-    example: str
-    models: int = 1
-
-
-def _left_out_kinds(facts: dict[str, Any]) -> dict[str, tuple[str, str, str]]:
-    """The kinds of fact of ``facts`` the catalog has no field for: kind -> (what it is, what the
-    import did, the dotted key to point at)."""
-    kinds: dict[str, tuple[str, str, str]] = {}
-    for option in facts.get("reasoning_options") or []:
-        kind = option.get("type") if isinstance(option, dict) else None
-        if kind == "effort":  # `reasoning_efforts`
-            continue
-        name = f"reasoning_options.{kind}" if isinstance(kind, str) else "reasoning_options"
-        what, did = LEFT_OUT.get(
-            name,
-            (
-                f"reasoning_options of type {kind!r}"
-                if isinstance(kind, str)
-                else "reasoning_options entries without a type",
-                "the catalog keeps `reasoning_efforts` (the `effort` options) only",
-            ),
-        )
-        kinds[name] = (what, did, "reasoning_options")
-    if "interleaved" in facts:
-        what, did = LEFT_OUT["interleaved"]
-        kinds["interleaved"] = (what, did, "interleaved")
-    experimental = facts.get("experimental")
-    if experimental is not None:
-        tables = experimental if isinstance(experimental, dict) else {"": experimental}
-        for key, value in sorted(tables.items()):
-            if key == "modes" and isinstance(value, dict):
-                for mode in sorted(value):  # models.dev's fast mode: `experimental.modes.fast`
-                    name = f"experimental.modes.{mode}"
-                    kinds[name] = (
-                        f"`{name}` (the prices of the model's {mode} mode, and the request "
-                        "fields that select it)",
-                        "the catalog has no price field for a mode; the model's standard prices "
-                        "are imported",
-                        name,
-                    )
-            else:
-                name = f"experimental.{key}" if key else "experimental"
-                kinds[name] = (f"`{name}`", "the catalog has no field for it", name)
-    return kinds
-
-
 class ModelMapper:
     """Maps one model's facts, reporting into the reader's diagnostics; what the catalog has no
     field for is gathered by kind and reported once per kind by ``left_out``."""
@@ -237,7 +165,7 @@ class ModelMapper:
     def __init__(self, reader: Reader, commit: str | None) -> None:
         self.r = reader
         self.commit = commit
-        self.dropped: dict[str, _LeftOut] = {}
+        self.dropped: dict[str, LeftOut] = {}
 
     def left_out(self) -> list[Diagnostic]:
         """One warning per kind of fact the catalog has no field for, at its first model."""
@@ -337,12 +265,12 @@ class ModelMapper:
                         efforts.append(value)
         if efforts:
             out["reasoning_efforts"] = efforts
-        for kind, (what, did, dotted) in _left_out_kinds(facts).items():
+        for kind, (what, did, dotted) in left_out_kinds(facts).items():
             if kind in self.dropped:
                 self.dropped[kind].models += 1
             else:
                 at = self.r.at(where, dotted)
-                self.dropped[kind] = _LeftOut(what, did, at, f"{provider}/{model_id}")
+                self.dropped[kind] = LeftOut(what, did, at, f"{provider}/{model_id}")
         for key in ("temperature", "attachment"):
             if isinstance(facts.get(key), bool):
                 out[key] = facts[key]
