@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Set
 from datetime import date
+from urllib.parse import urlsplit
 
 from generator.diagnostics import Diagnostic, diag
 from generator.model import ProviderDecl
@@ -33,10 +34,10 @@ def check_probes(
     files that passed their schema check, with their inventory summaries; ``broken`` the
     canonical spellings of providers whose files did not (a probe naming one is checked no
     further: that file's own errors fail the build)."""
-    owner: dict[str, tuple[str, Summary]] = {}
+    owner: dict[str, tuple[ProviderDecl, Summary]] = {}
     for p, summary in providers:
         for spelling in (p.key, *p.aliases):
-            owner.setdefault(canonical_key(spelling.value), (p.key.value, summary))
+            owner.setdefault(canonical_key(spelling.value), (p, summary))
     out: list[Diagnostic] = []
     for decl in sorted(targets, key=lambda d: d.doc.file):
         probe = decl.data.get("probe")
@@ -63,13 +64,52 @@ def check_probes(
                     decl.doc.loc(("probe", "provider")),
                     f"probe of target '{decl.id}' names provider '{named}', which is no "
                     "provider key or alias of the catalog",
-                    suggest(named, sorted({key for key, _ in owner.values()})),
+                    _provider_hint(decl, named, str(probe["default_model"]), owner.values()),
                 )
             )
             continue
-        key, summary = found
-        out.extend(_model(decl, str(probe["default_model"]), key, summary, as_of))
+        p, summary = found
+        out.extend(_model(decl, str(probe["default_model"]), p.key.value, summary, as_of))
     return out
+
+
+def _provider_hint(
+    decl: TargetDecl,
+    named: str,
+    model: str,
+    providers: Iterable[tuple[ProviderDecl, Summary]],
+) -> str | None:
+    """The providers a probe naming an unknown ``named`` may mean (a catalog imported from
+    another source keys a vendor its own way): those listing its ``model``; else those whose
+    documentation is where most of the target's own links point (the same site and first path
+    segment), at most three; else the key nearest in spelling."""
+    by_key = {p.key.value: (p, summary) for p, summary in providers}
+    listing = sorted(k for k, (_, summary) in by_key.items() if summary.find(model) is not None)
+    if listing:
+        return f"did you mean {_either(listing)}? It lists the probe's default_model '{model}'"
+    links = [_site(doc.get("url")) for doc in decl.data.get("docs") or () if isinstance(doc, dict)]
+    score = {k: links.count(_site(p.docs_url)) for k, (p, _) in by_key.items() if p.docs_url}
+    best = max(score.values(), default=0)
+    documented = sorted(k for k, n in score.items() if n == best)
+    if best and len(documented) <= 3:
+        return (
+            f"did you mean {_either(documented)}? Its docs_url is on the site most of the "
+            f"docs links of target '{decl.id}' go to"
+        )
+    return suggest(named, sorted(by_key))
+
+
+def _site(url: object) -> tuple[str, str] | None:
+    """A documentation site: the host and the first path segment (``ai.example.com``, ``docs``)."""
+    if not isinstance(url, str):
+        return None
+    parts = urlsplit(url)
+    return (parts.hostname or "", parts.path.strip("/").split("/")[0])
+
+
+def _either(keys: list[str]) -> str:
+    quoted = [f"'{k}'" for k in keys]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 def _model(

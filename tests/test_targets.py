@@ -440,13 +440,49 @@ def test_a_probe_model_named_by_id_or_alias_passes(
 
 
 def test_a_probe_provider_the_catalog_does_not_have(workspace: Workspace) -> None:
-    path = _probing(workspace, provider="alpah")
+    path = _probing(workspace, provider="alpah", default_model="alpha-0")
     run = workspace.run()
     (found,) = run.json["diagnostics"]
     assert (found["code"], found["severity"]) == ("unknown_probe_provider", "warning")
     assert (found["line"], found["column"]) == _at(path, "provider")
     assert "names provider 'alpah', which is no provider key or alias" in found["message"]
     assert found["hint"] == "did you mean 'alpha'?"
+
+
+def test_an_unknown_probe_provider_hint_names_the_provider_listing_its_model(
+    workspace: Workspace,
+) -> None:
+    """A catalog imported from models.dev keys Google's Gemini API `google`, while the copied
+    targets' probes name `gemini`: the spelling nearest `gemini` is `minimax`. The provider
+    that lists the probe's model is the one meant."""
+    _probing(workspace, provider="vendor", default_model="alpha-1")
+    (found,) = workspace.run().json["diagnostics"]
+    assert found["code"] == "unknown_probe_provider"
+    assert found["hint"] == "did you mean 'alpha'? It lists the probe's default_model 'alpha-1'"
+
+
+def test_an_unknown_probe_provider_hint_names_the_provider_documented_where_the_target_is(
+    workspace: Workspace,
+) -> None:
+    """When no provider lists the probe's model (a newer one than the catalog knows), the hint
+    names the provider whose docs_url is on the site most of the target's docs links go to."""
+    workspace.edit(
+        "beta.yaml", "display_name: Beta", "display_name: Beta\ndocs_url: https://beta.example/api"
+    )
+    path = _probing(workspace, provider="vendor", default_model="beta-9")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            'url: "https://example.com/docs"}',
+            'url: "https://beta.example/api/tools"}\n  - {title: More, url: "https://beta.example/api/schema"}',
+        ),
+        encoding="utf-8",
+    )
+    (found,) = workspace.run().json["diagnostics"]
+    assert found["code"] == "unknown_probe_provider"
+    assert found["hint"] == (
+        "did you mean 'beta'? Its docs_url is on the site most of the docs links of target "
+        "'demo' go to"
+    )
 
 
 def test_a_probe_without_its_provider_still_builds_with_a_warning(workspace: Workspace) -> None:
