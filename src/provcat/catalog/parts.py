@@ -9,24 +9,41 @@ modules' literal data, unchanged.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from provcat.catalog.lazy import LazyMapping
+__all__ = ["ByProvider"]
 
 
-class ByProvider(LazyMapping[Any]):
-    """``key -> getattr(import_module(package + '.' + modules[key]), name)``, made once."""
+class ByProvider(Mapping[str, Any]):
+    """``key -> getattr(import_module(package + '.' + modules[key]), name)``, imported on first
+    access; iteration follows ``modules``. Two threads racing on a key both import the module
+    (Python's import lock makes it one module) and both keep the value stored first."""
 
-    __slots__ = ("_name", "_package")
+    __slots__ = ("_loaded", "_modules", "_name", "_package")
 
     def __init__(self, package: str, modules: Mapping[str, str], name: str) -> None:
         self._package = package
+        self._modules = modules
         self._name = name
-        super().__init__(modules, self._load)
+        self._loaded: dict[str, Any] = {}
 
-    def _load(self, module: str) -> Any:
-        return getattr(importlib.import_module(f"{self._package}.{module}"), self._name)
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self._loaded[key]
+        except KeyError:
+            module = self._modules[key]  # a key the catalog lacks raises KeyError, as a dict does
+        value = getattr(importlib.import_module(f"{self._package}.{module}"), self._name)
+        return self._loaded.setdefault(key, value)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._modules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
 
     def __repr__(self) -> str:
-        return f"ByProvider({self._package!r}, {len(self._records)} providers, {self._name!r})"
+        return f"ByProvider({self._package!r}, {len(self._modules)} providers, {self._name!r})"

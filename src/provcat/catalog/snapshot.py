@@ -60,11 +60,9 @@ class ProviderEntry:
 class CatalogSnapshot:
     """Every provider the catalog knows. Lookups are plain reads of these mappings."""
 
-    # canonical key -> entry; the bundled snapshot makes each entry on first access
-    # (provcat.catalog.lazy), a checked source all of them up front
-    providers: Mapping[str, ProviderEntry]
+    providers: Mapping[str, ProviderEntry]  # canonical key -> entry
     provider_index: Mapping[str, str]  # every canonical provider spelling -> canonical key
-    # canonical key -> model policy (None: the catalog gives it none), made like providers
+    # canonical key -> model policy (None: the catalog gives it none)
     policies: Mapping[str, ProviderModelPolicy | None]
     model_aliases: Mapping[str, str]  # canonical bare alias -> "provider/model"
     fingerprint: str
