@@ -21,6 +21,7 @@ from provcat.hub.errors import (
     RegistryUnavailableError,
 )
 from provcat.hub.ref import HubRef
+from provcat.hub.urls import api_root_hint
 
 __all__ = ["explain", "is_mirror", "protocol_error"]
 
@@ -69,6 +70,6 @@ def explain(
     return RegistryUnavailableError(
         f"{url} answered HTTP {status} without a hub's error body: {base_url} does not look "
         "like a provcat hub (or a static mirror of one); check --hub / PROVCAT_HUB_URL: its "
-        "host, port and path",
+        f"host, port and path{api_root_hint(base_url)}",
         {"reason": "not_a_hub", "status": status},
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import ssl
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from provcat.hub.card import check_card
 from provcat.hub.errors import (
     ChecksumMismatchError,
     HubError,
+    NotFoundError,
     RegistryUnavailableError,
     ValidationError,
     error_class,
@@ -38,7 +40,7 @@ from provcat.hub.schema import manifest_schema
 from provcat.hub.searching import DEFAULT_LIMIT, rank
 from provcat.hub.text import check_document
 from provcat.hub.tokens import token_problem
-from provcat.hub.urls import check_base_url
+from provcat.hub.urls import api_root_hint, check_base_url, plain_http
 from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden
 
 __all__ = ["Published", "RegistryClient"]
@@ -47,6 +49,17 @@ _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
 # the connection was made, then broke (not: the hub could not be reached at all)
 _LOST = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError, httpx.CloseError)
+# what OpenSSL says when the other end answers a TLS hello with something that is not TLS
+_NOT_TLS = {
+    "WRONG_VERSION_NUMBER",
+    "RECORD_LAYER_FAILURE",
+    "PACKET_LENGTH_TOO_LONG",
+    "UNKNOWN_PROTOCOL",
+}
+_RETRY_PUSH = (
+    "The push can be retried: a version is published whole or not at all, and pushing the "
+    "same bytes and manifest again is accepted"
+)
 
 
 @dataclass(frozen=True)
@@ -88,6 +101,7 @@ class RegistryClient:
         self._token = token
         self.store = store if isinstance(store, LocalStore) else LocalStore(store)
         self._progress = progress
+        self._timeout = timeout
         self._http = httpx.Client(
             transport=transport,
             timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
@@ -355,19 +369,7 @@ class RegistryClient:
             try:
                 response = self._http.send(request, stream=stream)
             except httpx.TransportError as exc:
-                if method == "POST" and isinstance(exc, _LOST):
-                    # connected, then cut off while sending the body or awaiting the answer
-                    raise RegistryUnavailableError(
-                        f"the connection to the hub at {self.base_url} was lost during the "
-                        f"upload ({type(exc).__name__}): the hub stopped or the network failed. "
-                        "The push can be retried: a version is published whole or not at all, "
-                        "and pushing the same bytes and manifest again is accepted",
-                        {"reason": "connection_lost"},
-                    ) from None
-                raise RegistryUnavailableError(
-                    f"cannot reach the hub at {self.base_url} ({type(exc).__name__}); is it "
-                    "running, and is the URL right?"
-                ) from None
+                raise _transport_error(exc, request, self.base_url, self._timeout) from None
             location = response.headers.get("location")
             if response.status_code not in _REDIRECTS or method not in ("GET", "HEAD"):
                 return response
@@ -418,7 +420,10 @@ class RegistryClient:
             message = message.replace(self._token, "<redacted>")
         message = HUB_TOKEN_SHAPE.sub("<redacted>", message)  # before a cut could split one
         cls = error_class(response.status_code, name)
-        raise cls(message[:500], details if isinstance(details, dict) else None)
+        message = message[:500]
+        if cls is NotFoundError:  # no such route: a base URL ending in /v1 says why
+            message += api_root_hint(self.base_url)
+        raise cls(message, details if isinstance(details, dict) else None)
 
     def _is_mirror(self) -> bool:
         """Whether this base URL serves a static mirror (its health file says so)."""
@@ -427,6 +432,62 @@ class RegistryClient:
         except HubError:
             return False
         return response.status_code == 200 and bodyless.is_mirror(_body(response))
+
+
+def _transport_error(
+    exc: httpx.TransportError, request: httpx.Request, base_url: str, timeout: float
+) -> RegistryUnavailableError:
+    """What a request (to the hub, or where it redirected) that got no HTTP answer means, and
+    what to do about it."""
+    name, method = type(exc).__name__, request.method
+    if isinstance(exc, httpx.ReadTimeout):  # connected and sent: the answer did not come
+        message = (
+            f"the hub at {base_url} did not answer within {timeout:g} second"
+            f"{'' if timeout == 1 else 's'} ({name}): it "
+            "took the connection but sent no answer in time; it may be overloaded or stuck: try "
+            "again later (in Python, RegistryClient(..., timeout=SECONDS) waits longer)"
+        )
+        if method == "POST":
+            message += f". {_RETRY_PUSH}"
+        return RegistryUnavailableError(message, {"reason": "timeout", "timeout": timeout})
+    if method == "POST" and isinstance(exc, _LOST):
+        # connected, then cut off while sending the body or awaiting the answer
+        return RegistryUnavailableError(
+            f"the connection to the hub at {base_url} was lost during the upload ({name}): the "
+            f"hub stopped or the network failed. {_RETRY_PUSH}",
+            {"reason": "connection_lost"},
+        )
+    tls = next((e for e in _causes(exc) if isinstance(e, ssl.SSLError)), None)
+    if isinstance(tls, ssl.SSLCertVerificationError):
+        return RegistryUnavailableError(
+            f"the TLS certificate of the hub at {base_url} was not accepted "
+            f"({tls.verify_message}); this is a certificate problem: check that the certificate "
+            "is valid for this host name and not expired, and, if a private CA signed it, set "
+            "SSL_CERT_FILE to that CA's certificate",
+            {"reason": "certificate"},
+        )
+    here = _origin(request.url) == _origin(httpx.URL(base_url))  # not a redirect's target
+    if here and tls is not None and tls.reason in _NOT_TLS:
+        plain = plain_http(base_url)
+        return RegistryUnavailableError(
+            f"the TLS handshake with the hub at {base_url} failed "
+            f"({str(tls.reason).lower().replace('_', ' ')}): the server at "
+            f"{httpx.URL(plain).netloc.decode()} does not speak TLS; if it serves plain HTTP, "
+            f"use {plain}",
+            {"reason": "not_tls"},
+        )
+    return RegistryUnavailableError(
+        f"cannot reach the hub at {base_url} ({name}); is it running, and is the URL right?"
+    )
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """``exc`` and the exceptions it was raised from (httpx wraps httpcore's, which wraps
+    ssl's)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        yield seen
+        seen = seen.__cause__ or seen.__context__
 
 
 def _ref(ref: HubRef | str) -> HubRef:

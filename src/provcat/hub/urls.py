@@ -9,7 +9,7 @@ import httpx
 
 from provcat.hub.errors import ValidationError
 
-__all__ = ["check_base_url"]
+__all__ = ["api_root_hint", "check_base_url", "plain_http"]
 
 
 def check_base_url(url: str, what: str = "the hub URL") -> httpx.URL:
@@ -31,3 +31,25 @@ def check_base_url(url: str, what: str = "the hub URL") -> httpx.URL:
             "and copied into URLs)"
         )
     return parsed
+
+
+def api_root_hint(base_url: str) -> str:
+    """A hint to append to a 404 for a route when ``base_url``'s path ends in ``/v1`` (the API
+    root, pasted as the hub URL: the client adds ``/v1/...`` itself, so every request missed),
+    else "". Not a refusal: a hub may be served under any prefix, one ending in ``/v1`` too."""
+    url = httpx.URL(base_url)
+    path = url.path.rstrip("/")
+    if not path.endswith("/v1"):
+        return ""
+    root = str(url.copy_with(path=path[: -len("/v1")] or "/")).rstrip("/")
+    return (
+        f"; drop the /v1 suffix: the hub URL is the server's root (or the prefix it is served "
+        f"under) and the client adds /v1/... itself: --hub {root}"
+    )
+
+
+def plain_http(base_url: str) -> str:
+    """``base_url`` with ``http://`` for ``https://``, keeping its host, port (443 when it named
+    none) and prefix."""
+    url = httpx.URL(base_url)
+    return str(url.copy_with(scheme="http", port=url.port or 443)).rstrip("/")
