@@ -8,10 +8,11 @@ The same catalog.json always gives the same bytes.
 The output folder is replaced as a whole, so ``build`` first makes sure it is the site's to
 replace (``generator.tree.refusal``): never the current folder or a parent, never a folder that
 is, holds or lies inside the catalog or the build output the site is read from, and never one
-holding a file the site did not write. Every page, script and style sheet names the site on its
-first line (``MARKER``, in a comment: an HTML comment may come before ``<!doctype html>``), and
-``catalog.json`` and its schema are always written; a site an earlier version wrote, without
-the marker, is recognised by its layout and its pages' own lines (``earlier_site``).
+holding a file the site did not write. Every page, script, style sheet and the icon name the site
+on their first line (``MARKER``, in a comment: an HTML or XML comment may come before
+``<!doctype html>`` or ``<svg>``), and ``catalog.json`` and its schema are always written; a
+site an earlier version wrote, without the marker, is recognised by its layout and its pages'
+own lines (``earlier_site``).
 """
 
 from __future__ import annotations
@@ -32,12 +33,14 @@ HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 CATALOG = HERE.parent.parent / "catalog"  # the repository's catalog (`generator build`'s default)
-ASSETS = ("site.css", "table.js", "model.js", "lifecycle.js")
-# on the first line of every page, script and style sheet of the site (not a substring of
+# favicon.svg: the pages' icon (<link rel="icon">), so a browser asks for no /favicon.ico
+ASSETS = ("site.css", "table.js", "model.js", "lifecycle.js", "favicon.svg")
+# on the first line of every page, script, style sheet and icon of the site (not a substring of
 # generator.tree.GENERATED_MARKER, nor it of this: neither output passes for the other's)
 MARKER = "Written by the provcat site generator (python -m generator site)"
 _FIRST_LINE = {
     ".html": f"<!-- {MARKER}: this folder is replaced whole on every build -->\n",
+    ".svg": f"<!-- {MARKER}: this folder is replaced whole on every build -->\n",
     ".css": f"/* {MARKER}: this folder is replaced whole on every build */\n",
     ".js": f"// {MARKER}: this folder is replaced whole on every build\n",
 }
@@ -156,7 +159,10 @@ def site_files(data: Mapping[str, Any], catalog_json: str, schema: str) -> dict[
 _EARLIER_PAGE = re.compile(
     r"(?:index|providers|lifecycle|secondary)\.html|providers/[^/]+\.html|models/[^/]+/[^/]+\.html"
 )
-_EARLIER_OTHER = frozenset({*ASSETS, "models.js", "catalog.json", "catalog.schema.json"})
+# (not favicon.svg: those versions wrote none, so one without MARKER is someone else's)
+_EARLIER_OTHER = frozenset(
+    {*ASSETS, "models.js", "catalog.json", "catalog.schema.json"} - {"favicon.svg"}
+)
 
 
 def _site_page(path: Path, root: str) -> bool:

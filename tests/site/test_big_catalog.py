@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from generator.cli import main
 from tests.scale.conftest import dataset_path
@@ -96,3 +97,51 @@ def test_the_big_tables_filters_give_the_catalogs_counts(
     more = browser.find_element(By.ID, "more")
     more.click()
     assert len(browser.find_elements(By.CSS_SELECTOR, "#rows tr")) == min(200, cheap)
+
+
+def test_show_more_takes_the_keyboard_to_the_first_new_row(
+    browser: Any, big: tuple[Path, dict[str, Any]]
+) -> None:
+    """Enter on "Show more" moves focus to the first row it shows (its model's link), not to a
+    button that hides or to the page's body: with a provider of 201 to 300 models, once with more
+    to come and once showing the last rows."""
+    site, data = big
+    provider = next(p for p in data["providers"] if 200 < len(p["models"]) <= 300)
+    page(browser, site, "index.html")
+    browser.execute_script(
+        "var s = document.getElementById('f-provider');"
+        "s.value = String(PROVCAT_TABLE.providers.indexOf(arguments[0]));"
+        "s.dispatchEvent(new Event('change', {bubbles: true}));",
+        provider["provider"],
+    )
+    more = browser.find_element(By.ID, "more")
+    for first, shown in ((100, 200), (200, len(provider["models"]))):
+        more.send_keys(Keys.ENTER)
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#rows tr")) == shown
+        assert browser.execute_script(
+            "var a = document.activeElement;"
+            "var row = document.getElementById('rows').rows[arguments[0]];"
+            "return a.tagName === 'A' && row.contains(a) && row.cells[1].contains(a);",
+            first,
+        ), browser.execute_script("return document.activeElement.outerHTML")
+        assert more.is_displayed() == (shown < len(provider["models"]))
+    assert browser.execute_script("return document.activeElement !== document.body")
+
+
+def test_the_big_table_fits_a_phones_width(browser: Any, big: tuple[Path, dict[str, Any]]) -> None:
+    """At a phone's width (390 CSS px) the page does not scroll sideways, before and after "Show
+    more": a models.dev import's long provider names made the provider filter 115 px too wide."""
+    site, _ = big
+    size = browser.get_window_size()
+    browser.set_window_size(390, 844)
+    try:
+        page(browser, site, "index.html")
+        browser.find_element(By.ID, "more").send_keys(Keys.ENTER)
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert width <= 390
+        overflow = browser.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"the table page is {overflow} px wider than the screen"
+    finally:
+        browser.set_window_size(size["width"], size["height"])

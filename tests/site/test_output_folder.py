@@ -169,11 +169,14 @@ def test_every_page_script_and_style_sheet_names_the_site_on_its_first_line(
                 "html": f"<!-- {site_build.MARKER}: this folder is replaced whole on every build -->",
                 "css": f"/* {site_build.MARKER}: this folder is replaced whole on every build */",
                 "js": f"// {site_build.MARKER}: this folder is replaced whole on every build",
+                "svg": f"<!-- {site_build.MARKER}: this folder is replaced whole on every build -->",
             }[name.rsplit(".", 1)[1]]
         )
         if name.endswith(".html"):
             # only comments may come before the doctype (HTML, 13.1 Writing HTML documents)
             assert rest.startswith("<!doctype html>\n"), name
+        if name.endswith(".svg"):  # an XML comment, then the root element (no XML declaration)
+            assert rest.startswith("<svg "), name
     # not the build's marker, and the build's is not the site's: neither passes for the other
     from generator.tree import GENERATED_MARKER
 
@@ -192,7 +195,9 @@ def _smaller(tmp_path: Path) -> Path:
 
 
 def _as_an_earlier_version_wrote_it(out: Path) -> None:
-    """The site as the version before the marker wrote it: the same files without line one."""
+    """The site as the version before the marker wrote it: the same files without line one,
+    and no icon (that version wrote none)."""
+    (out / "favicon.svg").unlink()
     for path in out.rglob("*"):
         if path.suffix in (".html", ".js", ".css"):
             text = path.read_text(encoding="utf-8")
@@ -226,4 +231,19 @@ def test_an_earlier_site_with_a_file_of_someone_else_s_is_refused(
     before = tree_bytes(out)
     message = _refused(out, _smaller(tmp_path))
     assert "models/notes.html" in message and "delete that folder yourself" in message
+    assert tree_bytes(out) == before
+
+
+def test_an_icon_in_an_earlier_site_without_the_marker_is_someone_else_s(
+    tmp_path: Path, catalog: Path
+) -> None:
+    """The version before the marker wrote no favicon.svg: one there without it is not the
+    site's to replace."""
+    out = tmp_path / "site"
+    assert _site(out).exit_code == 0
+    _as_an_earlier_version_wrote_it(out)
+    (out / "favicon.svg").write_text("<svg/>", encoding="utf-8")
+    before = tree_bytes(out)
+    message = _refused(out, _smaller(tmp_path))
+    assert "favicon.svg" in message and "delete that folder yourself" in message
     assert tree_bytes(out) == before

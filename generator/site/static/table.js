@@ -166,7 +166,15 @@
       render();
     });
   });
-  more.addEventListener("click", function () { shown += PAGE; render(); });
+  // "show more" takes the keyboard on to the first row it shows (its model's link): the rows
+  // are written anew, and the button hides once every row is shown
+  more.addEventListener("click", function () {
+    var first = shown;
+    shown += PAGE;
+    render();
+    var row = body.rows[first];
+    if (row) row.querySelector("a").focus();
+  });
   form.addEventListener("input", filter);
   form.addEventListener("change", filter);
   form.addEventListener("submit", function (e) { e.preventDefault(); });
