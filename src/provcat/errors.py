@@ -1,8 +1,11 @@
-"""Every exception and warning the runtime raises, in one place. Messages name keys, fields and
-dates, never a secret or a request value (the sanitizer is :mod:`provcat.redact`).
+"""Every exception and warning provcat raises to its caller but the hub's, in one place.
+Messages name keys, fields and dates, never a secret or a request value (the sanitizer is
+:mod:`provcat.redact`).
 
-The hub's errors live in :mod:`provcat.hub.errors` and the tool-schema compiler's in
-:mod:`provcat.toolschema`; everything else a caller of provcat can meet is here::
+The hub's errors stay in :mod:`provcat.hub.errors`, because the hub is an optional extra whose
+errors are its registry protocol's, each with its own HTTP status and wire name. The command
+line's ``CommandError`` (:mod:`provcat.cli.failures`) is internal: its signal to print a message
+and exit, never raised to a caller. Everything a caller of provcat can catch::
 
     RuntimeError
     ├── ProviderCatalogError              a catalog lookup or configuration failed
@@ -28,11 +31,25 @@ The hub's errors live in :mod:`provcat.hub.errors` and the tool-schema compiler'
         │   └── LocalNetworkRefused       the host is local and the endpoint may not reach it
         ├── InvalidResponseError          a body that is not what the endpoint speaks
         └── StreamError                   an error event inside a stream
+    LookupError
+    └── KeyError
+        └── UnknownTargetError            no schema target (or provider) of that name
+    ValueError
+    └── InvalidToolError                  not a canonical tool; ``problems`` lists every one
     ImportError
     └── SnapshotFormatError               the generated snapshot's format is not this runtime's
     Exception
-    └── LocalAddressError                 the network guard's refusal (a call raises
-                                          LocalNetworkRefused)
+    ├── LocalAddressError                 the network guard's refusal (a call raises
+    │                                     LocalNetworkRefused)
+    └── HubError                          provcat.hub.errors: a hub request failed; each one
+        │                                 directly under HubError, with its HTTP status:
+        └── ValidationError 400, AuthenticationError 401, AuthorizationError 403,
+            AdapterNotFoundError 404, NotFoundError 404, MethodNotAllowedError 405,
+            AdapterExistsError 409, IncompatibleBaseModelError 409, PayloadTooLargeError 413,
+            UriTooLongError 414, RangeNotSatisfiableError 416, RequestHeadersTooLargeError 431,
+            InternalServerError 500, ChecksumMismatchError 502, RegistryUnavailableError 503,
+            InsufficientStorageError 507 (the hub's AuthenticationError and NotFoundError are
+            not the APIError ones of the same names)
     FutureWarning                         (shown by default: a vendor's deprecation concerns
     │                                     whoever runs the application, not only its authors)
     ├── EndpointDeprecated                deprecated (or retired, outside strict mode) endpoint
@@ -67,6 +84,7 @@ __all__ = [
     "EndpointNotFound",
     "EndpointRetired",
     "InvalidResponseError",
+    "InvalidToolError",
     "LocalAddressError",
     "LocalNetworkRefused",
     "ModelDeprecated",
@@ -83,6 +101,7 @@ __all__ = [
     "SnapshotFormatError",
     "StreamError",
     "UnknownProviderWarning",
+    "UnknownTargetError",
 ]
 
 
@@ -441,3 +460,23 @@ class SnapshotFormatError(ImportError):
 class LocalAddressError(Exception):
     """The host resolves to an address the endpoint may not reach (the network guard's refusal;
     a call turns it into :class:`LocalNetworkRefused`)."""
+
+
+class InvalidToolError(ValueError):
+    """A value that is not a canonical tool: every problem, each with where it is and the fix.
+
+    ``problems`` holds the lines ``provcat tool check`` prints for the same input.
+    """
+
+    def __init__(self, problems: list[str] | tuple[str, ...]) -> None:
+        self.problems = tuple(problems)
+        lines = "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(f"not a canonical tool ({len(self.problems)} problem(s)):\n{lines}")
+
+
+class UnknownTargetError(_KeyShapesHidden, KeyError):
+    """No target (or provider) of that name is in the snapshot. The message never repeats a
+    value shaped like an API key (one passed as the target): it is written ``<redacted>``."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown target"

@@ -11,7 +11,8 @@ SchemaPort provider contract: ``check``, ``compile_tool`` (through ``finalize_co
 
 from __future__ import annotations
 
-from provcat.toolschema.api import InvalidToolError, as_tool, check, compile_tool
+from provcat.errors import InvalidToolError, UnknownTargetError
+from provcat.toolschema.api import as_tool, check, compile_tool
 from provcat.toolschema.core import (
     collect_schemas,
     finalize_compile,
@@ -22,7 +23,6 @@ from provcat.toolschema.core import (
 from provcat.toolschema.probe import classify_provider_error, probe
 from provcat.toolschema.targets import (
     Target,
-    UnknownTargetError,
     get_target,
     list_targets,
     target_for_provider,

@@ -23,7 +23,6 @@ from provcat.toolschema.validate import canonical_tool_issues
 __all__ = [
     "FIELDS",
     "MCP_FIELDS",
-    "InvalidToolError",
     "canonical",
     "not_json_data",
     "tool_problems",
@@ -39,18 +38,6 @@ MCP_FIELDS = ("title", "outputSchema", "annotations", "icons", "execution", "_me
 def canonical(value: dict[str, Any]) -> dict[str, Any]:
     """``value``, a tool :func:`tool_problems` found none in, without its MCP-only fields."""
     return {k: v for k, v in value.items() if k in FIELDS}
-
-
-class InvalidToolError(ValueError):
-    """A value that is not a canonical tool: every problem, each with where it is and the fix.
-
-    ``problems`` holds the lines ``provcat tool check`` prints for the same input.
-    """
-
-    def __init__(self, problems: list[str] | tuple[str, ...]) -> None:
-        self.problems = tuple(problems)
-        lines = "\n".join(f"  - {p}" for p in self.problems)
-        super().__init__(f"not a canonical tool ({len(self.problems)} problem(s)):\n{lines}")
 
 
 def _vendor_shape(value: dict[str, Any]) -> str | None:

@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from provcat.catalog.keys import canonical_key, suggest
-from provcat.redact import secret_shapes_hidden
+from provcat.errors import UnknownTargetError
 from provcat.toolschema.types import DocReference
 
 __all__ = [
@@ -22,17 +22,6 @@ __all__ = [
     "target_for_provider",
     "target_ids",
 ]
-
-
-class UnknownTargetError(KeyError):
-    """No target (or provider) of that name is in the snapshot. The message never repeats a
-    value shaped like an API key (one passed as the target): it is written ``<redacted>``."""
-
-    def __init__(self, *args: object) -> None:
-        super().__init__(*(secret_shapes_hidden(a) if isinstance(a, str) else a for a in args))
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown target"
 
 
 @dataclass(frozen=True, slots=True)
