@@ -7,7 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provcat.toolschema.core import compilable, diagnostic_record, finalize_records
+from provcat.toolschema.policy import compilable, finalize_records
+from provcat.toolschema.records import diagnostic_record
 from provcat.toolschema.types import Diagnostic
 
 _RANK = {"error": 0, "warning": 1, "info": 2}

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from provcat.toolschema import check, compile_tool
-from provcat.toolschema.core import fill
+from provcat.toolschema.records import fill
 
 
 class _Kept(dict[str, Any]):

@@ -43,14 +43,11 @@ from provcat.cli.tool_files import (
     write_atomic,
 )
 from provcat.toolschema.api import compile_tool
-from provcat.toolschema.core import (
-    DiagnosticRecord,
-    materialize_diagnostics,
-    stable_stringify,
-)
 from provcat.toolschema.executor import run
 from provcat.toolschema.probe import probe as run_probe
+from provcat.toolschema.records import DiagnosticRecord, materialize_diagnostics
 from provcat.toolschema.types import CompileResult, Diagnostic
+from provcat.toolschema.values import stable_stringify
 
 __all__ = ["tool"]
 

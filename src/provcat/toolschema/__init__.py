@@ -13,14 +13,11 @@ from __future__ import annotations
 
 from provcat.errors import InvalidToolError, UnknownTargetError
 from provcat.toolschema.api import as_tool, check, compile_tool
-from provcat.toolschema.core import (
-    collect_schemas,
-    finalize_compile,
-    join_path,
-    sort_diagnostics,
-    stable_stringify,
-)
+from provcat.toolschema.paths import join_path
+from provcat.toolschema.policy import finalize_compile
 from provcat.toolschema.probe import classify_provider_error, probe
+from provcat.toolschema.records import sort_diagnostics
+from provcat.toolschema.subschemas import collect_schemas
 from provcat.toolschema.targets import (
     Target,
     get_target,
@@ -37,6 +34,7 @@ from provcat.toolschema.types import (
     ValidationIssue,
 )
 from provcat.toolschema.validate import validate_canonical_tool, validate_value
+from provcat.toolschema.values import stable_stringify
 
 __all__ = [
     "CanonicalTool",

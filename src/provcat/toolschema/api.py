@@ -15,9 +15,9 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from provcat.errors import InvalidToolError
-from provcat.toolschema.core import materialize_diagnostics
 from provcat.toolschema.executor import compiled, run
 from provcat.toolschema.intake import canonical, tool_problems
+from provcat.toolschema.records import materialize_diagnostics
 from provcat.toolschema.survey import Survey, survey
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult, Diagnostic

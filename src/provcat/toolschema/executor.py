@@ -12,19 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from provcat.toolschema.core import (
-    MAX_NESTING,
-    DiagnosticRecord,
-    TransformationRecord,
-    finalize_records,
-)
 from provcat.toolschema.envelope import envelope
 from provcat.toolschema.families import limits, names, objects, patterns, refs, types
+from provcat.toolschema.policy import finalize_records
+from provcat.toolschema.records import DiagnosticRecord, TransformationRecord
 from provcat.toolschema.rules import rules_for
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.survey import Survey, survey
 from provcat.toolschema.targets import Target, get_target
 from provcat.toolschema.types import CanonicalTool, CompileResult
+from provcat.toolschema.values import MAX_NESTING
 from provcat.toolschema.walk import rewrite, verbatim
 
 __all__ = ["NESTING_CODE", "Outcome", "compiled", "run"]

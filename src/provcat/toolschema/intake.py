@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 from provcat.catalog.keys import suggest
-from provcat.toolschema.core import join_path
+from provcat.toolschema.paths import join_path
 from provcat.toolschema.validate import canonical_tool_issues
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from provcat.toolschema.core import walk_schema
+from provcat.toolschema.subschemas import walk_schema
 
 __all__ = ["RefStatus", "resolve_ref"]
 

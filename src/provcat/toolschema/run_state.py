@@ -7,13 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from provcat.toolschema.core import (
-    SEVERITY_RANK,
-    DiagnosticRecord,
-    TransformationRecord,
-    schema_nodes,
-)
+from provcat.toolschema.records import SEVERITY_RANK, DiagnosticRecord, TransformationRecord
 from provcat.toolschema.rules import Rules
+from provcat.toolschema.subschemas import schema_nodes
 from provcat.toolschema.survey import Survey
 from provcat.toolschema.targets import Rule
 from provcat.toolschema.types import CanonicalTool
@@ -46,7 +42,7 @@ class Run:
 
     def nodes(self) -> list[tuple[dict[str, Any], str, int]]:
         """Every subschema of the canonical schema with its path and depth
-        (:func:`~provcat.toolschema.core.schema_nodes`), walked once per run for all the rules
+        (:func:`~provcat.toolschema.subschemas.schema_nodes`), walked once per run for all the rules
         that read them."""
         if self.walked is None:
             self.walked = schema_nodes(self.root)

@@ -14,15 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-from provcat.toolschema.core import (
-    LIST_SLOTS,
-    MAP_SLOTS,
-    MAX_NESTING,
-    SINGLE_SLOTS,
-    json_nesting,
-    schema_nodes,
-)
 from provcat.toolschema.refs import resolve_ref
+from provcat.toolschema.subschemas import LIST_SLOTS, MAP_SLOTS, SINGLE_SLOTS, schema_nodes
+from provcat.toolschema.values import MAX_NESTING, json_nesting
 
 __all__ = ["Survey", "every_subschema", "survey"]
 
@@ -62,7 +56,7 @@ _SINGLES = tuple(k for k, role in _SUBSCHEMAS.items() if role == "single")
 
 
 def every_subschema(root: Any) -> list[tuple[dict[str, Any], str, int]]:
-    """:func:`~provcat.toolschema.core.schema_nodes` under every keyword that holds subschemas
+    """:func:`~provcat.toolschema.subschemas.schema_nodes` under every keyword that holds subschemas
     (``if``, ``patternProperties``, ``contains``, ... as well as the slots the walk enters)."""
     return schema_nodes(root, maps=_MAPS, lists=_LISTS, singles=_SINGLES)
 
@@ -185,7 +179,7 @@ def _kind(role: str, value: Any) -> int:
 
 
 def _nesting_and_refs(value: dict[str, Any] | list[Any], role: str, refs: set[str]) -> int:
-    """:func:`~provcat.toolschema.core.json_nesting` of ``value``, the value of a keyword of
+    """:func:`~provcat.toolschema.values.json_nesting` of ``value``, the value of a keyword of
     ``role`` the pass does not walk, with the ``$ref`` strings of the subschemas in it added to
     ``refs`` on the way (one traversal)."""
     deepest = 0

@@ -9,17 +9,11 @@ from typing import Any
 
 from provcat.catalog.keys import suggest
 from provcat.patterns import compile_pattern, ecma_validator
-from provcat.toolschema.core import (
-    LIST_SLOTS,
-    MAP_SLOTS,
-    MAX_NESTING,
-    join_path,
-    json_nesting,
-    schema_types,
-    walk_schema,
-)
+from provcat.toolschema.paths import join_path
 from provcat.toolschema.refs import resolve_ref
+from provcat.toolschema.subschemas import LIST_SLOTS, MAP_SLOTS, schema_types, walk_schema
 from provcat.toolschema.types import ValidationIssue
+from provcat.toolschema.values import MAX_NESTING, json_nesting
 
 __all__ = [
     "COMMAND_LINE_DIAGNOSED",

@@ -1,9 +1,14 @@
-"""JSON values as the compiler handles them: copied, compared and shown in messages."""
+"""JSON values as the compiler handles them: copied, compared, measured (how deeply they nest),
+shown in messages and written out as text."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+# Deepest JSON nesting (objects and arrays) a tool schema may have. Deeper input gets one clear
+# diagnostic instead of a RecursionError; no provider accepts anything near it.
+MAX_NESTING = 128
 
 
 def shown(value: Any) -> str:
@@ -41,3 +46,26 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(map(json_equal, a, b))
     return bool(a == b)
+
+
+def json_nesting(value: Any, limit: int = MAX_NESTING) -> int:
+    """How deeply objects and arrays nest in ``value`` (stops counting past ``limit``)."""
+    if not isinstance(value, (dict, list)):
+        return 0
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if depth > limit:
+                return depth
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return deepest
+
+
+def stable_stringify(value: Any) -> str:
+    """2-space JSON in insertion order with a trailing newline; non-ASCII kept as is."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from provcat.toolschema.core import path_segment
 from provcat.toolschema.families import keywords, objects, refs, types, unions
+from provcat.toolschema.paths import path_segment
 from provcat.toolschema.rules import COPY, DROP, SPECIAL, UNKNOWN
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import clone

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from provcat.toolschema.core import path_segment, schema_types
+from provcat.toolschema.paths import path_segment
 from provcat.toolschema.run_state import Run
+from provcat.toolschema.subschemas import schema_types
 from provcat.toolschema.values import shown
 
 __all__ = ["HEADER_CHECKS", "SAFE_INTEGER"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from provcat.toolschema.core import path_segment
+from provcat.toolschema.paths import path_segment
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import clone, shown
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from provcat.toolschema.core import MAX_NESTING, join_path, json_nesting, not_compilable
+from provcat.toolschema.paths import join_path
+from provcat.toolschema.policy import not_compilable
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.types import Diagnostic
+from provcat.toolschema.values import MAX_NESTING, json_nesting
 
 NESTING_CODE = "core/schema-nesting-too-deep"
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from provcat.patterns import compile_pattern
-from provcat.toolschema.core import join_path, schema_types
 from provcat.toolschema.families.headers import HEADER_CHECKS
 from provcat.toolschema.families.objects import type_shown
+from provcat.toolschema.paths import join_path
 from provcat.toolschema.run_state import Run
+from provcat.toolschema.subschemas import schema_types
 from provcat.toolschema.values import code, shown
 
 

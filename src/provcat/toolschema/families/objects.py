@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from provcat.toolschema.core import TransformationRecord, path_segment, schema_types
 from provcat.toolschema.families.refs import written_root
+from provcat.toolschema.paths import path_segment
+from provcat.toolschema.records import TransformationRecord
 from provcat.toolschema.run_state import Run
+from provcat.toolschema.subschemas import schema_types
 from provcat.toolschema.values import code, shown
 
 # the keywords an empty schema may hold (anything else makes it a schema to walk)

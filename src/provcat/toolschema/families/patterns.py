@@ -5,7 +5,7 @@ not taken for a word boundary."""
 
 from __future__ import annotations
 
-from provcat.toolschema.core import join_path
+from provcat.toolschema.paths import join_path
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import shown
 

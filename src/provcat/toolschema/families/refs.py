@@ -6,16 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from provcat.toolschema.core import (
-    LIST_SLOTS,
-    MAP_SLOTS,
-    SINGLE_SLOTS,
-    join_path,
-    walk_schema,
-)
 from provcat.toolschema.families.unions import single_all_of
+from provcat.toolschema.paths import join_path
 from provcat.toolschema.refs import resolve_ref
 from provcat.toolschema.run_state import INLINE_BUDGET, Run
+from provcat.toolschema.subschemas import LIST_SLOTS, MAP_SLOTS, SINGLE_SLOTS, walk_schema
 from provcat.toolschema.survey import every_subschema
 from provcat.toolschema.values import code, json_equal
 from provcat.toolschema.vocabulary import ANNOTATION_KEYWORDS

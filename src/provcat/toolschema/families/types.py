@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from provcat.toolschema.core import TransformationRecord
+from provcat.toolschema.records import TransformationRecord
 from provcat.toolschema.run_state import Run
 from provcat.toolschema.values import clone, json_equal, shown
 
