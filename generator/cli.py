@@ -13,10 +13,9 @@ import sys
 import time
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.core import ParameterSource
 
 from generator import GENERATOR_VERSION
 from generator.cache import (
@@ -30,6 +29,7 @@ from generator.cache import (
 from generator.codes import CODES
 from generator.diagnostics import Diagnostic, counted, render
 from generator.files import from_here
+from generator.refusals import folder, foreign_refusal, refuse, refuse_out, usage_error
 from provcat.cli.choice import Choice
 from provcat.cli.failures import json_requested, usage_message
 
@@ -79,92 +79,8 @@ _as_of = click.option(
 )
 
 
-def folder(path: Path) -> str:
-    """How the output lines name a folder: as diagnostics name files, relative to the current
-    folder when under it, in full elsewhere (``--out /tmp/out2`` is ``/tmp/out2``)."""
-    full = Path(os.path.abspath(path))
-    try:
-        return full.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return full.as_posix()
-
-
 def _day(value: datetime | None) -> date | None:
     return value.date() if value is not None else None
-
-
-def usage_error(error: str, message: str, fmt: str) -> NoReturn:
-    """A usage error, exit 2; with ``--format json`` a JSON object on stdout, where the command's
-    JSON goes (``error`` names it), else click's usage text on stderr."""
-    _json_refusal(error, message, fmt)
-    raise click.UsageError(message)
-
-
-class _Refused(click.ClickException):
-    """A refusal that is no mistake of the command line: ``Error: ...`` on stderr, without
-    click's usage text, exit 2 as a usage error."""
-
-    exit_code = 2
-
-
-def refuse(error: str, message: str, fmt: str) -> NoReturn:
-    """A refusal that is not a usage mistake (exit 2): with ``--format json`` the same JSON
-    object as a usage error, else the message alone on stderr."""
-    _json_refusal(error, message, fmt)
-    raise _Refused(message)
-
-
-def _json_refusal(error: str, message: str, fmt: str) -> None:
-    if fmt == "json":
-        click.echo(
-            json.dumps(
-                {"ok": False, "error": error, "message": message}, indent=2, ensure_ascii=False
-            )
-        )
-        sys.exit(2)
-
-
-def refuse_out(message: str, fmt: str) -> NoReturn:
-    """A refused ``--out`` (``generator.tree.UnsafeOutput``)."""
-    usage_error("UnsafeOutput", f"--out: {message}", fmt)
-
-
-def named_folder(path: Path, param: str = "out") -> tuple[str, bool]:
-    """How a message names the folder option ``param`` holds (``path``), and whether the command
-    line gave it: as given (``--out out2`` is ``out2``), else as :func:`folder` names the default
-    (``generated`` from the project's root)."""
-    ctx = click.get_current_context(silent=True)
-    source = ctx.get_parameter_source(param) if ctx is not None else None
-    if source in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP, None):
-        return folder(path), False
-    return str(path), True
-
-
-def foreign_refusal(out: Path, foreign: list[str]) -> str:
-    """Why ``build`` leaves ``out`` alone when it holds what the generator did not write
-    (``foreign``, relative to it): which files to delete or move, each as a path that opens from
-    here, the folder named as the command line gave it (or as the default)."""
-    name, given = named_folder(out)
-    files = sum(1 for entry in foreign if not entry.endswith("/"))
-    what = " and ".join(
-        part
-        for part in (
-            counted(files, "file") if files else "",
-            counted(len(foreign) - files, "folder") if len(foreign) > files else "",
-        )
-        if part
-    )
-    shown = ", ".join(f"{name}/{entry}" for entry in foreign[:10])
-    if len(foreign) > 10:
-        shown += f" and {len(foreign) - 10} more"
-    which = "it" if len(foreign) == 1 else "them"
-    then = "or name an empty or new folder with --out" if given else "then build again"
-    return (
-        f"{f'--out {name}' if given else f'{name}/'} holds {what} the generator did not write: "
-        f"{shown}. "
-        f"The generator replaces {name}/ as a whole and never deletes what it did not write: "
-        f"delete or move {which}, {then}."
-    )
 
 
 def _check_catalog(catalog: Path, fmt: str) -> None:
@@ -199,10 +115,12 @@ class _Commands(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name == "import":
+            # deferred: only `import` needs the importer and what it imports (a build never)
             from generator.importers.cli import import_group
 
             return import_group
         if cmd_name == "site":
+            # deferred, as `import` is: only `site` needs the site's command
             from generator.site.cli import site
 
             return site

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -88,15 +88,13 @@ def _mark(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 
 
-def load_file(
-    path: Path, display: str, schema: str | None = None
-) -> tuple[Document | None, list[Diagnostic]]:
+def load_file(path: Path, display: str) -> tuple[Document | None, list[Diagnostic]]:
     """Load ``path``; ``display`` is the name diagnostics use. Returns (document or None, problems).
-    ``schema``: as :func:`load_bytes` takes it."""
+    ``generator.schema_check.load_file`` also words hints by the file's schema."""
     raw, problems = read_source(path, display)
     if raw is None:
         return None, problems
-    return load_bytes(raw, display, schema)
+    return load_bytes(raw, display)
 
 
 def read_source(path: Path, display: str) -> tuple[bytes | None, list[Diagnostic]]:
@@ -140,15 +138,18 @@ def _not_regular(mode: int, display: str) -> list[Diagnostic]:
     return [diag("not_regular_file", (display, 1, 1), f"{display} is not a regular file ({what})")]
 
 
-def load_bytes(
-    raw: bytes, display: str, schema: str | None = None
-) -> tuple[Document | None, list[Diagnostic]]:
-    """Load a catalog file's bytes ``raw`` (``display``: its name in diagnostics).
+def load_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Diagnostic]]:
+    """Load a catalog file's bytes ``raw`` (``display``: its name in diagnostics): the document,
+    or None and the problems. A value YAML 1.1 reads otherwise than 1.2 gets a hint that names
+    both readings (``generator.schema_check.load_bytes`` words it by the file's schema)."""
+    doc, shape = read_bytes(raw, display)
+    return (None, shape) if shape else (doc, [])
 
-    With ``schema`` (the file's JSON Schema, in schemas/), a value YAML 1.1 reads otherwise
-    than 1.2 gets the hint of what the field takes (``generator.schema_check.ambiguous_hints``:
-    ``write true or false`` for a boolean, ``write "0.001"`` for a price); without it, the hint
-    names both readings."""
+
+def read_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Diagnostic]]:
+    """The document ``raw`` holds and the problems of its shape: None and why when it could not
+    be read; the document beside problems the reader refuses it for (a value YAML 1.1 reads
+    otherwise, ...), for a caller that words their hints (``generator.schema_check``)."""
     at_start: Loc = (display, 1, 1)
     try:
         text = raw.decode("utf-8")
@@ -170,18 +171,7 @@ def load_bytes(
     if found is _NOTHING:
         return None, [diag("empty_file", at_start, "the file holds no YAML document")]
     doc.data = found
-    if shape and doc.ambiguous and schema is not None:
-        from generator.schema_check import ambiguous_hints  # it reads Documents: imported here
-
-        hints = ambiguous_hints(doc, schema)
-        at = {doc.positions[path]: hint for path, hint in hints.items()}
-        shape = [
-            replace(d, hint=at[(d.line, d.column)])
-            if d.code == "ambiguous_yaml_value" and (d.line, d.column) in at
-            else d
-            for d in shape
-        ]
-    return (None, shape) if shape else (doc, [])
+    return doc, shape
 
 
 def _tabs(text: str, display: str) -> list[Diagnostic]:

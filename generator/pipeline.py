@@ -15,12 +15,12 @@ from generator.diagnostics import Diagnostic, errors, ordered
 from generator.endpoint_lifecycle import check_endpoint_lifecycles
 from generator.files import display_path, yaml_files
 from generator.introspect import Importer
-from generator.loader import load_bytes, read_source
+from generator.loader import read_source
 from generator.model import ModelDecl, ProviderDecl, build
 from generator.models_check import Summary, judge, summarize
 from generator.provider_targets import provider_targets
 from generator.render import provider_pages, render
-from generator.schema_check import check, check_schema_reference
+from generator.schema_check import check, check_schema_reference, load_bytes
 from generator.snapshot import Part, PartText, inventory_part, part_text
 from generator.snapshot import build as build_snapshot
 from generator.target_files import load as load_targets

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 import jsonschema_rs
 
 from generator.diagnostics import Diagnostic, diag
-from generator.loader import Document, NodePath
+from generator.loader import Document, NodePath, read_bytes, read_source
+from generator.scalars import readings
 from generator.schema_hints import (
     describe,
     enum_values,
@@ -176,6 +177,36 @@ def _home(
     return min(homes, key=lambda at: missing[(at, name)].sort_key(), default=None)
 
 
+def load_file(
+    path: Path, display: str, schema_name: str
+) -> tuple[Document | None, list[Diagnostic]]:
+    """:func:`load_bytes` of the file at ``path``."""
+    raw, problems = read_source(path, display)
+    if raw is None:
+        return None, problems
+    return load_bytes(raw, display, schema_name)
+
+
+def load_bytes(
+    raw: bytes, display: str, schema_name: str
+) -> tuple[Document | None, list[Diagnostic]]:
+    """``generator.loader.load_bytes``, where a value YAML 1.1 reads otherwise than 1.2 gets the
+    hint of what the field takes in ``schema_name`` (the file's JSON Schema, in schemas/;
+    :func:`ambiguous_hints`: ``write true or false`` for a boolean, ``write "0.001"`` for a
+    price) instead of one that names both readings."""
+    doc, shape = read_bytes(raw, display)
+    if doc is not None and shape and doc.ambiguous:
+        hints = ambiguous_hints(doc, schema_name)
+        at = {doc.positions[path]: hint for path, hint in hints.items()}
+        shape = [
+            replace(d, hint=at[(d.line, d.column)])
+            if d.code == "ambiguous_yaml_value" and (d.line, d.column) in at
+            else d
+            for d in shape
+        ]
+    return (None, shape) if shape else (doc, [])
+
+
 def ambiguous_hints(doc: Document, schema_name: str) -> dict[NodePath, str]:
     """The hint of each plain value of ``doc`` that YAML 1.1 reads otherwise than 1.2
     (``doc.ambiguous``; the loader refuses them), worded by what the field takes: the first way
@@ -183,8 +214,6 @@ def ambiguous_hints(doc: Document, schema_name: str) -> dict[NodePath, str]:
     the number, the text, then the quoted decimal). A field that takes none of them gets the
     hint the schema check gives for the text. The loader runs before the schema check: this
     asks the schema about those values alone, and reports nothing else."""
-    from generator.scalars import readings
-
     data = doc.data
     texts = {path: text for path, text in doc.ambiguous if path}
     if not texts:

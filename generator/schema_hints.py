@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from generator.loader import Document
+from generator.scalars import reads_back
 from provcat.catalog.keys import closest
 from provcat.patterns import compile_pattern, ecma_validator
 
@@ -185,8 +186,6 @@ def _type_hint(error: ValidationError) -> str | None:
 def _yaml(text: str) -> str:
     """``text`` as a catalog file writes it: plain when it reads back as that text, else
     quoted."""
-    from generator.scalars import reads_back
-
     return text if reads_back(text) and text.strip() == text else json.dumps(text)
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, errors
 from generator.files import display_path, yaml_files
-from generator.loader import Document, load_file
-from generator.schema_check import check, check_schema_reference
+from generator.loader import Document
+from generator.schema_check import check, check_schema_reference, load_file
 
 TARGET_SCHEMA = "schema-target.schema.json"
 FOLDER = "schema-targets"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 from click.core import ParameterSource
 
-from generator.cli import foreign_refusal, refuse, refuse_out, usage_error
+from generator.refusals import foreign_refusal, refuse, refuse_out, usage_error
 
 if TYPE_CHECKING:
     import http.server

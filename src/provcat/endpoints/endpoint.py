@@ -191,6 +191,7 @@ class Endpoint:
         try:
             validated = model.model_validate(data)
         except ValidationError as exc:
+            # deferred to a refused request: a provider's module imports Endpoint without it
             from provcat.endpoints.problems import request_problems
 
             raise RequestValidationError(

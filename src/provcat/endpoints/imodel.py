@@ -196,6 +196,7 @@ def _warn_if_spec(provider: str, model: str) -> None:
     spec's model: one with an effort suffix (``gpt-6.1-terra-high``; ``model_kwargs`` would send
     the model and the effort), or with the provider in front (``openai/gpt-6.1-terra`` beside
     ``provider="openai"``). iModel sends it as written."""
+    # deferred to an iModel given a model: models.spec is not loaded before (the other two are)
     from provcat.models.inventory import lookup_model
     from provcat.models.reasoning import split_known
     from provcat.models.spec import split_effort_suffix

@@ -76,6 +76,7 @@ _NOT_SETTINGS = frozenset({"provider", "endpoint", "name"})
 
 def _setting(name: str) -> str | None:
     """Where ``name`` goes when it is an endpoint setting written into a request, or None."""
+    # deferred to a field refused (no cycle): importing problems alone needs no EndpointConfig
     from provcat.endpoints.config import EndpointConfig
 
     if name in _NOT_SETTINGS or name not in EndpointConfig.field_names():

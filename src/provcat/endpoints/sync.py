@@ -45,6 +45,7 @@ def _close_shared_loop() -> None:
     loop = _loop
     if loop is None or loop.is_closed():
         return
+    # deferred to exit: importing sync never imports the pool (httpx); a call does
     from provcat.endpoints.pool import aclose_default
 
     with contextlib.suppress(Exception):  # leaving anyway: the OS closes the sockets

@@ -52,6 +52,7 @@ from provcat.hub.settings import HubSettings
 from provcat.hub.storage import Storage, StoredAdapter, open_storage
 from provcat.hub.storage.sql import READ_CONCURRENCY
 from provcat.hub.text import check_query
+from provcat.hub.web import install_pages
 
 __all__ = ["READY_TIMEOUT", "create_app"]
 
@@ -401,8 +402,6 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         scope = None if token.admin or not settings.private_reads else token.namespaces
         missing = await not_found(ref, scope)
         raise AdapterNotFoundError(missing.message, {**missing.details, "deleted": False})
-
-    from provcat.hub.web import install_pages
 
     install_pages(app, store, settings, reads, base_url)
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
+from provcat.hub.auth import verify_token
 from provcat.hub.errors import AuthenticationError, AuthorizationError
 from provcat.hub.storage import Storage
-from provcat.hub.tokens import TokenRecord, hash_secret, split_token
+from provcat.hub.tokens import TokenRecord
 
-__all__ = ["authenticate", "authorize", "optional_token", "verify_token"]
-
-_DUMMY = TokenRecord("000000000000", hash_secret("x"), ())
+__all__ = ["authenticate", "authorize", "optional_token"]
 
 
 def authenticate(request: Request, storage: Storage) -> TokenRecord:
@@ -22,20 +21,6 @@ def authenticate(request: Request, storage: Storage) -> TokenRecord:
     if scheme.lower() != "bearer" or not value.strip():
         raise AuthenticationError("malformed Authorization header: expected 'Bearer <token>'")
     return verify_token(storage, value.strip())
-
-
-def verify_token(storage: Storage, value: str) -> TokenRecord:
-    """The active token whose text is ``value``; AuthenticationError otherwise."""
-    parts = split_token(value)
-    record = storage.find_token(parts[0]) if parts else None
-    secret = parts[1] if parts else "x"
-    # compare even when the id is unknown, so timing says nothing about which part was wrong
-    good = (record or _DUMMY).matches(secret)
-    if record is None or record.revoked_at is not None or not good:
-        error = AuthenticationError("invalid or revoked bearer token")
-        error.headers["WWW-Authenticate"] = 'Bearer realm="provcat-hub", error="invalid_token"'
-        raise error
-    return record
 
 
 def authorize(token: TokenRecord, namespace: str) -> None:

@@ -22,9 +22,9 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from provcat.hub.auth import verify_token
 from provcat.hub.errors import HubError, RegistryUnavailableError, ValidationError
 from provcat.hub.ref import LATEST, SLUG, SLUG_MAX, HubRef, resolve_latest
-from provcat.hub.server.auth import verify_token
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import Storage, StoredAdapter
 from provcat.hub.storage.searchquery import SORTS
