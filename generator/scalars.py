@@ -4,8 +4,8 @@ Editors and most tools read a catalog file as YAML 1.2 (core schema); pyyaml and
 tools read some plain scalars otherwise (``yes`` is a boolean, ``010`` is 8, ``1:30`` is 90). The
 loader takes each plain scalar's tag from :func:`tag_of` and refuses the ones tagged
 :data:`AMBIGUOUS`, with :func:`ambiguous`'s message and hint (a hint naming both readings; given
-the file's schema, the loader words it by what the field takes instead:
-``generator.schema_check.ambiguous_hints``); the importer's writer quotes what would not read back
+the file's schema, ``generator.schema_check.load_bytes`` words it by what the field takes
+instead, with ``ambiguous_hints``); the importer's writer quotes what would not read back
 as written (:func:`reads_back`).
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -180,11 +181,6 @@ _SHORTCUT = (
     and not _resolver.yaml_path_resolvers
     and not _RESOLVER_11.yaml_path_resolvers
 )
-# the tag of a plain scalar depends on its text alone (no path resolvers), and the value of a
-# plain boolean, number or null is immutable: both are kept by text, as catalogs repeat them
-_MEMO_SIZE = 1 << 16
-_IMPLICIT_TAGS: dict[str, str] = {}
-_PLAIN_VALUES: dict[tuple[str, str], Any] = {}
 _PLAIN_SCALARS = {
     tag: _constructor.yaml_constructors[tag]
     for tag in (
@@ -201,30 +197,29 @@ def tag_of(text: str, implicit: tuple[bool, bool]) -> str:
     parser's (whether it is plain)."""
     if not implicit[0] or (_SHORTCUT and text and text[0] not in _RESOLVED_FIRST):
         return STR  # quoted, or no implicit type starts this way
-    tag = _IMPLICIT_TAGS.get(text)
-    if tag is None:
-        tag = _resolver.resolve(yaml.ScalarNode, text, implicit)
-        if len(_IMPLICIT_TAGS) < _MEMO_SIZE and _SHORTCUT:
-            _IMPLICIT_TAGS[text] = tag
-    return str(tag)
+    if _SHORTCUT:
+        return _plain_tag(text)
+    return str(_resolver.resolve(yaml.ScalarNode, text, implicit))
 
 
-_MISSING: Any = object()
+# the tag of a plain scalar depends on its text alone (no path resolvers), and the value of a
+# plain boolean, number or null is immutable: both are kept by text, as catalogs repeat them
+@lru_cache(maxsize=1 << 16)
+def _plain_tag(text: str) -> str:
+    return str(_resolver.resolve(yaml.ScalarNode, text, (True, False)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_value(tag: str, text: str) -> Any:
+    return _PLAIN_SCALARS[tag](_constructor, yaml.ScalarNode(tag, text))
 
 
 def value_of(tag: str, event: Any) -> Any:
     """The value of the scalar ``event`` tagged ``tag``; a date stays the text the author wrote."""
     if tag in (STR, TIMESTAMP):
         return event.value
-    plain = _PLAIN_SCALARS.get(tag)
-    if plain is not None:
-        memo = (tag, event.value)
-        value = _PLAIN_VALUES.get(memo, _MISSING)
-        if value is _MISSING:
-            value = plain(_constructor, _node(tag, event))
-            if len(_PLAIN_VALUES) < _MEMO_SIZE:
-                _PLAIN_VALUES[memo] = value
-        return value
+    if tag in _PLAIN_SCALARS:
+        return _plain_value(tag, event.value)
     return _constructor.construct_object(_node(tag, event), deep=True)
 
 

@@ -37,7 +37,7 @@ def acme() -> Iterator[dict[str, Any]]:
 def test_by_id_and_alias_after_strip_and_casefold_only() -> None:
     info = get_model("acme", "acme-large-2")
     assert isinstance(info, ModelInfo)
-    assert get_model(" ACME-AI ", "  Acme-Large-2-20250929 ") is info
+    assert get_model(" ACME-AI ", "  Acme-Large-2-20250929 ") == info
     assert info.context_window == 1_000_000 and info.max_output_tokens == 64_000
     assert info.reasoning_efforts == ("low", "medium", "high")
     assert info.input_modalities == ("text", "image", "pdf")
@@ -199,21 +199,6 @@ def test_model_kwargs_warns_and_refuses_likewise() -> None:
             model_kwargs("acme/acme-ancient")
     finally:
         set_strict(None)
-
-
-def test_the_inventory_loads_only_on_the_first_model_lookup() -> None:
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, provcat\n"
-        "provcat.match_endpoint('openai', 'chat')\n"
-        "assert 'provcat_catalog.inventory' not in sys.modules, 'loaded by resolution'\n"
-        "provcat.get_model('openai', 'gpt-6.1-terra')\n"
-        "assert 'provcat_catalog.inventory' in sys.modules\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
 
 
 def test_model_kwargs_checks_every_spelling_and_each_dated_model_of_a_provider() -> None:

@@ -4,7 +4,6 @@ the day asked, on the acme test catalog (acme-intro: $0.50 / $2 / $0.05 cache re
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterator
 from datetime import date
@@ -71,10 +70,16 @@ def test_a_model_without_a_schedule_has_no_next_change() -> None:
     assert "price_schedule" not in info.as_dict()
 
 
-def test_no_price_in_force_is_an_error_never_a_zero() -> None:
-    info = get_model("acme", "acme-intro")
-    ended = dataclasses.replace(info, price_periods=info.price_periods[:1])
-    _INVENTORY.memo.setdefault("acme", {})["acme-intro"] = ended
+def test_no_price_in_force_is_an_error_never_a_zero(acme: dict[str, Any]) -> None:
+    as_listed = estimate_cost("acme", "acme-intro", USAGE, as_of=date(2027, 2, 1))
+    assert as_listed.total == Decimal("1.22")  # the rate from 2027-01-15 on
+    # the same catalog republished with the introductory rate alone: it ends on 2027-01-15
+    inventory = dict(acme["inventory"])
+    inventory["acme"] = [
+        {**m, "prices": m["prices"][:1]} if m["model"] == "acme-intro" else m
+        for m in inventory["acme"]
+    ]
+    _INVENTORY._reset((inventory, acme["inventory_index"], acme["provider_index"]))
     with pytest.raises(PricingUnavailable, match="no price in force on 2027-02-01"):
         estimate_cost("acme", "acme-intro", USAGE, as_of=date(2027, 2, 1))
 

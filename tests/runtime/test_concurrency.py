@@ -8,7 +8,6 @@ from collections.abc import Callable
 import pytest
 
 from provcat import match_endpoint
-from provcat.catalog import publish
 from provcat.endpoints.checked import CatalogSource
 from provcat.endpoints.registry import EndpointRegistry
 from tests.runtime.conftest import Records, TrustedSource, base_records, record, run_threads
@@ -19,18 +18,25 @@ THREADS = 32
 def test_32_threads_during_the_first_build_cause_exactly_one_build(
     use_catalog: Callable[[Records], CatalogSource],
 ) -> None:
-    use_catalog(base_records())
-    before = publish.builds
-    seen: list[int] = []
+    records = base_records()
+    reads: list[int] = []
+
+    def read() -> Records:
+        reads.append(1)
+        return records
+
+    use_catalog(records)
+    EndpointRegistry._reset(CatalogSource(read, fingerprint=lambda: "test"))
+    seen: list[object] = []
 
     def work(i: int) -> None:
         ep = match_endpoint("alpha" if i % 2 else "BETA-ai", "chat")
-        seen.append(id(EndpointRegistry.snapshot()))
+        seen.append(EndpointRegistry.snapshot())
         assert ep.config.provider in ("alpha", "beta")
 
     assert run_threads(THREADS, work) == []
-    assert publish.builds == before + 1
-    assert len(set(seen)) == 1
+    assert len(reads) == 1, "the catalog source is read once"
+    assert len(seen) == THREADS and all(s is seen[0] for s in seen), "one published catalog"
 
 
 @pytest.mark.parametrize("source", [CatalogSource, TrustedSource])

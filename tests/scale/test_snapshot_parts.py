@@ -1,5 +1,5 @@
-"""The generated inventory is split per provider: a lookup imports that provider's data alone,
-and the docs are an index with one page per provider."""
+"""The generated inventory is split per provider and read on demand: lookups and list_models see
+it whole, and the docs are an index with one page per provider."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from tests.conftest import ROOT
 GENERATED = ROOT / "generated"
 
 
-def test_a_first_lookup_imports_one_providers_module() -> None:
+def test_after_a_first_lookup_list_models_lists_every_providers_models() -> None:
+    """A first lookup reads one provider's part; list_models, after it, still lists every model."""
+    from provcat_catalog.inventory import MODELS
+
     code = (
-        "import sys, json, provcat\n"
+        "import json, provcat\n"
         "provcat.get_model('deepseek', 'deepseek-v4-pro')\n"
-        "first = sorted(m for m in sys.modules if m.startswith('provcat_catalog.models.'))\n"
-        "n = len(provcat.list_models())\n"
-        "every = sorted(m for m in sys.modules if m.startswith('provcat_catalog.models.'))\n"
-        "print(json.dumps([first, n, every]))\n"
+        "print(json.dumps([m.provider for m in provcat.list_models()]))\n"
     )
     out = subprocess.run(
         [sys.executable, "-W", "ignore", "-c", code],
@@ -30,10 +30,9 @@ def test_a_first_lookup_imports_one_providers_module() -> None:
         check=True,
         cwd=ROOT,
     )
-    first, count, every = json.loads(out.stdout)
-    assert len(first) == 1 and first[0].startswith("provcat_catalog.models.p_deepseek_")
-    parts = sorted((GENERATED / "provcat_catalog" / "models").glob("p_*.py"))
-    assert len(every) == len(parts) and count > len(parts)
+    listed = json.loads(out.stdout)
+    assert sorted(set(listed)) == sorted(key for key, models in MODELS.items() if models)
+    assert len(listed) == sum(len(models) for models in MODELS.values())
 
 
 def test_by_provider_reads_like_the_dict_it_replaces() -> None:

@@ -43,7 +43,6 @@ Source = Callable[[], CatalogSnapshot]
 LOCK = threading.RLock()
 _snapshot: CatalogSnapshot | None = None
 _source: Source | None = None  # None: the bundled snapshot
-builds = 0  # how many snapshots were published (a count the concurrency tests read)
 
 
 def policy(record: Record) -> ProviderModelPolicy | None:
@@ -149,11 +148,10 @@ def current() -> CatalogSnapshot:
 def publish(source: Source | None = None) -> CatalogSnapshot:
     """Make a snapshot from ``source`` (default: the last source given, else the bundled
     snapshot) and publish it; when the source raises, the prior snapshot stays published."""
-    global _snapshot, _source, builds
+    global _snapshot, _source
     with LOCK:
         chosen = source or _source or bundled_snapshot
         snapshot = chosen()  # raises CatalogValidationError before anything is published
-        builds += 1
         _source = chosen if chosen is not bundled_snapshot else None
         _snapshot = snapshot  # the single assignment that publishes
         return snapshot

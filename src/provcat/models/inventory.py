@@ -11,9 +11,10 @@ from __future__ import annotations
 import difflib
 import threading
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from provcat.catalog.keys import canonical_key
@@ -189,8 +190,6 @@ _Data = tuple[Mapping[str, Any], Mapping[str, Any], Mapping[str, str]]
 class _Inventory:
     """ModelInfo objects built once per provider, on its first lookup."""
 
-    MEMO_LIMIT = 4096
-
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._source: _Data | None = None
@@ -203,12 +202,9 @@ class _Inventory:
             self._source = source
             self._by_provider: dict[str, dict[str, ModelInfo]] = {}
             self._models: dict[str, tuple[ModelInfo, ...]] = {}
-            # provider as given -> model as given -> ModelInfo (the repeated-lookup fast path)
-            self.memo: dict[str, dict[str, ModelInfo]] = {}
-            # provider -> canonical id or alias -> model, for the models that have a lifecycle
-            # date or status (the few the lifecycle check acts on); filled with _by_provider
-            self.dated: dict[str, dict[str, ModelInfo]] = {}
-            self._size = 0
+            # (provider, model) as given -> ModelInfo: a repeated get_model is a cache hit
+            # (make bench BENCH=models). A new cache for each source: none serves another's
+            self.remembered: Callable[[str, str], ModelInfo] = lru_cache(maxsize=4096)(self.find)
 
     def _data(self) -> _Data:
         if self._source is not None:
@@ -259,7 +255,6 @@ class _Inventory:
             by_id = {m.id: m for m in infos}
             index = {spelling: by_id[model] for spelling, model in model_index.get(key, {}).items()}
             self._by_provider[key] = index
-            self.dated[key] = {spelling: m for spelling, m in index.items() if m.dated}
             self._models[key] = infos
 
     def find(self, provider: str, model: str) -> ModelInfo:
@@ -277,10 +272,6 @@ class _Inventory:
             close = difflib.get_close_matches(canonical_key(model), sorted(index), n=3)
             ids = list(dict.fromkeys(index[c].id for c in close))
             raise ModelNotFound(key, model, ids, f"provider '{key}' lists no model '{model}'")
-        if self._size < self.MEMO_LIMIT:
-            with self._lock:
-                self.memo.setdefault(provider, {})[model] = info
-                self._size += 1
         return info
 
     def lookup(self, provider: str, model: str) -> ModelInfo | None:
@@ -319,8 +310,8 @@ def get_model(provider: str, model: str, *, as_of: date | None = None) -> ModelI
     if as_of is not None:
         as_of = day_of(as_of)
     try:
-        info = _INVENTORY.memo[provider][model]
-    except (KeyError, TypeError):
+        info = _INVENTORY.remembered(provider, model)
+    except TypeError:  # unhashable: find says what is wrong with it
         info = _INVENTORY.find(provider, model)
     if info.dated:
         now = info.lifecycle(as_of)
@@ -380,8 +371,8 @@ def lookup_model(provider: str, model: str) -> ModelInfo | None:
 def find_model(provider: str, model: str) -> ModelInfo:
     """The model whatever its lifecycle (no warning, no ModelRetired): for costs of past usage."""
     try:
-        return _INVENTORY.memo[provider][model]
-    except (KeyError, TypeError):
+        return _INVENTORY.remembered(provider, model)
+    except TypeError:  # unhashable: find says what is wrong with it
         return _INVENTORY.find(provider, model)
 
 
@@ -412,18 +403,7 @@ def dated_model(provider_key: str, model: str) -> ModelInfo | None:
     """The model ``model`` of ``provider_key`` when the inventory lists it with a lifecycle date
     or status (the models :func:`check_use` can act on), else None. A fact of the inventory,
     not of the day: callers may remember it and judge it on each use."""
-    if not isinstance(model, str):
-        raise TypeError(f"model must be a str, not {type(model).__name__}")
-    try:
-        dated = _INVENTORY.dated.get(provider_key)
-    except TypeError:  # unhashable: lookup says what is wrong with it
-        dated = None
-    if dated is None:  # the provider's first use, or not its canonical key
-        info = _INVENTORY.lookup(provider_key, model)
-    elif dated:
-        info = dated.get(model.strip().casefold())
-    else:
-        return None  # nothing the provider lists can be deprecated or retired
+    info = _INVENTORY.lookup(provider_key, model)
     return info if info is not None and info.dated else None
 
 
