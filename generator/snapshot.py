@@ -18,6 +18,7 @@ from generator.model import EndpointDecl, ModelDecl, ProviderDecl
 from generator.validate import request_options_ref
 from provcat.catalog.keys import canonical_key
 from provcat.catalog.keyspace import EndpointKeys, ProviderKeys, Spelling, indexes
+from provcat.catalog.specs import INHERITED_SETTINGS
 
 
 def _ref(ref: str | None, module: str | None) -> str | None:
@@ -41,7 +42,9 @@ def _lifecycle(p: ProviderDecl, ep: EndpointDecl) -> dict[str, Any] | None:
 
 
 def _endpoint(p: ProviderDecl, ep: EndpointDecl, module: str | None) -> dict[str, Any]:
-    settings = dict(ep.settings)
+    # the inherited settings, in their declaration's order (ProviderEndpointSpec's fields)
+    settings = {name: ep.settings[name] for name in INHERITED_SETTINGS}
+    settings["default_headers"] = dict(sorted(settings["default_headers"].items()))
     return {
         "endpoint": ep.key.value,
         "key": canonical_key(ep.key.value),
@@ -54,17 +57,7 @@ def _endpoint(p: ProviderDecl, ep: EndpointDecl, module: str | None) -> dict[str
         "request_defaults": {k: v.value for k, v in sorted(ep.request_defaults.items())},
         "method": ep.method,
         "path": ep.path,
-        "base_url": settings["base_url"],
-        "auth_type": settings["auth_type"],
-        "api_key_env": settings["api_key_env"],
-        "content_type": settings["content_type"],
-        "timeout": settings["timeout"],
-        "max_retries": settings["max_retries"],
-        "default_headers": dict(sorted(settings["default_headers"].items())),
-        "requires_tokens": settings["requires_tokens"],
-        "idempotent_retries": settings["idempotent_retries"],
-        "serialize_by_alias": settings["serialize_by_alias"],
-        "allow_local_network": settings["allow_local_network"],
+        **settings,
         "description": ep.description,
         "docs_url": ep.docs_url,
         "lifecycle": _lifecycle(p, ep),

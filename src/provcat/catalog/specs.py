@@ -8,12 +8,14 @@ first time the endpoint is used (:mod:`provcat.endpoints.load`). Nothing here im
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
 
 __all__ = [
+    "INHERITED_SETTINGS",
+    "SETTINGS",
     "EffortMode",
     "EndpointType",
     "ProviderEndpointSpec",
@@ -37,6 +39,14 @@ def frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(value or {}))
 
 
+# The metadata that marks a field of ProviderEndpointSpec as one of the endpoint's settings: a
+# field of EndpointConfig too, of the same name, written by the generator into each endpoint's
+# record under that name. _INHERITED: a provider's catalog `defaults:` may set it for all its
+# endpoints as well; _ENDPOINT: only an endpoint sets it.
+_INHERITED = {"setting": "inherited"}
+_ENDPOINT = {"setting": "endpoint"}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ProviderEndpointSpec:
     """One endpoint of one provider: every value named (D1), provider defaults already merged."""
@@ -53,19 +63,19 @@ class ProviderEndpointSpec:
     request_defaults: Mapping[str, Any] = field(default_factory=dict)
     # the endpoint's settings, as the generator wrote them (defaults filled in there, from
     # EndpointConfig's and the endpoint type's)
-    path: str | None
-    method: str
-    base_url: str | None
-    auth_type: str
-    api_key_env: str | None
-    content_type: str
-    timeout: float
-    max_retries: int
-    default_headers: Mapping[str, str]
-    requires_tokens: bool
-    idempotent_retries: bool
-    serialize_by_alias: bool
-    allow_local_network: bool
+    path: str | None = field(metadata=_ENDPOINT)
+    method: str = field(metadata=_ENDPOINT)
+    base_url: str | None = field(metadata=_INHERITED)
+    auth_type: str = field(metadata=_INHERITED)
+    api_key_env: str | None = field(metadata=_INHERITED)
+    content_type: str = field(metadata=_INHERITED)
+    timeout: float = field(metadata=_INHERITED)
+    max_retries: int = field(metadata=_INHERITED)
+    default_headers: Mapping[str, str] = field(metadata=_INHERITED)
+    requires_tokens: bool = field(metadata=_INHERITED)
+    idempotent_retries: bool = field(metadata=_INHERITED)
+    serialize_by_alias: bool = field(metadata=_INHERITED)
+    allow_local_network: bool = field(metadata=_INHERITED)
     description: str | None = None
     docs_url: str | None = None
     # status, deprecation_date, shutdown_date, successor, source: once the vendor deprecates it
@@ -93,22 +103,10 @@ class ProviderEndpointSpec:
             provider_aliases=provider_aliases,
             endpoint_aliases=tuple(ep["aliases"]),
             request_defaults=ep["request_defaults"],
-            path=ep["path"],
-            method=ep["method"],
-            base_url=ep["base_url"],
-            auth_type=ep["auth_type"],
-            api_key_env=ep["api_key_env"],
-            content_type=ep["content_type"],
-            timeout=ep["timeout"],
-            max_retries=ep["max_retries"],
-            default_headers=ep["default_headers"],
-            requires_tokens=ep["requires_tokens"],
-            idempotent_retries=ep["idempotent_retries"],
-            serialize_by_alias=ep["serialize_by_alias"],
-            allow_local_network=ep["allow_local_network"],
             description=ep["description"],
             docs_url=ep["docs_url"],
             lifecycle=ep["lifecycle"],
+            **{name: ep[name] for name in SETTINGS},
         )
 
     @property
@@ -118,25 +116,26 @@ class ProviderEndpointSpec:
 
     def config_values(self) -> dict[str, Any]:
         """The EndpointConfig fields this record sets (the request model is added on load)."""
+        values = {name: getattr(self, name) for name in SETTINGS}
+        values["default_headers"] = dict(self.default_headers)  # a config's own, mutable copy
         return {
             "name": self.name,
             "provider": self.provider,
             "endpoint": self.endpoint,
-            "base_url": self.base_url,
-            "path": self.path,
-            "method": self.method,
-            "auth_type": self.auth_type,
-            "api_key_env": self.api_key_env,
-            "content_type": self.content_type,
-            "timeout": self.timeout,
-            "max_retries": self.max_retries,
-            "default_headers": dict(self.default_headers),
-            "requires_tokens": self.requires_tokens,
-            "idempotent_retries": self.idempotent_retries,
-            "serialize_by_alias": self.serialize_by_alias,
-            "allow_local_network": self.allow_local_network,
+            **values,
             "openai_compatible": False,
         }
+
+
+# The endpoint settings in declaration order, computed once: what from_record reads and
+# config_values gives, by name; and of them, the ones a provider's `defaults:` may set (the
+# generator merges and writes those by this tuple, in this order).
+SETTINGS: tuple[str, ...] = tuple(
+    f.name for f in fields(ProviderEndpointSpec) if "setting" in f.metadata
+)
+INHERITED_SETTINGS: tuple[str, ...] = tuple(
+    f.name for f in fields(ProviderEndpointSpec) if f.metadata.get("setting") == "inherited"
+)
 
 
 @dataclass(frozen=True, slots=True)

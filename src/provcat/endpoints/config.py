@@ -12,6 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+# the settings a provider's `defaults:` may set, declared with ProviderEndpointSpec's fields; named
+# here too for the generator, which reads their defaults from EndpointConfig
+from provcat.catalog.specs import INHERITED_SETTINGS
 from provcat.errors import ProviderCatalogError
 from provcat.redact import secret_name, url_without_password
 
@@ -25,21 +28,6 @@ __all__ = [
     "secret_header",
     "shown_headers",
 ]
-
-# The endpoint settings a provider's catalog `defaults` may set for all its endpoints.
-INHERITED_SETTINGS = (
-    "base_url",
-    "auth_type",
-    "api_key_env",
-    "content_type",
-    "timeout",
-    "max_retries",
-    "default_headers",
-    "requires_tokens",
-    "idempotent_retries",
-    "serialize_by_alias",
-    "allow_local_network",
-)
 
 AuthType = Literal["bearer", "x-api-key", "none"]
 
