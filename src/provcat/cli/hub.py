@@ -8,8 +8,11 @@ Exit status: 0 success, 1 a hub error (printed as ``ErrorName: message``), 2 usa
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,7 @@ import click
 
 from provcat.cli.choice import FORMAT_OPTION
 from provcat.cli.failures import not_a_key
-from provcat.cli.hub_errors import HubGroup, fail
+from provcat.cli.hub_errors import LOCAL_FILE_ERROR, HubGroup, fail, fail_with
 from provcat.cli.hub_options import (
     client_options,
     data_dir_or_default,
@@ -68,6 +71,24 @@ def _ref(ref: str, *, concrete: str | None = None) -> HubRef:
     return parsed
 
 
+class _EchoWarnings(logging.Handler):
+    """The client's warnings (logger ``provcat.hub``: a local copy replaced, say) as one line
+    each on stderr (never stdout, where ``--format json`` goes), text from disk escaped."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(f"provcat hub: warning: {printable(record.getMessage())}", err=True)
+
+
+@contextlib.contextmanager
+def _client_warnings() -> Iterator[None]:
+    logger, handler = logging.getLogger("provcat.hub"), _EchoWarnings(logging.WARNING)
+    logger.addHandler(handler)  # logging's last-resort handler then stays quiet
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
 def _warn_unknown_fields(document: dict[str, Any], manifest_path: Path) -> None:
     """Unknown fields are stored as extensions (protocol), so a misspelt one would pass silently."""
     import difflib
@@ -83,6 +104,31 @@ def _warn_unknown_fields(document: dict[str, Any], manifest_path: Path) -> None:
                 f"(did you mean '{close[0]}'?); it is stored as an extension field",
                 err=True,
             )
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    """The ``--manifest`` file's JSON object. One that cannot be used (missing, a directory,
+    unreadable, not UTF-8, not JSON, not an object) is ``LocalFileError`` naming the path and what
+    is wrong, as every local file a hub command reads or writes (exit 1)."""
+    shown = _shown(path)
+    try:
+        text = path.read_text(encoding="utf-8")  # an OSError is LocalFileError (HubGroup)
+    except UnicodeDecodeError:
+        problem = "is not UTF-8 text"
+    else:
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            problem = f"is not JSON ({exc})"
+        else:
+            if isinstance(document, dict):
+                return document
+            problem = "holds JSON that is not an object"
+    fail_with(
+        LOCAL_FILE_ERROR,
+        f"{shown} {problem}; --manifest is a manifest v2 JSON object",
+        {"path": shown},
+    )
 
 
 def _read_card(path: Path) -> str:
@@ -316,7 +362,7 @@ def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str
     """Download and verify REF into the local store (latest is resolved to a concrete version)."""
     parsed = _ref(ref)
     try:
-        with open_client(hub_url, token, store) as client:
+        with open_client(hub_url, token, store) as client, _client_warnings():
             manifest = client.pull(parsed)
             path = client.local_path(manifest)
     except HubError as error:
@@ -336,7 +382,8 @@ def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str
 @click.option(
     "--manifest",
     "manifest_path",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    type=click.Path(path_type=Path),  # read by _read_manifest: LocalFileError when unusable
+    metavar="FILE",
     default=None,
     help="Manifest v2 JSON; namespace, name and version default to REF's.",
 )
@@ -372,12 +419,7 @@ def push(
     try:
         document: dict[str, Any] = {}
         if manifest_path is not None:
-            try:
-                document = json.loads(manifest_path.read_text(encoding="utf-8"))
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise click.UsageError(f"{manifest_path} is not JSON: {exc}") from None
-            if not isinstance(document, dict):
-                raise click.UsageError(f"{manifest_path} must hold a JSON object")
+            document = _read_manifest(manifest_path)
             _warn_unknown_fields(document, manifest_path)
         if card_path is not None:
             document["card"] = _read_card(card_path)

@@ -48,9 +48,14 @@ def token_create(
             "give --namespace NAME (a token for those namespaces) or --admin (a token for "
             "every namespace), not both"
         )
-    try:
-        for ns in namespaces:
+    for ns in namespaces:  # refused on the command line, as a REF's namespace is (exit 2)
+        try:
             check_slug(ns, "namespace")
+        except HubError as error:
+            raise click.BadParameter(
+                f"{error.message}, not {ns!r}", param_hint="'--namespace'"
+            ) from None
+    try:
         _, storage = open_tool_storage(data_dir, database, blobs)
         scope = [ADMIN] if admin else sorted(set(namespaces))
         created = storage.create_token(scope, description)
@@ -129,13 +134,19 @@ def token_revoke(
     try:
         _, storage = open_tool_storage(data_dir, database, blobs)
         revoked = storage.revoke_token(token_id)
+        # as `rm` of a version already deleted: an already revoked token says so and exits 0
+        known = revoked or storage.find_token(token_id) is not None
         storage.close()
     except HubError as error:
         fail(error)
-    if not revoked:
+    if not known:
         fail_with(
             TOKEN_NOT_FOUND,
             f"no active token {token_id}; `provcat hub token list` shows the ids",
             {"token_id": token_id},
         )
-    emit(fmt, {"token_id": token_id, "revoked": True}, f"revoked {token_id}")
+    emit(
+        fmt,
+        {"token_id": token_id, "revoked": revoked},
+        f"revoked {token_id}" if revoked else f"token {token_id} was already revoked",
+    )

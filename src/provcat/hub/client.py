@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import ssl
 from collections.abc import Iterator, Mapping, Sequence
@@ -26,6 +27,7 @@ from provcat.hub.errors import (
     ChecksumMismatchError,
     HubError,
     NotFoundError,
+    PayloadTooLargeError,
     RegistryUnavailableError,
     ValidationError,
     error_class,
@@ -44,6 +46,8 @@ from provcat.hub.urls import api_root_hint, check_base_url, plain_http
 from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden
 
 __all__ = ["Published", "RegistryClient"]
+
+log = logging.getLogger("provcat.hub")
 
 _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
@@ -173,12 +177,13 @@ class RegistryClient:
         """
         ref = _ref(ref)
         self.store.clean_staging()  # what killed pulls left (never a running pull's)
-        if not ref.is_latest and (hit := self._local_hit(ref.adapter_id)) is not None:
+        replaced: list[str] = []  # what was wrong with a local copy that failed verification
+        if not ref.is_latest and (hit := self._local_hit(ref.adapter_id, replaced)) is not None:
             return hit
         manifest = self.resolve(ref)
         if manifest.checksum_sha256 is None:
             raise ValidationError(f"{manifest.ref} has no checksum_sha256: it cannot be pulled")
-        if self._same_bytes_here(manifest):
+        if self._same_bytes_here(manifest, replaced):
             return manifest
         with self.store.staging() as staging:
             target = staging / PAYLOAD_FILE
@@ -194,6 +199,8 @@ class RegistryClient:
             # a copy of this id from another hub, with other bytes, makes way for this hub's
             self.store.remove(manifest.canonical_id)
             self.store.install(staging, manifest, source=self.base_url)
+        if replaced:  # a warning of logger provcat.hub; `provcat hub pull` prints it on stderr
+            log.warning("%s; it was fetched again", replaced[0])
         return manifest
 
     def local_path(self, manifest: AdapterManifest) -> Path:
@@ -249,7 +256,13 @@ class RegistryClient:
             "Content-Length": str(length),
         }
         response = self._send("POST", "/v1/adapters", content=body(), headers=headers)
-        self._raise(response)
+        try:
+            self._raise(response)
+        except PayloadTooLargeError as error:  # the hub knows its limit, this side the size
+            raise PayloadTooLargeError(
+                f"{error.message}; the payload pushed is {size} bytes",
+                {**error.details, "size": size},
+            ) from None
         data = _body(response)
         if not isinstance(data, dict):
             raise RegistryUnavailableError(f"the hub at {self.base_url} did not answer JSON")
@@ -281,37 +294,42 @@ class RegistryClient:
         return True
 
     # -- transport -----------------------------------------------------------------------------
-    def _local_hit(self, adapter_id: str) -> AdapterManifest | None:
+    def _local_hit(self, adapter_id: str, replaced: list[str]) -> AdapterManifest | None:
         """The stored copy, verified, when it was pulled from this hub (versions are immutable
         on a hub, so it needs no network); None otherwise."""
         if self.store.source(adapter_id) != self.base_url:
             return None  # absent, or another hub's copy: this hub decides (_same_bytes_here)
-        return self._verified(adapter_id)
+        return self._verified(adapter_id, replaced)
 
-    def _same_bytes_here(self, manifest: AdapterManifest) -> bool:
+    def _same_bytes_here(self, manifest: AdapterManifest, replaced: list[str]) -> bool:
         """Whether the stored copy of ``manifest``'s id (from any hub) has this hub's bytes; it
         is then recorded as this hub's and no byte is downloaded."""
         adapter_id = manifest.canonical_id
         kept = self.store.manifest(adapter_id)
         if kept is None or kept.checksum_sha256 != manifest.checksum_sha256:
             return False  # other bytes: no need to hash the stored copy to know it goes
-        if self._verified(adapter_id) is None:
+        if self._verified(adapter_id, replaced) is None:
             return False
         self.store.adopt(adapter_id, manifest, self.base_url)
         return True
 
-    def _verified(self, adapter_id: str) -> AdapterManifest | None:
+    def _verified(self, adapter_id: str, replaced: list[str]) -> AdapterManifest | None:
+        """The stored copy when its payload has its recorded digest; else it is removed (and
+        what was wrong with it added to ``replaced``) and None."""
         manifest = self.store.manifest(adapter_id)
         if manifest is None:
             return None
         payload = self.store.payload_path(adapter_id)
-        if (
-            manifest.adapter_id_problem() is None
-            and payload.is_file()
-            and manifest.checksum_sha256 == sha256_file(payload)
-        ):
+        if manifest.adapter_id_problem() is not None:
+            problem = "has a manifest naming another adapter"
+        elif not payload.is_file():
+            problem = "has no payload file"
+        elif manifest.checksum_sha256 != sha256_file(payload):
+            problem = f"did not match its recorded digest (sha256 {manifest.checksum_sha256})"
+        else:
             return manifest
         # tampered or damaged: never serve it; download a verified copy instead
+        replaced.append(f"the local copy of {adapter_id} {problem}")
         self.store.remove(adapter_id)
         return None
 

@@ -192,16 +192,25 @@ class _State:
             self.path.unlink(missing_ok=True)
 
 
-def _too_large(limit: int, *, body: bool = False) -> PayloadTooLargeError:
-    """The 413; ``details.limit`` is the payload limit either way."""
+def _too_large(
+    limit: int, *, body: bool = False, body_bytes: int | None = None
+) -> PayloadTooLargeError:
+    """The 413; ``details.limit`` is the payload limit either way, ``details.body_bytes`` the
+    request body's size when its ``Content-Length`` gave it (a payload refused while it streams
+    in is never read to its end: its size is not known here)."""
+    details: dict[str, int] = {"limit": limit}
     if body:
+        size = ""
+        if body_bytes is not None:
+            size = f" (its request body is {body_bytes} bytes)"
+            details["body_bytes"] = body_bytes
         message = (
-            f"the upload is larger than this hub accepts: a payload of at most {limit} bytes, "
-            f"with at most {FRAMING_MAX_BYTES} bytes of manifest and multipart framing"
+            f"the upload is larger than this hub accepts{size}: a payload of at most {limit} "
+            f"bytes, with at most {FRAMING_MAX_BYTES} bytes of manifest and multipart framing"
         )
     else:
         message = f"the payload is larger than this hub's limit of {limit} bytes"
-    return PayloadTooLargeError(message, {"limit": limit})
+    return PayloadTooLargeError(message, details)
 
 
 def _write_all(file: IO[bytes], data: memoryview) -> None:
@@ -282,7 +291,7 @@ async def receive_upload(
         if not length.isascii() or not length.isdigit():
             raise ValidationError("invalid Content-Length")
         if int(length) > max_body:
-            raise _too_large(max_bytes, body=True)
+            raise _too_large(max_bytes, body=True, body_bytes=int(length))
     state = _State(tmp_dir, on_manifest, max_bytes, durable)
     worker = _Worker(MultipartParser(boundary, state.callbacks()))  # type: ignore[arg-type]
 

@@ -457,12 +457,30 @@ def same_or_conflict(existing: StoredAdapter, record: StoredAdapter) -> StoredAd
             "again: publish a new version",
             {"namespace": existing.namespace, "name": existing.name, "version": existing.version},
         )
-    if existing.checksum_sha256 != record.checksum_sha256 or _client_part(
-        existing.manifest
-    ) != _client_part(record.manifest):
-        raise AdapterExistsError(
-            f"{ref} already exists with other content; versions are immutable: publish a new "
-            "version",
-            {"namespace": existing.namespace, "name": existing.name, "version": existing.version},
+    stored, pushed = _client_part(existing.manifest), _client_part(record.manifest)
+    if existing.checksum_sha256 == record.checksum_sha256 and stored == pushed:
+        return existing
+    # the pusher may write this namespace, so it may read the stored digest: say what differs
+    details: dict[str, Any] = {
+        "namespace": existing.namespace,
+        "name": existing.name,
+        "version": existing.version,
+        "stored_sha256": existing.checksum_sha256,
+        "same_bytes": existing.checksum_sha256 == record.checksum_sha256,
+    }
+    if details["same_bytes"]:
+        differ = sorted(k for k in stored.keys() | pushed.keys() if stored.get(k) != pushed.get(k))
+        fields = [k[:64] for k in differ[:20]]  # extension keys are the client's: bounded
+        details["fields"] = fields
+        shown = ", ".join(fields[:5]) + (", ..." if len(differ) > 5 else "")
+        what = f"the same bytes (sha256 {existing.checksum_sha256}) but another manifest ({shown})"
+    else:
+        what = (
+            f"other bytes (stored sha256 {existing.checksum_sha256}, pushed "
+            f"{record.checksum_sha256})"
         )
-    return existing
+    raise AdapterExistsError(
+        f"{ref} already exists with other content: {what}; versions are immutable: publish a "
+        "new version",
+        details,
+    )
