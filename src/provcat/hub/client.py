@@ -13,7 +13,6 @@ import hashlib
 import json
 import logging
 import secrets
-import ssl
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +41,8 @@ from provcat.hub.schema import manifest_schema
 from provcat.hub.searching import DEFAULT_LIMIT, rank
 from provcat.hub.text import check_document
 from provcat.hub.tokens import token_problem
-from provcat.hub.urls import api_root_hint, check_base_url, plain_http
+from provcat.hub.unanswered import origin, unanswered
+from provcat.hub.urls import api_root_hint, check_base_url
 from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden
 
 __all__ = ["Published", "RegistryClient"]
@@ -51,19 +51,6 @@ log = logging.getLogger("provcat.hub")
 
 _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
-# the connection was made, then broke (not: the hub could not be reached at all)
-_LOST = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError, httpx.CloseError)
-# what OpenSSL says when the other end answers a TLS hello with something that is not TLS
-_NOT_TLS = {
-    "WRONG_VERSION_NUMBER",
-    "RECORD_LAYER_FAILURE",
-    "PACKET_LENGTH_TOO_LONG",
-    "UNKNOWN_PROTOCOL",
-}
-_RETRY_PUSH = (
-    "The push can be retried: a version is published whole or not at all, and pushing the "
-    "same bytes and manifest again is accepted"
-)
 
 
 @dataclass(frozen=True)
@@ -72,10 +59,6 @@ class Published:
 
     manifest: AdapterManifest
     created: bool
-
-
-def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
-    return (url.scheme, url.host, url.port)
 
 
 class RegistryClient:
@@ -101,7 +84,7 @@ class RegistryClient:
             ) from None
         if token and (problem := token_problem(token)):
             raise ValidationError(problem)  # before any request: httpx would fail or log it
-        self._origin = _origin(parsed)
+        self._origin = origin(parsed)
         self._token = token
         self.store = store if isinstance(store, LocalStore) else LocalStore(store)
         self._progress = progress
@@ -387,7 +370,7 @@ class RegistryClient:
             try:
                 response = self._http.send(request, stream=stream)
             except httpx.TransportError as exc:
-                raise _transport_error(exc, request, self.base_url, self._timeout) from None
+                raise unanswered(exc, request, self.base_url, self._timeout) from None
             location = response.headers.get("location")
             if response.status_code not in _REDIRECTS or method not in ("GET", "HEAD"):
                 return response
@@ -401,7 +384,7 @@ class RegistryClient:
     def _headers(self, url: httpx.URL, extra: dict[str, str] | None) -> dict[str, str]:
         headers = {"Accept": "application/json", **(extra or {})}
         # the token goes to the hub's own origin only: never to a redirect target elsewhere
-        if self._token and _origin(url) == self._origin:
+        if self._token and origin(url) == self._origin:
             headers["Authorization"] = f"Bearer {self._token}"
         return headers
 
@@ -450,62 +433,6 @@ class RegistryClient:
         except HubError:
             return False
         return response.status_code == 200 and bodyless.is_mirror(_body(response))
-
-
-def _transport_error(
-    exc: httpx.TransportError, request: httpx.Request, base_url: str, timeout: float
-) -> RegistryUnavailableError:
-    """What a request (to the hub, or where it redirected) that got no HTTP answer means, and
-    what to do about it."""
-    name, method = type(exc).__name__, request.method
-    if isinstance(exc, httpx.ReadTimeout):  # connected and sent: the answer did not come
-        message = (
-            f"the hub at {base_url} did not answer within {timeout:g} second"
-            f"{'' if timeout == 1 else 's'} ({name}): it "
-            "took the connection but sent no answer in time; it may be overloaded or stuck: try "
-            "again later (in Python, RegistryClient(..., timeout=SECONDS) waits longer)"
-        )
-        if method == "POST":
-            message += f". {_RETRY_PUSH}"
-        return RegistryUnavailableError(message, {"reason": "timeout", "timeout": timeout})
-    if method == "POST" and isinstance(exc, _LOST):
-        # connected, then cut off while sending the body or awaiting the answer
-        return RegistryUnavailableError(
-            f"the connection to the hub at {base_url} was lost during the upload ({name}): the "
-            f"hub stopped or the network failed. {_RETRY_PUSH}",
-            {"reason": "connection_lost"},
-        )
-    tls = next((e for e in _causes(exc) if isinstance(e, ssl.SSLError)), None)
-    if isinstance(tls, ssl.SSLCertVerificationError):
-        return RegistryUnavailableError(
-            f"the TLS certificate of the hub at {base_url} was not accepted "
-            f"({tls.verify_message}); this is a certificate problem: check that the certificate "
-            "is valid for this host name and not expired, and, if a private CA signed it, set "
-            "SSL_CERT_FILE to that CA's certificate",
-            {"reason": "certificate"},
-        )
-    here = _origin(request.url) == _origin(httpx.URL(base_url))  # not a redirect's target
-    if here and tls is not None and tls.reason in _NOT_TLS:
-        plain = plain_http(base_url)
-        return RegistryUnavailableError(
-            f"the TLS handshake with the hub at {base_url} failed "
-            f"({str(tls.reason).lower().replace('_', ' ')}): the server at "
-            f"{httpx.URL(plain).netloc.decode()} does not speak TLS; if it serves plain HTTP, "
-            f"use {plain}",
-            {"reason": "not_tls"},
-        )
-    return RegistryUnavailableError(
-        f"cannot reach the hub at {base_url} ({name}); is it running, and is the URL right?"
-    )
-
-
-def _causes(exc: BaseException) -> Iterator[BaseException]:
-    """``exc`` and the exceptions it was raised from (httpx wraps httpcore's, which wraps
-    ssl's)."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        yield seen
-        seen = seen.__cause__ or seen.__context__
 
 
 def _ref(ref: HubRef | str) -> HubRef:
