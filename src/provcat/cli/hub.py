@@ -9,7 +9,6 @@ Exit status: 0 success, 1 a hub error (printed as ``ErrorName: message``), 2 usa
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import math
 from collections.abc import Iterator
@@ -20,7 +19,8 @@ import click
 
 from provcat.cli.choice import FORMAT_OPTION
 from provcat.cli.failures import not_a_key
-from provcat.cli.hub_errors import LOCAL_FILE_ERROR, HubGroup, fail, fail_with
+from provcat.cli.hub_errors import HubGroup, fail
+from provcat.cli.hub_files import read_card, read_manifest, shown_path, warn_unknown_fields
 from provcat.cli.hub_options import (
     client_options,
     data_dir_or_default,
@@ -36,7 +36,6 @@ from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import HubRef
 from provcat.hub.settings import DEFAULT_ORPHAN_GRACE_SECONDS
 from provcat.hub.text import printable
-from provcat.redact import secret_shapes_hidden
 
 __all__ = ["hub"]
 
@@ -52,12 +51,6 @@ class FiniteFloat(click.FloatRange):
         if not math.isfinite(converted):
             self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
         return converted
-
-
-def _shown(path: Path) -> str:
-    """A local path as the output shows it: a key or hub token pasted into it as ``<redacted>``,
-    in text and in JSON, as the tool commands show theirs."""
-    return secret_shapes_hidden(str(path))
 
 
 def _ref(ref: str, *, concrete: str | None = None) -> HubRef:
@@ -87,69 +80,6 @@ def _client_warnings() -> Iterator[None]:
         yield
     finally:
         logger.removeHandler(handler)
-
-
-def _warn_unknown_fields(document: dict[str, Any], manifest_path: Path) -> None:
-    """Unknown fields are stored as extensions (protocol), so a misspelt one would pass silently."""
-    import difflib
-
-    known = sorted(AdapterManifest.model_fields)
-    for key in sorted(document):
-        if key in known:
-            continue
-        close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
-        if close:
-            click.echo(
-                f"provcat hub: warning: {manifest_path}: '{key}' is not a manifest v2 field "
-                f"(did you mean '{close[0]}'?); it is stored as an extension field",
-                err=True,
-            )
-
-
-def _read_manifest(path: Path) -> dict[str, Any]:
-    """The ``--manifest`` file's JSON object. One that cannot be used (missing, a directory,
-    unreadable, not UTF-8, not JSON, not an object) is ``LocalFileError`` naming the path and what
-    is wrong, as every local file a hub command reads or writes (exit 1)."""
-    shown = _shown(path)
-    try:
-        text = path.read_text(encoding="utf-8")  # an OSError is LocalFileError (HubGroup)
-    except UnicodeDecodeError:
-        problem = "is not UTF-8 text"
-    else:
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problem = f"is not JSON ({exc})"
-        else:
-            if isinstance(document, dict):
-                return document
-            problem = "holds JSON that is not an object"
-    fail_with(
-        LOCAL_FILE_ERROR,
-        f"{shown} {problem}; --manifest is a manifest v2 JSON object",
-        {"path": shown},
-    )
-
-
-def _read_card(path: Path) -> str:
-    """The card file's text; one far over the limit is refused before it is read whole."""
-    from provcat.hub.card import CARD_MAX_CHARS, check_card
-    from provcat.hub.errors import ValidationError
-
-    size = path.stat().st_size
-    if size > 4 * CARD_MAX_CHARS:  # more bytes than the most characters could need
-        shown = _shown(path)  # a key pasted as the path is not repeated
-        raise ValidationError(
-            f"{shown} is {size:,} bytes; a card is at most {CARD_MAX_CHARS:,} characters "
-            "(Markdown): shorten it, or link to the longer text",
-            {"field": "card", "bytes": size, "limit": CARD_MAX_CHARS},
-        )
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise click.UsageError(f"{path} is not UTF-8 text; a card is Markdown") from None
-    check_card({"card": text})
-    return text
 
 
 def _manifest_text(m: AdapterManifest) -> str:
@@ -281,7 +211,7 @@ def serve(
             f"{settings.database_kind}, blobs: {settings.blobs_kind})",
             err=True,
         )
-        click.echo(f"provcat hub: data in {_shown(settings.data_dir)}", err=True)
+        click.echo(f"provcat hub: data in {shown_path(settings.data_dir)}", err=True)
 
     try:
         run(settings, host, port, workers, log_level, opened)
@@ -367,7 +297,7 @@ def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str
             path = client.local_path(manifest)
     except HubError as error:
         fail(error)
-    shown = _shown(path)
+    shown = shown_path(path)
     emit(
         fmt,
         {"adapter_id": manifest.canonical_id, "path": shown, "manifest": manifest.to_dict()},
@@ -419,10 +349,10 @@ def push(
     try:
         document: dict[str, Any] = {}
         if manifest_path is not None:
-            document = _read_manifest(manifest_path)
-            _warn_unknown_fields(document, manifest_path)
+            document = read_manifest(manifest_path)
+            warn_unknown_fields(document, manifest_path)
         if card_path is not None:
-            document["card"] = _read_card(card_path)
+            document["card"] = read_card(card_path)
         if license_text is not None:
             document["license"] = license_text
         for field, value in (
@@ -469,7 +399,7 @@ def sample(path: Path, rank: int, force: bool, fmt: str) -> None:
         made = write_sample(path, rank, overwrite=force)
     except FileExistsError:
         raise click.UsageError(f"{path} exists; give another PATH or --force") from None
-    shown = _shown(made.path)
+    shown = shown_path(made.path)
     emit(
         fmt,
         {
@@ -531,12 +461,12 @@ def export_static_cmd(
     emit(
         fmt,
         {
-            "out": _shown(summary.out),
+            "out": shown_path(summary.out),
             "adapters": summary.adapters,
             "versions": summary.versions,
             "payload_bytes": summary.payload_bytes,
         },
         f"exported {counted(summary.adapters, 'adapter')} "
         f"({counted(summary.versions, 'version')}, {summary.payload_bytes} payload bytes) "
-        f"to {_shown(summary.out)}",
+        f"to {shown_path(summary.out)}",
     )
