@@ -5,6 +5,7 @@ and the transport's own 400s. Each test failed before its fix."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import threading
@@ -377,9 +378,7 @@ async def test_an_untrusted_host_is_never_reflected(hub: Hub) -> None:
 async def test_public_url_wins_over_any_header(hub: Hub) -> None:
     from provcat.hub.server import create_app
 
-    settings = type(hub.settings)(
-        **{**hub.settings.__dict__, "public_url": "https://hub.example.org/"}
-    )
+    settings = dataclasses.replace(hub.settings, public_url="https://hub.example.org/")
     app = create_app(settings, storage=hub.storage)
     name, payload = unique(), safetensors(b"\x0e" * 8)
     body = push_body(manifest("acme", name, "1.0.0", payload), payload)

@@ -53,7 +53,7 @@ _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Published:
     """What a push did: the stored manifest, and whether this push created the version."""
 

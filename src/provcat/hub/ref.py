@@ -43,7 +43,7 @@ def check_slug(value: object, field: str) -> str:
 
 
 @total_ordering
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Version:
     """A SemVer version without build metadata; ordered by SemVer precedence."""
 
@@ -96,7 +96,7 @@ def resolve_latest(versions: list[Version]) -> Version | None:
     return max(pool) if pool else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HubRef:
     """``hub://namespace/name[:version]``; a missing version means ``latest``."""
 

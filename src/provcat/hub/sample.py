@@ -25,7 +25,7 @@ DEFAULT_RANK = 4
 DEFAULT_WIDTH = 16
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sample:
     """What :func:`write_sample` wrote."""
 

@@ -51,7 +51,7 @@ def database_url_for_sqlalchemy(url: str) -> str:
     return url
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HubSettings:
     """Everything a hub server needs. URLs may hold credentials: never print them."""
 

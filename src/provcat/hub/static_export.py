@@ -35,7 +35,7 @@ from provcat.hub.storage.blobs import FileBlobStore
 __all__ = ["ExportSummary", "export_static"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ExportSummary:
     out: Path
     adapters: int

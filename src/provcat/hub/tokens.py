@@ -25,7 +25,7 @@ TOKEN_ID = re.compile(r"[0-9a-f]{12}")  # secrets.token_hex(6): what `token list
 _SHAPE = re.compile(rf"pch_({TOKEN_ID.pattern})_([A-Za-z0-9_-]{{20,100}})")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NewToken:
     """A token just created: ``text`` is shown once and never stored."""
 
@@ -34,7 +34,7 @@ class NewToken:
     secret_hash: str = field(repr=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TokenRecord:
     """A stored token: its public id, the hash of its secret and its namespaces (``*``: all)."""
 

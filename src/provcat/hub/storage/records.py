@@ -18,7 +18,7 @@ def now_rfc3339() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StoredAdapter:
     """One version as stored: its canonical manifest (without ``storage_uri``) and its blob."""
 

@@ -16,7 +16,7 @@ __all__ = ["LicenseView", "read_license"]
 SPDX_PAGE = "https://spdx.org/licenses/{}.html"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LicenseView:
     """What the page shows: the text as given, and what SPDX makes of it."""
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 __all__ = ["Usage", "usage"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Usage:
     pull: str  # the provcat command
     python: str  # pull from Python; leaves the verified file's path in ``path``
