@@ -63,7 +63,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from provcat.redact import secret_shapes_hidden
 
@@ -112,6 +112,12 @@ class _KeyShapesHidden:
 
     def __init__(self, *args: object) -> None:
         super().__init__(*(secret_shapes_hidden(a) if isinstance(a, str) else a for a in args))
+
+    @classmethod
+    def already_hidden(cls, *args: object) -> Self:
+        """One made from text hidden before (a message remembered with its spec): not scanned
+        again. A new object each time, so a warning raised as an error keeps its own traceback."""
+        return cls.__new__(cls, *args)
 
 
 class ProviderCatalogError(_KeyShapesHidden, RuntimeError):

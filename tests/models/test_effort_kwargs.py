@@ -187,3 +187,20 @@ def test_an_endpoint_whose_request_model_cannot_be_imported_drops_the_effort_wit
     with pytest.warns(EffortIgnored, match="its request model declares none of"):
         kwargs = model_kwargs("openai/gpt-6.1-terra-high", endpoint="responses")
     assert kwargs == {"provider": "openai", "model": "gpt-6.1-terra"}
+
+
+def test_a_dropped_effort_warns_anew_on_every_call_even_as_an_error() -> None:
+    """Found in review: the warning, remembered with its spec, was one object raised again and
+    again under ``-W error``, its traceback growing by a call's frames each time."""
+    import traceback
+
+    caught = []
+    for _ in range(3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", EffortIgnored)
+            with pytest.raises(EffortIgnored, match="effort 'high' of 'openai/gpt-4o'") as info:
+                model_kwargs("openai/gpt-4o-high")
+        caught.append(info.value)
+    depths = {len(traceback.extract_tb(e.__traceback__)) for e in caught}
+    assert len(depths) == 1
+    assert len({id(e) for e in caught}) == 3

@@ -23,6 +23,7 @@ from provcat.models.inventory import ModelInfo, check_use, dated_model, lookup_m
 from provcat.models.reasoning import endpoint_key, inventory_effort, split_known
 from provcat.models.spec import ModelSpec, read_spec, unknown_provider
 from provcat.models.tables import effort_value, spec_tables
+from provcat.redact import secret_shapes_hidden
 
 __all__ = ["model_kwargs", "translate_effort"]
 
@@ -90,7 +91,7 @@ def model_kwargs(
         # retired warns or, in strict mode as it is set now, raises (the warning at our caller)
         check_use(dated, stacklevel=3)
     if dropped is not None:
-        warnings.warn(dropped, stacklevel=2)
+        warnings.warn(EffortIgnored.already_hidden(dropped), stacklevel=2)
     # the caller may change its dict: each call gets its own copy of the remembered one
     if not nested:
         return dict(kwargs)
@@ -165,9 +166,9 @@ def _apply(
     fast: bool,
     effort: str | None,
     endpoint: str | None = None,
-) -> tuple[dict[str, Any], EffortIgnored | None, ModelInfo | None, bool]:
-    """The kwargs, the warning that an effort is dropped (None: it is not; made once, with the
-    spec's memo: its message is redacted when made), the model the inventory lists
+) -> tuple[dict[str, Any], str | None, ModelInfo | None, bool]:
+    """The kwargs, why an effort is dropped (None: it is not; key shapes already hidden, so
+    the warning made from it on each call need not scan it again), the model the inventory lists
     with lifecycle dates (None: none; the caller judges it on the day), and whether a kwarg's
     value is a dict or a list (the caller copies those)."""
     if isinstance(spec, ModelSpec):  # one path: read as the string it was parsed from
@@ -190,7 +191,7 @@ def _apply(
     if endpoint is not None:  # fails closed, whether or not an effort needs its field
         endpoint = endpoint_key(snapshot, provider, endpoint)
     name = name.strip()
-    dropped: EffortIgnored | None = None
+    dropped: str | None = None
     plain = found.effort_kwarg is None and not found.refuses_effort and not found.effort_in_name
     if plain and effort is None:
         known = split_known(provider, name)  # a suffix the grammar kept in a vendor id with "/"
@@ -202,7 +203,9 @@ def _apply(
         fields, why = inventory_effort(snapshot, provider, name, effort, endpoint)
         kwargs.update(fields)
         if why is not None:
-            dropped = EffortIgnored(f"effort '{effort}' of '{provider}/{name}' is dropped: {why}")
+            dropped = secret_shapes_hidden(
+                f"effort '{effort}' of '{provider}/{name}' is dropped: {why}"
+            )
     elif effort is not None:
         kwarg = found.effort_kwarg
         if kwarg is not None:
