@@ -169,3 +169,34 @@ def test_as_of_and_format_before_show_count_as_after_it() -> None:
     refused = invoke("models", "--provider", "acme", "show", "acme", "acme-large-2")
     assert refused.exit_code == 2
     assert "--provider filters the list of models" in refused.stderr
+
+
+def test_an_alias_model_shows_every_price_fact_of_the_model_it_serves(
+    acme: dict[str, Any],
+) -> None:
+    """Found in review: an alias (``points_to``) of a model with a price schedule showed its
+    served model's prices but not the schedule. It shows what `cost` bills it at, all of it."""
+    from provcat.models.inventory import _INVENTORY
+
+    inventory = {k: list(v) for k, v in acme["inventory"].items()}
+    index = {k: dict(v) for k, v in acme["inventory_index"].items()}
+    intro = next(m for m in inventory["acme"] if m["model"] == "acme-intro")
+    alias = {k: v for k, v in intro.items() if k not in ("prices", "aliases")}
+    alias.update(model="acme-intro-latest", points_to="acme-intro")
+    inventory["acme"].append(alias)
+    index["acme"]["acme-intro-latest"] = "acme-intro-latest"
+    _INVENTORY._reset((inventory, index, acme["provider_index"]))
+
+    def shown(model: str) -> dict[str, Any]:
+        args = ["models", "show", "acme", model, "--as-of", "2027-01-01", "--format", "json"]
+        result = invoke(*args)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+    served, alias_shown = shown("acme-intro"), shown("acme-intro-latest")
+    assert alias_shown["priced_as"] == "acme-intro"
+    for key in ("prices", "next_price_change", "price_schedule"):
+        assert alias_shown[key] == served[key], key
+    assert served["price_schedule"]  # the case in point: the served model has a schedule
+    text = invoke("models", "show", "acme", "acme-intro-latest", "--as-of", "2027-01-01").stdout
+    assert "price schedule:" in text

@@ -35,11 +35,11 @@ def _facts(m: ModelInfo, day: date) -> dict[str, Any]:
     billed = served.as_dict(day)
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if key == "prices":
+        if key == "prices":  # the served model's price facts, all of them, in their order
             out["priced_as"] = served.id
-        if key in _PRICE_KEYS:
-            value = billed.get(key)
-        out[key] = value
+            out.update((k, billed[k]) for k in _PRICE_KEYS if k in billed)
+        if key not in _PRICE_KEYS:
+            out[key] = value
     return out
 
 
