@@ -231,12 +231,14 @@ def test_hub_errors_are_json_objects_without_the_token(tmp_path: Path) -> None:
     body = _json_error(out, err)
     assert code == 1 and body == {
         "error": "TokenNotFoundError",
-        "message": "no active token 0123456789ab; `provcat hub token list` shows the ids",
+        "message": "no active token has the id 0123456789ab; `provcat hub token list` shows the ids",
         "details": {"token_id": "0123456789ab"},
     }
     code, out, err = run("token", "revoke", "0123456789ab", *where)  # text mode: stderr
     assert code == 1 and out == ""
-    assert err.startswith("provcat hub: TokenNotFoundError: no active token 0123456789ab")
+    assert err.startswith(
+        "provcat hub: TokenNotFoundError: no active token has the id 0123456789ab"
+    )
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     code, out, err = run("token", "list", "--data-dir", str(blocker / "data"), "--format", "json")

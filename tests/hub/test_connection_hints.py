@@ -23,7 +23,12 @@ from click.testing import CliRunner
 
 from provcat.cli.main import main
 from provcat.hub import RegistryClient
-from provcat.hub.errors import AdapterNotFoundError, NotFoundError, RegistryUnavailableError
+from provcat.hub.errors import (
+    AdapterNotFoundError,
+    HubError,
+    NotFoundError,
+    RegistryUnavailableError,
+)
 from provcat.hub.static_export import export_static
 from tests.hub.conftest import Hub, make_hub
 from tests.hub.helpers import safetensors
@@ -193,3 +198,21 @@ def test_a_hub_url_ending_in_the_api_root_v1_says_to_drop_it(
         assert (
             str(missing.value) == f"no adapter hub://acme/x:1.0.0 on the static mirror at {url}/v1"
         )
+
+
+def test_an_api_key_pasted_into_the_hub_url_is_never_repeated(
+    real_hub: tuple[Hub, Served],
+) -> None:
+    """Found in review: the TLS and `/v1` hints wrote the hub URL out again, and an OpenAI-shaped
+    key pasted into its path with it (only hub-token shapes were hidden)."""
+    _, served = real_hub
+    port = served.url.rsplit(":", 1)[1]
+    key = "sk-proj-" + "A1b2C3d4" * 5
+    for given in (f"https://127.0.0.1:{port}/{key}", f"http://127.0.0.1:{port}/{key}/v1"):
+        code, out, err = run("search", "x", "--hub", given)
+        assert code == 1
+        assert key[:12] not in out + err, err
+        assert "<redacted>" in err
+        with pytest.raises(HubError) as caught:  # unavailable, or the hub's NotFoundError
+            RegistryClient(given).search("x")
+        assert key[:12] not in str(caught.value) + repr(caught.value)

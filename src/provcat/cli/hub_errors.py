@@ -35,7 +35,7 @@ from provcat.cli.failures import (
 )
 from provcat.hub.errors import HubError
 from provcat.hub.text import printable
-from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden, url_without_password
+from provcat.redact import secret_shapes_hidden
 
 __all__ = [
     "LOCAL_FILE_ERROR",
@@ -74,7 +74,7 @@ def _redact(text: str, ctx: click.Context | None) -> str:
     for secret in sorted(secrets, key=len, reverse=True):
         if len(secret) >= 6:
             text = text.replace(secret, "<redacted>")
-    return HUB_TOKEN_SHAPE.sub("<redacted>", url_without_password(text))
+    return secret_shapes_hidden(text)  # hub tokens, API keys, URL passwords
 
 
 def fail_with(

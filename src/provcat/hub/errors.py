@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from provcat.redact import HUB_TOKEN_SHAPE
+from provcat.redact import secret_shapes_hidden
 
 __all__ = [
     "AdapterExistsError",
@@ -40,7 +40,8 @@ class HubError(Exception):
     wire_name: ClassVar[str] = "HubError"
 
     def __init__(self, message: str, details: dict[str, Any] | None = None) -> None:
-        message = HUB_TOKEN_SHAPE.sub("<redacted>", message)
+        # a hub token, an API key or a URL password pasted where a name or URL goes is hidden
+        message = secret_shapes_hidden(message)
         super().__init__(message)
         self.message = message
         self.details: dict[str, Any] = dict(details or {})
