@@ -80,15 +80,19 @@ def _provider_hint(
     providers: Iterable[tuple[ProviderDecl, Summary]],
 ) -> str | None:
     """The providers a probe naming an unknown ``named`` may mean (a catalog imported from
-    another source keys a vendor its own way): those listing its ``model``; else those whose
-    documentation is where most of the target's own links point (the same site and first path
-    segment), at most three; else the key nearest in spelling."""
+    another source keys a vendor its own way): those listing its ``model`` (of many, the ones
+    documented where the target is); else those whose documentation is where most of the
+    target's own links point (the same site and first path segment); three at most, else the key
+    nearest in spelling."""
     by_key = {p.key.value: (p, summary) for p, summary in providers}
-    listing = sorted(k for k, (_, summary) in by_key.items() if summary.find(model) is not None)
-    if listing:
-        return f"did you mean {_either(listing)}? It lists the probe's default_model '{model}'"
     links = [_site(doc.get("url")) for doc in decl.data.get("docs") or () if isinstance(doc, dict)]
     score = {k: links.count(_site(p.docs_url)) for k, (p, _) in by_key.items() if p.docs_url}
+    listing = sorted(k for k, (_, summary) in by_key.items() if summary.find(model) is not None)
+    if len(listing) > 3:  # a model many resell: those documented where the target is
+        best = max((score.get(k, 0) for k in listing), default=0)
+        listing = [k for k in listing if best and score.get(k, 0) == best]
+    if 0 < len(listing) <= 3:
+        return f"did you mean {_either(listing)}? It lists the probe's default_model '{model}'"
     best = max(score.values(), default=0)
     documented = sorted(k for k, n in score.items() if n == best)
     if best and len(documented) <= 3:

@@ -578,3 +578,26 @@ def test_bundled_probes_name_current_catalog_models() -> None:
                 )
             )["models"]
             assert probe["default_model"] in models, path.name
+
+
+def test_an_unknown_probe_provider_hint_of_a_model_many_list_names_the_documented_one(
+    workspace: Workspace,
+) -> None:
+    """Found in review: a model that many resellers list (Gemini on a dozen gateways in a
+    models.dev import) made the hint name them all; of those, the one documented where the
+    target's docs links go is meant."""
+    for name in ("resell-a", "resell-b", "resell-c"):
+        workspace.write(
+            f"{name}.yaml",
+            f"provider: {name}\ndisplay_name: {name}\ndocs_url: https://{name}.example/\n"
+            "inventory_only: a reseller\nmodels:\n  alpha-1: {context_window: 8192}\n",
+        )
+    workspace.edit(
+        "alpha.yaml",
+        "display_name: Alpha",
+        "display_name: Alpha\ndocs_url: https://example.com/docs",
+    )
+    _probing(workspace, provider="vendor", default_model="alpha-1")
+    (found,) = workspace.run().json["diagnostics"]
+    assert found["code"] == "unknown_probe_provider"
+    assert found["hint"] == "did you mean 'alpha'? It lists the probe's default_model 'alpha-1'"
