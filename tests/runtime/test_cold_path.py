@@ -31,6 +31,16 @@ def test_the_first_match_endpoint_imports_no_compiler_no_vendor_model_and_no_bui
     # the tool-schema compiler, a vendor's request model, the hub, the generator's tools
     assert _under(cold, "provcat.toolschema", "provcat.endpoints.protocols.", "provcat.hub") == []
     assert _under(cold, "generator", "yaml", "jsonschema", "jinja2", "httpx") == []
+    # nor the model inventory, read when a model is named or looked up (docs/architecture.md)
+    assert _under(cold, "provcat_catalog.inventory", "provcat_catalog.models") == []
+
+
+def test_a_first_model_lookup_reads_that_providers_models_alone() -> None:
+    """The inventory is split per provider so start-up stays flat however many providers the
+    catalog holds: the first lookup imports its provider's part and no other."""
+    cold = _modules("import provcat\nprovcat.get_model('deepseek', 'deepseek-v4-pro')")
+    parts = _under(cold, "provcat_catalog.models.")
+    assert len(parts) == 1 and "deepseek" in parts[0], parts
 
 
 def test_resolving_a_record_imports_no_pydantic_and_no_provider() -> None:
