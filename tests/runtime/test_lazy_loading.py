@@ -115,3 +115,18 @@ def test_a_request_model_that_fails_on_first_use_makes_its_provider_unavailable(
     with pytest.raises(ProviderUnavailable):
         match_endpoint("alpha", "chat")  # the whole provider, from now on
     assert match_endpoint("scripted", "").config.provider == "scripted"
+
+
+def test_a_record_the_runtime_cannot_read_is_a_format_error_naming_its_provider(
+    imported: list[str],
+) -> None:
+    """Found in review: the snapshot's entries are made at publication, so one record that lacks
+    a field (a hand-made snapshot) failed every lookup with a bare KeyError."""
+    from provcat.errors import SnapshotFormatError
+
+    records = base_records()
+    beta = record(records, "beta")
+    del beta["endpoints"][0]["timeout"]
+    _trusted(records)
+    with pytest.raises(SnapshotFormatError, match="provider 'beta'.*'timeout'.*make generate"):
+        match_endpoint("alpha", "chat")

@@ -23,6 +23,7 @@ from typing import Any
 from provcat.catalog.keys import canonical_key
 from provcat.catalog.snapshot import CatalogSnapshot, ProviderEntry
 from provcat.catalog.specs import ProviderEndpointSpec, ProviderModelPolicy
+from provcat.errors import SnapshotFormatError
 
 __all__ = [
     "LOCK",
@@ -110,11 +111,24 @@ def trusted_snapshot(
     fingerprint: str,
 ) -> CatalogSnapshot:
     """The generator's records and indexes, published as written: each provider's entry and
-    policy made from its record, with no check (the generator already checked them all)."""
+    policy made from its record, with no check (the generator already checked them all). A
+    record this runtime cannot read (a hand-made snapshot, or one another generator wrote under
+    the same format) is :class:`SnapshotFormatError` naming its provider: nothing is published."""
+    providers, policies = {}, {}
+    for r in records:
+        try:
+            providers[r["provider"]] = entry(r)
+            policies[r["provider"]] = policy(r)
+        except (KeyError, TypeError, ValueError) as exc:
+            name = r.get("provider", "?") if isinstance(r, Mapping) else "?"
+            raise SnapshotFormatError(
+                f"the snapshot's record of provider '{name}' is not one this runtime reads "
+                f"({type(exc).__name__}: {exc}); regenerate it with `make generate`"
+            ) from None
     return CatalogSnapshot(
-        providers=MappingProxyType({r["provider"]: entry(r) for r in records}),
+        providers=MappingProxyType(providers),
         provider_index=MappingProxyType(provider_index),
-        policies=MappingProxyType({r["provider"]: policy(r) for r in records}),
+        policies=MappingProxyType(policies),
         model_aliases=MappingProxyType(model_aliases),
         fingerprint=fingerprint,
         trusted=True,
