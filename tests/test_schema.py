@@ -233,3 +233,16 @@ def test_github_annotations_escape_the_file_property() -> None:
     assert found.as_github() == (
         "::error file=a%2Cb%3Ac%25.yaml,line=1,col=2,title=yaml_syntax::x: 100%25%0Anext (hint: h)"
     )
+
+
+def test_the_endpoint_settings_marks_match_the_schema_and_the_config() -> None:
+    """Found in review: the settings are declared once, by marks on ProviderEndpointSpec's fields
+    (provcat.catalog.specs); a wrong mark would build the same output. The inherited ones are
+    exactly what a provider's `defaults:` may set, and every setting is an EndpointConfig field."""
+    from provcat.catalog.specs import INHERITED_SETTINGS, SETTINGS
+    from provcat.endpoints.config import EndpointConfig
+
+    schema = json.loads((ROOT / "schemas" / "provider.schema.json").read_text(encoding="utf-8"))
+    assert set(INHERITED_SETTINGS) == set(schema["properties"]["defaults"]["properties"])
+    assert set(SETTINGS) - set(INHERITED_SETTINGS) == {"method", "path"}
+    assert set(SETTINGS) <= set(EndpointConfig.model_fields)

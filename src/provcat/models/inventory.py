@@ -247,10 +247,10 @@ class _Inventory:
         return found
 
     def _load(self, key: str) -> None:
-        models, model_index, _ = self._data()
-        with self._lock:
+        with self._lock:  # the data read under the lock too: a reset may swap it meanwhile
             if key in self._models:
                 return
+            models, model_index, _ = self._data()
             infos = tuple(_info(key, raw) for raw in models.get(key, ()))
             by_id = {m.id: m for m in infos}
             index = {spelling: by_id[model] for spelling, model in model_index.get(key, {}).items()}
