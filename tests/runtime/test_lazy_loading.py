@@ -128,5 +128,5 @@ def test_a_record_the_runtime_cannot_read_is_a_format_error_naming_its_provider(
     beta = record(records, "beta")
     del beta["endpoints"][0]["timeout"]
     _trusted(records)
-    with pytest.raises(SnapshotFormatError, match="provider 'beta'.*'timeout'.*make generate"):
+    with pytest.raises(SnapshotFormatError, match=r"provider 'beta'.*'timeout'.*make generate"):
         match_endpoint("alpha", "chat")
