@@ -28,7 +28,6 @@ from provcat.toolschema.types import (
 __all__ = [
     "LOSSY_REFUSED",
     "compilable",
-    "compilable_lossy",
     "finalize_compile",
     "finalize_records",
     "not_compilable",
@@ -39,10 +38,6 @@ LOSSY_REFUSED = "core/lossy-transformation-refused"
 
 def compilable(detail: str) -> CompileAbility:
     return CompileAbility(supported=True, lossy=False, detail=detail)
-
-
-def compilable_lossy(detail: str) -> CompileAbility:
-    return CompileAbility(supported=True, lossy=True, detail=detail)
 
 
 def not_compilable(detail: str) -> CompileAbility:

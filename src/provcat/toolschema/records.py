@@ -18,7 +18,6 @@ __all__ = [
     "diagnostic_fields",
     "diagnostic_record",
     "fill",
-    "format_template",
     "materialize_diagnostics",
     "sort_diagnostics",
 ]
@@ -46,11 +45,6 @@ def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
 class _Values(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
-
-
-def format_template(template: str, values: Mapping[str, Any]) -> str:
-    """``template`` with ``{name}`` placeholders filled from ``values`` (unknown ones kept)."""
-    return template.format_map(_Values(values))
 
 
 def fill(

@@ -15,7 +15,6 @@ __all__ = [
     "SINGLE_SLOTS",
     "SchemaNode",
     "collect_schemas",
-    "is_type",
     "schema_nodes",
     "schema_types",
     "walk_schema",
@@ -103,8 +102,3 @@ def schema_types(schema: Any) -> list[str]:
     if isinstance(value, list):
         return [v for v in value if isinstance(v, str)]
     return []
-
-
-def is_type(schema: Any, name: str) -> bool:
-    """Whether ``schema`` has exactly one type and it is ``name``."""
-    return schema_types(schema) == [name]
