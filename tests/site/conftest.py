@@ -8,7 +8,7 @@ target); they never skip.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,22 @@ def page(driver: Any, site: Path, path: str) -> None:
         WebDriverWait(driver, 30).until(
             lambda d: d.execute_script("return document.documentElement.dataset.ready === '1'")
         )
+
+
+def phone_overflow(driver: Any, show: Callable[[], None]) -> int:
+    """How many CSS px wider than a phone's screen (390 px) the page ``show`` opens is (0 or
+    less: it fits); the window's size is restored after."""
+    size = driver.get_window_size()
+    driver.set_window_size(390, 844)
+    try:
+        show()
+        assert driver.execute_script("return document.documentElement.clientWidth") <= 390
+        overflow: int = driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        return overflow
+    finally:
+        driver.set_window_size(size["width"], size["height"])
 
 
 def requested(driver: Any) -> list[str]:

@@ -19,7 +19,7 @@ from selenium.webdriver.common.keys import Keys
 
 from generator.cli import main
 from tests.scale.conftest import dataset_path
-from tests.site.conftest import build_catalog, build_site, page
+from tests.site.conftest import build_catalog, build_site, page, phone_overflow
 
 
 @pytest.fixture(scope="module")
@@ -132,16 +132,10 @@ def test_the_big_table_fits_a_phones_width(browser: Any, big: tuple[Path, dict[s
     """At a phone's width (390 CSS px) the page does not scroll sideways, before and after "Show
     more": a models.dev import's long provider names made the provider filter 115 px too wide."""
     site, _ = big
-    size = browser.get_window_size()
-    browser.set_window_size(390, 844)
-    try:
+
+    def show() -> None:
         page(browser, site, "index.html")
         browser.find_element(By.ID, "more").send_keys(Keys.ENTER)
-        width = browser.execute_script("return document.documentElement.clientWidth")
-        assert width <= 390
-        overflow = browser.execute_script(
-            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-        assert overflow <= 0, f"the table page is {overflow} px wider than the screen"
-    finally:
-        browser.set_window_size(size["width"], size["height"])
+
+    overflow = phone_overflow(browser, show)
+    assert overflow <= 0, f"the table page is {overflow} px wider than the screen"

@@ -17,7 +17,7 @@ from selenium.webdriver.support.ui import Select
 
 from provcat.models.lifecycle import state
 from provcat.models.prices import period_on, periods_from_record
-from tests.site.conftest import BUNDLED_JSON, page, requested
+from tests.site.conftest import BUNDLED_JSON, page, phone_overflow, requested
 
 
 def _models() -> list[tuple[str, dict[str, Any]]]:
@@ -179,15 +179,5 @@ def test_the_filters_search_and_count(table: Any) -> None:
 def test_pages_fit_a_phones_width(browser: Any, bundled_site: Path, path: str) -> None:
     """At a phone's width (390 CSS px) no page scrolls sideways: wide tables scroll in their
     own box, and the controls wrap."""
-    size = browser.get_window_size()
-    browser.set_window_size(390, 844)
-    try:
-        page(browser, bundled_site, path)
-        width = browser.execute_script("return document.documentElement.clientWidth")
-        assert width <= 390
-        overflow = browser.execute_script(
-            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-        assert overflow <= 0, f"{path} is {overflow} px wider than the screen"
-    finally:
-        browser.set_window_size(size["width"], size["height"])
+    overflow = phone_overflow(browser, lambda: page(browser, bundled_site, path))
+    assert overflow <= 0, f"{path} is {overflow} px wider than the screen"
