@@ -312,7 +312,7 @@ def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str
 @click.option(
     "--manifest",
     "manifest_path",
-    type=click.Path(path_type=Path),  # read by _read_manifest: LocalFileError when unusable
+    type=click.Path(path_type=Path),  # read by read_manifest: LocalFileError when unusable
     metavar="FILE",
     default=None,
     help="Manifest v2 JSON; namespace, name and version default to REF's.",
