@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all help generate check docs test lint typecheck pytest bench clean browser site drift-latest
+.PHONY: all help generate check docs test lint typecheck pytest oldest bench clean browser site drift-latest
 
 all: generate
 
@@ -71,8 +71,12 @@ browser:
 pytest: $(STAMP) browser
 	$(VENV)/bin/pytest -n auto --maxprocesses 4
 
-## test: lint, types, the staleness check and the whole test suite
-test: lint typecheck check pytest
+## oldest: the runtime's tests on the oldest dependency releases pyproject.toml allows (.venv-oldest)
+oldest: $(STAMP)
+	$(PY) -m tests.oldest
+
+## test: lint, types, the staleness check, the whole test suite and the oldest releases' run
+test: lint typecheck check pytest oldest
 
 ## drift-latest: the vendor drift check against the newest official SDKs (a throwaway venv)
 drift-latest: $(STAMP)
@@ -89,4 +93,4 @@ bench: $(BENCH_STAMP)
 
 ## clean: remove the virtual environment, the tool caches and the build cache
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .provcat-cache build dist
+	rm -rf $(VENV) .venv-oldest .mypy_cache .pytest_cache .ruff_cache .provcat-cache build dist

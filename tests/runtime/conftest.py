@@ -85,9 +85,7 @@ def assert_configs_equal_validated(snapshot: Any) -> None:
                 **spec.config_values(), request_options=config.request_options
             )
             assert config == validated
-            assert [(k, type(v)) for k, v in config.__dict__.items()] == [
-                (k, type(v)) for k, v in validated.__dict__.items()
-            ]
+            assert [(k, type(v)) for k, v in config] == [(k, type(v)) for k, v in validated]
             assert config.model_fields_set == validated.model_fields_set
 
 
