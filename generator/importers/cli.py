@@ -7,7 +7,6 @@ Exit 0 when the files were written (source defects are warnings, listed with the
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import re
 import sys
@@ -34,6 +33,7 @@ from generator.importers.write import write_folders
 from generator.importers.yamlout import dump, splice_models
 from generator.loader import load_file
 from generator.target_files import FOLDER as TARGETS_FOLDER
+from provcat.catalog.keys import close_matches
 
 IMPORTED_MARK = "# Imported from models.dev"
 # what the last import wrote, per provider, beside the files it wrote (a dotfile: the build
@@ -222,7 +222,7 @@ def models_dev(
     for spec in selected:
         source = spec.partition("=")[0]
         if source not in known:
-            close = difflib.get_close_matches(source, known, n=3)
+            close = close_matches(source, known, n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise click.UsageError(f"the snapshot has no provider {source!r}{hint}")
     only = frozenset(s.partition("=")[0] for s in selected) if selected else None

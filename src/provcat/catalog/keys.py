@@ -13,6 +13,7 @@ __all__ = [
     "canonical_endpoint_key",
     "canonical_key",
     "canonical_provider_key",
+    "close_matches",
     "closest",
     "suggest",
 ]
@@ -35,9 +36,16 @@ def canonical_endpoint_key(value: str) -> str:
     return canonical_key(value)
 
 
-def closest(key: str, names: Iterable[str]) -> str | None:
+def close_matches(key: str, names: Iterable[str], *, n: int, cutoff: float = 0.6) -> list[str]:
+    """Up to ``n`` of ``names`` spelt near ``key`` (difflib's ratio at least ``cutoff``), the
+    nearest first; equally near names in reverse alphabetical order, whatever order ``names`` has.
+    """
+    return difflib.get_close_matches(key, sorted(names), n=n, cutoff=cutoff)
+
+
+def closest(key: str, names: Iterable[str], *, cutoff: float = 0.6) -> str | None:
     """The one of ``names`` spelt nearest ``key`` (difflib), or None when none is near."""
-    close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
+    close = close_matches(key, names, n=1, cutoff=cutoff)
     return close[0] if close else None
 
 

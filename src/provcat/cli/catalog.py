@@ -3,7 +3,6 @@ endpoint as match_endpoint builds it) and `model` (a model spec and the kwargs i
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import warnings
@@ -11,6 +10,7 @@ from typing import Any
 
 import click
 
+from provcat.catalog.keys import closest
 from provcat.cli.choice import FORMAT_OPTION, Choice
 from provcat.cli.failures import (
     UNKNOWN_PROVIDER,
@@ -140,11 +140,11 @@ def _misspelt_effort(model: str) -> str | None:
     head, _, tail = name.rpartition("-")
     if "/" in name or not head:  # a vendor id such as qwen/qwen3-max is literal
         return None
-    close = difflib.get_close_matches(tail.lower(), EFFORT_LEVELS, n=1, cutoff=0.75)
-    if not close:
+    close = closest(tail.lower(), EFFORT_LEVELS, cutoff=0.75)
+    if close is None:
         return None
     return (
-        f"'-{tail}' is not an effort level (did you mean '-{close[0]}'?); it was read as part "
+        f"'-{tail}' is not an effort level (did you mean '-{close}'?); it was read as part "
         f"of the model name '{name}'"
     )
 

@@ -34,8 +34,13 @@ from provcat.cli.table import counted
 from provcat.hub.errors import HubError
 from provcat.hub.manifest import AdapterManifest
 from provcat.hub.ref import HubRef
-from provcat.hub.settings import DEFAULT_ORPHAN_GRACE_SECONDS
+from provcat.hub.settings import (
+    DEFAULT_MAX_UPLOAD_BYTES,
+    DEFAULT_ORPHAN_GRACE_SECONDS,
+    HubSettings,
+)
 from provcat.hub.text import printable
+from provcat.hub.urls import check_base_url
 
 __all__ = ["hub"]
 
@@ -176,8 +181,7 @@ def serve(
     log_level: str,
 ) -> None:
     """Run the hub (SQLite + files under --data-dir unless --database/--blobs say otherwise)."""
-    from provcat.hub.server.serving import run
-    from provcat.hub.settings import DEFAULT_MAX_UPLOAD_BYTES, HubSettings
+    from provcat.hub.server.serving import run  # fastapi and uvicorn: the hub extra, on use
 
     if public_url is None:
         if host in ("0.0.0.0", "::", ""):
@@ -188,8 +192,6 @@ def serve(
             )
         public_url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
     else:
-        from provcat.hub.urls import check_base_url
-
         try:
             check_base_url(public_url, "--public-url")
         except HubError as error:  # its message never repeats the URL (it may hold a password)
@@ -393,7 +395,7 @@ def push(
 @FORMAT_OPTION
 def sample(path: Path, rank: int, force: bool, fmt: str) -> None:
     """Write a tiny valid LoRA adapter (safetensors) to PATH, to try `push` with."""
-    from provcat.hub.sample import write_sample
+    from provcat.hub.sample import write_sample  # only this command needs it
 
     try:
         made = write_sample(path, rank, overwrite=force)
@@ -450,7 +452,7 @@ def export_static_cmd(
     fmt: str,
 ) -> None:
     """Write the read-only subset (health, resolve, latest, payloads, search index) to OUT."""
-    from provcat.hub.static_export import export_static
+    from provcat.hub.static_export import export_static  # sqlalchemy (the hub extra), on use
 
     try:
         _, storage = open_tool_storage(data_dir, database, blobs)

@@ -35,7 +35,7 @@ from provcat.cli.failures import (
 )
 from provcat.hub.errors import HubError
 from provcat.hub.text import printable
-from provcat.redact import secret_shapes_hidden
+from provcat.redact import secret_shapes_hidden, without_secrets
 
 __all__ = [
     "LOCAL_FILE_ERROR",
@@ -71,9 +71,8 @@ def _redact(text: str, ctx: click.Context | None) -> str:
         if isinstance(token, str):
             secrets.add(token)
         ctx = ctx.parent
-    for secret in sorted(secrets, key=len, reverse=True):
-        if len(secret) >= 6:
-            text = text.replace(secret, "<redacted>")
+    given = sorted((s for s in secrets if len(s) >= 6), key=len, reverse=True)
+    text = without_secrets(text, given, label="<redacted>")  # a cut-off token too
     return secret_shapes_hidden(text)  # hub tokens, API keys, URL passwords
 
 

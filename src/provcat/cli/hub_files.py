@@ -10,7 +10,10 @@ from typing import Any
 
 import click
 
+from provcat.catalog.keys import closest
 from provcat.cli.hub_errors import LOCAL_FILE_ERROR, fail_with
+from provcat.hub.card import CARD_MAX_CHARS, check_card
+from provcat.hub.errors import ValidationError
 from provcat.hub.manifest import AdapterManifest
 from provcat.redact import secret_shapes_hidden
 
@@ -25,17 +28,15 @@ def shown_path(path: Path) -> str:
 
 def warn_unknown_fields(document: dict[str, Any], manifest_path: Path) -> None:
     """Unknown fields are stored as extensions (protocol), so a misspelt one would pass silently."""
-    import difflib
-
-    known = sorted(AdapterManifest.model_fields)
+    known = AdapterManifest.model_fields
     for key in sorted(document):
         if key in known:
             continue
-        close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
-        if close:
+        close = closest(key, known, cutoff=0.75)
+        if close is not None:
             click.echo(
                 f"provcat hub: warning: {manifest_path}: '{key}' is not a manifest v2 field "
-                f"(did you mean '{close[0]}'?); it is stored as an extension field",
+                f"(did you mean '{close}'?); it is stored as an extension field",
                 err=True,
             )
 
@@ -67,9 +68,6 @@ def read_manifest(path: Path) -> dict[str, Any]:
 
 def read_card(path: Path) -> str:
     """The card file's text; one far over the limit is refused before it is read whole."""
-    from provcat.hub.card import CARD_MAX_CHARS, check_card
-    from provcat.hub.errors import ValidationError
-
     size = path.stat().st_size
     if size > 4 * CARD_MAX_CHARS:  # more bytes than the most characters could need
         shown = shown_path(path)  # a key pasted as the path is not repeated

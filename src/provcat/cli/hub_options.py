@@ -10,6 +10,10 @@ from typing import Any, TypeVar
 
 import click
 
+from provcat.hub.client import RegistryClient
+from provcat.hub.settings import HubSettings, default_data_dir
+from provcat.hub.tokens import token_problem
+
 __all__ = [
     "DEFAULT_HUB",
     "client_options",
@@ -30,8 +34,6 @@ def emit(fmt: str, data: Any, text: str) -> None:
 
 def _checked_token(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A token that can go into an HTTP header, or a usage error (that never repeats it)."""
-    from provcat.hub.tokens import token_problem
-
     if value and (problem := token_problem(value)):
         raise click.BadParameter(problem, ctx, param_hint="'--token' / PROVCAT_HUB_TOKEN")
     return value
@@ -86,21 +88,16 @@ def storage_options(fn: F) -> F:
 
 
 def open_client(hub_url: str, token: str | None, store: Path | None = None) -> Any:
-    from provcat.hub.client import RegistryClient
-
     return RegistryClient(hub_url, token, store=store)
 
 
 def data_dir_or_default(data_dir: Path | None) -> Path:
-    from provcat.hub.settings import default_data_dir
-
     return data_dir if data_dir is not None else default_data_dir()
 
 
 def open_tool_storage(data_dir: Path | None, database: str | None, blobs: str | None) -> Any:
     """For the tools (token, export-static): migrate, but never clean what a live server uses."""
-    from provcat.hub.settings import HubSettings
-    from provcat.hub.storage import open_storage
+    from provcat.hub.storage import open_storage  # sqlalchemy (the hub extra), on use
 
     settings = HubSettings(
         data_dir=data_dir_or_default(data_dir), database_url=database, blobs_url=blobs

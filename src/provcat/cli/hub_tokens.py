@@ -12,7 +12,9 @@ from provcat.cli.hub_errors import TOKEN_NOT_FOUND, fail, fail_with
 from provcat.cli.hub_options import emit, open_tool_storage, storage_options
 from provcat.cli.table import table
 from provcat.hub.errors import HubError
+from provcat.hub.ref import check_slug
 from provcat.hub.text import printable
+from provcat.hub.tokens import ADMIN, TOKEN_ID, split_token
 
 __all__ = ["token"]
 
@@ -38,9 +40,6 @@ def token_create(
     fmt: str,
 ) -> None:
     """Create a token and print it once (it cannot be shown again)."""
-    from provcat.hub.ref import check_slug
-    from provcat.hub.tokens import ADMIN
-
     if not namespaces and not admin:
         raise click.UsageError("give --namespace NAME (repeatable) or --admin")
     if namespaces and admin:  # an admin token covers every namespace: one of them was a slip
@@ -119,9 +118,6 @@ def token_revoke(
     data_dir: Path | None, database: str | None, blobs: str | None, token_id: str, fmt: str
 ) -> None:
     """Revoke a token by its id (as `token list` shows it) or by the whole token."""
-
-    from provcat.hub.tokens import TOKEN_ID, split_token
-
     whole = split_token(token_id)
     if whole is not None:  # the whole token was pasted: revoke it by its id, never echo it
         token_id = whole[0]

@@ -5,13 +5,13 @@ answers every command's errors under `--format json` (:mod:`provcat.cli.failures
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import sys
 from typing import Any
 
 import click
 
+from provcat.catalog.keys import closest
 from provcat.cli.extras import missing_dependency
 from provcat.cli.failures import ARGS, MISSING_DEPENDENCY, CommandError, answer, hide_secrets
 
@@ -83,10 +83,8 @@ class _LazyGroup(click.Group):
         unknown name is answered here, with the closest command."""
         name, known = (args[0] if args else ""), self.list_commands(ctx)
         if name and not name.startswith("-") and name not in known:
-            close = difflib.get_close_matches(name, known, n=1)
-            ctx.fail(
-                f"No such command {name!r}." + (f" Did you mean {close[0]!r}?" if close else "")
-            )
+            close = closest(name, known)
+            ctx.fail(f"No such command {name!r}." + (f" Did you mean {close!r}?" if close else ""))
         return super().resolve_command(ctx, args)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:

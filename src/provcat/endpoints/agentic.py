@@ -104,7 +104,7 @@ class AgenticEndpoint(Endpoint):
         :class:`~provcat.errors.RequestValidationError`, before anything runs. The values of
         secret-named environment variables and the endpoint's key are redacted from the output.
         """
-        import asyncio
+        import asyncio  # only when a command runs: importing an endpoint does not load asyncio
 
         if max_retries is not None:
             raise self._refused(
@@ -242,7 +242,7 @@ async def _collect(
 ) -> tuple[bytes, bytes]:
     """The command's stdout and stderr, read as they come, after writing ``data`` to its stdin;
     :class:`_TooLarge` as soon as the two together pass ``limit`` bytes (never read further)."""
-    import asyncio
+    import asyncio  # as in AgenticEndpoint.call: not on import
 
     total = 0
 
@@ -314,7 +314,7 @@ def _nul_fields(value: Any, path: str) -> set[str]:
 
 
 def _kill_group(pid: int) -> None:
-    import signal
+    import signal  # only when a run must be killed; nothing else here needs the module
 
     with contextlib.suppress(ProcessLookupError):  # already gone
         os.killpg(pid, signal.SIGKILL)

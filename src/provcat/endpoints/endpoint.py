@@ -282,6 +282,7 @@ class Endpoint:
     ) -> httpx.Response:
         """One attempt up to a successful status: the response, its body not yet read.
         ``progress`` learns whether the request was still connecting or was written."""
+        # the HTTP stack loads on the first request, not with the endpoint classes
         import httpx
 
         from provcat.endpoints.netguard import ALLOW_LOCAL, LookupFailed, check_host, peer_check
@@ -346,7 +347,7 @@ class Endpoint:
     async def _read(self, response: httpx.Response) -> bytes:
         """The whole body, refused (and the connection closed) past ``max_response_bytes`` on
         the wire or decoded."""
-        import httpx
+        import httpx  # as in _open: on the first request
 
         from provcat.endpoints.wire import WireError, chunks
 
@@ -368,7 +369,7 @@ class Endpoint:
 
     def _cut_off(self, what: str, response: httpx.Response, exc: Exception) -> APIConnectionError:
         """The error of a body that broke off after a successful status."""
-        import httpx
+        import httpx  # as in _open: on the first request
 
         cls = (
             APITimeoutError
@@ -382,6 +383,7 @@ class Endpoint:
         )
 
     def _client(self, client: Any) -> tuple[httpx.AsyncClient, Sleep, bool]:
+        # the HTTP stack loads on the first request, not with the endpoint classes
         from provcat.endpoints.pool import ConnectionPool, default_pool
 
         if client is None:
@@ -406,6 +408,7 @@ class Endpoint:
         endpoint's timeout and all of them within ``total_timeout``, trying again as
         :mod:`provcat.endpoints.retry` allows, at most ``max_retries`` attempts in all (default:
         the endpoint's)."""
+        # the HTTP stack loads on the first request, not with the endpoint classes
         import asyncio
 
         from tenacity import (
@@ -541,6 +544,7 @@ class Endpoint:
         max_retries: int | None,
         kwargs: dict[str, Any],
     ) -> AsyncIterator[Any]:
+        # the HTTP stack loads on the first request, not with the endpoint classes
         import httpx
 
         from provcat.endpoints.streaming import events

@@ -7,11 +7,10 @@ which the registry's load state knows. ``match_endpoint`` builds on it.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from functools import lru_cache
 
-from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key
+from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key, closest
 from provcat.catalog.publish import current
 from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderEndpointSpec
@@ -74,7 +73,7 @@ def lookup(
         if compatible:
             return Unlisted(pkey)
         known = ", ".join(sorted(snapshot.providers))
-        close = _closest(pkey, snapshot.provider_index)
+        close = closest(pkey, snapshot.provider_index)  # any declared spelling resolves
         hint = f"did you mean '{close}'? " if close else ""
         raise EndpointNotFound(
             pkey, ekey, (), reason=f"unknown provider '{pkey}' ({hint}known providers: {known})"
@@ -109,9 +108,3 @@ def _retired_note(endpoints: Mapping[str, ProviderEndpointSpec]) -> str:
             successor = spec.lifecycle.get("successor")
             notes.append(f"{key} is retired" + (f", use {successor}" if successor else ""))
     return f" ({'; '.join(notes)})" if notes else ""
-
-
-def _closest(key: str, index: Mapping[str, str]) -> str | None:
-    """The declared spelling closest to ``key`` (any spelling resolves), for a "did you mean"."""
-    close = difflib.get_close_matches(key, sorted(index), n=1)
-    return close[0] if close else None

@@ -13,10 +13,9 @@ from typing import Any
 
 from provcat.hub.errors import ValidationError
 
-__all__ = ["CARD_MAX_CHARS", "LICENSE_MAX_CHARS", "check_card"]
+__all__ = ["CARD_MAX_CHARS", "check_card"]
 
 CARD_MAX_CHARS = 100_000  # characters; at most 400 kB of UTF-8, well inside the 1 MiB manifest
-LICENSE_MAX_CHARS = 200
 
 
 def check_card(document: dict[str, Any]) -> None:

@@ -43,7 +43,7 @@ from provcat.hub.text import check_document
 from provcat.hub.tokens import token_problem
 from provcat.hub.unanswered import origin, unanswered
 from provcat.hub.urls import api_root_hint, check_base_url
-from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden
+from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden, without_secrets
 
 __all__ = ["Published", "RegistryClient"]
 
@@ -417,8 +417,8 @@ class RegistryClient:
         details = body.get("details") if isinstance(body, dict) else None
         if not isinstance(message, str):
             message = f"HTTP {response.status_code} from {url}"
-        if self._token:
-            message = message.replace(self._token, "<redacted>")
+        if self._token:  # the token, and a start of it the hub cut its message inside
+            message = without_secrets(message, [self._token], label="<redacted>")
         message = HUB_TOKEN_SHAPE.sub("<redacted>", message)  # before a cut could split one
         cls = error_class(response.status_code, name)
         message = message[:500]

@@ -8,7 +8,6 @@ else. A retired model raises :class:`ModelRetired`; a deprecated one is returned
 
 from __future__ import annotations
 
-import difflib
 import threading
 import warnings
 from collections.abc import Callable, Mapping
@@ -17,7 +16,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from provcat.catalog.keys import canonical_key
+from provcat.catalog.keys import canonical_key, close_matches
 from provcat.errors import ModelDeprecated, ModelNotFound, ModelRetired
 from provcat.models.lifecycle import day_of, state
 from provcat.models.prices import (
@@ -228,7 +227,7 @@ class _Inventory:
         models, _, provider_index = self._data()
         key = provider_index.get(canonical_key(provider))
         if key is None:
-            close = difflib.get_close_matches(canonical_key(provider), sorted(models), n=3)
+            close = close_matches(canonical_key(provider), models, n=3)
             raise ModelNotFound(provider, "", close, f"unknown provider '{provider}'")
         return key
 
@@ -269,7 +268,7 @@ class _Inventory:
                 raise ModelNotFound(
                     key, model, (), f"provider '{key}' has no model inventory in the catalog"
                 )
-            close = difflib.get_close_matches(canonical_key(model), sorted(index), n=3)
+            close = close_matches(canonical_key(model), index, n=3)
             ids = list(dict.fromkeys(index[c].id for c in close))
             raise ModelNotFound(key, model, ids, f"provider '{key}' lists no model '{model}'")
         return info

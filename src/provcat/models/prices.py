@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 __all__ = [
@@ -44,18 +45,16 @@ PRICE_FIELDS = (
 
 
 # Thousands of models repeat a few hundred prices: equal price texts share one Decimal, equal
-# records one (frozen) PriceSet, and records of prices alone one open period.
-_DECIMALS: dict[str, Decimal] = {}
-_PRICE_SETS: dict[tuple[str | None, ...], PriceSet] = {}
-_OPEN_PERIODS: dict[tuple[str | None, ...], tuple[PricePeriod, ...]] = {}
+# records one (frozen) PriceSet, and records of prices alone one open period. The caches are
+# bounded, so catalog sources read one after another (tests, a refreshed catalog) cannot grow them
+# without end.
+_SHARED = 4096
 _FIELD_SET = frozenset(PRICE_FIELDS)
 
 
+@lru_cache(maxsize=_SHARED)
 def _decimal(text: str) -> Decimal:
-    found = _DECIMALS.get(text)
-    if found is None:
-        found = _DECIMALS.setdefault(text, Decimal(text))
-    return found
+    return Decimal(text)
 
 
 def _price_texts(raw: Mapping[str, Any]) -> tuple[str | None, ...] | None:
@@ -93,12 +92,7 @@ class PriceSet:
         texts = _price_texts(raw)
         if texts is None:
             return cls(**{k: Decimal(raw[k]) for k in PRICE_FIELDS if k in raw})
-        found = _PRICE_SETS.get(texts)
-        if found is None:
-            given = zip(PRICE_FIELDS, texts, strict=True)
-            made = cls(**{k: _decimal(v) for k, v in given if v is not None})
-            found = _PRICE_SETS.setdefault(texts, made)
-        return found
+        return _price_set(texts)
 
     def scaled(self, factor: Decimal) -> PriceSet:
         """Every price times ``factor`` (a batch discount applied), without the trailing zeros
@@ -285,11 +279,7 @@ def periods_from_record(raw: Any) -> tuple[PricePeriod, ...]:
         texts = _price_texts(raw) if raw.keys() <= _FIELD_SET else None
         if texts is None:  # tiers, batch prices or fees
             return (PricePeriod(None, None, Prices.from_record(raw)),)
-        found = _OPEN_PERIODS.get(texts)
-        if found is None:
-            made = (PricePeriod(None, None, Prices.from_record(raw)),)
-            found = _OPEN_PERIODS.setdefault(texts, made)
-        return found
+        return _open_period(texts)
     out = []
     for period in raw:
         start, end = period.get("from"), period.get("until")
@@ -326,3 +316,17 @@ def next_change(periods: tuple[PricePeriod, ...], day: date) -> PriceChange | No
         if (found.prices if found else None) != (current.prices if current else None):
             return PriceChange(then, found.prices if found else None)
     return None
+
+
+@lru_cache(maxsize=_SHARED)
+def _price_set(texts: tuple[str | None, ...]) -> PriceSet:
+    """The one PriceSet of these price texts (``PRICE_FIELDS`` order, None where not given)."""
+    given = zip(PRICE_FIELDS, texts, strict=True)
+    return PriceSet(**{k: _decimal(v) for k, v in given if v is not None})
+
+
+@lru_cache(maxsize=_SHARED)
+def _open_period(texts: tuple[str | None, ...]) -> tuple[PricePeriod, ...]:
+    """The one open period of a record of these price texts alone."""
+    given = zip(PRICE_FIELDS, texts, strict=True)
+    return (PricePeriod(None, None, Prices.from_record({k: v for k, v in given if v is not None})),)

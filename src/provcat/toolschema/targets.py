@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from provcat.catalog.keys import canonical_key, suggest
-from provcat.errors import UnknownTargetError
+from provcat.catalog.keys import canonical_key, closest, suggest
+from provcat.errors import ProviderCatalogError, UnknownTargetError
 from provcat.toolschema.types import DocReference
 
 __all__ = [
@@ -117,21 +117,21 @@ def _target(record: Mapping[str, Any]) -> Target:
 
 @cache
 def _registry() -> dict[str, Target]:
-    from provcat_catalog.targets import TARGETS
+    from provcat_catalog.targets import TARGETS  # the snapshot is read on first use
 
     return {record["id"]: _target(record) for record in TARGETS}
 
 
 @cache
 def _provider_targets() -> dict[str, str]:
-    from provcat_catalog.targets import PROVIDER_TARGETS
+    from provcat_catalog.targets import PROVIDER_TARGETS  # the snapshot is read on first use
 
     return dict(PROVIDER_TARGETS)
 
 
 @cache
 def _endpoint_targets() -> dict[str, str]:
-    from provcat_catalog.targets import ENDPOINT_TARGETS
+    from provcat_catalog.targets import ENDPOINT_TARGETS  # the snapshot is read on first use
 
     return dict(ENDPOINT_TARGETS)
 
@@ -193,15 +193,13 @@ def get_target(target: str | Target) -> Target:
 def target_for_provider(provider: str, endpoint: str | None = None) -> Target:
     """The target the catalog maps ``provider`` (any declared spelling) to; with ``endpoint``
     (any declared spelling), that endpoint's own target where it has one."""
-    from provcat_catalog import PROVIDER_INDEX
+    from provcat_catalog import PROVIDER_INDEX  # the snapshot is read on first use
 
     key = PROVIDER_INDEX.get(canonical_key(provider))
     mapping = _provider_targets()
     if key is None:
-        import difflib
-
-        close = difflib.get_close_matches(canonical_key(provider), sorted(PROVIDER_INDEX), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        close = closest(canonical_key(provider), PROVIDER_INDEX)
+        hint = f"; did you mean {close!r}?" if close else ""
         raise UnknownTargetError(f"unknown provider {provider!r}{hint}")
     if endpoint is not None:
         own = _endpoint_targets().get(f"{key}/{_endpoint_key(key, endpoint)}")
@@ -217,9 +215,10 @@ def target_for_provider(provider: str, endpoint: str | None = None) -> Target:
 
 def _endpoint_key(provider: str, endpoint: str) -> str:
     """The canonical key of ``provider``'s endpoint ``endpoint`` (any declared spelling)."""
+    # the endpoint registry only when an endpoint is named: validating a tool schema against a
+    # target never loads the endpoint records
     from provcat.endpoints.registry import EndpointRegistry
     from provcat.endpoints.resolution import Unlisted, lookup
-    from provcat.errors import ProviderCatalogError
 
     try:  # an unknown endpoint, or a provider whose Python failed to load: a clear message
         found = lookup(EndpointRegistry.snapshot(), provider, endpoint, compatible=False)

@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
+from starlette.routing import Match
 
 import provcat
 from provcat.hub.errors import (
@@ -40,6 +41,7 @@ from provcat.hub.errors import (
 from provcat.hub.ref import LATEST, HubRef
 from provcat.hub.safetensors import check_safetensors
 from provcat.hub.schema import manifest_schema, warm_up
+from provcat.hub.searching import DEFAULT_LIMIT, MAX_LIMIT
 from provcat.hub.server.auth import authenticate, authorize, optional_token
 from provcat.hub.server.middleware import CatchAll, HeaderGuard, PathGuard
 from provcat.hub.server.offload import BoundedReads
@@ -208,7 +210,9 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
         request: Request,
         q: Annotated[str | None, Query(max_length=200, description="Text to find.")] = None,
         tag: Annotated[list[str] | None, Query(description="Exact tag (repeatable).")] = None,
-        limit: Annotated[int, Query(ge=1, le=100, description="At most this many rows.")] = 10,
+        limit: Annotated[
+            int, Query(ge=1, le=MAX_LIMIT, description="At most this many rows.")
+        ] = DEFAULT_LIMIT,
     ) -> Response:
         for single in ("q", "limit"):
             if len(request.query_params.getlist(single)) > 1:
@@ -411,8 +415,6 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
 def _allowed_methods(app: FastAPI, path: str) -> str:
     """Every method some route of ``path`` takes (FastAPI registers one route per method, and
     Starlette's 405 names only the first route's)."""
-    from starlette.routing import Match
-
     methods: set[str] = set()
     scope = {"type": "http", "path": path, "method": "\x00"}
     for route in app.router.routes:

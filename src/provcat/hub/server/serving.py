@@ -15,19 +15,24 @@ from __future__ import annotations
 
 import copy
 import errno
+import inspect
 import logging
 import os
 import socket
 from collections.abc import Callable
 from typing import Any
 
+import uvicorn
 from fastapi import FastAPI
+from uvicorn.config import LOGGING_CONFIG
+from uvicorn.supervisors import Multiprocess
 
 from provcat.hub.errors import RegistryUnavailableError
 from provcat.hub.server.app import create_app
 from provcat.hub.server.listeners import REUSE_PORT, bind, reserve
 from provcat.hub.server.transport import HubHttpProtocol
 from provcat.hub.settings import HubSettings
+from provcat.hub.storage import open_storage
 from provcat.redact import HUB_TOKEN_SHAPE
 
 __all__ = ["SETTINGS_ENV", "HideTokens", "run", "worker_app"]
@@ -50,8 +55,6 @@ class HideTokens(logging.Filter):
 
 def _log_config() -> dict[str, Any]:
     """uvicorn's own logging configuration, with ``HideTokens`` on its access logger."""
-    from uvicorn.config import LOGGING_CONFIG
-
     config = copy.deepcopy(LOGGING_CONFIG)
     config.setdefault("filters", {})["hide_tokens"] = {"()": HideTokens}
     config["loggers"]["uvicorn.access"]["filters"] = ["hide_tokens"]
@@ -76,8 +79,6 @@ def uvicorn_options(log_level: str) -> dict[str, Any]:
 def worker_app() -> FastAPI:
     """The app factory each ``--workers`` process calls (settings from the environment)."""
     settings = HubSettings.from_json(os.environ[SETTINGS_ENV])
-    from provcat.hub.storage import open_storage
-
     # the parent migrated and cleaned before any worker started: a worker only opens
     return create_app(settings, storage=open_storage(settings, prepare=False))
 
@@ -92,19 +93,13 @@ def run(
 ) -> None:
     """Serve; ``opened`` is called once the address is bound and the storage has opened (so a
     start that fails there never announces itself as serving)."""
-    import uvicorn
-
     options = uvicorn_options(log_level)
     if workers <= 1:
-        from provcat.hub.storage import open_storage
-
         with _listening(bind, host, port) as sock:
             app = create_app(settings, storage=open_storage(settings))
             opened()
             uvicorn.Server(uvicorn.Config(app, host=host, port=port, **options)).run([sock])
         return
-    from provcat.hub.storage import open_storage
-
     open_storage(settings).close()  # migrate and clean once, before any worker starts
     os.environ[SETTINGS_ENV] = settings.to_json()
     factory = "provcat.hub.server.serving:worker_app"
@@ -113,8 +108,6 @@ def run(
         opened()
         uvicorn.run(factory, factory=True, host=host, port=port, workers=workers, **options)
         return
-    from uvicorn.supervisors import Multiprocess
-
     config = uvicorn.Config(factory, factory=True, host=host, port=port, workers=workers, **options)
     supervisor: Any = Multiprocess
     # uvicorn < 0.30 also takes the function each worker runs
@@ -145,6 +138,4 @@ def _listening(make: Callable[[str, int], socket.socket], host: str, port: int) 
 
 
 def _parameters(fn: Any) -> set[str]:
-    import inspect
-
     return set(inspect.signature(fn).parameters)

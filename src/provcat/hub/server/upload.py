@@ -51,7 +51,7 @@ PENDING_MAX_BYTES = 8 << 20
 PARTS = ("manifest", "payload")
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Upload:
     """A received upload: the manifest part's bytes and the payload in a temp file."""
 

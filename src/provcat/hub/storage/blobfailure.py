@@ -10,6 +10,14 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from botocore.exceptions import (
+    ClientError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    NoCredentialsError,
+    ReadTimeoutError,
+)
+
 from provcat.hub.errors import RegistryUnavailableError
 from provcat.redact import sanitize
 
@@ -54,14 +62,6 @@ def blob_store_failure(
     """The error for an S3 blob store that cannot be used: ``details`` has ``bucket``,
     ``endpoint`` and a stable ``reason``; the message names the store as ``--blobs`` gave it
     (``store``: ``s3://bucket/prefix``; default ``s3://bucket``)."""
-    from botocore.exceptions import (
-        ClientError,
-        ConnectTimeoutError,
-        EndpointConnectionError,
-        NoCredentialsError,
-        ReadTimeoutError,
-    )
-
     endpoint = shown_endpoint(endpoint_url)
     where: dict[str, Any] = {"bucket": bucket, "endpoint": endpoint}
     if isinstance(exc, ClientError):

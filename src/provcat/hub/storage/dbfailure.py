@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.engine import make_url
+
 from provcat.hub.errors import RegistryUnavailableError
 from provcat.redact import sanitize
 
@@ -77,8 +79,6 @@ REASONS: dict[str, tuple[tuple[str, ...], str, str]] = {
 
 
 def _parts(url: str) -> dict[str, str]:
-    from sqlalchemy.engine import make_url
-
     parsed = make_url(url)
     port = parsed.port or (5432 if parsed.get_backend_name() == "postgresql" else None)
     host = parsed.host or "localhost"
@@ -102,8 +102,6 @@ def _identifier(name: str) -> str:
 def shown_url(url: str) -> str:
     """``url`` as it may be shown: password hidden, query (which may hold one too) left out."""
     try:
-        from sqlalchemy.engine import make_url
-
         parsed = make_url(url)
     except Exception:  # unparseable: show only the scheme
         return url.split(":", 1)[0] + "://..."
@@ -144,8 +142,6 @@ def database_failure(
 
 def _password(url: str) -> str | None:
     try:
-        from sqlalchemy.engine import make_url
-
         return make_url(url).password
     except Exception:
         return None

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
 from sqlalchemy import Engine
 
 from provcat.hub.errors import RegistryUnavailableError
@@ -21,10 +25,6 @@ _LOCK_KEY = 0x70726F76  # "prov"
 
 def upgrade(engine: Engine) -> None:
     """Bring the schema to the newest revision this code knows."""
-    from alembic import command
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-    from alembic.util.exc import CommandError
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))

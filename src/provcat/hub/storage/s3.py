@@ -12,6 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import boto3
+from boto3.s3.transfer import TransferConfig
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+from provcat.hub.storage.blobfailure import blob_store_failure
 from provcat.hub.storage.blobs import CHUNK, blob_key
 
 if TYPE_CHECKING:
@@ -50,9 +56,6 @@ class S3BlobStore:
     syncs_source = False  # the temp file is only read back to upload it
 
     def __init__(self, bucket: str, prefix: str = "", client: S3Client | None = None) -> None:
-        import boto3
-        from botocore.config import Config
-
         self.bucket = bucket
         self.prefix = prefix.strip("/")
         self.client: S3Client = client or boto3.client(
@@ -67,10 +70,6 @@ class S3BlobStore:
     def ping(self) -> None:
         """Check that the bucket is there and these credentials may use it; raise
         ``RegistryUnavailableError`` saying which bucket, what failed and what to do."""
-        from botocore.exceptions import BotoCoreError, ClientError
-
-        from provcat.hub.storage.blobfailure import blob_store_failure
-
         try:
             self.client.head_bucket(Bucket=self.bucket)
         except (BotoCoreError, ClientError) as exc:
@@ -83,8 +82,6 @@ class S3BlobStore:
         return f"{self.prefix}/{key}" if self.prefix else key
 
     def _missing(self, exc: Exception) -> bool:
-        from botocore.exceptions import ClientError
-
         if not isinstance(exc, ClientError):
             return False
         code = str(exc.response.get("Error", {}).get("Code", ""))
@@ -103,8 +100,6 @@ class S3BlobStore:
         return self.size(sha256) is not None
 
     def put(self, sha256: str, source: Path) -> None:
-        from boto3.s3.transfer import TransferConfig
-
         if self.exists(sha256):
             return
         config = TransferConfig(
@@ -172,8 +167,6 @@ class S3BlobStore:
         return aborted
 
     def _no_upload(self, exc: Exception) -> bool:
-        from botocore.exceptions import ClientError
-
         if not isinstance(exc, ClientError):
             return False
         return str(exc.response.get("Error", {}).get("Code", "")) in {"NoSuchUpload", "404"}

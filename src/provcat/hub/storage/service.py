@@ -16,6 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
 from provcat.hub.errors import AdapterExistsError, HubError, RegistryUnavailableError
 from provcat.hub.ref import LATEST, resolve_latest
 from provcat.hub.searching import DEFAULT_LIMIT
@@ -38,9 +41,8 @@ T = TypeVar("T")
 
 
 def _unavailable_errors() -> tuple[type[BaseException], ...]:
+    # botocore only once a storage call has failed: a hub on local files never loads it
     from botocore.exceptions import BotoCoreError, ClientError
-    from sqlalchemy.exc import InterfaceError, OperationalError
-    from sqlalchemy.exc import TimeoutError as PoolTimeout
 
     return (OperationalError, InterfaceError, PoolTimeout, BotoCoreError, ClientError, OSError)
 
@@ -309,7 +311,7 @@ def _blob_store(settings: HubSettings) -> BlobStore:
         root = Path(url.removeprefix("file://")) if url else settings.data_dir
         return FileBlobStore(root)
     if url.startswith("s3://"):
-        from provcat.hub.storage.s3 import S3BlobStore
+        from provcat.hub.storage.s3 import S3BlobStore  # boto3 only for s3:// blobs
 
         bucket, _, prefix = url.removeprefix("s3://").partition("/")
         if not bucket:
@@ -381,7 +383,4 @@ def _unusable_database_url(url: str, exc: Exception) -> RegistryUnavailableError
 
 
 def _database_errors() -> tuple[type[BaseException], ...]:
-    from sqlalchemy.exc import DBAPIError
-    from sqlalchemy.exc import TimeoutError as PoolTimeout
-
     return (DBAPIError, PoolTimeout)

@@ -35,6 +35,7 @@ from sqlalchemy.engine import Row
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.sql import Executable
 
+from provcat.hub.errors import AdapterExistsError
 from provcat.hub.ref import parse_version, resolve_latest
 from provcat.hub.storage.records import SERVER_FIELDS, StoredAdapter, now_rfc3339
 from provcat.hub.storage.searchquery import search_query
@@ -120,7 +121,7 @@ _TOKEN = select(tokens).where(tokens.c.token_id == bindparam("token_id"))
 
 
 def _insert_ignore(conn: Connection, table: Any, values: dict[str, Any]) -> None:
-    from sqlalchemy.dialects import postgresql, sqlite
+    from sqlalchemy.dialects import postgresql, sqlite  # loaded on first write, not on import
 
     if conn.dialect.name == "postgresql":
         conn.execute(postgresql.insert(table).values(**values).on_conflict_do_nothing())
@@ -153,7 +154,7 @@ class SqlMetadata:
         self.reader, self.writer = make_engines(url, busy_timeout_ms)
 
     def migrate(self) -> None:
-        from provcat.hub.storage.migrate import upgrade
+        from provcat.hub.storage.migrate import upgrade  # alembic only when migrating
 
         upgrade(self.writer)
 
@@ -324,7 +325,7 @@ class SqlMetadata:
     # -- downloads -----------------------------------------------------------------------------
     def count_download(self, namespace: str, name: str, version: str) -> None:
         """One more download of a version: an atomic upsert (safe under any concurrency)."""
-        from sqlalchemy.dialects import postgresql, sqlite
+        from sqlalchemy.dialects import postgresql, sqlite  # loaded on first write, not on import
 
         dialect = postgresql if self.writer.dialect.name == "postgresql" else sqlite
         statement = dialect.insert(downloads).values(
@@ -448,8 +449,6 @@ def _token(row: Row[Any]) -> TokenRecord:
 
 
 def same_or_conflict(existing: StoredAdapter, record: StoredAdapter) -> StoredAdapter:
-    from provcat.hub.errors import AdapterExistsError
-
     ref = f"{existing.namespace}/{existing.name}:{existing.version}"
     if existing.deleted_at is not None:
         raise AdapterExistsError(

@@ -31,6 +31,7 @@ class LicenseView:
 
 @functools.cache
 def _licensing() -> Any:
+    # on the first licence shown, not when the server starts: the package takes ~0.1 s to import
     from license_expression import get_spdx_licensing
 
     return get_spdx_licensing()

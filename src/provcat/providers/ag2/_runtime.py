@@ -141,7 +141,7 @@ def model_config(spec: AG2ModelConfig | None, override: Any, agent: str) -> "Mod
         raise EndpointConfigurationError(
             "config", f"agent '{agent}' has no model config: set 'config' in the request"
         )
-    import ag2.config
+    import ag2.config  # ag2 loads on the first call (see the package's docstring)
 
     factory = getattr(ag2.config, _CONFIG_CLASSES[spec.provider])
     made: ModelConfig = factory(model=spec.model, **(spec.options or {}))

@@ -74,7 +74,7 @@ class AG2AgentEndpoint(AgenticEndpoint):
         **kwargs: Any,
     ) -> AG2Result:
         r = validated(self, AG2AgentRequest, request, kwargs, env)
-        from ag2 import Agent
+        from ag2 import Agent  # ag2 loads on the first call (see the package's docstring)
 
         name = r.name or "assistant"
         agent: Agent[str] = Agent(

@@ -148,6 +148,7 @@ class AG2GroupChatEndpoint(AgenticEndpoint):
     ) -> AG2Result:
         r = validated(self, AG2GroupChatRequest, request, kwargs, env)
         configs = {a.name: model_config(a.config or r.config, client, a.name) for a in r.agents}
+        # ag2 loads on the first call (see the package's docstring)
         from ag2 import Agent
         from ag2.knowledge import MemoryKnowledgeStore
         from ag2.network import (
@@ -256,6 +257,7 @@ def _graph(r: AG2GroupChatRequest, seeder_id: str, ids: Mapping[str, str]) -> An
 
 def _handoff_tool(handoff: AG2Handoff) -> "FunctionTool":
     """A tool the model calls to hand the next turn to ``handoff.target``."""
+    # ag2 loads on the first call (see the package's docstring)
     from ag2.network import Handoff
     from ag2.tools import tool
 

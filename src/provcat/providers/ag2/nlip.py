@@ -74,7 +74,7 @@ class AG2NlipEndpoint(AgenticEndpoint):
         **kwargs: Any,
     ) -> AG2Result:
         r = validated(self, AG2NlipRequest, request, kwargs, env)
-        from ag2 import Agent
+        from ag2 import Agent  # ag2 loads on the first call (see the package's docstring)
 
         config = client
         if config is None:

@@ -16,6 +16,7 @@ Reviewed against both files on 2026-12-01 (``--not-so-yolo`` added as ``auto_rev
 """
 
 import hashlib
+import json
 import os
 from typing import Any, ClassVar, Literal, Self
 
@@ -241,8 +242,6 @@ def _basic(text: str) -> str:
     """``text`` as a TOML basic string: JSON's escapes are TOML's, but only for the Basic
     Multilingual Plane (a surrogate pair is no TOML escape), so other characters stay as they
     are, and DEL, which JSON leaves bare and TOML must escape, is escaped."""
-    import json
-
     return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
@@ -251,8 +250,7 @@ def _schema_file(schema: str | dict[str, Any] | None) -> str | None:
     content-addressed file in the temporary directory (same schema, same path)."""
     if schema is None or isinstance(schema, str):
         return schema
-    import json
-    import tempfile
+    import tempfile  # only a schema object needs it (tempfile loads shutil and more: ~3 ms)
 
     text = json.dumps(schema, sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]

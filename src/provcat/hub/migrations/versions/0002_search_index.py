@@ -16,6 +16,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
+from provcat.hub.ref import parse_version, resolve_latest
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -44,8 +46,6 @@ def upgrade() -> None:
 
 
 def _backfill() -> None:
-    from provcat.hub.ref import parse_version, resolve_latest
-
     bind = op.get_bind()
     live = sa.text(
         "SELECT namespace, name, version FROM hub_adapters WHERE deleted_at IS NULL "
