@@ -30,6 +30,15 @@ from generator.codes import CODES
 from generator.diagnostics import Diagnostic, counted, render
 from generator.files import from_here
 from generator.refusals import folder, foreign_refusal, refuse, refuse_out, usage_error
+from generator.tree import (
+    GENERATED_MARKER,
+    UnsafeOutput,
+    changed_files,
+    diff,
+    foreign_entries,
+    path_refusal,
+    write_tree,
+)
 from provcat.cli.choice import Choice
 from provcat.cli.failures import json_requested, usage_message
 
@@ -147,6 +156,7 @@ def main() -> None:
 
 
 def _counts(result: Result) -> str:
+    # deferred, as the compiler is: render imports jinja2, which a no-change build never needs
     from generator.render import counts
 
     assert result.snapshot is not None
@@ -270,8 +280,6 @@ def build(
     folder, or one holding only what the generator wrote (never the catalog, a folder around
     it or inside it, nor the current folder or one of its parents)."""
     _check_catalog(catalog, fmt)
-    from generator.tree import path_refusal
-
     refused = path_refusal(out, {"the catalog folder": catalog})
     if refused is not None:
         refuse_out(refused, fmt)
@@ -289,8 +297,8 @@ def build(
             _done(kept, summary, [], True, fmt, catalog, out)
             return
     cache = FileCache(cache_dir(catalog)) if use_cache else None
+    # deferred: the compiler loads only once the no-change check has missed (module docstring)
     from generator.pipeline import run
-    from generator.tree import GENERATED_MARKER, UnsafeOutput, write_tree
 
     result = run(catalog, import_paths, day, cache)
     if not result.ok or result.files is None:
@@ -333,8 +341,8 @@ def check(
     as_of: datetime | None,
 ) -> None:
     """Validate the catalog and fail when the generated files do not match it."""
+    # deferred: the compiler is no part of the other commands (see build)
     from generator.pipeline import run
-    from generator.tree import GENERATED_MARKER, changed_files, diff, foreign_entries
 
     _check_catalog(catalog, fmt)
     result = run(catalog, import_paths, _day(as_of))

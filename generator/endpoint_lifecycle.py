@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from generator.diagnostics import Diagnostic, diag
 from generator.model import EndpointDecl, ProviderDecl
-from provcat.catalog.keys import canonical_key
+from provcat.catalog.keys import canonical_key, suggest
 from provcat.models.lifecycle import parse_day
 
 __all__ = ["check_endpoint_lifecycles", "successor_key"]
@@ -92,8 +92,6 @@ def check_endpoint_lifecycles(providers: list[ProviderDecl]) -> list[Diagnostic]
             target = index.get(canonical_key(successor.value))
             if target is None or target is ep:
                 others = sorted(k for k, e in index.items() if e is not ep)
-                from provcat.catalog.keys import suggest
-
                 hint = suggest(canonical_key(successor.value), others)
                 problems.append(
                     diag(

@@ -45,6 +45,12 @@ MAX_DEPTH = 32
 
 NodePath = tuple[str | int, ...]
 
+
+def path_text(path: NodePath) -> str:
+    """``path`` as diagnostics write it: its parts joined by ``/`` (``models/0/prices``)."""
+    return "/".join(str(p) for p in path)
+
+
 if not hasattr(yaml, "CSafeLoader"):  # pragma: no cover - depends on how pyyaml was built
     raise ImportError(
         "pyyaml was built without libyaml; reinstall it with the C loader (make generate)"

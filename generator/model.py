@@ -14,6 +14,7 @@ from typing import Any
 
 from generator.diagnostics import Loc
 from generator.loader import Document, NodePath
+from provcat.endpoints.config import INHERITED_SETTINGS, EndpointConfig
 
 # Settings an endpoint inherits from its provider's `defaults` when it does not set them, and the
 # values it gets when neither sets them: EndpointConfig's own defaults (the one place they are
@@ -26,8 +27,6 @@ ENDPOINT_TYPES = ("api", "agentic")
 @functools.cache
 def endpoint_defaults() -> EndpointDefaults:
     """The inherited setting names and each endpoint type's defaults, read from the runtime."""
-    from provcat.endpoints.config import INHERITED_SETTINGS, EndpointConfig
-
     # each field's default, or a fresh one from its factory (FieldInfo.get_default's arguments
     # differ between pydantic versions: 2.10.0 refuses call_default_factory=True alone)
     fields = EndpointConfig.model_fields

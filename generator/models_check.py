@@ -23,7 +23,7 @@ from generator.checking import at
 from generator.diagnostics import Diagnostic, Loc, counted, diag
 from generator.model import Key, ModelDecl, ProviderDecl
 from generator.prices_check import price_change_days, price_problems
-from provcat.catalog.keys import canonical_key
+from provcat.catalog.keys import canonical_key, suggest
 from provcat.models.lifecycle import parse_day, state
 
 __all__ = ["Listed", "Summary", "Use", "judge", "standing", "summarize"]
@@ -193,8 +193,6 @@ def _meant(target: str, p: ProviderDecl, m: ModelDecl) -> str | None:
     """The "did you mean" of a reference to ``target``: the provider's model id or alias spelt
     nearest it (compared as keys are, named as declared), ``m`` itself left out; None (the
     code's own hint) when none is near."""
-    from provcat.catalog.keys import suggest
-
     names: dict[str, str] = {}
     for other in p.models:
         if other is not m:

@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from generator.diagnostics import Diagnostic, diag
+from generator.loader import path_text
 from generator.model import ModelDecl
 from provcat.models.lifecycle import parse_day
 from provcat.models.prices import PRICE_FIELDS
@@ -79,7 +80,7 @@ def price_problems(m: ModelDecl) -> Iterator[Diagnostic]:
         return
     for path, value in _leaves(prices, ("prices",)):
         if Decimal(str(value)) < 0:
-            where = "/".join(str(p) for p in path)
+            where = path_text(path)
             yield diag(
                 "negative_price", m.at(*path), f"{where} of model '{m.key.value}' is {value}"
             )
@@ -100,7 +101,7 @@ def _batch(
     batch = block.get("batch")
     if not isinstance(batch, dict):
         return
-    where = "/".join(str(p) for p in (*path, "batch"))
+    where = path_text((*path, "batch"))
     if "discount" in batch:
         for name in (*PRICE_FIELDS, "tiers"):
             if name in batch:

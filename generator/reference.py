@@ -20,6 +20,9 @@ from typing import Any
 
 import click
 
+from generator.cli import main as generator_main
+from provcat.cli.main import main as provcat_main
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "reference"
 WIDTH = 100
@@ -144,9 +147,6 @@ def _commands(group: click.Command, ctx: click.Context) -> list[tuple[click.Cont
 
 
 def cli_page() -> str:
-    from generator.cli import main as generator_main
-    from provcat.cli.main import main as provcat_main
-
     lines = [
         HEADER,
         "# Command-line reference",

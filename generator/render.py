@@ -178,6 +178,7 @@ def part_module(key: str) -> str:
 
 def vocabulary() -> dict[str, Any]:
     """The tool-schema vocabulary the targets' page lists."""
+    # deferred: `generator site` imports this module, and the site needs no tool-schema compiler
     from provcat.toolschema.vocabulary import ACTIONS, STEPS, TRIGGERS
 
     return {

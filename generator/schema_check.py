@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema_rs
 
 from generator.diagnostics import Diagnostic, diag
-from generator.loader import Document, NodePath, read_bytes, read_source
+from generator.loader import Document, NodePath, path_text, read_bytes, read_source
 from generator.scalars import readings
 from generator.schema_hints import (
     describe,
@@ -51,6 +51,7 @@ def _schema(schema_name: str) -> dict[str, Any]:
 @cache
 def validator(schema_name: str) -> Draft202012Validator:
     """jsonschema's validator of ``schema_name``, which words a refused document's violations."""
+    # deferred: jsonschema is imported only for a refused document (module docstring)
     from jsonschema.validators import extend
 
     schema = _schema(schema_name)
@@ -281,7 +282,7 @@ def _short(value: Any) -> str:
 
 
 def _where(path: NodePath) -> str:
-    return "/".join(str(p) for p in path) or "the top level"
+    return path_text(path) or "the top level"
 
 
 _UNKNOWN_FIELD = ("additionalProperties", "unevaluatedProperties")

@@ -64,6 +64,7 @@ def where_it_goes(schema: dict[str, Any], name: str, value: Any) -> list[str]:
 def _takes(schema: dict[str, Any], value: Any) -> bool:
     """Whether a field of ``schema`` takes ``value`` (one whose schema cannot be read takes
     nothing)."""
+    # deferred: jsonschema (and referencing) are imported only for a refused document
     from referencing.exceptions import Unresolvable
 
     try:

@@ -15,6 +15,7 @@ from collections.abc import Set
 from typing import Any
 
 from generator.diagnostics import Diagnostic, diag, errors
+from generator.loader import path_text
 from generator.target_files import TargetDecl
 from provcat.catalog.keys import suggest
 from provcat.patterns import compile_pattern
@@ -48,22 +49,18 @@ def _template_problems(
     names = _fields(template)
     loc = decl.doc.loc(path)
     if names is None:
-        return [diag("invalid_message_template", loc, f"{_where(path)}: unbalanced braces")]
+        return [diag("invalid_message_template", loc, f"{path_text(path)}: unbalanced braces")]
     bad = sorted({n for n in names if n not in allowed})
     if bad:
         return [
             diag(
                 "invalid_message_template",
                 loc,
-                f"{_where(path)}: placeholder(s) {', '.join('{' + b + '}' for b in bad)} "
+                f"{path_text(path)}: placeholder(s) {', '.join('{' + b + '}' for b in bad)} "
                 f"are not filled here; available: {', '.join(sorted(allowed)) or 'none'}",
             )
         ]
     return []
-
-
-def _where(path: tuple[str | int, ...]) -> str:
-    return "/".join(str(p) for p in path)
 
 
 def _check_trigger(

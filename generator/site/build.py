@@ -28,6 +28,7 @@ import jinja2
 
 from generator.catalog_json import CATALOG_JSON_FORMAT
 from generator.site import prices, views
+from generator.tree import UnsafeOutput, path_refusal, write_tree
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -217,13 +218,9 @@ def build(catalog_json: Path, schema: Path, out: Path) -> tuple[int, list[str]]:
     """Write the site for ``catalog_json`` to ``out`` (the whole tree swapped in at once).
     Returns the number of files and the changed ones. Raises ``generator.tree.UnsafeOutput``,
     having written and removed nothing, when ``out`` is not the site's to replace."""
-    from generator.tree import path_refusal, write_tree
-
     keep = protected(catalog_json)
     refused = path_refusal(out, keep)  # before the work of rendering
     if refused is not None:
-        from generator.tree import UnsafeOutput
-
         raise UnsafeOutput(refused)
     schema_text = schema.read_text(encoding="utf-8")
     data = load(catalog_json, json.loads(schema_text).get("required", ()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import json
 import sys
 import time
@@ -15,6 +16,7 @@ import click
 from click.core import ParameterSource
 
 from generator.refusals import foreign_refusal, refuse, refuse_out, usage_error
+from generator.tree import UnsafeOutput
 
 if TYPE_CHECKING:
     import http.server
@@ -64,8 +66,8 @@ def site(source: Path, out: Path, fmt: str, serve: bool, port: int) -> None:
 
 def _build(source: Path, out: Path, fmt: str, url: str | None = None) -> None:
     """Build the site into ``out`` and say what was written (and ``url``, where it is served)."""
+    # deferred: `generator --help` loads this module, and the build imports jinja2
     from generator.site.build import NotACatalogJson, build
-    from generator.tree import UnsafeOutput
 
     started = time.perf_counter()
     try:
@@ -105,8 +107,7 @@ def _bind(root: Path, port: int, fmt: str) -> http.server.ThreadingHTTPServer:
     """A server of ``root`` on 127.0.0.1 only (the standard library's static file server), its
     port bound; a port it cannot have is a usage error (exit 2, ``PortUnavailable`` in JSON)
     saying what to do."""
-    import functools
-    import http.server
+    import http.server  # deferred: only --serve serves
 
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
     try:

@@ -44,11 +44,6 @@ FACTS: tuple[tuple[str, str], ...] = (
     ("modalities.output", "Output modalities"),
     ("points_to", "Points to"),
 )
-LIFECYCLE_FACTS = (
-    ("deprecation_date", "Deprecation announced"),
-    ("shutdown_date", "Shutdown"),
-    ("successor", "Successor"),
-)
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
 
 

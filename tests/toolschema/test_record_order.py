@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provcat.toolschema.policy import compilable, finalize_records
+from provcat.toolschema.policy import finalize_records
 from provcat.toolschema.records import diagnostic_record
-from provcat.toolschema.types import Diagnostic
+from provcat.toolschema.types import CompileAbility, Diagnostic
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
@@ -22,7 +22,7 @@ _diagnostics = st.lists(
             code=code,
             message=message,
             path=path,
-            compile=compilable("kept"),
+            compile=CompileAbility(supported=True, lossy=False, detail="kept"),
         ),
         st.sampled_from(["error", "warning", "info"]),
         # prefixes of one another, a non-ASCII one and repeats, so ties and prefix order occur

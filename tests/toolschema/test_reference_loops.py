@@ -453,25 +453,83 @@ def test_a_schema_without_references_is_never_searched(monkeypatch: pytest.Monke
     survey({"type": "object", "properties": {"a": {"anyOf": [S, {"if": S, "then": S}]}}})
 
 
-def test_the_search_looks_at_each_schema_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 400 definitions, each referring in place to the next and to the first, every one
-    # referred to from a property: each schema's steps are worked out once, whatever the
-    # number of references that reach it
-    n = 400
+class _Tallied(dict[str, Any]):
+    """A schema object that tallies every read of it in ``tally`` (one list for a whole schema):
+    what reads the schema, reads it through these methods."""
+
+    def __init__(self, items: dict[str, Any], tally: list[int]) -> None:
+        super().__init__(items)
+        self.tally = tally
+
+    def get(self, *args: Any) -> Any:
+        self.tally[0] += 1
+        return super().get(*args)
+
+    def __getitem__(self, key: str) -> Any:
+        self.tally[0] += 1
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self.tally[0] += 1
+        return super().__contains__(key)
+
+    def __iter__(self) -> Any:
+        self.tally[0] += 1
+        return super().__iter__()
+
+    def keys(self) -> Any:
+        self.tally[0] += 1
+        return super().keys()
+
+    def values(self) -> Any:
+        self.tally[0] += 1
+        return super().values()
+
+    def items(self) -> Any:
+        self.tally[0] += 1
+        return super().items()
+
+
+def _tallied(value: Any, tally: list[int]) -> Any:
+    if isinstance(value, dict):
+        return _Tallied({k: _tallied(v, tally) for k, v in value.items()}, tally)
+    if isinstance(value, list):
+        return [_tallied(v, tally) for v in value]
+    return value
+
+
+def _every_reference_into_the_loop(n: int) -> dict[str, Any]:
+    # n definitions, each referring in place to the next and to the first, every one referred
+    # to from a property: every reference leads into the one loop through all of them
     defs = {f"D{i}": {"anyOf": [_ref(f"D{(i + 1) % n}"), _ref("D0"), S]} for i in range(n)}
-    schema = _schema(defs, **{f"p{i}": _ref(f"D{i}") for i in range(n)})
-    seen: list[int] = []
-    real = survey_module._in_place
+    return _schema(defs, **{f"p{i}": _ref(f"D{i}") for i in range(n)})
 
-    def counted(s: dict[str, Any], resolve: Any) -> Any:
-        seen.append(id(s))
-        return real(s, resolve)
 
-    monkeypatch.setattr(survey_module, "_in_place", counted)
-    loops = survey(schema).loops
-    assert len(seen) == len(set(seen)) == 3 * n + 1  # the definitions, their branches, and S
-    assert set(loops) == {f"#/$defs/D{i}" for i in range(n)}
-    assert loops["#/$defs/D0"] == tuple(f"#/$defs/D{i}" for i in [*range(n), 0])
+def _check_reads(n: int, target: str) -> tuple[dict[str, str], int]:
+    """The loop diagnostics of the shape above with ``n`` definitions (path -> message), and
+    how many times checking it read the schema."""
+    tally = [0]
+    schema = _tallied(_every_reference_into_the_loop(n), tally)
+    code = f"{target}/reference-loop-without-content"
+    found = {d.path: d.message for d in check(tool(schema), target) if d.code == code}
+    return found, tally[0]
+
+
+def test_references_that_reach_one_schema_many_times_are_checked_in_linear_work() -> None:
+    # each schema's steps are worked out once, whatever the number of references that reach it:
+    # a schema twice as large is read about twice as often (working out the steps anew for each
+    # reference would read it four times as often)
+    target = "openai"
+    reads = {}
+    for n in (200, 400):
+        found, reads[n] = _check_reads(n, target)
+        defs = [f"inputSchema.$defs.D{i}.anyOf[{b}].$ref" for i in range(n) for b in (0, 1)]
+        props = [f"inputSchema.properties.p{i}.$ref" for i in range(n)]
+        assert set(found) == {*defs, *props}
+        whole = " -> ".join(f"#/$defs/D{i}" for i in [*range(n), 0])
+        assert f"(`{whole}`)" in found["inputSchema.properties.p0.$ref"]
+        assert f"(`{whole}`)" in found[f"inputSchema.$defs.D{n - 1}.anyOf[0].$ref"]
+    assert reads[400] <= 2.5 * reads[200]
 
 
 def test_a_long_chain_of_in_place_references_needs_no_recursion() -> None:

@@ -27,17 +27,12 @@ from provcat.toolschema.types import (
 
 __all__ = [
     "LOSSY_REFUSED",
-    "compilable",
     "finalize_compile",
     "finalize_records",
     "not_compilable",
 ]
 
 LOSSY_REFUSED = "core/lossy-transformation-refused"
-
-
-def compilable(detail: str) -> CompileAbility:
-    return CompileAbility(supported=True, lossy=False, detail=detail)
 
 
 def not_compilable(detail: str) -> CompileAbility:

@@ -40,7 +40,6 @@ _NUMERIC = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multi
 # JSON Schema Validation 2020-12, 6.2-6.5: each of these MUST be a non-negative integer (a number
 # with a zero fractional part counts as one)
 _COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
-_SCHEMA_SLOTS = (*MAP_SLOTS, *LIST_SLOTS, "items", "not")
 
 
 def regex_problem(pattern: str) -> str | None:
@@ -276,7 +275,7 @@ def validate_value(schema: Any, value: Any, *, root: Any = None, path: str = "$"
     try:
         draft = ecma_validator()
     except ImportError as exc:  # pragma: no cover - the probe extra is part of `dev`
-        from provcat.extras import install_hint
+        from provcat.extras import install_hint  # only to word this error
 
         raise ImportError(
             "checking arguments needs jsonschema: install provcat with its 'probe' extra: "
