@@ -26,6 +26,7 @@ from provcat.catalog.keyspace import (
     check_keys,
 )
 from provcat.endpoints.checked import check_classes
+from provcat.endpoints.config import credential_header
 from provcat.endpoints.protocols import PROTOCOLS
 from provcat.endpoints.request import field_names, field_problem
 
@@ -160,10 +161,6 @@ def _endpoints(p: ProviderDecl, ctx: Context, classes: list[ClassUse[Loc]]) -> N
             ctx.report(
                 diag("missing_base_url", ep.key.loc, f"api endpoint {where} has no base_url")
             )
-        from provcat.endpoints.config import (
-            credential_header,  # imports pydantic: checked here only
-        )
-
         headers = ep.settings["default_headers"]
         problem = credential_header(headers)
         if problem is not None and ep.header_loc not in headers_seen:
