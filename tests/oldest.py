@@ -61,11 +61,12 @@ def install(project: dict[str, Any]) -> Path:
     shutil.rmtree(VENV, ignore_errors=True)
     subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*pip, "uv", *tools(project)], check=True)
+    subprocess.run([*pip, "uv"], check=True)
     print("oldest: installing provcat[generate] at its lowest allowed releases", flush=True)
+    uv = [str(VENV / "bin" / "uv"), "pip", "install", "--quiet", "--python", str(python)]
+    subprocess.run([*uv, *tools(project)], check=True)
     # uv's lowest-direct: each direct requirement at the oldest release that resolves with the
     # rest (a floor another requirement raises, as ag2 raises pyyaml's, is taken at that)
-    uv = [str(VENV / "bin" / "uv"), "pip", "install", "--quiet", "--python", str(python)]
     subprocess.run([*uv, "--resolution", "lowest-direct", "-e", f"{ROOT}[generate]"], check=True)
     listed = subprocess.run(
         [str(python), "-m", "pip", "list", "--format", "freeze", "--disable-pip-version-check"],
