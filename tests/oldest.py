@@ -5,10 +5,12 @@ suite runs on whatever the index offers today. This installs provcat with its ``
 into ``.venv-oldest`` with uv's ``--resolution lowest-direct`` (each direct requirement at the
 oldest release that resolves with the rest), and runs the tests of what those requirements carry:
 the runtime (configs, resolution, requests: pydantic, click), calls (httpx, tenacity) and models.
-A lower bound that no longer holds fails here, before a user on that release finds it.
+A lower bound that no longer holds fails here, before a user on that release finds it; so does a
+lower bound the rest raises (ag2 asks for a newer httpx than the runtime's old floor): the floor
+``pyproject.toml`` states is the release tested.
 
-The environment is made again when ``pyproject.toml`` changes. Exit status: pytest's (5, no test
-collected, is a failure as everywhere in ``make test``).
+The environment is made again when ``pyproject.toml``, this file or the Python changes. Exit
+status: pytest's (5, no test collected, is a failure as everywhere in ``make test``).
 """
 
 from __future__ import annotations
@@ -55,13 +57,14 @@ def tools(project: dict[str, Any]) -> list[str]:
 def install(project: dict[str, Any]) -> Path:
     """``.venv-oldest`` with the floors installed (made again when pyproject.toml changed)."""
     python = VENV / "bin" / "python"
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    made_from = (ROOT / "pyproject.toml").read_bytes() + Path(__file__).read_bytes()
+    wanted = hashlib.sha256(made_from + sys.version.encode()).hexdigest()
     if STAMP.is_file() and STAMP.read_text(encoding="utf-8") == wanted and python.exists():
         return python
     shutil.rmtree(VENV, ignore_errors=True)
     subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*pip, "uv"], check=True)
+    subprocess.run([*pip, "uv>=0.5,<1"], check=True)
     print("oldest: installing provcat[generate] at its lowest allowed releases", flush=True)
     uv = [str(VENV / "bin" / "uv"), "pip", "install", "--quiet", "--python", str(python)]
     subprocess.run([*uv, *tools(project)], check=True)
@@ -74,10 +77,33 @@ def install(project: dict[str, Any]) -> Path:
         capture_output=True,
         text=True,
     ).stdout.splitlines()
-    direct = {_key(r) for r in direct_requirements(project)}
-    print("oldest:", ", ".join(line for line in listed if _key(line) in direct))
+    direct = {_key(r): r for r in direct_requirements(project)}
+    installed = {_key(line): line.partition("==")[2] for line in listed if "==" in line}
+    print("oldest:", ", ".join(f"{k}=={v}" for k, v in sorted(installed.items()) if k in direct))
+    # a floor the rest raised (another requirement asks for more): the run would test a newer
+    # release than pyproject.toml states
+    raised = [
+        f"{requirement} (installed {installed[key]})"
+        for key, requirement in sorted(direct.items())
+        if (floor := re.search(r">=\s*([0-9][0-9.]*)", requirement))
+        and key in installed
+        and _release(installed[key]) > _release(floor.group(1))
+    ]
+    if raised:
+        raise SystemExit(
+            "oldest: the rest of the requirements raise these lower bounds; raise them in "
+            "pyproject.toml to the release installed: " + "; ".join(raised)
+        )
     STAMP.write_text(wanted, encoding="utf-8")
     return python
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """``version``'s release numbers, trailing zeros dropped (``0.28`` equals ``0.28.0``)."""
+    numbers = [int(n) for n in re.findall(r"\d+", version.split("+")[0].split("rc")[0])]
+    while numbers and numbers[-1] == 0:
+        numbers.pop()
+    return tuple(numbers)
 
 
 def _key(requirement: str) -> str:
