@@ -28,11 +28,14 @@ RECORDED = HERE / "recorded-outputs.json"
 def results(raw: dict[str, Any], target: str) -> dict[str, Any]:
     """Everything a caller can see of ``raw`` on ``target``: the compile without and with
     ``allow_lossy`` (output, verdict, every record in order) and ``check``'s diagnostics, each as
-    the JSON text pydantic writes (key order counts, as it does on the wire)."""
+    compact JSON text (key order counts, as it does on the wire). The text is the standard
+    library's, not pydantic's: pydantic-core's float spelling changed between releases
+    (``1e17`` against ``1e+17``), which is no change of provcat's."""
     out: dict[str, Any] = {}
     for lossy in (False, True):
         try:
-            text = compile_tool(raw, target, allow_lossy=lossy).model_dump_json(by_alias=True)
+            result = compile_tool(raw, target, allow_lossy=lossy)
+            text = _compact(result.model_dump(mode="json", by_alias=True))
         except Exception as exc:  # a tool pydantic refuses: the refusal is the result
             text = f"{type(exc).__name__}"
         out["lossy" if lossy else "strict"] = text
@@ -42,6 +45,10 @@ def results(raw: dict[str, Any], target: str) -> dict[str, Any]:
     except Exception as exc:
         out["check"] = f"{type(exc).__name__}"
     return out
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def results_text(raw: dict[str, Any], target: str) -> str:
