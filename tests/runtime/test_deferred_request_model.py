@@ -77,8 +77,6 @@ def test_every_bundled_endpoint_defers_its_model_and_reads_the_class_its_record_
                     continue
                 assert isinstance(stored, DeferredModel) and stored.ref == spec.request_options
                 assert config.request_options is _named(spec.request_options)
-                # the reference keeps the class it loaded; nothing is written into the config
-                assert config.stored_request_options() is stored and stored == stored.resolve()
                 checked += 1
         assert checked >= 40
         from provcat.endpoints.protocols.openai_chat import ChatCompletionsRequest
