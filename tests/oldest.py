@@ -16,13 +16,16 @@ status: pytest's (5, no test collected, is a failure as everywhere in ``make tes
 from __future__ import annotations
 
 import hashlib
-import re
 import shutil
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 from typing import Any
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".venv-oldest"
@@ -34,24 +37,43 @@ TESTS = ["tests/runtime", "tests/calls", "tests/models"]
 # test tools, at the dev extra's own specifiers
 TOOLS = ("pytest", "pytest-xdist", "hypothesis", "trustme")
 
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-
 
 def _project() -> dict[str, Any]:
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 
 def tools(project: dict[str, Any]) -> list[str]:
-    extras = project["optional-dependencies"]
-    found = {}
-    for requirement in extras["dev"]:
-        name = _NAME.match(requirement)
-        if name and name.group(0) in TOOLS:
-            found[name.group(0)] = requirement
+    found = {Requirement(r).name: r for r in project["optional-dependencies"]["dev"]}
     missing = sorted(set(TOOLS) - set(found))
     if missing:
         raise SystemExit(f"tests/oldest.py: the dev extra no longer names {', '.join(missing)}")
     return [found[name] for name in TOOLS]
+
+
+def direct_requirements(project: dict[str, Any]) -> list[Requirement]:
+    """The runtime's and the generate extra's direct requirements (provcat's own extras, such as
+    ``provcat[ag2]``, included: their requirements are direct too)."""
+    extras = project["optional-dependencies"]
+    found: list[Requirement] = []
+    for text in [*project["dependencies"], *extras["generate"]]:
+        requirement = Requirement(text)
+        if requirement.name == "provcat":
+            found += [Requirement(r) for extra in requirement.extras for r in extras[extra]]
+        else:
+            found.append(requirement)
+    return found
+
+
+def raised_floors(requirements: list[Requirement], installed: dict[str, str]) -> list[str]:
+    """The requirements whose ``>=`` floor is below the release installed: the rest of the
+    requirements raised it, so the run would test a newer release than pyproject.toml states."""
+    return [
+        f"{requirement} (installed {installed[name]})"
+        for requirement in requirements
+        if (name := canonicalize_name(requirement.name)) in installed
+        for spec in requirement.specifier
+        if spec.operator == ">=" and Version(installed[name]) > Version(spec.version)
+    ]
 
 
 def install(project: dict[str, Any]) -> Path:
@@ -77,18 +99,15 @@ def install(project: dict[str, Any]) -> Path:
         capture_output=True,
         text=True,
     ).stdout.splitlines()
-    direct = {_key(r): r for r in direct_requirements(project)}
-    installed = {_key(line): line.partition("==")[2] for line in listed if "==" in line}
-    print("oldest:", ", ".join(f"{k}=={v}" for k, v in sorted(installed.items()) if k in direct))
-    # a floor the rest raised (another requirement asks for more): the run would test a newer
-    # release than pyproject.toml states
-    raised = [
-        f"{requirement} (installed {installed[key]})"
-        for key, requirement in sorted(direct.items())
-        if (floor := re.search(r">=\s*([0-9][0-9.]*)", requirement))
-        and key in installed
-        and _release(installed[key]) > _release(floor.group(1))
-    ]
+    installed = {
+        canonicalize_name(name): version
+        for name, _, version in (line.partition("==") for line in listed)
+        if version
+    }
+    direct = direct_requirements(project)
+    names = sorted({canonicalize_name(r.name) for r in direct} & installed.keys())
+    print("oldest:", ", ".join(f"{name}=={installed[name]}" for name in names))
+    raised = raised_floors(direct, installed)
     if raised:
         raise SystemExit(
             "oldest: the rest of the requirements raise these lower bounds; raise them in "
@@ -96,35 +115,6 @@ def install(project: dict[str, Any]) -> Path:
         )
     STAMP.write_text(wanted, encoding="utf-8")
     return python
-
-
-def _release(version: str) -> tuple[int, ...]:
-    """``version``'s release numbers, trailing zeros dropped (``0.28`` equals ``0.28.0``)."""
-    numbers = [int(n) for n in re.findall(r"\d+", version.split("+")[0].split("rc")[0])]
-    while numbers and numbers[-1] == 0:
-        numbers.pop()
-    return tuple(numbers)
-
-
-def _key(requirement: str) -> str:
-    """A distribution's name as pip compares names (case, ``_`` and ``.`` folded)."""
-    found = _NAME.match(requirement)
-    name = found.group(0) if found else requirement
-    return re.sub(r"[-_.]+", "-", name.split("[")[0]).lower()
-
-
-def direct_requirements(project: dict[str, Any]) -> list[str]:
-    """The runtime's and the generate extra's direct requirements (provcat's own extras, such as
-    ``provcat[ag2]``, included: their requirements are direct too)."""
-    extras = project["optional-dependencies"]
-    found: list[str] = []
-    for requirement in [*project["dependencies"], *extras["generate"]]:
-        if requirement.startswith("provcat["):
-            for extra in requirement[len("provcat[") : requirement.index("]")].split(","):
-                found += extras[extra.strip()]
-        else:
-            found.append(requirement)
-    return found
 
 
 def main() -> int:
