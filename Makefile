@@ -75,8 +75,8 @@ pytest: $(STAMP) browser
 oldest: $(STAMP)
 	$(PY) -m tests.oldest
 
-## test: lint, types, the staleness check, the whole test suite and the oldest releases' run
-test: lint typecheck check pytest oldest
+## test: lint, types, the staleness check and the whole test suite
+test: lint typecheck check pytest
 
 ## drift-latest: the vendor drift check against the newest official SDKs (a throwaway venv)
 drift-latest: $(STAMP)

@@ -1,4 +1,4 @@
-"""`make oldest` (part of `make test`): the runtime's tests on the oldest releases provcat allows.
+"""`make oldest`: the runtime's tests on the oldest releases provcat allows (not in `make test`).
 
 ``pyproject.toml`` admits a range of each dependency (``pydantic>=2.7.1,<3``, ...), while the main
 suite runs on whatever the index offers today. This installs provcat with its ``generate`` extra
@@ -10,7 +10,7 @@ lower bound the rest raises (ag2 asks for a newer httpx than the runtime's old f
 ``pyproject.toml`` states is the release tested.
 
 The environment is made again when ``pyproject.toml``, this file or the Python changes. Exit
-status: pytest's (5, no test collected, is a failure as everywhere in ``make test``).
+status: pytest's (5, no test collected, is a failure).
 """
 
 from __future__ import annotations

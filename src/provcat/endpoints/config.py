@@ -306,7 +306,7 @@ class _RequestOptions:
 
     This and :meth:`EndpointConfig.stored_request_options` are the runtime's one reach past
     pydantic's documented API: they read the field from the instance's ``__dict__``, where
-    pydantic 2 keeps field values (``make test`` runs the runtime's tests on the oldest pydantic
+    pydantic 2 keeps field values (``make oldest`` runs the runtime's tests on the oldest pydantic
     ``pyproject.toml`` allows, too). Installed on the class after pydantic made it (a class
     attribute in the body would be the field's default); reading it on the class raises
     AttributeError, as for every pydantic field, so that pydantic (a subclass's field
