@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import time
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -204,6 +206,31 @@ def test_the_proxy_the_environment_names_is_used_and_no_proxy_bypasses_it(
     with pytest.raises(APIConnectionError):
         asyncio.run(ep.call({"messages": []}))
     assert len(proxy.seen) == 1
+
+
+def test_behind_a_proxy_a_name_this_machine_cannot_resolve_is_left_to_the_proxy(
+    serve: Callable[..., Server], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a new user: behind a proxy on a network where only the proxy resolves outside
+    names, every call failed on a local lookup of the vendor's name and never reached the
+    proxy."""
+    proxy = serve(replying(200, OK))
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host in ("api.vendor.test", b"api.vendor.test"):
+            raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    ep = match_endpoint("openai", "chat", base_url="http://api.vendor.test/v1")
+    with pytest.raises(APIConnectionError, match=r"cannot resolve api\.vendor\.test"):
+        asyncio.run(ep.call({"messages": []}))  # no proxy: the lookup failure is the answer
+    assert proxy.seen == []
+    monkeypatch.setenv("HTTP_PROXY", proxy.url())
+    assert asyncio.run(ep.call({"messages": []})) == {"ok": True}
+    assert proxy.seen[0]["line"] == "POST http://api.vendor.test/v1/chat/completions HTTP/1.1"
+    assert proxy.seen[0]["headers"]["authorization"] == f"Bearer {SECRET}"
 
 
 def test_behind_a_proxy_the_target_is_still_checked(

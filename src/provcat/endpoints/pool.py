@@ -12,7 +12,9 @@ network backend (:mod:`provcat.endpoints.netguard`), in a pool of their own; the
 one. A request holds one of its host's ``max_connections_per_host`` slots until its answer is
 closed, so one hung host cannot take every connection. ``HTTP_PROXY``, ``HTTPS_PROXY``,
 ``ALL_PROXY`` and ``NO_PROXY`` are honoured as httpx honours them (read when the pool is made); a
-proxied request is checked by the name of its target, since the proxy makes the connection.
+proxied request is checked by the name of its target, since the proxy makes the connection: a
+name that resolves here to a local address is refused, and one that does not resolve here is
+left to the proxy.
 """
 
 from __future__ import annotations
@@ -33,7 +35,14 @@ from urllib.request import proxy_bypass_environment  # type: ignore[attr-defined
 import httpcore
 import httpx
 
-from provcat.endpoints.netguard import ALLOW_LOCAL, GuardedBackend, Resolver, check_host, resolve
+from provcat.endpoints.netguard import (
+    ALLOW_LOCAL,
+    GuardedBackend,
+    LookupFailed,
+    Resolver,
+    check_host,
+    resolve,
+)
 from provcat.errors import EndpointConfigurationError
 
 __all__ = ["ConnectionPool", "aclose_default", "default_pool"]
@@ -142,9 +151,14 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         inner = direct if proxy is None else self.proxied[proxy]
         if not allow and (proxy is not None or self.given is not None):
             # the connection is not ours to check: the name of the target is
-            await check_host(
-                url.host, url.port or (443 if url.scheme == "https" else 80), self.resolver
-            )
+            try:
+                await check_host(
+                    url.host, url.port or (443 if url.scheme == "https" else 80), self.resolver
+                )
+            except LookupFailed:
+                if proxy is None:
+                    raise
+                # behind a proxy this machine may resolve no outside name: the proxy does
         key = (url.raw_scheme, url.raw_host, url.port)
         slot = self.slots.get(key)
         if slot is None:
