@@ -498,3 +498,20 @@ def test_a_path_given_twice_is_read_once(tools: Path, tmp_path: Path) -> None:
     assert code == 0, err
     code, out, err = _run("check", str(tools), str(refund), "--targets", "mcp")  # folder + file
     assert code == 0, err
+
+
+@pytest.mark.parametrize("content", ["", "  \n"])
+def test_an_empty_tool_file_is_named_empty_and_nothing_is_written(
+    tmp_path: Path, content: str
+) -> None:
+    """Found by a new user: an empty file got the JSON parser's "Expecting value: line 1 column 1
+    (char 0)", where an empty standard input is called empty."""
+    empty = tmp_path / "empty.json"
+    empty.write_text(content, encoding="utf-8")
+    out = tmp_path / "o"
+    for command in (["check"], ["compile", "--out", str(out)]):
+        code, _, err = _run(*command, str(empty), "--targets", "mcp")
+        assert code == 2
+        assert "empty.json: the file is empty: write a tool's JSON in it" in err
+        assert "Expecting value" not in err
+    assert not out.exists()

@@ -97,6 +97,9 @@ def load_tools(
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(LoadError(shown, f"cannot read the file: {exc}"))
             continue
+        if not text.strip():
+            errors.append(LoadError(shown, "the file is empty: write a tool's JSON in it"))
+            continue
         try:
             data: Any = json.loads(text)
         except (ValueError, RecursionError) as exc:
