@@ -263,6 +263,14 @@ _CODES = (
         "set base_url on the endpoint or in the provider's defaults",
     ),
     Code(
+        "bad_base_url",
+        "error",
+        "catalog",
+        "a base_url names no host, carries credentials, a query or a fragment, or is malformed",
+        "write the vendor's API root, such as https://api.example.com/v1: the endpoint's path is "
+        "appended to it, and keys go in api_key_env, never in the URL",
+    ),
+    Code(
         "invalid_effort_policy",
         "error",
         "catalog",

@@ -26,7 +26,7 @@ from provcat.catalog.keyspace import (
     check_keys,
 )
 from provcat.endpoints.checked import check_classes
-from provcat.endpoints.config import credential_header
+from provcat.endpoints.config import base_url_problem, credential_header
 from provcat.endpoints.protocols import PROTOCOLS
 from provcat.endpoints.request import field_names, field_problem
 
@@ -154,13 +154,20 @@ def _endpoints(p: ProviderDecl, ctx: Context, classes: list[ClassUse[Loc]]) -> N
             )
             return
     models = ctx.request_models.setdefault(canonical_key(p.key.value), [])
-    headers_seen: set[Loc] = set()  # headers in `defaults:` are every endpoint's: one report
+    # `defaults:` are every endpoint's: a problem there is reported once
+    headers_seen: set[Loc] = set()
+    urls_seen: set[Loc] = set()
     for ep in p.endpoints:
         where = f"{p.key.value}/{ep.key.value}"
-        if ep.type.value == "api" and not ep.settings["base_url"]:
+        base_url = ep.settings["base_url"]
+        if ep.type.value == "api" and not base_url:
             ctx.report(
                 diag("missing_base_url", ep.key.loc, f"api endpoint {where} has no base_url")
             )
+        url_problem = base_url_problem(base_url) if isinstance(base_url, str) else None
+        if url_problem is not None and ep.base_url_loc not in urls_seen:
+            urls_seen.add(ep.base_url_loc)  # the URL is never quoted: it may carry a password
+            ctx.report(diag("bad_base_url", ep.base_url_loc, f"{where}: {url_problem}"))
         headers = ep.settings["default_headers"]
         problem = credential_header(headers)
         if problem is not None and ep.header_loc not in headers_seen:

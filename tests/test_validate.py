@@ -6,6 +6,8 @@ generated/ stayed byte-for-byte the same (Workspace.fails).
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import ROOT, Workspace
 
 # --- ADR-0028 codes -------------------------------------------------------------------------
@@ -457,6 +459,38 @@ def test_a_protocol_on_an_agentic_endpoint_says_what_to_change(workspace: Worksp
     workspace.edit("scripted.yaml", "class: ScriptedEndpoint", "protocol: openai-chat")
     run = workspace.fails(("endpoint_type_mismatch", "scripted.yaml", 10, 15))
     assert run.json["diagnostics"][0]["hint"].startswith("set `type: api`, or replace `protocol`")
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http:///v1", "names no host"),
+        ("http://bob:Sentinel-PW@127.0.0.1:9/v1", "carries credentials"),
+        ("http://Sentinel-TOKEN@127.0.0.1:9/v1", "carries credentials"),
+        ("http://127.0.0.1:9/v1?key=Sentinel-KEY", "query or a fragment"),
+        ("http://127.0.0.1:9/v1#Sentinel", "query or a fragment"),
+        ("http://127.0.0.1:99999/v1", "malformed"),
+    ],
+)
+def test_a_bad_base_url_is_reported_once_without_quoting_it(
+    workspace: Workspace, url: str, problem: str
+) -> None:
+    """Found by a new maintainer: `https:///v1` and `https://user:pw@host/v1` built cleanly, the
+    password into the snapshot, and the first failed at call time. Both endpoints inherit the
+    URL from `defaults:`, where it is written once: one error, there."""
+    workspace.edit("alpha.yaml", "  base_url: http://127.0.0.1:9/v1\n", f"  base_url: {url}\n")
+    run = workspace.fails(("bad_base_url", "alpha.yaml", 7, 13))
+    assert problem in run.json["diagnostics"][0]["message"]
+    assert "Sentinel" not in run.stdout + run.stderr
+
+
+def test_a_bad_base_url_on_an_endpoint_is_reported_there(workspace: Workspace) -> None:
+    workspace.edit(
+        "alpha.yaml",
+        "    class: AlphaEmbedEndpoint\n",
+        "    class: AlphaEmbedEndpoint\n    base_url: https://api.alpha.example/v1?x=1\n",
+    )
+    workspace.fails(("bad_base_url", "alpha.yaml", 20, 15))
 
 
 def test_a_credential_header_in_defaults_is_reported_once(workspace: Workspace) -> None:

@@ -52,3 +52,12 @@ def test_resolve_command_refuses_the_password_without_showing_it() -> None:
         assert run.exit_code != 0
         assert "Sentinel-PW-42" not in run.output
         assert "carries credentials" in run.output
+
+
+def test_a_base_url_with_a_query_or_a_fragment_is_refused_without_showing_it() -> None:
+    """The endpoint's path is appended to the base URL, so a query would end up inside the path
+    (``/v1?key=k/chat/completions``); a key put there is not repeated."""
+    for url in ("https://host/v1?key=Sentinel-KEY", "https://host/v1#Sentinel"):
+        with pytest.raises(EndpointConfigurationError, match="query or a fragment") as caught:
+            match_endpoint("acme", "chat", openai_compatible=True, base_url=url)
+        assert "Sentinel" not in str(caught.value)

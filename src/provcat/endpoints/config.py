@@ -83,8 +83,8 @@ def _same(value: Any) -> Any:
 
 
 def base_url_problem(url: str) -> str | None:
-    """Why ``url`` cannot be a base URL (only http and https, a host, no control characters),
-    or None. The URL itself is never quoted: it may carry a password."""
+    """Why ``url`` cannot be a base URL (only http and https, a host, no credentials, query or
+    fragment, no control characters), or None. The URL itself is never quoted: it may carry a password."""
     if any(ord(c) < 0x21 or ord(c) == 0x7F for c in url):
         return "base_url holds a space, a line break or a control character"
     scheme, sep, rest = url.partition("://")
@@ -95,6 +95,11 @@ def base_url_problem(url: str) -> str | None:
         return (
             "base_url carries credentials (user info before '@'): they would replace the key "
             "and show in logs; put the key in api_key or api_key_env"
+        )
+    if "?" in rest or "#" in rest:
+        return (
+            "base_url holds a query or a fragment ('?' or '#'): the endpoint's path is appended "
+            "to it; put a key in api_key or api_key_env, other parameters in the request"
         )
     host = authority
     if not host or host.startswith(":"):
