@@ -120,8 +120,10 @@ def check(doc: Document, schema_name: str) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     missing: dict[tuple[NodePath, str], Diagnostic] = {}
     unknown: list[tuple[NodePath, str, Diagnostic]] = []
-    for error in validator(schema_name).iter_errors(doc.data):
-        for made in _explain(doc, error):
+    checker = validator(schema_name)
+    root = checker.schema if isinstance(checker.schema, dict) else None
+    for error in checker.iter_errors(doc.data):
+        for made in _explain(doc, error, root):
             found.append(made)
             path: NodePath = tuple(error.absolute_path)
             if made.code == "missing_field":
@@ -324,7 +326,12 @@ def _word(name: str) -> str:
     return re.sub(r"[-\s]+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)).casefold()
 
 
-def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
+def _explain(
+    doc: Document, error: ValidationError, root: dict[str, Any] | None = None
+) -> list[Diagnostic]:
+    """``error`` as diagnostics; ``root``, the whole document's schema, lets the hint of a
+    field written in the wrong mapping name a mapping elsewhere in the document (an endpoint's
+    field under ``defaults:``, a model's under an endpoint)."""
     path: NodePath = tuple(error.absolute_path)
     schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
     if error.validator in _UNKNOWN_FIELD and isinstance(error.instance, dict):
@@ -336,7 +343,9 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
             meant = also.get(_word(name))
             if meant is not None:
                 hint = f"did you mean '{meant[0]}'? {meant[1]}".rstrip()
-            elif homes := where_it_goes(schema, name, error.instance[name]):
+            elif homes := where_it_goes(schema, name, error.instance[name]) or (
+                where_it_goes(root, name, error.instance[name]) if root and path else []
+            ):
                 hint = f"move it {' or '.join(homes)} (it is no field of {_where(path)})"
             elif guess := closest(name, allowed):
                 hint = f"did you mean '{guess}'?"
@@ -376,7 +385,7 @@ def _explain(doc: Document, error: ValidationError) -> list[Diagnostic]:
     if error.validator in ("anyOf", "oneOf") and error.context:
         branch = _branch(error)
         if branch is not None:
-            return [d for e in branch for d in _explain(doc, e)]
+            return [d for e in branch for d in _explain(doc, e, root)]
     if error.validator == "not":
         return [
             diag(

@@ -366,8 +366,24 @@ def test_a_schema_violation_says_what_to_write(
             "move it under `prices:` (it is no field of models/alpha-1)",
             "  alpha-1: {prices: {input: '1', output: '4', cache_read: '0.5'}}\n",
         ),
+        (  # found by a new maintainer: below the top level the hint listed the allowed fields
+            "  api_key_env: ALPHA_API_KEY\n",
+            "  api_key_env: ALPHA_API_KEY\n  request_defaults: {model: alpha-1}\n",
+            "alpha.yaml:9:3",
+            "'request_defaults' in defaults",
+            "move it into an endpoint under `endpoints:` (it is no field of defaults)",
+            "  api_key_env: ALPHA_API_KEY\n",  # the endpoint has it already
+        ),
+        (
+            "    request_options: ChatRequest\n",
+            "    request_options: ChatRequest\n    context_window: 8192\n",
+            "alpha.yaml:15:5",
+            "'context_window' in endpoints/chat/completions",
+            "move it into a model under `models:` (it is no field of endpoints/chat/completions)",
+            "    request_options: ChatRequest\n",
+        ),
     ],
-    ids=["defaults", "prices"],
+    ids=["defaults", "prices", "endpoint-field-in-defaults", "model-field-in-an-endpoint"],
 )
 def test_a_field_in_the_wrong_place_says_where_it_goes(
     workspace: Workspace, old: str, new: str, where: str, name: str, hint: str, fixed: str

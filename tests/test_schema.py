@@ -208,6 +208,8 @@ def test_a_document_only_jsonschema_rs_refuses_is_still_refused(
     from generator import schema_check
 
     class Silent:
+        schema = None  # no document schema: hints look no further than the mapping
+
         def iter_errors(self, _data: object) -> list[object]:
             return []
 
