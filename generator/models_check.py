@@ -312,10 +312,15 @@ def _uses(p: ProviderDecl, index: dict[str, ModelDecl], found: list[Use]) -> Ite
         listed = index.get(canonical_key(model))
         if listed is None:
             if report_unknown:
+                near = suggest(model, sorted(index))
                 yield diag(
                     "unknown_default_model",
                     loc,
                     f"{what} names model '{model}', which {p.key.value}'s models do not list",
+                    f"{near} Otherwise use an id or alias from {p.key.value}'s `models:`, or add "
+                    "the model there"
+                    if near
+                    else None,
                 )
             continue
         facts = listed.facts

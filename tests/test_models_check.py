@@ -335,8 +335,18 @@ def test_float_price_with_binary_noise_is_refused(inv: Workspace) -> None:
 
 
 def test_request_default_not_in_the_inventory(inv: Workspace) -> None:
-    inv.edit("alpha.yaml", "{model: alpha-1, temperature", "{model: alpha-9, temperature")
-    inv.fails(("unknown_default_model", "alpha.yaml", 15, 24))
+    inv.edit("alpha.yaml", "{model: alpha-1, temperature", "{model: alpah-1, temperature")
+    run = inv.fails(("unknown_default_model", "alpha.yaml", 15, 24))
+    # found by a new maintainer: the hint named no near id, where unknown_probe_model does
+    assert run.json["diagnostics"][0]["hint"].startswith("did you mean 'alpha-1'? Otherwise")
+
+
+def test_a_request_default_near_no_listed_model_gets_the_codes_hint(inv: Workspace) -> None:
+    inv.edit("alpha.yaml", "{model: alpha-1, temperature", "{model: zzzzzz, temperature")
+    run = inv.fails(("unknown_default_model", "alpha.yaml", 15, 24))
+    assert run.json["diagnostics"][0]["hint"] == (
+        "use an id or alias from the provider's `models:`, or add the model there"
+    )
 
 
 def test_retired_model_in_a_default_and_an_alias_as_of_a_day(inv: Workspace) -> None:
