@@ -56,7 +56,7 @@ def test_models_unknown_provider_is_a_clear_error() -> None:
 def test_show_a_deprecated_model_names_its_shutdown_and_successor() -> None:
     result = invoke("models", "show", "acme", "ACME-OLD", "--as-of", "2026-12-01")
     assert result.exit_code == 0
-    assert "DEPRECATED as of 2026-12-01, shutdown 2027-01-14; successor: acme-large-2" in (
+    assert "DEPRECATED (judged on 2026-12-01), shutdown 2027-01-14; successor: acme-large-2" in (
         result.stdout
     )
     data = json.loads(invoke("models", "show", "acme", "acme-large-2", "--format", "json").stdout)
@@ -100,20 +100,23 @@ def test_cost_of_a_deprecated_or_retired_model_carries_a_note_on_stderr() -> Non
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[-1].split() == ["total", "$0.002", "USD"]  # 0.40 + 1.60
     assert result.stderr == (
-        "note: acme/acme-old is deprecated as of 2026-12-01, shutdown 2027-01-14; successor: acme-large-2\n"
+        "note: acme/acme-old is deprecated (judged on 2026-12-01), shutdown 2027-01-14; successor: acme-large-2\n"
     )
     result = invoke(
         "cost", "acme", "acme-ancient", "--input", "1", "--output", "1", "--format", "json", *day
     )
     assert json.loads(result.stdout)["total"] == "0.00009"  # stdout stays pure JSON
-    assert "is retired as of 2026-12-01, shutdown 2025-06-01; successor: acme-old" in result.stderr
+    assert (
+        "is retired (judged on 2026-12-01), shutdown 2025-06-01; successor: acme-old"
+        in result.stderr
+    )
     result = invoke("cost", "acme", "acme-large-2", "--input", "1", "--output", "1", *day)
     assert result.stderr == ""
     # the day the lifecycle is judged on moves the note, never the price
     later = ("--as-of", "2027-02-01")
     result = invoke("cost", "acme", "acme-old", "--input", "1000", "--output", "1000", *later)
     assert result.stdout.splitlines()[-1].split() == ["total", "$0.002", "USD"]
-    assert "acme/acme-old is retired as of 2027-02-01, shutdown 2027-01-14" in result.stderr
+    assert "acme/acme-old is retired (judged on 2027-02-01), shutdown 2027-01-14" in result.stderr
 
 
 def test_cost_errors_are_clear() -> None:

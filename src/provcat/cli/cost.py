@@ -219,4 +219,4 @@ def _lifecycle_note(provider: str, model: str, day: date) -> str | None:
         return None
     when = f", shutdown {info.shutdown_date}" if info.shutdown_date else ""
     then = f"; successor: {info.successor}" if info.successor else ""
-    return f"{provider}/{model} is {state} as of {day}{when}{then}"
+    return f"{provider}/{model} is {state} (judged on {day}){when}{then}"

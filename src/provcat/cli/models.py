@@ -154,7 +154,7 @@ def show(ctx: click.Context, provider: str, model: str, as_of: datetime | None, 
     if state in ("deprecated", "retired"):
         when = f", shutdown {info.shutdown_date}" if info.shutdown_date else ""
         then = f"; successor: {info.successor}" if info.successor else ""
-        click.echo(f"  {state.upper()} as of {day.isoformat()}{when}{then}")
+        click.echo(f"  {state.upper()} (judged on {day.isoformat()}){when}{then}")
     for key, value in data.items():
         if key in ("provider", "id", "name", "lifecycle") or value in (None, [], {}):
             continue
