@@ -240,3 +240,34 @@ def test_a_new_request_shape_is_target_data_only() -> None:
     (request,) = seen
     assert request["model"] == "m1" and request["force"] == "refund_order"
     assert request["ask"]["fns"][0]["name"] == "refund_order"
+
+
+def test_the_commands_text_says_what_the_vendor_said_and_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """Found by a new user: `provcat tool probe` printed "rejected" or "error (network)" without
+    the vendor's message (only --format json had it), and a missing SDK's note said "or pass a
+    client", which the command line cannot."""
+    from click.testing import CliRunner
+
+    from provcat.cli.main import main
+
+    tool = tmp_path / "refund.json"
+    tool.write_text(json.dumps(FIXTURES["refund_order"]), encoding="utf-8")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-abcdefghijklmnop")
+
+    def run() -> str:
+        result = CliRunner().invoke(main, ["tool", "probe", str(tool), "--targets", "openai"])
+        assert "abcdefghijklmnop" not in result.output
+        return result.output
+
+    monkeypatch.setitem(sys.modules, "openai", None)  # not installed: importing it fails
+    assert "`pip install openai`" in run()
+    refused = APIError("Invalid schema for function 'refund_order': sk-test-abcdefghijklmnop", 400)
+    monkeypatch.setitem(
+        sys.modules, "openai", SimpleNamespace(OpenAI=lambda **_: Recorder(error=refused))
+    )
+    assert "    HTTP 400: Invalid schema for function 'refund_order'" in run()
+    wrong = Recorder(responses_call({"orderId": "o-1", "amount": -5}))
+    monkeypatch.setitem(sys.modules, "openai", SimpleNamespace(OpenAI=lambda **_: wrong))
+    assert "    arguments: $.amount" in run()

@@ -475,6 +475,11 @@ def probe_command(
         for r in results:
             extra = f" ({r.error_kind})" if r.error_kind else ""
             click.echo(f"{r.tool_name} [{r.provider_id}] {r.status}{extra}")
+            if r.provider_error is not None:  # what the vendor said (redacted): why it refused
+                status = f"HTTP {r.provider_error.status}: " if r.provider_error.status else ""
+                click.echo(f"    {status}{r.provider_error.message}")
+            for problem in r.argument_errors or ():
+                click.echo(f"    arguments: {problem}")
             for note in r.notes:
                 click.echo(f"    {note}")
     verdicts = {r.status for r in results}

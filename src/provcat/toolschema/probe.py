@@ -295,8 +295,8 @@ def probe(
                 status="error",
                 error_kind="unsupported",
                 notes=(
-                    f"The official SDK `{problem.split(':', 1)[1]}` is not installed; install it "
-                    "to probe, or pass a client.",
+                    f"The official SDK `{problem.split(':', 1)[1]}` is not installed: "
+                    f"`pip install {problem.split(':', 1)[1]}` (or pass run_probe a client).",
                 ),
             )
     request = _request(canonical, compiled.output, chosen, spec)
