@@ -233,6 +233,43 @@ def test_behind_a_proxy_a_name_this_machine_cannot_resolve_is_left_to_the_proxy(
     assert proxy.seen[0]["headers"]["authorization"] == f"Bearer {SECRET}"
 
 
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1.",  # an address spelt with the root's dot
+        "localhost.",
+        "0x7f000001.",
+        "0x7f.1.",
+        "2130706433",
+        "intranet",  # one label: the proxy's search domain
+        "foo.localhost",
+        "metadata.google.internal",
+        "printer.local",
+        "nas.home.arpa",
+    ],
+)
+def test_behind_a_proxy_an_unresolved_name_that_may_be_local_is_refused(
+    serve: Callable[..., Server], monkeypatch: pytest.MonkeyPatch, host: str
+) -> None:
+    """Found in review: a name this machine cannot resolve is left to the proxy, which would
+    resolve these to its own loopback or network, the key going along."""
+    proxy = serve(replying(200, OK))
+    real = socket.getaddrinfo
+
+    def getaddrinfo(name: Any, *args: Any, **kwargs: Any) -> Any:
+        if name in (host, host.encode()):
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setenv("HTTP_PROXY", proxy.url())
+    ep = match_endpoint("openai", "chat", base_url=f"http://{host}/v1")
+    with pytest.raises(LocalNetworkRefused) as refused:
+        asyncio.run(ep.call({"messages": []}))
+    assert "allow_local_network=True" in str(refused.value) and SECRET not in str(refused.value)
+    assert proxy.seen == []
+
+
 def test_behind_a_proxy_the_target_is_still_checked(
     serve: Callable[..., Server], dns: DNS, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,6 +14,8 @@ connection needs no new lookup.
 Where provcat does not open the connection itself (a caller's own ``httpx.AsyncClient``, a
 proxy), :func:`check_host` checks the name before the request, and :func:`peer_check` checks the
 address of every connection the client opens for the request before the request is written.
+Behind a proxy a name this machine cannot resolve (a network where only the proxy resolves
+outside names) is left to the proxy unless :func:`unresolved_refusal` finds it may be local.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "peer_check",
     "refusal",
     "resolve",
+    "unresolved_refusal",
 ]
 
 # the request extension that carries the endpoint's allow_local_network to the transport
@@ -77,6 +80,31 @@ def _literal(host: str) -> str | None:
         return str(ipaddress.ip_address(host.strip("[]").split("%", 1)[0]))
     except ValueError:
         return None
+
+
+# names of the local network whatever a resolver says: RFC 6761's localhost, RFC 6762's .local
+# (mDNS), RFC 8375's home.arpa and .internal, which ICANN keeps for private networks
+_LOCAL_NAMES = ("localhost", "local", "home.arpa", "internal")
+
+
+def unresolved_refusal(host: str) -> str | None:
+    """Why ``host``, a name this machine cannot resolve, may still name the local network (a
+    proxy would resolve it there), or None for a name only the public DNS can answer: an
+    address in another spelling (``127.0.0.1.``, ``0x7f.1``), a name of one label (an intranet
+    host) or a name under a local-only domain."""
+    name = host.rstrip(".").lower()
+    literal = _literal(name)
+    if literal is not None:
+        return refusal(literal)
+    labels = name.split(".")
+    if len(labels) < 2:
+        return "a name of one label, which only a local network resolves"
+    if labels[-1].isdigit() or labels[-1].startswith("0x"):
+        return "an address spelt as a name"
+    for local in _LOCAL_NAMES:
+        if name == local or name.endswith("." + local):
+            return f"a name under .{local}, which only a local network resolves"
+    return None
 
 
 @functools.cache

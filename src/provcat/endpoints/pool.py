@@ -14,7 +14,7 @@ closed, so one hung host cannot take every connection. ``HTTP_PROXY``, ``HTTPS_P
 ``ALL_PROXY`` and ``NO_PROXY`` are honoured as httpx honours them (read when the pool is made); a
 proxied request is checked by the name of its target, since the proxy makes the connection: a
 name that resolves here to a local address is refused, and one that does not resolve here is
-left to the proxy.
+left to the proxy unless it may be local (:func:`~provcat.endpoints.netguard.unresolved_refusal`).
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ from provcat.endpoints.netguard import (
     Resolver,
     check_host,
     resolve,
+    unresolved_refusal,
 )
-from provcat.errors import EndpointConfigurationError
+from provcat.errors import EndpointConfigurationError, LocalAddressError
 
 __all__ = ["ConnectionPool", "aclose_default", "default_pool"]
 
@@ -158,7 +159,15 @@ class GuardedTransport(httpx.AsyncBaseTransport):
             except LookupFailed:
                 if proxy is None:
                     raise
-                # behind a proxy this machine may resolve no outside name: the proxy does
+                # behind a proxy this machine may resolve no outside name: the proxy does,
+                # unless the name may be a local one
+                reason = unresolved_refusal(url.host)
+                if reason is not None:
+                    raise LocalAddressError(
+                        f"{url.host} cannot be resolved here and is {reason}; set "
+                        "allow_local_network=True on an endpoint that is meant to reach the "
+                        "local network"
+                    ) from None
         key = (url.raw_scheme, url.raw_host, url.port)
         slot = self.slots.get(key)
         if slot is None:
