@@ -29,6 +29,7 @@ from generator.schema_hints import (
     enum_values,
     hint_for,
     plain_decimal,
+    where_else,
     where_it_goes,
 )
 from generator.schema_inline import inline_refs
@@ -344,7 +345,7 @@ def _explain(
             if meant is not None:
                 hint = f"did you mean '{meant[0]}'? {meant[1]}".rstrip()
             elif homes := where_it_goes(schema, name, error.instance[name]) or (
-                where_it_goes(root, name, error.instance[name]) if root and path else []
+                where_else(root, path, name, error.instance[name]) if root and path else []
             ):
                 hint = f"move it {' or '.join(homes)} (it is no field of {_where(path)})"
             elif guess := closest(name, allowed):

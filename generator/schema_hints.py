@@ -12,7 +12,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
-from generator.loader import Document
+from generator.loader import Document, NodePath, path_text
 from generator.scalars import reads_back
 from provcat.catalog.keys import closest
 from provcat.patterns import compile_pattern, ecma_validator
@@ -58,6 +58,35 @@ def where_it_goes(schema: dict[str, Any], name: str, value: Any) -> list[str]:
                 entry = field[:-1] if field.endswith("s") else field
                 article = "an" if entry[:1] in tuple("aeiou") else "a"
                 found.append((not _takes(there, value), f"into {article} {entry} under `{field}:`"))
+    return [where for _, where in sorted(found, key=lambda f: f[0])]
+
+
+def where_else(root: dict[str, Any], path: NodePath, name: str, value: Any) -> list[str]:
+    """Where a field ``name`` unknown to the mapping at ``path`` (below the top level) belongs
+    elsewhere in a document of schema ``root``: "up to the top level", "up to models/m" (the
+    entry holding ``path``), "under `defaults:`", "into a model under `models:`". A mapping
+    nested deeper in an entry (a model's ``prices``) is only sent up to its entry: a field
+    there is likelier misspelt than written in another entry's kind."""
+    found: list[tuple[bool, str]] = []
+    top = _field(root, name)
+    if top is not None:
+        found.append((not _takes(top, value), "up to the top level"))
+    members = [root, *(m for m in root.get("allOf", []) if isinstance(m, dict))]
+    for member in members:
+        for field, sub in member.get("properties", {}).items():
+            if not isinstance(sub, dict):
+                continue
+            entry = _field(sub.get("additionalProperties"), name)
+            if entry is not None and path[:1] == (field,) and len(path) > 2:
+                found.append((not _takes(entry, value), f"up to {path_text(path[:2])}"))
+            elif len(path) > 2 or path[:1] == (field,):
+                continue  # deeper: only up to its entry; and never into its own kind
+            elif (there := _field(sub, name)) is not None:
+                found.append((not _takes(there, value), f"under `{field}:`"))
+            elif entry is not None:
+                kind = field[:-1] if field.endswith("s") else field
+                article = "an" if kind[:1] in tuple("aeiou") else "a"
+                found.append((not _takes(entry, value), f"into {article} {kind} under `{field}:`"))
     return [where for _, where in sorted(found, key=lambda f: f[0])]
 
 

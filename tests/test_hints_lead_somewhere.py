@@ -382,8 +382,22 @@ def test_a_schema_violation_says_what_to_write(
             "move it into a model under `models:` (it is no field of endpoints/chat/completions)",
             "    request_options: ChatRequest\n",
         ),
+        (  # found in review: a field of the model inside its prices is sent up to it
+            MODEL,
+            "  alpha-1: {prices: {context_window: 8192, input: '1', output: '4'}}\n",
+            "alpha.yaml:36:22",
+            "'context_window' in models/alpha-1/prices",
+            "move it up to models/alpha-1 (it is no field of models/alpha-1/prices)",
+            "  alpha-1: {context_window: 8192, prices: {input: '1', output: '4'}}\n",
+        ),
     ],
-    ids=["defaults", "prices", "endpoint-field-in-defaults", "model-field-in-an-endpoint"],
+    ids=[
+        "defaults",
+        "prices",
+        "endpoint-field-in-defaults",
+        "model-field-in-an-endpoint",
+        "model-field-in-its-prices",
+    ],
 )
 def test_a_field_in_the_wrong_place_says_where_it_goes(
     workspace: Workspace, old: str, new: str, where: str, name: str, hint: str, fixed: str
