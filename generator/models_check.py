@@ -312,7 +312,7 @@ def _uses(p: ProviderDecl, index: dict[str, ModelDecl], found: list[Use]) -> Ite
         listed = index.get(canonical_key(model))
         if listed is None:
             if report_unknown:
-                near = suggest(model, sorted(index))
+                near = suggest(canonical_key(model), sorted(index))  # keys match in any case
                 yield diag(
                     "unknown_default_model",
                     loc,

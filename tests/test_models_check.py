@@ -339,6 +339,9 @@ def test_request_default_not_in_the_inventory(inv: Workspace) -> None:
     run = inv.fails(("unknown_default_model", "alpha.yaml", 15, 24))
     # found by a new maintainer: the hint named no near id, where unknown_probe_model does
     assert run.json["diagnostics"][0]["hint"].startswith("did you mean 'alpha-1'? Otherwise")
+    inv.edit("alpha.yaml", "{model: alpah-1, temperature", "{model: ALPAH-1, temperature")
+    run = inv.fails(("unknown_default_model", "alpha.yaml", 15, 24))  # ids match in any case
+    assert run.json["diagnostics"][0]["hint"].startswith("did you mean 'alpha-1'? Otherwise")
 
 
 def test_a_request_default_near_no_listed_model_gets_the_codes_hint(inv: Workspace) -> None:

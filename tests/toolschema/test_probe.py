@@ -263,11 +263,15 @@ def test_the_commands_text_says_what_the_vendor_said_and_what_to_install(
 
     monkeypatch.setitem(sys.modules, "openai", None)  # not installed: importing it fails
     assert "`pip install openai`" in run()
-    refused = APIError("Invalid schema for function 'refund_order': sk-test-abcdefghijklmnop", 400)
+    refused = APIError(
+        "Invalid schema for function 'refund_order': sk-test-abcdefghijklmnop\x1b[2K\nok", 400
+    )
     monkeypatch.setitem(
         sys.modules, "openai", SimpleNamespace(OpenAI=lambda **_: Recorder(error=refused))
     )
-    assert "    HTTP 400: Invalid schema for function 'refund_order'" in run()
+    said = run()
+    assert "    HTTP 400: Invalid schema for function 'refund_order'" in said
+    assert "\\x1b[2K" in said and "\x1b" not in said  # no escape reaches the terminal
     wrong = Recorder(responses_call({"orderId": "o-1", "amount": -5}))
     monkeypatch.setitem(sys.modules, "openai", SimpleNamespace(OpenAI=lambda **_: wrong))
     assert "    arguments: $.amount" in run()

@@ -477,7 +477,12 @@ def probe_command(
             click.echo(f"{r.tool_name} [{r.provider_id}] {r.status}{extra}")
             if r.provider_error is not None:  # what the vendor said (redacted): why it refused
                 status = f"HTTP {r.provider_error.status}: " if r.provider_error.status else ""
-                click.echo(f"    {status}{r.provider_error.message}")
+                # a control character (ESC, a line break) shown as its escape: the vendor's
+                # text may not move the terminal's cursor or forge a line
+                said = "".join(
+                    c if c.isprintable() else repr(c)[1:-1] for c in r.provider_error.message
+                )
+                click.echo(f"    {status}{said}")
             for problem in r.argument_errors or ():
                 click.echo(f"    arguments: {problem}")
             for note in r.notes:
