@@ -20,10 +20,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 from tests.conftest import ROOT
 
-EXTRAS = {"generate", "hub", "probe", "ag2", "dev", "bench"}
+EXTRAS = {"generate", "hub", "ag2", "dev", "bench"}
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +103,14 @@ def test_the_wheel_holds_the_runtime_the_snapshot_and_the_extras(dist: Path) -> 
         line.split(":", 1)[1].strip() for line in text.splitlines() if "Provides-Extra" in line
     }
     assert extras == EXTRAS
+    # found by a new user: `tool check` of a pydantic Literal (a `const`, checked with
+    # jsonschema) failed on a plain `pip install .`, jsonschema being in an extra only
+    required = {
+        Requirement(line.split(":", 1)[1]).name
+        for line in text.splitlines()
+        if line.startswith("Requires-Dist:") and "extra ==" not in line
+    }
+    assert {"pydantic", "click", "httpx", "tenacity", "jsonschema"} <= required
 
 
 def test_the_installed_command_answers_offline(venv: Path) -> None:

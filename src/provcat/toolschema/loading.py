@@ -113,10 +113,7 @@ def load_tools(
             items = [data]
         for index, item in enumerate(items):
             where = f"{shown}" if len(items) == 1 else f"{shown}[{index}]"
-            try:
-                problems = tool_problems(item, leave=COMMAND_LINE_DIAGNOSED)
-            except ImportError as exc:  # a `default` or `const` is checked with jsonschema
-                problems = [str(exc)]
+            problems = tool_problems(item, leave=COMMAND_LINE_DIAGNOSED)
             if problems:
                 errors.extend(LoadError(where, problem) for problem in problems)
                 continue

@@ -264,23 +264,14 @@ def validate_value(schema: Any, value: Any, *, root: Any = None, path: str = "$"
     """Why ``value`` does not satisfy ``schema`` (empty: it does), sorted; each reason starts
     with the JSON path of the offending value below ``path``.
 
-    The check is jsonschema's Draft 2020-12 validator, imported on first use (the ``probe``
-    extra: ``pip install '.[probe]'`` in a clone), so ``import provcat`` never pays for it, with
-    ``pattern`` read as ECMA-262 (:func:`~provcat.patterns.ecma_validator`, as the compiler reads
+    The check is jsonschema's Draft 2020-12 validator, imported on first use, so ``import
+    provcat`` never pays for it, with ``pattern`` read as ECMA-262 (:func:`~provcat.patterns.ecma_validator`, as the compiler reads
     it: ``$`` is the end of the text, ``\\d`` is ``[0-9]``). Local ``$ref`` is resolved
     within ``root`` (``schema`` itself by default); formats are annotations and not checked. A
     schema the validator cannot work with (an unresolvable reference, a bad regex, runaway
     recursion) is one reason, never an exception.
     """
-    try:
-        draft = ecma_validator()
-    except ImportError as exc:  # pragma: no cover - the probe extra is part of `dev`
-        from provcat.extras import install_hint  # only to word this error
-
-        raise ImportError(
-            "checking arguments needs jsonschema: install provcat with its 'probe' extra: "
-            f"{install_hint('probe')}"
-        ) from exc
+    draft = ecma_validator()
     base = schema if root is None else root
     if not isinstance(base, (dict, bool)) or not isinstance(schema, (dict, bool)):
         return []
