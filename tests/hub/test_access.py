@@ -55,6 +55,10 @@ async def test_private_reads_need_a_token_scoped_to_the_namespace(private_hub: H
                 assert r.headers["www-authenticate"].startswith("Bearer")
                 if method == "GET":
                     assert r.json()["error"] == "AuthenticationError"
+                if method == "GET" and not headers:  # found by a new user: it read "send
+                    # '<redacted> <token>'", the hiding of secrets eating the header's name
+                    assert "'Bearer <token>'" in r.json()["message"]
+                    assert "redacted" not in r.json()["message"]
             assert (await c.request(method, path, headers=_bearer(hub.token))).status_code == 200
         # another namespace's token: 403 on its adapters, and search shows only its own
         for path in (f"/v1/adapters/acme/{mine}/1.0.0", f"/v1/adapters/acme/{mine}/1.0.0/payload"):

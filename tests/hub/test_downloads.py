@@ -117,6 +117,26 @@ async def test_the_list_sorts_by_recent_name_or_downloads(hub: Hub) -> None:
         assert bad.status_code == 400 and "sort must be one of" in bad.text
 
 
+async def test_the_list_and_the_page_count_a_deleted_versions_downloads_alike(hub: Hub) -> None:
+    """Found by a new user: after a downloaded version was deleted, the list said "1 download"
+    and the adapter's page "0 downloads, all versions"."""
+    async with hub.client() as c:
+        for version in ("1.0.0", "1.1.0"):
+            payload = safetensors(version.encode() * 8)
+            body = push_body(manifest("acme", "kept", version, payload), payload)
+            r = await c.post("/v1/adapters", content=body, headers=multipart_headers(hub.token))
+            assert r.status_code == 201
+        assert (await c.get("/v1/adapters/acme/kept/1.0.0/payload")).status_code == 200
+        gone = await c.delete(
+            "/v1/adapters/acme/kept/1.0.0", headers={"Authorization": f"Bearer {hub.token}"}
+        )
+        assert gone.status_code in (200, 204)
+        listing = (await c.get("/")).text
+        assert '<span class="downloads">1</span> download' in listing
+        page = (await c.get("/a/acme/kept")).text
+        assert '<p class="muted" id="total-downloads">1 download, all versions</p>' in page
+
+
 def _at_revision(url: str, revision: str) -> None:
     """A hub database as an older provcat left it: migrated up to ``revision`` only."""
     from alembic import command

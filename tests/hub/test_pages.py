@@ -222,6 +222,17 @@ async def test_query_messages_say_what_is_wrong(hub: Hub) -> None:
             assert r.status_code == 400 and said in html.unescape(r.text), (query, r.text)
 
 
+async def test_a_token_pasted_into_the_search_box_is_not_shown_back(hub: Hub) -> None:
+    """Found by a new user: `/?q=<token>` showed the token in the search box and in "No
+    adapter matches", though the access log hid it."""
+    async with hub.client() as c:
+        for field in ("q", "tag", "base_model"):
+            r = await c.get("/", params={field: hub.token})
+            assert r.status_code == 200 and hub.token not in r.text
+            assert hub.token.split("_")[2] not in r.text  # nor its secret part
+            assert "&lt;redacted&gt;" in r.text
+
+
 async def test_browsers_get_pages_not_json(
     private_hub: Hub, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:

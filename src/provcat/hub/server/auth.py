@@ -16,7 +16,10 @@ def authenticate(request: Request, storage: Storage) -> TokenRecord:
     """The token presented as ``Authorization: Bearer <token>``; AuthenticationError otherwise."""
     header = request.headers.get("authorization")
     if not header:
-        raise AuthenticationError("missing bearer token: send 'Authorization: Bearer <token>'")
+        # worded without "Authorization: Bearer", which the hiding of secrets would eat
+        raise AuthenticationError(
+            "missing bearer token: send an Authorization header holding 'Bearer <token>'"
+        )
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "bearer" or not value.strip():
         raise AuthenticationError("malformed Authorization header: expected 'Bearer <token>'")

@@ -32,6 +32,7 @@ from provcat.hub.text import bad_text
 from provcat.hub.tokens import TokenRecord
 from provcat.hub.web.usage import usage
 from provcat.hub.web.views import adapter_url, environment, manifest_view, row_view, strings
+from provcat.redact import secret_shapes_hidden
 
 __all__ = ["COOKIE", "install_pages"]
 
@@ -179,7 +180,8 @@ def install_pages(
             raise ValidationError(f"'{name}' must be valid Unicode without NUL")
         if len(value) > limit:
             raise ValidationError(f"'{name}' must be at most {limit} characters")
-        return value
+        # a token pasted into the search box is never shown back (nor searched for)
+        return secret_shapes_hidden(value)
 
     def page_number(request: Request) -> int:
         text = query(request, "page", 8) or "1"
@@ -342,7 +344,8 @@ def install_pages(
             private=settings.private_reads,
             use=use,
             downloads={v.version: counts.get(v.version, 0) for v in versions},
-            total_downloads=sum(counts.get(v.version, 0) for v in versions),
+            # deleted versions' downloads too, as the list counts and sorts them
+            total_downloads=sum(counts.values()),
             payload_url=f"{base}/v1/adapters/{row.namespace}/{row.name}/{row.version}/payload",
         )
 
