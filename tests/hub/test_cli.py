@@ -150,6 +150,12 @@ def test_token_revoke_takes_an_id_or_the_whole_token_and_never_echoes_a_secret(
     assert code == 0, err
     token = json.loads(out)["token"]
     secret = token.split("_", 2)[2]
+    # found by a new user: the whole token with another secret revoked this one (by its id)
+    other = token[:17] + ("A" if secret[0] != "A" else "B") + secret[1:]
+    code, out, err = run("token", "revoke", other, *where, "--format", "json")
+    assert code == 1 and "its secret does not match" in out and secret[1:] not in out + err
+    code, out, err = run("token", "list", *where, "--format", "json")
+    assert [t["revoked_at"] for t in json.loads(out)["tokens"]] == [None]  # still active
     code, out, err = run("token", "revoke", token, *where)  # the whole token, pasted
     assert code == 0 and out == f"revoked {token[4:16]}\n"
     assert secret not in out + err

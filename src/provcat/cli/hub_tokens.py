@@ -129,9 +129,18 @@ def token_revoke(
         )  # the text is not echoed: it may be a mistyped secret
     try:
         _, storage = open_tool_storage(data_dir, database, blobs)
+        found = storage.find_token(token_id)
+        if whole is not None and found is not None and not found.matches(whole[1]):
+            storage.close()  # a whole token revokes only itself, never another of its id
+            fail_with(
+                TOKEN_NOT_FOUND,
+                f"the token given is not the token {token_id}: its secret does not match; give "
+                f"the id alone to revoke that one",
+                {"token_id": token_id},
+            )
         revoked = storage.revoke_token(token_id)
         # as `rm` of a version already deleted: an already revoked token says so and exits 0
-        known = revoked or storage.find_token(token_id) is not None
+        known = revoked or found is not None
         storage.close()
     except HubError as error:
         fail(error)
