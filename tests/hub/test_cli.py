@@ -99,7 +99,10 @@ def test_cli_usage_errors(tmp_path: Path) -> None:
     code, _, err = run("token", "create", "--data-dir", str(tmp_path))
     assert code == 2 and "--namespace" in err
     code, _, err = run("pull", "hub://Bad/x")
-    assert code == 2 and "Invalid value for REF" in err and "'hub://Bad/x'" in err
+    assert code == 2 and "Invalid value for REF" in err and "not 'Bad'" in err
+    # found by a new user: the whole REF was quoted, and a dotted pre-release not explained
+    code, _, err = run("pull", "hub://acme/x:1.0.0-rc.1")
+    assert code == 2 and "without dots), not '1.0.0-rc.1'" in err
     code, _, err = run("resolve", "acme/x:1.0.0")
     assert code == 2 and "hub://namespace/name[:version]" in err
     code, _, err = run("rm", "hub://acme/x")

@@ -351,3 +351,19 @@ def test_a_closed_stdout_exits_quietly_as_every_command_does(
         os.close(write_end)
     assert done.returncode == 1
     assert done.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("hub", "said"),
+    [
+        ("127.0.0.1:18080", "did you mean http://127.0.0.1:18080?"),
+        ("localhost:18080/prefix", "did you mean http://localhost:18080/prefix?"),
+        ("htp://127.0.0.1:18080", "must be an http:// or https:// URL"),
+    ],
+)
+def test_a_hub_url_without_its_scheme_says_the_url_meant(hub: str, said: str) -> None:
+    """Found by a new user: `--hub 127.0.0.1:18080` was told to give the token with --token,
+    and not the URL it meant."""
+    code, out, err = run("search", "--hub", hub, "hello")
+    assert code == 1 and said in out + err
+    assert "--token" not in out + err

@@ -63,7 +63,12 @@ def _ref(ref: str, *, concrete: str | None = None) -> HubRef:
     try:
         parsed = HubRef.parse(ref)
     except HubError as error:
-        raise click.BadParameter(f"{error.message}, not {ref!r}", param_hint="REF") from None
+        # the part that is wrong when the error names one (`1.0.0-rc.1`), else the whole REF
+        path, _, version = ref.removeprefix("hub://").partition(":")
+        namespace, _, name = path.partition("/")
+        parts = {"namespace": namespace, "name": name, "version": version}
+        shown = parts.get(str(error.details.get("field")), ref)
+        raise click.BadParameter(f"{error.message}, not {shown!r}", param_hint="REF") from None
     if concrete and parsed.is_latest:
         raise click.UsageError(f"{concrete} needs a concrete version: hub://namespace/name:1.2.0")
     return parsed
@@ -287,7 +292,8 @@ def resolve(hub_url: str, token: str | None, ref: str, base_model: str | None, f
     "--store",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Local adapter store (default $PROVCAT_ADAPTERS_DIR or ~/.local/share/provcat/adapters).",
+    help="Local adapter store (default $PROVCAT_ADAPTERS_DIR, else "
+    "$XDG_DATA_HOME/provcat/adapters, else ~/.local/share/provcat/adapters).",
 )
 @FORMAT_OPTION
 def pull(hub_url: str, token: str | None, ref: str, store: Path | None, fmt: str) -> None:

@@ -79,7 +79,9 @@ class RegistryClient:
             # the URL is named in errors and reprs, so it must hold no credential
             parsed = check_base_url(self.base_url)
         except ValidationError as error:
-            raise ValidationError(
+            if "user:password@" not in error.message:
+                raise
+            raise ValidationError(  # a credential in the URL: where the token goes instead
                 f"{error.message}; give the token with --token or PROVCAT_HUB_TOKEN"
             ) from None
         if token and (problem := token_problem(token)):

@@ -76,7 +76,8 @@ def parse_version(value: object, field: str = "version") -> Version:
     match = VERSION.fullmatch(value) if isinstance(value, str) and len(value) <= 64 else None
     if match is None:
         raise ValidationError(
-            f"{field} must match ^v?MAJOR.MINOR.PATCH(-PRERELEASE)?$ (e.g. 1.2.0 or v1.2.0-rc1)",
+            f"{field} must match ^v?MAJOR.MINOR.PATCH(-PRERELEASE)?$ (e.g. 1.2.0 or v1.2.0-rc1; "
+            "a pre-release is letters and digits, without dots)",
             {"field": field},
         )
     major, minor, patch, pre = match.groups()

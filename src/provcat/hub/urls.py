@@ -5,11 +5,17 @@ built from it."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 
 from provcat.hub.errors import ValidationError
 
 __all__ = ["api_root_hint", "check_base_url", "plain_http"]
+
+# a host (a name or an IPv4 address) with a port and a path perhaps, written without its scheme:
+# safe to repeat (no user info, no token: a token's `_` is no host character)
+_PLAIN_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?")
 
 
 def check_base_url(url: str, what: str = "the hub URL") -> httpx.URL:
@@ -21,6 +27,8 @@ def check_base_url(url: str, what: str = "the hub URL") -> httpx.URL:
     except (httpx.InvalidURL, TypeError):
         raise ValidationError(shape) from None
     if parsed.scheme not in ("http", "https") or not parsed.host:
+        if "://" not in url and _PLAIN_HOST.fullmatch(url):  # `127.0.0.1:8080`: no scheme
+            raise ValidationError(f"{shape}: did you mean http://{url}?")
         raise ValidationError(shape)
     if parsed.port is not None and not 0 < parsed.port < 65536:
         raise ValidationError(f"{shape}: its port must be 1 to 65535")
