@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:ec5e260101cf37fa28a65047684bcd7b059a177f100f14054089b76886c77ba3'
+FINGERPRINT: Final = 'sha256:4bab778f630e4e5823ed26cf5d1e2f21129a05767d6c9a34c5ee796057e4485f'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -1481,10 +1481,10 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'action': 'type-array-to-any-of',
                 'lossy': False,
                 'message': 'The Schema object has one type; {type} becomes `anyOf` branches.',
-                'compile': 'Emits one `anyOf` branch per type.',
+                'compile': "Emits one `anyOf` branch per type, each holding its type's own keywords (`items` for ARRAY, `properties` for OBJECT, `maxLength` for STRING, ...).",
                 'transformation': {
                     'code': 'converted-type-array-to-any-of',
-                    'detail': 'Emitted type list {type} as `anyOf`.',
+                    'detail': "Emitted type list {type} as `anyOf`, each type's own keywords in its branch.",
                 },
                 'extra': {},
                 'docs_url': 'https://ai.google.dev/gemini-api/docs/function-calling',

@@ -210,3 +210,46 @@ def test_a_tool_without_arguments_is_sent_without_parameters(schema: dict[str, A
     assert result.ok and not result.lossy
     assert result.output == {"name": "ping", "description": "d"}
     assert "omitted-empty-parameters" in {t.code for t in result.transformations}
+
+
+def test_a_type_lists_keywords_go_into_their_types_branches() -> None:
+    """Found by a new user: `{"type": ["string", "array"], "items": ...}` became `anyOf` branches
+    with `items` left beside them, on a Schema object without a type; Gemini's Schema holds
+    `items` for Type.ARRAY and `properties` for Type.OBJECT only
+    (https://ai.google.dev/api/caching#Schema), and the API refuses `properties` elsewhere
+    ("properties: only allowed for OBJECT type")."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "x": {
+                "type": ["string", "array"],
+                "description": "A name or several.",
+                "maxLength": 20,
+                "items": {"type": "string"},
+                "minItems": 1,
+            },
+            "y": {
+                "type": ["object", "integer"],
+                "properties": {"a": {"type": "string"}},
+                "required": ["a"],
+                "minimum": 0,
+            },
+        },
+        "required": ["x", "y"],
+    }
+    result = compile_tool({"name": "t", "inputSchema": schema}, "gemini")
+    assert result.ok and not result.lossy
+    written = result.output["parameters"]["properties"]
+    assert written["x"] == {
+        "description": "A name or several.",
+        "anyOf": [
+            {"type": "STRING", "maxLength": "20"},  # int64 values as strings, as elsewhere
+            {"type": "ARRAY", "items": {"type": "STRING"}, "minItems": "1"},
+        ],
+    }
+    assert written["y"] == {
+        "anyOf": [
+            {"type": "OBJECT", "properties": {"a": {"type": "STRING"}}, "required": ["a"]},
+            {"type": "INTEGER", "minimum": 0},
+        ]
+    }

@@ -84,6 +84,43 @@ def type_rules(
     return [type_name(run, n) for n in names], nullable
 
 
+# the keywords that constrain the values of one type only (JSON Schema 2020-12 validation,
+# 6.2-6.5, and Gemini's propertyOrdering): where a type list becomes `anyOf` branches, each goes
+# into its type's branch, as a Schema object holds `items` for an ARRAY and `properties` for an
+# OBJECT only (the same values are accepted: the keyword never constrained the other types)
+_OWN_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "array": (
+        "items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains",
+        "maxContains",
+    ),
+    "object": (
+        "properties", "required", "additionalProperties", "minProperties", "maxProperties",
+        "patternProperties", "propertyNames", "propertyOrdering",
+    ),
+    "string": ("minLength", "maxLength", "pattern", "format"),
+    "number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+}  # fmt: skip
+_OWN_KEYWORDS["integer"] = _OWN_KEYWORDS["number"]
+
+
+def into_branches(run: Run, out: dict[str, Any]) -> None:
+    """``out``, whose type list the walk wrote as ``anyOf`` branches, with each keyword that
+    constrains one type's values moved into that type's branch (kept in the target's key
+    order); a keyword of both ``number`` and ``integer`` goes into both."""
+    moved: set[str] = set()
+    branches = []
+    for branch in out["anyOf"]:
+        kind = str(branch.get("type", "")).lower()
+        for key in _OWN_KEYWORDS.get(kind, ()):
+            if key in out:
+                branch[key] = clone(out[key]) if key in moved else out[key]
+                moved.add(key)
+        branches.append(run.rules.order(branch))
+    for key in moved:
+        del out[key]
+    out["anyOf"] = branches
+
+
 def const_rules(
     run: Run, s: dict[str, Any], value: Any, where: str, out: dict[str, Any]
 ) -> list[Any] | None:
