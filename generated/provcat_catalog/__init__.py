@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:4bab778f630e4e5823ed26cf5d1e2f21129a05767d6c9a34c5ee796057e4485f'
+FINGERPRINT: Final = 'sha256:0a5bc00b09a5a88d03c9a4424b8b7c6cbd454933b172ef1c762a1a50b7853fe4'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -8,6 +8,7 @@ against the *canonical* schema with jsonschema.
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -233,3 +234,24 @@ def test_generated_corpus_compiles_marked_safe_accept_nothing_new(
     target: str, canonical: dict[str, Any], data: st.DataObject
 ) -> None:
     _check_pair(canonical, target, data)
+
+
+@pytest.mark.parametrize("target", ["openai", "openai-chat", "anthropic-strict", "gemini"])
+def test_a_discriminated_unions_discriminator_is_dropped_as_an_annotation(target: str) -> None:
+    """Found by a new user: every pydantic discriminated union needed --allow-lossy, for the
+    OpenAPI `discriminator` pydantic writes beside it. It names the property that tells the
+    branches apart and constrains nothing: the branches' own `const`s do (OpenAPI 3.1,
+    Discriminator Object: "a hint"; JSON Schema 2020-12 validates by the branches alone)."""
+    branch = {
+        "type": "object",
+        "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}},
+        "required": ["kind", "lives"],
+    }
+    other = copy.deepcopy(branch)
+    other["properties"] = {"kind": {"const": "dog"}, "good": {"type": "boolean"}}
+    other["required"] = ["kind", "good"]
+    pet = {"anyOf": [branch, other], "discriminator": {"propertyName": "kind"}}
+    schema = {"type": "object", "properties": {"pet": pet}, "required": ["pet"]}
+    result = compile_tool({"name": "add_pet", "inputSchema": schema}, target)
+    assert result.ok and not result.lossy, [d.message for d in result.diagnostics]
+    assert "discriminator" not in json.dumps(result.output)

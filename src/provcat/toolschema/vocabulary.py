@@ -32,10 +32,13 @@ __all__ = [
 
 Lossiness = Literal["never", "always", "depends"]
 
-# JSON Schema 2020-12 annotation keywords (meta-data, content and core identifiers): dropping
-# one never lets more argument values through.
+# JSON Schema 2020-12 annotation keywords (meta-data, content and core identifiers), and
+# OpenAPI's `discriminator` (pydantic writes one for each discriminated union: a hint for
+# readers, the union's own branches decide what is valid): dropping one never lets more argument
+# values through.
 ANNOTATION_KEYWORDS: Final = frozenset(
     {
+        "discriminator",
         "title",
         "description",
         "default",
