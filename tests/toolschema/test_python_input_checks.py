@@ -88,7 +88,10 @@ def test_a_misspelt_type_and_a_required_naming_no_property_are_refused(tmp_path:
         ),
         (
             {"functionDeclarations": [{"name": "get_weather", "parameters": WEATHER}]},
-            "give each declaration as its own tool",
+            # found by a new user: renamed as told, the OpenAPI types were then refused
+            "give each declaration as its own tool, with `parameters` (or `parametersJsonSchema`)"
+            " renamed to `inputSchema`; `parameters` is Gemini's OpenAPI form: write its types in "
+            'lower case (`OBJECT` as `object`) and `nullable: true` as "null" in `type`',
         ),
     ],
     ids=["openai-chat", "openai-responses", "functions", "anthropic", "gemini"],
@@ -182,3 +185,11 @@ def test_a_keyword_value_json_schema_forbids_is_refused_not_sent(tmp_path: Path)
         },
     }
     assert compile_tool(fine, "openai", allow_lossy=True).ok
+
+
+def test_an_upper_case_type_name_is_told_its_lower_case() -> None:
+    (problem,) = refused({"name": "t", "inputSchema": {"type": "OBJECT"}})
+    assert problem == (
+        "unknown type 'OBJECT' (did you mean 'object'? type names are lower case) at "
+        "inputSchema.type"
+    )

@@ -70,7 +70,8 @@ def _vendor_shape(value: dict[str, Any]) -> str | None:
         return (
             'this is a Gemini `tools` entry ({"functionDeclarations": [...]}); give each '
             "declaration as its own tool, with `parameters` (or `parametersJsonSchema`) renamed "
-            "to `inputSchema`"
+            "to `inputSchema`; `parameters` is Gemini's OpenAPI form: write its types in lower "
+            'case (`OBJECT` as `object`) and `nullable: true` as "null" in `type`'
         )
     return None
 

@@ -166,7 +166,11 @@ def canonical_tool_issues(value: Any, skip: frozenset[str]) -> list[ValidationIs
                 names = []
             for n in names:
                 if n not in TYPE_NAMES:
-                    hint = suggest(n, TYPE_NAMES)
+                    hint = (
+                        f"did you mean '{n.lower()}'? type names are lower case"
+                        if n.lower() in TYPE_NAMES  # OpenAPI's (Gemini's) OBJECT, STRING, ...
+                        else suggest(n, TYPE_NAMES)
+                    )
                     add(
                         f"unknown type {n!r}" + (f" ({hint})" if hint else ""),
                         join_path(path, "type"),
