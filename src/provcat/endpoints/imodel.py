@@ -97,11 +97,11 @@ class iModel:
                 f"iModel got '{key}' twice, as {given} and in request_defaults: give it once",
             )
         _check_overrides(config)
-        found = target(provider, endpoint, openai_compatible, config)  # resolved once
+        snapshot, found = target(provider, endpoint, openai_compatible, config)  # resolved once
         if isinstance(found, Unlisted):
             request_model = config.get("request_options", compatible_request_model())
         else:
-            binding = EndpointRegistry.bind(EndpointRegistry.snapshot(), found)
+            binding = EndpointRegistry.bind(snapshot, found)
             request_model = binding.config.request_options
             if isinstance(model, str):
                 _warn_if_spec(binding.config.provider, model)
@@ -114,7 +114,7 @@ class iModel:
         self.endpoint: Endpoint = (
             _compatible(str(found), endpoint, defaults, config)
             if isinstance(found, Unlisted)
-            else build(found, defaults, config)
+            else build(snapshot, found, defaults, config)
         )
 
     @staticmethod

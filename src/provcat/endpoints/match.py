@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from provcat.catalog.keys import canonical_endpoint_key, canonical_provider_key, suggest
 from provcat.catalog.publish import current
+from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderEndpointSpec
 from provcat.endpoints.compat import CompatibleEndpoint, compatible_request_model
 from provcat.endpoints.config import EndpointConfig
@@ -112,9 +113,11 @@ def _compatible(
 
 def target(
     provider: str, endpoint: str, openai_compatible: bool, overrides: Mapping[str, Any]
-) -> ProviderEndpointSpec | Unlisted:
-    """Resolve for construction: a registered record, or an unlisted key the caller may serve
-    with a compatible endpoint (explicitly, or by the deprecated implicit base_url fallback)."""
+) -> tuple[CatalogSnapshot, ProviderEndpointSpec | Unlisted]:
+    """Resolve for construction on the current catalog, returned with what was found: a
+    registered record, or an unlisted key the caller may serve with a compatible endpoint
+    (explicitly, or by the deprecated implicit base_url fallback). A record is bound on the
+    catalog it came from (:func:`build`): one refreshed in between must not receive it."""
     snapshot = current()
     pkey = canonical_provider_key(provider)
     implicit = (
@@ -140,16 +143,18 @@ def target(
             DeprecationWarning,
             stacklevel=3,
         )
-    return found
+    return snapshot, found
 
 
 def build(
+    snapshot: CatalogSnapshot,
     spec: ProviderEndpointSpec,
     request_defaults: Mapping[str, Any] | None = None,
     overrides: Mapping[str, Any] | None = None,
 ) -> Endpoint:
-    """A fresh instance of the registered endpoint ``spec`` (loading its provider on first use),
-    with the caller's request defaults and configuration overrides checked."""
+    """A fresh instance of the registered endpoint ``spec`` of ``snapshot`` (loading its
+    provider on first use), with the caller's request defaults and configuration overrides
+    checked."""
     if spec.lifecycle is not None:  # a deprecated or retired endpoint: off the cold path
         check_endpoint_use(spec)
     model = request_defaults.get("model") if request_defaults else None
@@ -159,7 +164,7 @@ def build(
 
         # deprecated: warns; retired: raises when strict
         check_model_use(spec.provider, model, stacklevel=4)
-    binding = EndpointRegistry.bind(current(), spec)
+    binding = EndpointRegistry.bind(snapshot, spec)
     where = f"{spec.provider}/{spec.endpoint}"
     defaults = {**spec.request_defaults}
     if request_defaults:
@@ -220,7 +225,7 @@ def match_endpoint(
             f"request_defaults must be a mapping, not {type(request_defaults).__name__}"
         )
     _check_overrides(config_overrides)
-    found = target(provider, endpoint, openai_compatible, config_overrides)
+    snapshot, found = target(provider, endpoint, openai_compatible, config_overrides)
     if isinstance(found, Unlisted):
         return _compatible(str(found), endpoint, request_defaults, config_overrides)
-    return build(found, request_defaults, config_overrides)
+    return build(snapshot, found, request_defaults, config_overrides)
