@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:0a5bc00b09a5a88d03c9a4424b8b7c6cbd454933b172ef1c762a1a50b7853fe4'
+FINGERPRINT: Final = 'sha256:8ccb190be072a73fe6a07c31e45653692a5221106355e5a7f0426cde23847424'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)
