@@ -253,3 +253,21 @@ def test_a_type_lists_keywords_go_into_their_types_branches() -> None:
             {"type": "INTEGER", "minimum": 0},
         ]
     }
+
+
+def test_a_one_ofs_branches_keep_their_own_keywords_beside_a_type_list() -> None:
+    """Found in review of the test above's fix: beside a `oneOf` (written as `anyOf`), the type
+    list is no branches of its own, so nothing of the parent moves into the oneOf's branches."""
+    schema = {
+        "type": ["object", "null"],
+        "properties": {"a": {"type": "string"}},
+        "oneOf": [{"type": "object", "properties": {"b": {"type": "integer"}}}, {"type": "null"}],
+    }
+    result = compile_tool(
+        {"name": "t", "inputSchema": {"type": "object", "properties": {"x": schema}}},
+        "gemini",
+        allow_lossy=True,
+    )
+    written = result.output["parameters"]["properties"]["x"]
+    assert written["properties"] == {"a": {"type": "STRING"}}
+    assert written["anyOf"][0]["properties"] == {"b": {"type": "INTEGER"}}

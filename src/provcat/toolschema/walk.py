@@ -130,8 +130,8 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
     if state is not None:
         objects.close_object(run, s, path, out, state)
     types.finish(run, out, path)
-    if "anyOf" in out and isinstance(s.get("type"), list) and "anyOf" not in s:
-        types.into_branches(run, out)  # the type list became branches (no oneOf or anyOf here)
+    if "anyOf" in out and isinstance(s.get("type"), list) and "anyOf" not in s and "oneOf" not in s:
+        types.into_branches(run, out)  # the type list became the branches (no oneOf or anyOf)
     return rules.order(out)
 
 
