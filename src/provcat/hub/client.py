@@ -75,15 +75,10 @@ class RegistryClient:
         progress: bool | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        try:
-            # the URL is named in errors and reprs, so it must hold no credential
-            parsed = check_base_url(self.base_url)
-        except ValidationError as error:
-            if "user:password@" not in error.message:
-                raise
-            raise ValidationError(  # a credential in the URL: where the token goes instead
-                f"{error.message}; give the token with --token or PROVCAT_HUB_TOKEN"
-            ) from None
+        # the URL is named in errors and reprs, so it must hold no credential
+        parsed = check_base_url(
+            self.base_url, credentials_hint="; give the token with --token or PROVCAT_HUB_TOKEN"
+        )
         if token and (problem := token_problem(token)):
             raise ValidationError(problem)  # before any request: httpx would fail or log it
         self._origin = origin(parsed)

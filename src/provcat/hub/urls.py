@@ -18,9 +18,10 @@ __all__ = ["api_root_hint", "check_base_url", "plain_http"]
 _PLAIN_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?")
 
 
-def check_base_url(url: str, what: str = "the hub URL") -> httpx.URL:
-    """``url`` parsed; ValidationError (which never repeats the URL) unless it is
-    ``http(s)://host[:port][/prefix]``."""
+def check_base_url(url: str, what: str = "the hub URL", credentials_hint: str = "") -> httpx.URL:
+    """``url`` parsed; ValidationError unless it is ``http(s)://host[:port][/prefix]``. The
+    error repeats the URL only when it is a plain host written without its scheme (the URL
+    meant is suggested); ``credentials_hint`` ends the error when the URL holds a credential."""
     shape = f"{what} must be an http:// or https:// URL: http(s)://host[:port][/prefix]"
     try:
         parsed = httpx.URL(url)
@@ -33,10 +34,11 @@ def check_base_url(url: str, what: str = "the hub URL") -> httpx.URL:
     if parsed.port is not None and not 0 < parsed.port < 65536:
         raise ValidationError(f"{shape}: its port must be 1 to 65535")
     authority = url.partition("://")[2].split("/", 1)[0]
-    if parsed.userinfo or "@" in authority or parsed.query or "#" in url or "?" in url:
+    credential = bool(parsed.userinfo) or "@" in authority
+    if credential or parsed.query or "#" in url or "?" in url:
         raise ValidationError(
             f"{shape}, without user:password@, ?query or #fragment (it is shown in messages "
-            "and copied into URLs)"
+            "and copied into URLs)" + (credentials_hint if credential else "")
         )
     return parsed
 
