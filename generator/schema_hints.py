@@ -55,10 +55,15 @@ def where_it_goes(schema: dict[str, Any], name: str, value: Any) -> list[str]:
                 continue
             there = _field(sub.get("additionalProperties"), name)
             if there is not None:
-                entry = field[:-1] if field.endswith("s") else field
-                article = "an" if entry[:1] in tuple("aeiou") else "a"
-                found.append((not _takes(there, value), f"into {article} {entry} under `{field}:`"))
+                found.append((not _takes(there, value), _into_an_entry(field)))
     return [where for _, where in sorted(found, key=lambda f: f[0])]
+
+
+def _into_an_entry(field: str) -> str:
+    """Where an entry of the mapping ``field`` names is: "into an endpoint under `endpoints:`"."""
+    entry = field[:-1] if field.endswith("s") else field
+    article = "an" if entry[:1] in tuple("aeiou") else "a"
+    return f"into {article} {entry} under `{field}:`"
 
 
 def where_else(root: dict[str, Any], path: NodePath, name: str, value: Any) -> list[str]:
@@ -84,9 +89,7 @@ def where_else(root: dict[str, Any], path: NodePath, name: str, value: Any) -> l
             elif (there := _field(sub, name)) is not None:
                 found.append((not _takes(there, value), f"under `{field}:`"))
             elif entry is not None:
-                kind = field[:-1] if field.endswith("s") else field
-                article = "an" if kind[:1] in tuple("aeiou") else "a"
-                found.append((not _takes(entry, value), f"into {article} {kind} under `{field}:`"))
+                found.append((not _takes(entry, value), _into_an_entry(field)))
     return [where for _, where in sorted(found, key=lambda f: f[0])]
 
 
