@@ -84,7 +84,8 @@ def _same(value: Any) -> Any:
 
 def base_url_problem(url: str) -> str | None:
     """Why ``url`` cannot be a base URL (only http and https, a host, no credentials, query or
-    fragment, no control characters), or None. The URL itself is never quoted: it may carry a password."""
+    fragment, no control characters), or None. The URL itself is never quoted: it may carry a
+    password."""
     if any(ord(c) < 0x21 or ord(c) == 0x7F for c in url):
         return "base_url holds a space, a line break or a control character"
     scheme, sep, rest = url.partition("://")
