@@ -177,9 +177,11 @@ def test_a_gzip_body_of_empty_blocks_stops_at_the_wire_bound(serve: Callable[...
 
     server = serve(app)
     ep = _bounded(server)
+    # the wire bound (1 MiB) stopped it: the decoded body stayed empty. How much the server got
+    # into the kernel's buffers before the connection closed is no measure of the client (it
+    # reached 8.8 MiB once under load, with loopback buffers of up to 32 MiB)
     with pytest.raises(InvalidResponseError, match="on the wire"):
         asyncio.run(ep.call({"messages": []}))
-    assert server.sent < 8 << 20
 
 
 @pytest.mark.parametrize("encoding", ["br", "zstd", "gzip, br", "compress"])
