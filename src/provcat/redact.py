@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator
 
 __all__ = [
     "HUB_TOKEN_SHAPE",
     "REDACTED",
+    "Secrets",
     "redact_secrets",
     "sanitize",
     "secret_name",
@@ -20,6 +21,27 @@ __all__ = [
 
 MAX_LENGTH = 300
 REDACTED = "<api key redacted>"  # what a call's own credential becomes
+
+
+class Secrets:
+    """The credentials one call carries, to take out of whatever quotes the answer. Iterable,
+    but neither a sequence nor a container: its repr says only how many it holds, so a traceback
+    rendered with its locals (``traceback`` with ``capture_locals``, Sentry, rich, pytest's
+    ``--showlocals``) prints no key from the frames it passes through."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self._values = tuple(values)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"<{len(self._values)} secrets hidden>"
 
 
 @functools.cache
@@ -110,7 +132,7 @@ def sanitize(message: str, *, limit: int = MAX_LENGTH) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def without_secrets(text: str, secrets: Sequence[str], *, label: str = REDACTED) -> str:
+def without_secrets(text: str, secrets: Iterable[str], *, label: str = REDACTED) -> str:
     """``text`` with each of ``secrets`` (the credentials a call carries, however they were
     given; stripped, 4 characters or more) replaced by ``label`` wherever it appears, and any
     start of one of 8 characters or more too: a field cut at its bound may end inside a key.
@@ -134,6 +156,6 @@ def without_secrets(text: str, secrets: Sequence[str], *, label: str = REDACTED)
     return text
 
 
-def redact_secrets(message: str, secrets: list[str], *, limit: int = MAX_LENGTH) -> str:
+def redact_secrets(message: str, secrets: Iterable[str], *, limit: int = MAX_LENGTH) -> str:
     """:func:`sanitize` after :func:`without_secrets`."""
     return sanitize(without_secrets(message, secrets), limit=limit)

@@ -12,20 +12,45 @@ import pytest
 
 from provcat import match_endpoint
 from provcat.endpoints.pool import ConnectionPool
-from provcat.errors import AuthenticationError, EndpointConfigurationError, RateLimitError
+from provcat.errors import APIError, EndpointConfigurationError, RateLimitError
 from tests.calls.conftest import DNS, SECRET, Server, replying
 
 OK = json.dumps({"ok": True}).encode()
 BATCH = {"input_file_id": "f", "endpoint": "/v1/chat/completions", "completion_window": "24h"}
 
 
-def test_a_traceback_with_locals_does_not_show_the_key(serve: Callable[..., Server]) -> None:
-    server = serve(replying(401, b'{"error": {"message": "no"}}'))
+SSE = ("Content-Type", "text/event-stream")
+
+
+@pytest.mark.parametrize(
+    ("answer", "streamed"),
+    [
+        (replying(401, b'{"error": {"message": "no"}}'), False),
+        (replying(200, b"{not json"), False),  # decoded in a frame that holds the call's secrets
+        (replying(200, b"data: {not json\n\n", SSE), True),
+        (replying(200, b'data: {"error": {"message": "overloaded"}}\n\n', SSE), True),
+    ],
+    ids=["401", "200-not-json", "stream-not-json", "stream-error-event"],
+)
+def test_a_traceback_with_locals_does_not_show_the_key(
+    serve: Callable[..., Server], answer: Any, streamed: bool
+) -> None:
+    """As Sentry, rich or pytest's --showlocals render a traceback: every local of every frame.
+    The vendor never echoes the key here: any copy comes from provcat's own frames."""
+    server = serve(answer)
     ep = match_endpoint(
         "openai", "chat", base_url=server.url(), allow_local_network=True, api_key=SECRET
     )
-    with pytest.raises(AuthenticationError) as caught:
-        asyncio.run(ep.call({"messages": []}))
+
+    async def run() -> None:
+        if streamed:
+            async for _ in ep.stream({"messages": []}):
+                pass
+        else:
+            await ep.call({"messages": []})
+
+    with pytest.raises(APIError) as caught:
+        asyncio.run(run())
     frames = []
     tb = caught.value.__traceback__
     while tb is not None:
@@ -38,7 +63,7 @@ def test_a_traceback_with_locals_does_not_show_the_key(serve: Callable[..., Serv
             ((t.tb_frame, t.tb_lineno) for t in frames), capture_locals=True
         ).format()
     )
-    assert "send" in shown and SECRET not in shown
+    assert "response" in shown and SECRET not in shown
 
 
 def test_an_excerpt_is_sanitized_before_it_is_cut(

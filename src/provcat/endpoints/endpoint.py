@@ -34,7 +34,7 @@ from provcat.errors import (
     LocalNetworkRefused,
     RequestValidationError,
 )
-from provcat.redact import redact_secrets, without_secrets
+from provcat.redact import Secrets, redact_secrets, without_secrets
 
 if TYPE_CHECKING:
     import httpx
@@ -243,11 +243,11 @@ class Endpoint:
         """``text`` sanitized, each credential of the call first written ``<api key redacted>``."""
         return redact_secrets(text, self._secrets())
 
-    def _secrets(self) -> list[str]:
+    def _secrets(self) -> Secrets:
         """The credentials a call sends: the key, and each default header named like a secret."""
         found = [v for k, v in self.config.default_headers.items() if secret_header(k)]
         key = self._api_key() if self.config.auth_type != "none" else None
-        return [*found, key] if key else found
+        return Secrets([*found, key] if key else found)
 
     @contextlib.contextmanager
     def _redacting(self) -> Iterator[None]:

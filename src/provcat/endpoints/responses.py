@@ -19,7 +19,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any, TypedDict
 
 import httpx
@@ -59,12 +59,12 @@ _PLACEHOLDER = re.compile(r"<[^<>]*redacted>")
 
 
 def clean(
-    text: str, secrets: Sequence[str] = (), *, limit: int = MAX_LENGTH, cut: int | None = None
+    text: str, secrets: Iterable[str] = (), *, limit: int = MAX_LENGTH, cut: int | None = None
 ) -> str:
     """``text`` of an answer, sanitized: each of the call's ``secrets`` (its key, a secret
     default header's value) written ``<api key redacted>`` first, then every other secret; then
     its first ``cut`` characters, a placeholder that the cut would split kept whole."""
-    text = redact_secrets(text, list(secrets), limit=limit)
+    text = redact_secrets(text, secrets, limit=limit)
     if cut is None or len(text) <= cut:
         return text
     for found in _PLACEHOLDER.finditer(text):
@@ -75,7 +75,7 @@ def clean(
     return text[:cut]
 
 
-def request_id(headers: httpx.Headers, secrets: Sequence[str] = ()) -> str | None:
+def request_id(headers: httpx.Headers, secrets: Iterable[str] = ()) -> str | None:
     for name in REQUEST_ID_HEADERS:
         value = headers.get(name)
         if value:
@@ -83,14 +83,14 @@ def request_id(headers: httpx.Headers, secrets: Sequence[str] = ()) -> str | Non
     return None
 
 
-def excerpt(body: bytes, secrets: Sequence[str] = ()) -> str:
+def excerpt(body: bytes, secrets: Iterable[str] = ()) -> str:
     """The start of ``body`` as short text, sanitized before it is cut (a secret that straddles
     the cut is redacted whole)."""
     text = body[: EXCERPT * 8].decode("utf-8", "replace")
     return clean(text, secrets, limit=EXCERPT * 8, cut=EXCERPT)
 
 
-def _text(value: Any, secrets: Sequence[str]) -> str | None:
+def _text(value: Any, secrets: Iterable[str]) -> str | None:
     if value is None or isinstance(value, (dict, list)):
         return None
     return clean(str(value), secrets)
@@ -105,7 +105,7 @@ class VendorFields(TypedDict, total=False):
     excerpt: str | None
 
 
-def error_fields(body: bytes, secrets: Sequence[str] = ()) -> VendorFields:
+def error_fields(body: bytes, secrets: Iterable[str] = ()) -> VendorFields:
     """The vendor's error type, code and message from ``body``, or an excerpt of it."""
     try:
         data = json.loads(body)
@@ -136,7 +136,7 @@ def status_error(
     provider: str,
     endpoint: str,
     *,
-    secrets: Sequence[str] = (),
+    secrets: Iterable[str] = (),
 ) -> APIError:
     """The typed error of an unsuccessful ``response``; ``secrets`` are the call's credentials,
     written ``<api key redacted>`` wherever the answer echoed them."""
@@ -194,7 +194,7 @@ def decode(
     endpoint: str,
     *,
     usage: bool,
-    secrets: Sequence[str] = (),
+    secrets: Iterable[str] = (),
 ) -> Any:
     """The answer: a :class:`Result` for a JSON object, other JSON as is, text, or bytes.
     ``secrets`` (the call's credentials) are taken out of the request id and of an error."""

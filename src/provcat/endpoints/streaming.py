@@ -15,7 +15,7 @@ event raises :class:`~provcat.errors.InvalidResponseError`. ``[DONE]`` ends a st
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import httpx
@@ -32,7 +32,7 @@ def _invalid(
     response: httpx.Response,
     provider: str,
     endpoint: str,
-    secrets: Sequence[str],
+    secrets: Iterable[str],
     **more: Any,
 ) -> InvalidResponseError:
     return InvalidResponseError(
@@ -46,7 +46,7 @@ def _invalid(
 
 
 def _decode(
-    data: bytes, response: httpx.Response, provider: str, endpoint: str, secrets: Sequence[str]
+    data: bytes, response: httpx.Response, provider: str, endpoint: str, secrets: Iterable[str]
 ) -> Any:
     try:
         return json.loads(data)
@@ -62,7 +62,7 @@ def _decode(
 
 
 def _error(
-    data: bytes, response: httpx.Response, provider: str, endpoint: str, secrets: Sequence[str]
+    data: bytes, response: httpx.Response, provider: str, endpoint: str, secrets: Iterable[str]
 ) -> StreamError:
     return StreamError(
         "the stream carried an error event",
@@ -117,7 +117,7 @@ async def events(
     max_event_bytes: int,
     timeout: float | None = None,
     *,
-    secrets: Sequence[str] = (),
+    secrets: Iterable[str] = (),
 ) -> AsyncIterator[Any]:
     """The decoded events of ``response`` (a streamed, successful response); each must arrive
     within ``timeout`` seconds of the one before (None: no bound). ``secrets``, the call's
