@@ -105,7 +105,25 @@ __all__ = [
 ]
 
 
-class _KeyShapesHidden:
+def _rebuilt(cls: type[_Picklable], args: tuple[object, ...], state: dict[str, object]) -> object:
+    """An error as pickle stores it, made again without its ``__init__`` (which takes the fields
+    the message is written from, not the message)."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
+class _Picklable(Exception):
+    """Survives pickle (a process pool or a task queue handing the error back to its caller):
+    rebuilt from its message and fields, where ``BaseException`` would call ``__init__`` with
+    the message alone."""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+class _KeyShapesHidden(_Picklable):
     """Its message never repeats a value shaped like an API key or a token (one passed where a
     provider, endpoint or model name goes, say): such a value is written ``<redacted>``
     (:func:`provcat.redact.secret_shapes_hidden`)."""
@@ -198,7 +216,7 @@ class _LifecycleRetired(ProviderCatalogError):
         super().__init__(f"{self._kind} '{provider}/{name}' is retired{since}{instead}")
 
 
-class _LifecycleDeprecated(FutureWarning):
+class _LifecycleDeprecated(_Picklable, FutureWarning):
     """One wording for every deprecation warning (endpoint, model), the retired-but-not-strict
     case included: names the shutdown date and the successor. A FutureWarning, which Python
     shows by default wherever the call is made: a DeprecationWarning is hidden outside
@@ -311,7 +329,7 @@ class PricingUnavailable(ProviderCatalogError, LookupError):
     """The catalog holds no price for what the estimate needs: an error, never a zero."""
 
 
-class APIError(RuntimeError):
+class APIError(_Picklable, RuntimeError):
     """Base of every error of a call to a vendor's API. Never carries a credential.
 
     ``status`` is the HTTP status (None when no response came back); ``request_id`` is the
@@ -468,7 +486,7 @@ class LocalAddressError(Exception):
     a call turns it into :class:`LocalNetworkRefused`)."""
 
 
-class InvalidToolError(ValueError):
+class InvalidToolError(_Picklable, ValueError):
     """A value that is not a canonical tool: every problem, each with where it is and the fix.
 
     ``problems`` holds the lines ``provcat tool check`` prints for the same input.
