@@ -114,8 +114,8 @@ def test_a_stream_timeout_says_the_wait_between_two_events_and_its_length() -> N
         asyncio.run(run())
     assert seen == [{"n": 1}]
     assert str(caught.value) == (
-        "openai/chat/completions: no event within 0.2 s of the previous one (the endpoint's "
-        "timeout)"
+        "openai/chat/completions: no event or keep-alive within 0.2 s of the previous one (the "
+        "endpoint's timeout)"
     )
     assert caught.value.status == 200
 
@@ -124,7 +124,7 @@ def test_a_stream_whose_first_event_does_not_come_says_so() -> None:
     ep = match_endpoint("openai", "chat", timeout=0.2)
     with pytest.raises(
         APITimeoutError,
-        match=r"^openai/chat/completions: no event within 0\.2 s of the answer's headers \(the endpoint's timeout\)$",
+        match=r"^openai/chat/completions: no event or keep-alive within 0\.2 s of the answer's headers \(the endpoint's timeout\)$",
     ):
         stream(ep, _stream_hanging_after(b""))
 

@@ -527,9 +527,10 @@ class Endpoint:
 
         The request's ``stream`` field is set when its model has one, and
         ``stream_options.include_usage`` where the model has that (so that the vendor reports the
-        usage) unless the request sets ``stream_options``. An error before the first event is
-        retried like :meth:`call`. Each event must come within the endpoint's timeout of the one
-        before. The connection is closed when the events run out, on an error, by ``aclose()``
+        usage) unless the request sets ``stream_options``. A failure before the answer's headers
+        is retried like :meth:`call`; once they have come, a failure is raised, as the official
+        SDKs do. Each event (or keep-alive comment) must come within the endpoint's timeout of
+        the one before. The connection is closed when the events run out, on an error, by ``aclose()``
         or at the end of ``async with endpoint.stream(request) as stream:``; a ``break`` out of
         a loop over a stream held in a variable does not close it.
         """
@@ -579,7 +580,7 @@ class Endpoint:
                 # each event is bounded by the endpoint's timeout, counted from the one before
                 raise self._fail(
                     APITimeoutError,
-                    f"no event within {self.config.timeout:g} s of "
+                    f"no event or keep-alive within {self.config.timeout:g} s of "
                     + ("the previous one" if seen else "the answer's headers")
                     + " (the endpoint's timeout)",
                     status=response.status_code,

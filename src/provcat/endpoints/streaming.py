@@ -85,14 +85,20 @@ def _is_error(data: Any) -> bool:
 async def _sse(
     body: AsyncIterator[bytes], limit: int, deadline: Deadline
 ) -> AsyncIterator[tuple[bytes, bytes]]:
-    """(event name, data) of each server-sent event."""
+    """(event name, data) of each server-sent event. Every line renews the deadline: a
+    keep-alive comment (``: ping``) says the stream is alive, as any bytes do for the official
+    SDKs' read timeout. A byte order mark before the first line is dropped, as the WHATWG
+    parsing rules say."""
     data: list[bytes] = []
     size = 0
     name = b""
+    first = True
     async for line in lines(body, limit):
+        deadline.renew()
+        if first:
+            line, first = line.removeprefix(b"\xef\xbb\xbf"), False
         if not line:
             if data:
-                deadline.renew()
                 yield name, b"\n".join(data)
             data, size, name = [], 0, b""
             continue
