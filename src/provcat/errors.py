@@ -63,7 +63,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from provcat.redact import secret_shapes_hidden
 
@@ -105,19 +105,21 @@ __all__ = [
 ]
 
 
-def _rebuilt(cls: type[_Picklable], args: tuple[object, ...], state: dict[str, object]) -> object:
+def _rebuilt(cls: type[Any], args: tuple[object, ...], state: dict[str, object]) -> object:
     """An error as pickle stores it, made again without its ``__init__`` (which takes the fields
     the message is written from, not the message)."""
-    error = cls.__new__(cls, *args)
+    error: Any = cls.__new__(cls, *args)
     error.args = args
     error.__dict__.update(state)
     return error
 
 
-class _Picklable(Exception):
+class _Picklable:
     """Survives pickle (a process pool or a task queue handing the error back to its caller):
     rebuilt from its message and fields, where ``BaseException`` would call ``__init__`` with
     the message alone."""
+
+    args: tuple[Any, ...]
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_rebuilt, (type(self), self.args, self.__dict__))
