@@ -57,6 +57,19 @@ _TEXT_FIELDS = ("request_id", "error_type", "error_code", "vendor_message", "exc
 # process that resolves and builds endpoints (the cold path) never imports httpx.
 
 
+def _host_port(request: httpx.Request) -> str:
+    """Where a request goes, as a failure to reach it names it: host and port."""
+    port = request.url.port or (443 if request.url.scheme == "https" else 80)
+    return f"{request.url.host}:{port}"
+
+
+def _detail(exc: BaseException) -> str:
+    """The kind of a transport failure and its text, when it has one (httpx's ReadError from a
+    reset connection has none)."""
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 class Endpoint:
     """An endpoint reached over HTTP."""
 
@@ -331,12 +344,26 @@ class Endpoint:
             )
             error.never_sent = never_sent
             raise error from None
-        except (LookupFailed, httpx.ConnectError) as exc:
+        except LookupFailed as exc:
             failed = self._fail(APIConnectionError, f"{type(exc).__name__}: {exc}")
             failed.never_sent = True
             raise failed from None
+        except httpx.ConnectError as exc:
+            failed = self._fail(
+                APIConnectionError,
+                f"could not connect to {_host_port(request)} ({_detail(exc)}); nothing was sent",
+            )
+            failed.never_sent = True
+            raise failed from None
+        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            raise self._fail(
+                APIConnectionError,
+                f"the connection to {_host_port(request)} broke before the answer's headers "
+                f"({_detail(exc)}); the request may have reached the vendor, so a POST is sent "
+                "again only where idempotent_retries is on",
+            ) from None
         except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
-            raise self._fail(APIConnectionError, f"{type(exc).__name__}: {exc}") from None
+            raise self._fail(APIConnectionError, _detail(exc)) from None
         if response.status_code >= 300:
             body = await self._read(response)
             raise status_error(
