@@ -4,6 +4,7 @@ Its dependencies are the ``generate`` extra's: without them the command says whi
 install, as a ``provcat`` command does for its own extras, instead of a traceback.
 """
 
+import errno
 import json
 import sys
 
@@ -17,10 +18,31 @@ def _missing(exc: ModuleNotFoundError) -> bool:
     return bool(top) and top not in ("generator", "provcat", "provcat_catalog")
 
 
+def _say(error: str, message: str, status: int) -> None:
+    """``message`` as the generator's other errors say theirs: one JSON object on stdout under
+    ``--format json``, else a line on stderr; then exit with ``status``."""
+    if json_requested(sys.argv[1:]):
+        print(json.dumps({"ok": False, "error": error, "message": message}, indent=2))
+    else:
+        print(message, file=sys.stderr)
+    sys.exit(status)
+
+
 try:
     from generator.cli import main
 
     main()
+except OSError as exc:
+    if exc.errno == errno.EPIPE:  # stdout's reader is gone (`| head`): nothing left to say
+        sys.exit(1)
+    # a path the file system refuses (too long, unreadable, a device): the path and the reason,
+    # exit 2 as the commands' own refusals of a path, never a traceback
+    where = f"{exc.filename}: " if exc.filename else ""
+    _say(
+        "PathError",
+        f"python -m generator: {where}{exc.strerror or exc}; check the path and its permissions",
+        2,
+    )
 except ModuleNotFoundError as exc:
     if not _missing(exc):
         raise
@@ -28,9 +50,4 @@ except ModuleNotFoundError as exc:
         f"python -m generator: needs the package '{exc.name}', which is not installed; install "
         f"provcat with its 'generate' extra: {install_hint('generate')}"
     )
-    if json_requested(sys.argv[1:]):  # as the generator's other errors: one JSON object on stdout
-        error = {"ok": False, "error": "MissingDependencyError", "message": message}
-        print(json.dumps(error, indent=2))
-    else:
-        print(message, file=sys.stderr)
-    sys.exit(1)
+    _say("MissingDependencyError", message, 1)

@@ -158,3 +158,16 @@ def test_build_reports_an_unreadable_catalog_file_as_check_does(workspace: Works
         code, payload = _build(workspace, *extra, prefix=prefix)
         assert (code, _codes(payload)) == (1, expected)
     assert tree_bytes(workspace.out) == before
+
+
+@pytest.mark.parametrize("option", ["--catalog", "--out"])
+def test_a_path_the_file_system_refuses_is_said_not_a_traceback(
+    tmp_path: Path, option: str
+) -> None:
+    """A name longer than the file system allows (ENAMETOOLONG): before, a traceback and no JSON.
+    Now the path and the reason, exit 2, as the commands' own refusals of a path."""
+    too_long = str(tmp_path / ("b" * 300))
+    command = "check" if option == "--catalog" else "build"
+    code, body = _generator(command, option, too_long)
+    assert code == 2 and body["ok"] is False and body["error"] == "PathError"
+    assert too_long in body["message"] and "File name too long" in body["message"]

@@ -72,6 +72,29 @@ def test_check_all_and_unknown_targets(tools: Path) -> None:
     assert code == 2 and "--targets is empty" in err
 
 
+
+@pytest.mark.parametrize("command", ["check", "compile"])
+def test_an_empty_provider_or_endpoint_is_a_usage_error(tools: Path, command: str) -> None:
+    """An unset `$PROVIDER` in a CI script (`--provider "$PROVIDER"`): before, the empty value
+    was read as no --provider, every target was checked, and the verdict was the wrong one."""
+    code, out, _ = _run(command, str(tools), "--provider", "", "--format", "json")
+    assert code == 2
+    assert json.loads(out)["error"] == "UsageError" and "--provider is empty" in out
+    code, _, err = _run(command, str(tools), "--provider", "openai", "--endpoint", " ")
+    assert code == 2 and "--endpoint is empty" in err
+
+
+def test_a_path_the_file_system_refuses_is_an_input_error(tools: Path, tmp_path: Path) -> None:
+    """A name longer than the file system allows: before, a traceback (text) or InternalError,
+    exit 1, which a CI gate reads as findings."""
+    too_long = str(tmp_path / ("b" * 300))
+    code, out, _ = _run("check", too_long, "--format", "json")
+    assert code == 2
+    payload = json.loads(out)
+    assert payload["error"] == "InputError" and "File name too long" in payload["message"]
+    code, _, err = _run("check", str(tools), too_long)
+    assert code == 2 and "cannot read it" in err
+
 def test_compile_writes_files_and_manifest(tools: Path, tmp_path: Path) -> None:
     out = tmp_path / "build"
     code, _, _ = _run("compile", str(tools), "--out", str(out), "--targets", "openai,gemini")

@@ -118,14 +118,24 @@ def chosen_targets(
     hosted: bool = False,
     endpoint: str | None = None,
 ) -> list[Target]:
-    if spec and provider:
+    if spec and provider is not None:
         fail(command, fmt, [("", "use --targets or --provider, not both")], USAGE_ERROR)
-    if endpoint is not None and not provider:
+    if endpoint is not None and provider is None:
         needs = "--endpoint needs --provider (the provider it belongs to)"
         fail(command, fmt, [("", needs)], USAGE_ERROR)
     if spec is not None and not spec.strip(" ,"):
         empty = "--targets is empty; give target ids (comma-separated) or all"
         fail(command, fmt, [("", empty)], USAGE_ERROR)
+    if provider is not None and not provider.strip():  # an unset $PROVIDER, say: never "all"
+        empty = "--provider is empty; give a provider (`provcat providers` lists them)"
+        fail(command, fmt, [("", empty)], USAGE_ERROR)
+    if endpoint is not None and not endpoint.strip():
+        fail(
+            command,
+            fmt,
+            [("", "--endpoint is empty; give an endpoint of the provider")],
+            USAGE_ERROR,
+        )
     try:
         if provider:
             return [target_for_provider(provider, endpoint)]

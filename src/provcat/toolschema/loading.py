@@ -62,15 +62,20 @@ def _files(paths: list[Path], errors: list[LoadError]) -> list[Path]:
             found.append(file)
 
     for path in paths:
-        if path.is_dir():
+        try:  # a name too long for the file system, say: said as the path's error
+            folder, file, there = path.is_dir(), path.is_file(), path.exists()
+        except OSError as exc:
+            errors.append(LoadError(_shown(path), f"cannot read it: {exc.strerror or exc}"))
+            continue
+        if folder:
             for root, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP)
                 for name in sorted(names):
                     if name.endswith(".json") and not name.startswith("."):
                         add(Path(root) / name)
-        elif path.is_file():
+        elif file:
             add(path)
-        elif path.exists():
+        elif there:
             errors.append(LoadError(_shown(path), "not a file or a folder"))
         else:
             errors.append(LoadError(_shown(path), "no such file or directory"))
