@@ -72,7 +72,6 @@ def test_check_all_and_unknown_targets(tools: Path) -> None:
     assert code == 2 and "--targets is empty" in err
 
 
-
 @pytest.mark.parametrize("command", ["check", "compile"])
 def test_an_empty_provider_or_endpoint_is_a_usage_error(tools: Path, command: str) -> None:
     """An unset `$PROVIDER` in a CI script (`--provider "$PROVIDER"`): before, the empty value
@@ -94,6 +93,7 @@ def test_a_path_the_file_system_refuses_is_an_input_error(tools: Path, tmp_path:
     assert payload["error"] == "InputError" and "File name too long" in payload["message"]
     code, _, err = _run("check", str(tools), too_long)
     assert code == 2 and "cannot read it" in err
+
 
 def test_compile_writes_files_and_manifest(tools: Path, tmp_path: Path) -> None:
     out = tmp_path / "build"
