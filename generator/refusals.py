@@ -1,6 +1,6 @@
 """What the generator's commands (``build``, ``check``, ``site``) say when they refuse: usage
-errors and refusals (exit 2; one JSON object under ``--format json``), and how a message names
-a folder."""
+errors and refusals (exit 2; one JSON object under ``--format json``; in text, a control
+character of a path or a value shown as its escape), and how a message names a folder."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import click
 from click.core import ParameterSource
 
 from generator.diagnostics import counted
+from provcat.terminal import printable
 
 
 def folder(path: Path) -> str:
@@ -30,7 +31,7 @@ def usage_error(error: str, message: str, fmt: str) -> NoReturn:
     """A usage error, exit 2; with ``--format json`` a JSON object on stdout, where the command's
     JSON goes (``error`` names it), else click's usage text on stderr."""
     _json_refusal(error, message, fmt)
-    raise click.UsageError(message)
+    raise click.UsageError(printable(message, keep="\n\t"))
 
 
 class _Refused(click.ClickException):
@@ -44,7 +45,7 @@ def refuse(error: str, message: str, fmt: str) -> NoReturn:
     """A refusal that is not a usage mistake (exit 2): with ``--format json`` the same JSON
     object as a usage error, else the message alone on stderr."""
     _json_refusal(error, message, fmt)
-    raise _Refused(message)
+    raise _Refused(printable(message, keep="\n\t"))
 
 
 def _json_refusal(error: str, message: str, fmt: str) -> None:

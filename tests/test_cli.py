@@ -203,3 +203,15 @@ def test_a_file_with_schema_errors_is_said_to_be_checked_no_further(workspace: W
     run = workspace.run(fmt="text")
     assert "error[invalid_request_default]" in run.stderr
     assert run.stderr.splitlines()[-1] == "provcat: 1 error in the catalog; nothing was written."
+
+
+def test_a_control_character_of_a_path_is_shown_as_its_escape(tmp_path: Path) -> None:
+    """An escape sequence in a path the generator quotes (here one that retitles the terminal's
+    window) is written as `\\x1b`, never sent to the terminal; JSON keeps the path as it is."""
+    catalog = str(tmp_path / "cat\x1b]0;pwned\x07")
+    refused = _cli("check", "--catalog", catalog)
+    assert refused.returncode == 2
+    assert "\x1b" not in refused.stderr and "\x07" not in refused.stderr
+    assert "cat\\x1b]0;pwned\\x07" in refused.stderr
+    said = _cli("check", "--catalog", catalog, "--format", "json")
+    assert said.returncode == 2 and catalog in json.loads(said.stdout)["message"]

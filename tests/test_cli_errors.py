@@ -280,3 +280,16 @@ def test_a_secret_pasted_into_a_command_line_is_never_repeated(
     assert KEY not in said and HUB_TOKEN not in said
     assert KEY[:12] not in said and HUB_TOKEN[:20] not in said
     assert "<redacted>" in said
+
+
+def test_a_control_character_of_an_argument_is_shown_as_its_escape() -> None:
+    """`provcat resolve $'ev\\x1b[31mil\\r\\x07'`: the message quotes the argument; on a terminal
+    its escape sequence would recolour the screen and its CR overwrite the line. Text shows each
+    as its escape; JSON keeps the value as it is (json.dumps escapes it)."""
+    bad = "ev\x1b[31mil\r\x07"
+    said = invoke(["resolve", bad])
+    assert said.exit_code == 1
+    assert not {"\x1b", "\r", "\x07"} & set(said.stderr)
+    assert "'ev\\x1b[31mil\\r\\x07'" in said.stderr
+    body = one_json_object(invoke(["resolve", bad, *JSON]))
+    assert bad in body["message"]

@@ -17,6 +17,7 @@ from click.core import ParameterSource
 
 from generator.refusals import foreign_refusal, refuse, refuse_out, usage_error
 from generator.tree import UnsafeOutput
+from provcat.terminal import printable
 
 if TYPE_CHECKING:
     import http.server
@@ -74,7 +75,7 @@ def _build(source: Path, out: Path, fmt: str, url: str | None = None) -> None:
         count, changed = build(source, SCHEMA, out)
     except NotACatalogJson as exc:
         if fmt != "json":
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(printable(str(exc), keep="\n\t")) from None
         failed = {"ok": False, "error": "NotACatalogJson", "message": str(exc)}
         click.echo(json.dumps(failed, indent=2, ensure_ascii=False))
         sys.exit(1)

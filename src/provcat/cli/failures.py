@@ -28,6 +28,7 @@ from typing import Any
 import click
 
 from provcat.redact import secret_shapes_hidden
+from provcat.terminal import printable
 
 __all__ = [
     "ARGS",
@@ -37,6 +38,7 @@ __all__ = [
     "USAGE_ERROR",
     "CommandError",
     "answer",
+    "for_terminal",
     "hide_secrets",
     "json_requested",
     "json_wanted",
@@ -89,6 +91,15 @@ def hide_secrets(exc: BaseException) -> None:
         setattr(exc, "message", secret_shapes_hidden(exc.message))  # noqa: B010
         if isinstance(exc, CommandError):
             exc.json_message = secret_shapes_hidden(exc.json_message)
+
+
+def for_terminal(exc: BaseException) -> None:
+    """Show a click error's control characters as escapes (``\\x1b``) in the text click prints
+    next: a value quoted from the command line or a file may not recolour the terminal, move its
+    cursor or overwrite a line. Line breaks and tabs stay (a message may have several lines).
+    Called once a JSON answer was ruled out: JSON keeps the values as they are."""
+    if isinstance(exc, click.ClickException):
+        setattr(exc, "message", printable(exc.message, keep="\n\t"))  # noqa: B010
 
 
 def json_requested(args: Sequence[str]) -> bool:

@@ -39,8 +39,8 @@ from provcat.hub.settings import (
     DEFAULT_ORPHAN_GRACE_SECONDS,
     HubSettings,
 )
-from provcat.hub.text import printable
 from provcat.hub.urls import check_base_url
+from provcat.terminal import printable
 
 __all__ = ["hub"]
 

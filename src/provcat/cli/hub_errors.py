@@ -34,8 +34,8 @@ from provcat.cli.failures import (
     usage_message,
 )
 from provcat.hub.errors import HubError
-from provcat.hub.text import printable
 from provcat.redact import secret_shapes_hidden, without_secrets
+from provcat.terminal import printable
 
 __all__ = [
     "LOCAL_FILE_ERROR",

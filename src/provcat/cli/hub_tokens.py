@@ -13,8 +13,8 @@ from provcat.cli.hub_options import emit, open_tool_storage, storage_options
 from provcat.cli.table import table
 from provcat.hub.errors import HubError
 from provcat.hub.ref import check_slug
-from provcat.hub.text import printable
 from provcat.hub.tokens import ADMIN, TOKEN_ID, split_token
+from provcat.terminal import printable
 
 __all__ = ["token"]
 

@@ -13,7 +13,14 @@ import click
 
 from provcat.catalog.keys import closest
 from provcat.cli.extras import missing_dependency
-from provcat.cli.failures import ARGS, MISSING_DEPENDENCY, CommandError, answer, hide_secrets
+from provcat.cli.failures import (
+    ARGS,
+    MISSING_DEPENDENCY,
+    CommandError,
+    answer,
+    for_terminal,
+    hide_secrets,
+)
 
 # the optional extra a command's own dependencies come from (the others need only the core); a
 # hub command that meets a missing one while it runs is answered by provcat.cli.hub_errors
@@ -96,6 +103,7 @@ class _LazyGroup(click.Group):
         except click.ClickException as exc:
             hide_secrets(exc)
             answer(exc, ctx)
+            for_terminal(exc)
             raise
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -111,6 +119,7 @@ class _LazyGroup(click.Group):
         except Exception as exc:
             hide_secrets(exc)
             answer(exc, ctx)
+            for_terminal(exc)
             raise
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:

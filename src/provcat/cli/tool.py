@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from provcat import __version__
+from provcat import __version__, terminal
 from provcat.cli.choice import FORMAT_OPTION, Choice
 from provcat.cli.failures import (
     USAGE_ERROR,
@@ -479,10 +479,7 @@ def probe_command(
                 status = f"HTTP {r.provider_error.status}: " if r.provider_error.status else ""
                 # a control character (ESC, a line break) shown as its escape: the vendor's
                 # text may not move the terminal's cursor or forge a line
-                said = "".join(
-                    c if c.isprintable() else repr(c)[1:-1] for c in r.provider_error.message
-                )
-                click.echo(f"    {status}{said}")
+                click.echo(f"    {status}{terminal.printable(r.provider_error.message)}")
             for problem in r.argument_errors or ():
                 click.echo(f"    arguments: {problem}")
             for note in r.notes:

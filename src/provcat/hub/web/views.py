@@ -18,9 +18,10 @@ from markupsafe import Markup
 
 from provcat.hub.manifest import AdapterManifest
 from provcat.hub.storage import StoredAdapter
-from provcat.hub.text import printable, storable
+from provcat.hub.text import storable
 from provcat.hub.web.cardhtml import render_card
 from provcat.hub.web.licenses import read_license
+from provcat.terminal import printable
 
 __all__ = ["adapter_url", "environment", "manifest_view", "row_view", "strings"]
 
