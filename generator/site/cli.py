@@ -45,10 +45,21 @@ OLDER_SITE = " If an older provcat wrote the site there, delete that folder your
     help="Where the site is written (the folder is replaced whole).",
 )
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text for people; json: one object on one line (with --serve, printed before serving).",
 )
 @click.option("--serve", is_flag=True, help="Then serve it on http://127.0.0.1:PORT/ until Ctrl-C.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="With --serve: the port of 127.0.0.1 to serve on (0: any free one).",
+)
 def site(source: Path, out: Path, fmt: str, serve: bool, port: int) -> None:
     """Build the static catalog site (HTML, no JavaScript build step) from catalog.json."""
     ctx = click.get_current_context()

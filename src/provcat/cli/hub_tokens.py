@@ -26,7 +26,12 @@ def token() -> None:
 
 @token.command("create")
 @storage_options
-@click.option("--namespace", "namespaces", multiple=True, help="Namespace the token may write.")
+@click.option(
+    "--namespace",
+    "namespaces",
+    multiple=True,
+    help="Namespace the token may write (repeat it for several).",
+)
 @click.option("--admin", is_flag=True, help="A token for every namespace.")
 @click.option("--description", default="", help="A note to recognise the token by.")
 @FORMAT_OPTION
