@@ -285,3 +285,18 @@ def test_derived_batch_prices_are_written_as_the_base_prices_are() -> None:
     body = json.loads(invoke(["models", "show", "openai", "gpt-5-mini", *JSON]).stdout)
     batch = body["prices"]["batch"]
     assert (batch["input"], batch["output"], batch["cache_read"]) == ("0.125", "1", "0.0125")
+
+
+def test_a_cost_on_a_day_before_the_models_release_says_so() -> None:
+    # gpt-6.1-terra was released on 2026-10-26 (catalog/providers/openai.yaml); 2025-10-26 is the
+    # year's typo a note should catch: no request could be made to it that day
+    result = invoke(["cost", "openai", "gpt-6.1-terra", "--input", "1000", "--as-of",
+                     "2025-10-26"])  # fmt: skip
+    assert result.exit_code == 0
+    assert "gpt-6.1-terra was released on 2026-10-26, after 2025-10-26" in result.stderr
+    body = json.loads(invoke(["cost", "openai", "gpt-6.1-terra", "--input", "1000", "--as-of",
+                              "2025-10-26", *JSON]).stdout)  # fmt: skip
+    assert any("released on 2026-10-26" in note for note in body["notes"])
+    same_day = invoke(["cost", "openai", "gpt-6.1-terra", "--input", "1000", "--as-of",
+                       "2026-10-26"])  # fmt: skip
+    assert "released on" not in same_day.stderr

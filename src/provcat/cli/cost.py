@@ -212,8 +212,14 @@ def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: in
 
 
 def _lifecycle_note(provider: str, model: str, day: date) -> str | None:
-    """A cost is still given for a deprecated or retired model (past usage), with this note."""
+    """A cost is still given for a deprecated or retired model (past usage), or for a day before
+    the model's release (a typo in --as-of, say), with this note."""
     info = find_model(provider, model)
+    if info.release_date is not None and day.isoformat() < info.release_date:
+        return (
+            f"{provider}/{model} was released on {info.release_date}, after {day}: no request "
+            "could be made to it then; the cost uses the prices the catalog holds for that day"
+        )
     state = info.lifecycle(day)
     if state not in ("deprecated", "retired"):
         return None
