@@ -47,14 +47,18 @@ FACTS: tuple[tuple[str, str], ...] = (
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
 
 
+_LONGEST = 100  # characters of a name's readable part: a file name stays far under 255 bytes
+
+
 def slug(name: str) -> str:
-    """A file name for ``name`` that is safe on every file system and static host: lower-case
-    letters, digits, ``. _ -``; a hash suffix keeps names that differ in other characters (or
-    in case) apart."""
+    """A file name for ``name`` that is safe on every file system and static host: a safe id
+    (lower-case letters, digits, ``. _ -``, at most ``_LONGEST`` characters) is its own name;
+    any other id is its safe spelling, cut at ``_LONGEST``, then ``~`` and a hash of the id.
+    No safe id holds ``~``, so no id can take the name another id's hash gave."""
     safe = _UNSAFE.sub("_", name.lower()).strip("._") or "_"
-    if safe == name:
+    if safe == name and len(safe) <= _LONGEST:
         return safe
-    return f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+    return f"{safe[:_LONGEST]}~{hashlib.sha256(name.encode()).hexdigest()[:8]}"
 
 
 def provider_href(provider: str) -> str:

@@ -52,11 +52,17 @@ def test_page_names_are_safe_and_distinct() -> None:
         "../../etc/passwd",
         ".hidden",
         "",
+        "y" * 300,  # longer than a file name may be: cut, and kept apart by its hash
+        "y" * 301,
     ]
+    # an id spelt as another id's hashed name: before, `Zed-Model` and `zed-model-3eea651c`
+    # shared one page, and one model's page silently replaced the other's
+    ids += [slug("Zed-Model").replace("~", "-"), slug("Zed-Model")]
     names = [slug(i) for i in ids]
     assert len(set(names)) == len(names)
     for name in names:
-        assert re.fullmatch(r"[a-z0-9_][a-z0-9._-]*", name), name
+        assert re.fullmatch(r"[a-z0-9_][a-z0-9._~-]*", name), name
+        assert len(name.encode()) + len(".html") <= 255, name
     assert slug("gpt-4o") == "gpt-4o"  # a safe id is its own name
 
 
@@ -282,3 +288,29 @@ def test_a_port_without_serve_is_a_usage_error(tmp_path: Path) -> None:
     code, output = _site(tmp_path / "site", "--from", str(BUNDLED_JSON), "--port", "9000")
     assert code == 2 and "--port is where --serve serves" in output
     assert not (tmp_path / "site").exists()
+
+
+def test_a_model_added_to_one_provider_leaves_the_other_pages_as_they_were(
+    tmp_path: Path,
+) -> None:
+    """A host (`aws s3 sync`, `rsync`) uploads what changed: before, every page's footer named
+    the catalog's fingerprint and model count, and one edit rewrote all 5,442 pages of the
+    models.dev site."""
+    data = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    _site(tmp_path / "site", "--from", str(BUNDLED_JSON))
+    before = tree_bytes(tmp_path / "site")
+    edited, other = [p for p in data["providers"] if p["models"]][:2]
+    added = {**edited["models"][0], "model": "added-model", "aliases": []}
+    edited["models"].append(added)
+    data["fingerprint"] = "sha256:" + "0" * 64
+    changed_json = tmp_path / "catalog.json"
+    changed_json.write_text(json.dumps(data), encoding="utf-8")
+    code, output = _site(tmp_path / "site", "--from", str(changed_json))
+    assert code == 0, output
+    after = tree_bytes(tmp_path / "site")
+    rewritten = {name for name in after if before.get(name) != after[name]}
+    assert model_href(other["provider"], other["models"][0]["model"]) not in rewritten
+    assert f"providers/{slug(other['provider'])}.html" not in rewritten
+    assert {"index.html", "models.js", "catalog.json"} <= rewritten
+    assert model_href(edited["provider"], "added-model") in rewritten
+    assert "sha256:" + "0" * 64 in after["index.html"].decode()
