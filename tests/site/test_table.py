@@ -38,7 +38,7 @@ def _shown(driver: Any) -> list[tuple[str, str]]:
     return [
         tuple(cell.split("\n")[0] for cell in row)  # type: ignore[misc]
         for row in driver.execute_script(
-            "return [...document.querySelectorAll('#rows tr')]"
+            "return [...document.querySelectorAll('#rows tr:not(.empty)')]"
             ".map(r => [r.cells[0].innerText, r.cells[1].innerText])"
         )
     ]
@@ -95,13 +95,15 @@ def test_every_column_sorts_from_the_keyboard(table: Any) -> None:
         button = head.find_element(By.TAG_NAME, "button")
         button.send_keys(Keys.ENTER)
         assert head.get_attribute("aria-sort") == "ascending", head.get_attribute("data-key")
-    # a text column sorts by code point, as the catalog does; Enter again reverses it
+    # the model column sorts case folded (`MiniMax-M2` beside `minimax-m2`), ties in the
+    # catalog's order; Enter again reverses it
     button = table.find_element(By.CSS_SELECTOR, "th[data-key=model] button")
     button.send_keys(Keys.ENTER)
     ids = [row[1] for row in _shown(table)]
-    assert ids == sorted(m["model"] for _, m in _models())
+    assert [i.lower() for i in ids] == sorted(m["model"].lower() for _, m in _models())
     button.send_keys(Keys.ENTER)
-    assert [row[1] for row in _shown(table)] == sorted(ids, reverse=True)
+    folded = [row[1].lower() for row in _shown(table)]
+    assert folded == sorted((i.lower() for i in ids), reverse=True)
 
 
 def test_the_filters_search_and_count(table: Any) -> None:
@@ -162,6 +164,13 @@ def test_the_filters_search_and_count(table: Any) -> None:
     table.find_element(By.ID, "f-reset").click()
     table.execute_script("return new Promise(r => setTimeout(r, 50))")
     assert _count(table) == f"{len(models)} models"
+    # no match: the table says so and what to do, not a bare heading row
+    search = table.find_element(By.ID, "q")
+    search.send_keys("no-such-model-anywhere")
+    check([])
+    assert "No model matches" in table.find_element(By.ID, "rows").text
+    table.find_element(By.ID, "f-reset").click()
+    table.execute_script("return new Promise(r => setTimeout(r, 50))")
     # the provider/model form every model page shows finds that model
     search = table.find_element(By.ID, "q")
     search.send_keys("openai/gpt-6.1-terra")
@@ -181,3 +190,38 @@ def test_pages_fit_a_phones_width(browser: Any, bundled_site: Path, path: str) -
     own box, and the controls wrap."""
     overflow = phone_overflow(browser, lambda: page(browser, bundled_site, path))
     assert overflow <= 0, f"{path} is {overflow} px wider than the screen"
+
+
+def test_the_headings_stay_in_view_while_the_rows_scroll(table: Any) -> None:
+    """The sticky headings stuck to the box that scrolled sideways, which never scrolled down:
+    they left the screen with the first rows. The table now scrolls in its own box, and its
+    headings stay at that box's top."""
+    top = table.execute_script(
+        "const box = document.querySelector('#models').closest('.scroll');"
+        "box.scrollTop = 400;"
+        "const head = document.querySelector('#models thead th').getBoundingClientRect().top;"
+        "return [box.scrollTop, head - box.getBoundingClientRect().top];"
+    )
+    scrolled, offset = top
+    assert scrolled > 0, "the rows scroll in their box"
+    assert abs(offset) < 1, "the headings stay at the box's top"
+
+
+def test_prices_show_at_least_two_decimals_and_every_digit(table: Any) -> None:
+    """`10` beside `0.25` in a right-aligned column put the points out of line: each price
+    shows at least two decimals, and every digit the catalog gives."""
+    today_input = {(p, m["model"]): _input_today(m) for p, m in _models()}
+    cells = table.execute_script(
+        "return [...document.querySelectorAll('#rows tr')]"
+        ".map(r => [r.cells[0].innerText, r.cells[1].innerText.split('\\n')[0],"
+        " r.cells[5].innerText])"
+    )
+    checked = 0
+    for provider, model, shown in cells:
+        price = today_input[(provider, model)]
+        if price is None:
+            continue
+        decimals = max(2, -price.as_tuple().exponent)  # type: ignore[operator]
+        assert shown == f"{price:.{decimals}f}", (provider, model, shown)
+        checked += 1
+    assert checked > 20

@@ -51,7 +51,8 @@
   }
   var keys = {
     provider: function (a) { return T.providers[rows[a][P]]; },
-    model: function (a) { return rows[a][ID]; },
+    // case folded, so `MiniMax-M2` sorts beside `minimax-m2`; ties keep the catalog's order
+    model: function (a) { return rows[a][ID].toLowerCase(); },
     status: function (a) { return states[a]; },
     context: function (a) { return rows[a][CTX]; },
     max_output: function (a) { return rows[a][MAXOUT]; },
@@ -63,7 +64,14 @@
   var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
   function esc(text) { return String(text).replace(/[&<>"']/g, function (c) { return ESC[c]; }); }
   function num(v) { return v === null || v === undefined ? "" : Number(v).toLocaleString("en-US"); }
-  function price(v) { return v === null || v === undefined ? "" : esc(v); }
+  // at least two decimals (`10` is `10.00`, `0.5` is `0.50`), so a column's points line up;
+  // every digit the catalog gives is kept
+  function price(v) {
+    if (v === null || v === undefined) return "";
+    var s = String(v), dot = s.indexOf(".");
+    if (/[^0-9.]/.test(s)) return esc(s);
+    return esc(dot < 0 ? s + ".00" : s.length - dot === 2 ? s + "0" : s);
+  }
 
   var $ = function (id) { return document.getElementById(id); };
   var body = $("rows"), count = $("count"), more = $("more"), form = $("filters");
@@ -132,11 +140,13 @@
   function filter() {
     select();
     shown = PAGE;
-    render();
+    render(0);
   }
-  function render() {
+  // the rows from `from` on are written (0: the whole table anew; "show more" appends, so a
+  // click costs its own rows, not every row shown so far)
+  function render(from) {
     var html = [], end = Math.min(shown, matching.length);
-    for (var j = 0; j < end; j++) {
+    for (var j = from; j < end; j++) {
       var a = matching[j], r = rows[a];
       html.push("<tr><td>" + esc(T.providers[r[P]]) + "</td><td><a href=\"" + esc(r[HREF]) + "\">" +
         esc(r[ID]) + "</a>" + (r[NAME] ? "<br><small>" + esc(r[NAME]) + "</small>" : "") +
@@ -146,8 +156,12 @@
         "</td><td class=\"num\">" + price(r[OUT]) + "</td><td class=\"num\">" + price(r[CACHE]) +
         "</td><td>" + esc(capsText(r[CAPS])) + "</td></tr>");
     }
-    body.innerHTML = html.join("");
     var total = matching.length;
+    if (from > 0) body.insertAdjacentHTML("beforeend", html.join(""));
+    else if (total === 0) {
+      body.innerHTML = "<tr class=\"empty\"><td colspan=\"9\">No model matches: loosen a " +
+        "filter, or choose Clear.</td></tr>";
+    } else body.innerHTML = html.join("");
     count.textContent = (total === n ? n.toLocaleString("en-US") + " models" :
       total.toLocaleString("en-US") + " of " + n.toLocaleString("en-US") + " models") +
       (end < total ? " (showing the first " + end.toLocaleString("en-US") + ")" : "");
@@ -163,15 +177,15 @@
       Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
       th.setAttribute("aria-sort", sortDir > 0 ? "ascending" : "descending");
       select();
-      render();
+      render(0);
     });
   });
-  // "show more" takes the keyboard on to the first row it shows (its model's link): the rows
-  // are written anew, and the button hides once every row is shown
+  // "show more" takes the keyboard on to the first row it shows (its model's link), and the
+  // button hides once every row is shown
   more.addEventListener("click", function () {
     var first = shown;
     shown += PAGE;
-    render();
+    render(first);
     var row = body.rows[first];
     if (row) row.querySelector("a").focus();
   });
