@@ -144,6 +144,7 @@ def site_files(data: Mapping[str, Any], catalog_json: str, schema: str) -> dict[
                 successor=views.successor_of(p["provider"], m, p["model_index"]),
                 schedule=prices.schedule(m.get("prices")),
                 fee_inputs=prices.fee_inputs(m.get("prices")),
+                batched=prices.batched(m.get("prices")),
                 dated=prices.dated(m.get("prices")),
                 change_days=prices.change_days(m.get("prices")),
                 lines=views.usage_lines(p, m),

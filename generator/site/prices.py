@@ -157,6 +157,12 @@ def schedule(prices: Any) -> list[dict[str, Any]]:
     ]
 
 
+def batched(prices: Any) -> bool:
+    """Whether any period of the model's prices has batch prices (the calculator offers them
+    only then: a box that can only answer "no batch prices" is noise)."""
+    return any("batch" in p for p in periods(prices))
+
+
 def fee_inputs(prices: Any) -> dict[str, Any]:
     """The calculator's fee inputs: the usage counts the model's fees multiply (requests first)
     and each request option a fee depends on, with its values and the vendor's default."""

@@ -225,3 +225,21 @@ def test_prices_show_at_least_two_decimals_and_every_digit(table: Any) -> None:
         assert shown == f"{price:.{decimals}f}", (provider, model, shown)
         checked += 1
     assert checked > 20
+
+
+def test_without_javascript_the_index_says_where_the_models_are(bundled_site: Path) -> None:
+    """Without JavaScript the filters did nothing over an empty table: they stay hidden, and
+    the page points to the providers' pages, which list every model."""
+    from tests.browser import chromium
+
+    with chromium("--blink-settings=scriptEnabled=false") as driver:
+        driver.get((bundled_site / "index.html").as_uri())
+        assert not driver.find_element(By.ID, "filters").is_displayed()
+        assert not driver.find_element(By.ID, "models").is_displayed()
+        said = driver.find_element(By.TAG_NAME, "main").text
+        assert "need JavaScript" in said and "provider's page" in said
+        driver.get((bundled_site / "models" / "openai" / "gpt-6.1-terra.html").as_uri())
+        assert not driver.find_element(By.ID, "calc").is_displayed()
+        assert (
+            "provcat cost" in driver.find_element(By.ID, "h-calc").find_element(By.XPATH, "..").text
+        )

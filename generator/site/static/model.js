@@ -263,7 +263,8 @@
   if (dayBox !== null && dayBox.value === "") dayBox.value = today;
 
   function update() {
-    var batch = document.getElementById("c-batch").checked;
+    var batchBox = document.getElementById("c-batch");  // only where the model has batch prices
+    var batch = batchBox !== null && batchBox.checked;
     var day = dayBox !== null && dayBox.value ? dayBox.value : today;
     try {
       var c = counts(), options = chosenOptions(), cost = estimate(c, batch, day, options);
@@ -345,5 +346,8 @@
   form.addEventListener("submit", function (e) { e.preventDefault(); });
   showToday();
   update();
+  // shown once it works: without JavaScript the page points to `provcat cost` instead
+  form.hidden = false;
+  document.getElementById("c-result").hidden = false;
   document.documentElement.setAttribute("data-ready", "1");
 })();

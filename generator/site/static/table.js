@@ -194,5 +194,8 @@
   form.addEventListener("submit", function (e) { e.preventDefault(); });
   form.addEventListener("reset", function () { setTimeout(filter, 0); });
   filter();
+  // shown once they work: without JavaScript the page says where the models are instead
+  form.hidden = false;
+  $("rows-box").hidden = false;
   document.documentElement.setAttribute("data-ready", "1");
 })();
