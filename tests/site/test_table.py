@@ -243,3 +243,37 @@ def test_without_javascript_the_index_says_where_the_models_are(bundled_site: Pa
         assert (
             "provcat cost" in driver.find_element(By.ID, "h-calc").find_element(By.XPATH, "..").text
         )
+
+
+def test_the_search_filters_and_sort_live_in_the_address(table: Any, bundled_site: Path) -> None:
+    """`index.html?q=gpt-4o` showed every model, and Back from a model's page lost the search:
+    the search, the filters and the sort are now in the address, by name."""
+    models = _models()
+    url = (bundled_site / "index.html").as_uri()
+    table.get(url + "?q=gpt&provider=openai&sort=-context")
+    table.find_element(By.CSS_SELECTOR, "html[data-ready='1']")
+    expected = sorted(
+        ((p, m) for p, m in models if p == "openai" and "gpt" in m["model"].lower()),
+        key=lambda pm: -(pm[1].get("context_window") or 0),
+    )
+    shown = _shown(table)
+    assert sorted(shown) == sorted((p, m["model"]) for p, m in expected)
+    windows = {m["model"]: m.get("context_window") or 0 for _, m in expected}
+    assert [windows[m] for _, m in shown] == sorted(windows.values(), reverse=True)
+    head = table.find_element(By.CSS_SELECTOR, "th[data-key=context]")
+    assert head.get_attribute("aria-sort") == "descending"
+    assert table.find_element(By.ID, "q").get_attribute("value") == "gpt"
+    # a change is written back, and Back from a model's page finds it
+    status = Select(table.find_element(By.ID, "f-status"))
+    status.select_by_visible_text("active")
+    assert "status=active" in table.current_url and "provider=openai" in table.current_url
+    first = table.find_element(By.CSS_SELECTOR, "#rows tr a")
+    first.click()
+    table.back()
+    table.find_element(By.CSS_SELECTOR, "html[data-ready='1']")
+    assert Select(table.find_element(By.ID, "f-status")).first_selected_option.text == "active"
+    assert table.find_element(By.ID, "q").get_attribute("value") == "gpt"
+    # a name the catalog does not hold is ignored, not an error
+    table.get(url + "?provider=nope&capability=nope&modality=in:nope")
+    table.find_element(By.CSS_SELECTOR, "html[data-ready='1']")
+    assert _count(table) == f"{len(models)} models"

@@ -141,6 +141,56 @@
     select();
     shown = PAGE;
     render(0);
+    save();
+  }
+  // the search, the filters and the sort live in the address (`?q=mini&provider=openai&
+  // sort=-input`), by name, not by position: a link shares them, and Back finds them again
+  var FIELDS = [["q", "q"], ["provider", "f-provider"], ["status", "f-status"],
+    ["capability", "f-capability"], ["modality", "f-modality"], ["max_input", "f-max-input"],
+    ["max_output", "f-max-output"]];
+  function named(field, value) {
+    if (field === "provider") return T.providers[Number(value)];
+    if (field === "capability") return T.capabilities[Number(value)][0];
+    if (field === "modality") return value.split(":")[0] + ":" + T.modalities[Number(value.split(":")[1])];
+    return value;
+  }
+  function unnamed(field, text) {  // the control's value for a name; null for an unknown one
+    var found = -1, c;
+    if (field === "provider") found = T.providers.indexOf(text);
+    else if (field === "capability") {
+      for (c = 0; c < T.capabilities.length; c++) if (T.capabilities[c][0] === text) found = c;
+    } else if (field === "modality") {
+      var way = text.split(":")[0], index = T.modalities.indexOf(text.slice(way.length + 1));
+      return (way === "in" || way === "out") && index >= 0 ? way + ":" + index : null;
+    } else return text;
+    return found >= 0 ? String(found) : null;
+  }
+  function save() {
+    var params = new URLSearchParams();
+    FIELDS.forEach(function (f) {
+      var value = $(f[1]).value;
+      if (value !== "") params.set(f[0], named(f[0], value));
+    });
+    if (sortKey) params.set("sort", (sortDir < 0 ? "-" : "") + sortKey);
+    var query = params.toString();
+    try {
+      history.replaceState(null, "", query ? "?" + query : location.pathname);
+    } catch (e) { /* an address this page may not rewrite: the state stays on the page */ }
+  }
+  function restore() {
+    var params = new URLSearchParams(location.search);
+    FIELDS.forEach(function (f) {
+      var text = params.get(f[0]), value = text === null ? null : unnamed(f[0], text);
+      if (value !== null) $(f[1]).value = value;
+    });
+    var sort = params.get("sort") || "", dir = sort.charAt(0) === "-" ? -1 : 1;
+    Array.prototype.forEach.call(heads, function (th) {
+      if (th.getAttribute("data-key") === sort.replace(/^-/, "")) {
+        sortKey = sort.replace(/^-/, "");
+        sortDir = dir;
+        th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+      }
+    });
   }
   // the rows from `from` on are written (0: the whole table anew; "show more" appends, so a
   // click costs its own rows, not every row shown so far)
@@ -178,6 +228,7 @@
       th.setAttribute("aria-sort", sortDir > 0 ? "ascending" : "descending");
       select();
       render(0);
+      save();
     });
   });
   // "show more" takes the keyboard on to the first row it shows (its model's link), and the
@@ -193,6 +244,7 @@
   form.addEventListener("change", filter);
   form.addEventListener("submit", function (e) { e.preventDefault(); });
   form.addEventListener("reset", function () { setTimeout(filter, 0); });
+  restore();
   filter();
   // shown once they work: without JavaScript the page says where the models are instead
   form.hidden = false;
