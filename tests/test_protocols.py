@@ -117,3 +117,16 @@ def test_every_protocol_is_documented_and_used_by_the_bundled_catalog() -> None:
     page = (ROOT / "generated" / "docs" / "protocols.md").read_text(encoding="utf-8")
     for name in PROTOCOLS:
         assert f"## {name}" in page
+
+
+def test_the_provider_schema_names_every_protocol() -> None:
+    """An editor shows the `protocol` field's description as its help: a protocol added to
+    PROTOCOLS and not to that list is one a maintainer cannot find there."""
+    import json
+
+    from tests.conftest import ROOT
+
+    schema = json.loads((ROOT / "schemas" / "provider.schema.json").read_text(encoding="utf-8"))
+    described = schema["$defs"]["endpoint"]["properties"]["protocol"]["description"]
+    missing = [name for name in PROTOCOLS if name not in described]
+    assert missing == [], f"add {missing} to the `protocol` description of provider.schema.json"
