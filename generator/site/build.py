@@ -18,6 +18,7 @@ own lines (``earlier_site``).
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
@@ -209,6 +210,19 @@ def protected(catalog_json: Path) -> dict[str, Path]:
     return found
 
 
+def catalog_around(out: Path) -> Path | None:
+    """The catalog ``out`` lies in, if any: ``out`` or a folder above it holding a
+    ``providers/`` folder of YAML files, as every catalog does (a site written into a catalog
+    other than the repository's would break its next build: `providers/` holds provider files
+    only)."""
+    full = Path(os.path.abspath(out))
+    for folder in (full, *full.parents):
+        providers = folder / "providers"
+        if providers.is_dir() and any(providers.glob("*.yaml")):
+            return folder
+    return None
+
+
 ADVICE = (
     "name an empty or new folder, or a folder the site wrote (a site an older provcat wrote "
     "that is not recognised: delete that folder yourself, then build again)"
@@ -220,6 +234,9 @@ def build(catalog_json: Path, schema: Path, out: Path) -> tuple[int, list[str]]:
     Returns the number of files and the changed ones. Raises ``generator.tree.UnsafeOutput``,
     having written and removed nothing, when ``out`` is not the site's to replace."""
     keep = protected(catalog_json)
+    around = catalog_around(out)
+    if around is not None:
+        keep["a catalog folder"] = around
     refused = path_refusal(out, keep)  # before the work of rendering
     if refused is not None:
         raise UnsafeOutput(refused)

@@ -69,6 +69,18 @@ def test_the_catalog_a_folder_in_it_and_one_around_it_are_refused(
     assert not (catalog / "site").exists()
 
 
+def test_a_folder_in_any_other_catalog_is_refused(tmp_path: Path, catalog: Path) -> None:
+    """A catalog of the user's own (a models.dev import): a site written into its providers/
+    broke its next build (`'site/' is a folder; providers/ holds provider files only`)."""
+    own = tmp_path / "imported"
+    (own / "providers").mkdir(parents=True)
+    (own / "providers" / "openrouter.yaml").write_text("provider: openrouter\n", encoding="utf-8")
+    before = tree_bytes(tmp_path)
+    for out in (own / "providers" / "site", own / "site", own):
+        assert f"a catalog folder ({own})" in _refused(out)
+    assert tree_bytes(tmp_path) == before
+
+
 def test_the_build_output_the_site_reads_and_its_catalog_json_are_refused(
     tmp_path: Path, catalog: Path, output: Path
 ) -> None:
