@@ -10,57 +10,20 @@ runtime builds endpoints from it. Importing it imports nothing else (no pydantic
 """
 
 from collections.abc import Mapping
-from operator import itemgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import NamedTuple
 
 __all__ = ["COMPATIBLE_PROTOCOL", "PROTOCOLS", "Protocol"]
 
 
-class Protocol(tuple[Any, ...]):
-    """One generic endpoint implementation: a named tuple (fields by position and by name,
-    immutable, compared as a tuple), written out because NamedTuple compiles the class's
-    ``__new__`` from source, and this table is read on the cold path."""
+class Protocol(NamedTuple):
+    """One generic endpoint implementation."""
 
-    __slots__ = ()
-    _fields = ("name", "implementation", "request_options", "summary", "docs_url")
-
-    def __new__(
-        cls,
-        name: str,
-        implementation: str,  # "package.module:Class", an Endpoint subclass
-        request_options: str | None,  # "package.module:Model", the default request model, or None
-        summary: str,
-        docs_url: str,
-    ) -> "Protocol":
-        return tuple.__new__(cls, (name, implementation, request_options, summary, docs_url))
-
-    if TYPE_CHECKING:
-
-        @property
-        def name(self) -> str: ...
-        @property
-        def implementation(self) -> str: ...
-        @property
-        def request_options(self) -> str | None: ...
-        @property
-        def summary(self) -> str: ...
-        @property
-        def docs_url(self) -> str: ...
-
-    else:
-        name = property(itemgetter(0))
-        implementation = property(itemgetter(1))
-        request_options = property(itemgetter(2))
-        summary = property(itemgetter(3))
-        docs_url = property(itemgetter(4))
-
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        return tuple(self)
-
-    def __repr__(self) -> str:
-        values = ", ".join(f"{n}={v!r}" for n, v in zip(self._fields, self, strict=True))
-        return f"Protocol({values})"
+    name: str
+    implementation: str  # "package.module:Class", an Endpoint subclass
+    request_options: str | None  # "package.module:Model", the default request model, or None
+    summary: str
+    docs_url: str
 
 
 def _table(*protocols: Protocol) -> Mapping[str, Protocol]:
