@@ -211,15 +211,16 @@ def protected(catalog_json: Path) -> dict[str, Path]:
 
 
 def catalog_around(out: Path) -> Path | None:
-    """The catalog ``out`` lies in, if any: ``out`` or a folder above it holding a
-    ``providers/`` folder of YAML files, as every catalog does (a site written into a catalog
-    other than the repository's would break its next build: `providers/` holds provider files
-    only)."""
+    """The catalog whose ``providers/`` or ``schema-targets/`` folder ``out`` is (or is in), if
+    any: a catalog's build refuses any folder there (`providers/ holds provider files only`), so
+    a site written there breaks it. A catalog is known by its ``providers/*.yaml``; a folder
+    elsewhere beside a catalog is left to the other checks."""
     full = Path(os.path.abspath(out))
     for folder in (full, *full.parents):
-        providers = folder / "providers"
-        if providers.is_dir() and any(providers.glob("*.yaml")):
-            return folder
+        if folder.name in ("providers", "schema-targets") and any(
+            (folder.parent / "providers").glob("*.yaml")
+        ):
+            return folder.parent
     return None
 
 

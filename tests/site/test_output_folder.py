@@ -74,11 +74,16 @@ def test_a_folder_in_any_other_catalog_is_refused(tmp_path: Path, catalog: Path)
     broke its next build (`'site/' is a folder; providers/ holds provider files only`)."""
     own = tmp_path / "imported"
     (own / "providers").mkdir(parents=True)
+    (own / "schema-targets").mkdir()
     (own / "providers" / "openrouter.yaml").write_text("provider: openrouter\n", encoding="utf-8")
     before = tree_bytes(tmp_path)
-    for out in (own / "providers" / "site", own / "site", own):
+    for out in (own / "providers" / "site", own / "providers", own / "schema-targets" / "site"):
         assert f"a catalog folder ({own})" in _refused(out)
     assert tree_bytes(tmp_path) == before
+    # a folder beside the catalog's providers/ (or under a folder that merely holds one) is not
+    # the catalog's: a site may go there
+    assert _site(own / "site").exit_code == 0
+    assert _site(tmp_path / "docs" / "site").exit_code == 0
 
 
 def test_the_build_output_the_site_reads_and_its_catalog_json_are_refused(
