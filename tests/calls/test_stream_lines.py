@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from provcat import match_endpoint
-from provcat.errors import APIConnectionError
+from provcat.errors import APIConnectionError, APITimeoutError
 from tests.calls.conftest import SECRET, Conn, Server, response
 
 SSE = ("Content-Type", "text/event-stream")
@@ -53,6 +53,26 @@ def test_keep_alive_comments_keep_a_slow_stream_alive(serve: Callable[..., Serve
         conn.send(b'data: {"n": 1}\n\ndata: [DONE]\n\n')
 
     assert _collect(_endpoint(serve(app), timeout=1.0)) == [{"n": 1}]
+
+
+def test_a_stream_silent_after_keep_alives_counts_from_the_last_one(
+    serve: Callable[..., Server],
+) -> None:
+    """Before, a stream that sent only keep-alives and then fell silent was said to have had
+    nothing since the answer's headers."""
+
+    def app(conn: Conn) -> None:
+        conn.request()
+        conn.send(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+        )
+        conn.send(b": keep-alive\n\n")
+        time.sleep(2)
+
+    with pytest.raises(
+        APITimeoutError, match=r"no event or keep-alive within 0\.5 s of the previous one"
+    ):
+        _collect(_endpoint(serve(app), timeout=0.5))
 
 
 def test_a_byte_order_mark_before_the_first_event_is_dropped(

@@ -85,10 +85,10 @@ def _is_error(data: Any) -> bool:
 async def _sse(
     body: AsyncIterator[bytes], limit: int, deadline: Deadline
 ) -> AsyncIterator[tuple[bytes, bytes]]:
-    """(event name, data) of each server-sent event. Every line renews the deadline: a
-    keep-alive comment (``: ping``) says the stream is alive, as any bytes do for the official
-    SDKs' read timeout. A byte order mark before the first line is dropped, as the WHATWG
-    parsing rules say."""
+    """(event name, data) of each server-sent event. Each line received renews the deadline (a
+    keep-alive comment, ``: ping``, included), as any bytes renew the official SDKs' read
+    timeout. A byte order mark before the first line is dropped, as the WHATWG parsing rules
+    say."""
     data: list[bytes] = []
     size = 0
     name = b""
@@ -121,16 +121,15 @@ async def events(
     provider: str,
     endpoint: str,
     max_event_bytes: int,
-    timeout: float | None = None,
+    deadline: Deadline,
     *,
     secrets: Iterable[str] = (),
 ) -> AsyncIterator[Any]:
-    """The decoded events of ``response`` (a streamed, successful response); each must arrive
-    within ``timeout`` seconds of the one before (None: no bound). ``secrets``, the call's
-    credentials, are written ``<api key redacted>`` wherever an error quotes the answer."""
+    """The decoded events of ``response`` (a streamed, successful response); each line must
+    arrive before ``deadline``, which each line moves on. ``secrets``, the call's credentials,
+    are written ``<api key redacted>`` wherever an error quotes the answer."""
     given = response.headers.get("content-type", "").partition(";")[0].strip()
     content_type = given.lower()  # compared as lower case; quoted as sent (a key keeps its case)
-    deadline = Deadline(timeout)
     # the stream as a whole may run long: only each event is bounded, in bytes and in time
     body = chunks(response, 1 << 62, deadline)
     try:

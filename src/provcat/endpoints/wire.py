@@ -34,14 +34,16 @@ class WireError(Exception):
 class Deadline:
     """When the next piece of a body must have arrived (loop time), moved on by the reader."""
 
-    __slots__ = ("at", "seconds")
+    __slots__ = ("at", "renewals", "seconds")
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
         self.at: float | None = None
+        self.renewals = -1  # how often the reader moved it on (a message counts from the last)
         self.renew()
 
     def renew(self) -> None:
+        self.renewals += 1
         if self.seconds is not None:
             self.at = asyncio.get_running_loop().time() + self.seconds
 
