@@ -42,6 +42,17 @@ def test_a_reset_before_the_answer_names_the_host_and_the_retry_rule(
     assert "idempotent_retries" in text and not error.never_sent
 
 
+def test_an_ipv6_host_is_named_in_brackets() -> None:
+    """`::1:443` reads as an address with no port; a URL writes `[::1]:443`."""
+    with socket.socket(socket.AF_INET6) as probe:
+        try:
+            probe.bind(("::1", 0))
+        except OSError:
+            pytest.skip("no IPv6 loopback here")
+        port = probe.getsockname()[1]
+    assert f"could not connect to [::1]:{port}" in str(_call(f"http://[::1]:{port}"))
+
+
 def test_a_refused_connection_names_the_host_and_says_nothing_was_sent() -> None:
     with socket.socket() as probe:  # a port with nothing listening on it
         probe.bind(("127.0.0.1", 0))

@@ -57,10 +57,15 @@ _TEXT_FIELDS = ("request_id", "error_type", "error_code", "vendor_message", "exc
 # process that resolves and builds endpoints (the cold path) never imports httpx.
 
 
+def _port(request: httpx.Request) -> int:
+    return request.url.port or (443 if request.url.scheme == "https" else 80)
+
+
 def _host_port(request: httpx.Request) -> str:
-    """Where a request goes, as a failure to reach it names it: host and port."""
-    port = request.url.port or (443 if request.url.scheme == "https" else 80)
-    return f"{request.url.host}:{port}"
+    """Where a request goes, as a failure to reach it names it: host and port (an IPv6 address
+    in brackets, as a URL writes it)."""
+    host = request.url.host
+    return f"[{host}]:{_port(request)}" if ":" in host else f"{host}:{_port(request)}"
 
 
 def _detail(exc: BaseException) -> str:
@@ -320,8 +325,7 @@ class Endpoint:
             if guarded:
                 request.extensions = {**request.extensions, ALLOW_LOCAL: config.allow_local_network}
             elif not config.allow_local_network:  # a caller's own client: check before sending
-                port = request.url.port or (443 if request.url.scheme == "https" else 80)
-                await check_host(request.url.host, port)
+                await check_host(request.url.host, _port(request))
                 # ... and check each connection it opens on the address it reached
                 host = request.url.raw_host.decode("ascii")
                 request.extensions = {**request.extensions, "trace": peer_check(host)}
@@ -576,6 +580,7 @@ class Endpoint:
         import httpx
 
         from provcat.endpoints.streaming import events
+        from provcat.endpoints.wire import Deadline
 
         model = self.request_model
         if model is not None and "stream" in model.model_fields:
@@ -591,24 +596,23 @@ class Endpoint:
             response, _ = await self._attempts(
                 client, self._send_args(payload, headers), False, max_retries
             )
-            seen = False
+            deadline = Deadline(self.config.timeout)
             try:
                 async for event in events(
                     response,
                     self.config.provider,
                     self.config.endpoint,
                     self.config.max_response_bytes,
-                    self.config.timeout,
+                    deadline,
                     secrets=self._secrets(),
                 ):
-                    seen = True
                     yield event
             except (httpx.TimeoutException, TimeoutError):
                 # each event is bounded by the endpoint's timeout, counted from the one before
                 raise self._fail(
                     APITimeoutError,
                     f"no event or keep-alive within {self.config.timeout:g} s of "
-                    + ("the previous one" if seen else "the answer's headers")
+                    + ("the previous one" if deadline.renewals else "the answer's headers")
                     + " (the endpoint's timeout)",
                     status=response.status_code,
                 ) from None
