@@ -10,6 +10,7 @@ import sys
 
 from provcat.cli.failures import json_requested
 from provcat.extras import install_hint
+from provcat.terminal import printable
 
 
 def _missing(exc: ModuleNotFoundError) -> bool:
@@ -23,8 +24,8 @@ def _say(error: str, message: str, status: int) -> None:
     ``--format json``, else a line on stderr; then exit with ``status``."""
     if json_requested(sys.argv[1:]):
         print(json.dumps({"ok": False, "error": error, "message": message}, indent=2))
-    else:
-        print(message, file=sys.stderr)
+    else:  # a control character of a quoted path shown as its escape
+        print(printable(message, keep="\n\t"), file=sys.stderr)
     sys.exit(status)
 
 
@@ -38,11 +39,8 @@ except OSError as exc:
     # a path the file system refuses (too long, unreadable, a device): the path and the reason,
     # exit 2 as the commands' own refusals of a path, never a traceback
     where = f"{exc.filename}: " if exc.filename else ""
-    _say(
-        "PathError",
-        f"python -m generator: {where}{exc.strerror or exc}; check the path and its permissions",
-        2,
-    )
+    todo = "free some space" if exc.errno == errno.ENOSPC else "check the path and its permissions"
+    _say("PathError", f"python -m generator: {where}{exc.strerror or exc}; {todo}", 2)
 except ModuleNotFoundError as exc:
     if not _missing(exc):
         raise

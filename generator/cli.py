@@ -40,7 +40,7 @@ from generator.tree import (
     write_tree,
 )
 from provcat.cli.choice import Choice
-from provcat.cli.failures import json_requested, usage_message
+from provcat.cli.failures import for_terminal, json_requested, usage_message
 
 if TYPE_CHECKING:
     from generator.pipeline import Result
@@ -108,15 +108,19 @@ class _Commands(click.Group):
         ctx.meta[_ARGS] = list(args)
         try:
             return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            _json_usage(exc, ctx)
+        except click.ClickException as exc:
+            if isinstance(exc, click.UsageError):
+                _json_usage(exc, ctx)
+            for_terminal(exc)  # in text, a quoted control character is shown as its escape
             raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except click.UsageError as exc:
-            _json_usage(exc, ctx)
+        except click.ClickException as exc:
+            if isinstance(exc, click.UsageError):
+                _json_usage(exc, ctx)
+            for_terminal(exc)
             raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -215,3 +215,9 @@ def test_a_control_character_of_a_path_is_shown_as_its_escape(tmp_path: Path) ->
     assert "cat\\x1b]0;pwned\\x07" in refused.stderr
     said = _cli("check", "--catalog", catalog, "--format", "json")
     assert said.returncode == 2 and catalog in json.loads(said.stdout)["message"]
+    # every command's text error, not only the refusals of build and check: the importer's
+    snapshot = tmp_path / "snap\x1b[31m"
+    snapshot.mkdir()
+    imported = _cli("import", "models-dev", str(snapshot), "--into", str(tmp_path / "into"))
+    assert imported.returncode == 2 and "\x1b" not in imported.stderr
+    assert "snap\\x1b[31m" in imported.stderr

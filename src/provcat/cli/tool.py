@@ -33,12 +33,12 @@ from provcat.cli.tool_files import (
     chosen_targets,
     clashes,
     dumps,
+    encodable,
     error_report,
     fail,
     file_name,
     json_text,
     load,
-    printable,
     shown_source,
     write_atomic,
 )
@@ -98,7 +98,7 @@ class _ToolGroup(click.Group):
                 and not isinstance(exc, click.exceptions.NoArgsIsHelpError)
                 and json_wanted(where)
             ):
-                message = printable(usage_message(exc))
+                message = encodable(usage_message(exc))
                 click.echo(dumps(error_report(where.info_name, USAGE_ERROR, [("", message)])))
                 sys.exit(exc.exit_code)
             raise  # the group's own (`provcat tool chek`): said by the main group

@@ -39,7 +39,7 @@ from provcat.toolschema.targets import (
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def printable(text: str) -> str:
+def encodable(text: str) -> str:
     """``text`` (a path, or a message naming one) as it can be printed: a file name's byte that
     is no UTF-8 as `\\xff`, any other lone surrogate as `\\ud800`."""
 
@@ -75,7 +75,7 @@ def shown_source(source: str) -> str:
     `./-`) as `./-`, never `-`, which means standard input."""
     if source == DASH or source.startswith(DASH + "["):  # the file, or one tool of its list
         source = "./" + source
-    return secret_shapes_hidden(printable(source))
+    return secret_shapes_hidden(encodable(source))
 
 
 def error_report(command: str, code: str, errors: list[tuple[str, str]]) -> dict[str, Any]:
@@ -98,7 +98,7 @@ def error_report(command: str, code: str, errors: list[tuple[str, str]]) -> dict
 def fail(command: str, fmt: str, errors: list[tuple[str, str]], code: str = INPUT) -> NoReturn:
     # a path or a value shaped like a key (pasted where a file or a target goes) is not repeated
     errors = [
-        (shown_source(source), secret_shapes_hidden(printable(message)))
+        (shown_source(source), secret_shapes_hidden(encodable(message)))
         for source, message in errors
     ]
     if fmt == "json":
