@@ -293,10 +293,10 @@ def test_a_cost_on_a_day_before_the_models_release_says_so() -> None:
     result = invoke(["cost", "openai", "gpt-6.1-terra", "--input", "1000", "--as-of",
                      "2025-10-26"])  # fmt: skip
     assert result.exit_code == 0
-    assert "gpt-6.1-terra was released on 2026-10-26, after 2025-10-26" in result.stderr
+    assert "gpt-6.1-terra's release date, 2026-10-26, is after 2025-10-26" in result.stderr
     body = json.loads(invoke(["cost", "openai", "gpt-6.1-terra", "--input", "1000", "--as-of",
                               "2025-10-26", *JSON]).stdout)  # fmt: skip
-    assert any("released on 2026-10-26" in note for note in body["notes"])
+    assert any("release date, 2026-10-26" in note for note in body["notes"])
     same_day = invoke(["cost", "openai", "gpt-6.1-terra", "--input", "1000", "--as-of",
                        "2026-10-26"])  # fmt: skip
-    assert "released on" not in same_day.stderr
+    assert "release date" not in same_day.stderr

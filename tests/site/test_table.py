@@ -273,7 +273,8 @@ def test_the_search_filters_and_sort_live_in_the_address(table: Any, bundled_sit
     table.find_element(By.CSS_SELECTOR, "html[data-ready='1']")
     assert Select(table.find_element(By.ID, "f-status")).first_selected_option.text == "active"
     assert table.find_element(By.ID, "q").get_attribute("value") == "gpt"
-    # a name the catalog does not hold is ignored, not an error
-    table.get(url + "?provider=nope&capability=nope&modality=in:nope")
+    # a name the catalog does not hold is ignored, not an error, and its box keeps "all"
+    table.get(url + "?provider=nope&status=nope&capability=nope&modality=in:nope&max_input=x")
     table.find_element(By.CSS_SELECTOR, "html[data-ready='1']")
     assert _count(table) == f"{len(models)} models"
+    assert Select(table.find_element(By.ID, "f-status")).first_selected_option.text == "all"

@@ -174,14 +174,19 @@
     if (sortKey) params.set("sort", (sortDir < 0 ? "-" : "") + sortKey);
     var query = params.toString();
     try {
-      history.replaceState(null, "", query ? "?" + query : location.pathname);
+      history.replaceState(null, "", (query ? "?" + query : location.pathname) + location.hash);
     } catch (e) { /* an address this page may not rewrite: the state stays on the page */ }
   }
   function restore() {
     var params = new URLSearchParams(location.search);
     FIELDS.forEach(function (f) {
       var text = params.get(f[0]), value = text === null ? null : unnamed(f[0], text);
-      if (value !== null) $(f[1]).value = value;
+      var box = $(f[1]);
+      if (value === null) return;
+      // a choice only when the list has it (else the box would show a blank), a number only
+      // when it is one
+      if (box.tagName === "SELECT" ? [].some.call(box.options, function (o) { return o.value === value; })
+          : box.type !== "number" || (value.trim() !== "" && !isNaN(Number(value)))) box.value = value;
     });
     var sort = params.get("sort") || "", dir = sort.charAt(0) === "-" ? -1 : 1;
     Array.prototype.forEach.call(heads, function (th) {

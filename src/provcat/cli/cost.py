@@ -217,8 +217,8 @@ def _lifecycle_note(provider: str, model: str, day: date) -> str | None:
     info = find_model(provider, model)
     if info.release_date is not None and day.isoformat() < info.release_date:
         return (
-            f"{provider}/{model} was released on {info.release_date}, after {day}: no request "
-            "could be made to it then; the cost uses the prices the catalog holds for that day"
+            f"{provider}/{model}'s release date, {info.release_date}, is after {day}: no request "
+            "can be made to it on that day; the cost uses the prices the catalog holds for it"
         )
     state = info.lifecycle(day)
     if state not in ("deprecated", "retired"):
