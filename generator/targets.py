@@ -266,6 +266,8 @@ def _check_rule(
     wanted: set[str] = set()
     if action == "rename-definitions":
         wanted = {"reference"}
+    elif action == "one-of-to-any-of":
+        wanted = {"disjoint"}  # the safe record of a `oneOf` whose branches exclude each other
     elif action == "const-to-enum":
         wanted = {"conflict"}
         if any(t.get("convertible", "any") != "any" for t in triggers):

@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:8ccb190be072a73fe6a07c31e45653692a5221106355e5a7f0426cde23847424'
+FINGERPRINT: Final = 'sha256:f8cab19e510c0c73763467ca41f1e02e33fbaf3b745ddf84f18d0c699ad88790'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -773,12 +773,17 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'action': 'one-of-to-any-of',
                 'lossy': True,
                 'message': '`oneOf` is not in the supported subset; `anyOf` is.',
-                'compile': 'Emits the branches as `anyOf` (a value matching several branches is then accepted).',
+                'compile': 'Emits the branches as `anyOf` (a value matching several branches is then accepted; none can where each branch requires its own constant in one property, or has its own type).',
                 'transformation': {
                     'code': 'converted-one-of-to-any-of',
                     'detail': 'Emitted `oneOf` as `anyOf`.',
                 },
-                'extra': {},
+                'extra': {
+                    'disjoint': {
+                        'code': 'converted-one-of-to-any-of',
+                        'detail': 'Emitted `oneOf` as `anyOf`; no value matches two of its branches (each requires its own constant in one property, or has its own type), so the same values are accepted.',
+                    },
+                },
                 'docs_url': 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations',
                 'source': 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations',
             },
@@ -1287,12 +1292,17 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'action': 'one-of-to-any-of',
                 'lossy': True,
                 'message': 'The Schema object has no `oneOf`.',
-                'compile': 'Emits the branches as `anyOf`.',
+                'compile': 'Emits the branches as `anyOf` (lossy unless no value can match two branches: each requires its own constant in one property, or has its own type).',
                 'transformation': {
                     'code': 'converted-one-of-to-any-of',
                     'detail': 'Emitted `oneOf` as `anyOf`.',
                 },
-                'extra': {},
+                'extra': {
+                    'disjoint': {
+                        'code': 'converted-one-of-to-any-of',
+                        'detail': 'Emitted `oneOf` as `anyOf`; no value matches two of its branches (each requires its own constant in one property, or has its own type), so the same values are accepted.',
+                    },
+                },
                 'docs_url': 'https://ai.google.dev/gemini-api/docs/function-calling',
                 'source': 'https://ai.google.dev/api/caching#Schema',
             },
@@ -3042,12 +3052,17 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'action': 'one-of-to-any-of',
                 'lossy': True,
                 'message': '`oneOf` is not supported in strict mode.',
-                'compile': 'Emits the branches as `anyOf`, which also accepts a value that matches several.',
+                'compile': 'Emits the branches as `anyOf`, which also accepts a value that matches several (none can where each branch requires its own constant in one property, or has its own type).',
                 'transformation': {
                     'code': 'converted-one-of-to-any-of',
                     'detail': 'Emitted `oneOf` as `anyOf`.',
                 },
-                'extra': {},
+                'extra': {
+                    'disjoint': {
+                        'code': 'converted-one-of-to-any-of',
+                        'detail': 'Emitted `oneOf` as `anyOf`; no value matches two of its branches (each requires its own constant in one property, or has its own type), so the same values are accepted.',
+                    },
+                },
                 'docs_url': 'https://developers.openai.com/api/docs/guides/structured-outputs',
                 'source': 'https://developers.openai.com/api/docs/guides/structured-outputs',
             },
@@ -3822,12 +3837,17 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'action': 'one-of-to-any-of',
                 'lossy': True,
                 'message': '`oneOf` is not supported in strict mode.',
-                'compile': 'Emits the branches as `anyOf`, which also accepts a value that matches several.',
+                'compile': 'Emits the branches as `anyOf`, which also accepts a value that matches several (none can where each branch requires its own constant in one property, or has its own type).',
                 'transformation': {
                     'code': 'converted-one-of-to-any-of',
                     'detail': 'Emitted `oneOf` as `anyOf`.',
                 },
-                'extra': {},
+                'extra': {
+                    'disjoint': {
+                        'code': 'converted-one-of-to-any-of',
+                        'detail': 'Emitted `oneOf` as `anyOf`; no value matches two of its branches (each requires its own constant in one property, or has its own type), so the same values are accepted.',
+                    },
+                },
                 'docs_url': 'https://developers.openai.com/api/docs/guides/structured-outputs',
                 'source': 'https://developers.openai.com/api/docs/guides/structured-outputs',
             },

@@ -186,7 +186,17 @@ def _leaf() -> st.SearchStrategy[dict[str, Any]]:
     nullable = st.builds(lambda s: {"anyOf": [s, {"type": "null"}]}, string | integer)
     union = st.just({"type": ["string", "integer"]})
     one_of = st.just({"oneOf": [{"type": "string"}, {"type": "integer"}]})
-    return string | integer | number | boolean | nullable | union | one_of
+    # a union tagged as pydantic tags a discriminated one: emitted as `anyOf`, marked safe
+    tagged = st.just(
+        {
+            "oneOf": [
+                {"type": "object", "properties": {"k": {"const": t}, "v": {"type": v}},
+                 "required": ["k", "v"], "additionalProperties": False}
+                for t, v in (("a", "string"), ("b", "integer"))
+            ]
+        }
+    )  # fmt: skip
+    return string | integer | number | boolean | nullable | union | one_of | tagged
 
 
 def _object(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:

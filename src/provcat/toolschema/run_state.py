@@ -13,6 +13,7 @@ from provcat.toolschema.subschemas import schema_nodes
 from provcat.toolschema.survey import Survey
 from provcat.toolschema.targets import Rule
 from provcat.toolschema.types import CanonicalTool
+from provcat.toolschema.vocabulary import SAFE_EXTRA_RECORDS
 
 # how many references one run may write out in all
 INLINE_BUDGET = 10_000
@@ -71,7 +72,7 @@ class Run:
             lossy = rule.lossy
         else:
             spec = rule.extra.get(which)
-            lossy = which != "reference"
+            lossy = which not in SAFE_EXTRA_RECORDS
         if spec is not None:
             (self.changes if into is None else into).append(
                 (spec["code"], path, lossy, (spec["detail"], values))

@@ -20,6 +20,7 @@ __all__ = [
     "ACTIONS",
     "ANNOTATION_KEYWORDS",
     "COMMON_PLACEHOLDERS",
+    "SAFE_EXTRA_RECORDS",
     "STEPS",
     "STRUCTURAL_KEYWORDS",
     "TRIGGERS",
@@ -56,6 +57,9 @@ ANNOTATION_KEYWORDS: Final = frozenset(
 
 # Placeholders every message template may use.
 COMMON_PLACEHOLDERS: Final = frozenset({"tool", "target", "path"})
+# the extra records that never weaken a schema (every other one is lossy): a reference repointed
+# with its definitions, a `oneOf` whose branches no value can match two of
+SAFE_EXTRA_RECORDS: Final = frozenset({"reference", "disjoint"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,7 +399,12 @@ ACTIONS: Final[dict[str, ActionSpec]] = {
         "`const: c` becomes `enum: [c]`; a value the target cannot convert is dropped (lossy)",
         True,
     ),
-    "one-of-to-any-of": ActionSpec("always", "`oneOf` is emitted as `anyOf`", True),
+    "one-of-to-any-of": ActionSpec(
+        "always",
+        "`oneOf` is emitted as `anyOf` (safe, through the rule's `disjoint` record, where no value "
+        "can match two branches)",
+        True,
+    ),
     "rename-definitions": ActionSpec(
         "never", "`definitions` becomes `$defs` and `#/definitions/` references follow", True
     ),

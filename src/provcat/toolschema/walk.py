@@ -88,7 +88,7 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
                 if isinstance(value, list)
                 else clone(value)
             )
-            if key == "oneOf" and unions.one_of(run, where):
+            if key == "oneOf" and unions.one_of(run, where, value):
                 one_of = branches
             else:
                 out[key] = branches
