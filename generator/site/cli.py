@@ -7,6 +7,7 @@ import contextlib
 import errno
 import functools
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -121,7 +122,14 @@ def _bind(root: Path, port: int, fmt: str) -> http.server.ThreadingHTTPServer:
     saying what to do."""
     import http.server  # deferred: only --serve serves
 
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def list_directory(self, path: str | os.PathLike[str]) -> None:
+            """A folder without index.html is not found, as on a static host (the standard
+            library's server would list its files)."""
+            self.send_error(404, "Not Found")
+            return None
+
+    handler = functools.partial(Handler, directory=str(root))
     try:
         return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as exc:

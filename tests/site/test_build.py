@@ -147,6 +147,9 @@ def test_serve_answers_on_localhost(tmp_path: Path) -> None:
         answer = httpx.get(url + "index.html", timeout=10)
         assert answer.status_code == 200
         assert answer.content == (tmp_path / "site" / "index.html").read_bytes()
+        # a folder without index.html is not found, as on a static host, not listed
+        assert httpx.get(url + "models/", timeout=10).status_code == 404
+        assert httpx.get(url, timeout=10).status_code == 200  # the index is served for /
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -314,3 +317,21 @@ def test_a_model_added_to_one_provider_leaves_the_other_pages_as_they_were(
     assert {"index.html", "models.js", "catalog.json"} <= rewritten
     assert model_href(edited["provider"], "added-model") in rewritten
     assert "sha256:" + "0" * 64 in after["index.html"].decode()
+
+
+def test_every_model_page_has_a_title_of_its_own(tmp_path: Path) -> None:
+    """Two models of a provider may share a name (models.dev's amazon-bedrock lists
+    `gpt-oss-20b` twice): the title names the id too, so tabs and bookmarks tell them apart."""
+    data = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    provider = next(p for p in data["providers"] if len(p["models"]) >= 2)
+    twin = {**provider["models"][0], "model": "twin-model", "aliases": []}
+    provider["models"].append(twin)
+    source = tmp_path / "catalog.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    code, output = _site(tmp_path / "site", "--from", str(source))
+    assert code == 0, output
+    titles = [
+        re.search(r"<title>(.*?)</title>", path.read_text(encoding="utf-8"), re.S).group(1)  # type: ignore[union-attr]
+        for path in sorted((tmp_path / "site" / "models").rglob("*.html"))
+    ]
+    assert len(titles) == len(set(titles)) == sum(len(p["models"]) for p in data["providers"])
