@@ -1013,3 +1013,72 @@ def test_codex_config_values_are_toml_whatever_they_hold() -> None:
     pairs = [argv[i + 1] for i, a in enumerate(argv) if a == "-c"]
     parsed = {k: v for p in pairs for k, v in tomllib.loads(p.replace("=", " = ", 1)).items()}
     assert {k: parsed[k] for k in values} == values
+
+
+# --- the agent audit of 2026-12-07 ------------------------------------------------------------
+
+
+def test_the_argv_of_a_result_has_secrets_redacted(
+    stand_ins: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/calling.md: the `argv` it ran, with the values of secret-named environment
+    variables redacted. Before, only stdout and stderr were."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-SECRETVALUE123")
+    result = _run(
+        _endpoint("claude"), {"prompt": "use sk-ant-SECRETVALUE123", "cwd": str(stand_ins)}
+    )
+    assert "sk-ant-SECRETVALUE123" not in repr(result)
+    assert result.argv[-1] == "use <ANTHROPIC_API_KEY redacted>"
+
+
+@pytest.mark.parametrize("provider", ["claude", "codex", "gemini_code", "pi"])
+def test_a_lone_surrogate_in_the_prompt_names_the_prompt(
+    stand_ins: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, provider: str
+) -> None:
+    """Before: `env= is refused ('utf-8' codec can't encode ...)`, with no env= given."""
+    marker = tmp_path / "ran"
+    monkeypatch.setenv("STANDIN_MARKER", str(marker))
+    with pytest.raises(RequestValidationError) as caught:
+        _run(_endpoint(provider), {"prompt": "hi \ud800", "cwd": str(stand_ins)})
+    assert [p.location for p in caught.value.problems] == ["prompt"]
+    assert "surrogate" in str(caught.value) and not marker.exists()
+
+
+def test_a_prompt_longer_than_an_argument_may_be_is_a_request_error(stand_ins: Path) -> None:
+    """Linux takes at most 128 KiB in one argument (MAX_ARG_STRLEN): before, an APIConnectionError
+    marked never_sent, which a retry wrapper tries again to the same end."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the bound on one argument is Linux's")
+    with pytest.raises(RequestValidationError) as caught:
+        _run(_endpoint("claude"), {"prompt": "x" * 200_000, "cwd": str(stand_ins)})
+    assert caught.value.problems[0].location == "prompt"
+    assert "Argument list too long" in str(caught.value)
+
+
+def test_codex_refuses_a_cwd_that_is_not_a_directory(
+    stand_ins: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """codex takes its working directory as `--cd`, and the check skipped it."""
+    marker = tmp_path / "ran"
+    monkeypatch.setenv("STANDIN_MARKER", str(marker))
+    with pytest.raises(RequestValidationError) as caught:
+        _run(_endpoint("codex"), {"prompt": "hi", "cwd": str(tmp_path / "missing")})
+    assert caught.value.problems[0].location == "cwd" and not marker.exists()
+
+
+def test_claude_stream_json_is_run_with_verbose_as_the_cli_requires() -> None:
+    """`claude -p --output-format stream-json` exits 1: "When using --print,
+    --output-format=stream-json requires --verbose"; the Agent SDK passes --verbose on every run
+    (claude-agent-sdk-python, _internal/transport/subprocess_cli.py)."""
+    endpoint = _endpoint("claude")
+    argv = endpoint.command({"prompt": "hi", "output_format": "stream-json"})
+    assert "--verbose" in argv and argv.index("--verbose") < argv.index("--")
+    assert "--verbose" not in endpoint.command({"prompt": "hi", "output_format": "json"})
+    for refused in (
+        {"output_format": "stream-json", "verbose": False},
+        {"include_partial_messages": True},
+        {"output_format": "json", "include_hook_events": True},
+        {"input_format": "stream-json"},
+    ):
+        with pytest.raises(ValidationError):
+            ClaudeCodeRequest.model_validate({"prompt": "hi", **refused})

@@ -5,9 +5,10 @@ request and run without a shell, in its own process group, under the endpoint's 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
@@ -102,7 +103,10 @@ class AgenticEndpoint(Endpoint):
         :class:`~provcat.errors.APIConnectionError`; a ``cwd`` that is not a directory, a NUL
         character in the command and ``max_retries`` (agent endpoints are not retried) are a
         :class:`~provcat.errors.RequestValidationError`, before anything runs. The values of
-        secret-named environment variables and the endpoint's key are redacted from the output.
+        secret-named environment variables and the endpoint's key are redacted from the output
+        and from the ``argv`` the result holds. ``env`` is the command's whole environment, as
+        :mod:`subprocess` takes it (so a credential can be left out); pass
+        ``{**os.environ, "NAME": "value"}`` to add to this process's environment instead.
         """
         import asyncio  # only when a command runs: importing an endpoint does not load asyncio
 
@@ -118,6 +122,8 @@ class AgenticEndpoint(Endpoint):
         argv = self.build_command(validated)
         cwd = self.working_directory(validated)
         self._check_command(argv, cwd, validated)
+        # the child's whole environment, as subprocess takes it: a caller can leave a credential
+        # out (`{**os.environ, ...}` adds to this process's instead)
         child_env = dict(env) if env is not None else None
         config = self.config
         seconds = min(config.timeout, config.total_timeout or config.timeout)
@@ -133,7 +139,7 @@ class AgenticEndpoint(Endpoint):
             )
         except OSError as exc:
             raise self._not_started(argv[0], cwd, exc) from None
-        except ValueError as exc:  # a NUL in the environment (the argv and cwd are checked)
+        except ValueError as exc:  # a NUL or a lone surrogate in env= (argv and cwd are checked)
             raise EndpointConfigurationError(
                 "env", f"{config.provider}/{config.endpoint}: env= is refused ({exc})"
             ) from None
@@ -163,7 +169,7 @@ class AgenticEndpoint(Endpoint):
             raise
         secrets = self._output_secrets(child_env)
         return AgentResult(
-            tuple(argv),
+            tuple(_redacted(arg, secrets) for arg in argv),
             process.returncode or 0,
             _redacted(out.decode(errors="replace"), secrets),
             _redacted(err.decode(errors="replace"), secrets),
@@ -185,25 +191,39 @@ class AgenticEndpoint(Endpoint):
         )
 
     def _check_command(self, argv: Sequence[str], cwd: str | None, request: Any) -> None:
-        """Refuse what cannot be run, naming the request field: a NUL in the argv (no OS takes
-        one) and a working directory that is not a directory."""
-        if any("\0" in arg for arg in argv):
-            dumped = request.model_dump() if isinstance(request, BaseModel) else request
-            fields = sorted(_nul_fields(dumped, "")) or ["request"]
-            raise RequestValidationError(
-                self.config.provider,
-                self.config.endpoint,
-                [
-                    RequestProblem(f, "holds a NUL character, which no command line can carry")
-                    for f in fields
-                ],
-            )
+        """Refuse what cannot be run, naming the request field: a NUL or a lone surrogate in the
+        argv (no OS takes one, and no encoding writes the other) and a working directory that
+        is not a directory (the request's ``cwd``, whether the command is run there or is told
+        it with a flag)."""
+        for bad, why in (
+            (_has_nul, "holds a NUL character, which no command line can carry"),
+            (
+                _unencodable,
+                "holds a lone surrogate (\\ud800-\\udfff), which no command line can carry",
+            ),
+        ):
+            if any(bad(arg) for arg in argv):
+                dumped = request.model_dump() if isinstance(request, BaseModel) else request
+                fields = sorted(_fields(dumped, "", bad)) or ["request"]
+                raise RequestValidationError(
+                    self.config.provider,
+                    self.config.endpoint,
+                    [RequestProblem(f, why) for f in fields],
+                )
+        cwd = cwd if cwd is not None else getattr(request, "cwd", None)
         if cwd is not None and not os.path.isdir(cwd):
             raise self._refused(
                 "cwd", "is not an existing directory", "create it or give another one"
             )
 
     def _not_started(self, executable: str, cwd: str | None, exc: OSError) -> APIError:
+        if exc.errno == errno.E2BIG:  # the request, not the machine: nothing to try again
+            return self._refused(
+                "prompt",
+                "makes the command line longer than the system allows (Argument list too "
+                "long; Linux takes at most 128 KiB in one argument)",
+                "shorten it, or put the long part in a file the agent reads in cwd",
+            )
         if cwd is not None and exc.filename == cwd:
             return self._refused(
                 "cwd", f"cannot be entered ({exc.strerror})", "give an existing directory"
@@ -297,10 +317,22 @@ def _redacted(text: str, secrets: Sequence[tuple[str, str]]) -> str:
     return text
 
 
-def _nul_fields(value: Any, path: str) -> set[str]:
-    """The dotted locations of the strings in ``value`` holding a NUL."""
+def _has_nul(text: str) -> bool:
+    return "\0" in text
+
+
+def _unencodable(text: str) -> bool:
+    try:
+        os.fsencode(text)
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _fields(value: Any, path: str, bad: Callable[[str], bool]) -> set[str]:
+    """The dotted locations of the strings in ``value`` that are ``bad``."""
     if isinstance(value, str):
-        return {path or "request"} if "\0" in value else set()
+        return {path or "request"} if bad(value) else set()
     if isinstance(value, Mapping):
         items: Iterable[tuple[Any, Any]] = value.items()
     elif isinstance(value, (list, tuple)):
@@ -309,7 +341,7 @@ def _nul_fields(value: Any, path: str) -> set[str]:
         return set()
     found: set[str] = set()
     for key, item in items:
-        found |= _nul_fields(item, f"{path}.{key}" if path else str(key))
+        found |= _fields(item, f"{path}.{key}" if path else str(key), bad)
     return found
 
 

@@ -13,9 +13,9 @@ Source: https://code.claude.com/docs/en/cli-reference
 Source: https://github.com/anthropics/claude-agent-sdk-python/blob/main/src/claude_agent_sdk/_internal/transport/subprocess_cli.py
 """
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, model_validator
 
 from provcat.endpoints.agentic import AgenticEndpoint, flag_args
 from provcat.endpoints.request import RequestModel
@@ -149,6 +149,26 @@ class ClaudeCodeRequest(RequestModel):
         None, description="Disable all skills and slash commands for this session."
     )
 
+    @model_validator(mode="after")
+    def _flags_the_cli_rejects(self) -> Self:
+        """Combinations ``claude -p`` refuses fail before anything runs: stream-json output
+        without ``--verbose`` ("When using --print, --output-format=stream-json requires
+        --verbose"; the Agent SDK passes ``--verbose`` on every run, and so does this endpoint
+        with stream-json unless ``verbose`` is False), the events of a stream without one, and
+        stream-json input, which comes on standard input (this endpoint sends the prompt as an
+        argument)."""
+        if self.output_format == "stream-json" and self.verbose is False:
+            raise ValueError("output_format='stream-json' needs verbose (the CLI requires it)")
+        for name in ("include_partial_messages", "include_hook_events"):
+            if getattr(self, name) and self.output_format != "stream-json":
+                raise ValueError(f"{name} needs output_format='stream-json'")
+        if self.input_format == "stream-json":
+            raise ValueError(
+                "input_format='stream-json' reads messages from standard input, which this "
+                "endpoint does not send: give the prompt"
+            )
+        return self
+
 
 class ClaudeCodeCLIEndpoint(AgenticEndpoint):
     """Claude Code CLI in print mode: runs ``claude -p <prompt>`` in the request's working
@@ -209,7 +229,7 @@ class ClaudeCodeCLIEndpoint(AgenticEndpoint):
                 ("--no-session-persistence", r.no_session_persistence),
                 ("--include-partial-messages", r.include_partial_messages),
                 ("--include-hook-events", r.include_hook_events),
-                ("--verbose", r.verbose),
+                ("--verbose", r.verbose or r.output_format == "stream-json"),
             ]
         )
         if r.json_schema is not None:
