@@ -586,6 +586,8 @@ def test_missing_executable_is_a_connection_error_naming_it(
     message = str(caught.value)
     assert message.startswith("claude_code/query_cli: the 'claude' command was not found")
     assert "install it" in message and "PATH" in message
+    # where to read how: the endpoint's page in the catalog (catalog/providers/claude_code.yaml)
+    assert "(see https://code.claude.com/docs/en/cli-reference)" in message
     assert caught.value.never_sent
 
 

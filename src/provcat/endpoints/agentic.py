@@ -229,9 +229,11 @@ class AgenticEndpoint(Endpoint):
                 "cwd", f"cannot be entered ({exc.strerror})", "give an existing directory"
             )
         if isinstance(exc, FileNotFoundError):
+            meta = type(self)._ENDPOINT_META
+            page = f" (see {meta.docs_url})" if meta is not None and meta.docs_url else ""
             message = (
-                f"the '{executable}' command was not found: install it and put its directory "
-                "on PATH (or on the PATH of the env= given to call)"
+                f"the '{executable}' command was not found: install it{page} and put its "
+                "directory on PATH (or on the PATH of the env= given to call)"
             )
         else:
             message = f"the '{executable}' command could not be started ({exc.strerror})"
