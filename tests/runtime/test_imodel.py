@@ -111,6 +111,12 @@ def test_a_model_that_repeats_the_provider_warns_and_names_the_model() -> None:
         warnings.simplefilter("error")
         iModel(provider="groq", model="openai/gpt-oss-120b", api_key="k" * 8)
         iModel(provider="openai", model="gpt-6.1-terra", api_key="k" * 8)
+    # a provider with no model inventory (an agent CLI) warns too: before, nothing did
+    with pytest.warns(UserWarning, match="write model='sonnet'"):
+        iModel(provider="claude_code", model="claude_code/sonnet")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        iModel(provider="claude_code", model="sonnet")
 
 
 def test_the_hint_of_the_warning_builds_what_the_spec_means() -> None:

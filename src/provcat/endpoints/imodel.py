@@ -197,7 +197,7 @@ def _warn_if_spec(provider: str, model: str) -> None:
     the model and the effort), or with the provider in front (``openai/gpt-6.1-terra`` beside
     ``provider="openai"``). iModel sends it as written."""
     # deferred to an iModel given a model: models.spec is not loaded before (the other two are)
-    from provcat.models.inventory import lookup_model
+    from provcat.models.inventory import list_models, lookup_model
     from provcat.models.reasoning import split_known
     from provcat.models.spec import split_effort_suffix
 
@@ -205,7 +205,10 @@ def _warn_if_spec(provider: str, model: str) -> None:
         return
     head, slash, rest = model.partition("/")
     named = split_effort_suffix(rest) or (rest, "")  # the model, with an effort or without
-    if slash and canonical_provider_key(head) == provider and lookup_model(provider, named[0]):
+    # a provider with no inventory (an agent CLI, `claude_code/sonnet`) cannot list the rest:
+    # the provider in front is still the provider given again
+    listed = lookup_model(provider, named[0]) is not None or not list_models(provider)
+    if slash and canonical_provider_key(head) == provider and listed:
         warnings.warn(
             secret_shapes_hidden(
                 f"iModel sends model {model!r} as written, and {provider} lists no such model: "
