@@ -14,11 +14,10 @@ Source: https://www.npmjs.com/package/@mariozechner/pi-coding-agent
 
 from typing import ClassVar, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 
 from provcat.endpoints.agentic import AgenticEndpoint, flag_args
 from provcat.endpoints.request import RequestModel
-from provcat.errors import EndpointConfigurationError
 
 __all__ = ["PiCLIEndpoint", "PiRequest"]
 
@@ -27,6 +26,19 @@ class PiRequest(RequestModel):
     """Options of one ``pi -p`` run."""
 
     prompt: str = Field(description="Message sent to the agent by pi -p.")
+
+    @field_validator("prompt")
+    @classmethod
+    def _no_option_or_file(cls, prompt: str) -> str:
+        """pi's parser has no ``--``: it reads an argument starting with ``-`` as an option and
+        one starting with ``@`` as a file, so such a prompt cannot be passed."""
+        if prompt.startswith(("-", "@")):
+            raise ValueError(
+                "pi reads an argument starting with '-' as an option and with '@' as a file; "
+                "start the prompt with another character"
+            )
+        return prompt
+
     files: list[str] | None = Field(
         None, description="Files attached to the message as @file arguments (text or images)."
     )
@@ -106,12 +118,6 @@ class PiCLIEndpoint(AgenticEndpoint):
         starting with ``@`` a file, so such a prompt cannot be passed and is refused here.
         """
         r = request
-        if r.prompt.startswith(("-", "@")):
-            raise EndpointConfigurationError(
-                "prompt",
-                "pi reads an argument starting with '-' as an option and with '@' as a file; "
-                "start the prompt with another character",
-            )
         argv = [self.executable, "-p"]
         argv += flag_args(
             [
