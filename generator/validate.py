@@ -7,6 +7,7 @@ position order, so which side is "first" never depends on the file system.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -157,8 +158,22 @@ def _endpoints(p: ProviderDecl, ctx: Context, classes: list[ClassUse[Loc]]) -> N
     # `defaults:` are every endpoint's: a problem there is reported once
     headers_seen: set[Loc] = set()
     urls_seen: set[Loc] = set()
+    # a value several endpoints share is their provider's `defaults:`, and is said as such
+    shared_urls = Counter(ep.base_url_loc for ep in p.endpoints)
+    shared_headers = Counter(ep.header_loc for ep in p.endpoints)
     for ep in p.endpoints:
         where = f"{p.key.value}/{ep.key.value}"
+        url_where = (
+            f"{p.key.value} defaults (the base_url of {shared_urls[ep.base_url_loc]} endpoints)"
+            if shared_urls[ep.base_url_loc] > 1
+            else where
+        )
+        header_where = (
+            f"{p.key.value} defaults (the default_headers of {shared_headers[ep.header_loc]} "
+            "endpoints)"
+            if shared_headers[ep.header_loc] > 1
+            else where
+        )
         base_url = ep.settings["base_url"]
         if ep.type.value == "api" and not base_url:
             ctx.report(
@@ -167,12 +182,12 @@ def _endpoints(p: ProviderDecl, ctx: Context, classes: list[ClassUse[Loc]]) -> N
         url_problem = base_url_problem(base_url) if isinstance(base_url, str) else None
         if url_problem is not None and ep.base_url_loc not in urls_seen:
             urls_seen.add(ep.base_url_loc)  # the URL is never quoted: it may carry a password
-            ctx.report(diag("bad_base_url", ep.base_url_loc, f"{where}: {url_problem}"))
+            ctx.report(diag("bad_base_url", ep.base_url_loc, f"{url_where}: {url_problem}"))
         headers = ep.settings["default_headers"]
         problem = credential_header(headers)
         if problem is not None and ep.header_loc not in headers_seen:
             headers_seen.add(ep.header_loc)
-            ctx.report(diag("credential_header", ep.header_loc, f"{where}: {problem}"))
+            ctx.report(diag("credential_header", ep.header_loc, f"{header_where}: {problem}"))
         if not _implementation(p, ep, where, ctx, classes):
             continue
         model = _request_options(p, ep, where, ctx)

@@ -480,8 +480,10 @@ def test_a_bad_base_url_is_reported_once_without_quoting_it(
     URL from `defaults:`, where it is written once: one error, there."""
     workspace.edit("alpha.yaml", "  base_url: http://127.0.0.1:9/v1\n", f"  base_url: {url}\n")
     run = workspace.fails(("bad_base_url", "alpha.yaml", 7, 13))
-    assert problem in run.json["diagnostics"][0]["message"]
-    assert "Sentinel" not in run.stdout + run.stderr
+    message = run.json["diagnostics"][0]["message"]
+    assert problem in message and "Sentinel" not in run.stdout + run.stderr
+    # said as the defaults it is written in, not as the first endpoint that inherits it
+    assert message.startswith("alpha defaults (the base_url of ") and " endpoints): " in message
 
 
 def test_a_bad_base_url_on_an_endpoint_is_reported_there(workspace: Workspace) -> None:
@@ -500,4 +502,6 @@ def test_a_credential_header_in_defaults_is_reported_once(workspace: Workspace) 
         "  api_key_env: ALPHA_API_KEY\n",
         "  api_key_env: ALPHA_API_KEY\n  default_headers: {Authorization: Bearer x}\n",
     )
-    workspace.fails(("credential_header", "alpha.yaml", 9, 3))
+    run = workspace.fails(("credential_header", "alpha.yaml", 9, 3))
+    message = run.json["diagnostics"][0]["message"]
+    assert message.startswith("alpha defaults (the default_headers of 3 endpoints): ")
