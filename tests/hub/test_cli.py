@@ -350,6 +350,11 @@ def test_rm_tells_already_deleted_from_never_existed(live: Live, tmp_path: Path)
         assert client.delete("hub://acme/gone:1.0.0") is False  # already deleted: no error
         with pytest.raises(AdapterNotFoundError):
             client.delete("hub://acme/nope:1.0.0")
+        # a pull of the deleted version says it was deleted: before, only "no adapter"
+        with pytest.raises(AdapterNotFoundError) as caught:
+            client.pull("hub://acme/gone:1.0.0")
+        assert "hub://acme/gone:1.0.0 was deleted" in str(caught.value)
+        assert caught.value.details["deleted"] is True
     env = {"PROVCAT_HUB_URL": live.url, "PROVCAT_HUB_TOKEN": live.hub.token}
     code, out, err = run("rm", "hub://acme/gone:1.0.0", env=env)
     assert code == 0 and out.strip() == "hub://acme/gone:1.0.0 was already deleted", err

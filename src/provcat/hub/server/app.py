@@ -145,6 +145,11 @@ def create_app(settings: HubSettings | None = None, *, storage: Storage | None =
             "version": ref.version,
         }
         message = f"no adapter {ref}"
+        if ref.version != LATEST and await reads(
+            store.tombstoned, ref.namespace, ref.name, ref.version
+        ):  # a tombstone: say so, not "no adapter" (a deleted version is never served again)
+            details["deleted"] = True
+            message = f"{ref} was deleted; a deleted version is never served or pushed again"
         versions = await reads(store.versions, ref.namespace, ref.name)
         if versions:  # the adapter exists: only this version does not
             available = [v.version for v in versions[:10]]
