@@ -560,10 +560,11 @@ class Endpoint:
         ``stream_options.include_usage`` where the model has that (so that the vendor reports the
         usage) unless the request sets ``stream_options``. A failure before the answer's headers
         is retried like :meth:`call`; once they have come, a failure is raised, as the official
-        SDKs do. Each event (or keep-alive comment) must come within the endpoint's timeout of
-        the one before. The connection is closed when the events run out, on an error, by ``aclose()``
-        or at the end of ``async with endpoint.stream(request) as stream:``; a ``break`` out of
-        a loop over a stream held in a variable does not close it.
+        SDKs do. Each line of the stream (an event's, or a keep-alive comment) must come within
+        the endpoint's timeout of the one before. The connection is closed when the events run
+        out, on an error, by ``aclose()`` or at the end of ``async with endpoint.stream(request)
+        as stream:``; a ``break`` out of a loop over a stream held in a variable does not close
+        it.
         """
         from provcat.endpoints.eventstream import EventStream
 
@@ -608,7 +609,7 @@ class Endpoint:
                 ):
                     yield event
             except (httpx.TimeoutException, TimeoutError):
-                # each event is bounded by the endpoint's timeout, counted from the one before
+                # each line is bounded by the endpoint's timeout, counted from the one before
                 raise self._fail(
                     APITimeoutError,
                     f"no event or keep-alive within {self.config.timeout:g} s of "

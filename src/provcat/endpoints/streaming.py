@@ -130,7 +130,7 @@ async def events(
     are written ``<api key redacted>`` wherever an error quotes the answer."""
     given = response.headers.get("content-type", "").partition(";")[0].strip()
     content_type = given.lower()  # compared as lower case; quoted as sent (a key keeps its case)
-    # the stream as a whole may run long: only each event is bounded, in bytes and in time
+    # the stream as a whole may run long: only each line is bounded in time, each event in bytes
     body = chunks(response, 1 << 62, deadline)
     try:
         if content_type == "text/event-stream":
