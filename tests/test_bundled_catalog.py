@@ -305,8 +305,9 @@ def test_config_facts_of_section_3_1() -> None:
         assert e["idempotent_retries"] == (key in IDEMPOTENT), key
         assert e["serialize_by_alias"] == (key in BY_ALIAS), key
         assert e["method"] == "POST"
+    # lionagi sends 2023-06-01; the catalog follows the anthropic SDK (2.0+) to 2026-10-21
     assert _endpoints()[("anthropic", "messages")]["default_headers"] == {
-        "anthropic-version": "2023-06-01"
+        "anthropic-version": "2026-10-21"
     }
 
 

@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:f8cab19e510c0c73763467ca41f1e02e33fbaf3b745ddf84f18d0c699ad88790'
+FINGERPRINT: Final = 'sha256:77e0f8e89537b2fec593408d2edd2322224c1f50321c3cf67560bd2426a18952'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

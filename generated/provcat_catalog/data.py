@@ -204,7 +204,7 @@ PROVIDERS: Final[tuple[ProviderRecord, ...]] = (
                 'content_type': 'application/json',
                 'timeout': 600,
                 'max_retries': 3,
-                'default_headers': {'anthropic-version': '2023-06-01'},
+                'default_headers': {'anthropic-version': '2026-10-21'},
                 'requires_tokens': True,
                 'idempotent_retries': False,
                 'serialize_by_alias': False,

@@ -172,6 +172,21 @@ def test_anthropic_sampling_parameters_are_marked_deprecated(name: str) -> None:
     assert request.model_dump(exclude_none=True)[name] in (0.5, 5)  # still sent when set
 
 
+# --- Anthropic: API version 2026-10-21 ----------------------------------------------------------
+# Source: https://platform.claude.com/docs/en/api/migration-2026-10-21 ("If you call the API
+# without an SDK, set the anthropic-version header to 2026-10-21"; the Python SDK sends it from
+# 2.0.0). Under it, the sampling parameters, a document block in an assistant message and
+# citations on a user message's text block are refused.
+
+
+def test_anthropic_messages_sends_the_api_version_the_pinned_sdk_sends() -> None:
+    from anthropic._constants import ANTHROPIC_API_VERSION
+
+    assert _endpoint("anthropic", "messages")["default_headers"] == {
+        "anthropic-version": ANTHROPIC_API_VERSION
+    }
+
+
 # --- Moved docs: no citation of a page that has moved -------------------------------------------
 # Anthropic's API docs moved to platform.claude.com and Claude Code's to code.claude.com; OpenAI's
 # API reference to developers.openai.com/api/reference (the openai SDK 3.57.0 links there);

@@ -106,7 +106,9 @@ def test_section_3_1_config_defaults() -> None:
     assert match_endpoint("openai", "batch").config.idempotent_retries is True
     assert match_endpoint("exa", "search").config.serialize_by_alias is True
     messages = match_endpoint("anthropic", "chat")
-    assert messages.config.default_headers == {"anthropic-version": "2023-06-01"}
+    # lionagi sends 2023-06-01; the catalog follows the anthropic SDK (2.0+) to 2026-10-21
+    # (https://platform.claude.com/docs/en/api/migration-2026-10-21)
+    assert messages.config.default_headers == {"anthropic-version": "2026-10-21"}
     assert messages.config.auth_type == "x-api-key"
     cli = match_endpoint("codex", "cli")
     assert (cli.config.timeout, cli.config.base_url, cli.config.auth_type) == (3600, None, "none")

@@ -47,7 +47,7 @@ def test_x_api_key_and_default_headers(
     asyncio.run(ep.call({"model": "claude-x", "max_tokens": 5, "messages": []}))
     headers = seen[0]["headers"]
     assert headers["x-api-key"] == "sk-ant-key0000000"
-    assert headers["anthropic-version"] == "2023-06-01"
+    assert headers["anthropic-version"] == "2026-10-21"  # the anthropic SDK's since 2.0.0
     assert "Authorization" not in headers
 
 

@@ -62,6 +62,15 @@ def _check_defaults(
     return dict(defaults)
 
 
+def _merged(catalog: Mapping[str, str], given: Mapping[str, Any]) -> dict[str, Any]:
+    """``default_headers=`` added to the catalog's, as the vendor SDKs' ``default_headers`` add to
+    their own (``anthropic-version`` stays): a given header replaces the catalog's of the same
+    name in any case."""
+    names = {str(name).casefold() for name in given}
+    kept = {name: value for name, value in catalog.items() if name.casefold() not in names}
+    return {**kept, **given}
+
+
 def _config(fields: Mapping[str, Any]) -> EndpointConfig:
     try:
         return EndpointConfig(**fields)
@@ -175,9 +184,16 @@ def build(
         )
     config = binding.config
     if overrides:
+        values = spec.config_values()
+        headers = overrides.get("default_headers")
+        if isinstance(headers, Mapping):  # else the validator's own error
+            overrides = {
+                **overrides,
+                "default_headers": _merged(values["default_headers"], headers),
+            }
         # the overrides are validated without the request model, which is then carried over as
         # stored: one not imported yet stays so (the same fields set as passing it in)
-        config = _config({**spec.config_values(), **overrides}).model_copy(
+        config = _config({**values, **overrides}).model_copy(
             update={"request_options": config.stored_request_options()}
         )
     return binding.endpoint_class(config, request_defaults=defaults)

@@ -61,7 +61,7 @@ PROTOCOLS: Mapping[str, Protocol] = _table(
     ),
     Protocol(
         "anthropic-messages",
-        "provcat.endpoints.endpoint:Endpoint",
+        "provcat.providers.anthropic.messages:MessagesEndpoint",
         "provcat.endpoints.protocols.anthropic_messages:MessagesRequest",
         "Messages: a JSON body of messages in, a message (or an SSE stream) out.",
         "https://platform.claude.com/docs/en/api/messages/create",

@@ -18,7 +18,12 @@ Source: https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthrop
 Source: https://platform.claude.com/docs/en/about-claude/model-deprecations#api-parameter-deprecations
 Checked against anthropic 2.14.0 (tests/drift) on 2026-12-01. The sampling parameters
 (``temperature``, ``top_k``, ``top_p``) are deprecated API parameters that only models with
-sampling options take; the SDK dropped them in 1.0, the model keeps them marked deprecated.
+sampling options take, under API version 2023-06-01; the SDK dropped them in 1.0, the model keeps
+them marked deprecated.
+
+What the API version an endpoint sends refuses on top of this model (2026-10-21 refuses the
+sampling parameters) is checked by the endpoint class,
+:class:`provcat.providers.anthropic.messages.MessagesEndpoint`.
 """
 
 from typing import Annotated, Any, Literal
@@ -61,9 +66,10 @@ SAMPLING_DEPRECATIONS = (
     "https://platform.claude.com/docs/en/about-claude/model-deprecations#api-parameter-deprecations"
 )
 _SAMPLING = (
-    "Deprecated API parameter, taken only by models that support sampling options: "
-    + SAMPLING_DEPRECATIONS
+    "Deprecated API parameter, taken only by models that support sampling options and only "
+    "under API version 2023-06-01: " + SAMPLING_DEPRECATIONS
 )
+
 
 EffortLevel = Literal["low", "medium", "high", "xhigh", "max"]
 ThinkingDisplay = Literal["summarized", "omitted", "updates"]
@@ -359,8 +365,9 @@ class MessagesRequest(RequestModel):
                 name,
                 "extra",
                 "deprecated sampling parameter (" + SAMPLING_DEPRECATIONS + "); the anthropic SDK "
-                "dropped it in 1.0, but the API still takes it on the models that support "
-                "sampling options, so the model keeps it, marked deprecated",
+                "dropped it in 1.0, but API version 2023-06-01 still takes it on the models that "
+                "support sampling options, so the model keeps it, marked deprecated "
+                "(MessagesEndpoint refuses it under 2026-10-21)",
             )
             for name in ("temperature", "top_k", "top_p")
         ),
