@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:77e0f8e89537b2fec593408d2edd2322224c1f50321c3cf67560bd2426a18952'
+FINGERPRINT: Final = 'sha256:c600e4713c3d0b6629335d4b89873bd504b955c81827c50d4ed6ffb7ab265b1e'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

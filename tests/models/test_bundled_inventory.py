@@ -24,7 +24,7 @@ def test_no_lifecycle_diagnostic_as_of_the_review_day() -> None:
     assert [d.as_text() for d in result.diagnostics] == []
 
 
-LAST_REVIEW = date(2026, 12, 5)  # the cross-catalog review (issue #27) re-read a few models
+LAST_REVIEW = date(2026, 12, 7)  # the drift audit of 2026-12-07 added gpt-6.2-sol
 
 
 def test_every_model_with_facts_names_its_source_and_review_day() -> None:
