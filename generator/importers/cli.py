@@ -18,7 +18,12 @@ import click
 
 from generator.diagnostics import Diagnostic, counted, errors, ordered, render
 from generator.files import display_path, skipped
-from generator.importers.merge import Change, merge_provider
+from generator.importers.merge import (
+    UNREADABLE_MODEL,
+    UNREADABLE_PROVIDER,
+    Change,
+    merge_provider,
+)
 from generator.importers.model_facts import SOURCE_REPO
 from generator.importers.models_dev import (
     HEADER,
@@ -281,22 +286,25 @@ def models_dev(
     changes: list[Change] = []
     imported = set()
     inventory = 0  # files written with no endpoints, only models (`inventory_only:`)
+    entries: dict[str, dict[str, Any]] = {}  # the record of each provider imported
     for provider in result.providers:
         imported.add(provider.key)
         old = existing.get(provider.key)
         if models_only and old is not None:
             kept = {k: v for k, v in old[0].items() if k != "models"}
             document, found = merge_provider(
-                old[0], {**kept, "models": provider.document.get("models", {})}
+                old[0],
+                {**kept, "models": provider.document.get("models", {})},
+                unreadable=provider.unreadable,
             )
             text = splice_models(old[1], document.get("models", {}))
         else:
+            last = None if record is None else record.get(provider.key)
             document, found = merge_provider(
-                old[0] if old else None,
-                provider.document,
-                None if record is None else record.get(provider.key),
+                old[0] if old else None, provider.document, last, provider.unreadable
             )
             text = dump(header, document)
+            entries[provider.key] = _entry(provider, last)
         changes.extend(found)
         if document.get("inventory_only") is not None:
             inventory += 1
@@ -304,6 +312,9 @@ def models_dev(
             texts[f"{provider.key}.yaml"] = text
     for stem, (data, text) in sorted(existing.items()):
         if stem in imported or IMPORTED_MARK not in text or selected or models_only:
+            continue
+        if stem in result.unreadable:  # the source lists it: its file is not known to be gone
+            changes.append(Change(stem, None, None, "kept", reason=UNREADABLE_PROVIDER))
             continue
         why = maintained(data, None if record is None else record.get(stem))
         if why is not None:
@@ -314,7 +325,7 @@ def models_dev(
             changes.append(Change(stem, None, None, "removed"))
     if not models_only:
         recorded = dict(record or {})
-        recorded.update({p.key: p.document for p in result.providers})
+        recorded.update(entries)
         for name, written in texts.items():
             if written is None:
                 recorded.pop(name.removesuffix(".yaml"), None)
@@ -334,6 +345,7 @@ def models_dev(
             "folder's permissions, then run the import again)"
         ) from exc
     skipped = sum(1 for c in changes if c.kind == "skipped" and c.field is None)
+    kept_unreadable = _unreadable(changes)
     totals = {
         "providers": len(result.providers),
         "inventory_only": inventory,
@@ -343,7 +355,15 @@ def models_dev(
         # each is an import_unknown_field warning naming it
         "models_with_own_api": sum(p.own_api for p in result.providers),
         # models the files keep that the source no longer lists (each listed as kept)
-        "models_kept": sum(1 for c in changes if c.kind == "kept" and c.model and not c.field),
+        "models_kept": sum(
+            1
+            for c in changes
+            if c.kind == "kept" and c.model and not c.field and c.reason != UNREADABLE_MODEL
+        ),
+        # providers and models the source lists whose files in it cannot be read: kept as they
+        # were (each listed as kept, and named in `unreadable`)
+        "providers_kept_unreadable": len(kept_unreadable["providers"]),
+        "models_kept_unreadable": len(kept_unreadable["models"]),
         "files_written": sum(1 for n, t in texts.items() if t is not None and n != RECORD_NAME),
         "files_removed": sum(1 for t in texts.values() if t is None),
         "schema_targets_copied": len(new_targets),
@@ -368,7 +388,35 @@ def models_dev(
         verbose=verbose,
         models_only=models_only,
         targets=targets,
+        unreadable=kept_unreadable,
     )
+
+
+def _entry(provider: ImportedProvider, last: dict[str, Any] | None) -> dict[str, Any]:
+    """What the record keeps of ``provider``: its document as this import mapped it, plus what
+    the last import wrote of the models whose source files cannot be read now (the file keeps
+    them as they were, so the next import still tells their edited values from its own)."""
+    document = provider.document
+    before = (last or {}).get("models") or {}
+    carried = {m: before[m] for m in provider.unreadable if m in before}
+    if not carried:
+        return document
+    models = {**document.get("models", {}), **carried}
+    return {**document, "models": {m: models[m] for m in sorted(models)}}
+
+
+def _unreadable(changes: list[Change]) -> dict[str, list[str]]:
+    """The providers and models kept as they were because their source files cannot be read."""
+    return {
+        "providers": [
+            c.provider for c in changes if c.model is None and c.reason == UNREADABLE_PROVIDER
+        ],
+        "models": [
+            f"{c.provider}/{c.model}"
+            for c in changes
+            if c.model is not None and c.field is None and c.reason == UNREADABLE_MODEL
+        ],
+    }
 
 
 def _print(
@@ -381,6 +429,7 @@ def _print(
     verbose: bool = False,
     models_only: bool = False,
     targets: dict[str, Any] | None = None,
+    unreadable: dict[str, list[str]] | None = None,
 ) -> None:
     if fmt == "json":
         payload = {
@@ -391,6 +440,8 @@ def _print(
             "summary": _summary(changes),
             "changes": [c.as_json() for c in changes],
             "schema_targets": targets,
+            # kept as they were: the source lists them, but their files in it cannot be read
+            "unreadable_kept": unreadable,
         }
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
         return
@@ -449,10 +500,16 @@ def _print(
         more.append(f"{totals['models_kept']} more kept that the source does not list")
     if totals["models_skipped"]:
         more.append(f"{totals['models_skipped']} more skipped")
+    if totals["models_kept_unreadable"]:
+        more.append(
+            f"{totals['models_kept_unreadable']} more kept whose source file cannot be read"
+        )
     if more:
         models += f" ({'; '.join(more)}; listed above)"
     if targets is not None:
         _print_targets(targets)
+    if unreadable and (unreadable["providers"] or unreadable["models"]):
+        _print_unreadable(unreadable)
     if models_only:  # the files keep everything above `models:`, endpoints included
         what = f"refreshed the models of {totals['providers']} providers: {models}"
     else:
@@ -463,6 +520,28 @@ def _print(
     click.echo(
         f"provcat: {what}; {counted(totals['files_written'], 'file')} written, "
         f"{totals['files_removed']} removed; changes: {'; '.join(parts) or 'none'}."
+    )
+
+
+def _print_unreadable(unreadable: dict[str, list[str]]) -> None:
+    """The providers and models the catalog keeps as they were because their files in the
+    snapshot cannot be read: the import cannot tell what the source says of them now."""
+    providers, models = unreadable["providers"], unreadable["models"]
+    what = " and ".join(
+        part
+        for part in (
+            counted(len(providers), "provider") if providers else "",
+            counted(len(models), "model") if models else "",
+        )
+        if part
+    )
+    names = [*providers, *models]
+    shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    click.echo(
+        f"provcat: kept {what} as they were, not updated or removed: the snapshot lists them but "
+        f"their files in it cannot be read ({shown}; each is an import_unreadable_source or "
+        "import_dangling_link warning on stderr). Fix those files, or fetch the snapshot again, "
+        "and import again to update them."
     )
 
 

@@ -39,6 +39,7 @@ The field tables, and the judgement of what is a maintainer's, are in
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +57,11 @@ from generator.importers.ownership import (
     referenced_models,
 )
 from provcat.catalog.keys import canonical_key
+
+# why a re-import keeps a model, or a provider's file, as it is: the source lists it, but its file
+# there cannot be read (a warning names it), so the import cannot tell what it says now
+UNREADABLE_MODEL = "its file in the source cannot be read: kept as it was"
+UNREADABLE_PROVIDER = "its provider.toml in the source cannot be read: kept as it was"
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,10 +263,15 @@ def merge_model(
 
 
 def merge_provider(
-    old: dict[str, Any] | None, new: dict[str, Any], record: dict[str, Any] | None = None
+    old: dict[str, Any] | None,
+    new: dict[str, Any],
+    record: dict[str, Any] | None = None,
+    unreadable: Collection[str] = (),
 ) -> tuple[dict[str, Any], list[Change]]:
     """The file's document after the import, and every change it made. ``record``: the
-    provider's document as the last import wrote it (None: no record)."""
+    provider's document as the last import wrote it (None: no record). ``unreadable``: models
+    the source lists whose file cannot be read: the file's model stays as it is (the source did
+    not drop it), listed as kept with ``UNREADABLE_MODEL``."""
     key = str(new["provider"])
     changes: list[Change] = []
     if old is None:
@@ -356,7 +367,9 @@ def merge_provider(
         recorded_models = record.get("models") or {}
     referenced = referenced_models(key, old)
     why_kept = {
-        m: kept_reason(m, facts or {}, referenced, recorded_models)
+        m: UNREADABLE_MODEL
+        if m in unreadable
+        else kept_reason(m, facts or {}, referenced, recorded_models)
         for m, facts in old_models.items()
         if m not in new_models
     }

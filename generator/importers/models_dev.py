@@ -58,6 +58,10 @@ class ImportedProvider:
     models: int = 0
     # models whose own `[provider]` table gives them another API than the provider's (each warned)
     own_api: int = 0
+    # models the source lists whose file cannot be read (not TOML, not UTF-8, a dangling link):
+    # each is an import_unreadable_source or import_dangling_link warning; a re-import keeps
+    # what the catalog has of them, since the source did not drop them
+    unreadable: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -65,6 +69,9 @@ class ImportResult:
     providers: list[ImportedProvider] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     commit: str | None = None
+    # providers the source lists (a folder under providers/) whose provider.toml cannot be read
+    # or is missing: left out of the import, and a re-import keeps their files as they are
+    unreadable: list[str] = field(default_factory=list)
 
 
 def _provider_api(key: str, info: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
@@ -163,6 +170,7 @@ def import_snapshot(
         info_path = f"providers/{key}/provider.toml"
         info = reader.load(info_path)
         if info is None:
+            result.unreadable.append(key)
             if snap.get(info_path) is None:
                 result.diagnostics.append(
                     diag(
@@ -191,6 +199,7 @@ def import_snapshot(
         models: dict[str, dict[str, Any]] = {}
         seen: dict[str, str] = {}
         own_apis = 0
+        unreadable: list[str] = []
         prefix = f"providers/{key}/models/"
         for entry in snap.files(prefix):
             if not entry.path.endswith(".toml"):
@@ -198,6 +207,7 @@ def import_snapshot(
             model_id = entry.path[len(prefix) : -len(".toml")]
             own = reader.load(entry.path)
             if own is None:
+                unreadable.append(model_id)
                 continue
             if model_id != model_id.strip() or not model_id:
                 result.diagnostics.append(
@@ -253,6 +263,7 @@ def import_snapshot(
                 inventory_reason=reason,
                 models=len(models),
                 own_api=own_apis,
+                unreadable=unreadable,
             )
         )
     result.diagnostics.extend(mapper.left_out())

@@ -242,6 +242,60 @@ def test_a_provider_gone_upstream_and_never_edited_is_removed(
     assert not (catalog / "providers" / "newco.yaml").exists()
 
 
+def test_an_unreadable_source_file_keeps_what_the_catalog_has(
+    first: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A provider.toml that is not TOML removed the provider's file (`removed newco`, exit 0), a
+    model file that is not TOML the model: a file the import cannot read is not gone upstream."""
+    source, catalog = first
+    second = tmp_path / "second"
+    shutil.copytree(source, second)
+    newco = second / "providers" / "newco" / "provider.toml"
+    newco.write_text(newco.read_text() + "name = [broken\n")
+    chat = second / "providers" / "acme" / "models" / "chat.toml"
+    chat.write_text(chat.read_text() + "[limit\n")
+    voice = second / "providers" / "acme" / "models" / "voice.toml"
+    voice.write_text(voice.read_text().replace("output = 100", "output = 200"))
+    newco_file = (catalog / "providers" / "newco.yaml").read_bytes()
+    chat_model = _read(catalog, "acme")["models"]["chat"]
+    result = _import(second, catalog)
+    assert (catalog / "providers" / "newco.yaml").read_bytes() == newco_file
+    models = _read(catalog, "acme")["models"]
+    assert models["chat"] == chat_model
+    assert models["voice"]["max_output_tokens"] == 200  # the readable files are imported
+    changes = _changes(result)
+    assert not [c for c in result.json["changes"] if c["kind"] == "removed"]
+    assert changes[("newco", None, None, "kept")]["reason"] == (
+        "its provider.toml in the source cannot be read: kept as it was"
+    )
+    assert changes[("acme", "chat", None, "kept")]["reason"] == (
+        "its file in the source cannot be read: kept as it was"
+    )
+    assert result.json["unreadable_kept"] == {"providers": ["newco"], "models": ["acme/chat"]}
+    totals = result.json["totals"]
+    assert (totals["providers_kept_unreadable"], totals["models_kept_unreadable"]) == (1, 1)
+    assert totals["models_kept"] == 0
+    assert len(result.diagnostics("import_unreadable_source")) == 2
+    text = run_import(second, catalog).stdout.splitlines()
+    assert (
+        "provcat: kept 1 provider and 1 model as they were, not updated or removed: the snapshot "
+        "lists them but their files in it cannot be read (newco, acme/chat; each is an "
+        "import_unreadable_source or import_dangling_link warning on stderr). Fix those files, "
+        "or fetch the snapshot again, and import again to update them."
+    ) in text
+    assert "3 models (1 more kept whose source file cannot be read; listed above)" in text[-1]
+    # the record still holds what the import wrote of them: readable again, the source's new
+    # values replace the import's own, not kept as if a maintainer had set them
+    chat.write_text(CHAT.replace("input = 2.50", "input = 2.75"))
+    newco.write_text(
+        newco.read_text().replace("name = [broken\n", "").replace('"Newco"', '"Newco Two"')
+    )
+    changes = _changes(_import(second, catalog))
+    assert changes[("acme", "chat", "prices", "changed")]["new"]["input"] == "2.75"
+    assert changes[("newco", None, "display_name", "changed")]["new"] == "Newco Two"
+    assert not [c for c in changes if c[3] == "kept"]
+
+
 def test_a_new_commit_is_one_line_not_a_change_per_model(
     first: tuple[Path, Path], tmp_path: Path
 ) -> None:
