@@ -37,6 +37,7 @@ from generator.importers.source import SourceError, open_snapshot
 from generator.importers.write import write_folders
 from generator.importers.yamlout import dump, splice_models
 from generator.loader import load_file
+from generator.refusals import refuse
 from generator.target_files import FOLDER as TARGETS_FOLDER
 from provcat.catalog.keys import close_matches
 
@@ -208,6 +209,12 @@ def _describe(change: Change) -> str:
     help="Refresh only the `models:` of files that exist (the bundled catalog): everything "
     "above it stays byte for byte; no file is created or removed.",
 )
+@click.option(
+    "--allow-removals",
+    is_flag=True,
+    help="Remove the files of the providers the snapshot lacks even when they are more than "
+    "half of those an import wrote (refused without it: a partial snapshot looks like that).",
+)
 def models_dev(
     path: Path,
     into: Path,
@@ -215,6 +222,7 @@ def models_dev(
     verbose: bool,
     selected: tuple[str, ...],
     models_only: bool,
+    allow_removals: bool,
 ) -> None:
     """Import a models.dev snapshot (its folder, or a .tar.gz of it) into the catalog DIR."""
     try:
@@ -323,6 +331,10 @@ def models_dev(
         else:
             texts[f"{stem}.yaml"] = None
             changes.append(Change(stem, None, None, "removed"))
+    removed = sorted(name.removesuffix(".yaml") for name, t in texts.items() if t is None)
+    ours = sum(1 for _, text in existing.values() if IMPORTED_MARK in text)
+    if removed and not allow_removals and len(removed) * 2 > ours:
+        refuse("TooManyRemovals", _too_many_removals(path, folder, removed, ours), fmt)
     if not models_only:
         recorded = dict(record or {})
         recorded.update(entries)
@@ -389,6 +401,20 @@ def models_dev(
         models_only=models_only,
         targets=targets,
         unreadable=kept_unreadable,
+    )
+
+
+def _too_many_removals(path: Path, folder: Path, removed: list[str], ours: int) -> str:
+    """Why an import that would remove more than half of the imported providers is refused."""
+    shown = ", ".join(removed[:10]) + (
+        f" and {len(removed) - 10} more" if len(removed) > 10 else ""
+    )
+    return (
+        f"{path} lacks {len(removed)} of the {ours} providers an import wrote into {folder} "
+        f"({shown}), so this import would remove their files: more than half of them. Nothing "
+        "was written. A partial snapshot looks like this (an interrupted git clone, a sparse "
+        "checkout, a folder copied in part): check that it is a whole models.dev checkout and "
+        "import again; if the source really dropped them, pass --allow-removals"
     )
 
 

@@ -14,6 +14,7 @@ import yaml
 from generator.importers.yamlout import dump
 from generator.loader import load_bytes
 from generator.pipeline import run
+from tests.conftest import tree_bytes
 from tests.scale.conftest import ImportRun, run_import
 
 COMMIT = "f3fc6920000000000000000000000000000000aa"
@@ -94,7 +95,11 @@ def _edit(catalog: Path, key: str, change: Any) -> None:
 
 
 def _import(source: Path, catalog: Path) -> ImportRun:
-    result = run_import(source, catalog, "--format", "json")
+    return _import_with(source, catalog)
+
+
+def _import_with(source: Path, catalog: Path, *extra: str) -> ImportRun:
+    result = run_import(source, catalog, "--format", "json", *extra)
     assert result.exit_code == 0, result.stderr
     built = run(catalog)
     assert built.ok, [d.as_text() for d in built.diagnostics if d.severity == "error"]
@@ -294,6 +299,38 @@ def test_an_unreadable_source_file_keeps_what_the_catalog_has(
     assert changes[("acme", "chat", "prices", "changed")]["new"]["input"] == "2.75"
     assert changes[("newco", None, "display_name", "changed")]["new"] == "Newco Two"
     assert not [c for c in changes if c[3] == "kept"]
+
+
+def test_a_snapshot_lacking_most_providers_is_refused(tmp_path: Path) -> None:
+    """A snapshot folder holding 3 providers of a catalog's 147 wrote `0 files written, 144
+    removed`, exit 0: more than half of the imported providers gone is refused, nothing
+    written, unless --allow-removals says the source really dropped them."""
+    whole = _snapshot(tmp_path / "whole")
+    _provider(whole, "zeta", {"zeta-one": NEWCO})
+    catalog = tmp_path / "catalog"
+    _import(whole, catalog)
+    part = _snapshot(tmp_path / "part", newco=False)  # acme alone: 2 of 3 providers gone
+    before = tree_bytes(catalog)
+    result = run_import(part, catalog)
+    assert result.exit_code == 2
+    assert (
+        f"{part} lacks 2 of the 3 providers an import wrote into {catalog / 'providers'} (newco, "
+        "zeta), so this import would remove their files: more than half of them. Nothing was "
+        "written. A partial snapshot looks like this"
+    ) in " ".join(result.stderr.split())
+    assert "pass --allow-removals" in result.stderr
+    assert tree_bytes(catalog) == before
+    refused = run_import(part, catalog, "--format", "json").json
+    assert (refused["ok"], refused["error"]) == (False, "TooManyRemovals")
+    assert refused["message"].endswith("if the source really dropped them, pass --allow-removals")
+    assert tree_bytes(catalog) == before
+    result = _import_with(part, catalog, "--allow-removals")
+    assert result.json["summary"]["providers"] == {"removed": 2}
+    assert sorted(p.name for p in (catalog / "providers").glob("*.yaml")) == ["acme.yaml"]
+    # half of them is not more than half: removed without the flag
+    _import(whole, catalog)
+    shutil.rmtree(whole / "providers" / "zeta")
+    assert _changes(_import(whole, catalog))[("zeta", None, None, "removed")]
 
 
 def test_a_new_commit_is_one_line_not_a_change_per_model(
