@@ -34,7 +34,7 @@ from generator.importers.models_dev import (
 )
 from generator.importers.ownership import maintained
 from generator.importers.source import SourceError, open_snapshot
-from generator.importers.write import write_folders
+from generator.importers.write import SwapFailed, write_folders
 from generator.importers.yamlout import dump, splice_models
 from generator.loader import load_file
 from generator.refusals import refuse
@@ -350,7 +350,15 @@ def models_dev(
     if new_targets:
         writes[targets_folder] = dict(new_targets)
     try:
-        write_folders(writes)
+        # the record last: an import cut short leaves the old record beside the files
+        write_folders(writes, last=[folder / RECORD_NAME])
+    except SwapFailed as exc:
+        raise click.ClickException(
+            f"cannot write {into}: {exc}; {exc.replaced} of its {exc.total} new files were "
+            f"swapped in before that, and the record of the last import ({RECORD_NAME}) was "
+            "not changed (check the disk and the folder's permissions, then run the same import "
+            "again to finish it)"
+        ) from exc
     except OSError as exc:
         raise click.ClickException(
             f"cannot write {into}: {exc}; no file of it was changed (check the disk and the "

@@ -1,17 +1,36 @@
 """Write a set of catalog files at once: every file is staged first, then swapped in by rename.
 
 A failure while staging leaves the catalog as it was; each swap is an atomic rename, so a reader
-sees either the old file or the new one, never half of one.
+sees either the old file or the new one, never half of one. The files named ``last`` (the
+import's record of what it wrote) are swapped in after every other file and deletion: a write
+cut short leaves them old, never new beside old files. A staged file a killed write left behind
+(``.<name>.<random>.tmp``) is removed by the next write into its folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 _MODE = 0o644  # mkstemp makes files private; catalog files are ordinary, readable ones
+# a staged file's name: mkstemp's prefix `.<name>.`, 8 random characters, the suffix `.tmp`
+_STAGED = re.compile(r"^\..+\.(?:yaml|json)\.[a-z0-9_]{8}\.tmp$")
+
+
+class SwapFailed(Exception):
+    """Swapping the staged files in failed after ``replaced`` of ``total`` were (``cause``
+    says why); the staged files not swapped in are removed, the ``last`` files are the old
+    ones."""
+
+    def __init__(self, cause: OSError, replaced: int, total: int) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+        self.replaced = replaced
+        self.total = total
 
 
 def write_files(folder: Path, texts: Mapping[str, str | bytes | None]) -> None:
@@ -20,9 +39,28 @@ def write_files(folder: Path, texts: Mapping[str, str | bytes | None]) -> None:
     write_folders({folder: texts})
 
 
-def write_folders(folders: Mapping[Path, Mapping[str, str | bytes | None]]) -> None:
+def remove_staged(folder: Path) -> list[Path]:
+    """Remove the staged files an interrupted write left in ``folder``; the files removed."""
+    removed: list[Path] = []
+    if not folder.is_dir():
+        return removed
+    for path in sorted(folder.iterdir()):
+        if _STAGED.match(path.name) and path.is_file() and not path.is_symlink():
+            with contextlib.suppress(OSError):  # one that stays is harmless: the build skips it
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
+def write_folders(
+    folders: Mapping[Path, Mapping[str, str | bytes | None]], last: Collection[Path] = ()
+) -> None:
     """:func:`write_files` for several folders at once (``providers/`` and ``schema-targets/``):
-    every file of every folder is staged before the first is swapped in."""
+    every file of every folder is staged before the first is swapped in; the paths in ``last``
+    are swapped in after all the others, and after the deletions. OSError when staging fails
+    (nothing changed), :class:`SwapFailed` when a swap does."""
+    for folder in folders:
+        remove_staged(folder)
     staged: list[tuple[Path, Path]] = []
     try:
         for folder, texts in folders.items():
@@ -44,8 +82,24 @@ def write_folders(folders: Mapping[Path, Mapping[str, str | bytes | None]]) -> N
         for staged_path, _ in staged:
             staged_path.unlink(missing_ok=True)
         raise
-    for staged_path, target in staged:
-        os.replace(staged_path, target)
+    ordered = [s for s in staged if s[1] not in last] + [s for s in staged if s[1] in last]
+    replaced = 0
+    try:
+        for staged_path, target in ordered:
+            if target in last:  # the others, deletions included, are all done
+                _delete(folders)
+            os.replace(staged_path, target)
+            replaced += 1
+        _delete(folders)
+    except BaseException as exc:  # an error or Ctrl-C: no staged file stays behind
+        for staged_path, _ in ordered[replaced:]:
+            staged_path.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise SwapFailed(exc, replaced, len(ordered)) from exc
+        raise
+
+
+def _delete(folders: Mapping[Path, Mapping[str, str | bytes | None]]) -> None:
     for folder, texts in folders.items():
         for name in sorted(texts):
             if texts[name] is None:

@@ -252,6 +252,104 @@ def test_a_failed_write_changes_no_file(tmp_path: Path, monkeypatch: pytest.Monk
     assert tree_bytes(into) == before
 
 
+def _two_providers(tmp_path: Path) -> tuple[Path, Path]:
+    """A snapshot of acme and zeta imported into a catalog, then both renamed upstream."""
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    (src / "providers" / "zeta" / "models").mkdir(parents=True)
+    (src / "providers" / "zeta" / "provider.toml").write_text('name = "Zeta"\nnpm = "x"\n')
+    into = tmp_path / "catalog"
+    assert run_import(src, into).exit_code == 0
+    _rename(src, "Acme Two", "Zeta Two")
+    return src, into
+
+
+def _rename(src: Path, acme: str, zeta: str) -> None:
+    (src / "providers" / "acme" / "provider.toml").write_text(
+        (src / "providers" / "acme" / "provider.toml").read_text().replace("Acme", acme, 1)
+    )
+    (src / "providers" / "zeta" / "provider.toml").write_text(f'name = "{zeta}"\nnpm = "x"\n')
+
+
+def test_an_interrupted_swap_leaves_the_old_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record sorted first, so it was swapped in first: cut short after it, the next import
+    took the old files' values for a maintainer's (`kept ... maintainer's`) for good."""
+    from generator.importers import write
+
+    src, into = _two_providers(tmp_path)
+    record = into / "providers" / ".models-dev-import.json"
+    old_record = record.read_bytes()
+    old_zeta = (into / "providers" / "zeta.yaml").read_bytes()
+    real_replace = os.replace
+    calls: list[object] = []
+
+    def fails_second(source: str, target: str) -> None:
+        calls.append(target)
+        if len(calls) == 2:
+            raise OSError(5, "Input/output error")
+        real_replace(source, target)
+
+    monkeypatch.setattr(write.os, "replace", fails_second)
+    result = run_import(src, into)
+    assert result.exit_code == 1
+    message = " ".join(result.stderr.split())
+    assert "Input/output error; 1 of its 3 new files were swapped in before that" in message
+    assert "run the same import again to finish it" in message
+    assert record.read_bytes() == old_record  # old record, beside one new file and one old
+    assert "Acme Two" in (into / "providers" / "acme.yaml").read_text()
+    assert (into / "providers" / "zeta.yaml").read_bytes() == old_zeta
+    assert [p.name for p in (into / "providers").iterdir() if p.suffix == ".tmp"] == []
+    monkeypatch.setattr(write.os, "replace", real_replace)
+    again = run_import(src, into, "--format", "json")
+    assert again.exit_code == 0
+    assert {(c["provider"], c["field"], c["kind"]) for c in again.json["changes"]} == {
+        ("zeta", "display_name", "changed")
+    }
+    # the record matches the files: the source's next change is the source's, not kept
+    _rename(src, "Acme Three", "Zeta Three")
+    kinds = {c["kind"] for c in run_import(src, into, "--format", "json").json["changes"]}
+    assert kinds == {"changed"}
+
+
+def test_a_ctrl_c_while_swapping_leaves_no_staged_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator.importers import write
+
+    folder = tmp_path / "providers"
+    folder.mkdir()
+    calls: list[object] = []
+
+    def interrupted(source: str, target: str) -> None:
+        calls.append(target)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(write.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write.write_folders(
+            {folder: {".record.json": "{}", "a.yaml": "a", "b.yaml": "b"}},
+            last=[folder / ".record.json"],
+        )
+    assert calls == [folder / "a.yaml"]  # the record comes last, not first in name order
+    assert list(folder.iterdir()) == []
+
+
+def test_staged_files_a_killed_import_left_are_removed(tmp_path: Path) -> None:
+    """A write killed between staging and swapping left `.acme.yaml.*.tmp` files for good."""
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    into = tmp_path / "catalog"
+    assert run_import(src, into).exit_code == 0
+    providers = into / "providers"
+    stale = [".acme.yaml.k2x_9q0a.tmp", "..models-dev-import.json.abcd1234.tmp"]
+    others = [".notes.tmp", "draft.yaml.tmp", ".acme.yaml.tmp"]
+    for name in stale + others:
+        (providers / name).write_text("half a file")
+    result = run_import(src, into)  # the same snapshot: nothing to write
+    assert result.exit_code == 0 and "0 files written" in result.stdout
+    assert sorted(p.name for p in providers.iterdir() if p.suffix == ".tmp") == sorted(others)
+
+
 def test_the_text_summary_lists_what_changed(tmp_path: Path) -> None:
     src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
     into = tmp_path / "catalog"
