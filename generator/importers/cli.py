@@ -166,6 +166,8 @@ def _describe(change: Change) -> str:
             return f"  kept     {where} ({change.reason})"
         if change.kind == "skipped":
             return f"  skipped  {where}: not added, {change.reason}"
+        if change.kind == "restored":
+            return f"  restored {where}: {change.reason}"
         return f"  {change.kind:<8} {where}"
     if change.kind == "changed":
         return f"  changed  {where}: {change.field} {change.old!r} -> {change.new!r}"

@@ -63,12 +63,18 @@ from provcat.catalog.keys import canonical_key
 UNREADABLE_MODEL = "its file in the source cannot be read: kept as it was"
 UNREADABLE_PROVIDER = "its provider.toml in the source cannot be read: kept as it was"
 
+# why a re-import adds again a model (a provider's file) the last import wrote: it was deleted by
+# hand, and deleting does not keep it out (the source still lists it)
+RESTORED_MODEL = "deleted from your file, still in the source"
+RESTORED_PROVIDER = "its file was deleted from the folder, still in the source"
+
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One difference a re-import made: ``kind`` is added, removed, changed, kept (a
-    maintainer's model or value that stays; ``reason`` says why), skipped (a model the source
-    lists that was not added; ``reason`` says why) or relinked (a ``source`` link that names
+    """One difference a re-import made: ``kind`` is added, restored (a model or provider file
+    the last import wrote, deleted by hand since and added again; ``reason`` says so), removed,
+    changed, kept (a maintainer's model or value that stays; ``reason`` says why), skipped (a
+    model the source lists that was not added; ``reason`` says why) or relinked (a ``source`` link that names
     another commit, the model's file the same)."""
 
     provider: str
@@ -275,7 +281,10 @@ def merge_provider(
     key = str(new["provider"])
     changes: list[Change] = []
     if old is None:
-        changes.append(Change(key, None, None, "added"))
+        if record is not None:  # the last import wrote its file, deleted since
+            changes.append(Change(key, None, None, "restored", reason=RESTORED_PROVIDER))
+        else:
+            changes.append(Change(key, None, None, "added"))
         fresh = {m: _fresh(f) for m, f in new.get("models", {}).items()}
         doc = {**new, "models": fresh} if fresh else dict(new)
         return _ordered(doc, PROVIDER_ORDER), changes
@@ -383,7 +392,11 @@ def merge_provider(
                 changes.append(Change(key, model_id, None, "skipped", reason=clash))
                 continue
             models[model_id] = _fresh(new_models[model_id])
-            changes.append(Change(key, model_id, None, "added"))
+            if recorded_models is not None and model_id in recorded_models:
+                # the last import wrote it, and it was deleted from the file since
+                changes.append(Change(key, model_id, None, "restored", reason=RESTORED_MODEL))
+            else:
+                changes.append(Change(key, model_id, None, "added"))
         elif model_id not in new_models:
             if model_id in kept:
                 models[model_id] = old_models[model_id]

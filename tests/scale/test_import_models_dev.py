@@ -156,14 +156,15 @@ def test_reimporting_the_same_snapshot_rewrites_nothing(
 def test_the_text_summary_counts_the_files_it_wrote(
     snapshot_tarball: Path, imported: tuple[Path, ImportRun], tmp_path: Path
 ) -> None:
-    """A re-import after one provider's file was deleted writes that file alone, and says so."""
+    """A re-import after one provider's file was deleted writes that file alone, and says it
+    restored it."""
     root = tmp_path / "catalog-big"
     shutil.copytree(imported[0], root)
     (root / "providers" / "deepseek.yaml").unlink()
     again = run_import(snapshot_tarball, root)
     assert again.exit_code == 0, again.stderr
     last = again.stdout.strip().splitlines()[-1]
-    assert "5276 models; 1 file written, 0 removed; changes: providers 1 added." in last, last
+    assert "5276 models; 1 file written, 0 removed; changes: providers 1 restored." in last, last
     assert (root / "providers" / "deepseek.yaml").is_file()
 
 

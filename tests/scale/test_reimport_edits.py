@@ -194,6 +194,32 @@ def test_a_model_added_by_hand_is_kept(first: tuple[Path, Path]) -> None:
     assert "5 models (1 more kept that the source does not list; listed above)" in last[-1]
 
 
+def test_a_model_deleted_by_hand_comes_back_and_says_so(first: tuple[Path, Path]) -> None:
+    """Deleting an imported model, then importing the same snapshot, said a plain `added`: the
+    deletion undone silently. Deleting does not keep a model out; the change list says so."""
+    source, catalog = first
+    _edit(catalog, "acme", lambda d: d["models"].pop("voice"))
+    (catalog / "providers" / "newco.yaml").unlink()
+    result = _import(source, catalog)
+    assert _read(catalog, "acme")["models"]["voice"]["name"] == "Voice"
+    changes = _changes(result)
+    assert changes[("acme", "voice", None, "restored")]["reason"] == (
+        "deleted from your file, still in the source"
+    )
+    assert changes[("newco", None, None, "restored")]["reason"] == (
+        "its file was deleted from the folder, still in the source"
+    )
+    assert result.json["summary"]["models"] == {"restored": 1}
+    assert result.json["summary"]["providers"] == {"restored": 1}
+    _edit(catalog, "acme", lambda d: d["models"].pop("voice"))
+    lines = run_import(source, catalog).stdout.splitlines()
+    assert "  restored acme/voice: deleted from your file, still in the source" in lines
+    assert lines[-1].endswith("changes: models 1 restored.")
+    # a model new upstream is still `added`
+    (source / "providers" / "acme" / "models" / "fresh.toml").write_text(VOICE)
+    assert ("acme", "fresh", None, "added") in _changes(_import(source, catalog))
+
+
 def test_a_model_kept_for_a_name_says_which(first: tuple[Path, Path], tmp_path: Path) -> None:
     """`kept ... (it holds maintainer edits)` was said of a model kept only because another
     model's successor names it."""
