@@ -314,7 +314,7 @@ def models_dev(
                 old[0] if old else None, provider.document, last, provider.unreadable
             )
             text = dump(header, document)
-            entries[provider.key] = _entry(provider, last)
+            entries[provider.key] = _entry(provider.document, document, last)
         changes.extend(found)
         if document.get("inventory_only") is not None:
             inventory += 1
@@ -428,13 +428,17 @@ def _too_many_removals(path: Path, folder: Path, removed: list[str], ours: int) 
     )
 
 
-def _entry(provider: ImportedProvider, last: dict[str, Any] | None) -> dict[str, Any]:
-    """What the record keeps of ``provider``: its document as this import mapped it, plus what
-    the last import wrote of the models whose source files cannot be read now (the file keeps
-    them as they were, so the next import still tells their edited values from its own)."""
-    document = provider.document
+def _entry(
+    document: dict[str, Any], merged: dict[str, Any], last: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What the record keeps of a provider: its ``document`` as this import mapped it, plus what
+    the last import (``last``) wrote of the models the file keeps (``merged``) that the source no
+    longer gives: gone from it but named elsewhere or edited, or their files unreadable. So the
+    next import still tells their values from its own: a model nothing names any more is
+    removed, and one the source brings back takes the source's values again."""
     before = (last or {}).get("models") or {}
-    carried = {m: before[m] for m in provider.unreadable if m in before}
+    given = document.get("models", {})
+    carried = {m: before[m] for m in merged.get("models", {}) if m not in given and m in before}
     if not carried:
         return document
     models = {**document.get("models", {}), **carried}

@@ -237,6 +237,38 @@ def test_a_model_kept_for_a_name_says_which(first: tuple[Path, Path], tmp_path: 
     assert ("acme", "long", None, "removed") in changes
 
 
+def test_a_model_kept_for_a_name_stays_the_imports_own(
+    first: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A model kept because a request default names it was dropped from the record: the next
+    import took it for one added by hand (kept for good), and when the source brought it back,
+    its changes were listed as the maintainer's (`kept ... maintainer's`), never applied."""
+    source, catalog = first
+
+    def name_voice(doc: dict[str, Any]) -> None:
+        doc["endpoints"]["chat/completions"]["request_defaults"] = {"model": "voice"}
+
+    _edit(catalog, "acme", name_voice)
+    second = tmp_path / "second"
+    shutil.copytree(source, second)
+    voice = second / "providers" / "acme" / "models" / "voice.toml"
+    voice.unlink()
+    reason = "gone from the source; the request default of endpoint 'chat/completions' names it"
+    assert _changes(_import(second, catalog))[("acme", "voice", None, "kept")]["reason"] == reason
+    # imported again: still kept for the same reason, not as a model added by hand
+    assert _changes(_import(second, catalog))[("acme", "voice", None, "kept")]["reason"] == reason
+    # back upstream with a new limit: the source's value replaces the import's own
+    voice.write_text(VOICE.replace("output = 100", "output = 200"))
+    changes = _changes(_import(second, catalog))
+    assert changes[("acme", "voice", "max_output_tokens", "changed")]["new"] == 200
+    assert not [c for c in changes if c[3] == "kept"]
+    # gone again, and named by nothing: removed, as the docs say
+    voice.unlink()
+    _edit(catalog, "acme", lambda d: d["endpoints"]["chat/completions"].pop("request_defaults"))
+    assert ("acme", "voice", None, "removed") in _changes(_import(second, catalog))
+    assert "voice" not in _read(catalog, "acme")["models"]
+
+
 def test_a_provider_gone_upstream_keeps_its_edited_file(
     first: tuple[Path, Path], tmp_path: Path
 ) -> None:
