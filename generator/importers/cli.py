@@ -1,7 +1,9 @@
 """`python -m generator import models-dev PATH --into DIR`: seed or refresh a catalog folder.
 
 Exit 0 when the files were written (source defects are warnings, listed with their positions),
-1 when a file in DIR cannot be read back (then nothing is written), 2 on a usage error.
+1 when a file in DIR cannot be read back or a file cannot be written (then nothing is written,
+unless the error says how many files were swapped in; with ``--format json``, a JSON object
+with ``ok`` false either way), 2 on a usage error or a refused import (a partial snapshot).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -355,17 +357,21 @@ def models_dev(
         # the record last: an import cut short leaves the old record beside the files
         write_folders(writes, last=[folder / RECORD_NAME])
     except SwapFailed as exc:
-        raise click.ClickException(
+        _write_failed(
+            fmt,
             f"cannot write {into}: {exc}; {exc.replaced} of its {exc.total} new files were "
             f"swapped in before that, and the record of the last import ({RECORD_NAME}) was "
             "not changed (check the disk and the folder's permissions, then run the same import "
-            "again to finish it)"
-        ) from exc
+            "again to finish it)",
+            exc,
+        )
     except OSError as exc:
-        raise click.ClickException(
+        _write_failed(
+            fmt,
             f"cannot write {into}: {exc}; no file of it was changed (check the disk and the "
-            "folder's permissions, then run the import again)"
-        ) from exc
+            "folder's permissions, then run the import again)",
+            exc,
+        )
     skipped = sum(1 for c in changes if c.kind == "skipped" and c.field is None)
     kept_unreadable = _unreadable(changes)
     totals = {
@@ -412,6 +418,21 @@ def models_dev(
         targets=targets,
         unreadable=kept_unreadable,
     )
+
+
+def _write_failed(fmt: str, message: str, exc: Exception) -> NoReturn:
+    """A write that failed, exit 1: with ``--format json`` one object on stdout (``ok`` false,
+    ``error`` WriteError), as a usage error's, else ``Error: ...`` on stderr."""
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {"ok": False, "error": "WriteError", "message": message},
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        sys.exit(1)
+    raise click.ClickException(message) from exc
 
 
 def _too_many_removals(path: Path, folder: Path, removed: list[str], ours: int) -> str:

@@ -252,6 +252,29 @@ def test_a_failed_write_changes_no_file(tmp_path: Path, monkeypatch: pytest.Monk
     assert tree_bytes(into) == before
 
 
+def test_a_failed_write_under_format_json_prints_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write that failed printed nothing on stdout under --format json (a text error on
+    stderr), while a usage error prints `{"ok": false, ...}`."""
+    from generator.importers import write
+
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    into = tmp_path / "catalog"
+
+    def read_only(*args: object, **kwargs: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied", str(into / "providers"))
+
+    monkeypatch.setattr(write.tempfile, "mkstemp", read_only)
+    result = run_import(src, into, "--format", "json")
+    assert result.exit_code == 1
+    payload = result.json
+    assert (payload["ok"], payload["error"]) == (False, "WriteError")
+    assert "Permission denied" in payload["message"]
+    assert "no file of it was changed" in payload["message"]
+    assert not list((into / "providers").glob("*.yaml"))
+
+
 def _two_providers(tmp_path: Path) -> tuple[Path, Path]:
     """A snapshot of acme and zeta imported into a catalog, then both renamed upstream."""
     src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
