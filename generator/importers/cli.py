@@ -234,7 +234,13 @@ def models_dev(
     except SourceError as exc:
         raise click.UsageError(str(exc)) from exc
     if not any(True for _ in snap.files("providers/")):
-        raise click.UsageError(f"{path} holds no providers/ folder: is it a models.dev snapshot?")
+        if (path / "providers").is_dir():
+            what = f"{path}'s providers/ folder is empty"
+        elif path.is_dir():
+            what = f"{path} holds no providers/ folder"
+        else:
+            what = f"{path} holds no files under providers/"
+        raise click.UsageError(f"{what}: is it a models.dev snapshot?")
     known = provider_ids(snap)
     for spec in selected:
         source = spec.partition("=")[0]
@@ -555,7 +561,7 @@ def _print(
             f"  relinked the source links of {counted(len(relinked), 'model')} to commit "
             f"{commit} (their files in the source are the same files; not counted as changes)"
         )
-    models = f"{totals['models']} models"
+    models = counted(totals["models"], "model")
     more = []
     if totals["models_kept"]:
         more.append(f"{totals['models_kept']} more kept that the source does not list")
@@ -572,11 +578,11 @@ def _print(
     if unreadable and (unreadable["providers"] or unreadable["models"]):
         _print_unreadable(unreadable)
     if models_only:  # the files keep everything above `models:`, endpoints included
-        what = f"refreshed the models of {totals['providers']} providers: {models}"
+        what = f"refreshed the models of {counted(totals['providers'], 'provider')}: {models}"
     else:
         what = (
-            f"imported {totals['providers']} providers ({totals['inventory_only']} inventory "
-            f"only), {models}"
+            f"imported {counted(totals['providers'], 'provider')} ({totals['inventory_only']} "
+            f"inventory only), {models}"
         )
     click.echo(
         f"provcat: {what}; {counted(totals['files_written'], 'file')} written, "

@@ -183,6 +183,20 @@ def test_a_missing_source_is_a_usage_error_and_writes_nothing(tmp_path: Path) ->
     assert not (tmp_path / "catalog").exists()
 
 
+def test_a_snapshot_without_provider_files_says_which_case(tmp_path: Path) -> None:
+    """An empty providers/ folder was reported as `holds no providers/ folder`."""
+    empty = tmp_path / "empty"
+    (empty / "providers").mkdir(parents=True)
+    result = run_import(empty, tmp_path / "catalog")
+    assert result.exit_code == 2
+    assert f"{empty}'s providers/ folder is empty: is it a models.dev snapshot?" in " ".join(
+        result.stderr.split()
+    )
+    result = run_import(tmp_path, tmp_path / "catalog")  # no providers/ at all
+    assert f"{tmp_path} holds no providers/ folder" in " ".join(result.stderr.split())
+    assert not (tmp_path / "catalog").exists()
+
+
 def test_an_unreadable_catalog_file_stops_the_import_before_any_write(tmp_path: Path) -> None:
     src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
     into = tmp_path / "catalog"
@@ -219,7 +233,7 @@ def test_the_readme_command_line_shape(tmp_path: Path) -> None:
         check=False,
     )
     assert out.returncode == 0, out.stderr
-    assert "imported 1 providers (0 inventory only), 1 models" in out.stdout
+    assert "imported 1 provider (0 inventory only), 1 model;" in out.stdout
 
 
 def test_a_failed_write_changes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
