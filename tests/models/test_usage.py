@@ -101,6 +101,51 @@ def test_each_vendor_shape_reads_into_the_same_usage_and_cost(shape: str) -> Non
     assert estimate_cost("acme", "acme-large-2", {"id": "x", "usage": raw}).total == SAME_REQUEST
 
 
+# xAI's answers in both OpenAI shapes, with the fields xAI adds to every usage: cost_in_usd_ticks
+# (https://docs.x.ai/developers/cost-tracking: "returned via a cost_in_usd_ticks field in the usage
+# object of chat completions, Responses API ..."), num_sources_used, and in Responses the
+# server-side tools' counts (https://docs.x.ai/developers/tools/tool-usage-details). None is a
+# token count; the counts are SAME_USAGE's without its reasoning part.
+XAI_SHAPES = {
+    "chat": {
+        "prompt_tokens": 1200,
+        "completion_tokens": 300,
+        "total_tokens": 1500,
+        "prompt_tokens_details": {
+            "text_tokens": 1200,
+            "audio_tokens": 0,
+            "image_tokens": 0,
+            "cached_tokens": 1000,
+        },
+        "num_sources_used": 0,
+        "cost_in_usd_ticks": 37756000,
+    },
+    "responses": {
+        "input_tokens": 1200,
+        "input_tokens_details": {"cached_tokens": 1000},
+        "output_tokens": 300,
+        "total_tokens": 1500,
+        "num_sources_used": 0,
+        "num_server_side_tools_used": 1,
+        "cost_in_usd_ticks": 37756000,
+        "server_side_tool_usage_details": {"web_search_calls": 1, "x_search_calls": 0},
+        "context_details": {"input_tokens": 1200, "output_tokens": 300},
+    },
+}
+
+
+@pytest.mark.parametrize("shape", sorted(XAI_SHAPES))
+def test_xai_usage_fields_are_accepted_and_change_no_count(shape: str) -> None:
+    raw = XAI_SHAPES[shape]
+    assert nonzero(to_usage(raw)) == {
+        "input_tokens": 1200,
+        "cache_read_tokens": 1000,
+        "output_tokens": 300,
+    }
+    assert estimate_cost("acme", "acme-large-2", raw).total == SAME_REQUEST
+    assert estimate_cost("acme", "acme-large-2", {"id": "x", "usage": raw}).total == SAME_REQUEST
+
+
 def test_anthropic_input_tokens_exclude_the_cache_reads_and_writes() -> None:
     # https://platform.claude.com/docs/en/build-with-claude/prompt-caching (tracking cache
     # performance): total input = input_tokens + cache_creation_input_tokens

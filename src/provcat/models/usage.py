@@ -247,6 +247,21 @@ _GEMINI_FIELDS = (
 )
 
 
+# xAI's additions to the OpenAI shapes: `cost_in_usd_ticks`, what the request was billed, in every
+# Chat Completions and Responses usage (https://docs.x.ai/developers/cost-tracking);
+# `num_sources_used`, the live-search sources (xAI's chat `Usage`, as the xai-openapi types have
+# it); in Responses also the server-side tools run (`num_server_side_tools_used`), their count by
+# tool (`server_side_tool_usage_details`; https://docs.x.ai/developers/tools/tool-usage-details)
+# and `context_details`. None changes a token count: they are accepted and not read.
+_XAI_FIELDS = (
+    "cost_in_usd_ticks",
+    "num_sources_used",
+    "num_server_side_tools_used",
+    "server_side_tool_usage_details",
+    "context_details",
+)
+
+
 _GEMINI_NAMES = {
     "input_tokens": "promptTokenCount",
     "output_tokens": "candidatesTokenCount",
@@ -324,6 +339,7 @@ SHAPES: tuple[Shape, ...] = (
                 "prompt_time",
                 "completion_time",
                 "total_time",
+                *_XAI_FIELDS,
             }
         ),
         _chat,
@@ -347,6 +363,7 @@ SHAPES: tuple[Shape, ...] = (
                 "total_tokens",
                 "input_tokens_details",
                 "output_tokens_details",
+                *_XAI_FIELDS,
             }
         ),
         _responses,
