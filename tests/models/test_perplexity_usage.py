@@ -211,10 +211,12 @@ def test_genai_prices_names_with_citation_tokens_stay_genai_prices_usage() -> No
             },
             "no field 'web_searches' .*did you mean 'num_search_queries'",
         ),
-        # OpenAI's shape is read as before: a cost field without Perplexity's marks is refused
+        # OpenAI's shape is read as before: a Perplexity field without Perplexity's marks is
+        # refused (`cost` is OpenRouter's too, accepted in Chat Completions usage)
         (
-            {"prompt_tokens": 1, "completion_tokens": 2, "cost": 0.1},
-            "no field 'cost' \\(read as OpenAI Chat Completions usage",
+            {"prompt_tokens": 1, "completion_tokens": 2, "reasoning_tokens": 1},
+            "no field 'reasoning_tokens' \\(read as OpenAI Chat Completions usage.*did you mean "
+            "'completion_tokens_details.reasoning_tokens'",
         ),
     ],
 )

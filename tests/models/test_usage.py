@@ -146,6 +146,42 @@ def test_xai_usage_fields_are_accepted_and_change_no_count(shape: str) -> None:
     assert estimate_cost("acme", "acme-large-2", {"id": "x", "usage": raw}).total == SAME_REQUEST
 
 
+def test_openrouter_usage_cost_fields_are_accepted_and_its_cache_writes_read() -> None:
+    # https://openrouter.ai/docs/use-cases/usage-accounting (Response Format), as printed: `cost`,
+    # `cost_details` (and `is_byok`, https://openrouter.ai/docs/agent-sdk/typescript/models/
+    # openresponsesusage) are what OpenRouter charged; `cache_write_tokens` "is the number of tokens
+    # that were written to the cache", within prompt_tokens (total_tokens 196 = 194 + 2)
+    raw = {
+        "completion_tokens": 2,
+        "completion_tokens_details": {"reasoning_tokens": 0},
+        "cost": 0.95,
+        "cost_details": {"upstream_inference_cost": 19},
+        "prompt_tokens": 194,
+        "prompt_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 100, "audio_tokens": 0},
+        "total_tokens": 196,
+    }
+    assert nonzero(to_usage(raw)) == {
+        "input_tokens": 194,
+        "cache_write_tokens": 100,
+        "output_tokens": 2,
+    }
+    # 94 x $3 + 100 x $3.75 + 2 x $15
+    expected = Decimal("0.000282") + Decimal("0.000375") + Decimal("0.00003")
+    assert estimate_cost("acme", "acme-large-2", raw).total == expected
+    assert estimate_cost("acme", "acme-large-2", {**raw, "is_byok": False}).total == expected
+    responses = {
+        "input_tokens": 1200,
+        "input_tokens_details": {"cached_tokens": 1000},
+        "output_tokens": 300,
+        "output_tokens_details": {"reasoning_tokens": 100},
+        "total_tokens": 1500,
+        "cost": 0.0054,
+        "is_byok": False,
+        "cost_details": {"upstream_inference_cost": None},
+    }
+    assert estimate_cost("acme", "acme-large-2", responses).total == SAME_REQUEST
+
+
 def test_anthropic_input_tokens_exclude_the_cache_reads_and_writes() -> None:
     # https://platform.claude.com/docs/en/build-with-claude/prompt-caching (tracking cache
     # performance): total input = input_tokens + cache_creation_input_tokens

@@ -261,6 +261,14 @@ _XAI_FIELDS = (
     "context_details",
 )
 
+# OpenRouter's additions to the OpenAI shapes, in every usage it returns
+# (https://openrouter.ai/docs/use-cases/usage-accounting): `cost`, what it charged, `is_byok`, and
+# `cost_details` (the upstream cost of a bring-your-own-key request). Accepted and not read; its
+# `prompt_tokens_details.cache_write_tokens`, the tokens written to the cache (part of
+# `prompt_tokens`: the page's example totals prompt and completion tokens alone), is read as
+# Chat Completions' cache writes.
+_OPENROUTER_FIELDS = ("cost", "is_byok", "cost_details")
+
 
 _GEMINI_NAMES = {
     "input_tokens": "promptTokenCount",
@@ -340,6 +348,7 @@ SHAPES: tuple[Shape, ...] = (
                 "completion_time",
                 "total_time",
                 *_XAI_FIELDS,
+                *_OPENROUTER_FIELDS,
             }
         ),
         _chat,
@@ -364,6 +373,7 @@ SHAPES: tuple[Shape, ...] = (
                 "input_tokens_details",
                 "output_tokens_details",
                 *_XAI_FIELDS,
+                *_OPENROUTER_FIELDS,
             }
         ),
         _responses,
