@@ -375,3 +375,22 @@ def test_the_google_genai_sdk_object_is_read_as_gemini_usage() -> None:
     )
     assert nonzero(to_usage(usage)) == nonzero(SAME_USAGE)
     assert estimate_cost("acme", "acme-large-2", usage).total == SAME_REQUEST
+
+
+def test_the_google_genai_response_object_is_read_through_its_usage_metadata() -> None:
+    """The whole answer, as `client.models.generate_content` returns it (google-genai's
+    `GenerateContentResponse`, whose usage is `usage_metadata`, not `usage`)."""
+    types = pytest.importorskip("google.genai.types")
+    response = types.GenerateContentResponse(
+        usage_metadata=types.GenerateContentResponseUsageMetadata(
+            prompt_token_count=1200,
+            cached_content_token_count=1000,
+            candidates_token_count=200,
+            thoughts_token_count=100,
+            total_token_count=1500,
+        )
+    )
+    assert nonzero(to_usage(response)) == nonzero(SAME_USAGE)
+    assert estimate_cost("acme", "acme-large-2", response).total == SAME_REQUEST
+    with pytest.raises(TypeError, match=r"usage \(GenerateContentResponse\) has none of the"):
+        estimate_cost("acme", "acme-large-2", types.GenerateContentResponse())

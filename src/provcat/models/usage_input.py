@@ -17,6 +17,8 @@ __all__ = ["to_usage"]
 
 _ALL_NAMES = sorted({f for s in (*SHAPES, GENAI) for f in s.fields})
 _ALL_NAMES_SET = frozenset(_ALL_NAMES)
+# what holds the usage in a whole answer (its body, or a vendor SDK's response object)
+_WRAPPERS = ("usage", "usageMetadata", "usage_metadata")
 
 
 def _meaning(key: str) -> str | None:
@@ -57,9 +59,9 @@ def _unknown(
 
 
 def _as_mapping(value: Any) -> Mapping[str, Any] | None:
-    """A usage record as plain data: a mapping as is; a vendor SDK's object (pydantic) or a
-    dataclass dumped; another object's attributes of a known name. None: an object holding
-    no field of any shape."""
+    """A usage record, or a whole answer holding one (see ``_WRAPPERS``), as plain data: a mapping
+    as is; a vendor SDK's object (pydantic) or a dataclass dumped; another object's attributes of
+    a known name. None: an object holding no field of any shape, nor a usage."""
     if isinstance(value, Mapping):
         return value or None  # an empty one reports nothing: no cost is better than a zero
     data: Any = None
@@ -69,8 +71,14 @@ def _as_mapping(value: Any) -> Mapping[str, Any] | None:
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         data = {k: v for k, v in dataclasses.asdict(value).items() if v is not None}
     else:
-        data = {n: getattr(value, n) for n in _ALL_NAMES if getattr(value, n, None) is not None}
-    if not isinstance(data, Mapping) or not any(k in _ALL_NAMES_SET for k in data):
+        data = {
+            n: getattr(value, n)
+            for n in (*_ALL_NAMES, *_WRAPPERS)
+            if getattr(value, n, None) is not None
+        }
+    if not isinstance(data, Mapping) or not any(
+        k in _ALL_NAMES_SET or k in _WRAPPERS for k in data
+    ):
         return None
     return data
 
@@ -103,7 +111,7 @@ def to_usage(value: Any) -> TokenUsage:
             f"usage ({type(value).__name__}) has none of the fields {', '.join(USAGE_FIELDS)}, "
             "nor a vendor's usage fields: pass a TokenUsage, a call's result or a usage dict"
         )
-    for wrapper in ("usage", "usageMetadata", "usage_metadata"):  # a whole answer's body
+    for wrapper in _WRAPPERS:  # a whole answer's body, or a vendor SDK's response object
         if wrapper in mapping and not isinstance(mapping[wrapper], (int, float)):
             return to_usage(mapping[wrapper])
     keys = frozenset(str(k) for k in mapping)
