@@ -182,6 +182,28 @@ def test_openrouter_usage_cost_fields_are_accepted_and_its_cache_writes_read() -
     assert estimate_cost("acme", "acme-large-2", responses).total == SAME_REQUEST
 
 
+@pytest.mark.parametrize("seconds", [None, 12])
+def test_mistral_usage_with_prompt_audio_seconds_is_read_as_chat_usage(seconds: int | None) -> None:
+    # Mistral's UsageInfo (mistralai's src/mistralai/client/models/usageinfo.py, generated from
+    # Mistral's OpenAPI): prompt_tokens, completion_tokens, total_tokens, and the optional,
+    # nullable prompt_audio_seconds and service_tier ("standard or priority")
+    raw = {
+        "prompt_tokens": 1200,
+        "completion_tokens": 300,
+        "total_tokens": 1500,
+        "prompt_audio_seconds": seconds,
+        "service_tier": "standard",
+    }
+    assert to_usage(raw) == TokenUsage(input_tokens=1200, output_tokens=300)
+    # 1200 x $3 + 300 x $15
+    assert estimate_cost("acme", "acme-large-2", raw).total == Decimal("0.0081")
+    mistral = pytest.importorskip("mistralai.client.models")
+    sdk = mistral.UsageInfo(
+        prompt_tokens=1200, completion_tokens=300, total_tokens=1500, prompt_audio_seconds=seconds
+    )
+    assert to_usage(sdk) == TokenUsage(input_tokens=1200, output_tokens=300)
+
+
 def test_anthropic_input_tokens_exclude_the_cache_reads_and_writes() -> None:
     # https://platform.claude.com/docs/en/build-with-claude/prompt-caching (tracking cache
     # performance): total input = input_tokens + cache_creation_input_tokens

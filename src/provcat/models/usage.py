@@ -269,6 +269,12 @@ _XAI_FIELDS = (
 # Chat Completions' cache writes.
 _OPENROUTER_FIELDS = ("cost", "is_byok", "cost_details")
 
+# Mistral's additions to Chat Completions usage (``UsageInfo`` in mistralai, src/mistralai/client/
+# models/usageinfo.py, generated from Mistral's OpenAPI): `prompt_audio_seconds`, the length of the
+# audio in the prompt (null without audio), and `service_tier` (standard or priority). Neither is
+# a token count: they are accepted and not read.
+_MISTRAL_FIELDS = ("prompt_audio_seconds", "service_tier")
+
 
 _GEMINI_NAMES = {
     "input_tokens": "promptTokenCount",
@@ -349,6 +355,7 @@ SHAPES: tuple[Shape, ...] = (
                 "total_time",
                 *_XAI_FIELDS,
                 *_OPENROUTER_FIELDS,
+                *_MISTRAL_FIELDS,
             }
         ),
         _chat,
