@@ -187,6 +187,35 @@ def test_a_retired_model_still_prices_past_usage() -> None:
             "above input_tokens",
         ),
         ({"output_tokens": 10, "reasoning_tokens": 11}, ValueError, "above output_tokens"),
+        # each check names its own rule, not the whole input's
+        (
+            {"input_tokens": 2000, "cache_write_tokens": 500, "cache_write_1h_tokens": 600},
+            ValueError,
+            r"cache_write_1h_tokens \(600\) is above cache_write_tokens \(500\): "
+            "cache_write_tokens counts every cache write, those for an hour included$",
+        ),
+        (
+            {
+                "input_tokens": 2000,
+                "input_audio_tokens": 500,
+                "cache_read_tokens": 100,
+                "cache_audio_read_tokens": 200,
+            },
+            ValueError,
+            r"cache_audio_read_tokens \(200\) is above cache_read_tokens \(100\): "
+            "cache_read_tokens counts every cache read, audio ones included$",
+        ),
+        (
+            {
+                "input_tokens": 2000,
+                "input_audio_tokens": 100,
+                "cache_read_tokens": 500,
+                "cache_audio_read_tokens": 200,
+            },
+            ValueError,
+            r"cache_audio_read_tokens \(200\) is above input_audio_tokens \(100\): "
+            "input_audio_tokens counts the whole audio input, its cache reads included$",
+        ),
         ({"output_tokens": 10, "citation_tokens": -1}, ValueError, "cannot be negative"),
         ({"output_tokens": 10, "citation_tokens": 2.5}, TypeError, "must be an int"),
         (

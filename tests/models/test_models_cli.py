@@ -127,6 +127,15 @@ def test_cost_errors_are_clear() -> None:
     )
     assert result.exit_code == 1  # in the command's words: its flags, not the usage fields
     assert "--cached + --cache-write (5) is above --input (1): --input counts" in result.stderr
+    result = invoke(
+        "cost", "acme", "acme-large-2", "--input", "1000", "--cache-write", "500",
+        "--cache-write-1h", "600",
+    )  # fmt: skip
+    assert result.exit_code == 1  # the rule this check holds to: 1-hour writes are cache writes
+    assert (
+        "--cache-write-1h (600) is above --cache-write (500): --cache-write counts every cache "
+        "write, those for an hour included"
+    ) in result.stderr
     result = invoke("cost", "acme", "acme-large-2", "--input", "-1", "--output", "1")
     assert result.exit_code == 2
 

@@ -175,6 +175,13 @@ ACME_CASES = [
     ("acme-old", {"input_tokens": 1, "output_tokens": 1}, False),
     # a part bigger than its whole: the same error as estimate_cost's
     ("acme-old", {"input_tokens": 10, "cache_read_tokens": 11, "output_tokens": 1}, False),
+    # ... each check with its own rule: the 1-hour writes are part of the cache writes
+    (
+        "acme-large-2",
+        {"input_tokens": 10, "cache_write_tokens": 2, "cache_write_1h_tokens": 3},
+        False,
+    ),
+    ("acme-old", {"input_tokens": 10, "output_tokens": 1, "reasoning_tokens": 2}, False),
 ]
 
 

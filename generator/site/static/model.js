@@ -137,22 +137,25 @@
     return { p: over(chosen.prices, set), tier: chosen.above };
   }
 
-  function parts(c) { // cost.py's _parts: each part fits inside its whole
+  function parts(c) { // cost.py's _parts: each part fits inside its whole, each check with its rule
     var checks = [
-      ["cache_read_tokens + cache_write_tokens", "input_tokens", c.cache_read_tokens + c.cache_write_tokens, c.input_tokens],
-      ["cache_write_1h_tokens", "cache_write_tokens", c.cache_write_1h_tokens, c.cache_write_tokens],
-      ["cache_audio_read_tokens", "cache_read_tokens", c.cache_audio_read_tokens, c.cache_read_tokens],
-      ["cache_audio_read_tokens", "input_audio_tokens", c.cache_audio_read_tokens, c.input_audio_tokens],
+      ["cache_read_tokens + cache_write_tokens", "input_tokens", c.cache_read_tokens + c.cache_write_tokens, c.input_tokens,
+        "input_tokens counts the whole input, cache reads and writes included"],
+      ["cache_write_1h_tokens", "cache_write_tokens", c.cache_write_1h_tokens, c.cache_write_tokens,
+        "cache_write_tokens counts every cache write, those for an hour included"],
+      ["cache_audio_read_tokens", "cache_read_tokens", c.cache_audio_read_tokens, c.cache_read_tokens,
+        "cache_read_tokens counts every cache read, audio ones included"],
+      ["cache_audio_read_tokens", "input_audio_tokens", c.cache_audio_read_tokens, c.input_audio_tokens,
+        "input_audio_tokens counts the whole audio input, its cache reads included"],
       ["uncached audio + cache reads + cache writes", "input_tokens",
-        c.input_audio_tokens - c.cache_audio_read_tokens + c.cache_read_tokens + c.cache_write_tokens, c.input_tokens],
+        c.input_audio_tokens - c.cache_audio_read_tokens + c.cache_read_tokens + c.cache_write_tokens, c.input_tokens,
+        "input_tokens counts the whole input, cached and audio tokens included"],
       ["output_audio_tokens + reasoning_tokens + citation_tokens", "output_tokens",
-        c.output_audio_tokens + c.reasoning_tokens + c.citation_tokens, c.output_tokens]
+        c.output_audio_tokens + c.reasoning_tokens + c.citation_tokens, c.output_tokens,
+        "output_tokens counts the whole output, reasoning, citation and audio tokens included"]
     ];
     checks.forEach(function (k) {
-      if (k[2] > k[3]) {
-        fail("usage " + k[0] + " (" + k[2] + ") is above " + k[1] + " (" + k[3] + "): input_tokens " +
-          "counts the whole input, cached and audio tokens included (genai-prices' Usage)");
-      }
+      if (k[2] > k[3]) fail("usage " + k[0] + " (" + k[2] + ") is above " + k[1] + " (" + k[3] + "): " + k[4]);
     });
   }
 

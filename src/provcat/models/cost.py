@@ -147,33 +147,34 @@ def _options(
 
 
 def _parts(c: dict[str, int]) -> None:
-    """Each part fits inside its whole, or the usage record is inconsistent."""
+    """Each part fits inside its whole, or the usage record is inconsistent; the error says the
+    rule its check holds the record to (genai-prices' ``Usage`` meanings, and the 1-hour cache
+    writes as a part of the cache writes)."""
     checks = (
         ("cache_read_tokens + cache_write_tokens", "input_tokens",
-         c["cache_read_tokens"] + c["cache_write_tokens"], c["input_tokens"]),
+         c["cache_read_tokens"] + c["cache_write_tokens"], c["input_tokens"],
+         "input_tokens counts the whole input, cache reads and writes included"),
         ("cache_write_1h_tokens", "cache_write_tokens",
-         c["cache_write_1h_tokens"], c["cache_write_tokens"]),
+         c["cache_write_1h_tokens"], c["cache_write_tokens"],
+         "cache_write_tokens counts every cache write, those for an hour included"),
         ("cache_audio_read_tokens", "cache_read_tokens",
-         c["cache_audio_read_tokens"], c["cache_read_tokens"]),
+         c["cache_audio_read_tokens"], c["cache_read_tokens"],
+         "cache_read_tokens counts every cache read, audio ones included"),
         ("cache_audio_read_tokens", "input_audio_tokens",
-         c["cache_audio_read_tokens"], c["input_audio_tokens"]),
+         c["cache_audio_read_tokens"], c["input_audio_tokens"],
+         "input_audio_tokens counts the whole audio input, its cache reads included"),
         ("uncached audio + cache reads + cache writes", "input_tokens",
          c["input_audio_tokens"] - c["cache_audio_read_tokens"] + c["cache_read_tokens"]
-         + c["cache_write_tokens"], c["input_tokens"]),
+         + c["cache_write_tokens"], c["input_tokens"],
+         "input_tokens counts the whole input, cached and audio tokens included"),
         ("output_audio_tokens + reasoning_tokens + citation_tokens", "output_tokens",
          c["output_audio_tokens"] + c["reasoning_tokens"] + c["citation_tokens"],
-         c["output_tokens"]),
+         c["output_tokens"],
+         "output_tokens counts the whole output, reasoning, citation and audio tokens included"),
     )  # fmt: skip
-    for part, whole, a, b in checks:
+    for part, whole, a, b, rule in checks:
         if a > b:
-            side = (
-                "output_tokens counts the whole output, reasoning, citation and audio tokens"
-                if whole == "output_tokens"
-                else "input_tokens counts the whole input, cached and audio tokens"
-            )
-            raise ValueError(
-                f"usage {part} ({a}) is above {whole} ({b}): {side} included (genai-prices' Usage)"
-            )
+            raise ValueError(f"usage {part} ({a}) is above {whole} ({b}): {rule}")
 
 
 def _select(
