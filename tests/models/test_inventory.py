@@ -119,6 +119,11 @@ def test_list_models_sorted_and_filtered() -> None:
     ]
     assert [m.id for m in list_models("acme", tool_call=True)] == ["acme-free", "acme-large-2"]
     assert [m.id for m in list_models("acme", reasoning=True)] == ["acme-large-2", "acme-think"]
+    # False keeps the models recorded without the capability, not those with no record of it
+    assert [m.id for m in list_models("acme", tool_call=False)] == ["acme-sunset"]
+    assert [m.id for m in list_models("acme", reasoning=False)] == ["acme-free"]
+    assert [m.id for m in list_models("acme", structured_output=False)] == []
+    assert [m.id for m in list_models("acme", structured_output=True)] == ["acme-large-2"]
     with pytest.raises(ValueError, match="not one of"):
         list_models(status="sunset")
 

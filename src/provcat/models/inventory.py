@@ -336,7 +336,8 @@ def list_models(
 ) -> tuple[ModelInfo, ...]:
     """Models sorted by (provider, id), filtered: ``status`` is the lifecycle on ``as_of``
     (default today; a datetime is read as its date); a capability filter keeps models whose
-    recorded flag equals it."""
+    recorded flag equals it (a model whose flag is not recorded, None, matches neither True nor
+    False)."""
     if status is not None and status not in STATUSES:
         raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
     if provider is None:
@@ -349,11 +350,11 @@ def list_models(
         for m in _INVENTORY.models(key):
             if status is not None and m.lifecycle(day) != status:
                 continue
-            if tool_call is not None and bool(m.tool_call) != tool_call:
+            if tool_call is not None and m.tool_call != tool_call:
                 continue
-            if reasoning is not None and bool(m.reasoning) != reasoning:
+            if reasoning is not None and m.reasoning != reasoning:
                 continue
-            if structured_output is not None and bool(m.structured_output) != structured_output:
+            if structured_output is not None and m.structured_output != structured_output:
                 continue
             if family is not None and m.family != family:
                 continue
