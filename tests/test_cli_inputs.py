@@ -252,6 +252,22 @@ def test_a_cost_larger_than_one_request_can_be_says_so() -> None:
     assert body["notes"][1].startswith("one request to anthropic/claude-opus-4-5-20251101 cannot")
 
 
+def test_a_cost_whose_input_and_output_together_overflow_the_context_window_says_so() -> None:
+    # grok-4.3's context window is 1,000,000 tokens (https://docs.x.ai/developers/models, the
+    # catalog's source), input and output of one request together; neither side has a limit of
+    # its own in the catalog
+    result = invoke(["cost", "xai", "grok-4.3", "--input", "999000", "--output", "50000",
+                     "--as-of", "2026-12-01"])  # fmt: skip
+    assert result.exit_code == 0
+    assert (
+        "cannot hold 999,000 input and 50,000 output tokens together (1,049,000; its context "
+        "window is 1,000,000)"
+    ) in result.stderr
+    fits = invoke(["cost", "xai", "grok-4.3", "--input", "950000", "--output", "50000",
+                   "--as-of", "2026-12-01"])  # fmt: skip
+    assert fits.exit_code == 0 and "cannot hold" not in fits.stderr
+
+
 def test_a_cost_option_given_twice_with_two_values_is_refused() -> None:
     argv = ["cost", "perplexity", "sonar", "--input", "10"]
     twice = invoke([*argv, "--option", "search_context_size=high", "--option",
