@@ -288,12 +288,14 @@ class EndpointDeprecated(_LifecycleDeprecated):
 class ModelNotFound(ProviderCatalogError, LookupError):
     """The provider's inventory lists no model by that id or alias (or the provider has none)."""
 
-    def __init__(self, provider: str, model: str, closest: Sequence[str], reason: str) -> None:
+    def __init__(
+        self, provider: str, model: str, closest: Sequence[str], reason: str, hint: str = ""
+    ) -> None:
         self.provider = provider
         self.model = model
         self.closest: tuple[str, ...] = tuple(closest)
-        hint = f"; closest: {', '.join(self.closest)}" if self.closest else ""
-        super().__init__(f"{reason}{hint}")
+        close = f"; closest: {', '.join(self.closest)}" if self.closest else ""
+        super().__init__(f"{reason}{close}{hint}")
 
 
 class ModelRetired(_LifecycleRetired):

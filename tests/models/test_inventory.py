@@ -20,6 +20,7 @@ from provcat import (
     ModelInfo,
     ModelNotFound,
     ModelRetired,
+    estimate_cost,
     get_model,
     list_models,
     match_endpoint,
@@ -62,6 +63,30 @@ def test_not_found_lists_the_closest_ids() -> None:
         get_model("acme", "acme-larg-2")
     assert caught.value.closest[0] == "acme-large-2"
     assert "acme-large-2" in str(caught.value)
+
+
+def test_a_model_written_as_a_spec_says_how_to_write_it() -> None:
+    # an effort suffix is a model spec's, not part of an id: the hint names the model and how
+    # to give the effort
+    effort = r"(?i)'-high' is an effort level, not part of the model id 'acme-large-2'"
+    for call in (
+        lambda: get_model("acme", "acme-large-2-high"),
+        lambda: estimate_cost("acme", "acme-large-2-HIGH", {"input_tokens": 1}),
+    ):
+        with pytest.raises(ModelNotFound, match=effort) as caught:
+            call()
+        assert "parse_model_spec('acme/acme-large-2-" in str(caught.value)
+        assert caught.value.closest[0] == "acme-large-2"
+    # a suffix that leaves no listed model is no hint
+    with pytest.raises(ModelNotFound) as caught:
+        get_model("acme", "acme-nothing-high")
+    assert "effort level" not in str(caught.value)
+    # PROVIDER/MODEL in one string, as the model or as the provider
+    both = "is PROVIDER/MODEL in one string: pass the provider and the model apart"
+    with pytest.raises(ModelNotFound, match=f"'acme/acme-large-2' {both}.*'acme', 'acme-large-2'"):
+        get_model("acme", "acme/acme-large-2")
+    with pytest.raises(ModelNotFound, match=f"unknown provider 'acme/acme-large-2'; .*{both}"):
+        get_model("acme/acme-large-2", "acme-large-2")
 
 
 def test_unknown_provider() -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from provcat.catalog.keys import canonical_key, close_matches
 from provcat.errors import ModelDeprecated, ModelNotFound, ModelRetired
+from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.lifecycle import day_of, state
 from provcat.models.prices import (
     PriceChange,
@@ -228,7 +229,15 @@ class _Inventory:
         key = provider_index.get(canonical_key(provider))
         if key is None:
             close = close_matches(canonical_key(provider), models, n=3)
-            raise ModelNotFound(provider, "", close, f"unknown provider '{provider}'")
+            head, slash, tail = provider.strip().partition("/")
+            known = provider_index.get(canonical_key(head)) if slash and tail else None
+            hint = (
+                f"; '{provider}' is PROVIDER/MODEL in one string: pass the provider and the "
+                f"model apart, as the command line does: '{known}', '{tail}'"
+                if known is not None
+                else ""
+            )
+            raise ModelNotFound(provider, "", close, f"unknown provider '{provider}'", hint)
         return key
 
     def models(self, key: str) -> tuple[ModelInfo, ...]:
@@ -270,8 +279,36 @@ class _Inventory:
                 )
             close = close_matches(canonical_key(model), index, n=3)
             ids = list(dict.fromkeys(index[c].id for c in close))
-            raise ModelNotFound(key, model, ids, f"provider '{key}' lists no model '{model}'")
+            raise ModelNotFound(
+                key,
+                model,
+                ids,
+                f"provider '{key}' lists no model '{model}'",
+                self._misread(key, model, index),
+            )
         return info
+
+    def _misread(self, key: str, model: str, index: Mapping[str, ModelInfo]) -> str:
+        """What to say of a model that is a listed one written as a spec: with an effort suffix
+        (``gpt-6.1-terra-high``), or with its provider in front (``openai/gpt-6.1-terra``)."""
+        name, _, suffix = model.strip().rpartition("-")
+        if name and suffix.lower() in EFFORT_LEVELS:
+            info = index.get(canonical_key(name))
+            if info is not None:
+                return (
+                    f"; '-{suffix}' is an effort level, not part of the model id '{info.id}': a "
+                    f"model spec ends in it (parse_model_spec('{key}/{model}') splits it off, "
+                    f"as `provcat model {key}/{info.id} --effort {suffix.lower()}` takes it)"
+                )
+        head, slash, tail = model.strip().partition("/")
+        if slash and self._data()[2].get(canonical_key(head)) == key:
+            info = index.get(canonical_key(tail))
+            if info is not None:
+                return (
+                    f"; '{model}' is PROVIDER/MODEL in one string: pass the provider and the "
+                    f"model apart, as the command line does: '{key}', '{info.id}'"
+                )
+        return ""
 
     def lookup(self, provider: str, model: str) -> ModelInfo | None:
         """The model by id or alias, or None when the provider lists no such model (or is not
