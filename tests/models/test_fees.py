@@ -80,6 +80,37 @@ def test_a_billed_call_the_model_has_no_fee_for_is_refused_not_costed_at_zero() 
     assert run.exit_code == 1 and "reports 2 web searches" in run.output
 
 
+def test_cost_command_prints_no_empty_fee_and_notes_a_count_no_fee_takes() -> None:
+    """Sonar Deep Research bills searches, not requests ($5 per 1,000 search queries, $2 per
+    million input tokens: the pricing page); Sonar's request fee pays for its searches. A count
+    for a fee the model does not have changes nothing, and is said to; a fee of no units is no
+    line."""
+    args = ["cost", "perplexity", "sonar-deep-research", "--input", "10"]
+    run = CliRunner().invoke(main, [*args, "--requests", "5"])
+    assert run.exit_code == 0 and "total         $0.00002 USD" in run.stdout
+    assert "fee" not in run.stdout  # no "$0.00 (0 web searches ...)"
+    assert (
+        "note: perplexity/sonar-deep-research has no per-request fee in the catalog: --requests 5 "
+        "changes nothing"
+    ) in run.stderr
+    run = CliRunner().invoke(main, [*args, "--web-searches", "2"])
+    assert "fee           $0.01 (2 web searches x $5.00 per 1,000)" in run.stdout
+    assert "note:" not in run.stderr
+    run = CliRunner().invoke(
+        main, ["cost", "perplexity", "sonar", "--input", "10", "--web-searches", "3"]
+    )
+    assert run.exit_code == 0 and "(1 request x $5.00 per 1,000, search_context_size=low)" in (
+        run.stdout
+    )
+    assert "has no web-search fee in the catalog: --web-searches 3 changes nothing" in run.stderr
+    # a model that lists no fees at all: the count is refused (its fee may be missing), in the
+    # command's words
+    run = CliRunner().invoke(
+        main, ["cost", "openai", "gpt-6.1-terra", "--input", "1", "--web-searches", "2"]
+    )
+    assert run.exit_code == 1 and "reports 2 web searches (--web-searches)" in run.output
+
+
 def test_searches_a_request_fee_covers_are_costed_by_it() -> None:
     """Sonar's request fee pays for its searches (Perplexity's pricing page: a fee per request by
     search context size); a usage that reports them, as Perplexity's `num_search_queries`, is

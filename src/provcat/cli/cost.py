@@ -14,7 +14,7 @@ from provcat.cli.choice import FORMAT_OPTION
 from provcat.cli.failures import not_a_key
 from provcat.cli.model_options import AS_OF, ProviderModel, as_of_day, fail, money
 from provcat.errors import PricingUnavailable, ProviderCatalogError
-from provcat.models.cost import estimate_cost
+from provcat.models.cost import Cost, estimate_cost
 from provcat.models.inventory import find_model
 
 __all__ = ["cost"]
@@ -146,9 +146,11 @@ def cost(
         said = _FIELD.sub(lambda m: _FLAGS[m.group(0)], str(exc)).removeprefix("usage ")
         fail(ValueError(said))
     except PricingUnavailable as exc:
-        # the runtime's words say what is missing; what to do is the command line's
+        # the runtime's words say what is missing (in this command's words: its flags); what to
+        # do is the command line's
         batchless = batch and "no batch prices" in str(exc)
-        fail(exc, provider, model, hint=_NO_BATCH if batchless else "")
+        said = _FIELD.sub(lambda m: _FLAGS[m.group(0)], str(exc))
+        fail(PricingUnavailable(said), provider, model, hint=_NO_BATCH if batchless else "")
     except ProviderCatalogError as exc:
         fail(exc, provider, model)
     notes = [
@@ -156,6 +158,7 @@ def cost(
         for note in (
             _lifecycle_note(result.provider, result.model, as_of_day(as_of)),
             _limits_note(result.provider, result.model, input_tokens, output_tokens),
+            *_feeless_notes(result, requests=requests, web_searches=web_searches),
         )
         if note is not None
     ]
@@ -175,6 +178,8 @@ def cost(
         if getattr(result, part):
             click.echo(f"  {part:<13} ${money(data[part])}")
     for line in data["fees"]:
+        if not line["count"]:  # no searches, say: nothing billed, nothing to print
+            continue
         unit = line["unit"].replace("_", " ")
         units = f"{unit}es" if unit.endswith(("s", "h")) else f"{unit}s"  # web search(es)
         what = (
@@ -217,6 +222,21 @@ def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: in
         f"one request to {provider}/{model} cannot hold {' or '.join(over)}; the cost is that "
         "of the tokens, as a total over several requests"
     )
+
+
+def _feeless_notes(result: Cost, *, requests: int, web_searches: int) -> list[str | None]:
+    """A count given for a fee the model does not have changes nothing: said, not silently
+    dropped. (Billed calls on a model that lists no fees at all are an error instead: its fees
+    may be missing from the catalog; a model that lists fees lists all it bills.)"""
+    units = {line.unit for line in result.fees}
+    given = (("request", "per-request", "--requests", requests, 1),
+             ("web_search", "web-search", "--web-searches", web_searches, 0))  # fmt: skip
+    return [
+        f"{result.provider}/{result.model} has no {what} fee in the catalog: {flag} {count:,} "
+        "changes nothing"
+        for unit, what, flag, count, default in given
+        if count != default and unit not in units
+    ]
 
 
 def _lifecycle_note(provider: str, model: str, day: date) -> str | None:
