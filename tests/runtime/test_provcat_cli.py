@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import provcat_catalog
 import pytest
@@ -141,3 +143,15 @@ def test_resolve_tells_a_retired_endpoint_in_text_and_json(
     monkeypatch.setenv("PROVCAT_STRICT", "1")
     code, out, _ = _run("resolve", "perplexity", "chat", "--format", "json")
     assert code == 1 and json.loads(out)["error"] == "EndpointRetired"
+
+
+def test_python_m_provcat_is_the_command() -> None:
+    """`python -m provcat` runs the `provcat` command, for an environment whose scripts are not
+    on PATH (its help, under the command's own name)."""
+    run = subprocess.run(
+        [sys.executable, "-m", "provcat", "--help"], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("Usage: provcat [OPTIONS] COMMAND [ARGS]...")
+    listed = run.stdout.partition("Commands:")[2].split()
+    assert {"cost", "model", "models", "providers", "tool"} <= set(listed)
