@@ -71,6 +71,31 @@ def test_effort_on_a_none_provider_is_refused_with_the_raw_spelling(spec: str) -
         parse_model_spec(spec)
 
 
+def test_a_refused_effort_on_a_model_that_takes_one_says_how_to_give_it() -> None:
+    # lionagi's words stay as they are (and what is raised); where the inventory lists the model
+    # with reasoning efforts (gemini-3.8-flash: low, medium, high), they go on to say how to
+    # give the effort as a setting, which Gemini's policy sends
+    lionagi = (
+        "Provider 'gemini' does not support effort levels. Remove '-high' from "
+        "'gemini/gemini-3.8-flash-high'."
+    )
+    with pytest.raises(ValueError) as refused:
+        parse_model_spec("gemini/gemini-3.8-flash-high")
+    assert str(refused.value) == (
+        f"{lionagi} gemini-3.8-flash takes effort as a setting: `provcat model "
+        "gemini/gemini-3.8-flash --effort high` / model_kwargs('gemini/gemini-3.8-flash', "
+        "effort='high')."
+    )
+    with pytest.raises(ValueError, match=r"one of low, medium, high: .*--effort LEVEL"):
+        parse_model_spec("gemini/gemini-3.8-flash-max")
+    # a model the inventory does not list with efforts: lionagi's words alone
+    with pytest.raises(ValueError) as refused:
+        parse_model_spec("gemini/x-high")
+    assert str(refused.value) == (
+        "Provider 'gemini' does not support effort levels. Remove '-high' from 'gemini/x-high'."
+    )
+
+
 # --- lionagi defects, fixed -----------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ from typing import NamedTuple
 from provcat.catalog.keys import canonical_key, suggest
 from provcat.catalog.publish import current
 from provcat.catalog.snapshot import CatalogSnapshot
-from provcat.errors import UnknownProviderWarning
+from provcat.errors import ProviderCatalogError, UnknownProviderWarning
 from provcat.models.effort import EFFORT_LEVELS
 from provcat.models.tables import SpecProvider, spec_tables
 from provcat.redact import secret_shapes_hidden
@@ -147,10 +147,12 @@ def read_spec(
         if found is not None:
             if found.refuses_effort:
                 written = spec if effort is None else f"{spec}-{effort}"
+                # lionagi's words, then where the model takes an effort: as a setting
                 raise ValueError(
                     secret_shapes_hidden(
                         f"Provider '{provider_raw}' does not support effort levels. "
                         f"Remove '-{level}' from '{written}'."
+                        + _effort_setting(found.provider, provider_raw, name, level)
                     )
                 )
             if found.model_prefix:
@@ -161,6 +163,30 @@ def read_spec(
         if prefixed is not model:
             return (f"{provider_raw}/{prefixed}", None), prefixed, found
     return (spec, None), model, found
+
+
+def _effort_setting(provider: str, provider_raw: str, name: str, level: str) -> str:
+    """Where the inventory lists ``name`` with reasoning efforts: how to give it one, as a
+    setting rather than a suffix (the policy of a provider that refuses the suffix may still
+    send an effort given apart). Empty otherwise."""
+    from provcat.models.inventory import lookup_model  # the error path only: no cold-start cost
+
+    try:
+        info = lookup_model(provider, name)
+    except ProviderCatalogError:  # a catalog without inventory: nothing to say
+        return ""
+    if info is None or not info.reasoning_efforts:
+        return ""
+    if level not in info.reasoning_efforts:
+        return (
+            f" {info.id} takes effort as a setting, one of {', '.join(info.reasoning_efforts)}: "
+            f"`provcat model {provider_raw}/{name} --effort LEVEL` / "
+            f"model_kwargs('{provider_raw}/{name}', effort=LEVEL)."
+        )
+    return (
+        f" {info.id} takes effort as a setting: `provcat model {provider_raw}/{name} --effort "
+        f"{level}` / model_kwargs('{provider_raw}/{name}', effort='{level}')."
+    )
 
 
 def _with_prefix(model: str, prefix: str, starts: tuple[str, ...]) -> str:
