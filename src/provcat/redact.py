@@ -11,6 +11,7 @@ __all__ = [
     "HUB_TOKEN_SHAPE",
     "REDACTED",
     "Secrets",
+    "hub_tokens_hidden",
     "redact_secrets",
     "sanitize",
     "secret_name",
@@ -107,6 +108,31 @@ def _patterns() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
 
 # a hub token (provcat.hub.tokens): pasted where a name goes, it must not come back in an error
 HUB_TOKEN_SHAPE = re.compile(r"pch_[0-9a-f]{12}_[A-Za-z0-9_-]{8,}")
+
+
+_UNIT = re.compile(r"%[0-9A-Fa-f]{2}|.", re.DOTALL)
+
+
+def hub_tokens_hidden(text: str) -> str:
+    """``text`` (a URL, or a log line quoting one) with each hub token replaced by
+    ``<redacted>``, whether written plainly or with any of its characters percent-encoded
+    (``pch%5F...``, ``%70%63%68...``): the token is found in the decoded text and its span in
+    ``text`` replaced, so everything else stays as it was written."""
+    if "%" not in text:
+        return HUB_TOKEN_SHAPE.sub("<redacted>", text)
+    starts: list[int] = []  # where in `text` each character of the decoded text starts
+    decoded: list[str] = []
+    for unit in _UNIT.finditer(text):
+        starts.append(unit.start())
+        found = unit.group(0)
+        decoded.append(chr(int(found[1:], 16)) if len(found) == 3 else found)
+    starts.append(len(text))
+    parts: list[str] = []
+    done = 0
+    for token in HUB_TOKEN_SHAPE.finditer("".join(decoded)):
+        parts += (text[done : starts[token.start()]], "<redacted>")
+        done = starts[token.end()]
+    return "".join(parts) + text[done:]
 
 
 def secret_shapes_hidden(text: str) -> str:

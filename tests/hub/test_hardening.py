@@ -461,6 +461,37 @@ def test_a_token_in_a_url_is_neither_logged_nor_echoed(
         assert line in log, log  # still the access log, with the request and its status
 
 
+def test_a_percent_encoded_token_in_a_url_is_not_logged(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Found by a new-user audit: ``GET /?q=pch%5F<id>%5F<secret>`` (or the same pasted into a
+    path) was logged as sent, the plain ``pch_...`` form only being redacted. The token is
+    found after percent-decoding; the rest of the line stays as it was sent."""
+    encoded = PASTED.replace("_", "%5F")
+    every = "".join(f"%{ord(c):02X}" for c in PASTED)  # every character percent-encoded
+    hub = make_hub("sqlite", tmp_path / "hub-data", request)
+    served = hub.serve("--log-level", "info")
+    try:
+        for path in (
+            f"/?q={encoded}&sort=name",
+            f"/v1/adapters/acme/hello/{encoded}",
+            f"/v1/search?q=x%20{every}",
+        ):
+            httpx.get(served.url + path, headers={"Accept": "application/json"})
+    finally:
+        served.stop()
+        hub.storage.close()
+    log = served.log.read_text()
+    for secret in (PASTED, encoded, every, "L" * 8, "%4C" * 8, "0123456789ab", "%30%31%32"):
+        assert secret not in log, log
+    for line in (
+        '"GET /?q=<redacted>&sort=name HTTP/1.1" 200',
+        '"GET /v1/adapters/acme/hello/<redacted> HTTP/1.1" 400',
+        '"GET /v1/search?q=x%20<redacted> HTTP/1.1" 200',
+    ):
+        assert line in log, log
+
+
 async def test_latest_of_two_versions_of_equal_precedence_is_one_whatever_their_order(
     hub: Hub, tmp_path: Path
 ) -> None:

@@ -8,7 +8,8 @@ runs once, in the parent, before any worker starts; it removes only what dead pr
 a worker that restarts, or another server on the same database and bucket, never loses an upload
 in flight. Forwarded headers are never
 trusted: URLs come from the configured public URL. The access log never shows a hub token: one
-pasted into a URL's path or query is logged as ``<redacted>`` (``HideTokens``).
+pasted into a URL's path or query, plain or percent-encoded, is logged as ``<redacted>``
+(``HideTokens``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from provcat.hub.server.listeners import REUSE_PORT, bind, reserve
 from provcat.hub.server.transport import HubHttpProtocol
 from provcat.hub.settings import HubSettings
 from provcat.hub.storage import open_storage
-from provcat.redact import HUB_TOKEN_SHAPE
+from provcat.redact import hub_tokens_hidden
 
 __all__ = ["SETTINGS_ENV", "HideTokens", "run", "worker_app"]
 
@@ -42,13 +43,13 @@ SETTINGS_ENV = "PROVCAT_HUB_SERVE_SETTINGS"
 
 class HideTokens(logging.Filter):
     """On uvicorn's access logger: a hub token in a request line (``GET /?token=pch_...``, or
-    pasted into the path) is logged as ``<redacted>``."""
+    pasted into the path), plain or percent-encoded (``pch%5F...``), is logged as
+    ``<redacted>``."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):  # (client, method, path and query, version, status)
             record.args = tuple(
-                HUB_TOKEN_SHAPE.sub("<redacted>", a) if isinstance(a, str) else a
-                for a in record.args
+                hub_tokens_hidden(a) if isinstance(a, str) else a for a in record.args
             )
         return True
 
