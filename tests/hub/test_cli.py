@@ -157,6 +157,15 @@ def test_token_revoke_takes_an_id_or_the_whole_token_and_never_echoes_a_secret(
     other = token[:17] + ("A" if secret[0] != "A" else "B") + secret[1:]
     code, out, err = run("token", "revoke", other, *where, "--format", "json")
     assert code == 1 and "its secret does not match" in out and secret[1:] not in out + err
+    # found by a new-user audit: the message said "the token <id>", which the hiding of secrets
+    # took for a secret ("not the <redacted>"); the id is shown, the secret never
+    assert json.loads(out)["message"] == (
+        f"the token given is not the one with id {token[4:16]}: its secret does not match; "
+        "give the id alone to revoke that one"
+    )
+    code, out, err = run("token", "revoke", other, *where)  # text mode: stderr
+    assert code == 1 and out == "" and "<redacted>" not in err, err
+    assert f"is not the one with id {token[4:16]}:" in err and secret[1:] not in err
     code, out, err = run("token", "list", *where, "--format", "json")
     assert [t["revoked_at"] for t in json.loads(out)["tokens"]] == [None]  # still active
     code, out, err = run("token", "revoke", token, *where)  # the whole token, pasted

@@ -139,8 +139,10 @@ def token_revoke(
             storage.close()  # a whole token revokes only itself, never another of its id
             fail_with(
                 TOKEN_NOT_FOUND,
-                f"the token given is not the token {token_id}: its secret does not match; give "
-                f"the id alone to revoke that one",
+                # "the token <id>" would be eaten whole by the hiding of secrets (a word of 8
+                # or more characters after "token" is taken for one): "the one with id <id>"
+                f"the token given is not the one with id {token_id}: its secret does not "
+                f"match; give the id alone to revoke that one",
                 {"token_id": token_id},
             )
         revoked = storage.revoke_token(token_id)
