@@ -33,6 +33,10 @@ SKIPPED: list[tuple[str, str]] = [
     (r"^make ", "the whole set-up or suite: `make test` is what runs this test"),
     (r"provcat hub |^export |^cat manifest|^find site", "a running hub: tests/hub/"),
     (
+        r"^rm -r ~/\.local/share/provcat/adapters/",
+        "the store a running hub's pull filled: tests/hub/test_docs.py",
+    ),
+    (
         r"generator import models-dev|--catalog catalog-big|build/big",
         "tests/scale/, tests/site/test_big_catalog.py",
     ),

@@ -1,13 +1,19 @@
-"""The hub's docs stay true: every test they cite exists, and the README's hub section points
-only inside the repository."""
+"""The hub's docs stay true: every test they cite exists, the README's hub section points only
+inside the repository, and docs/hub.md's walkthrough prints what it shows."""
 
 from __future__ import annotations
 
 import ast
 import re
+import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from provcat.cli.main import main
+from tests.hub.conftest import Live
+from tests.test_doc_commands import BLOCKS, _appears_in_order
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ("docs/hub-protocol.md", "docs/hub-deployment.md")
@@ -108,3 +114,53 @@ def test_readme_hub_section_runs_as_written_from_an_empty_folder(tmp_path: Path)
     pulled = home / ".local/share/provcat/adapters/acme__hello__v0.1.0/adapter.safetensors"
     assert pulled.read_bytes() == (work / "adapter.safetensors").read_bytes()
     assert sorted(p.name for p in work.iterdir()) == ["adapter.safetensors"]
+
+
+def test_the_walkthrough_of_a_deleted_version_prints_what_it_shows(
+    live: Live, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/hub.md's walkthrough from the pull of ``hub://acme/sample`` on, run as written against
+    a live hub (the store in a scratch folder). Found by a new-user audit: it showed the pull of
+    a version deleted after it was pulled as ``was deleted``, where the store serves it (a
+    concrete version already pulled is served from the store, as the decisions say)."""
+    (block,) = [
+        b
+        for b in BLOCKS
+        if b.page == "docs/hub.md" and any("rm hub://" in s.command for s in b.steps)
+    ]
+    first = next(
+        i for i, s in enumerate(block.steps) if s.command == "provcat hub pull hub://acme/sample"
+    )
+    steps = block.steps[first:]
+    assert any(s.command.startswith("rm -r ") for s in steps)  # how to drop the local copy
+    store = tmp_path / "store"
+    monkeypatch.chdir(tmp_path)
+    env = {"PROVCAT_HUB_URL": live.url, "PROVCAT_HUB_TOKEN": live.hub.token}
+    env["PROVCAT_ADAPTERS_DIR"] = str(store)
+
+    def run(args: list[str]) -> str:
+        result = CliRunner().invoke(main, args, env=env, catch_exceptions=False)
+        return result.stdout + result.stderr
+
+    run(["hub", "sample"])
+    (tmp_path / "manifest.json").write_text('{"manifest_version": 2}')
+    assert "pushed acme__sample__v0.1.0" in run(
+        [
+            "hub",
+            "push",
+            "adapter.safetensors",
+            "--manifest",
+            "manifest.json",
+            "hub://acme/sample:0.1.0",
+        ]
+    )
+    for step in steps:
+        if step.command.startswith("rm -r ~/.local/share/provcat/adapters/"):
+            shutil.rmtree(store / step.command.rsplit("/", 1)[1])
+            continue
+        printed = run(step.command.split()[1:])
+        shown = [
+            line.replace("/home/you/.local/share/provcat/adapters", str(store))
+            for line in step.shown
+        ]
+        assert _appears_in_order(shown, printed) is None, (step.command, shown, printed)
