@@ -189,6 +189,38 @@ def test_list_search_and_filters(browser: Any, site: Site) -> None:
     assert "acme 2 adapters" in text and "globex 1 adapter" in text
 
 
+def test_a_search_from_the_home_page_sorts_by_best_match(browser: Any, site: Site) -> None:
+    """Found by a new-user audit: the home page preselects "Name" (its list's order), and a
+    search typed there (the box, then Enter) sent ``sort=name``, where ``/?q=...`` sorts by best
+    match. Left as it is, the box now lets the search take its own order; a sort picked stays."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    def selected() -> str:
+        return str(Select(browser.find_element(By.ID, "sort")).first_selected_option.text)
+
+    browser.get(site.url + "/")
+    assert selected() == "Name"  # what the list is sorted by
+    field = browser.find_element(By.ID, "q")
+    field.send_keys("1")
+    _navigating(browser, lambda: field.send_keys(Keys.ENTER))
+    assert "sort=name" not in browser.current_url and selected() == "Best match"
+    react, evil, sql = ("acme/react-19", "1.2.0"), ("acme/evil", "1.0.0"), ("globex/sql", "0.1.0")
+    assert _listed(browser) == [react, evil, sql]  # best match: react-19 has "1" in its name
+    _search(browser, sort="name")  # picked: kept, and kept by the next search
+    assert "sort=name" in browser.current_url and selected() == "Name"
+    assert _listed(browser) == [evil, react, sql]
+    _search(browser, q="react")
+    assert "sort=name" in browser.current_url and selected() == "Name"
+    browser.get(site.url + "/")
+    _search(browser, q="1", sort="recent")  # another order picked on the home page
+    assert "sort=recent" in browser.current_url and selected() == "Recently updated"
+    browser.get(site.url + "/?q=1")
+    _search(browser, q="")  # the search cleared: the list's own order again
+    assert selected() == "Name" and "sort=relevance" not in browser.current_url
+
+
 def test_adapter_page_and_its_pull_command(browser: Any, site: Site, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 

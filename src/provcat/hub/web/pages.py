@@ -257,6 +257,7 @@ def install_pages(
             request,
             "index.html",
             sort=sort,
+            sort_picked="sort" in kept,
             sorts=SORT_LABELS,
             hub_url=base_url(request),
             empty_hub=not visible,
