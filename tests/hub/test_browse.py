@@ -166,8 +166,8 @@ def test_list_search_and_filters(browser: Any, site: Site) -> None:
     _navigating(browser, browser.find_element(By.LINK_TEXT, "frontend").click)
     assert _listed(browser) == [("acme/react-19", "1.2.0")]
     browser.get(site.url + "/")
-    _search(browser, base_model="google/gemma-2-2b-it")
-    assert _listed(browser) == [("acme/react-19", "1.2.0")]
+    _search(browser, base_model="google/gemma-2-2b-it")  # globex/sql names none: any
+    assert _listed(browser) == [("acme/react-19", "1.2.0"), ("globex/sql", "0.1.0")]
     browser.get(site.url + "/")
     _search(browser, namespace="globex")
     assert _listed(browser) == [("globex/sql", "0.1.0")]

@@ -92,7 +92,8 @@ async def test_the_base_model_filter_reads_every_match_not_one_page(
         payload = safetensors(b"\x41" * 16)
         async with hub.client() as c:
             for i in range(PAGE_LIMIT + 5):  # names sort a000 ... a104: the last one is wanted
-                extra = {"base_model_compatibility": ["org/wanted-base"]} if i == PAGE_LIMIT else {}
+                base = "org/wanted-base" if i == PAGE_LIMIT else "org/other-base"
+                extra = {"base_model_compatibility": [base]}
                 doc = manifest("acme", f"a{i:03d}", "1.0.0", payload, **extra)
                 r = await c.post(
                     "/v1/adapters",
@@ -196,12 +197,20 @@ async def test_the_base_model_filter_pages_too(
     try:
         await _push_many(hub, ["b0", "b1", "b2"], base_model_compatibility=["org/base"])
         await _push_many(hub, ["c0"])
+        await _push_many(hub, ["d0"], base_model_compatibility=["org/other"])
         async with hub.client() as c:
             r = await c.get("/", params={"base_model": "org/base"})
             assert _listed(r.text) == ["acme/b0", "acme/b1"]
-            assert f"3 adapters; 1{DASH}2 on this page" in r.text
+            assert f"4 adapters; 1{DASH}2 on this page" in r.text
             r = await c.get(_next(r.text) or "")
-            assert _listed(r.text) == ["acme/b2"] and _next(r.text) is None
+            # found by a new-user audit: c0 names no base model ("Base models: any" on its page,
+            # accepted by `resolve --base-model`, as the protocol says) and the filter hid it
+            assert _listed(r.text) == ["acme/b2", "acme/c0"] and _next(r.text) is None
+            assert r.text.count("For any base model (it names none).") == 1
+            r = await c.get("/", params={"base_model": "org/other"})
+            assert _listed(r.text) == ["acme/c0", "acme/d0"]
+            r = await c.get("/")  # no filter: no note
+            assert "For any base model" not in r.text
     finally:
         hub.storage.close()
 

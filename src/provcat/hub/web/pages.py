@@ -73,6 +73,13 @@ def _local_path(target: str) -> str:
     return "/"
 
 
+def _fits(row: StoredAdapter, base_model: str) -> bool:
+    """Whether ``row`` serves ``base_model`` as the protocol reads it (``?base_model=`` on a
+    manifest): an empty ``base_model_compatibility`` is any base model."""
+    named = strings(row.manifest.get("base_model_compatibility"))
+    return not named or base_model in named
+
+
 def install_pages(
     app: FastAPI,
     store: Storage,
@@ -217,11 +224,7 @@ def install_pages(
                 found = await reads(
                     store.search, q or None, [tag] if tag else [], FILTER_SCAN, wanted, sort
                 )
-                matching = [
-                    r
-                    for r in found
-                    if base_model in strings(r.manifest.get("base_model_compatibility"))
-                ]
+                matching = [r for r in found if _fits(r, base_model)]
                 if len(found) < FILTER_SCAN:
                     total = len(matching)
                 rows = matching[skip : skip + PAGE_LIMIT + 1]

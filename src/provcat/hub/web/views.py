@@ -85,6 +85,7 @@ def row_view(row: StoredAdapter, downloads: int) -> dict[str, Any]:
         "size_bytes": row.size_bytes,
         "description": m.get("description") if isinstance(m.get("description"), str) else None,
         "tags": strings(m.get("tags")),
+        "any_base_model": not strings(m.get("base_model_compatibility")),
     }
 
 
