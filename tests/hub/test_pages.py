@@ -215,6 +215,42 @@ async def test_the_base_model_filter_pages_too(
         hub.storage.close()
 
 
+async def test_the_page_of_a_deleted_version_says_it_was_deleted(hub: Hub) -> None:
+    """Found by a new-user audit: the page of a deleted version said "has no such version" (or
+    "No adapter", the adapter's only version deleted) where the API and the command line say
+    it was deleted."""
+    import html
+
+    from tests.hub.helpers import manifest, multipart_headers, push_body, safetensors
+
+    payload = safetensors(b"\x43" * 16)
+    auth = {"Authorization": f"Bearer {hub.token}"}
+    async with hub.client() as c:
+        for name, version in (("hello", "0.1.0"), ("hello", "0.2.0"), ("sample", "0.1.0")):
+            doc = manifest("acme", name, version, payload)
+            r = await c.post(
+                "/v1/adapters",
+                content=push_body(doc, payload),
+                headers=multipart_headers(hub.token),
+            )
+            assert r.status_code == 201, r.text
+        for path in ("hello/0.2.0", "sample/0.1.0"):
+            assert (await c.delete(f"/v1/adapters/acme/{path}", headers=auth)).status_code == 204
+
+        async def said(path: str) -> str:
+            r = await c.get(path, headers={"Accept": "text/html"})
+            assert r.status_code == 404, r.text
+            return html.unescape(r.text.split('id="message">')[1].split("</p>")[0])
+
+        deleted = "was deleted; a deleted version is never served or pushed again."
+        assert await said("/a/acme/hello/0.2.0") == f"hub://acme/hello:0.2.0 {deleted}"
+        assert await said("/a/acme/sample/0.1.0") == f"hub://acme/sample:0.1.0 {deleted}"
+        # never published: as before
+        assert await said("/a/acme/hello/0.3.0") == "hub://acme/hello:0.3.0 has no such version."
+        assert await said("/a/acme/sample") == "No adapter hub://acme/sample:latest."
+        assert await said("/a/acme/nothing/1.0.0") == "No adapter hub://acme/nothing:1.0.0."
+
+
 async def test_query_messages_say_what_is_wrong(hub: Hub) -> None:
     import html
 

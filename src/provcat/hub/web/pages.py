@@ -316,11 +316,17 @@ def install_pages(
             suggestions: list[tuple[str, str]] = []
             if latest is None:  # no such adapter: the closest ones this reader may see
                 suggestions = await reads(store.suggest, ref.namespace, ref.name, scope_of(token))
+            if not ref.is_latest and await reads(
+                store.tombstoned, ref.namespace, ref.name, ref.version
+            ):  # as the API and the command line say it (details.deleted)
+                said = f"{ref} was deleted; a deleted version is never served or pushed again."
+            else:
+                said = f"No adapter {ref}." if latest is None else f"{ref} has no such version."
             return message(
                 request,
                 404,
                 "Not found",
-                f"No adapter {ref}." if latest is None else f"{ref} has no such version.",
+                said,
                 suggestions=[adapter_url(ns, n) for ns, n in suggestions],
                 versions=[
                     (v.version, adapter_url(v.namespace, v.name, v.version)) for v in versions
