@@ -363,7 +363,20 @@ def test_a_closed_stdout_exits_quietly_as_every_command_does(
 )
 def test_a_hub_url_without_its_scheme_says_the_url_meant(hub: str, said: str) -> None:
     """Found by a new user: `--hub 127.0.0.1:18080` was told to give the token with --token,
-    and not the URL it meant."""
+    and not the URL it meant. Found by a new-user audit: it exited 1 as a ValidationError,
+    where every other refused command line is a usage error (exit 2, as the docs' table says);
+    from PROVCAT_HUB_URL too."""
     code, out, err = run("search", "--hub", hub, "hello")
-    assert code == 1 and said in out + err
-    assert "--token" not in out + err
+    assert code == 2 and said in out + err and "'--hub' / PROVCAT_HUB_URL" in err
+    assert "--token" not in out + err and "ValidationError" not in out + err
+    code, out, err = run("pull", "hub://acme/hello", env={"PROVCAT_HUB_URL": hub})
+    assert code == 2 and said in err, err
+    code, out, err = run("pull", "hub://acme/hello", "--hub", hub, "--format", "json")
+    body = json.loads(out)
+    assert code == 2 and body["error"] == "UsageError" and said in str(body["message"])
+
+
+def test_a_hub_url_with_a_password_is_a_usage_error_that_never_repeats_it() -> None:
+    for hub in ("http://user:s3cr3t-pw@127.0.0.1:18080", "http://127.0.0.1:18080/?key=s3cr3t-pw"):
+        code, out, err = run("resolve", "hub://acme/hello", "--hub", hub)
+        assert code == 2 and "without user:password@" in err and "s3cr3t" not in out + err

@@ -10,9 +10,11 @@ from typing import Any, TypeVar
 
 import click
 
-from provcat.hub.client import RegistryClient
+from provcat.hub.client import CREDENTIALS_HINT, RegistryClient
+from provcat.hub.errors import HubError
 from provcat.hub.settings import HubSettings, default_data_dir
 from provcat.hub.tokens import token_problem
+from provcat.hub.urls import check_base_url
 
 __all__ = [
     "DEFAULT_HUB",
@@ -39,6 +41,19 @@ def _checked_token(ctx: click.Context, param: click.Parameter, value: str | None
     return value
 
 
+def _checked_hub(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A hub URL the client takes, or a usage error (exit 2, as any refused command line) with
+    the client's own message: it repeats the URL only when it is a plain host written without
+    its scheme (`did you mean http://...?`), never one that may hold a password."""
+    try:
+        check_base_url(value.rstrip("/"), credentials_hint=CREDENTIALS_HINT)
+    except HubError as error:
+        raise click.BadParameter(
+            error.message, ctx, param_hint="'--hub' / PROVCAT_HUB_URL"
+        ) from None
+    return value
+
+
 def client_options(fn: F) -> F:
     fn = click.option(
         "--token",
@@ -55,6 +70,7 @@ def client_options(fn: F) -> F:
         default=DEFAULT_HUB,
         show_default=True,
         show_envvar=True,
+        callback=_checked_hub,
         help="Base URL of the hub or static mirror.",
     )(fn)
     return fn

@@ -45,10 +45,12 @@ from provcat.hub.unanswered import origin, unanswered
 from provcat.hub.urls import api_root_hint, check_base_url
 from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden, without_secrets
 
-__all__ = ["Published", "RegistryClient"]
+__all__ = ["CREDENTIALS_HINT", "Published", "RegistryClient"]
 
 log = logging.getLogger("provcat.hub")
 
+# what a hub URL holding a credential is told (the client's and the command line's refusal)
+CREDENTIALS_HINT = "; give the token with --token or PROVCAT_HUB_TOKEN"
 _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
 
@@ -76,9 +78,7 @@ class RegistryClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         # the URL is named in errors and reprs, so it must hold no credential
-        parsed = check_base_url(
-            self.base_url, credentials_hint="; give the token with --token or PROVCAT_HUB_TOKEN"
-        )
+        parsed = check_base_url(self.base_url, credentials_hint=CREDENTIALS_HINT)
         if token and (problem := token_problem(token)):
             raise ValidationError(problem)  # before any request: httpx would fail or log it
         self._origin = origin(parsed)
