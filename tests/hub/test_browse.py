@@ -264,6 +264,37 @@ def test_adapter_page_and_its_pull_command(browser: Any, site: Site, tmp_path: P
     assert browser.find_element(By.TAG_NAME, "h1").text == "Not found"
 
 
+def test_the_copy_button_says_whether_it_copied_and_then_shows_its_label_again(
+    browser: Any, site: Site
+) -> None:
+    """Found by a new-user audit: the copy button said "Copied" when the browser refused the
+    clipboard write too (``.then(done, done)``), and never showed "Copy" again."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def label_after_click(clipboard: str) -> str:
+        browser.get(site.url + "/a/acme/react-19")
+        browser.execute_script(
+            "Object.defineProperty(navigator, 'clipboard', {value: {writeText: " + clipboard + "}})"
+        )
+        button = browser.find_element(By.CSS_SELECTOR, "button[data-copy]")
+        assert button.text == "Copy"
+        button.click()
+        WebDriverWait(browser, 5).until(lambda _: button.text != "Copy")
+        said = str(button.text)
+        WebDriverWait(browser, 10).until(lambda _: button.text == "Copy")  # the label is back
+        return said
+
+    accepted = "function (text) { window.copiedText = text; return Promise.resolve(); }"
+    assert label_after_click(accepted) == "Copied"
+    command = browser.find_element(By.ID, "pull-command").get_attribute("value")
+    assert browser.execute_script("return window.copiedText") == command
+    refused = (
+        "function () { return Promise.reject(new DOMException('denied', 'NotAllowedError')); }"
+    )
+    assert label_after_click(refused) == "Not copied: copy the selected command"
+
+
 def test_html_in_manifests_is_shown_as_text(browser: Any, site: Site) -> None:
     from selenium.webdriver.common.by import By
 
