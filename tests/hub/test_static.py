@@ -95,7 +95,12 @@ def test_export_refuses_a_non_empty_target(hub: Hub, tmp_path: Path) -> None:
         assert result.exit_code == 1, said
         code = json.loads(said)["error"] if fmt else said.split(": ")[1]
         assert code == "LocalFileError", said
-        assert f"Directory not empty: {target}; " in said and "new or empty directory" in said
+        # found by a new-user audit: "Directory not empty: ...; it is a directory that holds
+        # files: ..." said the same twice
+        message = json.loads(said)["message"] if fmt else said.split(": ", 2)[2].strip()
+        assert message == (
+            f"Directory not empty: {target}; give a new or empty directory, or move its files away"
+        ), said
     assert (target / "keep").read_text() == "x"
 
 

@@ -125,8 +125,8 @@ _LOCAL_HINTS = {
     errno.ENOTDIR: "a part of the path is a file, not a directory: give another path",
     errno.EISDIR: "it is a directory: give a file's path",
     errno.EEXIST: "a file is in the way: give another path, or move that file",
-    errno.ENOTEMPTY: "it is a directory that holds files: give a new or empty directory, or "
-    "move the files away",
+    # the system's own text already says "Directory not empty": only what to do is added
+    errno.ENOTEMPTY: "give a new or empty directory, or move its files away",
     errno.ENOENT: "check the path",
     errno.EACCES: "check its permissions",
     errno.EPERM: "check its permissions",
