@@ -247,16 +247,16 @@ def test_hub_errors_are_json_objects_without_the_token(tmp_path: Path) -> None:
     where = ("--data-dir", str(tmp_path / "data"))
     code, out, err = run("token", "revoke", "0123456789ab", *where, "--format", "json")
     body = _json_error(out, err)
+    # found by a new-user audit: it said "no active token", but a revoked token's id is no
+    # error (it says it was already revoked): this id is no token's at all
     assert code == 1 and body == {
         "error": "TokenNotFoundError",
-        "message": "no active token has the id 0123456789ab; `provcat hub token list` shows the ids",
+        "message": "no token has the id 0123456789ab; `provcat hub token list` shows the ids",
         "details": {"token_id": "0123456789ab"},
     }
     code, out, err = run("token", "revoke", "0123456789ab", *where)  # text mode: stderr
     assert code == 1 and out == ""
-    assert err.startswith(
-        "provcat hub: TokenNotFoundError: no active token has the id 0123456789ab"
-    )
+    assert err.startswith("provcat hub: TokenNotFoundError: no token has the id 0123456789ab")
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     code, out, err = run("token", "list", "--data-dir", str(blocker / "data"), "--format", "json")

@@ -154,7 +154,7 @@ def token_revoke(
     if not known:
         fail_with(
             TOKEN_NOT_FOUND,
-            f"no active token has the id {token_id}; `provcat hub token list` shows the ids",
+            f"no token has the id {token_id}; `provcat hub token list` shows the ids",
             {"token_id": token_id},
         )
     emit(
