@@ -98,3 +98,14 @@ def test_a_non_finite_grace_period_is_refused(tmp_path: Path, value: str, given_
     assert result.exit_code == 2, result.output
     assert "--orphan-grace-seconds" in result.stderr and "finite" in result.stderr
     assert list(tmp_path.iterdir()) == []  # refused before anything was opened
+
+
+def test_the_grace_period_is_shown_in_seconds() -> None:
+    """Found by a new-user audit: the help showed ``--orphan-grace-seconds FINITE FLOAT RANGE``
+    (the type's name), and a word for a number was "not a valid finite float range"."""
+    result = CliRunner().invoke(main, ["hub", "serve", "--help"])
+    assert result.exit_code == 0
+    assert "--orphan-grace-seconds SECONDS" in result.stdout and "FLOAT RANGE" not in result.stdout
+    result = CliRunner().invoke(main, ["hub", "serve", "--orphan-grace-seconds", "soon"])
+    assert result.exit_code == 2
+    assert "'soon' is not a valid number of seconds" in result.stderr, result.stderr

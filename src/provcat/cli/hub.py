@@ -49,7 +49,7 @@ class FiniteFloat(click.FloatRange):
     """A float range that also refuses ``nan`` and ``inf`` (a NaN compares false with every
     bound, so a range alone lets it through)."""
 
-    name = "finite float range"
+    name = "number of seconds"  # in click's "'x' is not a valid ..."
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         converted = super().convert(value, param, ctx)
@@ -158,6 +158,7 @@ hub.add_command(token)
     "--orphan-grace-seconds",
     envvar="PROVCAT_HUB_ORPHAN_GRACE_SECONDS",
     type=FiniteFloat(min=0),
+    metavar="SECONDS",  # not the type's name, FINITE FLOAT RANGE
     default=DEFAULT_ORPHAN_GRACE_SECONDS,
     show_default=True,
     show_envvar=True,
