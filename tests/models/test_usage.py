@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from provcat import estimate_cost
+from provcat.errors import PricingUnavailable
 from provcat.models.usage import TokenUsage, UsageTracker, usage_of
 from provcat.models.usage_input import to_usage
 from tests.models.inventory_catalog import use_acme
@@ -128,7 +129,7 @@ XAI_SHAPES = {
         "num_sources_used": 0,
         "num_server_side_tools_used": 1,
         "cost_in_usd_ticks": 37756000,
-        "server_side_tool_usage_details": {"web_search_calls": 1, "x_search_calls": 0},
+        "server_side_tool_usage_details": {"web_search_calls": 0, "x_search_calls": 0},
         "context_details": {"input_tokens": 1200, "output_tokens": 300},
     },
 }
@@ -144,6 +145,21 @@ def test_xai_usage_fields_are_accepted_and_change_no_count(shape: str) -> None:
     }
     assert estimate_cost("acme", "acme-large-2", raw).total == SAME_REQUEST
     assert estimate_cost("acme", "acme-large-2", {"id": "x", "usage": raw}).total == SAME_REQUEST
+
+
+@pytest.mark.parametrize("shape", sorted(XAI_SHAPES))
+def test_xai_search_calls_are_read_so_an_unpriced_search_is_not_costed_as_free(shape: str) -> None:
+    # tool-usage-details: server_side_tool_usage_details counts the calls of each server-side
+    # tool, which xAI bills per call; a model that lists no fee (as xAI's list none) has a cost
+    # with searches refused rather than given without them
+    raw = {
+        **XAI_SHAPES[shape],
+        "server_side_tool_usage_details": {"web_search_calls": 10, "x_search_calls": 2},
+    }
+    usage = to_usage(raw)
+    assert (usage.web_searches, usage.social_searches) == (10, 2)
+    with pytest.raises(PricingUnavailable, match="10 web searches"):
+        estimate_cost("acme", "acme-large-2", raw)
 
 
 def test_openrouter_usage_cost_fields_are_accepted_and_its_cache_writes_read() -> None:

@@ -119,7 +119,23 @@ def _chat(u: Mapping[str, Any]) -> TokenUsage:
         reasoning_tokens=_int(u, "completion_tokens_details", "reasoning_tokens"),
         input_audio_tokens=_int(u, "prompt_tokens_details", "audio_tokens"),
         output_audio_tokens=_int(u, "completion_tokens_details", "audio_tokens"),
+        **_xai_searches(u),
     )
+
+
+def _xai_searches(u: Mapping[str, Any]) -> dict[str, int | None]:
+    """The billed server-side searches xAI counts by tool in its usage
+    (``server_side_tool_usage_details``: ``web_search_calls``, ``x_search_calls``,
+    ``code_interpreter_calls``;
+    https://docs.x.ai/developers/tools/tool-usage-details): read, so a cost is refused where the
+    catalog lists no fee for them rather than given without them."""
+    if "server_side_tool_usage_details" not in u:
+        return {}
+    return {
+        "web_searches": _int(u, "server_side_tool_usage_details", "web_search_calls"),
+        "social_searches": _int(u, "server_side_tool_usage_details", "x_search_calls"),
+        "code_executions": _int(u, "server_side_tool_usage_details", "code_interpreter_calls"),
+    }
 
 
 def _responses(u: Mapping[str, Any]) -> TokenUsage:
@@ -133,6 +149,7 @@ def _responses(u: Mapping[str, Any]) -> TokenUsage:
         cache_read_tokens=_int(u, "input_tokens_details", "cached_tokens"),
         cache_write_tokens=_int(u, "input_tokens_details", "cache_write_tokens"),
         reasoning_tokens=_int(u, "output_tokens_details", "reasoning_tokens"),
+        **_xai_searches(u),
     )
 
 
@@ -252,7 +269,8 @@ _GEMINI_FIELDS = (
 # `num_sources_used`, the live-search sources (xAI's chat `Usage`, as the xai-openapi types have
 # it); in Responses also the server-side tools run (`num_server_side_tools_used`), their count by
 # tool (`server_side_tool_usage_details`; https://docs.x.ai/developers/tools/tool-usage-details)
-# and `context_details`. None changes a token count: they are accepted and not read.
+# and `context_details`. Of them, the web and X search calls are read (billed searches:
+# `_xai_searches`, with the code interpreter's); the rest are accepted and not read.
 _XAI_FIELDS = (
     "cost_in_usd_ticks",
     "num_sources_used",
