@@ -268,6 +268,17 @@ def test_a_cost_whose_input_and_output_together_overflow_the_context_window_says
     assert fits.exit_code == 0 and "cannot hold" not in fits.stderr
 
 
+def test_a_window_that_is_the_input_limit_is_not_held_to_input_and_output_together() -> None:
+    # Gemini 3.8 Flash: 1,048,576 input tokens and 65,536 output tokens, each a limit of its own
+    # (https://ai.google.dev/gemini-api/docs/models: "Input token limit", "Output token limit");
+    # the catalog's context_window is the input limit, so a full input with a long answer is one
+    # valid request
+    result = invoke(["cost", "gemini", "gemini-3.8-flash", "--input", "1000000", "--output",
+                     "60000", "--as-of", "2026-12-01"])  # fmt: skip
+    assert result.exit_code == 0
+    assert "cannot hold" not in result.stderr
+
+
 def test_a_cost_option_given_twice_with_two_values_is_refused() -> None:
     argv = ["cost", "perplexity", "sonar", "--input", "10"]
     twice = invoke([*argv, "--option", "search_context_size=high", "--option",

@@ -201,8 +201,9 @@ _NO_BATCH = (
 def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: int) -> str | None:
     """What to note when the request is larger than the model takes: the vendor would refuse
     it, so the cost is of no request that can be made (a sum over many requests is fine). Each
-    side is held to its own limit, and both together to the context window, which holds the
-    input and the output of one request."""
+    side is held to its own limit, and both together to the context window where the model
+    records no input limit apart (the window then holds the input and the output of one
+    request)."""
     info = find_model(provider, model)
     most_in = info.max_input_tokens or info.context_window
     over = []
@@ -211,7 +212,14 @@ def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: in
     if info.max_output_tokens is not None and output_tokens > info.max_output_tokens:
         over.append(f"{output_tokens:,} output tokens (it writes {info.max_output_tokens:,})")
     window = info.context_window
-    if not over and window is not None and input_tokens + output_tokens > window:
+    # the window holds input and output together only where no input limit of its own is
+    # recorded: a vendor that gives one (Gemini's input limit is its window) bounds each apart
+    if (
+        not over
+        and window is not None
+        and info.max_input_tokens is None
+        and input_tokens + output_tokens > window
+    ):
         over.append(
             f"{input_tokens:,} input and {output_tokens:,} output tokens together "
             f"({input_tokens + output_tokens:,}; its context window is {window:,})"
