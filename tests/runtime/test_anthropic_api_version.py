@@ -18,7 +18,7 @@ import pytest
 
 from provcat import match_endpoint
 from provcat.endpoints.pool import ConnectionPool
-from provcat.errors import RequestValidationError
+from provcat.errors import EndpointConfigurationError, RequestValidationError
 
 OLD = {"anthropic-version": "2023-06-01"}
 
@@ -154,3 +154,41 @@ def test_default_headers_add_to_the_catalogs_as_the_sdk_does() -> None:
 def test_a_default_header_given_in_another_case_replaces_the_catalogs() -> None:
     (request,) = _send(_body(temperature=0.5), default_headers={"Anthropic-Version": "2023-06-01"})
     assert request.headers.get_list("anthropic-version") == ["2023-06-01"]
+
+
+def test_a_sampling_request_default_is_refused_when_the_endpoint_is_made() -> None:
+    """Not on every later call: the value came from the construction, which says where it is."""
+    with pytest.raises(EndpointConfigurationError) as caught:
+        match_endpoint("anthropic", "messages", request_defaults={"temperature": 0.2})
+    assert caught.value.field == "request_defaults"
+    assert "'temperature'" in str(caught.value) and "2023-06-01" in str(caught.value)
+    kept = match_endpoint(
+        "anthropic", "messages", request_defaults={"temperature": 0.2}, default_headers=OLD
+    )
+    assert kept.request_defaults == {"temperature": 0.2}
+
+
+@pytest.mark.parametrize("version", [" 2026-10-21 ", "latest", "2026-10-21T00:00"])
+def test_an_api_version_that_is_no_date_is_refused_when_the_endpoint_is_made(version: str) -> None:
+    # the versioning page: "anthropic-version: 2023-06-01", a version is its release date; a
+    # padded value fails in the HTTP client as an illegal header, which reads as a network error
+    with pytest.raises(EndpointConfigurationError, match="is a date such as") as caught:
+        match_endpoint("anthropic", "messages", default_headers={"anthropic-version": version})
+    assert caught.value.field == "default_headers"
+
+
+def test_a_default_header_given_as_none_is_not_sent() -> None:
+    ep = match_endpoint(
+        "anthropic", "messages", default_headers={"anthropic-version": None, "x-trace": "t1"}
+    )
+    assert ep.config.default_headers == {"x-trace": "t1"}
+
+
+def test_one_header_given_in_two_cases_is_refused() -> None:
+    with pytest.raises(EndpointConfigurationError, match="one header in two cases") as caught:
+        match_endpoint(
+            "anthropic",
+            "messages",
+            default_headers={"anthropic-version": "2023-06-01", "ANTHROPIC-VERSION": "2026-10-21"},
+        )
+    assert caught.value.field == "default_headers"

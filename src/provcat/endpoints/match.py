@@ -65,10 +65,20 @@ def _check_defaults(
 def _merged(catalog: Mapping[str, str], given: Mapping[str, Any]) -> dict[str, Any]:
     """``default_headers=`` added to the catalog's, as the vendor SDKs' ``default_headers`` add to
     their own (``anthropic-version`` stays): a given header replaces the catalog's of the same
-    name in any case."""
-    names = {str(name).casefold() for name in given}
+    name in any case, and one given as None drops it. Two given names that differ only in case
+    are refused: both would be sent."""
+    names: dict[str, str] = {}
+    for name in given:
+        folded = str(name).casefold()
+        if folded in names:
+            raise EndpointConfigurationError(
+                "default_headers",
+                f"default_headers names '{names[folded]}' and '{name}', one header in two "
+                "cases: give it once",
+            )
+        names[folded] = str(name)
     kept = {name: value for name, value in catalog.items() if name.casefold() not in names}
-    return {**kept, **given}
+    return {**kept, **{name: value for name, value in given.items() if value is not None}}
 
 
 def _config(fields: Mapping[str, Any]) -> EndpointConfig:

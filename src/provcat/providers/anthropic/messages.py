@@ -9,17 +9,21 @@ message's text block; 2023-06-01 still takes them.
 Source: https://platform.claude.com/docs/en/api/migration-2026-10-21
 """
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
+from provcat.endpoints.config import EndpointConfig
 from provcat.endpoints.endpoint import Endpoint
-from provcat.errors import RequestProblem, RequestValidationError
+from provcat.errors import EndpointConfigurationError, RequestProblem, RequestValidationError
 
 __all__ = ["MessagesEndpoint", "api_version", "version_problems"]
 
 SAMPLING = ("temperature", "top_k", "top_p")
+OLDER = "match_endpoint(..., default_headers={'anthropic-version': '2023-06-01'})"
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def api_version(headers: Mapping[str, str]) -> str | None:
@@ -33,19 +37,16 @@ def api_version(headers: Mapping[str, str]) -> str | None:
 def version_problems(body: Mapping[str, Any], version: str) -> list[RequestProblem]:
     """What API ``version`` refuses in a valid ``body``: nothing before 2026-10-21 (a version
     is its date, so the strings compare as the dates do)."""
-    if not (len(version) == 10 and version[4] == version[7] == "-" and version >= "2026-10-21"):
+    if not (_DATE.fullmatch(version) and version >= "2026-10-21"):
         return []
     refused = f"API version {version} (the anthropic-version header) refuses"
-    older = (
-        "or send API version 2023-06-01: "
-        "match_endpoint(..., default_headers={'anthropic-version': '2023-06-01'})"
-    )
+    older = f"or send API version 2023-06-01: {OLDER}"
     problems = [
         RequestProblem(
             name,
             f"is a sampling parameter, which {refused} on every model",
             "leave it out, or, for a model that takes sampling options, send API version "
-            "2023-06-01: match_endpoint(..., default_headers={'anthropic-version': '2023-06-01'})",
+            f"2023-06-01: {OLDER}",
         )
         for name in SAMPLING
         if name in body
@@ -79,7 +80,32 @@ def version_problems(body: Mapping[str, Any], version: str) -> list[RequestProbl
 
 class MessagesEndpoint(Endpoint):
     """The Messages endpoint: the request model's checks, then what the API version it sends
-    refuses (:func:`version_problems`), all before anything is sent."""
+    refuses (:func:`version_problems`), all before anything is sent. A version that is no date,
+    or request defaults the version refuses, are refused when the endpoint is made."""
+
+    def __init__(
+        self,
+        config: EndpointConfig | None = None,
+        *,
+        request_defaults: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(config, request_defaults=request_defaults)
+        where = f"{self.config.provider}/{self.config.endpoint}"
+        version = api_version(self.config.default_headers)
+        if version is not None and not _DATE.fullmatch(version):
+            raise EndpointConfigurationError(
+                "default_headers",
+                f"{where}: the anthropic-version header is {version!r}; an API version is a "
+                "date such as '2026-10-21' or '2023-06-01', with no spaces",
+            )
+        problems = version_problems(self.request_defaults, version) if version else []
+        if problems:
+            first = problems[0]
+            raise EndpointConfigurationError(
+                "request_defaults",
+                f"{where}: request default '{first.location}' {first.message}; leave it out of "
+                f"request_defaults (iModel's settings), or send API version 2023-06-01: {OLDER}",
+            )
 
     def payload(
         self, request: Mapping[str, Any] | BaseModel | None = None, **kwargs: Any
