@@ -109,6 +109,7 @@ def _chat(u: Mapping[str, Any]) -> TokenUsage:
     ``completion_tokens_details.reasoning_tokens`` and ``audio_tokens`` included. DeepSeek's
     ``prompt_cache_hit_tokens`` (https://api-docs.deepseek.com/api/create-chat-completion) is
     its name for the cached part."""
+    web, social, code = _tool_calls(u)
     return TokenUsage(
         input_tokens=_int(u, "prompt_tokens"),
         output_tokens=_int(u, "completion_tokens"),
@@ -119,23 +120,23 @@ def _chat(u: Mapping[str, Any]) -> TokenUsage:
         reasoning_tokens=_int(u, "completion_tokens_details", "reasoning_tokens"),
         input_audio_tokens=_int(u, "prompt_tokens_details", "audio_tokens"),
         output_audio_tokens=_int(u, "completion_tokens_details", "audio_tokens"),
-        **_xai_searches(u),
+        web_searches=web,
+        social_searches=social,
+        code_executions=code,
     )
 
 
-def _xai_searches(u: Mapping[str, Any]) -> dict[str, int | None]:
-    """The billed server-side searches xAI counts by tool in its usage
+def _tool_calls(u: Mapping[str, Any]) -> tuple[int | None, int | None, int | None]:
+    """The billed server-side tool calls xAI counts by tool in its usage
     (``server_side_tool_usage_details``: ``web_search_calls``, ``x_search_calls``,
-    ``code_interpreter_calls``;
-    https://docs.x.ai/developers/tools/tool-usage-details): read, so a cost is refused where the
-    catalog lists no fee for them rather than given without them."""
-    if "server_side_tool_usage_details" not in u:
-        return {}
-    return {
-        "web_searches": _int(u, "server_side_tool_usage_details", "web_search_calls"),
-        "social_searches": _int(u, "server_side_tool_usage_details", "x_search_calls"),
-        "code_executions": _int(u, "server_side_tool_usage_details", "code_interpreter_calls"),
-    }
+    ``code_interpreter_calls``; https://docs.x.ai/developers/tools/tool-usage-details), as web
+    searches, social searches and code executions: read, so a cost is refused where the catalog
+    lists no fee for them rather than given without them."""
+    return (
+        _int(u, "server_side_tool_usage_details", "web_search_calls"),
+        _int(u, "server_side_tool_usage_details", "x_search_calls"),
+        _int(u, "server_side_tool_usage_details", "code_interpreter_calls"),
+    )
 
 
 def _responses(u: Mapping[str, Any]) -> TokenUsage:
@@ -143,13 +144,16 @@ def _responses(u: Mapping[str, Any]) -> TokenUsage:
     response_usage.py; https://developers.openai.com/api/reference/responses/object):
     ``input_tokens`` includes ``input_tokens_details.cached_tokens``, ``output_tokens`` includes
     ``output_tokens_details.reasoning_tokens``."""
+    web, social, code = _tool_calls(u)
     return TokenUsage(
         input_tokens=_int(u, "input_tokens"),
         output_tokens=_int(u, "output_tokens"),
         cache_read_tokens=_int(u, "input_tokens_details", "cached_tokens"),
         cache_write_tokens=_int(u, "input_tokens_details", "cache_write_tokens"),
         reasoning_tokens=_int(u, "output_tokens_details", "reasoning_tokens"),
-        **_xai_searches(u),
+        web_searches=web,
+        social_searches=social,
+        code_executions=code,
     )
 
 
@@ -270,7 +274,7 @@ _GEMINI_FIELDS = (
 # it); in Responses also the server-side tools run (`num_server_side_tools_used`), their count by
 # tool (`server_side_tool_usage_details`; https://docs.x.ai/developers/tools/tool-usage-details)
 # and `context_details`. Of them, the web and X search calls are read (billed searches:
-# `_xai_searches`, with the code interpreter's); the rest are accepted and not read.
+# `_tool_calls`, with the code interpreter's); the rest are accepted and not read.
 _XAI_FIELDS = (
     "cost_in_usd_ticks",
     "num_sources_used",
