@@ -115,31 +115,38 @@ _UNIT = re.compile(r"%[0-9A-Fa-f]{2}|.", re.DOTALL)
 
 def hub_tokens_hidden(text: str) -> str:
     """``text`` (a URL, or a log line quoting one) with each hub token replaced by
-    ``<redacted>``, whether written plainly or with any of its characters percent-encoded
-    (``pch%5F...``, ``%70%63%68...``): the token is found in the decoded text and its span in
-    ``text`` replaced, so everything else stays as it was written."""
+    ``<redacted>``, whether written plainly or with any of its characters percent-encoded, once
+    or up to three times over (``pch%5F...``, ``%70%63%68...``, ``pch%255F...``): the token is
+    found in the decoded text and its span in ``text`` replaced, so everything else stays as it
+    was written."""
     if "%" not in text:
         return HUB_TOKEN_SHAPE.sub("<redacted>", text)
-    starts: list[int] = []  # where in `text` each character of the decoded text starts
-    decoded: list[str] = []
-    for unit in _UNIT.finditer(text):
-        starts.append(unit.start())
-        found = unit.group(0)
-        decoded.append(chr(int(found[1:], 16)) if len(found) == 3 else found)
+    chars = list(text)
+    starts = list(range(len(text)))  # where in `text` each character of `chars` starts
+    for _ in range(3):
+        if "%" not in chars:
+            break
+        decoded: list[str] = []
+        at: list[int] = []
+        for unit in _UNIT.finditer("".join(chars)):
+            at.append(starts[unit.start()])
+            found = unit.group(0)
+            decoded.append(chr(int(found[1:], 16)) if len(found) == 3 else found)
+        chars, starts = decoded, at
     starts.append(len(text))
     parts: list[str] = []
     done = 0
-    for token in HUB_TOKEN_SHAPE.finditer("".join(decoded)):
+    for token in HUB_TOKEN_SHAPE.finditer("".join(chars)):
         parts += (text[done : starts[token.start()]], "<redacted>")
         done = starts[token.end()]
     return "".join(parts) + text[done:]
 
 
 def secret_shapes_hidden(text: str) -> str:
-    """``text`` with anything shaped like an API key or a hub token, and URL passwords,
-    replaced; nothing else changes (whitespace and length kept: a command line's own error
+    """``text`` with anything shaped like an API key or a hub token (percent-encoded too), and
+    URL passwords, replaced; nothing else changes (whitespace and length kept: a command line's own error
     text, where an argument pasted in the wrong place is repeated)."""
-    text = HUB_TOKEN_SHAPE.sub("<redacted>", url_without_password(text))
+    text = hub_tokens_hidden(url_without_password(text))
     for shape in _patterns()[1]:
         text = shape.sub("<redacted>", text)
     return text

@@ -293,6 +293,11 @@ def test_a_token_pasted_where_an_argument_goes_is_never_echoed(
     code, out, err = run(*args, *fmt)
     assert code == 2 and "<redacted>" in out + err
     assert "S" * 20 not in out + err
+    # percent-encoded, as copied from a URL's query, too
+    encoded = [a.replace("_", "%5F") if a == TOKEN else a for a in args]
+    code, out, err = run(*encoded, *fmt)
+    assert code == 2 and "<redacted>" in out + err
+    assert "S" * 20 not in out + err
     # the environment's token is redacted too, whatever its shape
     secret = "not-shaped-like-a-token-42"
     code, out, err = run("pull", secret, *fmt, env={"PROVCAT_HUB_TOKEN": secret})

@@ -469,6 +469,7 @@ def test_a_percent_encoded_token_in_a_url_is_not_logged(
     found after percent-decoding; the rest of the line stays as it was sent."""
     encoded = PASTED.replace("_", "%5F")
     every = "".join(f"%{ord(c):02X}" for c in PASTED)  # every character percent-encoded
+    twice = PASTED.replace("_", "%255F")  # encoded twice: one more decoding gives it away
     hub = make_hub("sqlite", tmp_path / "hub-data", request)
     served = hub.serve("--log-level", "info")
     try:
@@ -476,13 +477,14 @@ def test_a_percent_encoded_token_in_a_url_is_not_logged(
             f"/?q={encoded}&sort=name",
             f"/v1/adapters/acme/hello/{encoded}",
             f"/v1/search?q=x%20{every}",
+            f"/?q={twice}",
         ):
             httpx.get(served.url + path, headers={"Accept": "application/json"})
     finally:
         served.stop()
         hub.storage.close()
     log = served.log.read_text()
-    for secret in (PASTED, encoded, every, "L" * 8, "%4C" * 8, "0123456789ab", "%30%31%32"):
+    for secret in (PASTED, encoded, every, twice, "L" * 8, "%4C" * 8, "0123456789ab", "%30%31%32"):
         assert secret not in log, log
     for line in (
         '"GET /?q=<redacted>&sort=name HTTP/1.1" 200',
