@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from generator.pipeline import run
-from provcat import ModelRetired, estimate_cost, get_model, list_models
+from provcat import ModelNotFound, ModelRetired, estimate_cost, get_model, list_models
 from provcat.endpoints.registry import EndpointRegistry
 
 CATALOG = Path(__file__).resolve().parents[2] / "catalog"
@@ -309,3 +309,16 @@ def test_models_list_and_show_an_alias_model_at_the_prices_it_is_billed() -> Non
     text = run("models", "show", "deepseek", "deepseek-v4-flash")
     assert "priced_as: deepseek-flash" in text
     assert f"input {served['prices']['input']}, output {served['prices']['output']}" in text
+
+
+def test_an_effort_suffix_hint_offers_only_the_efforts_the_model_takes() -> None:
+    # OpenAI's GPT-6.2 Sol page: "The API rejects requests that set reasoning effort to none";
+    # GPT-4.1 mini is no reasoning model (its page lists no reasoning effort)
+    with pytest.raises(ModelNotFound) as caught:
+        get_model("openai", "gpt-6.2-sol-none")
+    said = str(caught.value)
+    assert "one of low, medium, high, xhigh, max" in said and "--effort none" not in said
+    with pytest.raises(ModelNotFound) as caught:
+        get_model("openai", "gpt-4.1-mini-high")
+    assert "gpt-4.1-mini lists no effort levels" in str(caught.value)
+    assert "--effort" not in str(caught.value)

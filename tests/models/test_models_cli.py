@@ -140,11 +140,9 @@ def test_cost_errors_are_clear() -> None:
     assert result.exit_code == 2
     result = invoke("cost", "acme", "acme-large-2-high", "--input", "1")
     assert result.exit_code == 1  # an effort suffix is a spec's: the model and the way to say it
-    assert (
-        "'-high' is an effort level, not part of the model id 'acme-large-2': a model spec ends "
-        "in it (parse_model_spec('acme/acme-large-2-high') splits it off, as `provcat model "
-        "acme/acme-large-2 --effort high` takes it)"
-    ) in result.stderr
+    assert "'-high' is an effort level, not part of the model id 'acme-large-2'" in result.stderr
+    assert "parse_model_spec('acme/acme-large-2-high') splits it off" in result.stderr
+    assert "`provcat model acme/acme-large-2 --effort high`" in result.stderr
 
 
 def test_generated_docs_list_every_model_and_the_lifecycle(acme: dict[str, Any]) -> None:

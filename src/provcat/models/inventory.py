@@ -89,6 +89,23 @@ class ModelInfo:
     # whether any lifecycle fact can make the model deprecated or retired on some day
     dated: bool = field(default=False, repr=False, compare=False)
 
+    def effort_setting(self, spec: str, level: str) -> str:
+        """How to give this model effort ``level`` as a setting, for an error about a suffix
+        (``spec`` is the PROVIDER/MODEL the user wrote, without the level): the model's own
+        levels, or that it lists none."""
+        efforts = self.reasoning_efforts
+        if not efforts:
+            return f"{self.id} lists no effort levels"
+        if level not in efforts:
+            return (
+                f"{self.id} takes effort as a setting, one of {', '.join(efforts)}: "
+                f"`provcat model {spec} --effort LEVEL` / model_kwargs('{spec}', effort=LEVEL)"
+            )
+        return (
+            f"{self.id} takes effort as a setting: `provcat model {spec} --effort {level}` / "
+            f"model_kwargs('{spec}', effort='{level}')"
+        )
+
     def lifecycle(self, as_of: date | None = None) -> str:
         """``preview``, ``active``, ``deprecated`` or ``retired`` on ``as_of`` (default today; a
         datetime is read as its date). The deprecation and shutdown dates apply; the release date
@@ -296,9 +313,9 @@ class _Inventory:
             info = index.get(canonical_key(name))
             if info is not None:
                 return (
-                    f"; '-{suffix}' is an effort level, not part of the model id '{info.id}': a "
-                    f"model spec ends in it (parse_model_spec('{key}/{model}') splits it off, "
-                    f"as `provcat model {key}/{info.id} --effort {suffix.lower()}` takes it)"
+                    f"; '-{suffix}' is an effort level, not part of the model id '{info.id}' "
+                    f"(a model spec ends in it: parse_model_spec('{key}/{model}') splits it "
+                    f"off); {info.effort_setting(f'{key}/{info.id}', suffix.lower())}"
                 )
         head, slash, tail = model.strip().partition("/")
         if slash and self._data()[2].get(canonical_key(head)) == key:

@@ -177,16 +177,7 @@ def _effort_setting(provider: str, provider_raw: str, name: str, level: str) -> 
         return ""
     if info is None or not info.reasoning_efforts:
         return ""
-    if level not in info.reasoning_efforts:
-        return (
-            f" {info.id} takes effort as a setting, one of {', '.join(info.reasoning_efforts)}: "
-            f"`provcat model {provider_raw}/{name} --effort LEVEL` / "
-            f"model_kwargs('{provider_raw}/{name}', effort=LEVEL)."
-        )
-    return (
-        f" {info.id} takes effort as a setting: `provcat model {provider_raw}/{name} --effort "
-        f"{level}` / model_kwargs('{provider_raw}/{name}', effort='{level}')."
-    )
+    return f" {info.effort_setting(f'{provider_raw}/{name}', level)}."
 
 
 def _with_prefix(model: str, prefix: str, starts: tuple[str, ...]) -> str:
