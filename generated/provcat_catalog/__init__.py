@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:c600e4713c3d0b6629335d4b89873bd504b955c81827c50d4ed6ffb7ab265b1e'
+FINGERPRINT: Final = 'sha256:9725ef29d6febc29449440232f7f7b7a29025c82f0421ba0a1f0476c15a6a142'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

@@ -735,6 +735,19 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'source': 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations',
             },
             {
+                'code': 'anthropic-strict/enum-values-differ-only-in-case',
+                'severity': 'warning',
+                'triggers': ({'kind': 'enum-values', 'case': 'case-collision'},),
+                'action': 'keep',
+                'lossy': False,
+                'message': "The `enum` holds strings that differ only in letter case; strict tool use does not guarantee the capitalization of enum values, so Claude's choice between them is not reliable.",
+                'compile': 'Emitted as given; give the values distinct names.',
+                'transformation': None,
+                'extra': {},
+                'docs_url': 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations',
+                'source': 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations',
+            },
+            {
                 'code': 'anthropic-strict/unsupported-string-format',
                 'severity': 'error',
                 'triggers': (

@@ -106,6 +106,7 @@ ANTHROPIC_STRICT: dict[str, dict[str, Any]] = {
         {**obj(a={"$ref": "#/$defs/N"}), "$defs": {"N": obj(kid={"$ref": "#/$defs/N"})}}
     ),
     "complex-enum-value": tool(obj(a={"enum": [{"x": 1}]})),
+    "enum-values-differ-only-in-case": tool(obj(a={"type": "string", "enum": ["Open", "open"]})),
     "unsupported-string-format": tool(obj(a={"type": "string", "format": "color"})),
     "one-of-converted-to-any-of": tool(obj(a={"oneOf": [S, {"type": "integer"}]})),
     "nullable-keyword-converted": tool(obj(a={"type": "string", "nullable": True})),

@@ -333,10 +333,11 @@ TRIGGERS: Final[dict[str, TriggerSpec]] = {
     ),
     "enum-values": _t(
         "node",
-        "an `enum` holds a value of the kind `case` names: non-primitive or non-string",
+        "an `enum` holds a value of the kind `case` names: non-primitive, non-string, or "
+        "case-collision (two strings that differ only in letter case)",
         required=("case",),
         actions=("keep", "drop-keyword"),
-        cases={"case": ("non-primitive", "non-string")},
+        cases={"case": ("non-primitive", "non-string", "case-collision")},
         verbatim=True,
     ),
     "ref": _t(

@@ -60,6 +60,9 @@ def enum_values(run: Run, values: list[Any], path: str, *, drop_allowed: bool) -
     for rule, trig in run.rules.fires("enum-values"):
         if trig["case"] == "non-primitive":
             hit = any(isinstance(v, (dict, list)) for v in values)
+        elif trig["case"] == "case-collision":
+            strings = {v for v in values if isinstance(v, str)}
+            hit = len({v.casefold() for v in strings}) < len(strings)
         else:
             hit = any(not isinstance(v, str) for v in values)
         if hit:
