@@ -91,3 +91,16 @@ def test_a_misspelt_field_of_a_nested_object_gets_that_objects_fields() -> None:
     (problem,) = caught.value.problems
     assert problem.location == "output_config.efort"
     assert problem.suggestion == "did you mean 'effort'?"
+
+
+def test_a_missing_model_says_where_the_catalogs_models_are_listed() -> None:
+    # Anthropic's Messages API requires `model` and `max_tokens`
+    # (https://platform.claude.com/docs/en/api/messages/create); the catalog names no default
+    # Claude model, so a first request without one is refused, saying what to do
+    ep = match_endpoint("anthropic", "messages", api_key="sk-ant-test0000")
+    with pytest.raises(RequestValidationError) as caught:
+        ep.create_payload({"messages": [{"role": "user", "content": "hi"}]})
+    first, second = caught.value.problems
+    assert (first.location, first.message) == ("model", "field required")
+    assert "`provcat models --provider anthropic`" in (first.suggestion or "")
+    assert (second.location, second.suggestion) == ("max_tokens", None)

@@ -213,7 +213,9 @@ class Endpoint:
             from provcat.endpoints.problems import request_problems
 
             raise RequestValidationError(
-                self.config.provider, self.config.endpoint, request_problems(model, exc)
+                self.config.provider,
+                self.config.endpoint,
+                request_problems(model, exc, self.config.provider),
             ) from None
         return validated.model_dump(
             mode="json" if not _has_bytes(validated) else "python",

@@ -89,13 +89,21 @@ def _setting(name: str) -> str | None:
     return f"it is an endpoint setting: match_endpoint(..., {name}=...)"
 
 
-def request_problems(model: type[BaseModel], exc: ValidationError) -> list[RequestProblem]:
-    """One :class:`RequestProblem` per error of ``exc``, in pydantic's order."""
+def request_problems(
+    model: type[BaseModel], exc: ValidationError, provider: str | None = None
+) -> list[RequestProblem]:
+    """One :class:`RequestProblem` per error of ``exc``, in pydantic's order; a missing ``model``
+    of ``provider``'s endpoint says where the catalog's models are listed."""
     problems: list[RequestProblem] = []
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
         where = ".".join(str(p) for p in loc) or "request"
         hint = None
+        if error["type"] == "missing" and loc == ("model",) and provider:
+            hint = (
+                f"name the model (`provcat models --provider {provider}` lists those the catalog "
+                "knows), in the request or as match_endpoint(..., request_defaults={'model': ...})"
+            )
         if error["type"] == "extra_forbidden" and len(loc) == 1:
             setting = _setting(str(loc[0]))
             if setting is not None:  # timeout=5 in a call, as the OpenAI SDK takes it
