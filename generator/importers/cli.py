@@ -52,6 +52,10 @@ RECORD_ABOUT = (
     "re-import keeps the values maintainers changed (docs/big-catalog.md). Keep it with the files."
 )
 SHOWN_CHANGES = 40  # changes listed in the text summary without --verbose
+# an import that would remove more than half of a provider's imported models is refused (a
+# partial snapshot) when the provider had at least this many: a provider of 2 or 3 models that
+# loses 2 is no sign of one
+FEW_MODELS = 4
 # the bundled catalog (`generator build`'s default): its schema targets are provcat's own rules,
 # each citing the vendor's page, not models.dev's; a new catalog gets a copy of them
 BUNDLED_CATALOG = Path(__file__).resolve().parent.parent.parent / "catalog"
@@ -216,8 +220,9 @@ def _describe(change: Change) -> str:
 @click.option(
     "--allow-removals",
     is_flag=True,
-    help="Remove the files of the providers the snapshot lacks even when they are more than "
-    "half of those an import wrote (refused without it: a partial snapshot looks like that).",
+    help="Remove what the snapshot lacks even when it is more than half of the providers an "
+    f"import wrote, or of the models an import wrote for a provider of {FEW_MODELS} or more "
+    "(refused without it: a partial snapshot looks like that).",
 )
 def models_dev(
     path: Path,
@@ -305,9 +310,13 @@ def models_dev(
     imported = set()
     inventory = 0  # files written with no endpoints, only models (`inventory_only:`)
     entries: dict[str, dict[str, Any]] = {}  # the record of each provider imported
+    # providers that would lose more than half of the models an import wrote for them:
+    # (key, removed, imported)
+    thinned: list[tuple[str, int, int]] = []
     for provider in result.providers:
         imported.add(provider.key)
         old = existing.get(provider.key)
+        last = None if record is None else record.get(provider.key)
         if models_only and old is not None:
             kept = {k: v for k, v in old[0].items() if k != "models"}
             document, found = merge_provider(
@@ -317,13 +326,17 @@ def models_dev(
             )
             text = splice_models(old[1], document.get("models", {}))
         else:
-            last = None if record is None else record.get(provider.key)
             document, found = merge_provider(
                 old[0] if old else None, provider.document, last, provider.unreadable
             )
             text = dump(header, document)
             entries[provider.key] = _entry(provider.document, document, last)
         changes.extend(found)
+        if old is not None:
+            lost = sum(1 for c in found if c.model and c.field is None and c.kind == "removed")
+            before = _imported_models(old[0], None if models_only else last)
+            if lost and before >= FEW_MODELS and lost * 2 > before:
+                thinned.append((provider.key, lost, before))
         if document.get("inventory_only") is not None:
             inventory += 1
         if old is None or old[1] != text:
@@ -343,8 +356,10 @@ def models_dev(
             changes.append(Change(stem, None, None, "removed"))
     removed = sorted(name.removesuffix(".yaml") for name, t in texts.items() if t is None)
     ours = sum(1 for _, text in existing.values() if IMPORTED_MARK in text)
-    if removed and not allow_removals and len(removed) * 2 > ours:
-        refuse("TooManyRemovals", _too_many_removals(path, folder, removed, ours), fmt)
+    if len(removed) * 2 <= ours:
+        removed = []  # half of them or fewer: no sign of a partial snapshot
+    if (removed or thinned) and not allow_removals:
+        refuse("TooManyRemovals", _too_many_removals(path, folder, removed, ours, thinned), fmt)
     if not models_only:
         recorded = dict(record or {})
         recorded.update(entries)
@@ -441,17 +456,52 @@ def _write_failed(fmt: str, message: str, exc: Exception) -> NoReturn:
     raise click.ClickException(message) from exc
 
 
-def _too_many_removals(path: Path, folder: Path, removed: list[str], ours: int) -> str:
-    """Why an import that would remove more than half of the imported providers is refused."""
-    shown = ", ".join(removed[:10]) + (
-        f" and {len(removed) - 10} more" if len(removed) > 10 else ""
-    )
+def _imported_models(doc: dict[str, Any], last: dict[str, Any] | None) -> int:
+    """How many models of a provider's file an import wrote: those the record of the last import
+    (``last``) lists, or without one those with an ``imported:`` record of their own (as a
+    re-import tells them from those added by hand)."""
+    models = doc.get("models")
+    if not isinstance(models, dict):
+        return 0
+    if last is not None:
+        return sum(1 for m in models if m in (last.get("models") or {}))
+    return sum(1 for facts in models.values() if isinstance(facts, dict) and "imported" in facts)
+
+
+def _too_many_removals(
+    path: Path,
+    folder: Path,
+    removed: list[str],
+    ours: int,
+    thinned: list[tuple[str, int, int]],
+) -> str:
+    """Why an import that would remove more than half of the imported providers, or of the
+    imported models of a provider, is refused."""
+    what = []
+    if removed:
+        shown = ", ".join(removed[:10]) + (
+            f" and {len(removed) - 10} more" if len(removed) > 10 else ""
+        )
+        what.append(
+            f"{path} lacks {len(removed)} of the {ours} providers an import wrote into {folder} "
+            f"({shown}), so this import would remove their files: more than half of them"
+        )
+    if thinned:
+        counts = [f"{key} {lost} of {before}" for key, lost, before in thinned]
+        shown = ", ".join(counts[:10]) + (
+            f" and {len(counts) - 10} more" if len(counts) > 10 else ""
+        )
+        noun = "provider" if len(thinned) == 1 else "providers"
+        what.append(
+            f"{'it' if removed else path} lacks most of the models an import wrote for "
+            f"{len(thinned)} {noun} in {folder} ({shown}), so this import would remove them "
+            "from their files: more than half of each one's"
+        )
     return (
-        f"{path} lacks {len(removed)} of the {ours} providers an import wrote into {folder} "
-        f"({shown}), so this import would remove their files: more than half of them. Nothing "
-        "was written. A partial snapshot looks like this (an interrupted git clone, a sparse "
-        "checkout, a folder copied in part): check that it is a whole models.dev checkout and "
-        "import again; if the source really dropped them, pass --allow-removals"
+        "; and ".join(what) + ". Nothing was written. A partial snapshot looks like this (an "
+        "interrupted git clone, a sparse checkout, a folder copied in part): check that it is a "
+        "whole models.dev checkout and import again; if the source really dropped them, pass "
+        "--allow-removals"
     )
 
 

@@ -4,6 +4,7 @@ test uses a small hand-written snapshot (two providers), imported twice."""
 
 from __future__ import annotations
 
+import copy
 import shutil
 from pathlib import Path
 from typing import Any
@@ -389,6 +390,54 @@ def test_a_snapshot_lacking_most_providers_is_refused(tmp_path: Path) -> None:
     _import(whole, catalog)
     shutil.rmtree(whole / "providers" / "zeta")
     assert _changes(_import(whole, catalog))[("zeta", None, None, "removed")]
+
+
+def _wide(root: Path, *, lacks: int = 0, tiny_lacks: int = 0) -> Path:
+    """acme and newco, and wide (6 models) and tiny (3 models) lacking their last ones."""
+    _snapshot(root)
+    _provider(root, "wide", {f"w{i}": NEWCO for i in range(1, 7 - lacks)})
+    _provider(root, "tiny", {f"t{i}": NEWCO for i in range(1, 4 - tiny_lacks)})
+    return root
+
+
+def test_a_snapshot_lacking_most_models_of_a_provider_is_refused(tmp_path: Path) -> None:
+    """A provider's folder that lost 18 of its 20 model files (a sparse checkout, a folder
+    copied in part) was imported with exit 0 and `models: {'removed': 18}`: more than half of
+    the models an import wrote for a provider of 4 or more gone is refused as a lacking provider
+    is, nothing written, unless --allow-removals."""
+    catalog = tmp_path / "catalog"
+    _import(_wide(tmp_path / "whole"), catalog)
+
+    def hand_added(data: dict[str, Any]) -> None:  # not counted: no import wrote it
+        facts = {k: v for k, v in data["models"]["w1"].items() if k != "imported"}
+        data["models"]["w-hand"] = copy.deepcopy(facts)
+
+    _edit(catalog, "wide", hand_added)
+    part = _wide(tmp_path / "part", lacks=4, tiny_lacks=2)
+    before = tree_bytes(catalog)
+    result = run_import(part, catalog)
+    assert result.exit_code == 2
+    assert (
+        f"{part} lacks most of the models an import wrote for 1 provider in "
+        f"{catalog / 'providers'} (wide 4 of 6), so this import would remove them from their "
+        "files: more than half of each one's. Nothing was written. A partial snapshot looks like "
+        "this"
+    ) in " ".join(result.stderr.split())
+    assert "pass --allow-removals" in result.stderr
+    assert tree_bytes(catalog) == before
+    refused = run_import(part, catalog, "--format", "json").json
+    assert (refused["ok"], refused["error"]) == (False, "TooManyRemovals")
+    assert tree_bytes(catalog) == before
+    # tiny's 2 of 3 are below the minimum: removed with wide's under --allow-removals
+    result = _import_with(part, catalog, "--allow-removals")
+    assert result.json["summary"]["models"] == {"kept": 1, "removed": 6}
+    assert sorted(_read(catalog, "wide")["models"]) == ["w-hand", "w1", "w2"]
+    # half of them is not more than half, and a model kept as a maintainer's is not removed
+    _import(_wide(tmp_path / "again"), catalog)
+    _edit(catalog, "wide", lambda data: data["models"]["w3"].update(note="Ours."))
+    changes = _changes(_import(_wide(tmp_path / "fewer", lacks=4), catalog))
+    assert [c[1] for c in changes if c[3] == "removed"] == ["w4", "w5", "w6"]
+    assert changes[("wide", "w3", None, "kept")]
 
 
 def test_a_new_commit_is_one_line_not_a_change_per_model(
