@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:9725ef29d6febc29449440232f7f7b7a29025c82f0421ba0a1f0476c15a6a142'
+FINGERPRINT: Final = 'sha256:ff34e23c8fb46d317659142504f58e360882fc047e3c8d97501e7a28ea2cda09'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

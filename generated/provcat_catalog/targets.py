@@ -2103,8 +2103,8 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
     {
         'id': 'mcp',
         'display_name': 'MCP',
-        'description': 'A Model Context Protocol Tool (revision 2026-07-28); `inputSchema` is JSON Schema 2020-12.',
-        'api_surface': 'Model Context Protocol `tools/list` (revision 2026-07-28): `Tool.inputSchema`',
+        'description': "A Model Context Protocol Tool (revision 2026-07-28); `inputSchema` is JSON Schema 2020-12, the Tool's other fields are written as given.",
+        'api_surface': 'Model Context Protocol `tools/list` (revision 2026-07-28): `Tool`',
         'rules_reviewed_at': '2026-12-05',
         'review': (
             {
@@ -2124,8 +2124,8 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             },
             {
                 'source': 'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2026-07-28/schema.ts',
-                'checked': '`Tool.inputSchema`: `type: "object"` required at the root, any 2020-12 keyword beside it.',
-                'change': 'none',
+                'checked': '`Tool.inputSchema`: `type: "object"` required at the root, any 2020-12 keyword beside it. `Tool extends BaseMetadata, Icons`: `name`, `title?` (string), `icons?` (Icon[]), `description?`, `inputSchema`, `outputSchema?` (a JSON Schema object, any 2020-12), `annotations?` (ToolAnnotations: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint) and `_meta?` (an object); 2025-11-25\'s `execution` is gone.',
+                'change': 'The envelope writes `title`, `outputSchema`, `annotations`, `icons` and `_meta` as the tool gives them; they were dropped.',
             },
         ),
         'api_key_env': None,
@@ -2167,7 +2167,16 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
         ),
         'probe': None,
         'output': {
-            'envelope': {'name': '$name', 'description': '$description', 'inputSchema': '$schema'},
+            'envelope': {
+                'name': '$name',
+                'title': '$title',
+                'description': '$description',
+                'inputSchema': '$schema',
+                'outputSchema': '$outputSchema',
+                'annotations': '$annotations',
+                'icons': '$icons',
+                '_meta': '$_meta',
+            },
             'description': 'when-defined',
             'schema_style': 'verbatim',
             'refs': 'keep',

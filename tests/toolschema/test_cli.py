@@ -427,9 +427,10 @@ def test_what_a_target_judges_is_its_diagnostic_not_an_input_error(tmp_path: Pat
 
 def test_an_mcp_tools_list_result_is_read_as_it_is(tmp_path: Path) -> None:
     """A `tools/list` result as an MCP server sends it: each Tool with the fields of the MCP
-    specification (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool:
-    title, outputSchema, annotations, icons, execution, _meta) beside the three a vendor's tool
-    takes. Read as is, those fields left aside; a misspelt field is still refused."""
+    specification (schema.ts, revision 2026-07-28: title, outputSchema, annotations, icons, _meta;
+    2025-11-25's execution too) beside the three a vendor's tool takes. Read as is: `mcp` writes
+    those fields of 2026-07-28 as given and leaves `execution` out, a vendor's target leaves them
+    all out; a misspelt field is still refused."""
     read = {
         "name": "read_file",
         "title": "Read File",
@@ -442,13 +443,18 @@ def test_an_mcp_tools_list_result_is_read_as_it_is(tmp_path: Path) -> None:
         "_meta": {"x": 1},
     }
     path = _write(tmp_path, "list.json", {"tools": [read]})
-    code, out, _ = _run("compile", str(path), "--targets", "mcp", "--format", "json")
+    code, out, _ = _run("compile", str(path), "--targets", "mcp,anthropic", "--format", "json")
     assert code == 0
     (compiled,) = json.loads(out)["manifest"]["tools"]
     assert compiled["targets"]["mcp"]["output"] == {
-        k: read[k] for k in ("name", "description", "inputSchema")
+        k: v for k, v in read.items() if k != "execution"
     }
-    assert compile_tool(read, "mcp").ok
+    assert compiled["targets"]["anthropic"]["output"] == {
+        "name": "read_file",
+        "description": "Read a file.",
+        "input_schema": read["inputSchema"],
+    }
+    assert compile_tool(read, "mcp").output == compiled["targets"]["mcp"]["output"]
     typo = _write(tmp_path, "typo.json", {**read, "outputSchem": {}})
     code, _, err = _run("check", str(typo), "--targets", "mcp")
     assert code == 2 and "`outputSchem` is not a field of a tool" in err

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from provcat.errors import InvalidToolError
 from provcat.toolschema.executor import compiled, run
-from provcat.toolschema.intake import canonical, tool_problems
+from provcat.toolschema.intake import canonical, mcp_fields, tool_problems
 from provcat.toolschema.records import materialize_diagnostics
 from provcat.toolschema.survey import Survey, survey
 from provcat.toolschema.targets import Target, get_target
@@ -58,6 +58,7 @@ def _checked(tool: CanonicalTool | Mapping[str, Any]) -> tuple[CanonicalTool, Su
         value: Any = {"name": tool.name, "inputSchema": tool.input_schema}
         if tool.description is not None:
             value["description"] = tool.description
+        value.update(mcp_fields(tool))  # checked as a mapping's are
     elif isinstance(tool, Mapping):
         value = dict(tool)
     else:

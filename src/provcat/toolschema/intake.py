@@ -1,14 +1,15 @@
 """What a tool must be before it is checked or compiled, in the one wording the command line and
 the Python API share.
 
-A canonical tool is ``{"name", "description", "inputSchema"}`` and nothing else (an MCP ``Tool``'s
-other fields, ``title``, ``outputSchema``, ``annotations``, ..., are read and left aside, so a
-``tools/list`` result is taken as it is). A tool written in
-a vendor's own shape (OpenAI's Chat Completions ``{"type": "function", "function": {...}}``, its
-Responses or legacy ``{"name", "parameters"}``, Anthropic's ``{"name", "input_schema"}``, Gemini's
-``{"functionDeclarations": [...]}``) is refused with the exact change that makes it canonical:
-guessing would hide which shape was meant, and a vendor's extra fields (``strict``,
-``cache_control``) say nothing about the schema.
+A canonical tool is ``{"name", "description", "inputSchema"}`` and the other fields an MCP
+``Tool`` may have, ``title``, ``outputSchema``, ``annotations``, ``icons`` and ``_meta``, kept as
+given: the ``mcp`` target writes them out, the vendors' tool shapes have no place for them. So a
+``tools/list`` result is taken as it is (an earlier revision's ``execution`` is read and left
+aside). A tool written in a vendor's own shape (OpenAI's Chat Completions
+``{"type": "function", "function": {...}}``, its Responses or legacy ``{"name", "parameters"}``,
+Anthropic's ``{"name", "input_schema"}``, Gemini's ``{"functionDeclarations": [...]}``) is refused
+with the exact change that makes it canonical: guessing would hide which shape was meant, and a
+vendor's extra fields (``strict``, ``cache_control``) say nothing about the schema.
 """
 
 from __future__ import annotations
@@ -18,26 +19,58 @@ from typing import Any
 
 from provcat.catalog.keys import suggest
 from provcat.toolschema.paths import join_path
+from provcat.toolschema.types import CanonicalTool
 from provcat.toolschema.validate import canonical_tool_issues
+from provcat.toolschema.values import MAX_NESTING, json_nesting
 
 __all__ = [
     "FIELDS",
     "MCP_FIELDS",
+    "MCP_KEPT",
     "canonical",
+    "mcp_fields",
     "not_json_data",
     "tool_problems",
 ]
 
 FIELDS = ("name", "description", "inputSchema")
 
-# the other fields of an MCP ``Tool`` (a ``tools/list`` result, MCP 2025-11-25: schema.ts); read
-# and left aside, since what a vendor's tool takes is the name, the description and the schema
-MCP_FIELDS = ("title", "outputSchema", "annotations", "icons", "execution", "_meta")
+# the other fields of an MCP ``Tool`` (a ``tools/list`` result; schema.ts of revision 2026-07-28,
+# the one the ``mcp`` target writes: ``Tool extends BaseMetadata, Icons``), each with the JSON
+# type it must have; kept as given (a CanonicalTool holds them) and written out by the ``mcp``
+# target alone, since a vendor's tool takes the name, the description and the schema
+MCP_KEPT: dict[str, tuple[tuple[type, ...], str]] = {
+    "title": ((str,), "a string"),
+    "outputSchema": ((dict,), "a JSON object"),
+    "annotations": ((dict,), "a JSON object"),
+    "icons": ((list, tuple), "a list"),
+    "_meta": ((dict,), "a JSON object"),
+}
+# ... and every field of an MCP ``Tool`` read: those, and ``execution`` (revision 2025-11-25; the
+# 2026-07-28 ``Tool`` has none), read and left aside so an older server's ``tools/list`` result is
+# taken as it is
+MCP_FIELDS = (*MCP_KEPT, "execution")
+
+# the CanonicalTool attribute that holds each of them
+_HELD_AS = {
+    "title": "title",
+    "outputSchema": "output_schema",
+    "annotations": "annotations",
+    "icons": "icons",
+    "_meta": "meta",
+}
+
+
+def mcp_fields(tool: CanonicalTool) -> dict[str, Any]:
+    """The MCP ``Tool`` fields ``tool`` has (:data:`MCP_KEPT`, in that order) by their MCP names,
+    the values themselves (not copies)."""
+    return {k: v for k, a in _HELD_AS.items() if (v := getattr(tool, a)) is not None}
 
 
 def canonical(value: dict[str, Any]) -> dict[str, Any]:
-    """``value``, a tool :func:`tool_problems` found none in, without its MCP-only fields."""
-    return {k: v for k, v in value.items() if k in FIELDS}
+    """``value``, a tool :func:`tool_problems` found none in, without the fields no
+    :class:`~provcat.toolschema.types.CanonicalTool` holds (``execution``)."""
+    return {k: v for k, v in value.items() if k in FIELDS or k in MCP_KEPT}
 
 
 def _vendor_shape(value: dict[str, Any]) -> str | None:
@@ -98,6 +131,14 @@ def tool_problems(value: Any, *, leave: frozenset[str] = frozenset()) -> list[st
         for issue in canonical_tool_issues(value, leave)
     ]
     if isinstance(value, dict):
+        for key, (kinds, kind) in MCP_KEPT.items():  # written out as given: of the JSON type
+            field = value.get(key)  # MCP says, and nested no deeper than `inputSchema` may be
+            if field is None:  # absent, or null (a model dumped with its unset fields): none
+                continue
+            if not isinstance(field, kinds):
+                problems.append(f"`{key}` must be {kind}")
+            elif json_nesting(list(field) if isinstance(field, tuple) else field) > MAX_NESTING:
+                problems.append(f"`{key}` nests deeper than {MAX_NESTING} levels")
         for key in sorted(k for k in value if k not in FIELDS and k not in MCP_FIELDS):
             hint = suggest(str(key), (*FIELDS, *MCP_FIELDS))
             problems.append(

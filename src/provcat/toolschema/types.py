@@ -66,13 +66,31 @@ class _Shape(BaseModel):
 
 
 class CanonicalTool(_Shape):
-    """A tool as the developer writes it once: a name, a description and a JSON Schema."""
+    """A tool as the developer writes it once: a name, a description and a JSON Schema.
 
-    _omit_none = frozenset({"description"})
+    An MCP ``Tool``'s other fields (``title``, ``outputSchema``, ``annotations``, ``icons``,
+    ``_meta``) are held as given: the ``mcp`` target writes them out unchanged; the other
+    targets' tool shapes have no place for them.
+    """
+
+    _omit_none = frozenset(
+        {"description", "title", "output_schema", "annotations", "icons", "meta"}
+    )
     name: str = Field(description="The tool's name.")
+    title: str | None = Field(default=None, description="MCP: a name for people to read.")
     description: str | None = Field(default=None, description="What the tool does, for the model.")
     input_schema: dict[str, Any] = Field(
         description="The JSON Schema of the tool's arguments.",
+    )
+    output_schema: dict[str, Any] | None = Field(
+        default=None, description="MCP: the JSON Schema of the tool's structured result."
+    )
+    annotations: dict[str, Any] | None = Field(
+        default=None, description="MCP: hints about the tool's behaviour (ToolAnnotations)."
+    )
+    icons: list[Any] | None = Field(default=None, description="MCP: icons to show for the tool.")
+    meta: dict[str, Any] | None = Field(
+        default=None, alias="_meta", description="MCP: the tool's `_meta` object."
     )
 
 
