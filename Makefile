@@ -10,7 +10,7 @@ all: generate
 
 ## help: list the targets and what each does
 help:
-	@awk 'BEGIN {FS = ": "} /^## / {sub(/^## /, ""); printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ": "} /^## / {sub(/^## /, ""); printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # Two installs: `make generate` / `make check` need only the generator's tools (the `generate`
 # extra, about 30 packages); every other target installs the `dev` extra (tests, lint, the hub,

@@ -380,3 +380,17 @@ def test_a_hub_url_with_a_password_is_a_usage_error_that_never_repeats_it() -> N
     for hub in ("http://user:s3cr3t-pw@127.0.0.1:18080", "http://127.0.0.1:18080/?key=s3cr3t-pw"):
         code, out, err = run("resolve", "hub://acme/hello", "--hub", hub)
         assert code == 2 and "without user:password@" in err and "s3cr3t" not in out + err
+
+
+def test_serve_names_its_public_url_only_where_it_differs_from_where_it_listens(
+    tmp_path: Path,
+) -> None:
+    from tests.hub.services import serve
+
+    served = serve(["--data-dir", str(tmp_path / "one")])
+    served.stop()
+    assert f"provcat hub: serving on {served.url} (1 process" in served.log.read_text()
+    public = "https://hub.example.test"
+    served = serve(["--data-dir", str(tmp_path / "two"), "--public-url", public])
+    served.stop()
+    assert f"provcat hub: serving on {served.url} as {public} (1 process" in served.log.read_text()

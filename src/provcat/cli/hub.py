@@ -213,8 +213,10 @@ def serve(
     )
 
     def opened() -> None:
+        listening = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+        shown = "" if public_url.rstrip("/") == listening else f" as {public_url}"
         click.echo(
-            f"provcat hub: serving on http://{host}:{port} as {public_url} "
+            f"provcat hub: serving on {listening}{shown} "
             f"({workers} process{'es' if workers > 1 else ''}; database: "
             f"{settings.database_kind}, blobs: {settings.blobs_kind})",
             err=True,
