@@ -432,3 +432,13 @@ def test_the_google_genai_response_object_is_read_through_its_usage_metadata() -
     assert estimate_cost("acme", "acme-large-2", response).total == SAME_REQUEST
     with pytest.raises(TypeError, match=r"usage \(GenerateContentResponse\) has none of the"):
         estimate_cost("acme", "acme-large-2", types.GenerateContentResponse())
+
+
+def test_a_usage_prints_the_counts_reported_and_nothing_the_vendor_left_out() -> None:
+    # found by a first-hour audit: print(result.usage) showed 16 fields, 13 of them None
+    usage = TokenUsage(input_tokens=9, output_tokens=2, cache_read_tokens=0)
+    shown = repr(usage)
+    assert "None" not in shown
+    assert eval(shown, {"TokenUsage": TokenUsage}) == usage  # the constructor's own words
+    options = TokenUsage(input_tokens=1, options=(("search_context_size", "low"),))
+    assert eval(repr(options), {"TokenUsage": TokenUsage}) == options

@@ -79,6 +79,14 @@ class TokenUsage:
         ``options`` are not counts and are left out)."""
         return {f: v for f in USAGE_FIELDS if (v := getattr(self, f)) is not None}
 
+    def __repr__(self) -> str:
+        """The counts reported and the options, as the constructor takes them: a count the
+        vendor did not report (None) is left out, as it would be left out of the call."""
+        shown = [f"{name}={value!r}" for name, value in self.as_dict().items()]
+        if self.options:
+            shown.append(f"options={self.options!r}")
+        return f"TokenUsage({', '.join(shown)})"
+
 
 def _int(mapping: Any, *path: str) -> int | None:
     value: Any = mapping
