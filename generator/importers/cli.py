@@ -456,6 +456,11 @@ def _write_failed(fmt: str, message: str, exc: Exception) -> NoReturn:
     raise click.ClickException(message) from exc
 
 
+def _first_ten(names: list[str]) -> str:
+    """``names`` for a message: the first ten, and how many more."""
+    return ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+
+
 def _imported_models(doc: dict[str, Any], last: dict[str, Any] | None) -> int:
     """How many models of a provider's file an import wrote: those the record of the last import
     (``last``) lists, or without one those with an ``imported:`` record of their own (as a
@@ -479,18 +484,12 @@ def _too_many_removals(
     imported models of a provider, is refused."""
     what = []
     if removed:
-        shown = ", ".join(removed[:10]) + (
-            f" and {len(removed) - 10} more" if len(removed) > 10 else ""
-        )
         what.append(
             f"{path} lacks {len(removed)} of the {ours} providers an import wrote into {folder} "
-            f"({shown}), so this import would remove their files: more than half of them"
+            f"({_first_ten(removed)}), so this import would remove their files: more than half of them"
         )
     if thinned:
-        counts = [f"{key} {lost} of {before}" for key, lost, before in thinned]
-        shown = ", ".join(counts[:10]) + (
-            f" and {len(counts) - 10} more" if len(counts) > 10 else ""
-        )
+        shown = _first_ten([f"{key} {lost} of {before}" for key, lost, before in thinned])
         noun = "provider" if len(thinned) == 1 else "providers"
         what.append(
             f"{'it' if removed else path} lacks most of the models an import wrote for "
@@ -652,8 +651,7 @@ def _print_unreadable(unreadable: dict[str, list[str]]) -> None:
         )
         if part
     )
-    names = [*providers, *models]
-    shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    shown = _first_ten([*providers, *models])
     click.echo(
         f"provcat: kept {what} as they were, not updated or removed: the snapshot lists them but "
         f"their files in it cannot be read ({shown}; each is an import_unreadable_source or "

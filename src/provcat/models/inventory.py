@@ -204,6 +204,14 @@ def _info(provider: str, raw: Mapping[str, Any]) -> ModelInfo:
 _Data = tuple[Mapping[str, Any], Mapping[str, Any], Mapping[str, str]]
 
 
+def _apart(given: str, provider: str, model: str) -> str:
+    """The hint for PROVIDER/MODEL given where one of the two goes."""
+    return (
+        f"; '{given}' is PROVIDER/MODEL in one string: pass the provider and the model apart, "
+        f"as the command line does: '{provider}', '{model}'"
+    )
+
+
 class _Inventory:
     """ModelInfo objects built once per provider, on its first lookup."""
 
@@ -248,12 +256,7 @@ class _Inventory:
             close = close_matches(canonical_key(provider), models, n=3)
             head, slash, tail = provider.strip().partition("/")
             known = provider_index.get(canonical_key(head)) if slash and tail else None
-            hint = (
-                f"; '{provider}' is PROVIDER/MODEL in one string: pass the provider and the "
-                f"model apart, as the command line does: '{known}', '{tail}'"
-                if known is not None
-                else ""
-            )
+            hint = _apart(provider, known, tail) if known is not None else ""
             raise ModelNotFound(provider, "", close, f"unknown provider '{provider}'", hint)
         return key
 
@@ -321,10 +324,7 @@ class _Inventory:
         if slash and self._data()[2].get(canonical_key(head)) == key:
             info = index.get(canonical_key(tail))
             if info is not None:
-                return (
-                    f"; '{model}' is PROVIDER/MODEL in one string: pass the provider and the "
-                    f"model apart, as the command line does: '{key}', '{info.id}'"
-                )
+                return _apart(model, key, info.id)
         return ""
 
     def lookup(self, provider: str, model: str) -> ModelInfo | None:

@@ -51,13 +51,11 @@ MCP_KEPT: dict[str, tuple[tuple[type, ...], str]] = {
 # taken as it is
 MCP_FIELDS = (*MCP_KEPT, "execution")
 
-# the CanonicalTool attribute that holds each of them
+# the CanonicalTool attribute that holds each of them (its field of that alias)
 _HELD_AS = {
-    "title": "title",
-    "outputSchema": "output_schema",
-    "annotations": "annotations",
-    "icons": "icons",
-    "_meta": "meta",
+    info.alias or name: name
+    for name, info in CanonicalTool.model_fields.items()
+    if (info.alias or name) in MCP_KEPT
 }
 
 
