@@ -92,6 +92,18 @@ def test_specs_without_a_known_provider(spec: str, error: type[Exception], messa
         model_kwargs(spec)
 
 
+@pytest.mark.parametrize(
+    ("spec", "written"),
+    # OpenAI lists GPT-6.2 Sol, xAI lists Grok 4.3 (their model pages); the effort is kept
+    [("gpt-6.2-sol", "openai/gpt-6.2-sol"), ("grok-4.3-high", "xai/grok-4.3-high")],
+)
+def test_a_spec_without_provider_names_the_provider_that_lists_it(spec: str, written: str) -> None:
+    with pytest.raises(
+        ValueError, match=f"names no provider: the catalog lists .* write '{written}'"
+    ):
+        model_kwargs(spec)
+
+
 def test_a_parsed_spec_is_accepted() -> None:
     assert model_kwargs(parse_model_spec("claude"))["model"] == "sonnet"
 

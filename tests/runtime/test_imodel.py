@@ -63,8 +63,22 @@ def test_api_key_is_config_and_stays_secret() -> None:
 
 
 def test_provider_is_required() -> None:
-    with pytest.raises(EndpointConfigurationError):
+    with pytest.raises(EndpointConfigurationError, match=r"give provider=, or model="):
         iModel(model="no-provider")
+
+
+def test_a_model_without_provider_names_the_provider_that_lists_it() -> None:
+    # OpenAI's model page lists GPT-6.2 Sol (https://developers.openai.com/api/docs/models)
+    with pytest.raises(EndpointConfigurationError, match=r"write 'openai/gpt-6\.2-sol'"):
+        iModel(model="gpt-6.2-sol")
+
+
+def test_a_model_alias_says_model_kwargs_expands_it() -> None:
+    # the catalog's model alias 'claude' (lionagi's shorthand for Claude Code's sonnet)
+    with pytest.raises(EndpointConfigurationError) as caught:
+        iModel(model="claude")
+    assert "claude_code/sonnet" in str(caught.value)
+    assert "iModel(**model_kwargs('claude'))" in str(caught.value)
 
 
 def test_imodel_resolves_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from provcat.catalog.keys import canonical_provider_key, suggest
+from provcat.catalog.keys import canonical_key, canonical_provider_key, suggest
+from provcat.catalog.publish import current
 from provcat.endpoints.compat import compatible_request_model
 from provcat.endpoints.config import EndpointConfig
 from provcat.endpoints.endpoint import Endpoint
@@ -27,7 +28,9 @@ from provcat.endpoints.registry import EndpointRegistry
 from provcat.endpoints.request import field_names
 from provcat.endpoints.resolution import Unlisted
 from provcat.errors import EndpointConfigurationError
+from provcat.models.inventory import with_provider_hint
 from provcat.models.reasoning import default_endpoint
+from provcat.models.tables import spec_tables
 from provcat.redact import secret_shapes_hidden
 
 __all__ = ["iModel"]
@@ -38,6 +41,22 @@ _CONFIG_FIELDS = EndpointConfig.field_names() - {
     "name",
     "openai_compatible",
 }
+
+
+def _no_provider(model: str | None) -> str:
+    """Why iModel cannot choose a provider, with what to write when the catalog knows ``model``
+    as a model alias (a spec, which only model_kwargs expands) or lists it under a provider."""
+    said = "give provider=, or model='provider/model'"
+    if not model:
+        return said
+    alias = spec_tables(current()).aliases.get(canonical_key(model))
+    if alias is not None:
+        return (
+            f"{said}; '{model}' is a model alias ({alias.target}), which only model_kwargs "
+            f"expands: iModel(**model_kwargs('{model}'))"
+        )
+    listed = with_provider_hint(model)
+    return f"{said}; {listed}" if listed else said
 
 
 class iModel:
@@ -69,9 +88,7 @@ class iModel:
             raise TypeError(f"model must be a str, not {type(model).__name__}")
         if provider is None:
             if not model or "/" not in model:
-                raise EndpointConfigurationError(
-                    "provider", "give provider=, or model='provider/model'"
-                )
+                raise EndpointConfigurationError("provider", _no_provider(model))
             provider, model = model.split("/", 1)
         if not isinstance(provider, str):
             raise TypeError(f"provider must be a str, not {type(provider).__name__}")

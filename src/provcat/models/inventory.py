@@ -47,6 +47,7 @@ __all__ = [
     "list_models",
     "lookup_model",
     "priced_as",
+    "with_provider_hint",
 ]
 
 STATUSES = ("preview", "active", "deprecated", "retired")
@@ -428,6 +429,24 @@ def find_model(provider: str, model: str) -> ModelInfo:
         return _INVENTORY.remembered(provider, model)
     except TypeError:  # unhashable: find says what is wrong with it
         return _INVENTORY.find(provider, model)
+
+
+def with_provider_hint(model: str, written: str | None = None) -> str:
+    """What to write for ``model`` given without its provider: ``the catalog lists 'x' under
+    openai: write 'openai/x'``, from the providers whose inventory lists it by id or alias; ""
+    when none does (or the snapshot has no inventory). ``written`` (default ``model``) is what
+    follows the provider in the suggestion, e.g. the model with its effort suffix."""
+    try:
+        _, model_index, _ = _INVENTORY._data()
+    except ModelNotFound:
+        return ""
+    key = canonical_key(model)
+    found = sorted(p for p, index in model_index.items() if key in index)
+    if not found:
+        return ""
+    named = ", ".join(f"'{p}/{written or model}'" for p in found)
+    which = named if len(found) == 1 else f"one of {named}"
+    return f"the catalog lists '{model}' under {', '.join(found)}: write {which}"
 
 
 def priced_as(info: ModelInfo) -> ModelInfo:

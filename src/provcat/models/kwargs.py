@@ -19,7 +19,13 @@ from provcat.catalog.snapshot import CatalogSnapshot
 from provcat.catalog.specs import ProviderModelPolicy
 from provcat.errors import EffortIgnored, EndpointNotFound
 from provcat.models.effort import EFFORT_LEVELS
-from provcat.models.inventory import ModelInfo, check_use, dated_model, lookup_model
+from provcat.models.inventory import (
+    ModelInfo,
+    check_use,
+    dated_model,
+    lookup_model,
+    with_provider_hint,
+)
 from provcat.models.reasoning import endpoint_key, inventory_effort, split_known
 from provcat.models.spec import ModelSpec, read_spec, unknown_provider
 from provcat.models.tables import effort_value, spec_tables
@@ -150,6 +156,9 @@ def _no_provider(snapshot: CatalogSnapshot, model: str, effort: str | None) -> s
             f"'{written}' names no model: '{model}' is a provider{which}; "
             f"write it as {model}/<model>{suffix}"
         )
+    listed = with_provider_hint(model, written)
+    if listed:
+        return f"'{written}' names no provider: {listed}"
     return f"'{written}' names no provider: write it as provider/model (e.g. codex/gpt-5.4)"
 
 
