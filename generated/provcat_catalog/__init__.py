@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:ff34e23c8fb46d317659142504f58e360882fc047e3c8d97501e7a28ea2cda09'
+FINGERPRINT: Final = 'sha256:d3ee50eb1158fdca678a8bf32b92626fe32f807f8a1ec20477af987c17fba614'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

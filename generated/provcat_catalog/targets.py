@@ -924,10 +924,15 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
     {
         'id': 'gemini',
         'display_name': 'Gemini',
-        'description': 'For Vertex AI and older clients - a FunctionDeclaration whose `parameters` uses the OpenAPI-style Schema object with upper-case types; current Gemini API clients can send plain JSON Schema with gemini-json-schema.',
+        'description': "For clients that send `parameters` (older SDKs, Vertex AI) - a FunctionDeclaration whose `parameters` uses the OpenAPI-style Schema object with upper-case types, in the subset the Gemini API's Schema has, which Vertex AI accepts too (Vertex AI's Schema also takes `additionalProperties`, `ref` and `defs`: this target inlines a non-recursive `$ref`, refuses a recursive one and drops `additionalProperties` as lossy); current clients can send plain JSON Schema with gemini-json-schema.",
         'api_surface': 'Gemini API / Vertex AI `generateContent` (older SDKs and Vertex clients): `FunctionDeclaration.parameters` (OpenAPI Schema subset)',
-        'rules_reviewed_at': '2026-12-06',
+        'rules_reviewed_at': '2026-12-08',
         'review': (
+            {
+                'source': 'https://cloud.google.com/vertex-ai/docs/reference/rest/v1/Schema',
+                'checked': 'Vertex AI\'s v1 `Schema` has `additionalProperties`, `ref` and `defs` ("only allowed at the root") beside the Gemini API Schema\'s fields; the Gemini API\'s `Schema` (https://ai.google.dev/api/caching#Schema) has none of the three.',
+                'change': "Wording only: the target is described as the Gemini API's subset, which both APIs accept, not as Vertex AI's Schema; its rules are unchanged.",
+            },
             {
                 'source': 'https://ai.google.dev/api/caching#FunctionDeclaration',
                 'checked': '`parameters` describes the function\'s parameters as an object\'s properties ("Reflects the Open API 3.03 Parameter Object": the key is the parameter\'s name), as gemini-json-schema\'s `parametersJsonSchema` does.',
