@@ -435,12 +435,16 @@ def test_a_token_that_cannot_be_sent_is_refused_before_any_request(
     with pytest.raises(ValidationError) as err:
         _mock(handler, tmp_path, token).search("x")
     assert what in err.value.message and "T" * 20 not in str(err.value)
+    # Python code is told Python (not a shell line): how to read a token from a file
+    assert "token=Path(FILE).read_text().strip()" in err.value.message
+    assert "tr -d" not in err.value.message
     assert seen == []
     env = {"PROVCAT_HUB_TOKEN": token, "PROVCAT_HUB_URL": f"http://127.0.0.1:{free_port()}"}
     for fmt in ([], ["--format", "json"]):
         done = CliRunner().invoke(main, ["hub", "search", "x", *fmt], env=env)
         assert done.exit_code == 2, done.output
         assert what in done.output and "PROVCAT_HUB_TOKEN" in done.output
+        assert "tr -d" in done.output and "read_text" not in done.output
         assert "T" * 20 not in done.output
     done = CliRunner().invoke(main, ["hub", "pull", "hub://acme/x:1.0.0", "--token", token])
     assert done.exit_code == 2 and what in done.output and "T" * 20 not in done.output

@@ -184,3 +184,5 @@ def test_a_hub_url_holding_a_credential_is_refused_without_echoing_it(url: str) 
     with pytest.raises(ValidationError) as caught:
         RegistryClient(url)
     assert "user:password@" in str(caught.value) and "s3cret" not in str(caught.value)
+    assert "--token" not in str(caught.value)  # Python code is told the keyword instead:
+    assert ("token=..." in str(caught.value)) == ("@" in url)

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from provcat.hub.client import CREDENTIALS_HINT, RegistryClient
+from provcat.hub.client import RegistryClient
 from provcat.hub.errors import HubError
 from provcat.hub.settings import HubSettings, default_data_dir
 from provcat.hub.tokens import token_problem
@@ -28,6 +28,8 @@ __all__ = [
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_HUB = "http://127.0.0.1:8080"
+# what a hub URL holding a credential is told on the command line
+CREDENTIALS_HINT = "; give the token with --token or PROVCAT_HUB_TOKEN"
 
 
 def emit(fmt: str, data: Any, text: str) -> None:

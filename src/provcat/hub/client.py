@@ -40,17 +40,17 @@ from provcat.hub.safetensors import lora_facts
 from provcat.hub.schema import manifest_schema
 from provcat.hub.searching import DEFAULT_LIMIT, rank
 from provcat.hub.text import check_document
-from provcat.hub.tokens import token_problem
+from provcat.hub.tokens import PYTHON_TOKEN_ADVICE, token_problem
 from provcat.hub.unanswered import origin, unanswered
 from provcat.hub.urls import api_root_hint, check_base_url
 from provcat.redact import HUB_TOKEN_SHAPE, secret_shapes_hidden, without_secrets
 
-__all__ = ["CREDENTIALS_HINT", "Published", "RegistryClient"]
+__all__ = ["Published", "RegistryClient"]
 
 log = logging.getLogger("provcat.hub")
 
-# what a hub URL holding a credential is told (the client's and the command line's refusal)
-CREDENTIALS_HINT = "; give the token with --token or PROVCAT_HUB_TOKEN"
+# what a hub URL holding a credential is told, in Python (the command line says its own options)
+_CREDENTIALS_HINT = "; give the token as RegistryClient(url, token=...)"
 _SERVER_FIELDS = ("adapter_id", "storage_uri", "created_at")
 _REDIRECTS = {301, 302, 303, 307, 308}
 
@@ -78,8 +78,8 @@ class RegistryClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         # the URL is named in errors and reprs, so it must hold no credential
-        parsed = check_base_url(self.base_url, credentials_hint=CREDENTIALS_HINT)
-        if token and (problem := token_problem(token)):
+        parsed = check_base_url(self.base_url, credentials_hint=_CREDENTIALS_HINT)
+        if token and (problem := token_problem(token, PYTHON_TOKEN_ADVICE)):
             raise ValidationError(problem)  # before any request: httpx would fail or log it
         self._origin = origin(parsed)
         self._token = token

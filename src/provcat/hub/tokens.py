@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "ADMIN",
+    "PYTHON_TOKEN_ADVICE",
+    "SHELL_TOKEN_ADVICE",
     "TOKEN_ID",
     "NewToken",
     "TokenRecord",
@@ -67,11 +69,17 @@ def new_token() -> NewToken:
     return NewToken(token_id, f"pch_{token_id}_{secret}", hash_secret(secret))
 
 
-def token_problem(token: str) -> str | None:
+# how to read a token from a file without its newline, for a shell user and for Python code
+SHELL_TOKEN_ADVICE = "in a shell: PROVCAT_HUB_TOKEN=\"$(tr -d '[:space:]' < FILE)\""
+PYTHON_TOKEN_ADVICE = "in Python: token=Path(FILE).read_text().strip()"
+
+
+def token_problem(token: str, advice: str = SHELL_TOKEN_ADVICE) -> str | None:
     """What makes ``token`` unusable in an ``Authorization`` header, else None; never the token.
 
     A token is sent exactly as given: whitespace (a trailing newline read from a file, a leading
     space) is refused rather than stripped, so the token that works is the one written down.
+    ``advice`` says how to read one from a file, for the reader of the error.
     """
     if any(c.isspace() for c in token):
         found = "whitespace (a trailing newline or space, as when it is read from a file?)"
@@ -83,8 +91,7 @@ def token_problem(token: str) -> str | None:
         return None
     return (
         f"the token holds {found}; a token is printable ASCII without spaces: give it exactly "
-        "as `provcat hub token create` printed it (in a shell: "
-        "PROVCAT_HUB_TOKEN=\"$(tr -d '[:space:]' < FILE)\")"
+        f"as `provcat hub token create` printed it ({advice})"
     )
 
 
