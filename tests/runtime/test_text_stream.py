@@ -571,3 +571,150 @@ def test_a_status_error_before_the_text_stream_is_typed() -> None:
                 {"messages": []}, client=pool_for(script)
             )
         )
+
+
+def test_a_chunk_whose_error_is_null_is_a_normal_chunk() -> None:
+    # the openai SDK raises only when a chunk's "error" is set (openai 3.57.0, _streaming.py:
+    # Stream.__stream__ tests `data.get("error")`); some compatible servers send "error": null
+    chunk = {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "error": None,
+        "choices": [{"index": 0, "delta": {"content": "Hello"}, "finish_reason": "stop"}],
+    }
+    script = Script(sse(data(chunk), "data: [DONE]\n\n"))
+    deltas = list(
+        match_endpoint("openai", "chat").stream_text_sync({"messages": []}, client=pool_for(script))
+    )
+    assert summary(deltas)["text"] == "Hello"
+
+
+def test_a_refusal_is_its_own_delta_in_chat_and_responses_streams() -> None:
+    # Chat Completions streams a refusal in `delta.refusal` (openai 3.57.0,
+    # lib/streaming/chat/_completions.py emits "refusal.delta"); Responses in its
+    # `response.refusal.delta` event (types/responses/response_refusal_delta_event.py)
+    chat = [
+        {
+            "id": "c",
+            "object": "chat.completion.chunk",
+            "choices": [{"index": 0, "delta": {"role": "assistant", "refusal": "I can't "}}],
+        },
+        {
+            "id": "c",
+            "object": "chat.completion.chunk",
+            "choices": [
+                {"index": 0, "delta": {"refusal": "help with that."}, "finish_reason": "stop"}
+            ],
+        },
+    ]
+    responses = [
+        {
+            "type": "response.refusal.delta",
+            "item_id": "msg_1",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": "I can't ",
+            "sequence_number": 3,
+        },
+        {
+            "type": "response.refusal.delta",
+            "item_id": "msg_1",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": "help with that.",
+            "sequence_number": 4,
+        },
+        {"type": "response.completed", "response": {"status": "completed"}},
+    ]
+    for events in (chat, responses):
+        deltas = list(text_stream_sync(events))
+        assert [d.kind for d in deltas] == ["refusal", "refusal", "end"]
+        assert "".join(d.text for d in deltas) == "I can't help with that."
+        assert summary(deltas)["text"] == ""
+
+
+def test_a_mistral_stream_of_content_chunks_gives_text_and_reasoning() -> None:
+    # Mistral's reasoning models stream `delta.content` as a list of chunks: a ThinkChunk
+    # {"type": "thinking", "thinking": [TextChunk...]} and TextChunks (mistralai 3.7.0,
+    # client/models/deltamessage.py: content is str | list[ContentChunk]; thinkchunk.py)
+    events = [
+        {
+            "id": "m",
+            "object": "chat.completion.chunk",
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {
+                        "role": "assistant",
+                        "content": [
+                            {
+                                "type": "thinking",
+                                "thinking": [
+                                    {"type": "text", "text": "The user "},
+                                    {"type": "text", "text": "greets me."},
+                                ],
+                            }
+                        ],
+                    },
+                    "finish_reason": None,
+                }
+            ],
+        },
+        {
+            "id": "m",
+            "object": "chat.completion.chunk",
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"content": [{"type": "text", "text": "Hello "}]},
+                    "finish_reason": None,
+                }
+            ],
+        },
+        {
+            "id": "m",
+            "object": "chat.completion.chunk",
+            "choices": [{"index": 0, "delta": {"content": "there!"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 5, "completion_tokens": 9, "total_tokens": 14},
+        },
+    ]
+    found = summary(list(text_stream_sync(events)))
+    assert (found["reasoning"], found["text"]) == ("The user greets me.", "Hello there!")
+    assert found["usage"] == TokenUsage(input_tokens=5, output_tokens=9)
+
+
+def test_a_groq_stream_reports_the_usage_groq_sends_in_x_groq(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Groq's last chunk carries the stream's usage in `x_groq.usage` ("Usage information for
+    # the stream. Only sent in the final chunk": groq 1.7.0, types/chat/chat_completion_chunk.py)
+    from provcat import estimate_cost
+
+    monkeypatch.setenv("GROQ_API_KEY", "gsk-test")
+    chunks = [
+        {
+            "id": "g",
+            "object": "chat.completion.chunk",
+            "x_groq": {"id": "req_1"},
+            "choices": [
+                {"index": 0, "delta": {"role": "assistant", "content": "Hi"}, "finish_reason": None}
+            ],
+        },
+        {
+            "id": "g",
+            "object": "chat.completion.chunk",
+            "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+            "x_groq": {
+                "id": "req_1",
+                "usage": {"prompt_tokens": 12, "completion_tokens": 7, "total_tokens": 19},
+            },
+        },
+    ]
+    script = Script(sse(*(data(c) for c in chunks), "data: [DONE]\n\n"))
+    ep = match_endpoint("groq", "chat")
+    request = {"model": "openai/gpt-oss-120b", "messages": []}
+    with ep.stream_sync(request, client=pool_for(script)) as stream:
+        deltas = list(text_stream_sync(stream))
+    assert deltas[-1].usage == TokenUsage(input_tokens=12, output_tokens=7)
+    assert stream.usage == TokenUsage(input_tokens=12, output_tokens=7)
+    assert estimate_cost("groq", "openai/gpt-oss-120b", stream).total > 0

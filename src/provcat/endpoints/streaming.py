@@ -76,9 +76,10 @@ def _error(
 
 def _is_error(data: Any) -> bool:
     """An error envelope, or an event of type "error" (the Responses API's carries its code
-    and message at the top level) even without an ``event: error`` line."""
+    and message at the top level) even without an ``event: error`` line. A chunk whose
+    ``error`` is null or empty is a normal chunk, as for the openai SDK (``data.get("error")``)."""
     return isinstance(data, dict) and (
-        data.get("type") == "error" or ("error" in data and data.get("type") is None)
+        data.get("type") == "error" or (bool(data.get("error")) and data.get("type") is None)
     )
 
 

@@ -5,13 +5,15 @@ The vendors' raw events stay available: each delta carries the event it came fro
 :meth:`Endpoint.stream` still yields the events themselves. Shapes are recognised by the events'
 own fields, never by the provider, so an OpenAI-compatible vendor reads as OpenAI does:
 
-- Chat Completions chunks (``choices[].delta``: ``content``, ``tool_calls``, and the
-  ``reasoning_content`` some compatible vendors add):
+- Chat Completions chunks (``choices[].delta``: ``content``, ``refusal``, ``tool_calls``, and
+  the ``reasoning_content`` some compatible vendors add; Mistral's ``content`` may be a list of
+  text and thinking chunks, mistralai's ``DeltaMessage``):
   https://developers.openai.com/api/reference/chat-streaming
 - Messages events (``content_block_start`` / ``content_block_delta`` with ``text_delta``,
   ``thinking_delta``, ``input_json_delta``; ``message_delta``):
   https://platform.claude.com/docs/en/build-with-claude/streaming
-- Responses events (``response.output_text.delta``, ``response.output_item.added``,
+- Responses events (``response.output_text.delta``, ``response.refusal.delta``,
+  ``response.output_item.added``,
   ``response.function_call_arguments.delta``, ``response.completed``):
   https://developers.openai.com/api/reference/responses-streaming
 - Gemini ``streamGenerateContent`` chunks (``candidates[].content.parts[]``: ``text``, ``thought``,
@@ -31,7 +33,7 @@ from provcat.models.usage import TokenUsage, UsageTracker
 
 __all__ = ["Delta", "text_stream", "text_stream_sync"]
 
-Kind = Literal["text", "reasoning", "tool_call", "end"]
+Kind = Literal["text", "reasoning", "refusal", "tool_call", "end"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,8 @@ class Delta:
 
     - ``kind == "text"``: ``text`` is the next piece of the answer's text;
     - ``kind == "reasoning"``: ``text`` is the next piece of the reasoning the vendor shows;
+    - ``kind == "refusal"``: ``text`` is the next piece of the refusal the model gave instead of
+      an answer (OpenAI's ``refusal``);
     - ``kind == "tool_call"``: ``arguments`` is the next piece of the JSON arguments of the tool
       call ``tool_index`` (the same number for every piece of one call), whose ``tool_id`` and
       ``tool_name`` are repeated on every piece once known;
@@ -60,6 +64,26 @@ class Delta:
     usage: TokenUsage | None = None
     stop_reason: str | None = None
     event: Any = field(default=None, repr=False, compare=False)
+
+
+def _chunks(content: list[Any], choice: int, event: Any) -> list[Delta]:
+    """The deltas of a content given as a list of chunks: ``{"type": "text", "text"}`` and
+    ``{"type": "thinking", "thinking": [text chunks]}`` (Mistral's ``DeltaMessage.content``)."""
+    out: list[Delta] = []
+    for chunk in content:
+        if not isinstance(chunk, Mapping):
+            continue
+        if chunk.get("type") == "text" and isinstance(chunk.get("text"), str) and chunk["text"]:
+            out.append(Delta("text", text=chunk["text"], choice=choice, event=event))
+        elif chunk.get("type") == "thinking" and isinstance(chunk.get("thinking"), list):
+            text = "".join(
+                part["text"]
+                for part in chunk["thinking"]
+                if isinstance(part, Mapping) and isinstance(part.get("text"), str)
+            )
+            if text:
+                out.append(Delta("reasoning", text=text, choice=choice, event=event))
+    return out
 
 
 class _Reader:
@@ -121,9 +145,14 @@ class _Reader:
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
             if isinstance(reasoning, str) and reasoning:
                 out.append(Delta("reasoning", text=reasoning, choice=number, event=event))
+            refusal = delta.get("refusal")
+            if isinstance(refusal, str) and refusal:
+                out.append(Delta("refusal", text=refusal, choice=number, event=event))
             content = delta.get("content")
             if isinstance(content, str) and content:
                 out.append(Delta("text", text=content, choice=number, event=event))
+            elif isinstance(content, list):  # content chunks (Mistral's text and thinking)
+                out.extend(_chunks(content, number, event))
             for i, call in enumerate(delta.get("tool_calls") or ()):
                 function = call.get("function") or {}
                 index = call.get("index", i)
@@ -171,6 +200,8 @@ class _Reader:
         index = event.get("output_index", 0)
         if kind == "response.output_text.delta":
             return [Delta("text", text=event.get("delta", ""), event=event)]
+        if kind == "response.refusal.delta":
+            return [Delta("refusal", text=event.get("delta", ""), event=event)]
         if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
             return [Delta("reasoning", text=event.get("delta", ""), event=event)]
         if kind == "response.output_item.added":

@@ -560,7 +560,8 @@ class UsageTracker:
     ``stream_options.include_usage``), Responses in its ``response.completed`` event, Anthropic
     in ``message_start`` (input and cache counts) then ``message_delta`` (the output count, and
     any count that changed: https://platform.claude.com/docs/en/build-with-claude/streaming),
-    Gemini in every chunk's ``usageMetadata`` (the last is the total), Ollama in its last line.
+    Gemini in every chunk's ``usageMetadata`` (the last is the total), Ollama in its last line,
+    Groq in its last chunk's ``x_groq.usage`` (https://console.groq.com/docs/api-reference).
     Later counts replace earlier ones field by field."""
 
     __slots__ = ("_raw", "usage")
@@ -573,7 +574,8 @@ class UsageTracker:
         """Read what ``event`` says about usage, if anything."""
         if not isinstance(event, Mapping):
             return
-        for holder in (event, event.get("message"), event.get("response")):
+        # Groq sends the stream's usage in its last chunk's ``x_groq`` without being asked
+        for holder in (event, event.get("message"), event.get("response"), event.get("x_groq")):
             if not isinstance(holder, Mapping):
                 continue
             raw = holder.get("usage")
