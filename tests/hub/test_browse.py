@@ -357,6 +357,38 @@ def test_keyboard_and_phone_width(browser: Any, site: Site) -> None:
         )
 
 
+def test_a_long_description_is_cut_to_three_lines_in_lists_and_whole_on_its_page(
+    browser: Any, site: Site
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    # found by a tester: a 3,000-character description filled the list page
+    long_text = " ".join(f"sentence {i} of a long description." for i in range(90))
+    payload = safetensors(b"\x02" * 8)
+    body = push_body(manifest("acme", "wordy", "1.0.0", payload, description=long_text), payload)
+    admin = multipart_headers(site.hub.admin_token)
+    r = httpx.post(f"{site.url}/v1/adapters", content=body, headers=admin)
+    assert r.status_code == 201, r.text
+    try:
+        browser.get(site.url + "/?q=wordy")
+        shown = browser.find_element(By.CSS_SELECTOR, "ul.adapters .description")
+        line = float(
+            browser.execute_script(
+                "return parseFloat(getComputedStyle(arguments[0]).lineHeight)", shown
+            )
+        )
+        assert shown.size["height"] <= 3 * line + 1, (shown.size, line)
+        assert shown.get_attribute("textContent") == long_text  # cut on screen, not in the page
+        browser.get(site.url + "/a/acme/wordy")
+        whole = browser.find_element(By.CSS_SELECTOR, "main .description")
+        assert whole.text == long_text and whole.size["height"] > 6 * line
+    finally:
+        httpx.delete(
+            f"{site.url}/v1/adapters/acme/wordy/1.0.0",
+            headers={"Authorization": f"Bearer {site.hub.admin_token}"},
+        )
+
+
 def test_private_reads_in_the_browser(browser: Any, private_site: Site) -> None:
     from selenium.webdriver.common.by import By
 
