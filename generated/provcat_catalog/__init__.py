@@ -14,7 +14,7 @@ from provcat.catalog.format import check_format
 
 FORMAT_VERSION: Final = 6
 GENERATOR_VERSION: Final = '1.1.0'
-FINGERPRINT: Final = 'sha256:d3ee50eb1158fdca678a8bf32b92626fe32f807f8a1ec20477af987c17fba614'
+FINGERPRINT: Final = 'sha256:ee2ad641c9aeb0f45d4ada16d2231824079e7c59e2fc1c18c90180fd3e503a75'
 SOURCE: Final = 'catalog/'
 
 check_format(FORMAT_VERSION, __name__)

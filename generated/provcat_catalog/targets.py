@@ -330,6 +330,11 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
                 'change': "New errors: `anthropic-strict/all-of-ref`, `anthropic-strict/unsupported-pattern-syntax`, `anthropic-strict/too-many-optional-properties` (one tool past 24) and `anthropic-strict/too-many-union-properties` (one tool past 16); the 20 strict tools per request are the Messages request model's check (`MessagesRequest.tools`), since a compile sees one tool. Complex `{n,m}` ranges and the compiled-grammar size are not checked: the page gives no bound.",
             },
             {
+                'source': 'https://github.com/openai/openai-python/blob/main/src/openai/lib/_pydantic.py',
+                'checked': "How the SDKs treat an `allOf` of one subschema (pydantic's `$ref` with a description, before 2.9): openai-python's `_ensure_strict_json_schema` merges it into the schema holding it (`if len(all_of) == 1: json_schema.update(...)`), and so does pydantic-ai's `JsonSchemaTransformer` (`_handle_union`, a union of one member). Such an `allOf` accepts what its one subschema accepts, and merged where the two share no keyword but annotations it accepts the same values; the reference then stands outside `allOf`, which the JSON Schema limitations support.",
+                'change': 'New step `merge-single-all-of`, as on `openai`: `allOf: [{"$ref": ...}]` beside a description is merged (`merged-single-all-of`); `anthropic-strict/all-of-ref` fired on it and refused the tool. An `allOf` of several subschemas, or one that shares a constraint with its holder, is still refused. The Anthropic SDK\'s `transform_schema` keeps such an `allOf` as written: a difference recorded in tests/toolschema/test_sdk_rules.py.',
+            },
+            {
                 'source': 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use',
                 'checked': '`strict: true` and the pointer to the JSON Schema limitations for the subset.',
                 'change': 'none',
@@ -479,6 +484,10 @@ TARGETS: Final[tuple[TargetRecord, ...]] = (
             'enable-strict': {
                 'code': 'enabled-strict-tool-use',
                 'detail': "Set `strict` to true, so Claude's tool inputs are constrained to the schema.",
+            },
+            'merge-single-all-of': {
+                'code': 'merged-single-all-of',
+                'detail': "Merged the one subschema of `allOf` into the schema holding it (its own annotations kept), as openai-python's `to_strict_json_schema` and pydantic-ai's `JsonSchemaTransformer` do.",
             },
         },
         'rules': (

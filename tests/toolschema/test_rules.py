@@ -93,7 +93,10 @@ ANTHROPIC_STRICT: dict[str, dict[str, Any]] = {
     "additional-properties-schema": tool(obj(m={"type": "object", "additionalProperties": S})),
     "unsupported-constraint": tool(obj(a={"type": "number", "minimum": 1})),
     "min-items-above-one": tool(obj(a={"type": "array", "items": S, "minItems": 2})),
-    "all-of-ref": tool({**obj(a={"allOf": [{"$ref": "#/$defs/A"}]}), "$defs": {"A": S}}),
+    # an `allOf` of one subschema is merged (merge-single-all-of); of several, it stays
+    "all-of-ref": tool(
+        {**obj(a={"allOf": [{"$ref": "#/$defs/A"}, {"maxLength": 9}]}), "$defs": {"A": S}}
+    ),
     "unsupported-pattern-syntax": tool(obj(a={"type": "string", "pattern": r"(a)\1"})),
     "too-many-optional-properties": tool(
         {"type": "object", "properties": {f"p{i}": S for i in range(25)}}

@@ -125,6 +125,13 @@ DIFFERENCES = {
         "an annotation the model does not need: the target drops annotations "
         "(keywords.annotations), the SDK keeps `title`"
     ),
+    "allOf": (
+        "an `allOf` of one subschema is merged into the schema holding it (step "
+        "merge-single-all-of), as openai-python's `_ensure_strict_json_schema` and pydantic-ai's "
+        "`JsonSchemaTransformer` do: the same values are accepted, and pydantic's "
+        '`allOf: [{"$ref": ...}]` is then no `allOf` over a reference, which the page does not '
+        "support; the SDK keeps the `allOf` as written"
+    ),
 }
 
 

@@ -187,6 +187,36 @@ def test_anthropic_strict_refuses_all_of_over_a_reference() -> None:
     assert _strict_errors(plain) == []
 
 
+def test_anthropic_strict_merges_an_all_of_of_one_reference() -> None:
+    """pydantic before 2.9 wrote a described model field as `allOf: [{"$ref": ...}]`. An `allOf`
+    of one subschema accepts what that subschema accepts, and the SDKs merge it into the schema
+    holding it: openai-python's `_ensure_strict_json_schema` (src/openai/lib/_pydantic.py: "if
+    len(all_of) == 1: json_schema.update(...)") and pydantic-ai's `JsonSchemaTransformer`
+    (`_handle_union`: a union of one member is that member, merged with the holder's keys). So
+    `anthropic-strict` merges it as `openai` does: the reference then stands outside `allOf`,
+    which the page supports; it used to refuse the tool (`all-of-ref`)."""
+    tool = _strict({"a": {"allOf": [{"$ref": "#/$defs/x"}], "description": "an x"}})
+    tool["inputSchema"]["$defs"] = {"x": {"type": "string"}}
+    assert _strict_errors(tool) == []
+    result = compile_tool(tool, "anthropic-strict")
+    assert result.ok and not result.lossy and result.output is not None
+    assert result.output["input_schema"]["properties"]["a"] == {
+        "$ref": "#/$defs/x",
+        "description": "an x",
+    }
+    merged = [(t.code, t.path) for t in result.transformations if t.code == "merged-single-all-of"]
+    assert merged == [("merged-single-all-of", "inputSchema.properties.a.allOf")]
+    # at the root too (merged before the root rules judge it)
+    root = _tool({"allOf": [{"$ref": "#/$defs/R"}], "$defs": {"R": _strict({})["inputSchema"]}})
+    assert "anthropic-strict/all-of-ref" not in {d.code for d in check(root, "anthropic-strict")}
+    # an `allOf` the target does not merge (its parts share a constraint) is still refused
+    clash = _strict({"a": {"allOf": [{"$ref": "#/$defs/x"}], "$ref": "#/$defs/x"}})
+    clash["inputSchema"]["$defs"] = {"x": {"type": "string"}}
+    assert ("anthropic-strict/all-of-ref", "inputSchema.properties.a.allOf[0].$ref") in (
+        _strict_errors(clash)
+    )
+
+
 @pytest.mark.parametrize(
     ("pattern", "feature"),
     [

@@ -211,7 +211,9 @@ def _reference_loops(run: Run) -> None:
 def all_of_refs(run: Run) -> None:
     """The tool-level reference rules: the loop rules at every reference that leads into a loop
     (:func:`_reference_loops`), then the all-of-ref rules at each ``allOf`` branch that is a
-    reference (``$ref`` directly in the branch), wherever the ``allOf`` stands."""
+    reference (``$ref`` directly in the branch), wherever the ``allOf`` stands, but for an
+    ``allOf`` the walk merges into the schema holding it (:func:`single_all_of`): that reference
+    stands outside ``allOf`` in the output."""
     _reference_loops(run)
     pairs = run.rules.fires("all-of-ref")
     if not pairs:
@@ -219,6 +221,8 @@ def all_of_refs(run: Run) -> None:
     for s, path, _ in run.nodes():
         branches = s.get("allOf")
         if not isinstance(branches, list):
+            continue
+        if run.rules.merges_all_of and single_all_of(s) is not None:
             continue
         for i, branch in enumerate(branches):
             if isinstance(branch, dict) and "$ref" in branch:
