@@ -206,6 +206,59 @@ def _pydantic_recursive_model() -> dict[str, Any]:
     }
 
 
+def _self_referencing_root() -> dict[str, Any]:
+    """The same model written without `$defs`: its `kids` refer to the root itself (`#`)."""
+    return {
+        "type": "object",
+        "properties": {
+            "x": {"type": "string"},
+            "kids": {"type": "array", "items": {"$ref": "#"}},
+        },
+        "required": ["x", "kids"],
+        "additionalProperties": False,
+    }
+
+
+@pytest.mark.parametrize("target", sorted(FRAME))
+@pytest.mark.parametrize(
+    ("schema", "ref", "where"),
+    [
+        # pydantic's recursive model: the root `$ref` only enters the model; the recursion is
+        # the reference in `kids` (in the canonical schema under `$defs`; where gemini writes the
+        # model out as the root, at the root's `kids`)
+        (
+            _pydantic_recursive_model(),
+            "#/$defs/Model",
+            {
+                "anthropic-strict": "inputSchema.$defs.Model.properties.kids.items.$ref",
+                "gemini": "inputSchema.properties.kids.items.$ref",
+            },
+        ),
+        # the root referred to as `#`: the recursion is that reference, where the input holds it
+        (
+            _self_referencing_root(),
+            "#",
+            {
+                "anthropic-strict": "inputSchema.properties.kids.items.$ref",
+                "gemini": "inputSchema.properties.kids.items.$ref",
+            },
+        ),
+    ],
+)
+def test_a_recursive_root_model_reports_each_finding_once(
+    target: str, schema: dict[str, Any], ref: str, where: dict[str, str]
+) -> None:
+    """A root model that refers to itself is one recursion: reported once, at the reference that
+    recurses, and no other finding repeats for a copy of the root written into itself."""
+    found = check(tool(schema), target)
+    recursive = RECURSIVE.format(chain=_chain(ref, ref))
+    assert [(d.code, d.path, d.message) for d in found if d.code == FRAME[target][0]] == [
+        (FRAME[target][0], where[target], _message(target, ref, recursive))
+    ]
+    said = [(d.code, d.message) for d in found]
+    assert len(said) == len(set(said)), said
+
+
 ROOT_MESSAGE = 'The root schema must have `type: "object"`, not {what}.'
 
 

@@ -48,10 +48,12 @@ def _recursive_cause(cycle: tuple[str, ...]) -> str:
     )
 
 
-def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...] = ()) -> Any:
+def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...] = ("#",)) -> Any:
     """``s`` with every resolvable, non-recursive reference replaced by what it points at; the
     paths of the definitions left out are added to ``drops``. A reference that leads into a
-    loop stays as it is (:func:`all_of_refs` reports it, wherever it stands)."""
+    loop stays as it is (:func:`all_of_refs` reports it, wherever it stands). ``chain`` holds the
+    references being written out around ``s``; the walk starts inside the root, so a reference
+    to the root (``#``) is recursive where it stands, not after a copy of the root."""
     if not isinstance(s, dict):
         return s
     if "$ref" in s:
@@ -67,7 +69,7 @@ def inline(run: Run, s: Any, path: str, drops: list[str], chain: tuple[str, ...]
             case, cause = "unresolvable", _NOWHERE
         elif ref in chain:
             case, cause = "recursive", _recursive_cause((*chain[chain.index(ref) :], ref))
-        elif len(chain) >= _INLINE_CHAIN:
+        elif len(chain) > _INLINE_CHAIN:  # ``chain`` holds the root's ``#`` too
             case, cause = "unresolvable", _TOO_DEEP
         elif run.inline_budget <= 0:
             case, cause = "unresolvable", _TOO_MANY
@@ -173,14 +175,16 @@ def written_root(run: Run) -> dict[str, Any]:
 def check_ref(run: Run, ref: Any, path: str) -> None:
     """Fire the ``ref`` rules of a target that keeps references: external, unresolvable or
     (when a rule asks) recursive; a resolvable reference is fine as it is, and one that leads
-    into a loop is the loop rules' (:func:`all_of_refs`)."""
+    into a loop is the loop rules' (:func:`all_of_refs`). A reference that is the root (a
+    pydantic model that refers to itself) only enters its recursion: that is reported once,
+    at the reference inside what it points at that recurses."""
     status, _ = resolve_ref(run.root, ref)
     case = {"external": "external", "ok": None}.get(status, "unresolvable")
     cause = _EXTERNAL if case == "external" else _NOWHERE
     pairs = run.rules.kept_ref_rules
     if case is None and ref in run.survey.loops:
         return
-    if case is None and any(t["case"] == "recursive" for _, t in pairs):
+    if case is None and path != "inputSchema" and any(t["case"] == "recursive" for _, t in pairs):
         cycle = _recursion(run, ref)
         if cycle:
             case, cause = "recursive", _recursive_cause(cycle)
