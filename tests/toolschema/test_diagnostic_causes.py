@@ -273,6 +273,19 @@ def test_a_root_reference_is_judged_as_the_object_it_is_written_out_as(target: s
 
 
 @pytest.mark.parametrize("target", ["openai", "openai-chat"])
+def test_defs_beside_a_written_out_reference_replace_no_constraint(target: str) -> None:
+    # `$defs` holds definitions and constrains no value (JSON Schema 2020-12 core, 8.2.4: it
+    # "does not directly affect the validation result"): where both the root and the model it
+    # points at hold `$defs`, writing the reference out loses nothing (the root's `$defs` still
+    # holds the model, and with it the model's own)
+    schema = _pydantic_recursive_model()
+    schema["$defs"]["Model"]["$defs"] = {"Name": {"type": "string"}}
+    result = compile_tool(tool(schema), target)
+    assert result.ok and not result.lossy
+    assert "replaced-referenced-constraint" not in {t.code for t in result.transformations}
+
+
+@pytest.mark.parametrize("target", ["openai", "openai-chat"])
 @pytest.mark.parametrize(
     ("schema", "what"),
     [

@@ -121,7 +121,8 @@ def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]
     resolve to an object, or that leads into a loop, stays, for the other ``ref`` rules (or the
     loop rules of :func:`all_of_refs`) to judge. Where a sibling replaces
     a different constraint of the referenced schema, the rule's ``conflict`` record says so
-    (lossy: only the sibling's value is kept)."""
+    (lossy: only the sibling's value is kept); ``$defs`` and ``definitions`` hold definitions,
+    not constraints, and the referenced schema's stay where the reference found them."""
     for _ in range(_INLINE_CHAIN):
         found = _written_out_target(run, s)
         if found is None:
@@ -131,7 +132,10 @@ def inline_sibling_ref(run: Run, s: dict[str, Any], path: str) -> dict[str, Any]
         clashes = sorted(
             k
             for k, v in siblings.items()
-            if k in found and not json_equal(found[k], v) and k not in ANNOTATION_KEYWORDS
+            if k in found
+            and not json_equal(found[k], v)
+            and k not in ANNOTATION_KEYWORDS
+            and k not in ("$defs", "definitions")
         )
         where = join_path(path, "$ref")
         for rule in run.rules.sibling_ref_rules:
