@@ -565,3 +565,15 @@ def test_every_target_reports_a_reference_that_points_nowhere(target: str) -> No
     assert found, target
     severity = "warning" if target == "mcp" else "error"  # MCP: clients cannot resolve it
     assert {sev for _, sev in found} == {severity}
+
+
+def test_anthropic_strict_closes_a_root_it_types_as_an_object() -> None:
+    # "additionalProperties must be set to false" on every object under strict tool use
+    # (https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations):
+    # a root written without a type, which the target types as an object, is closed too
+    result = compile_tool(_tool({}, "ping"), "anthropic-strict")
+    assert result.ok, result
+    assert result.output["input_schema"] == {"type": "object", "additionalProperties": False}
+    assert "anthropic-strict/object-not-closed" in [
+        c for c, _, _ in _codes(_tool({}), "anthropic-strict")
+    ]

@@ -35,6 +35,15 @@ def ap_state(s: dict[str, Any]) -> str | None:
     return None
 
 
+def typed_object_root(run: Run) -> bool:
+    """Whether a root-type rule that fired adds ``type: "object"`` to the root: the root is then
+    written as an object, and the object rules (closing it) apply to it too."""
+    return any(
+        rule.action == "add-type-object" and rule.code in run.fired
+        for rule, _ in run.rules.fires("root-type")
+    )
+
+
 def _bare(s: dict[str, Any], path: str) -> bool:
     """Whether ``s`` is an object below the root that declares no property (a free-form map:
     closed, it accepts only ``{}``; at the root, a tool without arguments)."""
