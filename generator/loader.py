@@ -381,12 +381,56 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                 )
             )
             return problems, shape, _NOTHING
+        opened = _open_quote(doc.text, exc.problem_mark or exc.context_mark)
+        if opened is not None:
+            problems.append(
+                diag(
+                    "yaml_syntax",
+                    (display, *opened),
+                    f"a quoted value starts here and is never closed on its line (the YAML "
+                    f"breaks at line {line}, column {column}: {what})",
+                    "the quote opened here is never closed on this line: close it (a quoted "
+                    "value does not span lines)",
+                )
+            )
+            return problems, shape, root
         if exc.context:
             what = f"{exc.context}: {what}"
         problems.append(diag("yaml_syntax", (display, line, column), what))
     except yaml.YAMLError as exc:  # a reader error without a mark
         problems.append(diag("yaml_syntax", (display, 1, 1), str(exc).splitlines()[0]))
     return problems, shape, root
+
+
+def _open_quote(text: str, error: Any) -> tuple[int, int] | None:
+    """Where the last quoted scalar before the syntax error at ``error`` starts, when it runs
+    past its line in block context: a quote left open that libyaml read on to the next quote
+    (often a later line's), so that it gave up far from the line to fix. No catalog value is
+    meant to span lines in quotes."""
+    if error is None:
+        return None
+    found = None
+    flow = 0
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            start = token.start_mark
+            if (start.line, start.column) >= (error.line, error.column):
+                break
+            kind = type(token)
+            if kind in (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken):
+                flow += 1
+            elif kind in (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken):
+                flow = max(flow - 1, 0)
+            elif (
+                isinstance(token, yaml.ScalarToken)
+                and not flow
+                and token.style in ('"', "'")
+                and token.end_mark.line > start.line
+            ):
+                found = _mark(start)
+    except yaml.YAMLError:
+        pass  # the scanner stops where the parser did, or sooner
+    return found
 
 
 def _key(

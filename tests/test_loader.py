@@ -30,6 +30,24 @@ def test_an_unclosed_quote_is_reported_on_the_line_that_opens_it(workspace: Work
     assert "never closed" in run.json["diagnostics"][0]["message"]
 
 
+def test_an_unclosed_quote_before_another_quoted_value_is_reported_where_it_opens(
+    workspace: Workspace,
+) -> None:
+    """`display_name: "Gamma` with a quoted date further down: libyaml reads the quote on to
+    the date's opening quote and gives up on line 5; the error is the quoted scalar libyaml
+    started at 3:15, the start mark of its token."""
+    workspace.write(
+        "gamma.yaml",
+        'provider: gamma\ndisplay_name: "Gamma\nmodule: provcat_testproviders.beta\n'
+        'reviewed_at: "2026-12-01"\ndefaults:\n  base_url: http://127.0.0.1:9/v1\n',
+    )
+    run = workspace.fails(("yaml_syntax", "gamma.yaml", 3, 15))
+    found = run.json["diagnostics"][0]
+    assert "never closed" in found["message"]
+    assert "line 5" in found["message"]  # where libyaml gave up
+    assert "never closed on this line" in found["hint"]
+
+
 def test_a_bad_indent_is_reported_on_its_own_line(workspace: Workspace) -> None:
     workspace.write("gamma.yaml", GOOD + "defaults:\n  base_url: x\n api_key_env: Y\n")
     workspace.fails(("yaml_syntax", "gamma.yaml", 7, 2))
