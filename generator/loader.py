@@ -394,9 +394,14 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                 )
             )
             return problems, shape, root
+        hint = None
+        if exc.context == "while scanning a simple key" and exc.context_mark is not None:
+            # the key that lacks its ':' is where the scan started, not the next line
+            line, column = _mark(exc.context_mark)
+            hint = "add `: ` after the key"
         if exc.context:
             what = f"{exc.context}: {what}"
-        problems.append(diag("yaml_syntax", (display, line, column), what))
+        problems.append(diag("yaml_syntax", (display, line, column), what, hint))
     except yaml.YAMLError as exc:  # a reader error without a mark
         problems.append(diag("yaml_syntax", (display, 1, 1), str(exc).splitlines()[0]))
     return problems, shape, root

@@ -48,6 +48,17 @@ def test_an_unclosed_quote_before_another_quoted_value_is_reported_where_it_open
     assert "never closed on this line" in found["hint"]
 
 
+def test_a_missing_colon_is_reported_on_the_key_s_line(workspace: Workspace) -> None:
+    """`    status active`: libyaml's context mark (the simple key it was scanning) is the line
+    that lacks the colon; its problem mark is the next line."""
+    workspace.write(
+        "gamma.yaml",
+        GOOD + "endpoints:\n  chat:\n    type: api\n    status active\n    protocol: openai-chat\n",
+    )
+    run = workspace.fails(("yaml_syntax", "gamma.yaml", 8, 5))
+    assert run.json["diagnostics"][0]["hint"] == "add `: ` after the key"
+
+
 def test_a_bad_indent_is_reported_on_its_own_line(workspace: Workspace) -> None:
     workspace.write("gamma.yaml", GOOD + "defaults:\n  base_url: x\n api_key_env: Y\n")
     workspace.fails(("yaml_syntax", "gamma.yaml", 7, 2))
