@@ -132,7 +132,8 @@ _CODES = (
         "unexpected_file",
         "error",
         "loader",
-        "a file or folder in a catalog folder that is not a '.yaml' file (hidden files and "
+        "a file or folder in a catalog folder that is not a '.yaml' file, or a YAML file "
+        "outside providers/ and schema-targets/, which would not be read (hidden files and "
         "editor backups ending in ~ are skipped)",
         "rename it to <name>.yaml or move it out of the catalog folder",
     ),

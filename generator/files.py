@@ -89,3 +89,36 @@ def yaml_files(folder: Path, base: Path, kind: str) -> tuple[list[Path], list[Di
                 )
             )
     return found, problems
+
+
+def stray_yaml(catalog: Path, base: Path, folders: tuple[str, ...]) -> list[Diagnostic]:
+    """The ``.yaml`` and ``.yml`` files of ``catalog`` outside the ``folders`` the generator
+    reads (its root, or a folder of its own such as ``models/``): each would be dropped without
+    a word. Other files (``REVIEWS.md``), hidden files and folders, editor backups and links to
+    folders are left alone."""
+    shown = display_path(catalog, base)
+    problems: list[Diagnostic] = []
+    for folder, dirs, names in os.walk(catalog):
+        top = Path(folder) == catalog
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not skipped(d)
+            and not (top and d in folders)
+            and not os.path.islink(os.path.join(folder, d))
+        )
+        for name in sorted(names):
+            if skipped(name) or not name.lower().endswith((".yaml", ".yml")):
+                continue
+            path = Path(folder) / name
+            problems.append(
+                diag(
+                    "unexpected_file",
+                    (display_path(path, base), 1, 1),
+                    f"'{name}' is outside the folders the generator reads "
+                    f"({', '.join(f'{shown}/{f}/' for f in folders)}): it is not read",
+                    f"move a provider file to {shown}/providers/<provider>.yaml (a schema "
+                    f"target to {shown}/schema-targets/<id>.yaml), or the file out of {shown}/",
+                )
+            )
+    return problems

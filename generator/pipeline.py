@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from generator.cache import FileCache
 from generator.diagnostics import Diagnostic, errors, ordered
 from generator.endpoint_lifecycle import check_endpoint_lifecycles
-from generator.files import display_path, yaml_files
+from generator.files import display_path, stray_yaml, yaml_files
 from generator.introspect import Importer
 from generator.loader import read_source
 from generator.model import ModelDecl, ProviderDecl, build
@@ -23,6 +23,7 @@ from generator.render import provider_pages, render
 from generator.schema_check import check, check_schema_reference, load_bytes
 from generator.snapshot import Part, PartText, inventory_part, part_text
 from generator.snapshot import build as build_snapshot
+from generator.target_files import FOLDER as TARGET_FOLDER
 from generator.target_files import load as load_targets
 from generator.target_probes import check_probes
 from generator.target_records import records
@@ -46,8 +47,11 @@ class Result:
         return not errors(self.diagnostics)
 
 
+PROVIDER_FOLDER = "providers"
+
+
 def provider_files(catalog: Path, base: Path) -> tuple[list[Path], list[Diagnostic]]:
-    return yaml_files(catalog / "providers", base, "provider")
+    return yaml_files(catalog / PROVIDER_FOLDER, base, "provider")
 
 
 class ProviderFile(NamedTuple):
@@ -145,6 +149,7 @@ def _run(
         if str(extra.resolve()) not in sys.path:
             sys.path.insert(0, str(extra.resolve()))
     files, problems = provider_files(catalog, base)
+    problems.extend(stray_yaml(catalog, base, (PROVIDER_FOLDER, TARGET_FOLDER)))
     source = display_path(catalog, base) + "/"
     decls: list[ProviderDecl] = []
     partial: list[ProviderDecl] = []  # files with schema errors: their keys only

@@ -195,6 +195,30 @@ def test_unexpected_files(workspace: Workspace, name: str) -> None:
     workspace.fails(("unexpected_file", name, 1, 1))
 
 
+@pytest.mark.parametrize("where", ["gamma.yaml", "models/gamma.yaml", "old/x/gamma.yml"])
+def test_a_provider_file_outside_providers_is_an_unexpected_file(
+    workspace: Workspace, where: str
+) -> None:
+    """A provider file moved to the catalog's root or a folder the generator does not read was
+    dropped without a word (the build passed without the provider)."""
+    path = workspace.catalog / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(SCHEMA_LINE + GOOD, encoding="utf-8")
+    run = workspace.fails(("unexpected_file", path.name, 1, 1))
+    found = run.json["diagnostics"][0]
+    assert found["file"].endswith(f"catalog/{where}")
+    assert "catalog/providers/" in found["hint"]
+
+
+def test_the_catalog_root_may_hold_other_files(workspace: Workspace) -> None:
+    (workspace.catalog / "REVIEWS.md").write_text("# Reviews\n", encoding="utf-8")
+    (workspace.catalog / "notes").mkdir()
+    (workspace.catalog / "notes" / "todo.txt").write_text("x\n", encoding="utf-8")
+    (workspace.catalog / ".hidden.yaml").write_text("x: 1\n", encoding="utf-8")
+    run = workspace.run()
+    assert run.exit_code == 0 and run.json["diagnostics"] == []
+
+
 def test_hidden_files_and_editor_backups_are_skipped(workspace: Workspace) -> None:
     for name in (".DS_Store", ".gamma.yaml.swp", "beta.yaml~"):
         (workspace.providers / name).write_bytes(b"\x00 not yaml")
