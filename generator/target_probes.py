@@ -34,10 +34,8 @@ def check_probes(
     files that passed their schema check, with their inventory summaries; ``broken`` the
     canonical spellings of providers whose files did not (a probe naming one is checked no
     further: that file's own errors fail the build)."""
-    owner: dict[str, tuple[ProviderDecl, Summary]] = {}
-    for p, summary in providers:
-        for spelling in (p.key, *p.aliases):
-            owner.setdefault(canonical_key(spelling.value), (p, summary))
+    listed = list(providers)
+    owner, clashing = _owners(listed)
     out: list[Diagnostic] = []
     for decl in sorted(targets, key=lambda d: d.doc.file):
         probe = decl.data.get("probe")
@@ -54,8 +52,8 @@ def check_probes(
             )
             continue
         named = str(probe["provider"])
-        if canonical_key(named) in broken:
-            continue
+        if canonical_key(named) in broken or canonical_key(named) in clashing:
+            continue  # that file's errors, or the collision's, fail the build
         found = owner.get(canonical_key(named))
         if found is None:
             out.append(
@@ -64,13 +62,39 @@ def check_probes(
                     decl.doc.loc(("probe", "provider")),
                     f"probe of target '{decl.id}' names provider '{named}', which is no "
                     "provider key or alias of the catalog",
-                    _provider_hint(decl, named, str(probe["default_model"]), owner.values()),
+                    _provider_hint(decl, named, str(probe["default_model"]), listed),
                 )
             )
             continue
         p, summary = found
         out.extend(_model(decl, str(probe["default_model"]), p.key.value, summary, as_of))
     return out
+
+
+def _owners(
+    providers: list[tuple[ProviderDecl, Summary]],
+) -> tuple[dict[str, tuple[ProviderDecl, Summary]], set[str]]:
+    """Each provider spelling's provider, and the spellings several providers claim. A key is
+    its provider's whatever the files' order (an alias that repeats it is the alias's error);
+    an alias two providers claim is theirs to settle (duplicate_provider_key says so), so it
+    names neither."""
+    owner: dict[str, tuple[ProviderDecl, Summary]] = {}
+    clashing: set[str] = set()
+    for p, summary in providers:
+        key = canonical_key(p.key.value)
+        if key in owner:
+            clashing.add(key)
+        owner[key] = (p, summary)
+    keys = set(owner)
+    for p, summary in providers:
+        for alias in p.aliases:
+            spelling = canonical_key(alias.value)
+            if spelling in keys:
+                continue
+            if spelling in owner and owner[spelling][0] is not p:
+                clashing.add(spelling)
+            owner.setdefault(spelling, (p, summary))
+    return owner, clashing
 
 
 def _provider_hint(

@@ -439,6 +439,32 @@ def test_a_probe_model_named_by_id_or_alias_passes(
     assert f"'provider': '{provider}'" in text
 
 
+@pytest.mark.parametrize(
+    ("claimed", "named"),
+    [
+        ("alpha", "alpha"),  # another provider's key
+        ("al", "al"),  # another provider's alias
+    ],
+)
+def test_a_probe_provider_claimed_by_an_alias_of_another_file_is_not_resolved_through_it(
+    workspace: Workspace, claimed: str, named: str
+) -> None:
+    """aa.yaml, read before alpha.yaml, claims alpha's key (or alias) as an alias: the collision
+    is reported in both files, and the probe naming alpha is not checked against aa's models
+    (before, the alias claimed the spelling first and the probe got an unknown_probe_model
+    warning naming aa's models)."""
+    _probing(workspace, provider=named)
+    workspace.write(
+        "aa.yaml",
+        f"provider: aa\ndisplay_name: AA\naliases: [aa-x, {claimed}]\nendpoints:\n"
+        "  chat:\n    type: api\n    protocol: openai-chat\n"
+        "    base_url: http://127.0.0.1:9/aa\n    auth_type: none\n",
+    )
+    run = workspace.run()
+    assert run.exit_code == 1
+    assert sorted(run.codes) == ["duplicate_provider_key", "duplicate_provider_key"], run.stdout
+
+
 def test_a_probe_provider_the_catalog_does_not_have(workspace: Workspace) -> None:
     path = _probing(workspace, provider="alpah", default_model="alpha-0")
     run = workspace.run()
