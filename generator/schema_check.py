@@ -28,6 +28,8 @@ from generator.schema_hints import (
     describe,
     enum_values,
     hint_for,
+    key_hint,
+    pasted_key,
     plain_decimal,
     where_else,
     where_it_goes,
@@ -394,6 +396,17 @@ def _explain(
                 doc.loc(path, key=True),
                 f"'{path[-1] if path else 'this'}' is not allowed here",
                 describe(schema, "remove it"),
+            )
+        ]
+    if error.validator == "pattern" and pasted_key(error.instance, schema):
+        # the key itself: neither it nor a name made from it is shown, in any output
+        return [
+            diag(
+                "schema_violation",
+                doc.loc(path),
+                f"{_where(path)}: the value looks like an API key, not an environment "
+                "variable's name",
+                key_hint(doc),
             )
         ]
     return [

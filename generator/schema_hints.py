@@ -16,6 +16,7 @@ from generator.loader import Document, NodePath, path_text
 from generator.scalars import reads_back
 from provcat.catalog.keys import closest
 from provcat.patterns import compile_pattern, ecma_validator
+from provcat.redact import secret_shapes_hidden
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -272,6 +273,38 @@ def _fixed(value: str, schema: dict[str, Any], doc: Document) -> str | None:
     if made is None or made == value or not isinstance(pattern, str):
         return None
     return made if compile_pattern(pattern).search(made) else None
+
+
+# a key's random body: 20 letters and digits mixing capitals, small letters and digits, or 32
+# of letters and digits (a key written in hex); a variable's name has `_` between its words
+_KEY_BODY = re.compile(
+    r"(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{20,}"
+    r"|(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{32,}"
+)
+
+
+def pasted_key(value: Any, schema: dict[str, Any]) -> bool:
+    """Whether ``value``, in a field that holds an environment variable's name (``x-fix:
+    env-name``), is shaped like the API key itself: a vendor's prefixed key (the runtime's
+    shapes, provcat.redact) or a key's random body. Such a value is never shown, nor a name
+    made from it."""
+    return (
+        schema.get("x-fix") == "env-name"
+        and isinstance(value, str)
+        and (secret_shapes_hidden(value) != value or _KEY_BODY.search(value) is not None)
+    )
+
+
+def key_hint(doc: Document) -> str:
+    """What to do about an API key written where its variable's name goes: the name offered is
+    made from the provider's key."""
+    provider = doc.data.get("provider") if isinstance(doc.data, dict) else None
+    stem = re.sub(r"[^A-Za-z0-9]+", "_", provider).strip("_").upper() if provider else ""
+    name = f"{stem}_API_KEY" if re.fullmatch(r"[A-Z][A-Z0-9_]*", stem) else "ACME_API_KEY"
+    return (
+        "this looks like an API key: remove it (and revoke it if it was committed), and name "
+        f"the environment variable instead, e.g. {name}"
+    )
 
 
 def _pattern_hint(error: ValidationError, schema: dict[str, Any], doc: Document) -> str:

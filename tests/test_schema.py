@@ -103,6 +103,36 @@ def test_pattern_violation_names_the_field_description(workspace: Workspace) -> 
     assert "environment variable" in run.json["diagnostics"][0]["hint"]
 
 
+@pytest.mark.parametrize(
+    "key",
+    [
+        "sk-proj-Xk29aB7qLmN4pQ8rT1vW3yZ6cD0eF5gH",  # a vendor's prefix (OpenAI's project key)
+        "Xk29aB7qLmN4pQ8rT1vW3yZ6cD0eF5gH",  # no prefix: long, mixed case, digits
+        "3f9a1c07d2b84e6a9c5d0b7e1f2a3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",  # 64 hex digits
+    ],
+)
+def test_an_api_key_pasted_as_api_key_env_is_never_shown(workspace: Workspace, key: str) -> None:
+    """An API key written where the variable's name goes was quoted in the message and, turned
+    into a name, in the hint (`write SK_PROJ_XK29...`): in every output format, no part of it
+    (no 8 characters of it, as written or in capitals) is shown, and the hint says to remove
+    and revoke it and names a variable from the provider's key."""
+    workspace.edit("alpha.yaml", "api_key_env: ALPHA_API_KEY", f"api_key_env: {key}")
+    run = workspace.fails(("schema_violation", "alpha.yaml", 8, 16))
+    found = run.json["diagnostics"][0]
+    assert found["hint"] == (
+        "this looks like an API key: remove it (and revoke it if it was committed), and name "
+        "the environment variable instead, e.g. ALPHA_API_KEY"
+    )
+    derived = key.upper().replace("-", "_")
+    pieces = {w[i : i + 8] for w in (key, derived) for i in range(len(w) - 7)}
+    for fmt in ("json", "text", "github"):
+        shown = workspace.run(fmt=fmt)
+        output = shown.stdout + shown.stderr
+        assert "alpha.yaml" in output
+        leaked = sorted(p for p in pieces if p in output)
+        assert not leaked, (fmt, leaked)
+
+
 def test_a_pattern_is_matched_to_the_end_of_the_value(workspace: Workspace) -> None:
     """JSON Schema's `pattern` is an ECMA-262 regex: `$` is the end of the text, so a value with
     a final newline (easy to write with a YAML block scalar) does not match `^[A-Z][A-Z0-9_]*$`
