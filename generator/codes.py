@@ -803,6 +803,15 @@ _CODES = (
         "an endpoint's successor is itself retired",
         "name the endpoint the vendor points to now",
     ),
+    Code(
+        "missing_api_key_env",
+        "warning",
+        "catalog",
+        "an api endpoint sends a key (auth_type bearer or x-api-key) but names no api_key_env, "
+        "so each call fails unless the caller passes api_key=",
+        "set api_key_env (the variable's name) on the endpoint or in the provider's defaults, "
+        "or auth_type: none for a server that takes no key",
+    ),
 )
 
 CODES: dict[str, Code] = {code.name: code for code in _CODES}

@@ -179,6 +179,16 @@ def _endpoints(p: ProviderDecl, ctx: Context, classes: list[ClassUse[Loc]]) -> N
             ctx.report(
                 diag("missing_base_url", ep.key.loc, f"api endpoint {where} has no base_url")
             )
+        auth = ep.settings["auth_type"]
+        if ep.type.value == "api" and auth != "none" and not ep.settings["api_key_env"]:
+            ctx.report(
+                diag(
+                    "missing_api_key_env",
+                    ep.key.loc,
+                    f"api endpoint {where} sends its key as auth_type '{auth}' but names no "
+                    "api_key_env: each call fails unless the caller passes api_key=",
+                )
+            )
         url_problem = base_url_problem(base_url) if isinstance(base_url, str) else None
         if url_problem is not None and ep.base_url_loc not in urls_seen:
             urls_seen.add(ep.base_url_loc)  # the URL is never quoted: it may carry a password

@@ -99,7 +99,10 @@ def test_credentials_in_default_headers_are_refused(workspace: Workspace) -> Non
         "  api_key_env: GAMMA_API_KEY\n", "  default_headers: {Authorization: x}\n"
     )
     workspace.write("gamma.yaml", text)
-    workspace.fails(("credential_header", "gamma.yaml", 6, 3))
+    workspace.fails(
+        ("credential_header", "gamma.yaml", 6, 3),
+        ("missing_api_key_env", "gamma.yaml", 8, 3),  # the key's place
+    )
 
 
 def test_every_protocol_is_documented_and_used_by_the_bundled_catalog() -> None:

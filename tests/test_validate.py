@@ -237,12 +237,48 @@ def test_endpoint_type_mismatch_both_ways(workspace: Workspace) -> None:
         ("endpoint_type_mismatch", "beta.yaml", 9, 12),
         ("endpoint_type_mismatch", "beta.yaml", 15, 12),
         ("missing_base_url", "beta.yaml", 12, 3),
+        ("missing_api_key_env", "beta.yaml", 12, 3),  # an api endpoint's bearer default
     )
 
 
 def test_missing_base_url(workspace: Workspace) -> None:
     workspace.edit("beta.yaml", "    base_url: http://127.0.0.1:9/beta\n", "")
     workspace.fails(("missing_base_url", "beta.yaml", 7, 3))
+
+
+def test_an_api_endpoint_that_sends_a_key_but_names_no_variable_is_warned_about(
+    workspace: Workspace,
+) -> None:
+    """Without api_key_env, every call of a bearer (or x-api-key) endpoint fails at run time
+    with "needs an API key: set api_key in the configuration" unless the caller passes the key:
+    a warning at each api endpoint (not the agentic one, whose type sends no key)."""
+    workspace.edit("alpha.yaml", "  api_key_env: ALPHA_API_KEY\n", "")
+    run = workspace.run()
+    assert run.exit_code == 0, run.stdout
+    assert run.where("missing_api_key_env") == [
+        ("catalog/providers/alpha.yaml", 9, 3),
+        ("catalog/providers/alpha.yaml", 15, 3),
+    ]
+    found = run.json["diagnostics"][0]
+    assert found["severity"] == "warning"
+    assert "alpha/chat/completions" in found["message"] and "bearer" in found["message"]
+    assert "api_key_env" in found["hint"] and "auth_type: none" in found["hint"]
+
+
+def test_an_api_endpoint_that_takes_no_key_needs_no_variable(workspace: Workspace) -> None:
+    """A local server (auth_type: none, as the bundled ollama says) names no variable."""
+    workspace.edit("alpha.yaml", "  api_key_env: ALPHA_API_KEY\n", "  auth_type: none\n")
+    run = workspace.run()
+    assert run.exit_code == 0 and "missing_api_key_env" not in run.codes, run.stdout
+
+
+def test_no_bundled_provider_lacks_the_variable_its_endpoints_need() -> None:
+    import provcat_catalog
+
+    for provider in provcat_catalog.PROVIDERS:
+        for endpoint in provider["endpoints"]:
+            if endpoint["type"] == "api" and endpoint["auth_type"] != "none":
+                assert endpoint["api_key_env"], (provider["provider"], endpoint["endpoint"])
 
 
 def test_effort_kwarg_mode_needs_a_kwarg(workspace: Workspace) -> None:
