@@ -812,6 +812,14 @@ _CODES = (
         "set api_key_env (the variable's name) on the endpoint or in the provider's defaults, "
         "or auth_type: none for a server that takes no key",
     ),
+    Code(
+        "request_default_above_output_limit",
+        "warning",
+        "catalog",
+        "a request default caps the output (max_tokens, max_completion_tokens or "
+        "max_output_tokens) above the named model's max_output_tokens",
+        "write the model's limit or less, or leave the field out",
+    ),
 )
 
 CODES: dict[str, Code] = {code.name: code for code in _CODES}

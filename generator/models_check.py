@@ -41,6 +41,9 @@ def day_hint(name: str) -> str:
 
 
 _LIMITS = ("max_input_tokens", "max_output_tokens")
+# the request fields that cap how many tokens a model writes, across the protocols' request
+# models (chat completions' max_tokens and max_completion_tokens, responses' max_output_tokens)
+OUTPUT_CAPS = ("max_tokens", "max_completion_tokens", "max_output_tokens")
 
 
 class Use(NamedTuple):
@@ -105,6 +108,7 @@ def summarize(p: ProviderDecl) -> Summary:
     uses: list[Use] = []
     if p.models:
         out.extend(_uses(p, index, uses))
+        out.extend(_output_caps(p, index))
     listed = tuple(
         Listed(
             m.key.value,
@@ -336,6 +340,34 @@ def _uses(p: ProviderDecl, index: dict[str, ModelDecl], found: list[Use]) -> Ite
                 price_change_days(facts.get("prices")),
             )
         )
+
+
+def _output_caps(p: ProviderDecl, index: dict[str, ModelDecl]) -> Iterator[Diagnostic]:
+    """A request default that asks a listed model for more output tokens than its
+    ``max_output_tokens`` (of the model it points_to when it has none of its own)."""
+    for ep in p.endpoints:
+        named = ep.request_defaults.get("model")
+        model = named.value if named is not None else None
+        listed = index.get(canonical_key(model)) if isinstance(model, str) else None
+        if listed is None:
+            continue
+        limit = listed.facts.get("max_output_tokens")
+        if limit is None and (target := _follow(listed, "points_to", index)) is not None:
+            limit = target.facts.get("max_output_tokens")
+            listed = target
+        if not isinstance(limit, int):
+            continue
+        for name in OUTPUT_CAPS:
+            asked = ep.request_defaults.get(name)
+            value = asked.value if asked is not None else None
+            if isinstance(value, int) and not isinstance(value, bool) and value > limit:
+                yield diag(
+                    "request_default_above_output_limit",
+                    ep.request_defaults[name].loc,
+                    f"request default {name} {value} of {p.key.value}/{ep.key.value} is above "
+                    f"the max_output_tokens {limit} of model '{listed.key.value}'",
+                    f"write {limit} or less, or leave {name} out",
+                )
 
 
 PRICE_NOTICE_DAYS = 30

@@ -423,3 +423,58 @@ def test_the_invalid_date_hint_names_the_form_the_field_takes(inv: Workspace) ->
     inv.edit("alpha.yaml", "  alpha-3: {", '  alpha-3: {shutdown_date: "2026-02-30", ')
     run = inv.fails(("invalid_date", "alpha.yaml", 48, 28))
     assert run.json["diagnostics"][0]["hint"] == "write a real date as YYYY-MM-DD"
+
+
+GAMMA_CAPS = """provider: gamma
+display_name: Gamma
+defaults:
+  base_url: http://127.0.0.1:9/v1
+  api_key_env: GAMMA_API_KEY
+endpoints:
+  chat/completions:
+    type: api
+    protocol: openai-chat
+    request_defaults: {model: gamma-large-1, DEFAULTS}
+  responses:
+    type: api
+    protocol: http
+    request_options: provcat.providers.openai.responses:ResponsesRequest
+    request_defaults: {model: gamma-large, max_output_tokens: 20000}
+models:
+  gamma-large:
+    points_to: gamma-large-1
+  gamma-large-1:
+    context_window: 128000
+    max_output_tokens: 16384
+"""
+
+
+@pytest.mark.parametrize("field", ["max_tokens", "max_completion_tokens"])
+def test_a_request_default_above_the_models_output_limit_is_warned_about(
+    workspace: Workspace, field: str
+) -> None:
+    """The model writes 16,384 tokens at most (its max_output_tokens): a request default asking
+    for more, under any of the request fields that cap the output (max_tokens,
+    max_completion_tokens, max_output_tokens; through a points_to alias too), is a warning at
+    the field, where invalid_request_default is reported too."""
+    path = workspace.write("gamma.yaml", GAMMA_CAPS.replace("DEFAULTS", f"{field}: 999999"))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    run = workspace.run()
+    assert run.exit_code == 0, run.stdout
+    assert run.where("request_default_above_output_limit") == [  # at each field's key
+        ("catalog/providers/gamma.yaml", 11, lines[10].index(field) + 1),
+        ("catalog/providers/gamma.yaml", 16, lines[15].index("max_output") + 1),
+    ]
+    first = run.json["diagnostics"][0]
+    assert first["severity"] == "warning"
+    assert f"{field} 999999" in first["message"] and "16384" in first["message"]
+    assert "gamma-large-1" in first["message"]
+
+
+def test_a_request_default_within_the_models_output_limit_passes(workspace: Workspace) -> None:
+    text = GAMMA_CAPS.replace("DEFAULTS", "max_tokens: 16384").replace(
+        "max_output_tokens: 20000", "max_output_tokens: 100"
+    )
+    workspace.write("gamma.yaml", text)
+    run = workspace.run()
+    assert run.exit_code == 0 and run.json["diagnostics"] == [], run.stdout
