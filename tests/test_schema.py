@@ -278,3 +278,38 @@ def test_the_endpoint_settings_marks_match_the_schema_and_the_config() -> None:
     assert set(INHERITED_SETTINGS) == set(schema["properties"]["defaults"]["properties"])
     assert set(SETTINGS) - set(INHERITED_SETTINGS) == {"method", "path"}
     assert set(SETTINGS) <= set(EndpointConfig.model_fields)
+
+
+@pytest.mark.parametrize("key", ["../../x", "./chat", "v1/../x", "chat/..", ".", "chat//x"])
+def test_an_endpoint_key_that_leaves_the_base_urls_path_is_refused(
+    workspace: Workspace, key: str
+) -> None:
+    """An endpoint key is the URL path appended to base_url: `../../x` made a call post to
+    https://api.example/x, out of the base URL's path (a URL's `.` and `..` segments are
+    removed as RFC 3986, section 5.2.4, says, as httpx does). A key is a plain path: segments
+    of letters, digits and . _ ~ { } -, none of them `.` or `..` or empty."""
+    workspace.edit("alpha.yaml", "  embeddings:\n", f'  "{key}":\n')
+    run = workspace.fails(("schema_violation", "alpha.yaml", 16, 3))
+    assert "`.` or `..`" in run.json["diagnostics"][0]["hint"]
+
+
+@pytest.mark.parametrize("path", ["../../x", "v1/./chat", "/v1//chat"])
+def test_an_endpoint_path_that_leaves_the_base_urls_path_is_refused(
+    workspace: Workspace, path: str
+) -> None:
+    workspace.edit(
+        "alpha.yaml", "    aliases: [embed]\n", f'    aliases: [embed]\n    path: "{path}"\n'
+    )
+    run = workspace.fails(("schema_violation", "alpha.yaml", 18, 11))
+    assert "`.` or `..`" in run.json["diagnostics"][0]["hint"]
+
+
+@pytest.mark.parametrize(
+    "path", ["v1/chat/completions", "/v1/chat", "v1/models/{model}", "v1.2/a..b/.well-known/"]
+)
+def test_plain_endpoint_paths_pass(workspace: Workspace, path: str) -> None:
+    workspace.edit(
+        "alpha.yaml", "    aliases: [embed]\n", f'    aliases: [embed]\n    path: "{path}"\n'
+    )
+    run = workspace.run()
+    assert run.exit_code == 0, run.stdout
