@@ -5,6 +5,7 @@ value below is worked out by hand from that table, not from our code."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -14,6 +15,7 @@ import pytest
 
 from provcat import estimate_cost
 from provcat.errors import PricingUnavailable
+from provcat.models.prices import Prices
 from tests.models.inventory_catalog import use_acme
 
 
@@ -259,3 +261,28 @@ def test_an_empty_usage_mapping_is_refused_not_costed_at_zero() -> None:
     with pytest.raises(TypeError, match="has none of the fields"):
         estimate_cost("acme", "acme-large-2", {})
     assert estimate_cost("acme", "acme-large-2", {"input_tokens": 0}).total == 0  # said: zero
+
+
+def test_tiny_prices_and_amounts_are_written_without_an_exponent() -> None:
+    """A price below a millionth of a dollar is `0.0000005` in the JSON of `provcat models`, not
+    str(Decimal)'s `5E-7`; a cost's strings are plain too, and `:f` prints its Decimal plainly."""
+    prices = Prices.from_record(
+        {
+            "input": "0.0000001",
+            "output": "0.30",
+            "batch": {"discount": "0.0000005"},
+            "tiers": [{"above_input_tokens": 1000, "input": "0.0000002"}],
+            "fees": [{"unit": "request", "price": "0.0000005"}],
+        }
+    )
+    data = prices.as_dict()
+    assert data["input"] == "0.0000001" and data["output"] == "0.30"  # digits as written
+    assert data["batch"]["discount"] == "0.0000005"
+    assert data["tiers"][0]["input"] == "0.0000002"
+    assert data["fees"][0]["price"] == "0.0000005"
+    assert "E" not in json.dumps(data)
+    assert Decimal(data["input"]) == Decimal("1E-7")  # exact, read back
+    cost = estimate_cost("acme", "acme-large-2", {"input_tokens": 1, "cache_read_tokens": 1})
+    assert cost.cache_read == Decimal("3.0E-7")  # 1 token x $0.30 per million
+    assert cost.as_dict()["cache_read"] == "0.0000003"
+    assert f"{cost.total:f}" == "0.00000030"  # as docs/calling.md prints it: digits kept

@@ -54,7 +54,11 @@ _ZERO = Decimal(0)
 
 @dataclass(frozen=True, slots=True)
 class Cost:
-    """USD, exact. Each part is tokens x price per million; ``total`` is their sum."""
+    """USD, exact. Each part is tokens x price per million; ``total`` is their sum.
+
+    Each amount is a ``Decimal``, whose ``str()`` writes one below 0.000001 in exponent form
+    (``3.0E-7``): print it with ``f"{cost.total:f}"`` (``0.00000030``), or take
+    :meth:`as_dict`'s strings (``0.0000003``)."""
 
     provider: str
     model: str

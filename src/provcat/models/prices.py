@@ -70,6 +70,12 @@ def _shortest(value: Decimal) -> Decimal:
     return plain.quantize(Decimal(1)) if plain == plain.to_integral_value() else plain
 
 
+def _plain(value: Decimal) -> str:
+    """``value`` as written, digit for digit, but never in exponent form: ``0.0000005``, where
+    ``str()`` writes ``5E-7``."""
+    return format(value, "f")
+
+
 @dataclass(frozen=True, slots=True)
 class PriceSet:
     """USD per million tokens; None where the vendor does not price the category apart."""
@@ -114,7 +120,7 @@ class PriceSet:
         )
 
     def as_dict(self) -> dict[str, str]:
-        return {k: str(getattr(self, k)) for k in PRICE_FIELDS if getattr(self, k) is not None}
+        return {k: _plain(getattr(self, k)) for k in PRICE_FIELDS if getattr(self, k) is not None}
 
 
 # a fee's unit -> the usage count it multiplies (genai-prices' Usage names)
@@ -154,7 +160,7 @@ class Fee:
         )
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"unit": self.unit, "price": str(self.price), "per": self.per}
+        out: dict[str, Any] = {"unit": self.unit, "price": _plain(self.price), "per": self.per}
         if self.option is not None:
             out["when"] = {self.option: self.value}
             out["default"] = self.default
@@ -223,7 +229,7 @@ class Prices:
         if self.batch is not None:
             out["batch"] = self.batch.as_dict()
             if self.batch_discount is not None:
-                out["batch"]["discount"] = str(self.batch_discount)
+                out["batch"]["discount"] = _plain(self.batch_discount)
             if self.batch_tiers:
                 out["batch"]["tiers"] = [t.as_dict() for t in self.batch_tiers]
         if self.fees:
