@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -293,3 +296,27 @@ def test_a_control_character_of_an_argument_is_shown_as_its_escape() -> None:
     assert "'ev\\x1b[31mil\\r\\x07'" in said.stderr
     body = one_json_object(invoke(["resolve", bad, *JSON]))
     assert bad in body["message"]
+
+
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "python-u"])
+def test_a_reader_gone_early_ends_the_command_quietly_with_status_1(unbuffered: bool) -> None:
+    """`provcat models --format json | head -1`: the JSON (about 90 kB) is more than a pipe
+    holds, so the reader leaves before the command has written it all. Each time the command
+    exits 1 (Python's rule for a broken pipe) and says nothing: no traceback, no "Exception
+    ignored". Under `python -u` (PYTHONUNBUFFERED) a write the reader cut short used to pass
+    for a whole one, and the status was 0 or 1 by timing."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    for _ in range(5):  # the reader may leave before the first write, or in the middle of one
+        with subprocess.Popen(
+            [sys.executable, "-m", "provcat", "models", "--format", "json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        ) as child:
+            assert child.stdout is not None and child.stderr is not None
+            assert os.read(child.stdout.fileno(), 100).startswith(b"[")
+            child.stdout.close()
+            err = child.stderr.read()
+        assert (child.returncode, err) == (1, b"")

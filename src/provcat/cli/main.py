@@ -6,6 +6,8 @@ answers every command's errors under `--format json` (:mod:`provcat.cli.failures
 from __future__ import annotations
 
 import importlib
+import io
+import os
 import sys
 from typing import Any
 
@@ -68,7 +70,42 @@ def _missing(command: str, exc: ModuleNotFoundError) -> click.ClickException:
     )
 
 
+def _whole_writes() -> None:
+    """Under `python -u` (PYTHONUNBUFFERED) stdout's text layer writes straight to the file, and
+    a write that a pipe's reader cut short (`| head -1`) passes for a whole one: the command then
+    exited 0 or 1 by timing. A buffered writer writes the rest or raises BrokenPipeError. Every
+    line is still written when it is said (click.echo flushes)."""
+    out = sys.stdout
+    if isinstance(out, io.TextIOWrapper) and isinstance(out.buffer, io.RawIOBase):
+        # a stream of its own on the same file descriptor, which it never closes
+        stream = open(out.fileno(), "w", encoding=out.encoding, errors=out.errors, closefd=False)  # noqa: SIM115
+        stream.reconfigure(line_buffering=out.line_buffering, write_through=True)
+        sys.stdout = stream
+
+
+def _flush_or_quit() -> None:
+    """Flush stdout while the command can still say how it ended: when its reader is gone, exit 1
+    without a word, as Python's note on SIGPIPE advises (https://docs.python.org/3/library/
+    signal.html#note-on-sigpipe), not "Exception ignored" and status 120 at shutdown."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the flush at shutdown writes nowhere
+        sys.exit(1)
+
+
 class _LazyGroup(click.Group):
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line. A reader of stdout that leaves early (`provcat models | head
+        -1`) ends the command with status 1 and nothing said (click's answer to a broken pipe),
+        however far the output had got."""
+        _whole_writes()
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            _flush_or_quit()
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *_COMMANDS])
 
