@@ -678,3 +678,46 @@ def test_an_explicit_compatible_endpoint_may_reach_a_local_server() -> None:
         allow_local_network=False,
     )
     assert strict.config.allow_local_network is False
+
+
+@pytest.mark.parametrize(
+    ("base_url", "port"),
+    [
+        ("https://api.example.com/v1", 443),
+        ("http://api.example.com/v1", 80),
+        ("https://api.example.com:8443/v1", 8443),
+    ],
+)
+def test_the_port_a_url_leaves_out_is_its_schemes(base_url: str, port: int) -> None:
+    """The name checked before a call is looked up on the port the connection uses, and a
+    connection that fails names it: 443 for https, 80 for http, unless the URL gives one."""
+    looked_up: list[tuple[str, int]] = []
+
+    async def resolver(host: str, port: int) -> list[str]:
+        looked_up.append((host, port))
+        return ["93.184.216.34"]
+
+    ep = match_endpoint("openai", "chat", base_url=base_url, max_retries=1)
+
+    async def run() -> None:
+        async with ConnectionPool(
+            transport=httpx.MockTransport(answer(200, {})), resolver=resolver
+        ) as pool:
+            await ep.call({"messages": []}, client=pool)
+
+    asyncio.run(run())
+    assert looked_up == [("api.example.com", port)]
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("refused", request=request)
+
+    local = match_endpoint(
+        "openai", "chat", base_url=base_url, max_retries=1, allow_local_network=True
+    )
+
+    async def own_client() -> None:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(refuse)) as http:
+            await local.call({"messages": []}, client=http)
+
+    with pytest.raises(APIConnectionError, match=f"could not connect to api.example.com:{port} "):
+        asyncio.run(own_client())

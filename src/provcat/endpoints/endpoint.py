@@ -57,15 +57,13 @@ _TEXT_FIELDS = ("request_id", "error_type", "error_code", "vendor_message", "exc
 # process that resolves and builds endpoints (the cold path) never imports httpx.
 
 
-def _port(request: httpx.Request) -> int:
-    return request.url.port or (443 if request.url.scheme == "https" else 80)
-
-
 def _host_port(request: httpx.Request) -> str:
     """Where a request goes, as a failure to reach it names it: host and port (an IPv6 address
     in brackets, as a URL writes it)."""
-    host = request.url.host
-    return f"[{host}]:{_port(request)}" if ":" in host else f"{host}:{_port(request)}"
+    from provcat.endpoints.netguard import url_port  # loaded with the call machinery
+
+    host, port = request.url.host, url_port(request.url)
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _detail(exc: BaseException) -> str:
@@ -305,7 +303,13 @@ class Endpoint:
         # the HTTP stack loads on the first request, not with the endpoint classes
         import httpx
 
-        from provcat.endpoints.netguard import ALLOW_LOCAL, LookupFailed, check_host, peer_check
+        from provcat.endpoints.netguard import (
+            ALLOW_LOCAL,
+            LookupFailed,
+            check_host,
+            peer_check,
+            url_port,
+        )
         from provcat.endpoints.responses import status_error
         from provcat.endpoints.wire import ACCEPT_ENCODING
 
@@ -327,7 +331,7 @@ class Endpoint:
             if guarded:
                 request.extensions = {**request.extensions, ALLOW_LOCAL: config.allow_local_network}
             elif not config.allow_local_network:  # a caller's own client: check before sending
-                await check_host(request.url.host, _port(request))
+                await check_host(request.url.host, url_port(request.url))
                 # ... and check each connection it opens on the address it reached
                 host = request.url.raw_host.decode("ascii")
                 request.extensions = {**request.extensions, "trace": peer_check(host)}

@@ -26,11 +26,14 @@ import functools
 import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpcore
 
 from provcat.errors import LocalAddressError
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "ALLOW_LOCAL",
@@ -41,6 +44,7 @@ __all__ = [
     "refusal",
     "resolve",
     "unresolved_refusal",
+    "url_port",
 ]
 
 # the request extension that carries the endpoint's allow_local_network to the transport
@@ -131,6 +135,11 @@ def _refuse(host: str, addresses: Iterable[str]) -> None:
                 f"{host} resolves to {address}, {reason}; set allow_local_network=True on an "
                 "endpoint that is meant to reach the local network"
             )
+
+
+def url_port(url: httpx.URL) -> int:
+    """The port a connection to ``url`` uses: the one it gives, else its scheme's (443, 80)."""
+    return url.port or (443 if url.scheme == "https" else 80)
 
 
 async def check_host(host: str, port: int, resolver: Resolver = resolve) -> list[str]:

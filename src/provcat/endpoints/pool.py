@@ -43,6 +43,7 @@ from provcat.endpoints.netguard import (
     check_host,
     resolve,
     unresolved_refusal,
+    url_port,
 )
 from provcat.errors import EndpointConfigurationError, LocalAddressError
 
@@ -153,9 +154,7 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         if not allow and (proxy is not None or self.given is not None):
             # the connection is not ours to check: the name of the target is
             try:
-                await check_host(
-                    url.host, url.port or (443 if url.scheme == "https" else 80), self.resolver
-                )
+                await check_host(url.host, url_port(url), self.resolver)
             except LookupFailed:
                 if proxy is None:
                     raise
