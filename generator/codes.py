@@ -820,6 +820,16 @@ _CODES = (
         "max_output_tokens) above the named model's max_output_tokens",
         "write the model's limit or less, or leave the field out",
     ),
+    # review days (a provider's or a model's `reviewed_at`), judged on the check date
+    Code(
+        "reviewed_at_in_future",
+        "warning",
+        "catalog",
+        "a `reviewed_at` day is after the day the catalog is checked on (today, or --as-of): "
+        "no review has been made on it yet",
+        "write the day the facts were checked against the vendor's pages (YYYY-MM-DD), today "
+        "or earlier",
+    ),
 )
 
 CODES: dict[str, Code] = {code.name: code for code in _CODES}

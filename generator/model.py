@@ -136,6 +136,7 @@ class ProviderDecl:
     models: tuple[ModelDecl, ...]
     tool_schema_target: Valued | None = None
     reviewed_at: str | None = None  # last field-by-field check against the vendor (YYYY-MM-DD)
+    reviewed_at_loc: Loc | None = None  # where its value was written
     inventory_only: str | None = None  # why the provider has no endpoints (models only)
 
 
@@ -303,6 +304,7 @@ def build(doc: Document, stem: str) -> ProviderDecl:
         description=data.get("description"),
         docs_url=data.get("docs_url"),
         reviewed_at=data.get("reviewed_at"),
+        reviewed_at_loc=doc.loc(("reviewed_at",)) if "reviewed_at" in data else None,
         aliases=_keys(doc, ("aliases",), data.get("aliases", [])),
         module=Valued(data["module"], doc.loc(("module",))) if "module" in data else None,
         endpoints=tuple(endpoints),

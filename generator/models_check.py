@@ -4,7 +4,8 @@ Keys, references (successor, points_to) and their cycles, limits, lifecycle date
 (generator.prices_check) within each provider; then what makes a stale catalog visible: every
 request default and model alias must name a listed model that is not retired, and a deprecated
 one is a warning, as is a price change of one within 30 days. Only these last diagnostics depend
-on the day (``as_of``); nothing here changes generated output.
+on the day (``as_of``), with a review day (``reviewed_at``, the provider's or a model's) after
+it; nothing here changes generated output.
 
 A provider's checks read its own file alone, so they run in two halves: ``summarize`` (everything
 but the day, kept in the build cache with the file's records) and ``judge`` (the lifecycle of the
@@ -26,7 +27,7 @@ from generator.prices_check import price_change_days, price_problems
 from provcat.catalog.keys import canonical_key, suggest
 from provcat.models.lifecycle import parse_day, state
 
-__all__ = ["Listed", "Summary", "Use", "judge", "standing", "summarize"]
+__all__ = ["Listed", "Review", "Summary", "Use", "judge", "standing", "summarize"]
 
 _DATES = ("release_date", "deprecation_date", "shutdown_date")  # in this order
 # the dates that may be a month (YYYY-MM); the others are days (the schema's patterns)
@@ -73,6 +74,14 @@ class Listed(NamedTuple):
     tool_call: bool | None = None
 
 
+class Review(NamedTuple):
+    """A ``reviewed_at`` day as written (the provider's, or a model's), and where."""
+
+    what: str
+    day: str
+    loc: Loc
+
+
 @dataclass(frozen=True, slots=True)
 class Summary:
     """One provider's inventory checks without the day: its problems, the models it uses and
@@ -81,6 +90,7 @@ class Summary:
     problems: tuple[Diagnostic, ...]
     uses: tuple[Use, ...]
     models: tuple[Listed, ...] = ()
+    reviews: tuple[Review, ...] = ()
 
     def find(self, name: str) -> Listed | None:
         """The listed model ``name`` spells, by id or alias (compared as keys are), or None;
@@ -121,7 +131,14 @@ def summarize(p: ProviderDecl) -> Summary:
         )
         for m in p.models
     )
-    return Summary(tuple(out), tuple(uses), listed)
+    reviews = [
+        Review(f"model '{m.key.value}'", m.facts["reviewed_at"], m.at("reviewed_at"))
+        for m in p.models
+        if isinstance(m.facts.get("reviewed_at"), str)
+    ]
+    if p.reviewed_at is not None and p.reviewed_at_loc is not None:
+        reviews.insert(0, Review(f"provider '{p.key.value}'", p.reviewed_at, p.reviewed_at_loc))
+    return Summary(tuple(out), tuple(uses), listed, tuple(reviews))
 
 
 def _keys(p: ProviderDecl, out: list[Diagnostic]) -> dict[str, ModelDecl]:
@@ -375,7 +392,20 @@ PRICE_NOTICE_DAYS = 30
 
 def judge(summary: Summary, as_of: date) -> Iterator[Diagnostic]:
     """The models ``summary``'s provider uses, as of ``as_of``: retired is an error,
-    deprecated a warning, and so is a price change within PRICE_NOTICE_DAYS days."""
+    deprecated a warning, and so is a price change within PRICE_NOTICE_DAYS days; and a
+    review day after ``as_of`` is a warning."""
+    for review in summary.reviews:
+        try:
+            reviewed = parse_day(review.day)
+        except ValueError:  # a form or day the schema or invalid_date reports
+            continue
+        if reviewed > as_of:
+            yield diag(
+                "reviewed_at_in_future",
+                review.loc,
+                f"reviewed_at {review.day} of {review.what} is after {as_of.isoformat()}, the "
+                "day the catalog is checked on",
+            )
     for use in summary.uses:
         for text in use.price_changes:
             try:

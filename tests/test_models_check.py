@@ -478,3 +478,30 @@ def test_a_request_default_within_the_models_output_limit_passes(workspace: Work
     workspace.write("gamma.yaml", text)
     run = workspace.run()
     assert run.exit_code == 0 and run.json["diagnostics"] == [], run.stdout
+
+
+def test_a_review_day_after_the_check_day_is_a_warning(inv: Workspace) -> None:
+    """A `reviewed_at` in the future (a typo for the year, say) is no review: a warning at the
+    value, judged on `--as-of` (default today), for the provider's and for a model's."""
+    inv.edit(
+        "alpha.yaml", "display_name: Alpha\n", 'display_name: Alpha\nreviewed_at: "2999-01-01"\n'
+    )
+    inv.edit(
+        "alpha.yaml", "    status: active\n", '    status: active\n    reviewed_at: "2026-12-01"\n'
+    )
+    run = inv.run("build", "--as-of", "2026-11-30")
+    assert run.exit_code == 0, run.stdout + run.stderr
+    found = sorted(
+        (d["code"], d["severity"], d["line"], d["column"]) for d in run.json["diagnostics"]
+    )
+    assert found == [
+        ("reviewed_at_in_future", "warning", 4, 14),
+        ("reviewed_at_in_future", "warning", 40, 18),
+    ]
+    first = run.json["diagnostics"][0]
+    assert "2999-01-01" in first["message"] and "2026-11-30" in first["message"]
+    assert first["hint"]
+    today = inv.run("build")  # judged on today's date: the model's review is past by now
+    assert [(d["code"], d["line"]) for d in today.json["diagnostics"]] == [
+        ("reviewed_at_in_future", 4)
+    ]
