@@ -1,9 +1,9 @@
 """Write a set of catalog files at once: every file is staged first, then swapped in by rename.
 
-A failure while staging leaves the catalog as it was; each swap is an atomic rename, so a reader
-sees either the old file or the new one, never half of one. The files named ``last`` (the
-import's record of what it wrote) are swapped in after every other file and deletion: a write
-cut short leaves them old, never new beside old files. A staged file a killed write left behind
+A failure while staging leaves the catalog as it was, without a folder the write made; each swap
+is an atomic rename, so a reader sees either the old file or the new one, never half of one. The
+files named ``last`` (the import's record of what it wrote) are swapped in after every other file
+and deletion: a write cut short leaves them old, never new beside old files. A staged file a killed write left behind
 (``.<name>.<random>.tmp``) is removed by the next write into its folder.
 """
 
@@ -58,12 +58,14 @@ def write_folders(
     """:func:`write_files` for several folders at once (``providers/`` and ``schema-targets/``):
     every file of every folder is staged before the first is swapped in; the paths in ``last``
     are swapped in after all the others, and after the deletions. OSError when staging fails
-    (nothing changed), :class:`SwapFailed` when a swap does."""
+    (nothing changed: no folder it made stays either), :class:`SwapFailed` when a swap does."""
     for folder in folders:
         remove_staged(folder)
     staged: list[tuple[Path, Path]] = []
+    made: list[Path] = []  # the folders made here, outermost first
     try:
         for folder, texts in folders.items():
+            made.extend(reversed([p for p in (folder, *folder.parents) if not p.exists()]))
             folder.mkdir(parents=True, exist_ok=True)
             for name in sorted(texts):
                 text = texts[name]
@@ -81,6 +83,9 @@ def write_folders(
     except BaseException:
         for staged_path, _ in staged:
             staged_path.unlink(missing_ok=True)
+        for path in reversed(made):  # innermost first; one that is not empty stays
+            with contextlib.suppress(OSError):
+                path.rmdir()
         raise
     ordered = [s for s in staged if s[1] not in last] + [s for s in staged if s[1] in last]
     replaced = 0

@@ -403,3 +403,28 @@ def test_the_text_summary_lists_what_changed(tmp_path: Path) -> None:
         "{'input': '1.25', 'output': '2'}"
     ) in lines
     assert lines[-1].endswith("changes: models 1 added; fields 1 changed.")
+
+
+def test_a_failed_first_import_leaves_no_new_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Disk full while staging the schema targets of a first import: it left `schema-targets/`
+    behind, empty, and a folder that is there is the maintainers' (never written), so the next
+    import copied none. No folder the import made stays: not the catalog's either."""
+    from generator.importers import write
+
+    src = _snapshot(tmp_path / "src", {"good": GOOD_MODEL})
+    into = tmp_path / "new" / "catalog"
+
+    def full_disk(path: object, mode: int) -> None:
+        if "schema-targets" in str(path):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(write.os, "chmod", full_disk)
+    result = run_import(src, into)
+    assert result.exit_code == 1
+    assert "no file of it was changed" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]
+    monkeypatch.undo()
+    assert run_import(src, into).exit_code == 0  # the next one makes the catalog whole
+    assert list((into / "schema-targets").glob("*.yaml"))
