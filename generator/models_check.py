@@ -393,11 +393,17 @@ PRICE_NOTICE_DAYS = 30
 def judge(summary: Summary, as_of: date) -> Iterator[Diagnostic]:
     """The models ``summary``'s provider uses, as of ``as_of``: retired is an error,
     deprecated a warning, and so is a price change within PRICE_NOTICE_DAYS days; and a
-    review day after ``as_of`` is a warning."""
+    review day after ``as_of`` is a warning (one that is no day, as 2026-02-30, an error)."""
     for review in summary.reviews:
         try:
             reviewed = parse_day(review.day)
-        except ValueError:  # a form or day the schema or invalid_date reports
+        except ValueError:  # the schema checks the form, YYYY-MM-DD; this is a day that is not
+            yield diag(
+                "invalid_date",
+                review.loc,
+                f"reviewed_at '{review.day}' of {review.what} is no day",
+                day_hint("reviewed_at"),
+            )
             continue
         if reviewed > as_of:
             yield diag(

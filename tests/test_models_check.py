@@ -505,3 +505,17 @@ def test_a_review_day_after_the_check_day_is_a_warning(inv: Workspace) -> None:
     assert [(d["code"], d["line"]) for d in today.json["diagnostics"]] == [
         ("reviewed_at_in_future", 4)
     ]
+
+
+def test_a_review_day_that_is_no_day_is_an_error(inv: Workspace) -> None:
+    """`reviewed_at: "2026-02-30"` has the form the schema asks for but names no day (February
+    has no 30th): invalid_date at the value, as for the model's other dates."""
+    inv.edit(
+        "alpha.yaml", "display_name: Alpha\n", 'display_name: Alpha\nreviewed_at: "2026-02-30"\n'
+    )
+    run = inv.run("build")
+    assert run.exit_code == 1, run.stdout + run.stderr
+    assert [(d["code"], d["line"], d["column"]) for d in run.json["diagnostics"]] == [
+        ("invalid_date", 4, 14)
+    ]
+    assert "2026-02-30" in run.json["diagnostics"][0]["message"]
