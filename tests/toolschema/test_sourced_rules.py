@@ -577,3 +577,32 @@ def test_anthropic_strict_closes_a_root_it_types_as_an_object() -> None:
     assert "anthropic-strict/object-not-closed" in [
         c for c, _, _ in _codes(_tool({}), "anthropic-strict")
     ]
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        {
+            "$ref": "#/$defs/M",
+            "$defs": {
+                "M": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+            },
+        },
+        {
+            "anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]},
+            ]
+        },
+    ],
+    ids=["ref", "anyOf"],
+)
+def test_anthropic_strict_leaves_a_root_reference_or_union_open_to_its_arguments(
+    root: dict[str, Any],
+) -> None:
+    # closing such a root beside no properties would make it accept only {} (JSON Schema
+    # 2020-12 core 10.3.2.3: additionalProperties sees only the properties beside it)
+    result = compile_tool(_tool(root), "anthropic-strict", allow_lossy=True)
+    assert result.output is not None
+    schema = result.output["input_schema"]
+    assert Draft202012Validator(schema).is_valid({"a": "x"})

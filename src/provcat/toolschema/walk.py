@@ -127,8 +127,8 @@ def rewrite(run: Run, s: Any, path: str) -> Any:
     if rules.untyped and path != ROOT:
         types.untyped(run, path, out)
     state = objects.ap_state(s)
-    if state is None and path == ROOT and objects.typed_object_root(run):
-        state = "missing"  # a root without a type is written as an object: closed as one
+    if state is None and path == ROOT and objects.empty_root_typed(run, s):
+        state = "missing"  # an empty root is written as an object: closed as one
     if state is not None:
         objects.close_object(run, s, path, out, state)
     types.finish(run, out, path)

@@ -35,10 +35,12 @@ def ap_state(s: dict[str, Any]) -> str | None:
     return None
 
 
-def typed_object_root(run: Run) -> bool:
-    """Whether a root-type rule that fired adds ``type: "object"`` to the root: the root is then
-    written as an object, and the object rules (closing it) apply to it too."""
-    return any(
+def empty_root_typed(run: Run, root: dict[str, Any]) -> bool:
+    """Whether ``root`` holds no keyword beyond an empty schema's (``{}``, a description) and a
+    root-type rule that fired adds ``type: "object"`` to it: it is then written as an object
+    without properties, and the object rules (closing it) apply to it too. A root holding a
+    ``$ref`` or a union is left as it is: closed, it would accept only ``{}``."""
+    return _EMPTY_KEYS.issuperset(root) and any(
         rule.action == "add-type-object" and rule.code in run.fired
         for rule, _ in run.rules.fires("root-type")
     )
