@@ -320,3 +320,50 @@ def test_a_reader_gone_early_ends_the_command_quietly_with_status_1(unbuffered: 
             child.stdout.close()
             err = child.stderr.read()
         assert (child.returncode, err) == (1, b"")
+
+
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "python-u"])
+def test_a_full_stdout_is_said_once_with_status_1(unbuffered: bool) -> None:
+    """`provcat models > /dev/full` (Linux's always-full device): one line saying the output
+    could not be written, status 1; no traceback, no "Exception ignored"."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "provcat", "models"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "provcat: the output could not be written: No space left on device\n"
+
+
+def test_a_closed_stdout_and_a_command_run_inside_another_program() -> None:
+    """Started with stdout closed (`provcat --version >&-`), a command still ends with 0; run in
+    another program under `python -u`, it leaves that program's sys.stdout as it found it."""
+    closed = subprocess.run(
+        [sys.executable, "-m", "provcat", "--version"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        pass_fds=(),
+        preexec_fn=lambda: os.close(1),
+    )
+    assert (closed.returncode, closed.stderr) == (0, "")
+    script = (
+        "import sys\n"
+        "from provcat.cli.main import main\n"
+        "before = sys.stdout\n"
+        "try:\n"
+        "    main(['--version'], standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('same stdout:', sys.stdout is before)\n"
+    )
+    inside = subprocess.run(
+        [sys.executable, "-u", "-c", script], capture_output=True, text=True, check=True
+    )
+    assert inside.stdout.splitlines()[-1] == "same stdout: True"

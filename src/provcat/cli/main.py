@@ -5,11 +5,12 @@ answers every command's errors under `--format json` (:mod:`provcat.cli.failures
 
 from __future__ import annotations
 
+import errno
 import importlib
 import io
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -70,29 +71,41 @@ def _missing(command: str, exc: ModuleNotFoundError) -> click.ClickException:
     )
 
 
-def _whole_writes() -> None:
+def _whole_writes() -> Any:
     """Under `python -u` (PYTHONUNBUFFERED) stdout's text layer writes straight to the file, and
     a write that a pipe's reader cut short (`| head -1`) passes for a whole one: the command then
     exited 0 or 1 by timing. A buffered writer writes the rest or raises BrokenPipeError. Every
-    line is still written when it is said (click.echo flushes)."""
+    line is still written when it is said (click.echo flushes). Returns the stdout to put back
+    (the command line may run inside another program)."""
     out = sys.stdout
     if isinstance(out, io.TextIOWrapper) and isinstance(out.buffer, io.RawIOBase):
         # a stream of its own on the same file descriptor, which it never closes
         stream = open(out.fileno(), "w", encoding=out.encoding, errors=out.errors, closefd=False)  # noqa: SIM115
         stream.reconfigure(line_buffering=out.line_buffering, write_through=True)
         sys.stdout = stream
+    return out
 
 
 def _flush_or_quit() -> None:
     """Flush stdout while the command can still say how it ended: when its reader is gone, exit 1
     without a word, as Python's note on SIGPIPE advises (https://docs.python.org/3/library/
-    signal.html#note-on-sigpipe), not "Exception ignored" and status 120 at shutdown."""
+    signal.html#note-on-sigpipe), not "Exception ignored" and status 120 at shutdown; when the
+    output cannot be written (a full disk), exit 1 saying so, once."""
+    if sys.stdout is None:  # started with stdout closed: nothing was written
+        return
     try:
         sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # the flush at shutdown writes nowhere
-        sys.exit(1)
+    except OSError as exc:
+        _unwritable(exc)
+
+
+def _unwritable(exc: OSError) -> NoReturn:
+    """Exit 1: silently when stdout's reader is gone, else saying why stdout took no more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # the flush at shutdown writes nowhere
+    if not isinstance(exc, BrokenPipeError):
+        click.echo(f"provcat: the output could not be written: {exc.strerror}", err=True)
+    raise SystemExit(1) from None
 
 
 class _LazyGroup(click.Group):
@@ -100,11 +113,18 @@ class _LazyGroup(click.Group):
         """Run the command line. A reader of stdout that leaves early (`provcat models | head
         -1`) ends the command with status 1 and nothing said (click's answer to a broken pipe),
         however far the output had got."""
-        _whole_writes()
+        given = _whole_writes()
         try:
             return super().main(*args, **kwargs)
+        except OSError as exc:
+            if exc.filename is None and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+                _unwritable(exc)  # stdout is full (`> /dev/full`): no traceback
+            raise
         finally:
-            _flush_or_quit()
+            try:
+                _flush_or_quit()  # the stream of _whole_writes included
+            finally:
+                sys.stdout = given
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *_COMMANDS])
