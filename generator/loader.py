@@ -389,8 +389,7 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
                     (display, *opened),
                     f"a quoted value starts here and is never closed on its line (the YAML "
                     f"breaks at line {line}, column {column}: {what})",
-                    "the quote opened here is never closed on this line: close it (a quoted "
-                    "value does not span lines)",
+                    "the quote opened here is never closed on this line: close it",
                 )
             )
             return problems, shape, root
@@ -409,9 +408,8 @@ def _read(text: str, doc: Document) -> tuple[list[Diagnostic], list[Diagnostic],
 
 def _open_quote(text: str, error: Any) -> tuple[int, int] | None:
     """Where the last quoted scalar before the syntax error at ``error`` starts, when it runs
-    past its line in block context: a quote left open that libyaml read on to the next quote
-    (often a later line's), so that it gave up far from the line to fix. No catalog value is
-    meant to span lines in quotes."""
+    past its line in block context up to the error: a quote left open that libyaml read on to
+    the next quote (often a later line's), so that it gave up far from the line to fix."""
     if error is None:
         return None
     found = None
@@ -432,7 +430,9 @@ def _open_quote(text: str, error: Any) -> tuple[int, int] | None:
                 and token.style in ('"', "'")
                 and token.end_mark.line > start.line
             ):
-                found = _mark(start)
+                # it ends where the YAML breaks (or the line before): a quoted value that spans
+                # lines and ends well before the break is valid, and not the fault
+                found = _mark(start) if token.end_mark.line >= error.line - 1 else None
     except yaml.YAMLError:
         pass  # the scanner stops where the parser did, or sooner
     return found

@@ -48,6 +48,20 @@ def test_an_unclosed_quote_before_another_quoted_value_is_reported_where_it_open
     assert "never closed on this line" in found["hint"]
 
 
+def test_a_quoted_value_over_two_lines_is_not_blamed_for_a_later_error(
+    workspace: Workspace,
+) -> None:
+    """A double-quoted value may span lines (YAML 1.2, 7.3.1: a line break folds to a space);
+    one that ends well before the line where the YAML breaks is not the fault."""
+    workspace.write(
+        "gamma.yaml",
+        GOOD.replace("display_name: Gamma\n", 'display_name: "Gamma,\n  the second"\n')
+        + "endpoints:\n  chat:\n    type: api\n    status active\n    protocol: openai-chat\n",
+    )
+    run = workspace.fails(("yaml_syntax", "gamma.yaml", 9, 5))
+    assert "never closed" not in run.json["diagnostics"][0]["message"]
+
+
 def test_a_missing_colon_is_reported_on_the_key_s_line(workspace: Workspace) -> None:
     """`    status active`: libyaml's context mark (the simple key it was scanning) is the line
     that lacks the colon; its problem mark is the next line."""
