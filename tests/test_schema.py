@@ -109,6 +109,8 @@ def test_pattern_violation_names_the_field_description(workspace: Workspace) -> 
         "sk-proj-Xk29aB7qLmN4pQ8rT1vW3yZ6cD0eF5gH",  # a vendor's prefix (OpenAI's project key)
         "Xk29aB7qLmN4pQ8rT1vW3yZ6cD0eF5gH",  # no prefix: long, mixed case, digits
         "3f9a1c07d2b84e6a9c5d0b7e1f2a3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",  # 64 hex digits
+        # in capitals, which the form of a variable's name (capitals, digits, _) would let in
+        "3F9A1C07D2B84E6A9C5D0B7E1F2A3C4D5E6F7A8B",
     ],
 )
 def test_an_api_key_pasted_as_api_key_env_is_never_shown(workspace: Workspace, key: str) -> None:
@@ -133,9 +135,17 @@ def test_an_api_key_pasted_as_api_key_env_is_never_shown(workspace: Workspace, k
         assert not leaked, (fmt, leaked)
 
 
+def test_a_long_variable_name_is_not_taken_for_a_key(workspace: Workspace) -> None:
+    """`AzureOpenAIApiKey2024` is a name in the wrong case, not a key: the hint writes it in
+    capitals, as for any name, and never says to revoke it."""
+    workspace.edit("alpha.yaml", "api_key_env: ALPHA_API_KEY", "api_key_env: AzureOpenAIApiKey2024")
+    run = workspace.fails(("schema_violation", "alpha.yaml", 8, 16))
+    assert run.json["diagnostics"][0]["hint"].startswith("write AZUREOPENAIAPIKEY2024")
+
+
 def test_a_pattern_is_matched_to_the_end_of_the_value(workspace: Workspace) -> None:
     """JSON Schema's `pattern` is an ECMA-262 regex: `$` is the end of the text, so a value with
-    a final newline (easy to write with a YAML block scalar) does not match `^[A-Z][A-Z0-9_]*$`
+    a final newline (easy to write with a YAML block scalar) does not match the name's `$`-ended
     (Python's own `$` would let it through)."""
     workspace.edit("alpha.yaml", "api_key_env: ALPHA_API_KEY", 'api_key_env: "ALPHA_API_KEY\\n"')
     run = workspace.fails(("schema_violation", "alpha.yaml", 8, 16))

@@ -43,7 +43,7 @@ OPENAI_CHAT_NPM = frozenset({OPENAI_COMPATIBLE_NPM, "@openrouter/ai-sdk-provider
 # are provcat's (catalog/schema-targets/openai-chat.yaml), which the import copies into a new
 # catalog (generator.importers.cli).
 OPENAI_CHAT_TARGET = "openai-chat"
-_ENV = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_ENV = re.compile(r"^[A-Z][A-Z0-9]{0,30}(_[A-Z0-9]{0,31})*$")  # the schemas' api_key_env
 _URL = re.compile(r"^https?://[^\s]+$")
 
 
