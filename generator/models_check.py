@@ -361,7 +361,8 @@ def _uses(p: ProviderDecl, index: dict[str, ModelDecl], found: list[Use]) -> Ite
 
 def _output_caps(p: ProviderDecl, index: dict[str, ModelDecl]) -> Iterator[Diagnostic]:
     """A request default that asks a listed model for more output tokens than its
-    ``max_output_tokens`` (of the model it points_to when it has none of its own)."""
+    ``max_output_tokens`` (of the first model down its points_to chain that has one, when it
+    has none of its own)."""
     for ep in p.endpoints:
         named = ep.request_defaults.get("model")
         model = named.value if named is not None else None
@@ -369,9 +370,12 @@ def _output_caps(p: ProviderDecl, index: dict[str, ModelDecl]) -> Iterator[Diagn
         if listed is None:
             continue
         limit = listed.facts.get("max_output_tokens")
-        if limit is None and (target := _follow(listed, "points_to", index)) is not None:
-            limit = target.facts.get("max_output_tokens")
-            listed = target
+        seen = {listed.key.value}
+        while limit is None and (target := _follow(listed, "points_to", index)) is not None:
+            if target.key.value in seen:  # a points_to cycle: reported where it is checked
+                break
+            seen.add(target.key.value)
+            limit, listed = target.facts.get("max_output_tokens"), target
         if not isinstance(limit, int):
             continue
         for name in OUTPUT_CAPS:

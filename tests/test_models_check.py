@@ -471,6 +471,25 @@ def test_a_request_default_above_the_models_output_limit_is_warned_about(
     assert "gamma-large-1" in first["message"]
 
 
+def test_a_request_default_above_the_limit_down_a_points_to_chain_is_warned_about(
+    workspace: Workspace,
+) -> None:
+    """gamma-latest points to gamma-large, which points to gamma-large-1 and its limit."""
+    text = (
+        GAMMA_CAPS.replace(
+            "model: gamma-large-1, DEFAULTS", "model: gamma-latest, max_tokens: 999999"
+        )
+        + "  gamma-latest:\n    points_to: gamma-large\n"
+    )
+    workspace.write("gamma.yaml", text)
+    run = workspace.run()
+    found = [
+        d for d in run.json["diagnostics"] if d["code"] == "request_default_above_output_limit"
+    ]
+    assert len(found) == 2, run.stdout  # the chat default, and the responses one of before
+    assert "16384" in found[0]["message"] and "gamma-large-1" in found[0]["message"]
+
+
 def test_a_request_default_within_the_models_output_limit_passes(workspace: Workspace) -> None:
     text = GAMMA_CAPS.replace("DEFAULTS", "max_tokens: 16384").replace(
         "max_output_tokens: 20000", "max_output_tokens: 100"
