@@ -114,6 +114,7 @@ def site_files(data: Mapping[str, Any], catalog_json: str, schema: str) -> dict[
         "provider_count": len(providers),
         "provider_href": views.provider_href,
         "model_href": views.model_href,
+        "priced_as": views.priced_as,
     }
     files: dict[str, str] = {}
 
@@ -135,6 +136,10 @@ def site_files(data: Mapping[str, Any], catalog_json: str, schema: str) -> dict[
     for p in providers:
         page(views.provider_href(p["provider"]), "provider.html.j2", p=p)
         for m in p["models"]:
+            # the prices a request is billed at: the model's own, or those of the model it
+            # points to (provcat's priced_as)
+            served = views.priced_as(p, m)
+            billed = served.get("prices")
             page(
                 views.model_href(p["provider"], m["model"]),
                 "model.html.j2",
@@ -143,11 +148,16 @@ def site_files(data: Mapping[str, Any], catalog_json: str, schema: str) -> dict[
                 facts=views.facts(m),
                 secondary=views.secondary_marks(m),
                 successor=views.successor_of(p["provider"], m, p["model_index"]),
-                schedule=prices.schedule(m.get("prices")),
-                fee_inputs=prices.fee_inputs(m.get("prices")),
-                batched=prices.batched(m.get("prices")),
-                dated=prices.dated(m.get("prices")),
-                change_days=prices.change_days(m.get("prices")),
+                points_to=views.listed(p["provider"], m.get("points_to"), p["model_index"]),
+                served=served,
+                served_href=views.model_href(p["provider"], served["model"]),
+                billed=billed,
+                price_marks=views.secondary_marks(served),
+                schedule=prices.schedule(billed),
+                fee_inputs=prices.fee_inputs(billed),
+                batched=prices.batched(billed),
+                dated=prices.dated(billed),
+                change_days=prices.change_days(billed),
                 lines=views.usage_lines(p, m),
             )
     for name in ASSETS:

@@ -14,6 +14,7 @@ from typing import Any
 
 from generator.render import in_lifecycle
 from generator.site.prices import table_prices
+from provcat.catalog.keys import canonical_key
 
 # capability flags: (fact, short label in the table, label on a model page)
 CAPABILITIES: tuple[tuple[str, str, str], ...] = (
@@ -107,15 +108,37 @@ def secondary_marks(model: Mapping[str, Any]) -> dict[str, list[str]]:
     return marks
 
 
+def listed(
+    provider: str, name: str | None, index: Mapping[str, str]
+) -> tuple[str, str | None] | None:
+    """A model named by another's fact (its successor, the model it points to) as written and
+    its page (None when the provider does not list it)."""
+    if not name:
+        return None
+    target = index.get(canonical_key(name))
+    return name, model_href(provider, target) if target is not None else None
+
+
 def successor_of(
     provider: str, model: Mapping[str, Any], index: Mapping[str, str]
 ) -> tuple[str, str | None] | None:
     """The successor as written and its page (None when the provider does not list it)."""
-    name = model.get("successor")
-    if not name:
-        return None
-    target = index.get(name.strip().casefold())
-    return name, model_href(provider, target) if target is not None else None
+    return listed(provider, model.get("successor"), index)
+
+
+def priced_as(provider: Mapping[str, Any], model: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The model whose prices a request to ``model`` is billed at, as the runtime's
+    ``provcat.models.inventory.priced_as`` finds it: ``model`` itself, or, for a model without
+    prices of its own that points to another (``points_to``), the model it serves, along the
+    chain."""
+    served, seen = model, {model["model"]}
+    while not served.get("prices") and served.get("points_to"):
+        target = provider["model_index"].get(canonical_key(served["points_to"]))
+        if target is None or target in seen:
+            break
+        served = next(m for m in provider["models"] if m["model"] == target)
+        seen.add(target)
+    return served
 
 
 def _call_endpoint(provider: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -143,7 +166,7 @@ def usage_lines(provider: Mapping[str, Any], model: Mapping[str, Any]) -> dict[s
             f"info = get_model({json.dumps(key)}, {json.dumps(model_id, ensure_ascii=False)})"
         ),
     }
-    if model.get("prices"):
+    if priced_as(provider, model).get("prices"):  # priced as the model it points to, say
         lines["cost"] = f"provcat cost {_shell(key)} {_shell(model_id)} --input 1000 --output 500"
     endpoint = _call_endpoint(provider)
     if endpoint is not None:
@@ -216,7 +239,8 @@ def table_data(providers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         names.append(p["display_name"])
         at = len(keys) - 1
         for m in p["models"]:
-            listed, schedule = table_prices(m.get("prices"))
+            served = priced_as(p, m)
+            shown_prices, schedule = table_prices(served.get("prices"))
             caps = sum(1 << i for i, (fact, _, _) in enumerate(CAPABILITIES) if m.get(fact))
             modalities = m.get("modalities", {})
             ins = sum(
@@ -235,13 +259,14 @@ def table_data(providers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
                     m.get("shutdown_date") or "",
                     m.get("context_window"),
                     m.get("max_output_tokens"),
-                    *listed,
+                    *shown_prices,
                     caps,
                     ins,
                     outs,
                     model_href(p["provider"], m["model"]),
                     " ".join([m.get("family") or "", *m.get("aliases", ())]).strip(),
                     schedule,
+                    served["model"] if served is not m else "",
                 ]
             )
     return {

@@ -586,3 +586,60 @@ def test_the_status_on_model_and_provider_pages_is_the_readers_days(
         browser.execute_cdp_cmd(
             "Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]}
         )
+
+
+def test_every_models_prices_are_those_the_runtime_bills_it_at() -> None:
+    """A model without prices of its own that points to another is billed at the served
+    model's prices (provcat.models.inventory.priced_as, along the whole chain): the site picks
+    the same model for every model of the bundled catalog."""
+    from generator.site.views import priced_as
+    from provcat.models.inventory import find_model
+    from provcat.models.inventory import priced_as as runtime_priced_as
+
+    data = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    pointed = 0
+    for p in data["providers"]:
+        for m in p["models"]:
+            served = priced_as(p, m)
+            assert served["model"] == runtime_priced_as(find_model(p["provider"], m["model"])).id
+            pointed += served is not m
+    assert pointed >= 1  # deepseek-v4-flash -> deepseek-flash
+
+
+def test_a_model_that_points_to_another_shows_its_prices_and_prices_as_it(
+    browser: Any, bundled_site: Path
+) -> None:
+    """DeepSeek-V4-Flash (a legacy name, no prices of its own) is served by deepseek-flash at
+    its price: `provcat cost deepseek deepseek-v4-flash` prices it, so the page does too."""
+    page(browser, bundled_site, model_href("deepseek", "deepseek-v4-flash"))
+    label = browser.find_element(By.ID, "priced-as")
+    assert "priced as deepseek-flash" in label.text
+    link = label.find_element(By.TAG_NAME, "a")
+    assert link.get_attribute("href").endswith(model_href("deepseek", "deepseek-flash"))
+    rows = {
+        r.find_element(By.TAG_NAME, "th").text: r.find_element(By.TAG_NAME, "td").text
+        for r in browser.find_elements(By.CSS_SELECTOR, ".period table.prices tbody tr")
+    }
+    assert set(rows) == {"Input", "Output", "Cache read"}
+    usage = {"input_tokens": 1_000, "output_tokens": 500}
+    expected = _expected("deepseek", "deepseek-v4-flash", usage, False)
+    assert expected["total"] == "0.0009"  # `provcat cost deepseek deepseek-v4-flash ...`
+    assert _calculate(browser, usage, False) == expected
+    assert browser.find_element(By.ID, "line-cost").text.startswith("provcat cost deepseek")
+    fact = browser.find_element(By.XPATH, "//tr[th='Points to']/td[1]/a")
+    assert fact.text == "deepseek-flash"
+    fact.click()
+    assert browser.find_element(By.ID, "model-id").text == "deepseek/deepseek-flash"
+
+
+def test_an_acme_model_pointing_to_another_prices_tiers_and_batch_as_it(
+    browser: Any, acme_site: Path, acme_runtime: None
+) -> None:
+    page(browser, acme_site, model_href("acme", "acme-large"))
+    for usage, batch in (
+        ({"input_tokens": 250_001, "cache_read_tokens": 7, "output_tokens": 1}, False),
+        ({"input_tokens": 99_999, "cache_write_tokens": 3, "output_tokens": 5}, True),
+    ):
+        expected = _expected("acme", "acme-large", usage, batch)
+        assert "error" not in expected, expected
+        assert _calculate(browser, usage, batch) == expected

@@ -15,8 +15,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from provcat.models.inventory import find_model, priced_as
 from provcat.models.lifecycle import state
-from provcat.models.prices import period_on, periods_from_record
 from tests.site.conftest import BUNDLED_JSON, page, phone_overflow, requested
 
 
@@ -25,12 +25,11 @@ def _models() -> list[tuple[str, dict[str, Any]]]:
     return [(p["provider"], m) for p in data["providers"] for m in p["models"]]
 
 
-def _input_today(m: dict[str, Any]) -> Decimal | None:
-    """The input price in force today (a schedule's period of today), by the runtime's rule."""
-    if "prices" not in m:
-        return None
-    period = period_on(periods_from_record(m["prices"]), date.today())
-    return period.prices.base.input if period is not None else None
+def _input_today(provider: str, m: dict[str, Any]) -> Decimal | None:
+    """The input price a request costs today, by the runtime's rule: the period of today of the
+    model's prices, or of the model it points to when it has none (priced_as)."""
+    prices = priced_as(find_model(provider, m["model"])).prices_on(date.today())
+    return prices.base.input if prices is not None else None
 
 
 def _shown(driver: Any) -> list[tuple[str, str]]:
@@ -69,13 +68,13 @@ def test_the_table_shows_every_model_and_requests_nothing_outside_the_site(table
     [("context", "context_window"), ("max_output", "max_output_tokens"), ("input", "input")],
 )
 def test_a_numeric_column_sorts_both_ways_empty_last(table: Any, key: str, column: str) -> None:
-    def value(m: dict[str, Any]) -> Decimal | None:
+    def value(p: str, m: dict[str, Any]) -> Decimal | None:
         if column == "input":
-            return _input_today(m)
+            return _input_today(p, m)
         raw = m.get(column)
         return Decimal(raw) if raw is not None else None
 
-    values = {(p, m["model"]): value(m) for p, m in _models()}
+    values = {(p, m["model"]): value(p, m) for p, m in _models()}
     button = table.find_element(By.CSS_SELECTOR, f"th[data-key={key}] button")
     for direction in ("ascending", "descending"):
         button.click()
@@ -147,7 +146,7 @@ def test_the_filters_search_and_count(table: Any) -> None:
 
     ceiling = table.find_element(By.ID, "f-max-input")
     ceiling.send_keys("0.5")
-    check(expect(lambda p, m: (_input_today(m) or Decimal("Infinity")) <= Decimal("0.5")))
+    check(expect(lambda p, m: (_input_today(p, m) or Decimal("Infinity")) <= Decimal("0.5")))
     ceiling.clear()
     ceiling.send_keys(Keys.BACKSPACE)  # clear() sends no input event
 
@@ -210,7 +209,7 @@ def test_the_headings_stay_in_view_while_the_rows_scroll(table: Any) -> None:
 def test_prices_show_at_least_two_decimals_and_every_digit(table: Any) -> None:
     """`10` beside `0.25` in a right-aligned column put the points out of line: each price
     shows at least two decimals, and every digit the catalog gives."""
-    today_input = {(p, m["model"]): _input_today(m) for p, m in _models()}
+    today_input = {(p, m["model"]): _input_today(p, m) for p, m in _models()}
     cells = table.execute_script(
         "return [...document.querySelectorAll('#rows tr')]"
         ".map(r => [r.cells[0].innerText, r.cells[1].innerText.split('\\n')[0],"
@@ -278,3 +277,20 @@ def test_the_search_filters_and_sort_live_in_the_address(table: Any, bundled_sit
     table.find_element(By.CSS_SELECTOR, "html[data-ready='1']")
     assert _count(table) == f"{len(models)} models"
     assert Select(table.find_element(By.ID, "f-status")).first_selected_option.text == "all"
+
+
+def test_a_model_that_points_to_another_shows_the_prices_it_is_billed_at(table: Any) -> None:
+    """deepseek-v4-flash has no prices of its own: requests are served by deepseek-flash at
+    its price (`provcat models show` says `priced_as: deepseek-flash`), and its row says so."""
+    cells = table.execute_script(
+        "return [...document.querySelectorAll('#rows tr')]"
+        ".filter(r => r.cells[1].innerText.split('\\n')[0] === 'deepseek-v4-flash')"
+        ".map(r => [r.cells[5].innerText, r.cells[6].innerText, r.cells[5].title])[0]"
+    )
+    prices = priced_as(find_model("deepseek", "deepseek-v4-flash")).prices_on(date.today())
+    assert prices is not None
+    assert cells == [
+        f"{prices.base.input:.2f}",
+        f"{prices.base.output:.2f}",
+        "priced as deepseek-flash",
+    ]

@@ -4,13 +4,16 @@
 // max output, input, output and cache-read prices (decimal strings), capability bits,
 // input- and output-modality bits, page, family and aliases, and (for a model whose vendor
 // announced a price change, null otherwise) its periods as [from, until, input, output, cache
-// read]: the prices shown are the period in force on the reader's day. Rows are rendered a page at a time,
+// read]: the prices shown are the period in force on the reader's day; then, for a model without
+// prices of its own that points to another, the id of the model whose prices it is billed at
+// (provcat's priced_as), "" otherwise. Rows are rendered a page at a time,
 // so filtering 5,000 models costs a scan of an array and a few hundred rows of HTML.
 (function () {
   "use strict";
   var T = window.PROVCAT_TABLE;
   var P = 0, ID = 1, NAME = 2, STATUS = 3, DEP = 4, SHUT = 5, CTX = 6, MAXOUT = 7,
-    IN = 8, OUT = 9, CACHE = 10, CAPS = 11, MIN = 12, MOUT = 13, HREF = 14, MORE = 15, SCHED = 16;
+    IN = 8, OUT = 9, CACHE = 10, CAPS = 11, MIN = 12, MOUT = 13, HREF = 14, MORE = 15, SCHED = 16,
+    PRICED = 17;
   var PAGE = 100;
   var rows = T.rows;
   var today = new Date();
@@ -203,12 +206,13 @@
     var html = [], end = Math.min(shown, matching.length);
     for (var j = from; j < end; j++) {
       var a = matching[j], r = rows[a];
+      var priced = r[PRICED] ? "<td class=\"num\" title=\"priced as " + esc(r[PRICED]) + "\">" : "<td class=\"num\">";
       html.push("<tr><td>" + esc(T.providers[r[P]]) + "</td><td><a href=\"" + esc(r[HREF]) + "\">" +
         esc(r[ID]) + "</a>" + (r[NAME] ? "<br><small>" + esc(r[NAME]) + "</small>" : "") +
         "</td><td class=\"st-" + states[a] + "\">" + states[a] + (r[SHUT] ? "<br><small>shutdown " +
         esc(r[SHUT]) + "</small>" : "") + "</td><td class=\"num\">" + num(r[CTX]) +
-        "</td><td class=\"num\">" + num(r[MAXOUT]) + "</td><td class=\"num\">" + price(r[IN]) +
-        "</td><td class=\"num\">" + price(r[OUT]) + "</td><td class=\"num\">" + price(r[CACHE]) +
+        "</td><td class=\"num\">" + num(r[MAXOUT]) + "</td>" + priced + price(r[IN]) +
+        "</td>" + priced + price(r[OUT]) + "</td>" + priced + price(r[CACHE]) +
         "</td><td>" + esc(capsText(r[CAPS])) + "</td></tr>");
     }
     var total = matching.length;
