@@ -115,6 +115,7 @@ def site_files(data: Mapping[str, Any], catalog_json: str, schema: str) -> dict[
         "provider_href": views.provider_href,
         "model_href": views.model_href,
         "priced_as": views.priced_as,
+        "marked": views.marked,
     }
     files: dict[str, str] = {}
 

@@ -69,13 +69,14 @@ def _rows(block: Mapping[str, Any]) -> list[tuple[str, str, str]]:
 
 def price_sets(block: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One period's price sets in order: base, its long-context tiers, batch, batch tiers; each
-    with a title and its (label, price) rows. A batch the vendor states as one discount shows
+    with a title, the fact a secondary mark names it by and its (name, label, price) rows. A batch the vendor states as one discount shows
     the discount and the prices it gives (every price of the block, tiers included)."""
-    sets = [{"title": "Standard", "rows": _rows(block)}]
+    sets = [{"title": "Standard", "fact": "prices", "rows": _rows(block)}]
     for tier in block.get("tiers", ()):
         sets.append(
             {
                 "title": f"Above {tier['above_input_tokens']:,} input tokens (whole request)",
+                "fact": "prices.tiers",
                 "rows": _rows(tier),
             }
         )
@@ -94,6 +95,7 @@ def price_sets(block: Mapping[str, Any]) -> list[dict[str, Any]]:
         sets.append(
             {
                 "title": f"Batch: {off}% off every price, as the vendor states it",
+                "fact": "prices.batch",
                 "rows": scaled(block),
                 "discount": off,
             }
@@ -103,17 +105,23 @@ def price_sets(block: Mapping[str, Any]) -> list[dict[str, Any]]:
                 {
                     "title": f"Batch, above {tier['above_input_tokens']:,} input tokens "
                     f"({off}% off the tier)",
+                    "fact": "prices.batch",
                     "rows": scaled({**block, **tier}),
                 }
             )
     elif batch is not None:
         sets.append(
-            {"title": "Batch (a price not listed is the standard one)", "rows": _rows(batch)}
+            {
+                "title": "Batch (a price not listed is the standard one)",
+                "fact": "prices.batch",
+                "rows": _rows(batch),
+            }
         )
         for tier in batch.get("tiers", ()):
             sets.append(
                 {
                     "title": f"Batch, above {tier['above_input_tokens']:,} input tokens",
+                    "fact": "prices.batch.tiers",
                     "rows": _rows(tier),
                 }
             )
@@ -121,7 +129,8 @@ def price_sets(block: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def fee_rows(block: Mapping[str, Any]) -> list[dict[str, str]]:
-    """A period's fees: what is billed, for which option value, and the price."""
+    """A period's fees: what is billed, for which option value, and the price (and the fact a
+    secondary mark names it by)."""
     rows = []
     for fee in block.get("fees", ()):
         _, name = FEE_UNITS[fee["unit"]]
@@ -132,6 +141,7 @@ def fee_rows(block: Mapping[str, Any]) -> list[dict[str, str]]:
             option += " (the default when not sent)"
         rows.append(
             {
+                "fact": f"prices.fees.{fee['unit']}",
                 "unit": name,
                 "option": option or "any request",
                 "price": str(fee["price"]),

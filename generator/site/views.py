@@ -98,6 +98,20 @@ def facts(model: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     return rows
 
 
+def marked(marks: Mapping[str, list[str]], names: Iterable[str]) -> list[str]:
+    """The third-party pages of the facts ``names`` and of the wholes that hold them
+    (``prices`` holds ``prices.cache_read`` and ``prices.fees.web_search``, ``modalities``
+    holds ``modalities.input``), each page once."""
+    found: list[str] = []
+    for name in names:
+        parts = name.split(".")
+        for end in range(1, len(parts) + 1):
+            for source in marks.get(".".join(parts[:end]), ()):
+                if source not in found:
+                    found.append(source)
+    return found
+
+
 def secondary_marks(model: Mapping[str, Any]) -> dict[str, list[str]]:
     """Each fact the model marks as read only from a third party -> the pages it was read on
     (``prices`` marks every price; ``prices.cache_read`` one)."""

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.site.views import model_href, slug
-from tests.conftest import tree_bytes
+from tests.conftest import ROOT, tree_bytes
 from tests.site.conftest import BUNDLED_JSON
 
 
@@ -335,3 +335,62 @@ def test_every_model_page_has_a_title_of_its_own(tmp_path: Path) -> None:
         for path in sorted((tmp_path / "site" / "models").rglob("*.html"))
     ]
     assert len(titles) == len(set(titles)) == sum(len(p["models"]) for p in data["providers"])
+
+
+def test_every_fact_a_model_can_mark_secondary_is_marked_where_its_page_shows_it() -> None:
+    """docs/site.md: facts a model marks as read on a third party's page "say *secondary*
+    beside them". Every field of the model schema a page shows as a fact (the lifecycle's
+    dates and successor included, and a whole that holds parts: `modalities`, `prices` with
+    its tiers, batch and fees), each marked from a page of its own, has its mark beside it."""
+
+    from generator.site.build import site_files
+
+    schema = json.loads((ROOT / "schemas" / "provider.schema.json").read_text(encoding="utf-8"))
+    not_facts = {"source", "note", "reviewed_at", "secondary", "differences", "imported"}
+    fields = sorted(set(schema["$defs"]["model"]["properties"]) - not_facts)
+    data = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    provider = next(p for p in data["providers"] if p["provider"] == "openai")
+    model = next(m for m in provider["models"] if m["model"] == "gpt-4.1-mini")
+    model.update(
+        {
+            "aliases": ["gpt-4.1-mini-latest"],
+            "family": "gpt-mini",
+            "knowledge_cutoff": "2024-06",
+            "max_input_tokens": 1_000_000,
+            "reasoning_efforts": ["low", "high"],
+            "default_effort": "low",
+            "temperature": True,
+            "structured_output": True,
+            "tool_call": True,
+            "status": "deprecated",
+            "prices": {
+                "input": "0.40",
+                "output": "1.60",
+                "tiers": [{"above_input_tokens": 200_000, "input": "0.80"}],
+                "batch": {"input": "0.20", "output": "0.80"},
+                "fees": [{"unit": "web_search", "price": "10", "per": 1000}],
+            },
+        }
+    )
+    assert set(fields) <= set(model), set(fields) - set(model)
+    facts = [*fields, "prices.tiers", "prices.batch", "prices.fees", "modalities.input"]
+    model["secondary"] = [
+        {"facts": [fact], "source": f"https://example.com/{fact}"} for fact in facts
+    ]
+    files = site_files(data, "{}", "{}")
+    text = files[model_href("openai", "gpt-4.1-mini")]
+    shown = re.sub(r'<ul id="secondary">.*?</ul>', "", text, flags=re.DOTALL)  # the list itself
+    unmarked = [
+        fact
+        for fact in facts
+        if f'class="secondary" href="https://example.com/{fact}"' not in shown
+    ]
+    assert unmarked == []
+    # each beside its own fact: the lifecycle's dates and successor in their rows
+    for label, fact in (
+        ("Deprecation announced", "deprecation_date"),
+        ("Shutdown (first day not served)", "shutdown_date"),
+        ("Successor", "successor"),
+    ):
+        row = re.search(rf"<dt>{re.escape(label)}</dt><dd[^>]*>(.*?)</dd>", text, re.DOTALL)
+        assert row is not None and f"https://example.com/{fact}" in row.group(1), label
