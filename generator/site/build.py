@@ -30,6 +30,7 @@ import jinja2
 from generator.catalog_json import CATALOG_JSON_FORMAT
 from generator.site import prices, views
 from generator.tree import UnsafeOutput, path_refusal, write_tree
+from provcat.cli.cost import LIMITS_NOTE, request_limits
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -160,6 +161,11 @@ def site_files(data: Mapping[str, Any], catalog_json: str, schema: str) -> dict[
                 dated=prices.dated(billed),
                 change_days=prices.change_days(billed),
                 lines=views.usage_lines(p, m),
+                # the model's own limits, as `provcat cost` notes a request larger than them
+                limits=request_limits(
+                    m.get("context_window"), m.get("max_input_tokens"), m.get("max_output_tokens")
+                ),
+                limits_note=LIMITS_NOTE,
             )
     for name in ASSETS:
         files[name] = (STATIC / name).read_text(encoding="utf-8")

@@ -643,3 +643,48 @@ def test_an_acme_model_pointing_to_another_prices_tiers_and_batch_as_it(
         expected = _expected("acme", "acme-large", usage, batch)
         assert "error" not in expected, expected
         assert _calculate(browser, usage, batch) == expected
+
+
+LIMIT_CASES = [
+    # each side over its own limit
+    ("openai", "gpt-6.1-terra", 5_000_000, 1_000_000),
+    ("openai", "gpt-6.1-terra", 900_000, 200_000),
+    # under each, over the window together: noted only where no input limit is recorded
+    ("anthropic", "claude-sonnet-5-5", 950_000, 100_000),
+    ("openai", "gpt-4.1-mini", 1_040_000, 30_000),
+    ("gemini", "gemini-3.5-flash", 1_048_576, 65_536),
+    # within every limit: no note
+    ("anthropic", "claude-sonnet-5-5", 1_000, 500),
+]
+
+
+@pytest.mark.parametrize(("provider", "model", "input_tokens", "output_tokens"), LIMIT_CASES)
+def test_the_calculator_notes_a_request_larger_than_the_model_takes_as_provcat_cost_does(
+    browser: Any,
+    bundled_site: Path,
+    provider: str,
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+) -> None:
+    """`provcat cost` prices the tokens and notes that one request cannot hold them; the page
+    gives the same figure and the same note, word for word."""
+    from click.testing import CliRunner
+
+    from provcat.cli.main import main
+
+    argv = ["cost", provider, model, "--input", str(input_tokens)]
+    result = CliRunner().invoke(main, [*argv, "--output", str(output_tokens), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    said = json.loads(result.stdout)
+    notes = [f"note: {n}" for n in said["notes"] if n.startswith("one request")]
+    page(browser, bundled_site, model_href(provider, model))
+    _calculate(browser, {"input_tokens": input_tokens, "output_tokens": output_tokens}, False)
+    note = browser.find_element(By.ID, "c-limits")
+    assert ([note.text] if note.is_displayed() else []) == notes
+    if (provider, model) == ("openai", "gpt-6.1-terra") and input_tokens == 5_000_000:
+        assert notes == [
+            "note: one request to openai/gpt-6.1-terra cannot hold 5,000,000 input tokens (it "
+            "takes 922,000) or 1,000,000 output tokens (it writes 128,000); the cost is that of "
+            "the tokens, as a total over several requests"
+        ]

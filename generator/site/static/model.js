@@ -111,7 +111,8 @@
     String(now.getDate()).padStart(2, "0");
   var prices = null;
   var form = document.getElementById("calc");
-  var where = "model '" + form.getAttribute("data-provider") + "/" + form.getAttribute("data-model") + "'";
+  var named = form.getAttribute("data-provider") + "/" + form.getAttribute("data-model");
+  var where = "model '" + named + "'";
   var COUNT_OF = { request: "requests", web_search: "web_searches", social_search: "social_searches",
     storage_search: "storage_searches", code_execution: "code_executions" };
   var COUNT_LABEL = { requests: "Requests", web_searches: "Billed web searches",
@@ -261,6 +262,37 @@
   var command = document.getElementById("c-command");
   function shell(word) { return /^[A-Za-z0-9._\/:-]+$/.test(word) ? word : "'" + word.replace(/'/g, "'\"'\"'") + "'"; }
 
+  // `provcat cost`'s note on a request larger than the model takes (provcat.cli.cost's
+  // _limits_note): its words and the limits (request_limits) are the form's data attributes
+  var limitsLine = document.getElementById("c-limits");
+  var words = JSON.parse(form.getAttribute("data-limits-note"));
+  function limit(name) {
+    var value = form.getAttribute("data-" + name);
+    return value === "" ? null : BigInt(value);
+  }
+  var mostIn = limit("most-input"), mostOut = limit("most-output"), window_ = limit("window");
+  function grouped(digits) { return digits.replace(/\B(?=(\d{3})+$)/g, ","); } // f"{n:,}"
+  function fill(template, values) { // str.format of the words' {name} fields
+    return template.replace(/\{(\w+)\}/g, function (all, name) { return values[name]; });
+  }
+  function limitsNote(c) {
+    var counts = { input: grouped(c.input_tokens.toString()), output: grouped(c.output_tokens.toString()) };
+    var over = [];
+    if (mostIn !== null && c.input_tokens > mostIn) {
+      over.push(fill(words.input, Object.assign({ most_input: grouped(mostIn.toString()) }, counts)));
+    }
+    if (mostOut !== null && c.output_tokens > mostOut) {
+      over.push(fill(words.output, Object.assign({ most_output: grouped(mostOut.toString()) }, counts)));
+    }
+    if (!over.length && window_ !== null && c.input_tokens + c.output_tokens > window_) {
+      over.push(fill(words.window, Object.assign({
+        together: grouped((c.input_tokens + c.output_tokens).toString()),
+        window: grouped(window_.toString()) }, counts)));
+    }
+    if (!over.length) return "";
+    return "note: " + fill(words.note, { model: named, over: over.join(words.or) });
+  }
+
   var dayBox = document.getElementById("c-day");
   var periodLine = document.getElementById("c-period");
   if (dayBox !== null && dayBox.value === "") dayBox.value = today;
@@ -284,6 +316,8 @@
         line("c-fee-" + f.unit, COUNT_LABEL[COUNT_OF[f.unit]] + " (" + f.count + (f.option ? ", " + f.option : "") + ")", f.amount);
       });
       total.textContent = text(cost.total);
+      limitsLine.textContent = limitsNote(c);
+      limitsLine.hidden = limitsLine.textContent === "";
       tierLine.textContent = cost.tier === null ? "" : "Long-context tier: above " +
         Number(cost.tier).toLocaleString("en-US") + " input tokens.";
       if (periodLine !== null) {
@@ -310,6 +344,8 @@
       body.textContent = "";
       total.textContent = "";
       tierLine.textContent = "";
+      limitsLine.textContent = "";
+      limitsLine.hidden = true;
       if (periodLine !== null) periodLine.textContent = "";
     }
   }

@@ -17,7 +17,7 @@ from provcat.errors import PricingUnavailable, ProviderCatalogError
 from provcat.models.cost import Cost, estimate_cost
 from provcat.models.inventory import find_model
 
-__all__ = ["cost"]
+__all__ = ["LIMITS_NOTE", "cost", "request_limits"]
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -198,37 +198,56 @@ _NO_BATCH = (
 )
 
 
+# the note on a request larger than the model takes, in its words: `provcat cost` and the
+# site's cost calculator (generator/site, static/model.js) fill in the same ones
+LIMITS_NOTE = {
+    "note": (
+        "one request to {model} cannot hold {over}; the cost is that of the tokens, as a total "
+        "over several requests"
+    ),
+    "input": "{input} input tokens (it takes {most_input})",
+    "output": "{output} output tokens (it writes {most_output})",
+    "window": (
+        "{input} input and {output} output tokens together ({together}; its context window is "
+        "{window})"
+    ),
+    "or": " or ",
+}
+
+
+def request_limits(
+    context_window: int | None, max_input_tokens: int | None, max_output_tokens: int | None
+) -> tuple[int | None, int | None, int | None]:
+    """The most input tokens one request holds, the most output tokens, and the window that
+    holds the input and the output together: the context window only where the model records
+    no input limit of its own (a vendor that gives one, as Gemini's input limit is its window,
+    bounds each side apart), None where not recorded. The site's calculator takes the same."""
+    window = context_window if max_input_tokens is None else None
+    return max_input_tokens or context_window, max_output_tokens, window
+
+
 def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: int) -> str | None:
     """What to note when the request is larger than the model takes: the vendor would refuse
     it, so the cost is of no request that can be made (a sum over many requests is fine). Each
     side is held to its own limit, and both together to the context window where the model
-    records no input limit apart (the window then holds the input and the output of one
-    request)."""
+    records no input limit apart (``request_limits``)."""
     info = find_model(provider, model)
-    most_in = info.max_input_tokens or info.context_window
+    most_in, most_out, window = request_limits(
+        info.context_window, info.max_input_tokens, info.max_output_tokens
+    )
+    counts = {"input": f"{input_tokens:,}", "output": f"{output_tokens:,}"}
     over = []
     if most_in is not None and input_tokens > most_in:
-        over.append(f"{input_tokens:,} input tokens (it takes {most_in:,})")
-    if info.max_output_tokens is not None and output_tokens > info.max_output_tokens:
-        over.append(f"{output_tokens:,} output tokens (it writes {info.max_output_tokens:,})")
-    window = info.context_window
-    # the window holds input and output together only where no input limit of its own is
-    # recorded: a vendor that gives one (Gemini's input limit is its window) bounds each apart
-    if (
-        not over
-        and window is not None
-        and info.max_input_tokens is None
-        and input_tokens + output_tokens > window
-    ):
-        over.append(
-            f"{input_tokens:,} input and {output_tokens:,} output tokens together "
-            f"({input_tokens + output_tokens:,}; its context window is {window:,})"
-        )
+        over.append(LIMITS_NOTE["input"].format(**counts, most_input=f"{most_in:,}"))
+    if most_out is not None and output_tokens > most_out:
+        over.append(LIMITS_NOTE["output"].format(**counts, most_output=f"{most_out:,}"))
+    if not over and window is not None and input_tokens + output_tokens > window:
+        together = f"{input_tokens + output_tokens:,}"
+        over.append(LIMITS_NOTE["window"].format(**counts, together=together, window=f"{window:,}"))
     if not over:
         return None
-    return (
-        f"one request to {provider}/{model} cannot hold {' or '.join(over)}; the cost is that "
-        "of the tokens, as a total over several requests"
+    return LIMITS_NOTE["note"].format(
+        model=f"{provider}/{model}", over=LIMITS_NOTE["or"].join(over)
     )
 
 
