@@ -17,6 +17,7 @@ from selenium.webdriver.support.select import Select
 
 from generator.site.views import model_href, provider_href, secondary_rows
 from provcat import estimate_cost
+from provcat.cli.model_options import money
 from provcat.errors import PricingUnavailable
 from tests.site.conftest import BUNDLED_JSON, page
 
@@ -125,8 +126,13 @@ def _expected(
     except (PricingUnavailable, ValueError) as exc:
         return {"error": str(exc)}
     data = cost.as_dict()
-    fees = {f["unit"]: f["amount"] for f in data["fees"]}
-    return {"total": data["total"], **{part: data[part] for part in PARTS}, "fees": fees}
+    # as `provcat cost` prints money: every digit, at least cents, thousands grouped
+    fees = {f["unit"]: money(f["amount"]) for f in data["fees"]}
+    return {
+        "total": money(data["total"]),
+        **{part: money(data[part]) for part in PARTS},
+        "fees": fees,
+    }
 
 
 ACME_CASES = [
@@ -688,3 +694,28 @@ def test_the_calculator_notes_a_request_larger_than_the_model_takes_as_provcat_c
             "takes 922,000) or 1,000,000 output tokens (it writes 128,000); the cost is that of "
             "the tokens, as a total over several requests"
         ]
+
+
+def test_the_calculator_shows_money_as_provcat_cost_prints_it(
+    browser: Any, bundled_site: Path
+) -> None:
+    """Thousands grouped and at least cents, every digit kept: `provcat cost openai
+    gpt-6.1-terra --input 5000000000 --output 1000000` prints `input $10,000.00` and
+    `total $10,007.50 USD`, not `$10000` and `$10007.5`."""
+    from click.testing import CliRunner
+
+    from provcat.cli.main import main
+
+    argv = ["cost", "openai", "gpt-6.1-terra", "--input", "5000000000", "--output", "1000000"]
+    result = CliRunner().invoke(main, argv)
+    assert result.exit_code == 0, result.output
+    printed = dict(line.split()[:2] for line in result.stdout.splitlines()[1:])
+    assert printed == {"input": "$10,000.00", "output": "$7.50", "total": "$10,007.50"}
+    page(browser, bundled_site, model_href("openai", "gpt-6.1-terra"))
+    usage = {"input_tokens": 5_000_000_000, "output_tokens": 1_000_000}
+    shown = _calculate(browser, usage, False)
+    assert shown["total"] == "10,007.50"
+    assert browser.find_element(By.ID, "c-total").find_element(By.XPATH, "..").text == "$10,007.50"
+    assert browser.find_element(By.ID, "c-part-input").text == "$10,000.00"
+    assert browser.find_element(By.ID, "c-part-output").text == "$7.50"
+    assert shown["cache_read"] == "0.00"

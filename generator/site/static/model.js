@@ -52,6 +52,13 @@
     while (digits.length <= s) digits = "0" + digits;
     return digits.slice(0, digits.length - s) + "." + digits.slice(digits.length - s);
   }
+  // money as `provcat cost` prints it (provcat.cli.model_options.money): every significant
+  // digit, at least cents, thousands grouped ($10,000.00, $0.0009)
+  function money(d) {
+    var parts = text(d).split(".");
+    return grouped(parts[0]) + "." + (parts[1] || "").padEnd(2, "0");
+  }
+  function grouped(digits) { return digits.replace(/\B(?=(\d{3})+$)/g, ","); } // f"{n:,}"
   function priceSet(raw) {
     var out = {};
     PRICE_FIELDS.forEach(function (k) { out[k] = raw && raw[k] !== undefined ? dec(raw[k]) : null; });
@@ -271,7 +278,6 @@
     return value === "" ? null : BigInt(value);
   }
   var mostIn = limit("most-input"), mostOut = limit("most-output"), window_ = limit("window");
-  function grouped(digits) { return digits.replace(/\B(?=(\d{3})+$)/g, ","); } // f"{n:,}"
   function fill(template, values) { // str.format of the words' {name} fields
     return template.replace(/\{(\w+)\}/g, function (all, name) { return values[name]; });
   }
@@ -309,13 +315,13 @@
       function line(id, label, amount) {
         var row = body.insertRow(), th = document.createElement("th"), td = row.insertCell();
         th.scope = "row"; th.textContent = label; row.insertBefore(th, td);
-        td.className = "num"; td.id = id; td.textContent = "$" + text(amount);
+        td.className = "num"; td.id = id; td.textContent = "$" + money(amount);
       }
       PARTS.forEach(function (part) { line("c-part-" + part[0], part[1], cost[part[0]]); });
       cost.fees.forEach(function (f) {
         line("c-fee-" + f.unit, COUNT_LABEL[COUNT_OF[f.unit]] + " (" + f.count + (f.option ? ", " + f.option : "") + ")", f.amount);
       });
-      total.textContent = text(cost.total);
+      total.textContent = money(cost.total);
       limitsLine.textContent = limitsNote(c);
       limitsLine.hidden = limitsLine.textContent === "";
       tierLine.textContent = cost.tier === null ? "" : "Long-context tier: above " +
