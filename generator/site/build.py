@@ -61,6 +61,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["shown"] = views.shown
     env.filters["span"] = prices.span
+    env.filters["price"] = prices.price  # every price of every page, as the table writes it
     return env
 
 

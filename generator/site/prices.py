@@ -8,6 +8,7 @@ reader's day, decided by the page's script (static/model.js, static/table.js).""
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -40,6 +41,19 @@ FEE_UNITS: dict[str, tuple[str, str]] = {
     "storage_search": ("storage_searches", "billed file search"),
     "code_execution": ("code_executions", "billed code execution"),
 }
+
+
+def price(value: Any) -> str:
+    """A price as every page writes it, as the table's script does (static/table.js, price()):
+    at least two decimals (`10` is `10.00`, `0.5` is `0.50`), so a column's points line up, and
+    every digit the catalog gives (`0.625`); text that is not a plain decimal is left as it is."""
+    if value is None:
+        return ""
+    text = str(value)
+    if re.search(r"[^0-9.]", text):
+        return text
+    whole, _, decimals = text.partition(".")
+    return f"{whole}.{decimals.ljust(2, '0')}"
 
 
 def periods(prices: Any) -> list[Mapping[str, Any]]:
@@ -214,7 +228,9 @@ def summary(block: Mapping[str, Any] | None) -> str:
     """A period's main prices on one line (input / output / cache read), for the lifecycle page."""
     if block is None:
         return "no price listed"
-    parts = [f"{label.lower()} ${block[name]}" for name, label in PRICE_NAMES[:3] if name in block]
+    parts = [
+        f"{label.lower()} ${price(block[name])}" for name, label in PRICE_NAMES[:3] if name in block
+    ]
     if block.get("fees"):
         parts.append("fees")
     return ", ".join(parts)

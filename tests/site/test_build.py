@@ -394,3 +394,42 @@ def test_every_fact_a_model_can_mark_secondary_is_marked_where_its_page_shows_it
     ):
         row = re.search(rf"<dt>{re.escape(label)}</dt><dd[^>]*>(.*?)</dd>", text, re.DOTALL)
         assert row is not None and f"https://example.com/{fact}" in row.group(1), label
+
+
+def test_every_page_writes_prices_one_way_as_the_table_does(tmp_path: Path) -> None:
+    """The table's price() (static/table.js) writes at least two decimals and every digit the
+    catalog gives; the model, provider and lifecycle pages wrote `10`, `0.10`, `12.50`, `0.5`
+    side by side. One filter writes them all the table's way."""
+    from generator.site.prices import price
+
+    assert [price(v) for v in ("10", "0.5", "0.625", "0", "12.50", "0.0125", None)] == [
+        "10.00",
+        "0.50",
+        "0.625",
+        "0.00",
+        "12.50",
+        "0.0125",
+        "",
+    ]
+    assert _site(tmp_path / "site", "--from", str(BUNDLED_JSON))[0] == 0
+    site = tmp_path / "site"
+    shown = re.compile(r"\d+\.\d{2,}")
+    checked = 0
+    for path in sorted((site / "models").rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        for table in re.findall(r'<table class="prices[^"]*">.*?</table>', text, re.DOTALL):
+            for cell in re.findall(r'<td class="num">(.*?)</td>', table):
+                assert shown.fullmatch(cell), (path.name, cell)
+                checked += 1
+    for path in sorted((site / "providers").glob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        for row in re.findall(r"<tr>\s*<td><a href=\"\.\./models/.*?</tr>", text, re.DOTALL):
+            cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)
+            for cell in cells[4:6]:
+                for one in re.sub(r"<small>.*?</small>", "", cell).split("<br>"):
+                    assert one.strip() == "" or shown.fullmatch(one.strip()), (path.name, cell)
+                    checked += one.strip() != ""
+    assert checked > 200
+    lifecycle = (site / "lifecycle.html").read_text(encoding="utf-8")
+    for amount in re.findall(r"\$([0-9.]+)", lifecycle):
+        assert shown.fullmatch(amount), amount

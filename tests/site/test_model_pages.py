@@ -497,16 +497,16 @@ def test_a_model_page_shows_every_fact_with_its_source_and_review_day(
         for r in tables[2].find_elements(By.CSS_SELECTOR, "tbody tr")
     }
     assert batch == {
-        "Input": "1.5",
-        "Output": "7.5",
+        "Input": "1.50",
+        "Output": "7.50",
         "Cache read": "0.15",
         "Cache write": "1.875",
-        "Cache write (1 hour)": "3",
+        "Cache write (1 hour)": "3.00",
     }
     tier = [
         r.find_element(By.TAG_NAME, "td").text for r in tables[3].find_elements(By.TAG_NAME, "tr")
     ]
-    assert tier == ["3", "11.25", "0.3", "3.75", "6"]
+    assert tier == ["3.00", "11.25", "0.30", "3.75", "6.00"]
 
 
 def test_the_lines_of_code_on_a_page_work(browser: Any, bundled_site: Path) -> None:

@@ -68,7 +68,8 @@
   function esc(text) { return String(text).replace(/[&<>"']/g, function (c) { return ESC[c]; }); }
   function num(v) { return v === null || v === undefined ? "" : Number(v).toLocaleString("en-US"); }
   // at least two decimals (`10` is `10.00`, `0.5` is `0.50`), so a column's points line up;
-  // every digit the catalog gives is kept
+  // every digit the catalog gives is kept (every other page's prices are written the same way,
+  // by the pages' price filter: generator/site/prices.py, price())
   function price(v) {
     if (v === null || v === undefined) return "";
     var s = String(v), dot = s.indexOf(".");
