@@ -238,7 +238,8 @@ def summary(block: Mapping[str, Any] | None) -> str:
 
 def change_rows(providers: Iterable[Mapping[str, Any]], href: Any) -> list[dict[str, Any]]:
     """Every price change the catalog announces (the generated docs' rule: each period after the
-    first, and the end of a last period that ends), by day; ``href(provider, model)`` links."""
+    first, and the end of a last period that ends), by day, with the period's sources (the
+    model's where the period names none); ``href(provider, model)`` links."""
     rows = []
     for p in providers:
         for m in p["models"]:
@@ -260,7 +261,8 @@ def change_rows(providers: Iterable[Mapping[str, Any]], href: Any) -> list[dict[
                         "href": href(p["provider"], m["model"]),
                         "before": summary(before),
                         "after": summary(after),
-                        "source": list((after or before).get("source", ())),
+                        # the period's own pages, else the model's
+                        "source": list((after or before).get("source") or m.get("source") or ()),
                     }
                 )
     return sorted(rows, key=lambda r: (r["on"], r["provider"], r["model"]))

@@ -433,3 +433,18 @@ def test_every_page_writes_prices_one_way_as_the_table_does(tmp_path: Path) -> N
     lifecycle = (site / "lifecycle.html").read_text(encoding="utf-8")
     for amount in re.findall(r"\$([0-9.]+)", lifecycle):
         assert shown.fullmatch(amount), amount
+
+
+def test_a_price_change_without_a_source_of_its_own_cites_the_models_sources() -> None:
+    """DeepSeek-V4-Pro's periods name no `source` of their own, its model does: the lifecycle
+    page's Source column cites the model's pages, not "—"; a period's own source comes first."""
+    from generator.site.prices import change_rows
+
+    data = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
+    models = {(p["provider"], m["model"]): m for p in data["providers"] for m in p["models"]}
+    rows = {(r["provider"], r["model"]): r for r in change_rows(data["providers"], model_href)}
+    pro = models[("deepseek", "deepseek-v4-pro")]
+    assert pro["source"] and not any(p.get("source") for p in pro["prices"])
+    assert rows[("deepseek", "deepseek-v4-pro")]["source"] == pro["source"]
+    flash = models[("gemini", "gemini-3.8-flash")]
+    assert rows[("gemini", "gemini-3.8-flash")]["source"] == flash["prices"][-1]["source"]
