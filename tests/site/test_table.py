@@ -294,3 +294,17 @@ def test_a_model_that_points_to_another_shows_the_prices_it_is_billed_at(table: 
         f"{prices.base.output:.2f}",
         "priced as deepseek-flash",
     ]
+
+
+def test_the_short_capability_names_say_their_full_names(table: Any) -> None:
+    """`json`, `files` and `open` are short for the filter's Structured output, File
+    attachments and Open weights: each name in a row says its full name (an abbr's title)."""
+    titles = table.execute_script(
+        "var out = {}; document.querySelectorAll('#rows td abbr').forEach("
+        "function (a) { out[a.textContent] = a.title; }); return out;"
+    )
+    filter_names = [o.text for o in Select(table.find_element(By.ID, "f-capability")).options[1:]]
+    assert titles["json"] == "Structured output"
+    assert titles["files"] == "File attachments"
+    assert titles["open"] == "Open weights"
+    assert sorted(set(titles.values())) == sorted(filter_names)

@@ -52,6 +52,16 @@
     for (var c = 0; c < T.capabilities.length; c++) if (bits & (1 << c)) out.push(T.capabilities[c][0]);
     return out.join(" ");
   }
+  // each short name with its full name, the capability filter's (`json`: Structured output)
+  function capsHtml(bits) {
+    var out = [];
+    for (var c = 0; c < T.capabilities.length; c++) {
+      if (bits & (1 << c)) {
+        out.push("<abbr title=\"" + esc(T.capabilities[c][1]) + "\">" + esc(T.capabilities[c][0]) + "</abbr>");
+      }
+    }
+    return out.join(" ");
+  }
   var keys = {
     provider: function (a) { return T.providers[rows[a][P]]; },
     // case folded, so `MiniMax-M2` sorts beside `minimax-m2`; ties keep the catalog's order
@@ -214,7 +224,7 @@
         esc(r[SHUT]) + "</small>" : "") + "</td><td class=\"num\">" + num(r[CTX]) +
         "</td><td class=\"num\">" + num(r[MAXOUT]) + "</td>" + priced + price(r[IN]) +
         "</td>" + priced + price(r[OUT]) + "</td>" + priced + price(r[CACHE]) +
-        "</td><td>" + esc(capsText(r[CAPS])) + "</td></tr>");
+        "</td><td>" + capsHtml(r[CAPS]) + "</td></tr>");
     }
     var total = matching.length;
     if (from > 0) body.insertAdjacentHTML("beforeend", html.join(""));
