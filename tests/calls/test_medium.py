@@ -53,6 +53,28 @@ def test_dns_rebinding_under_a_callers_own_client_is_refused(
     assert dns.lookups == ["rebind.test", "rebind.test"]
 
 
+def test_a_connection_refused_under_a_callers_own_client_is_closed_at_once(
+    serve: Callable[..., Server], dns: DNS
+) -> None:
+    """httpcore opens the connection before the check can refuse it, and does not close it when
+    the check raises: the refused connection is closed then, not when it is collected."""
+    server = serve(replying(200, OK))
+    dns["rebind.test"] = [["93.184.216.34"], ["127.0.0.1"]]
+    ep = match_endpoint("openai", "chat", base_url=server.url("rebind.test") + "/v1")
+
+    async def run() -> int:
+        async with httpx.AsyncClient() as own:
+            with pytest.raises(LocalNetworkRefused):
+                await ep.call({"messages": []}, client=own)
+            deadline = time.monotonic() + 5
+            while server.open_now and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            return server.open_now  # while the refused connection's objects are still alive
+
+    assert asyncio.run(run()) == 0
+    assert server.connections == 1 and server.seen == []
+
+
 # --- 7. every credential the call carries is redacted -------------------------------------------
 
 

@@ -223,6 +223,13 @@ def peer_check(host: str) -> Callable[[str, Mapping[str, Any]], Awaitable[None]]
             stream = info.get("return_value")
             peer = stream.get_extra_info("server_addr") if stream is not None else None
             if target.strip("[]") == host.strip("[]") and isinstance(peer, tuple) and peer:
-                _refuse(host, [str(peer[0])])
+                try:
+                    _refuse(host, [str(peer[0])])
+                except LocalAddressError:
+                    # httpcore opened the stream before this hook and does not close it when
+                    # the hook raises: close it here, or the socket stays open until collected
+                    if stream is not None:
+                        await stream.aclose()
+                    raise
 
     return trace
