@@ -171,6 +171,40 @@ def test_total_timeout_bounds_attempts_and_waits(serve: Callable[..., Server]) -
     assert len(server.seen) == 1
 
 
+def test_total_timeout_bounds_a_stream_whose_events_keep_coming(
+    serve: Callable[..., Server],
+) -> None:
+    """An event every 0.3 s for 3 s, each well within the 5 s timeout: the 1 s total_timeout
+    ("bounds the whole call") ends the stream (before: it ran its 3 s)."""
+
+    def app(conn: Conn) -> None:
+        conn.request()
+        conn.send(
+            response(200, b"", ("Content-Type", "text/event-stream"), ("Content-Length", "99999"))
+        )
+        for n in range(10):
+            if not conn.send(b'data: {"n": %d}\n\n' % n):
+                return
+            time.sleep(0.3)
+
+    server = serve(app)
+    ep = match_endpoint(
+        "openai",
+        "chat",
+        base_url=server.url(),
+        allow_local_network=True,
+        timeout=5,
+        total_timeout=1,
+    )
+    started = time.monotonic()
+    seen = []
+    with pytest.raises(APITimeoutError, match="total_timeout of 1 s"):
+        for event in ep.stream_sync({"messages": []}):
+            seen.append(event)
+    assert time.monotonic() - started < 2.5
+    assert 1 <= len(seen) < 10
+
+
 def test_a_stream_whose_next_event_does_not_come_times_out(serve: Callable[..., Server]) -> None:
     def app(conn: Conn) -> None:
         conn.request()

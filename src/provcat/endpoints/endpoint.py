@@ -584,6 +584,8 @@ class Endpoint:
         kwargs: dict[str, Any],
     ) -> AsyncIterator[Any]:
         # the HTTP stack loads on the first request, not with the endpoint classes
+        import asyncio
+
         import httpx
 
         from provcat.endpoints.streaming import events
@@ -599,11 +601,14 @@ class Endpoint:
         ):
             kwargs.setdefault("stream_options", {"include_usage": True})
         payload, headers = self.create_payload(request, **kwargs)
+        total = self.config.total_timeout
+        # total_timeout bounds the whole stream: its attempts, then its events
+        until = None if total is None else asyncio.get_running_loop().time() + total
         with self._redacting():
             response, _ = await self._attempts(
                 client, self._send_args(payload, headers), False, max_retries
             )
-            deadline = Deadline(self.config.timeout)
+            deadline = Deadline(self.config.timeout, until)
             try:
                 async for event in events(
                     response,
@@ -618,7 +623,9 @@ class Endpoint:
                 # each line is bounded by the endpoint's timeout, counted from the one before
                 raise self._fail(
                     APITimeoutError,
-                    f"no event or keep-alive within {self.config.timeout:g} s of "
+                    f"the stream did not end within the total_timeout of {total:g} s"
+                    if deadline.capped and total is not None
+                    else f"no event or keep-alive within {self.config.timeout:g} s of "
                     + ("the previous one" if deadline.renewals else "the answer's headers")
                     + " (the endpoint's timeout)",
                     status=response.status_code,

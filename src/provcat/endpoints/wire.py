@@ -32,12 +32,14 @@ class WireError(Exception):
 
 
 class Deadline:
-    """When the next piece of a body must have arrived (loop time), moved on by the reader."""
+    """When the next piece of a body must have arrived (loop time), moved on by the reader; never
+    past ``until`` (loop time), the end of a whole call's time, when it has one."""
 
-    __slots__ = ("at", "renewals", "seconds")
+    __slots__ = ("at", "renewals", "seconds", "until")
 
-    def __init__(self, seconds: float | None) -> None:
+    def __init__(self, seconds: float | None, until: float | None = None) -> None:
         self.seconds = seconds
+        self.until = until
         self.at: float | None = None
         self.renewals = -1  # how often the reader moved it on (a message counts from the last)
         self.renew()
@@ -46,6 +48,13 @@ class Deadline:
         self.renewals += 1
         if self.seconds is not None:
             self.at = asyncio.get_running_loop().time() + self.seconds
+        if self.until is not None:
+            self.at = self.until if self.at is None else min(self.at, self.until)
+
+    @property
+    def capped(self) -> bool:
+        """Whether the time that ran out was the whole call's (``until``), not a piece's."""
+        return self.until is not None and self.at == self.until
 
 
 def _encoding(response: httpx.Response) -> str | None:
