@@ -275,9 +275,23 @@ def _fixed(value: str, schema: dict[str, Any], doc: Document) -> str | None:
     return made if compile_pattern(pattern).search(made) else None
 
 
-# a key's random body: 32 letters and digits or more in a row (a variable's name has `_` between
-# its words); the schemas' pattern refuses such a run, in capitals too
+# a key's random body: 32 letters and digits or more in a row, or 20 or more that mix capitals,
+# small letters and at least four digits spread among them (a name in the wrong case, as
+# AzureOpenAIApiKey2024, keeps its digits together); the schemas' pattern refuses a run of 32
 _KEY_BODY = re.compile(r"[A-Za-z0-9]{32,}")
+_MIXED = re.compile(r"[A-Za-z0-9]{20,}")
+
+
+def _random(run: str) -> bool:
+    """Whether a run of 20 to 31 letters and digits reads as random: both cases, and four
+    digits or more in at least two places."""
+    digits = re.findall(r"[0-9]+", run)
+    return (
+        any(c.islower() for c in run)
+        and any(c.isupper() for c in run)
+        and sum(map(len, digits)) >= 4
+        and len(digits) >= 2
+    )
 
 
 def pasted_key(value: Any, schema: dict[str, Any]) -> bool:
@@ -288,7 +302,11 @@ def pasted_key(value: Any, schema: dict[str, Any]) -> bool:
     return (
         schema.get("x-fix") == "env-name"
         and isinstance(value, str)
-        and (secret_shapes_hidden(value) != value or _KEY_BODY.search(value) is not None)
+        and (
+            secret_shapes_hidden(value) != value
+            or _KEY_BODY.search(value) is not None
+            or any(_random(run) for run in _MIXED.findall(value))
+        )
     )
 
 

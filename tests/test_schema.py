@@ -108,6 +108,7 @@ def test_pattern_violation_names_the_field_description(workspace: Workspace) -> 
     [
         "sk-proj-Xk29aB7qLmN4pQ8rT1vW3yZ6cD0eF5gH",  # a vendor's prefix (OpenAI's project key)
         "Xk29aB7qLmN4pQ8rT1vW3yZ6cD0eF5gH",  # no prefix: long, mixed case, digits
+        "Xk29aB7qLmN4pQ8rT1vW3yZ6",  # 24 characters of the same
         "3f9a1c07d2b84e6a9c5d0b7e1f2a3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",  # 64 hex digits
         # in capitals, which the form of a variable's name (capitals, digits, _) would let in
         "3F9A1C07D2B84E6A9C5D0B7E1F2A3C4D5E6F7A8B",
