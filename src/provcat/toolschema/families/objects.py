@@ -35,12 +35,17 @@ def ap_state(s: dict[str, Any]) -> str | None:
     return None
 
 
+# keywords whose subschemas say what a root without a type accepts: closed beside no properties
+# of its own, such a root would accept only {} (additionalProperties sees only its siblings)
+_COMPOSED = frozenset({"$ref", "$dynamicRef", "anyOf", "oneOf", "allOf", "not", "if"})
+
+
 def empty_root_typed(run: Run, root: dict[str, Any]) -> bool:
-    """Whether ``root`` holds no keyword beyond an empty schema's (``{}``, a description) and a
-    root-type rule that fired adds ``type: "object"`` to it: it is then written as an object
-    without properties, and the object rules (closing it) apply to it too. A root holding a
-    ``$ref`` or a union is left as it is: closed, it would accept only ``{}``."""
-    return _EMPTY_KEYS.issuperset(root) and any(
+    """Whether ``root`` composes no subschema (``{}``, annotations, ``$defs``) and a root-type
+    rule that fired adds ``type: "object"`` to it: it is then written as an object without
+    properties, and the object rules (closing it) apply to it too. A root holding a ``$ref`` or
+    a union is left as it is."""
+    return _COMPOSED.isdisjoint(root) and any(
         rule.action == "add-type-object" and rule.code in run.fired
         for rule, _ in run.rules.fires("root-type")
     )
