@@ -43,7 +43,8 @@ OPENAI_CHAT_NPM = frozenset({OPENAI_COMPATIBLE_NPM, "@openrouter/ai-sdk-provider
 # are provcat's (catalog/schema-targets/openai-chat.yaml), which the import copies into a new
 # catalog (generator.importers.cli).
 OPENAI_CHAT_TARGET = "openai-chat"
-_ENV = re.compile(r"^[A-Z][A-Z0-9]{0,30}(_[A-Z0-9]{0,31})*$")  # the schemas' api_key_env
+# the schemas' api_key_env pattern, matched whole (Python's `$` would let a final newline in)
+_ENV = re.compile(r"[A-Z][A-Z0-9]{0,30}(_[A-Z0-9]{0,31})*")
 _URL = re.compile(r"^https?://[^\s]+$")
 
 
@@ -78,7 +79,7 @@ def _provider_api(key: str, info: dict[str, Any]) -> tuple[dict[str, Any] | None
     """(endpoint settings, None) for an OpenAI-compatible provider, else (None, the reason)."""
     npm = info.get("npm")
     api = info.get("api")
-    env = [v for v in info.get("env") or [] if isinstance(v, str) and _ENV.match(v)]
+    env = [v for v in info.get("env") or [] if isinstance(v, str) and _ENV.fullmatch(v)]
     if npm not in OPENAI_CHAT_NPM:
         package = f"the SDK package {npm}" if isinstance(npm, str) and npm else "no SDK package"
         where = "" if isinstance(api, str) and api else ", and no base URL"

@@ -103,6 +103,7 @@ def _unwritable(exc: OSError) -> NoReturn:
     """Exit 1: silently when stdout's reader is gone, else saying why stdout took no more."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())  # the flush at shutdown writes nowhere
+    os.close(devnull)
     if not isinstance(exc, BrokenPipeError):
         click.echo(f"provcat: the output could not be written: {exc.strerror}", err=True)
     raise SystemExit(1) from None

@@ -179,7 +179,8 @@ class EndpointConfig(BaseModel):
         le=MAX_TIMEOUT,
         allow_inf_nan=False,
         description="Seconds a call may take in all, its attempts and the waits between them "
-        "included (None: max_retries attempts of timeout each, plus the waits).",
+        "included, and a stream up to its last event (None: max_retries attempts of timeout "
+        "each, plus the waits).",
     )
     # strict: an int, never a bool, a float or a string (True, 2.0, "2"), as per call
     max_retries: int = Field(

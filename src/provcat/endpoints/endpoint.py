@@ -567,7 +567,8 @@ class Endpoint:
         usage) unless the request sets ``stream_options``. A failure before the answer's headers
         is retried like :meth:`call`; once they have come, a failure is raised, as the official
         SDKs do. Each line of the stream (an event's, or a keep-alive comment) must come within
-        the endpoint's timeout of the one before. The connection is closed when the events run
+        the endpoint's timeout of the one before, and the stream must end within its
+        ``total_timeout`` when it has one. The connection is closed when the events run
         out, on an error, by ``aclose()`` or at the end of ``async with endpoint.stream(request)
         as stream:``; a ``break`` out of a loop over a stream held in a variable does not close
         it.

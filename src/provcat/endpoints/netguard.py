@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import ipaddress
 import socket
@@ -229,7 +230,8 @@ def peer_check(host: str) -> Callable[[str, Mapping[str, Any]], Awaitable[None]]
                     # httpcore opened the stream before this hook and does not close it when
                     # the hook raises: close it here, or the socket stays open until collected
                     if stream is not None:
-                        await stream.aclose()
+                        with contextlib.suppress(Exception):  # the refusal is what is said
+                            await stream.aclose()
                     raise
 
     return trace
