@@ -329,7 +329,9 @@ async def aclose_default() -> None:
 @atexit.register
 def _close_at_exit() -> None:
     """Close the default pools of loops that are neither running nor closed at exit (a loop
-    that was never shut down); a closed loop's sockets went with it."""
+    that was never shut down). A loop closed without ``shutdown_asyncgens()`` cannot run the
+    close any more: its sockets stay open until the process ends (the README says to call
+    ``aclose_default()`` first)."""
     for loop, pool in list(_defaults.items()):
         if pool.closed or loop.is_closed() or loop.is_running():
             continue
