@@ -279,6 +279,15 @@ def test_a_window_that_is_the_input_limit_is_not_held_to_input_and_output_togeth
     assert "cannot hold" not in result.stderr
 
 
+def test_a_model_without_limits_is_bounded_by_the_model_it_points_to() -> None:
+    # deepseek-v4-flash records no limit and is served by deepseek-flash, which writes 384K
+    # tokens at most (https://api-docs.deepseek.com/quick_start/pricing, "MAX OUTPUT")
+    result = invoke(["cost", "deepseek", "deepseek-v4-flash", "--input", "1000", "--output",
+                     "500000", "--as-of", "2026-12-01"])  # fmt: skip
+    assert result.exit_code == 0
+    assert "cannot hold 500,000 output tokens (it writes 384,000)" in result.stderr
+
+
 def test_a_cost_option_given_twice_with_two_values_is_refused() -> None:
     argv = ["cost", "perplexity", "sonar", "--input", "10"]
     twice = invoke([*argv, "--option", "search_context_size=high", "--option",

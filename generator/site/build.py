@@ -162,10 +162,9 @@ def site_files(data: Mapping[str, Any], catalog_json: str, schema: str) -> dict[
                 dated=prices.dated(billed),
                 change_days=prices.change_days(billed),
                 lines=views.usage_lines(p, m),
-                # the model's own limits, as `provcat cost` notes a request larger than them
-                limits=request_limits(
-                    m.get("context_window"), m.get("max_input_tokens"), m.get("max_output_tokens")
-                ),
+                # the limits `provcat cost` notes a request larger than (the model's own, or
+                # those down its points_to chain)
+                limits=request_limits(*(views.limited_as(p, m).get(k) for k in views.LIMITS)),
                 limits_note=LIMITS_NOTE,
             )
     for name in ASSETS:

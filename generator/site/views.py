@@ -9,7 +9,7 @@ import hashlib
 import json
 import re
 import shlex
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from generator.render import in_lifecycle
@@ -145,8 +145,26 @@ def priced_as(provider: Mapping[str, Any], model: Mapping[str, Any]) -> Mapping[
     ``provcat.models.inventory.priced_as`` finds it: ``model`` itself, or, for a model without
     prices of its own that points to another (``points_to``), the model it serves, along the
     chain."""
+    return _down_chain(provider, model, lambda m: bool(m.get("prices")))
+
+
+LIMITS = ("context_window", "max_input_tokens", "max_output_tokens")
+
+
+def limited_as(provider: Mapping[str, Any], model: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The model whose limits bound a request to ``model``, as ``provcat cost``'s note takes
+    them: ``model`` itself, or, when it records no limit, the first model down its
+    ``points_to`` chain that does."""
+    return _down_chain(provider, model, lambda m: any(m.get(k) is not None for k in LIMITS))
+
+
+def _down_chain(
+    provider: Mapping[str, Any], model: Mapping[str, Any], has: Callable[[Mapping[str, Any]], bool]
+) -> Mapping[str, Any]:
+    """``model``, or the first model down its ``points_to`` chain that ``has`` what is looked
+    for (the last one reached when none has)."""
     served, seen = model, {model["model"]}
-    while not served.get("prices") and served.get("points_to"):
+    while not has(served) and served.get("points_to"):
         target = provider["model_index"].get(canonical_key(served["points_to"]))
         if target is None or target in seen:
             break

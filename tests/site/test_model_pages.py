@@ -659,6 +659,8 @@ LIMIT_CASES = [
     ("anthropic", "claude-sonnet-5-5", 950_000, 100_000),
     ("openai", "gpt-4.1-mini", 1_040_000, 30_000),
     ("gemini", "gemini-3.5-flash", 1_048_576, 65_536),
+    # no limit of its own: those of the model it points to (deepseek-flash)
+    ("deepseek", "deepseek-v4-flash", 1_000, 500_000),
     # within every limit: no note
     ("anthropic", "claude-sonnet-5-5", 1_000, 500),
 ]

@@ -230,8 +230,19 @@ def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: in
     """What to note when the request is larger than the model takes: the vendor would refuse
     it, so the cost is of no request that can be made (a sum over many requests is fine). Each
     side is held to its own limit, and both together to the context window where the model
-    records no input limit apart (``request_limits``)."""
+    records no input limit apart (``request_limits``); a model that records no limit takes
+    those of the model it points to, down the chain."""
     info = find_model(provider, model)
+    seen = {info.id}  # a model that records no limit is bounded by the one it points to
+    while (
+        info.context_window is None
+        and info.max_input_tokens is None
+        and info.max_output_tokens is None
+        and info.points_to is not None
+        and info.points_to not in seen
+    ):
+        info = find_model(provider, info.points_to)
+        seen.add(info.id)
     most_in, most_out, window = request_limits(
         info.context_window, info.max_input_tokens, info.max_output_tokens
     )
