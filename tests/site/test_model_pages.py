@@ -594,20 +594,21 @@ def test_the_status_on_model_and_provider_pages_is_the_readers_days(
         )
 
 
-def test_every_models_prices_are_those_the_runtime_bills_it_at() -> None:
-    """A model without prices of its own that points to another is billed at the served
-    model's prices (provcat.models.inventory.priced_as, along the whole chain): the site picks
-    the same model for every model of the bundled catalog."""
-    from generator.site.views import priced_as
-    from provcat.models.inventory import find_model
-    from provcat.models.inventory import priced_as as runtime_priced_as
+def test_every_models_prices_and_limits_are_those_the_runtime_uses() -> None:
+    """A model without prices (or limits) of its own that points to another is billed at (or
+    bounded by) the served model's (provcat.models.inventory.priced_as and limited_as, along
+    the whole chain): the site picks the same model for every model of the bundled catalog."""
+    from generator.site.views import limited_as, priced_as
+    from provcat.models import inventory
 
     data = json.loads(BUNDLED_JSON.read_text(encoding="utf-8"))
     pointed = 0
     for p in data["providers"]:
         for m in p["models"]:
+            info = inventory.find_model(p["provider"], m["model"])
             served = priced_as(p, m)
-            assert served["model"] == runtime_priced_as(find_model(p["provider"], m["model"])).id
+            assert served["model"] == inventory.priced_as(info).id
+            assert limited_as(p, m)["model"] == inventory.limited_as(info).id
             pointed += served is not m
     assert pointed >= 1  # deepseek-v4-flash -> deepseek-flash
 

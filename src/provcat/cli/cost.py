@@ -15,7 +15,7 @@ from provcat.cli.failures import not_a_key
 from provcat.cli.model_options import AS_OF, ProviderModel, as_of_day, fail, money
 from provcat.errors import PricingUnavailable, ProviderCatalogError
 from provcat.models.cost import Cost, estimate_cost
-from provcat.models.inventory import find_model
+from provcat.models.inventory import find_model, limited_as
 
 __all__ = ["LIMITS_NOTE", "cost", "request_limits"]
 
@@ -232,17 +232,7 @@ def _limits_note(provider: str, model: str, input_tokens: int, output_tokens: in
     side is held to its own limit, and both together to the context window where the model
     records no input limit apart (``request_limits``); a model that records no limit takes
     those of the model it points to, down the chain."""
-    info = find_model(provider, model)
-    seen = {info.id}  # a model that records no limit is bounded by the one it points to
-    while (
-        info.context_window is None
-        and info.max_input_tokens is None
-        and info.max_output_tokens is None
-        and info.points_to is not None
-        and info.points_to not in seen
-    ):
-        info = find_model(provider, info.points_to)
-        seen.add(info.id)
+    info = limited_as(find_model(provider, model))
     most_in, most_out, window = request_limits(
         info.context_window, info.max_input_tokens, info.max_output_tokens
     )

@@ -44,6 +44,7 @@ __all__ = [
     "check_use",
     "dated_model",
     "get_model",
+    "limited_as",
     "list_models",
     "lookup_model",
     "priced_as",
@@ -452,8 +453,26 @@ def with_provider_hint(model: str, written: str | None = None) -> str:
 def priced_as(info: ModelInfo) -> ModelInfo:
     """The model whose prices a request to ``info`` is billed at: ``info`` itself, or, for an
     alias model without prices of its own (``points_to``), the model it serves."""
+    return _served(info, lambda m: bool(m.price_periods))
+
+
+def limited_as(info: ModelInfo) -> ModelInfo:
+    """The model whose limits bound a request to ``info``: ``info`` itself, or, for an alias
+    model that records no limit (``points_to``), the first model down the chain that does."""
+    return _served(
+        info,
+        lambda m: any(
+            limit is not None
+            for limit in (m.context_window, m.max_input_tokens, m.max_output_tokens)
+        ),
+    )
+
+
+def _served(info: ModelInfo, has: Callable[[ModelInfo], bool]) -> ModelInfo:
+    """``info``, or the first model down its ``points_to`` chain that ``has`` what is looked for
+    (the last one reached when none has)."""
     served, seen = info, {info.id}
-    while not served.price_periods and served.points_to is not None:
+    while not has(served) and served.points_to is not None:
         if served.points_to in seen:
             break
         served = find_model(info.provider, served.points_to)
